@@ -1,0 +1,1 @@
+//! Distributed set membership (DB-SM) and reverse set membership (DB-RSM).
