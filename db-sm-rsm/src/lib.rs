@@ -1,1 +1,11 @@
-//! Distributed set membership (DB-SM) and reverse set membership (DB-RSM).
+//! Distributed set membership (DB-SM) and reverse set membership (DB-RSM) proofs among m
+//! mix-servers, and the traceable mixnet under them (PETS 2024, "Traceable mixnets").
+//!
+//! Primitives live in one module per concept; the protocol in `mix`, `dbsm` and `dbrsm`; timers
+//! and the paper-format report in `report`. See `../shared/specs/db-sm-rsm.md`.
+
+pub mod error;
+pub mod params;
+pub mod transcript;
+
+pub use error::{Error, Result};

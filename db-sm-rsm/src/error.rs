@@ -1,0 +1,23 @@
+//! One error type for the library: a proof that does not verify, or input that is malformed.
+
+/// Why an operation or a verification failed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum Error {
+    /// A proof or a check was rejected; the text names the failing equation or item.
+    #[error("verification failed: {0}")]
+    Verify(String),
+    /// An argument was malformed (wrong length, out of range, not invertible, ...).
+    #[error("invalid input: {0}")]
+    Input(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Returns `Err(Error::Verify(what))` unless `ok`.
+pub fn ensure(ok: bool, what: impl Into<String>) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Verify(what.into()))
+    }
+}
