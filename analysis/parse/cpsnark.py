@@ -1,0 +1,117 @@
+"""Parsers for the cpSNARK-Set benchmark: criterion's text output and our JSON summary.
+
+Criterion prints each group's name (on its own line when long, else before `time:` on the same
+line) followed by `time:   [low mean high]`, the bootstrap 95% CI and point estimate of the mean
+per-iteration time (spec cpsnark-sm.md section 4.3). The README quotes the middle value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+from analysis.parse.dbsm import _need, load_json
+
+PROVE = "membership_hash protocol proving"
+VERIFY = "membership_hash protocol verification"
+WITNESS = "membership_hash creating witness"
+
+UNITS = {"ps": 1e-12, "ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+NUM = r"([0-9]+(?:\.[0-9]+)?)"
+UNIT = r"(ps|ns|µs|us|ms|s)"
+TIME_LINE_RE = re.compile(rf"^(?P<name>.*?)\s*time:\s+\[{NUM} {UNIT} {NUM} {UNIT} {NUM} {UNIT}\]\s*$")
+BENCHMARKING_RE = re.compile(r"^Benchmarking (?P<name>.+?): ")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    mean_s: float
+    ci_low_s: float
+    ci_high_s: float
+
+
+@dataclass
+class CpReport:
+    path: str
+    source: str
+    n: int | None = None
+    threads: int | None = None
+    sample_size: int | None = None
+    groups: dict[str, Estimate] = field(default_factory=dict)
+    machine: dict[str, Any] | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+
+def parse_cp_text(path: str | Path, source: str = "ours", n: int | None = None) -> CpReport:
+    """Parse criterion output; raise ReportError naming file, line and expectation."""
+    p = Path(path)
+    lines = p.read_text(encoding="utf-8").splitlines()
+    rep = CpReport(path=str(p), source=source, n=n)
+    announced: dict[str, int] = {}
+    prev: str | None = None
+    for no, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text:
+            continue
+        if (m := BENCHMARKING_RE.match(text)) is not None:
+            announced.setdefault(m.group("name"), no)
+            continue
+        if "time:" in text and not text.startswith(("change:", "thrpt:")):
+            m = TIME_LINE_RE.match(text)
+            if m is None:
+                raise ReportError(
+                    p, no, "a criterion line 'time:   [<lo> <unit> <mean> <unit> <hi> <unit>]'", raw
+                )
+            name = m.group("name").strip() or (prev or "")
+            if not name:
+                raise ReportError(p, no, "a benchmark group name before the 'time:' line", raw)
+            vals = [float(m.group(i)) * UNITS[m.group(i + 1)] for i in (2, 4, 6)]
+            rep.groups[name] = Estimate(mean_s=vals[1], ci_low_s=vals[0], ci_high_s=vals[2])
+            prev = None
+            continue
+        prev = text
+    end = len(lines) + 1
+    for name, line in announced.items():
+        if name not in rep.groups:
+            raise ReportError(
+                p,
+                end,
+                f"a 'time:' line for group {name!r} announced on line {line} (truncated)",
+                "end of file",
+            )
+    if not rep.groups:
+        raise ReportError(p, end, "at least one criterion 'time:' line", "end of file")
+    return rep
+
+
+def parse_cp_json(path: str | Path) -> CpReport:
+    """Parse our cpsnark-sm summary.json (interfaces.md)."""
+    p = Path(path)
+    d = load_json(p)
+    if d.get("experiment") != "cpsnark-sm":
+        raise ReportError(p, None, '"experiment": "cpsnark-sm"', repr(d.get("experiment")))
+    rep = CpReport(
+        path=str(p),
+        source="ours",
+        n=_need(d, "n", int, p, ""),
+        threads=d.get("threads"),
+        sample_size=d.get("sample_size"),
+        machine=d.get("machine"),
+        versions={str(k): str(v) for k, v in (d.get("versions") or {}).items()},
+    )
+    for i, g in enumerate(_need(d, "groups", list, p, "")):
+        where = f"groups[{i}]."
+        if not isinstance(g, dict):
+            raise ReportError(p, None, f"groups[{i}] to be an object")
+        name = _need(g, "group", str, p, where)
+        rep.groups[name] = Estimate(
+            mean_s=float(_need(g, "mean_s", (int, float), p, where)),
+            ci_low_s=float(_need(g, "ci_low_s", (int, float), p, where)),
+            ci_high_s=float(_need(g, "ci_high_s", (int, float), p, where)),
+        )
+    if not rep.groups:
+        raise ReportError(p, None, 'at least one entry in "groups"')
+    return rep

@@ -1,0 +1,213 @@
+"""Parsers for the db-sm-rsm report: the paper-format text (ours and the paper's) and our JSON.
+
+The text grammar (spec db-sm-rsm.md section 4): nested timers, a line at level L starts with
+4*L + 1 spaces. A timer with children prints its name as a header line before its first child and
+closes with `<name> time: <t> s` at the header's level; leaves print only their time line.
+Per-party totals are `mixer k total time` / `verifier total time` lines inside the section they
+total. Status lines are `status_x: True`, except two upstream labels that have no colon.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+
+PARTY_RE = re.compile(r"^(mixer \d+|verifier)(?::| total$)")
+TIME_RE = re.compile(r"^(?P<label>.+?) time: (?P<t>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) s$")
+STATUS_RE = re.compile(r"^(?P<name>status_\w+):? (?P<v>True|False)$")
+SIZE_RE = re.compile(r"^(?P<label>size of .+): (?P<v>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) MB$")
+COUNT_RE = re.compile(r"^number of (?P<what>entries|mix-servers): (?P<v>\d+)$")
+HEADER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .,'/+()-]*$")
+# Lines the authors' run harness appended after the report; nothing in the program prints them.
+HARNESS_RE = re.compile(r"^(\*+ Worker \d+ \*+|-+)$")
+
+
+@dataclass(frozen=True)
+class Timer:
+    """One timer line: where it sits, whose it is, its label (without ` time`) and seconds."""
+
+    path: tuple[str, ...]
+    party: str | None
+    label: str
+    seconds: float
+
+
+@dataclass
+class DbReport:
+    path: str
+    source: str  # "ours" or "paper"
+    n: int
+    m: int
+    curve: str | None = None
+    mode: str | None = None
+    threads: int | None = None
+    seed: int | None = None
+    timers: list[Timer] = field(default_factory=list)
+    statuses: dict[str, bool] = field(default_factory=dict)
+    sizes: dict[str, float] = field(default_factory=dict)
+    fixes: list[str] = field(default_factory=list)
+    machine: dict[str, Any] | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+    def timer(self, path: tuple[str, ...], label: str) -> float | None:
+        for t in self.timers:
+            if t.path == path and t.label == label:
+                return t.seconds
+        return None
+
+
+def party_of(label: str) -> str | None:
+    m = PARTY_RE.match(label)
+    return m.group(1) if m else None
+
+
+def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
+    """Parse a db-sm-rsm text report; raise ReportError naming file, line and expectation."""
+    p = Path(path)
+    lines = p.read_text(encoding="utf-8").splitlines()
+    stack: list[str] = []  # open section headers; stack[i] sits at level i
+    counts: dict[str, int] = {}
+    rep = DbReport(path=str(p), source=source, n=-1, m=-1)
+    closed_main = False
+    last_header: tuple[int, int] | None = None  # (line number, level) of a header awaiting a child
+    for no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        if closed_main:
+            if HARNESS_RE.match(raw.strip()):
+                continue
+            raise ReportError(p, no, "end of report after ' main time: <t> s'", raw)
+        spaces = len(raw) - len(raw.lstrip(" "))
+        text = raw.strip()
+        if text == "precomputing...":
+            # An info line printed from inside a leaf timer (one level below it); no measurement.
+            continue
+        if spaces % 4 != 1:
+            raise ReportError(p, no, "an indentation of 4*L+1 spaces", raw)
+        level = (spaces - 1) // 4
+        if level > len(stack):
+            raise ReportError(
+                p, no, f"a line at level <= {len(stack)} (no open section at level {level - 1})", raw
+            )
+        if last_header is not None and level != last_header[1] + 1:
+            # A header is printed only before its first child, one level deeper.
+            raise ReportError(
+                p, no, f"a child line (level {last_header[1] + 1}) of section {stack[-1]!r}", raw
+            )
+        last_header = None
+        if (m := TIME_RE.match(text)) is not None:
+            label = m.group("label")
+            seconds = float(m.group("t"))
+            if level < len(stack) and stack[level] == label:
+                # The closing line of an open section.
+                del stack[level:]
+                rep.timers.append(Timer(tuple(stack), None, label, seconds))
+                if label == "main" and level == 0:
+                    closed_main = True
+                continue
+            del stack[level:]
+            # `mixer k total` lines total the section they sit in, so their path includes it.
+            rep.timers.append(Timer(tuple(stack), party_of(label), label, seconds))
+            continue
+        if (m := STATUS_RE.match(text)) is not None:
+            del stack[level:]
+            rep.statuses[m.group("name")] = m.group("v") == "True"
+            continue
+        if (m := SIZE_RE.match(text)) is not None:
+            del stack[level:]
+            rep.sizes[m.group("label")] = float(m.group("v"))
+            continue
+        if (m := COUNT_RE.match(text)) is not None:
+            counts[m.group("what")] = int(m.group("v"))
+            continue
+        if ":" not in text and HEADER_RE.match(text):
+            del stack[level:]
+            stack.append(text)
+            last_header = (no, level)
+            continue
+        raise ReportError(
+            p,
+            no,
+            "a timer line '<label> time: <t> s', a status line, a size line or a section header",
+            raw,
+        )
+    if not closed_main:
+        open_part = " > ".join(stack) if stack else "(none)"
+        raise ReportError(
+            p,
+            len(lines) + 1,
+            f"' main time: <t> s' closing the report (truncated; open sections: {open_part})",
+            "end of file",
+        )
+    if "entries" not in counts or "mix-servers" not in counts:
+        raise ReportError(p, 1, "the lines 'number of entries: <n>' and 'number of mix-servers: <m>'")
+    rep.n = counts["entries"]
+    rep.m = counts["mix-servers"]
+    return rep
+
+
+def _need(obj: dict[str, Any], key: str, typ: type | tuple[type, ...], p: Path, where: str) -> Any:
+    if key not in obj:
+        raise ReportError(p, None, f"key {where}{key!r}")
+    val = obj[key]
+    if not isinstance(val, typ) or (isinstance(val, bool) and typ in (int, float, (int, float))):
+        raise ReportError(p, None, f"{where}{key!r} of type {typ}", repr(val)[:80])
+    return val
+
+
+def load_json(p: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ReportError(p, e.lineno, f"valid JSON ({e.msg})") from e
+    if not isinstance(data, dict):
+        raise ReportError(p, 1, "a JSON object at the top level")
+    return data
+
+
+def parse_db_json(path: str | Path) -> DbReport:
+    """Parse our db-sm-rsm JSON (interfaces.md)."""
+    p = Path(path)
+    d = load_json(p)
+    if d.get("experiment") != "db-sm-rsm":
+        raise ReportError(p, None, '"experiment": "db-sm-rsm"', repr(d.get("experiment")))
+    params = _need(d, "params", dict, p, "")
+    rep = DbReport(
+        path=str(p),
+        source="ours",
+        n=_need(params, "n", int, p, "params."),
+        m=_need(params, "m", int, p, "params."),
+        curve=params.get("curve"),
+        mode=params.get("mode"),
+        threads=params.get("threads"),
+        seed=params.get("seed"),
+    )
+    for i, t in enumerate(_need(d, "timers", list, p, "")):
+        where = f"timers[{i}]."
+        if not isinstance(t, dict):
+            raise ReportError(p, None, f"timers[{i}] to be an object")
+        tpath = _need(t, "path", list, p, where)
+        seconds = _need(t, "seconds", (int, float), p, where)
+        rep.timers.append(
+            Timer(
+                tuple(str(x) for x in tpath), t.get("party"), _need(t, "label", str, p, where), float(seconds)
+            )
+        )
+    for k, v in _need(d, "statuses", dict, p, "").items():
+        if not isinstance(v, bool):
+            raise ReportError(p, None, f"statuses.{k} to be true or false", repr(v))
+        rep.statuses[k] = v
+    for k, v in _need(d, "sizes", dict, p, "").items():
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise ReportError(p, None, f"sizes.{k!r} to be a number (MB)", repr(v))
+        rep.sizes[k] = float(v)
+    rep.fixes = [str(x) for x in d.get("fixes", [])]
+    rep.machine = d.get("machine")
+    ver = d.get("version")
+    rep.versions = {"db-sm-rsm": str(ver)} if ver is not None else {}
+    return rep

@@ -1,0 +1,180 @@
+"""Parsers for the zkSNARK set-membership report: paper-format text and our JSON.
+
+The text is what upstream's `run.sh` prints (spec zksnark-sm-rsm.md section 1): four sections
+`COMPUTATION:`, `TRUSTED SETUP:`, `PROVER:`, `VERIFIER:`, each wrapped in bash's `time`, so each
+ends with `real\\t0m2.178s`, `user\\t...`, `sys\\t...`. Our node driver writes the same format,
+one file per prover.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+from analysis.parse.dbsm import _need, load_json
+
+SECTIONS = ("COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER")
+BASH_TIME_RE = re.compile(r"^(?P<kind>real|user|sys)\s+(?:(?P<min>\d+)m)?(?P<sec>\d+(?:\.\d+)?)s$")
+COMPONENT_RE = re.compile(r"^Time (?P<name>\S+): (?P<v>[0-9.eE+-]+) sec$")
+KV_RE = re.compile(r"^(?P<k>n|treedepth|hashfunc)=(?P<v>\S+)$")
+CONSTRAINTS_RE = re.compile(r"^Number of constraints: (?P<v>\d+)$")
+WRITTEN_ZOK_RE = re.compile(r"(?:^|/)(?P<st>sm|rsm)\.zok\b")
+
+
+@dataclass
+class ZkReport:
+    path: str
+    source: str
+    prover: str  # "zokrates-cli" (paper), "wasm" or "native" (ours)
+    statement: str | None = None
+    hash: str | None = None
+    n: int | None = None
+    depth: int | None = None
+    constraints: int | None = None
+    threads: int | None = None
+    curve: str = "bn254"
+    sections: dict[str, dict[str, float]] = field(default_factory=dict)
+    components: dict[str, float] = field(default_factory=dict)
+    prover_components: dict[str, dict[str, float]] = field(default_factory=dict)
+    status: str | None = None
+    peak_rss_mib: float | None = None
+    machine: dict[str, Any] | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+
+def parse_zk_text(
+    path: str | Path,
+    source: str = "ours",
+    prover: str = "zokrates-cli",
+    statement: str | None = None,
+) -> ZkReport:
+    """Parse one zkSNARK text report; raise ReportError naming file, line and expectation."""
+    p = Path(path)
+    lines = p.read_text(encoding="utf-8").splitlines()
+    rep = ZkReport(path=str(p), source=source, prover=prover, statement=statement)
+    current: str | None = None
+    seen: list[str] = []
+    for no, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text:
+            continue
+        if text.endswith(":") and text[:-1] in SECTIONS:
+            name = text[:-1]
+            expected_next = SECTIONS[len(seen)] if len(seen) < len(SECTIONS) else None
+            if name != expected_next:
+                raise ReportError(
+                    p, no, f"section '{expected_next}:'" if expected_next else "end of report", raw
+                )
+            if current is not None and len(rep.sections.get(current, {})) < 3:
+                raise ReportError(p, no, f"the real/user/sys lines closing section {current}", raw)
+            current = name
+            seen.append(name)
+            continue
+        if current is None:
+            raise ReportError(p, no, "section 'COMPUTATION:' first", raw)
+        if (text.startswith(("real", "user", "sys")) and "\t" in raw) or BASH_TIME_RE.match(text):
+            m = BASH_TIME_RE.match(text)
+            if m is None:
+                raise ReportError(p, no, "a bash time line like 'real\\t0m2.178s'", raw)
+            secs = float(m.group("sec")) + 60.0 * float(m.group("min") or 0)
+            rep.sections.setdefault(current, {})[m.group("kind")] = secs
+            continue
+        if (m := KV_RE.match(text)) is not None:
+            k, v = m.group("k"), m.group("v")
+            if k == "hashfunc":
+                rep.hash = v
+            else:
+                try:
+                    num = int(v)
+                except ValueError:
+                    raise ReportError(p, no, f"an integer after '{k}='", raw) from None
+                if k == "n":
+                    rep.n = num
+                else:
+                    rep.depth = num
+            continue
+        if (m := COMPONENT_RE.match(text)) is not None:
+            rep.components[m.group("name")] = float(m.group("v"))
+            continue
+        if (m := CONSTRAINTS_RE.match(text)) is not None:
+            rep.constraints = int(m.group("v"))
+            continue
+        if text in ("PASSED", "FAILED"):
+            if current != "VERIFIER":
+                raise ReportError(p, no, "PASSED/FAILED only in section VERIFIER", raw)
+            rep.status = text
+            continue
+        if (m := WRITTEN_ZOK_RE.search(text)) is not None and rep.statement is None:
+            rep.statement = m.group("st")
+        # Every other line is tool chatter (warnings, file names); it carries no measurement.
+    end = len(lines) + 1
+    if len(seen) < len(SECTIONS):
+        raise ReportError(p, end, f"section '{SECTIONS[len(seen)]}:' (report truncated)", "end of file")
+    for s in SECTIONS:
+        missing = [k for k in ("real", "user", "sys") if k not in rep.sections.get(s, {})]
+        if missing:
+            raise ReportError(
+                p, end, f"'{missing[0]}' time line in section {s} (report truncated)", "end of file"
+            )
+    if rep.status is None:
+        raise ReportError(p, end, "PASSED or FAILED in section VERIFIER", "end of file")
+    return rep
+
+
+def _times(obj: Any, p: Path, where: str) -> dict[str, float]:
+    if not isinstance(obj, dict):
+        raise ReportError(p, None, f"{where} to be an object with real/user/sys")
+    out: dict[str, float] = {}
+    for k in ("real", "user", "sys"):
+        v = obj.get(k)
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise ReportError(p, None, f"{where}.{k} to be a number of seconds", repr(v))
+        out[k] = float(v)
+    return out
+
+
+def parse_zk_json(path: str | Path) -> list[ZkReport]:
+    """Parse our zksnark-sm-rsm report.json: one ZkReport per prover (wasm, native)."""
+    p = Path(path)
+    d = load_json(p)
+    if d.get("experiment") != "zksnark-sm-rsm":
+        raise ReportError(p, None, '"experiment": "zksnark-sm-rsm"', repr(d.get("experiment")))
+    provers = _need(d, "provers", dict, p, "")
+    if not provers:
+        raise ReportError(p, None, 'at least one prover under "provers"')
+    out: list[ZkReport] = []
+    versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items()}
+    for name, pr in provers.items():
+        where = f"provers.{name}"
+        if not isinstance(pr, dict):
+            raise ReportError(p, None, f"{where} to be an object")
+        secs = _need(pr, "sections", dict, p, where + ".")
+        rep = ZkReport(
+            path=str(p),
+            source="ours",
+            prover=str(name),
+            statement=_need(d, "statement", str, p, ""),
+            hash=_need(d, "hash", str, p, ""),
+            n=_need(d, "n", int, p, ""),
+            depth=d.get("depth"),
+            constraints=d.get("constraints"),
+            threads=d.get("threads"),
+            curve=str(d.get("curve", "bn254")),
+            status=_need(pr, "status", str, p, where + "."),
+            peak_rss_mib=pr.get("peak_rss_mib"),
+            machine=d.get("machine"),
+            versions=versions,
+        )
+        for s in SECTIONS:
+            if s not in secs:
+                raise ReportError(p, None, f"section {where}.sections.{s!r}")
+            rep.sections[s] = _times(secs[s], p, f"{where}.sections.{s}")
+        for cname, c in (pr.get("prover_components") or {}).items():
+            rep.prover_components[str(cname)] = _times(c, p, f"{where}.prover_components.{cname}")
+        if rep.status not in ("PASSED", "FAILED"):
+            raise ReportError(p, None, f"{where}.status PASSED or FAILED", rep.status)
+        out.append(rep)
+    return out

@@ -1,0 +1,135 @@
+"""Parsers on the paper's six sample reports, on our formats, and on malformed input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis.errors import ReportError
+from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS, parse_cp_json, parse_cp_text
+from analysis.parse.dbsm import parse_db_json, parse_db_text
+from analysis.parse.zksnark import parse_zk_json, parse_zk_text
+from analysis.tests import synth
+from analysis.tidy import PAPER_ZK, PAPER_ZK_DUPLICATES
+
+DB = "report-db-sm-rsm-n10000-m4"
+CP = "report-benarroch-cpsnark-sm-n10000"
+
+
+def test_all_six_paper_reports_parse(paper_dir: Path) -> None:
+    files = sorted(p.name for p in paper_dir.iterdir())
+    assert len(files) == 6
+    db = parse_db_text(paper_dir / DB, "paper")
+    assert (db.n, db.m) == (10000, 4)
+    for st in ("sm", "rsm"):
+        a = parse_zk_text(paper_dir / PAPER_ZK[st], "paper")
+        b = parse_zk_text(paper_dir / PAPER_ZK_DUPLICATES[st], "paper")
+        assert a.statement == b.statement == st
+        assert a.sections == b.sections  # the duplicate pair is the same run
+        assert a.constraints == (35091 if st == "sm" else 35092)
+        assert a.status == "PASSED" and (a.n, a.depth, a.hash) == (10000, 14, "poseidon")
+    cp = parse_cp_text(paper_dir / CP, "paper", n=10000)
+    assert cp.groups[PROVE].mean_s == pytest.approx(0.22577)
+    assert cp.groups[VERIFY].ci_low_s == pytest.approx(0.031854)
+    assert cp.groups[WITNESS].ci_high_s == pytest.approx(0.78446)
+
+
+def test_db_text_structure(paper_dir: Path) -> None:
+    db = parse_db_text(paper_dir / DB, "paper")
+    assert len(db.statuses) == 18 and all(db.statuses.values())
+    # The two colon-less status lines are recognised.
+    assert "status_pkcomms" in db.statuses and "status_decshares_blsigs_rev" in db.statuses
+    assert db.sizes["size of DPK_BBSPlusSig proofs"] == 11.043548583984375
+    fsm = ("main", "forward set membership")
+    assert db.timer(fsm, "mixer 2 total") == 500
+    assert db.timer(fsm, "verifier total") == 210
+    assert db.timer(("main",), "forward set membership") == 2200
+    assert db.timer((), "main") == 17000
+    leaf = [t for t in db.timers if t.label == "mixer 3: creating dpk_bbsplussig challenge"]
+    assert leaf[0].party == "mixer 3" and leaf[0].seconds == 0.27
+    assert leaf[0].path == ("main", "reverse set membership", "dpk_bbsplussig_nizkproofs")
+
+
+def test_db_json_roundtrip(paper_dir: Path, tmp_path: Path) -> None:
+    f = synth.db_json(paper_dir / DB, tmp_path / "r", 100, 2, 0.01, fail="status_pk_bl")
+    rep = parse_db_json(f)
+    assert (rep.n, rep.m, rep.curve, rep.mode, rep.threads) == (100, 2, "bn254", "fast", 1)
+    assert rep.statuses["status_pk_bl"] is False
+    assert rep.timer(("main", "forward set membership"), "mixer 1 total") == pytest.approx(5.0)
+    assert rep.machine is not None and rep.fixes
+
+
+def test_zk_and_cp_json(tmp_path: Path) -> None:
+    reps = parse_zk_json(synth.zk_json(tmp_path / "z", "rsm", 100, 1.5, status="FAILED"))
+    by = {r.prover: r for r in reps}
+    assert by["native"].status == "FAILED" and by["native"].sections["PROVER"]["real"] == 1.5
+    assert by["native"].prover_components["proof"]["real"] == pytest.approx(1.35)
+    cp = parse_cp_json(synth.cp_json(tmp_path / "c", 100))
+    assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    f = tmp_path / name
+    f.write_text(text)
+    return f
+
+
+def test_truncated_db_report_names_file_and_line(paper_dir: Path, tmp_path: Path) -> None:
+    lines = (paper_dir / DB).read_text().splitlines()[:120]
+    f = _write(tmp_path, "trunc.txt", "\n".join(lines) + "\n")
+    with pytest.raises(ReportError) as e:
+        parse_db_text(f)
+    assert e.value.path == str(f) and e.value.line == 121
+    assert "main time" in e.value.expected and "truncated" in e.value.expected
+    assert f"{f}:121" in str(e.value)
+
+
+def test_malformed_db_line(paper_dir: Path, tmp_path: Path) -> None:
+    lines = (paper_dir / DB).read_text().splitlines()
+    assert lines[39].endswith("mixer 2: re-encryption time: 4.5 s")
+    lines[39] = lines[39].replace("time: 4.5 s", "time: fast s")
+    f = _write(tmp_path, "bad.txt", "\n".join(lines))
+    with pytest.raises(ReportError) as e:
+        parse_db_text(f)
+    assert e.value.line == 40 and "timer line" in e.value.expected
+    lines = (paper_dir / DB).read_text().splitlines()
+    lines[10] = "  " + lines[10]
+    with pytest.raises(ReportError, match=r"bad2.txt:11: expected an indentation"):
+        parse_db_text(_write(tmp_path, "bad2.txt", "\n".join(lines)))
+
+
+def test_truncated_and_malformed_zk(paper_dir: Path, tmp_path: Path) -> None:
+    lines = (paper_dir / PAPER_ZK["sm"]).read_text().splitlines()
+    f = _write(tmp_path, "z.txt", "\n".join(lines[:-3]))  # cut in VERIFIER's time lines
+    with pytest.raises(ReportError) as e:
+        parse_zk_text(f)
+    assert e.value.line == len(f.read_text().splitlines()) + 1 and "VERIFIER" in e.value.expected
+    bad = [ln.replace("0m2.178s", "2.178") for ln in lines]
+    with pytest.raises(ReportError, match=r"z2.txt:\d+: expected a bash time line"):
+        parse_zk_text(_write(tmp_path, "z2.txt", "\n".join(bad)))
+    nostatus = [ln for ln in lines if ln != "PASSED"]
+    with pytest.raises(ReportError, match="PASSED or FAILED"):
+        parse_zk_text(_write(tmp_path, "z3.txt", "\n".join(nostatus)))
+
+
+def test_truncated_and_malformed_cp(paper_dir: Path, tmp_path: Path) -> None:
+    lines = (paper_dir / CP).read_text().splitlines()
+    cut = next(i for i, ln in enumerate(lines) if "creating witness" in ln and ln.startswith("Benchmarking"))
+    with pytest.raises(ReportError, match=r"creating witness.*truncated"):
+        parse_cp_text(_write(tmp_path, "c.txt", "\n".join(lines[: cut + 1])))
+    bad = [ln.replace("[224.50 ms", "[224.50 parsecs") for ln in lines]
+    with pytest.raises(ReportError, match=r"c2.txt:\d+: expected a criterion line"):
+        parse_cp_text(_write(tmp_path, "c2.txt", "\n".join(bad)))
+
+
+def test_malformed_json(tmp_path: Path) -> None:
+    with pytest.raises(ReportError, match=r"j.json:2: expected valid JSON"):
+        parse_db_json(_write(tmp_path, "j.json", '{"experiment":\n  db}'))
+    f = synth.zk_json(tmp_path / "z", "sm", 10, 1.0)
+    d = json.loads(f.read_text())
+    del d["provers"]["native"]["sections"]["PROVER"]["user"]
+    f.write_text(json.dumps(d))
+    with pytest.raises(ReportError, match=r"provers.native.sections.PROVER.user"):
+        parse_zk_json(f)
