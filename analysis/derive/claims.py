@@ -237,10 +237,11 @@ def _fill(c: dict[str, Claim], df: pd.DataFrame, source: str, factor: float) -> 
     if ver_cp is not None:
         nn = n if n is not None else (ver_cp.n or 0)
         put("cp_verify", nn * ver_cp.value, nn * truncate_sig(ver_cp.value, 2))
+    if paper:
+        return  # the paper's arithmetic is stated once, in the PDF's notes
     for k, ns in notes.items():
         if ns:
-            prefix = "paper: " if paper else "ours: "
-            c[k].note = "; ".join(x for x in [c[k].note, prefix + ", ".join(ns)] if x)
+            c[k].note = ", ".join(ns)
 
 
 def claims_frame(claims: list[Claim]) -> pd.DataFrame:
@@ -370,5 +371,5 @@ def fmt_value(v: float, unit: str = "s") -> str:
     if a >= 10:
         return f"{v:.1f}"
     if a >= 0.01:
-        return f"{v:.3g}"
+        return f"{v:.4g}"
     return f"{v:.2g}"

@@ -1,0 +1,250 @@
+"""Plots drawn from the tidy table; each is saved as PDF and PNG and placed in the report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.derive.claims import _int, fmt_value, zk_prove
+from analysis.derive.estimates import collab_estimate, cpsnark_totals
+from analysis.derive.figure10 import (
+    DBRSM_BREAKDOWN,
+    DBSM_BREAKDOWN,
+    FSM,
+    RSM,
+    Row,
+    db_runs,
+    row_value,
+    run_frame,
+    section_total,
+)
+from analysis.parse.cpsnark import PROVE, WITNESS
+from analysis.tidy import CP, ZK
+
+LANDSCAPE = (11.69, 8.27)
+MARKERS = ("s", "^", "D", "v", "P", "X")  # one per m (m=4, the paper's, keeps "o")
+
+
+def db_series(df: pd.DataFrame) -> pd.DataFrame:
+    """Per-prover DB-SM/DB-RSM totals of every db run."""
+    rows = []
+    for source, run in db_runs(df):
+        f = run_frame(df, source, run)
+        if f.empty:
+            continue
+        first = f.iloc[0]
+        ok = bool(df[(df["source"] == source) & (df["run"] == run)]["run_ok"].all())
+        for approach, sec in (("DB-SM", FSM), ("DB-RSM", RSM)):
+            rows.append(
+                {
+                    "approach": approach,
+                    "source": source,
+                    "n": int(first["n"]),
+                    "m": int(first["m"]),
+                    "threads": _int(first["threads"]),
+                    "value": section_total(f, sec, "M"),
+                    "ok": ok,
+                }
+            )
+    return pd.DataFrame(rows, columns=["approach", "source", "n", "m", "threads", "value", "ok"])
+
+
+def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
+    """collab-zkSNARK estimates and cpSNARK totals at every n that was run (n x one proof)."""
+    rows = []
+    z = df[df["experiment"] == ZK][["source", "statement", "n"]].drop_duplicates().dropna()
+    for source, st, n in z.itertuples(index=False):
+        pick = zk_prove(df, str(source), str(st), int(n))
+        if pick is None or pick.n != int(n):
+            continue
+        f = 2.0 if source == "paper" else factor
+        rows.append(
+            {
+                "approach": f"collab-zkSNARK-{str(st).upper()}",
+                "source": source,
+                "n": int(n),
+                "m": None,
+                "threads": pick.threads,
+                "value": collab_estimate(pick.value, int(n), f),
+                "ok": pick.ok,
+            }
+        )
+    c = df[(df["experiment"] == CP) & (df["metric"] == "mean")]
+    for (source, _run), g in c.groupby(["source", "run"]):
+        vals = dict(zip(g["section"], g["value"], strict=False))
+        n = _int(g["n"].iloc[0])
+        if n is None or PROVE not in vals or WITNESS not in vals:
+            continue
+        rows.append(
+            {
+                "approach": "cpSNARK-Set SM (prove + witness)",
+                "source": source,
+                "n": n,
+                "m": None,
+                "threads": _int(g["threads"].iloc[0]),
+                "value": cpsnark_totals(vals[PROVE], vals[WITNESS], n)["total"],
+                "ok": True,
+            }
+        )
+    return pd.DataFrame(rows, columns=["approach", "source", "n", "m", "threads", "value", "ok"])
+
+
+COLORS = {
+    "DB-SM": "tab:blue",
+    "DB-RSM": "tab:orange",
+    "collab-zkSNARK-SM": "tab:green",
+    "collab-zkSNARK-RSM": "tab:red",
+    "cpSNARK-Set SM (prove + witness)": "tab:purple",
+}
+
+
+def _mark_failed(ax: plt.Axes, d: pd.DataFrame, x: str) -> None:
+    bad = d[~d["ok"].astype(bool)]
+    if not bad.empty:
+        ax.scatter(bad[x], bad["value"], s=160, facecolors="none", edgecolors="red", linewidths=1.5, zorder=5)
+
+
+def plot_vs_n(df: pd.DataFrame, factor: float) -> Figure:
+    data = pd.concat([db_series(df), single_prover_series(df, factor)], ignore_index=True)
+    fig, ax = plt.subplots(figsize=(9, 6))
+    if data.empty:
+        ax.text(0.5, 0.5, "no results to plot", ha="center", va="center", transform=ax.transAxes)
+        return fig
+    for (approach, source, m, t), g in data.groupby(
+        ["approach", "source", data["m"].fillna(-1), data["threads"].fillna(-1)]
+    ):
+        g = g.sort_values("n")
+        label = f"{approach}, {source}"
+        if m != -1:
+            label += f", m={int(m)}"
+        if source == "ours" and t != -1:
+            label += f", t={int(t)}"
+        style = {
+            "marker": ("o" if m in (-1, 4) else MARKERS[int(m) % len(MARKERS)]) if source == "ours" else "*",
+            "ls": "-" if source == "ours" else "none",
+            "ms": 7 if source == "ours" else 14,
+            "color": COLORS.get(str(approach), "gray"),
+        }
+        if source == "paper":
+            style["mfc"] = "none"
+        ax.plot(g["n"], g["value"], label=label, **style)
+    _mark_failed(ax, data, "n")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("n (ciphertexts = set size)")
+    ax.set_ylabel("per-prover time for n proofs [s]")
+    ax.set_title("Per-prover time against n (collab-zkSNARK and cpSNARK: n x one proof, extrapolated)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    ax.text(
+        0.99,
+        0.01,
+        "stars: paper's sample reports; red ring: run with a FAILED status",
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        fontsize=7,
+    )
+    fig.tight_layout()
+    return fig
+
+
+def plot_vs_m(df: pd.DataFrame) -> Figure:
+    data = db_series(df)
+    fig, ax = plt.subplots(figsize=(9, 6))
+    if data.empty:
+        ax.text(
+            0.5,
+            0.5,
+            "no db-sm-rsm results: nothing to plot against m",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+        )
+        return fig
+    for (approach, source, n, t), g in data.groupby(["approach", "source", "n", data["threads"].fillna(-1)]):
+        g = g.sort_values("m")
+        label = f"{approach}, {source}, n={n}" + (f", t={int(t)}" if source == "ours" and t != -1 else "")
+        ax.plot(
+            g["m"],
+            g["value"],
+            marker="o" if source == "ours" else "*",
+            ms=7 if source == "ours" else 14,
+            ls="-" if source == "ours" else "none",
+            color=COLORS.get(str(approach)),
+            label=label,
+            mfc="none" if source == "paper" else None,
+        )
+    _mark_failed(ax, data, "m")
+    ax.set_yscale("log")
+    ax.set_xlabel("m (mix-servers)")
+    ax.set_ylabel("per-prover time [s]")
+    ax.set_xticks(sorted(data["m"].unique()))
+    ax.set_title("Per-prover time against m (DB-SM and DB-RSM, largest mixer)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_breakdown(df: pd.DataFrame) -> Figure:
+    """Stacked per-step shares of the per-prover time, one bar per db run (README mapping)."""
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 6.5))
+    runs = db_runs(df)
+    for ax, (title, rows, sec) in zip(
+        axes, (("DB-SM", DBSM_BREAKDOWN, FSM), ("DB-RSM", DBRSM_BREAKDOWN, RSM)), strict=True
+    ):
+        mrows: list[Row] = [r for r in rows if r.party == "M"]
+        if not runs:
+            ax.text(0.5, 0.5, "no db-sm-rsm results", ha="center", va="center", transform=ax.transAxes)
+            ax.set_title(title)
+            continue
+        labels, totals, parts = [], [], []
+        for source, run in runs:
+            f = run_frame(df, source, run)
+            first = f.iloc[0]
+            total = section_total(f, sec, "M")
+            vals = [row_value(f, r) for r in mrows]
+            other = total - float(np.nansum(vals))
+            parts.append([*(0.0 if np.isnan(v) else v for v in vals), max(other, 0.0)])
+            totals.append(total)
+            labels.append(f"{source}\nm={int(first['m'])} n={int(first['n'])}")
+        arr = np.array(parts)
+        # Per-step maxima over mixers can sum slightly above the largest mixer's total (and the
+        # paper prints 2 significant digits), so normalise by whichever is larger.
+        denom = np.maximum(np.array(totals), arr.sum(axis=1))
+        share = 100 * arr / np.where(denom > 0, denom, 1)[:, None]
+        bottom = np.zeros(len(labels))
+        names = [r.label.replace("(M_k) ", "") for r in mrows] + ["other (not in the README mapping)"]
+        cmap = plt.get_cmap("tab10")
+        for i, name in enumerate(names):
+            ax.bar(labels, share[:, i], bottom=bottom, label=name, color=cmap(i % 10))
+            bottom += share[:, i]
+        for i, t in enumerate(totals):
+            ax.text(i, 101, f"{fmt_value(t)} s", ha="center", va="bottom", fontsize=8)
+        ax.set_ylim(0, 112)
+        ax.set_ylabel("share of per-prover time [%]")
+        ax.set_title(f"{title}: per-step breakdown (largest mixer per step)")
+        ax.legend(fontsize=6.5, loc="lower center", bbox_to_anchor=(0.5, -0.42), ncol=2)
+        ax.tick_params(axis="x", labelsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def save_plot(fig: Figure, name: str, outdir: Path) -> list[Path]:
+    outdir.mkdir(parents=True, exist_ok=True)
+    out = []
+    for ext in ("pdf", "png"):
+        f = outdir / f"{name}.{ext}"
+        tmp = outdir / f"{name}.tmp.{ext}"
+        fig.savefig(tmp, dpi=150)
+        tmp.replace(f)
+        out.append(f)
+    return out
