@@ -7,6 +7,8 @@ import json
 import math
 import platform
 import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -27,6 +29,7 @@ from analysis.derive.claims import (
     figure10_top,
     fmt_value,
 )
+from analysis.derive.details import cp_table, sizes_table, zk_table
 from analysis.derive.estimates import COLLAB_ASSUMPTION
 from analysis.derive.figure10 import DBRSM_BREAKDOWN, DBSM_BREAKDOWN, HBC_NOTE
 from analysis.render.plots import LANDSCAPE, plot_breakdown, plot_vs_m, plot_vs_n, save_plot
@@ -35,9 +38,10 @@ from analysis.tidy import EXPERIMENTS, Collection, RunInfo, collect, write_tidy
 
 TIME_BASIS_NOTE = (
     "Time bases: the paper's zkSNARK prove time is the PROVER 'real' line (the README's 'about 2.17 s' "
-    "matches 2.178/2.179 s real; user is 2.130/2.155 s). Ours is the native ark-groth16 prover's CPU time "
-    "(user + sys); the zokrates-js wasm prover is in the tidy table but not used here. db-sm-rsm times are "
-    "wall-clock per party (sum of its timers), M_k = the largest mixer. cpSNARK-Set: criterion mean. "
+    "matches 2.178/2.179 s real, which equals user + sys; user alone is 2.130/2.155 s). Ours is the native "
+    "ark-groth16 prover's CPU time (user + sys); the zokrates-js wasm prover is in the tidy table but not "
+    "used here. db-sm-rsm times are wall-clock per party (sum of its timers), M_k = the largest mixer. "
+    "cpSNARK-Set: criterion mean. "
     "Claims prefer runs with one thread and the paper's setting n=10000, m=4 (else the largest n)."
 )
 EXTRAPOLATION_NOTE = (
@@ -235,38 +239,70 @@ def claims_page(claims: list[Claim], factor: float) -> Figure:
 
 
 def _split_col(name: str) -> str:
-    return name.replace(" m=", "\nm=").replace(" t=", "\nt=").replace(" (no", "\n(no")
+    if " m=" in name or " t=" in name or " (no" in name:
+        return name.replace(" m=", "\nm=").replace(" t=", "\nt=").replace(" (no", "\n(no")
+    return textwrap.fill(name, 10)
 
 
-def frame_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+def frame_rows(
+    table: pd.DataFrame, cell: Callable[[str, float], str] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Header and formatted cells of a table (index as the first column)."""
+
+    def default(_col: str, v: float) -> str:
+        return fmt_value(v)
+
+    f = cell or default
     header = ["row", *(_split_col(str(c)) for c in table.columns)]
     rows = [
-        [str(idx), *(fmt_value(float(v)) for v in r)]
+        [str(idx), *(f(str(c), float(v)) for c, v in zip(table.columns, r, strict=True))]
         for idx, r in zip(table.index, table.values, strict=True)
     ]
     return header, rows
 
 
-def table_page(title: str, table: pd.DataFrame, failed: list[str], notes: list[str]) -> Figure:
+def table_page(
+    title: str,
+    table: pd.DataFrame,
+    failed: list[str],
+    notes: list[str],
+    cell: Callable[[str, float], str] | None = None,
+    first_width: float = 0.34,
+    flagged_rows: set[int] | None = None,
+    unit_note: str = "All times in seconds; '-' = not run or not timed by that implementation.",
+) -> Figure:
     fig, ax = _page(title)
-    header, rows = frame_rows(table)
+    header, rows = frame_rows(table, cell)
     ncols = max(1, len(table.columns))
-    width = min(0.14, 0.62 / ncols)
+    width = min(0.14, (0.96 - first_width) / ncols)
     flagged_cols = {i + 1 for i, c in enumerate(table.columns) if c in failed}
-    bottom = _table(ax, header, rows, [0.34] + [width] * ncols, font=8, flagged_cols=flagged_cols)
-    extra = ["All times in seconds; '-' = not run or not timed by that implementation."]
+    font = 8.0 if len(rows) <= 20 else max(5.0, 8.0 * 20 / len(rows))
+    bottom = _table(ax, header, rows, [first_width] + [width] * ncols, font=font, flagged_cols=flagged_cols,
+                    flagged=flagged_rows)  # fmt: skip
+    extra = [unit_note]
     if failed:
         extra.append("FAILED STATUS in the shaded column(s): " + ", ".join(failed))
-    ax.text(
-        0.0,
-        bottom - 0.03,
-        "\n".join(_wrap(s, 190) for s in extra + notes),
-        va="top",
-        fontsize=7.5,
-        transform=ax.transAxes,
-        color="black",
-    )
+    ax.text(0.0, bottom - 0.03, "\n".join(_wrap(s, 190) for s in extra + notes), va="top", fontsize=7.5,
+            transform=ax.transAxes)  # fmt: skip
     return fig
+
+
+def zk_cell(col: str, v: float) -> str:
+    if col == "passed":
+        return "-" if math.isnan(v) else ("PASSED" if v == 1 else "FAILED")
+    if col in ("n", "threads", "constraints"):
+        return "-" if math.isnan(v) else f"{v:.0f}"
+    return fmt_value(v)
+
+
+def cp_cell(col: str, v: float) -> str:
+    if col in ("n", "threads"):
+        return "-" if math.isnan(v) else f"{v:.0f}"
+    return "-" if math.isnan(v) else f"{v:.4g}"
+
+
+def size_cell(_col: str, v: float) -> str:
+    return "-" if math.isnan(v) else f"{v:,.2f}"
 
 
 def status_page(runs: list[RunInfo]) -> Figure:
@@ -293,6 +329,40 @@ def figure_page(fig: Figure) -> Figure:
     return fig
 
 
+@dataclass
+class TableSpec:
+    name: str
+    caption: str
+    table: pd.DataFrame
+    failed: list[str]
+    notes: list[str]
+    cell: Callable[[str, float], str] | None = None
+    first_width: float = 0.34
+    flagged_rows: set[int] | None = None
+    unit_note: str = "All times in seconds; '-' = not run or not timed by that implementation."
+
+
+BREAKDOWN_NOTE = (
+    "(M_k) rows: the largest mixer; (Q): the verifier. Row mapping: README 'Experiment 1', step {step} "
+    "(spec db-sm-rsm.md 7.2/7.3)."
+)
+ZK_NOTE = (
+    "Paper: ZoKrates 0.8.x CLI, single-threaded ark prover. Ours: zokrates-js compiles the same circuit; "
+    "'wasm' is zokrates-js's own prover, 'native' proves the exported R1CS with ark-groth16 at the stated "
+    "thread count. The claims use the native prover. prove = witness computation + proof (as the paper timed "
+    "it); CPU = user + sys (the paper's user + sys equals its real time, 2.178/2.179 s)."
+)
+CP_NOTE = (
+    "One proof each; the claims multiply prove and witness by n (as the README does). The paper's proving "
+    "figure used all hardware threads (spec cpsnark-sm.md 4.4); verify and witness are effectively "
+    "single-threaded."
+)
+SIZES_NOTE = (
+    "The report's size lines are computed from entry 0 and scaled by n, so bytes per entry compare across n. "
+    "Paper: PBC serialisation minus one byte; ours: as documented by the db-sm-rsm implementation."
+)
+
+
 def build_report(results_dir: Path, paper_dir: Path, cfg: AnalysisConfig) -> list[Path]:
     """Tidy table, every table (CSV/MD/LaTeX), every plot (PDF/PNG) and report.pdf."""
     col = collect(results_dir, paper_dir if paper_dir.is_dir() else None)
@@ -314,32 +384,25 @@ def build_report(results_dir: Path, paper_dir: Path, cfg: AnalysisConfig) -> lis
         "The README's claims: paper beside ours",
     )
     top = figure10_top(df, factor)
+    zk = zk_table(df)
+    zk_failed = {i for i, v in enumerate(zk["passed"]) if v == 0} if "passed" in zk else set()
     tables = [
-        (
-            "figure10_top",
-            "Figure 10 (top): per-prover and verifier times",
-            top.table,
-            top.failed,
-            [HBC_NOTE, COLLAB_ASSUMPTION.format(factor=factor), EXTRAPOLATION_NOTE],
-        ),
-        (
-            "figure10_dbsm",
-            "Figure 10: DB-SM breakdown (README mapping)",
-            breakdown_table(df, DBSM_BREAKDOWN),
-            top.failed,
-            ["(M_k) rows: largest mixer; (Q): the verifier. Mapping: README 'Experiment 1' step 4."],
-        ),
-        (
-            "figure10_dbrsm",
-            "Figure 10: DB-RSM breakdown (README mapping)",
-            breakdown_table(df, DBRSM_BREAKDOWN),
-            top.failed,
-            ["(M_k) rows: largest mixer; (Q): the verifier. Mapping: README 'Experiment 1' step 5."],
-        ),
-    ]
-    for name, caption, table, _failed, _notes in tables:
-        h, r = frame_rows(table)
-        written += write_table(table, h, r, name, tdir, caption)
+        TableSpec("figure10_top", "Figure 10 (top): per-prover and verifier times", top.table, top.failed,
+                  [HBC_NOTE, COLLAB_ASSUMPTION.format(factor=factor), EXTRAPOLATION_NOTE]),
+        TableSpec("figure10_dbsm", "Figure 10: DB-SM breakdown (README mapping)",
+                  breakdown_table(df, DBSM_BREAKDOWN), top.failed, [BREAKDOWN_NOTE.format(step=4)]),
+        TableSpec("figure10_dbrsm", "Figure 10: DB-RSM breakdown (README mapping)",
+                  breakdown_table(df, DBRSM_BREAKDOWN), top.failed, [BREAKDOWN_NOTE.format(step=5)]),
+        TableSpec("zksnark_runs", "zkSNARK runs: every prover (one proof)", zk, [], [ZK_NOTE], zk_cell, 0.3,
+                  zk_failed),
+        TableSpec("cpsnark_runs", "cpSNARK-Set runs: criterion mean and 95% CI (one proof)", cp_table(df), [],
+                  [CP_NOTE], cp_cell, 0.3, unit_note="'-' = not measured."),
+        TableSpec("sizes", "db-sm-rsm published sizes per entry (bytes = MB x 2^20 / n)", sizes_table(df), [],
+                  [SIZES_NOTE], size_cell, 0.3, unit_note="Bytes per entry; '-' = not reported."),
+    ]  # fmt: skip
+    for t in tables:
+        h, r = frame_rows(t.table, t.cell)
+        written += write_table(t.table, h, r, t.name, tdir, t.caption)
     plots = [
         ("time_vs_n", plot_vs_n(df, factor)),
         ("time_vs_m", plot_vs_m(df)),
@@ -357,7 +420,12 @@ def build_report(results_dir: Path, paper_dir: Path, cfg: AnalysisConfig) -> lis
         for fig in (
             title_page(col, cfg, results_dir, paper_dir),
             claims_page(claims, factor),
-            *(table_page(caption, table, failed, notes) for _n, caption, table, failed, notes in tables),
+            *(
+                table_page(
+                    t.caption, t.table, t.failed, t.notes, t.cell, t.first_width, t.flagged_rows, t.unit_note
+                )
+                for t in tables
+            ),
             status_page(col.runs),
             *(figure_page(f) for _n, f in plots),
         ):

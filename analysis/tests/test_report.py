@@ -13,6 +13,9 @@ from analysis.render.report import build_report
 from analysis.render.tables import latex, markdown
 from analysis.tests import synth
 
+# title, claims, Figure 10 top + 2 breakdowns, zkSNARK runs, cpSNARK runs, sizes, statuses, 3 plots
+PAGES = 12
+
 
 def _pages(pdf: Path) -> int:
     data = pdf.read_bytes()
@@ -25,8 +28,16 @@ def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
     cfg = tmp_path / "config.yaml"
     cfg.write_text("n: 100\nm: 4\ncollab_factor: 1.5\n")
     assert main(["report", str(tmp_path), "--config", str(cfg), "--paper-dir", str(paper_dir)]) == 0
-    assert _pages(tmp_path / "report.pdf") == 9
-    for name in ("claims", "figure10_top", "figure10_dbsm", "figure10_dbrsm"):
+    assert _pages(tmp_path / "report.pdf") == PAGES
+    for name in (
+        "claims",
+        "figure10_top",
+        "figure10_dbsm",
+        "figure10_dbrsm",
+        "zksnark_runs",
+        "cpsnark_runs",
+        "sizes",
+    ):
         for ext in ("csv", "md", "tex"):
             assert (tmp_path / "tables" / f"{name}.{ext}").stat().st_size > 0
     for name in ("time_vs_n", "time_vs_m", "breakdown"):
@@ -49,13 +60,13 @@ def test_report_with_only_zksnark_results(tmp_path: Path, paper_dir: Path) -> No
     synth.make_results(tmp_path, paper_dir, only=("zk",))
     written = build_report(tmp_path, paper_dir, load_config(None))
     assert tmp_path / "report.pdf" in written
-    assert _pages(tmp_path / "report.pdf") == 9
+    assert _pages(tmp_path / "report.pdf") == PAGES
 
 
 def test_report_without_paper_dir(tmp_path: Path) -> None:
     (tmp_path / "raw").mkdir()
     build_report(tmp_path, tmp_path / "no-paper", load_config(None))
-    assert _pages(tmp_path / "report.pdf") == 9
+    assert _pages(tmp_path / "report.pdf") == PAGES
 
 
 def test_missing_experiments_are_stated(tmp_path: Path, paper_dir: Path) -> None:
@@ -73,3 +84,20 @@ def test_markdown_and_latex_writers() -> None:
     assert md.splitlines()[0] == "| a | b\\|c |" and md.splitlines()[1] == "|---|---:|"
     tex = latex(["row", "n=10"], [["p_BB & 50%", "1"]], "cap_tion")
     assert "p\\_BB \\& 50\\%" in tex and "\\caption{cap\\_tion}" in tex
+
+
+def test_detail_tables(tmp_path: Path, paper_dir: Path) -> None:
+    from analysis.derive.details import cp_table, sizes_table, zk_table
+    from analysis.tidy import collect
+
+    synth.make_results(tmp_path, paper_dir)
+    df = collect(tmp_path, paper_dir).df
+    zk = zk_table(df)
+    assert zk.loc["paper sm n=10000 zokrates-cli", "prove real [s]"] == 2.178
+    assert zk.loc["ours sm-poseidon-n100-t1 native", "prove CPU [s]"] == 1.5
+    assert zk.loc["ours sm-poseidon-n100-t1 wasm", "prove real [s]"] == 7.5
+    cp = cp_table(df)
+    assert cp.loc["paper report-benarroch-cpsnark-sm-n10000", "witness mean [s]"] == 0.78371
+    sizes = sizes_table(df)
+    # Spec db-sm-rsm.md 4.6: DPK_BB proofs are 31 + 93 m = 403 bytes per entry at m = 4.
+    assert round(sizes.loc["size of DPK_BBsig proofs", "paper m=4 n=10000"], 6) == 403

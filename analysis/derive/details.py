@@ -1,0 +1,75 @@
+"""Per-experiment detail tables: every zkSNARK prover run, every cpSNARK-Set run, db sizes."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.derive.figure10 import db_runs
+from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS
+from analysis.tidy import CP, DB, ZK
+
+NAN = float("nan")
+
+
+def _get(g: pd.DataFrame, section: str, label: str, metric: str) -> float:
+    hit = g[(g["section"] == section) & (g["label"] == label) & (g["metric"] == metric)]["value"]
+    return float(hit.iloc[0]) if len(hit) else NAN
+
+
+def zk_table(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per zkSNARK run and prover (paper's ZoKrates CLI, our wasm and native provers)."""
+    z = df[df["experiment"] == ZK]
+    rows = {}
+    for (source, run, prover), g in z.groupby(["source", "run", "prover"], sort=False):
+        first = g.iloc[0]
+        # The paper's file names are long; its runs are told apart by statement alone.
+        key = (
+            f"paper {first['statement']} n={first['n']} {prover}"
+            if source == "paper"
+            else f"ours {run} {prover}"
+        )
+        rows[key] = {
+            "n": float(first["n"]),
+            "threads": NAN if pd.isna(first["threads"]) else float(first["threads"]),
+            "constraints": _get(g, "TRUSTED SETUP", "constraints", "constraints"),
+            "setup real [s]": _get(g, "TRUSTED SETUP", "TRUSTED SETUP", "real"),
+            "prove real [s]": _get(g, "PROVER", "PROVER", "real"),
+            "prove CPU [s]": _get(g, "PROVER", "PROVER", "user") + _get(g, "PROVER", "PROVER", "sys"),
+            "witness real [s]": _get(g, "PROVER", "witness", "real"),
+            "verify real [s]": _get(g, "VERIFIER", "VERIFIER", "real"),
+            "peak RSS [MiB]": _get(g, "", "peak RSS", "peak_rss"),
+            "passed": _get(g, "VERIFIER", "status", "status"),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index", dtype=float)
+
+
+def cp_table(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per cpSNARK-Set run: criterion mean and 95% CI of each group, one proof."""
+    c = df[df["experiment"] == CP]
+    rows = {}
+    for (source, run), g in c.groupby(["source", "run"], sort=False):
+        first = g.iloc[0]
+        row: dict[str, float] = {
+            "n": float(first["n"]) if not pd.isna(first["n"]) else NAN,
+            "threads": NAN if pd.isna(first["threads"]) else float(first["threads"]),
+        }
+        for short, grp in (("prove", PROVE), ("verify", VERIFY), ("witness", WITNESS)):
+            for metric in ("mean", "ci_low", "ci_high"):
+                row[f"{short} {metric} [s]"] = _get(g, grp, grp, metric)
+        rows[f"{source} {run}"] = row
+    return pd.DataFrame.from_dict(rows, orient="index", dtype=float)
+
+
+def sizes_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Published sizes per entry in bytes (MB x 2^20 / n), one column per db run."""
+    cols: dict[str, dict[str, float]] = {}
+    for source, run in db_runs(df):
+        g = df[(df["experiment"] == DB) & (df["source"] == source) & (df["run"] == run)]
+        s = g[g["metric"] == "size"]
+        if s.empty:
+            continue
+        n = int(g["n"].iloc[0])
+        m = int(g["m"].iloc[0])
+        name = f"{source} m={m} n={n}" + ("" if source == "paper" else f" {g['curve'].iloc[0]}")
+        cols[name] = {str(lbl): float(v) * 2**20 / n for lbl, v in zip(s["label"], s["value"], strict=True)}
+    return pd.DataFrame(cols, dtype=float)
