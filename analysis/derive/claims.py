@@ -226,7 +226,7 @@ def _fill(c: dict[str, Claim], df: pd.DataFrame, source: str, factor: float) -> 
         if not paper:
             notes["cp_prove"].append(f"t={prove.threads}")
             if wit.n != nn:
-                notes["cp_witness"].append(f"witness measured for a set of {wit.n}")
+                notes["cp_witness"].append(f"witness set size {wit.n}")
         if not math.isnan(db_sm):
             put(
                 "cp_over_db",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -126,7 +127,7 @@ def plot_vs_n(df: pd.DataFrame, factor: float) -> Figure:
             label += f", m={int(m)}"
         if source == "ours" and t != -1:
             label += f", t={int(t)}"
-        style = {
+        style: dict[str, Any] = {
             "marker": ("o" if m in (-1, 4) else MARKERS[int(m) % len(MARKERS)]) if source == "ours" else "*",
             "ls": "-" if source == "ours" else "none",
             "ms": 7 if source == "ours" else 14,

@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 from analysis import __version__
 from analysis.config import AnalysisConfig
@@ -85,7 +86,7 @@ def _table(
         cellText=rows or [["-"] * len(header)],
         colLabels=header,
         colWidths=col_widths,
-        bbox=(0.0, top - height, sum(col_widths), height),
+        bbox=Bbox.from_bounds(0.0, top - height, float(sum(col_widths)), height),
         cellLoc="right",
     )
     tbl.auto_set_font_size(False)
@@ -94,7 +95,8 @@ def _table(
         cell.set_linewidth(0.3)
         if c == 0 or (left_cols and c in left_cols):
             cell.set_text_props(ha="left")
-            cell._loc = "left"  # left-align label columns
+            # Cell keeps its alignment in a private field that it re-applies when drawn.
+            setattr(cell, "_loc", "left")  # noqa: B010
         if r == 0:
             cell.set_facecolor("#dde4ee")
             cell.set_text_props(weight="bold")
@@ -230,8 +232,9 @@ def claims_page(claims: list[Claim], factor: float) -> Figure:
             EXTRAPOLATION_NOTE,
             TIME_BASIS_NOTE,
             PAPER_ROUNDING_NOTE,
-            "Speed-ups (x) are theirs / ours; 'ours / paper' > 1 means our figure is larger. Rows shaded red "
-            "come from a run with a FAILED status.",
+            "Speed-ups (x) are theirs / ours; 'ours / paper' > 1 means our figure is larger (like for like "
+            "only when our n and m are the paper's 10000 and 4). Rows shaded red come from a run with a "
+            "FAILED status.",
         )
     )
     ax.text(0.0, bottom - 0.03, notes, va="top", fontsize=7.5, transform=ax.transAxes)

@@ -133,3 +133,28 @@ def test_malformed_json(tmp_path: Path) -> None:
     f.write_text(json.dumps(d))
     with pytest.raises(ReportError, match=r"provers.native.sections.PROVER.user"):
         parse_zk_json(f)
+
+
+def test_text_only_runs_take_parameters_from_the_directory(paper_dir: Path, tmp_path: Path) -> None:
+    from analysis.tidy import collect_ours
+
+    raw = tmp_path / "raw"
+    d = raw / "db-sm-rsm" / "n10000-m4-bls12-381-paper-t2"
+    d.mkdir(parents=True)
+    (d / "report.txt").write_text((paper_dir / DB).read_text())
+    z = raw / "zksnark-sm-rsm" / "rsm-poseidon-n10000-t2"
+    z.mkdir(parents=True)
+    (z / "report-native.txt").write_text((paper_dir / PAPER_ZK["rsm"]).read_text())
+    c = raw / "cpsnark-sm" / "n10000-t2"
+    c.mkdir(parents=True)
+    (c / "report.txt").write_text((paper_dir / CP).read_text())
+    (raw / "cpsnark-sm" / "n50-t1").mkdir()  # a run that left no report
+    rows, runs, notes = collect_ours(tmp_path)
+    assert {(r.experiment, r.threads) for r in runs} == {
+        ("db-sm-rsm", 2), ("zksnark-sm-rsm", 2), ("cpsnark-sm", 2),
+    }  # fmt: skip
+    db = next(r for r in rows if r["experiment"] == "db-sm-rsm")
+    assert (db["curve"], db["mode"], db["n"], db["m"]) == ("bls12-381", "paper", 10000, 4)
+    zk = next(r for r in rows if r["experiment"] == "zksnark-sm-rsm")
+    assert (zk["prover"], zk["statement"], zk["hash"]) == ("native", "rsm", "poseidon")
+    assert notes == ["cpsnark-sm/n50-t1: no report (incomplete or failed run)"]
