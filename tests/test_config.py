@@ -1,0 +1,73 @@
+"""Config validation: a bad value stops the run, naming the key and the allowed values."""
+
+from __future__ import annotations
+
+import yaml
+from wfhelpers import REPO, Workflow
+
+# Every bad value at once (one Snakemake start is several seconds): key -> (value, expected text)
+BAD_VALUES = {
+    "hash": (["blake2"], ["config key 'hash[0]'", "'blake2'", "poseidon, sha256"]),
+    "runner": ("podman", ["config key 'runner'", "'podman'", "native, docker"]),
+    "statements": (["sm", "xsm"], ["config key 'statements[1]'", "sm, rsm"]),
+    "experiments": (["zksnark"], ["config key 'experiments[0]'", "db-sm-rsm"]),
+    "curve": (["bn256"], ["config key 'curve[0]'", "bn254, bls12-381"]),
+    "mode": (["slow"], ["config key 'mode[0]'", "fast, paper"]),
+    "zksnark_provers": (["gpu"], ["config key 'zksnark_provers[0]'", "wasm, native"]),
+    "n": (1, ["config key 'n'", ">= 2"]),
+    "m": ("four", ["config key 'm'", "'four' is not of type 'integer'"]),
+    "threads": ([0], ["config key 'threads[0]'", ">= 1"]),
+    "repetitions": (0, ["config key 'repetitions'", ">= 1"]),
+    "collab_factor": (0, ["config key 'collab_factor'", "> 0"]),
+    "cpsnark_samples": (5, ["config key 'cpsnark_samples'", ">= 10"]),
+    "sweep_n": ([100, 1], ["config key 'sweep_n[1]'", ">= 2"]),
+    "sweep_m": ([65], ["config key 'sweep_m[0]'", "<= 64"]),
+    "seed": (-1, ["config key 'seed'", ">= 0"]),
+    "results": ("my results", ["config key 'results'", "does not match"]),
+    "colab_factor": (2, ["unknown config key(s) colab_factor", "collab_factor"]),
+}
+
+
+def test_every_bad_value_is_rejected_with_key_and_allowed_values(
+    workflow_copy: Workflow,
+) -> None:
+    bad = {key: value for key, (value, _) in BAD_VALUES.items()}
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all",
+                                   *workflow_copy.configfile(**bad), check=False)
+    assert proc.returncode != 0
+    output = proc.stdout + proc.stderr
+    assert "invalid configuration" in output
+    for key, (_, expected) in BAD_VALUES.items():
+        for text in expected:
+            assert text in output, f"{key}: {text!r} missing from:\n{output}"
+
+
+def test_bad_value_on_the_command_line_is_rejected(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config",
+                                   "hash=[poseidon,md5]", "threads=[1,x]", check=False)
+    assert proc.returncode != 0
+    output = proc.stdout + proc.stderr
+    assert "config key 'hash[1]': 'md5' is not allowed; allowed values: poseidon, sha256" in output
+    assert "config key 'threads[1]'" in output
+
+
+def test_default_config_is_the_papers_setting() -> None:
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    assert config["n"] == 10000 and config["m"] == 4
+    assert config["hash"] == ["poseidon"] and config["curve"] == ["bn254"]
+    assert config["statements"] == ["sm", "rsm"]
+    assert config["collab_factor"] == 2.0 and config["runner"] == "native"
+
+
+def test_config_files_set_only_schema_keys_and_every_key() -> None:
+    schema = yaml.safe_load((REPO / "config/schema.yaml").read_text())
+    for name in ("config.yaml", "config/smoke.yaml"):
+        config = yaml.safe_load((REPO / name).read_text())
+        assert set(config) == set(schema["properties"]), name
+
+
+def test_command_line_numbers_become_numbers(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake("--dry-run", "--printshellcmds", "--cores", "1", "raw",
+                                   "--config", "experiments=[db-sm-rsm]", "threads=[1,2]",
+                                   "sweep_n=[100]")
+    assert "db-sm-rsm 100 4 --curve bn254 --mode fast --threads 2" in proc.stdout

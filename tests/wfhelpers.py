@@ -1,0 +1,147 @@
+"""Helpers for the workflow tests (the fixture is registered in conftest.py).
+
+`workflow_copy` makes a throw-away copy of the workflow (Snakefile, config, experiments/) with
+tiny stand-in programs: a `cargo` and an `npm` on PATH, a node driver, a db-sm-rsm binary and an
+analysis package that write small files of the right names. They exercise Snakemake's rules,
+file names, command lines and re-run behaviour only, never the experiments: the real programs
+are tested by their own suites, and the real pipeline never sees these stand-ins.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+FAKE_CARGO = r"""#!/bin/sh
+# stand-in for cargo: "build ... --bin X" makes target/release/X; "bench" writes a summary
+set -e
+case "$1" in
+build)
+    bin=$(echo "$@" | sed -E 's/.*--bin ([^ ]+).*/\1/')
+    mkdir -p target/release
+    cp "fake/$bin" "target/release/$bin"
+    chmod +x "target/release/$bin"
+    ;;
+bench)
+    case "$*" in *--no-run*) exit 0 ;; esac
+    echo "membership_hash protocol proving"
+    echo "                        time:   [1.0 s 1.1 s 1.2 s]"
+    cd cpsnark-sm
+    printf '{"n": %s, "threads": %s, "groups": [{"group": "g", "mean_s": 1.1}]}\n' \
+        "$CPSNARK_N" "$RAYON_NUM_THREADS" > "$CPSNARK_JSON"
+    ;;
+*) echo "fake cargo: unexpected $*" >&2; exit 2 ;;
+esac
+"""
+
+FAKE_NPM = r"""#!/bin/sh
+# stand-in for npm ci
+set -e
+mkdir -p node_modules
+echo '{}' > node_modules/.package-lock.json
+"""
+
+FAKE_DBSMRSM = r"""#!/bin/sh
+# stand-in for db-sm-rsm N M ... --json FILE: report on stdout, JSON to FILE
+json=$(echo "$@" | sed -E 's/.*--json ([^ ]+).*/\1/')
+echo "status_fake: True"
+printf '{"params": {"n": %s, "m": %s}, "statuses": {"status_fake": true}}\n' "$1" "$2" > "$json"
+echo "progress" >&2
+"""
+
+FAKE_RUN_MJS = r"""
+// stand-in for the zkSNARK node driver: writes the files it is told to
+import { mkdirSync, writeFileSync } from "node:fs";
+const args = process.argv.slice(2);
+const get = (k) => args[args.indexOf(k) + 1];
+const out = get("--out");
+const provers = get("--provers").split(",");
+mkdirSync(out, { recursive: true });
+const result = {};
+for (const p of provers) {
+  writeFileSync(`${out}/report-${p}.txt`, "VERIFIER:\nPASSED\n");
+  result[p] = { status: process.env.FAKE_ZK_STATUS ?? "PASSED" };
+}
+writeFileSync(`${out}/report.json`, JSON.stringify({ n: Number(get("--n")), provers: result }));
+process.exit(result[provers[0]].status === "PASSED" ? 0 : 1);
+"""
+
+FAKE_ANALYSIS = r"""
+import sys
+from pathlib import Path
+
+results = Path(sys.argv[2])
+for name in ("report.pdf", "tidy.csv", "tidy.parquet"):
+    (results / name).write_text("fake\n")
+"""
+
+
+@dataclass
+class Workflow:
+    root: Path
+    env: dict
+
+    def configfile(self, **values: object) -> tuple[str, str]:
+        """--configfile arguments for a small YAML file with these values (Snakemake's --config
+        cannot set one-letter keys such as n and m)."""
+        import yaml
+
+        path = self.root / f"override-{len(list(self.root.glob('override-*')))}.yaml"
+        path.write_text(yaml.safe_dump(values))
+        return ("--configfile", path.name)
+
+    def snakemake(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        proc = subprocess.run(
+            [sys.executable, "-m", "snakemake", *args],
+            cwd=self.root,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(
+                f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+        return proc
+
+
+def _write(path: Path, text: str, executable: bool = False) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip())
+    if executable:
+        path.chmod(0o755)
+
+
+@pytest.fixture
+def workflow_copy(tmp_path: Path) -> Workflow:
+    root = tmp_path / "repo"
+    root.mkdir()
+    shutil.copy(REPO / "Snakefile", root)
+    shutil.copy(REPO / "config.yaml", root)
+    shutil.copy(REPO / "requirements.txt", root)
+    shutil.copytree(REPO / "config", root / "config")
+    shutil.copytree(REPO / "experiments", root / "experiments")
+    # the sources the build rules depend on
+    for name in ("Cargo.toml", "Cargo.lock", "db-sm-rsm/src/main.rs", "cpsnark-sm/src/lib.rs",
+                 "zksnark-sm-rsm/prover/src/main.rs", "zksnark-sm-rsm/package.json",
+                 "zksnark-sm-rsm/package-lock.json", "analysis/__init__.py"):
+        _write(root / name, "\n")
+    _write(root / "zksnark-sm-rsm/run.mjs", FAKE_RUN_MJS)
+    _write(root / "analysis/__main__.py", FAKE_ANALYSIS)
+    _write(root / "fake/db-sm-rsm", FAKE_DBSMRSM, executable=True)
+    _write(root / "fake/zksnark-prover", "#!/bin/sh\n", executable=True)
+    _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
+    _write(root / "fakebin/npm", FAKE_NPM, executable=True)
+    _write(root / "fakebin/docker", "#!/bin/sh\nexit 99\n", executable=True)
+    env = dict(os.environ)
+    env["PATH"] = f"{root / 'fakebin'}{os.pathsep}{env['PATH']}"
+    return Workflow(root, env)
