@@ -26,10 +26,10 @@ EXPERIMENTS = (DB, ZK, CP)
 
 COLUMNS = [
     "experiment", "source", "run", "file", "statement", "prover", "n", "m", "curve", "hash",
-    "mode", "threads", "section", "party", "label", "metric", "value", "unit", "run_ok",
+    "mode", "threads", "rep", "section", "party", "label", "metric", "value", "unit", "run_ok",
     "machine", "versions",
 ]  # fmt: skip
-INT_COLUMNS = ("n", "m", "threads")
+INT_COLUMNS = ("n", "m", "threads", "rep")
 
 # The paper's machine, as its README states it; the sample reports carry no machine block.
 PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
@@ -48,9 +48,14 @@ PAPER_ZK_DUPLICATES = {
 }
 PAPER_CP = "report-benarroch-cpsnark-sm-n10000"
 
-ZK_DIR_RE = re.compile(r"^(?P<statement>sm|rsm)-(?P<hash>[a-z0-9]+)-n(?P<n>\d+)-t(?P<t>\d+)$")
-DB_DIR_RE = re.compile(r"^n(?P<n>\d+)-m(?P<m>\d+)-(?P<curve>[a-z0-9-]+?)-(?P<mode>fast|paper)-t(?P<t>\d+)$")
-CP_DIR_RE = re.compile(r"^n(?P<n>\d+)-t(?P<t>\d+)$")
+# Run directories (interfaces.md); the workflow appends -r<k> for repetition k > 1.
+REP = r"(?:-r(?P<rep>\d+))?"
+ZK_DIR_RE = re.compile(rf"^(?P<statement>sm|rsm)-(?P<hash>[a-z0-9]+)-n(?P<n>\d+)-t(?P<t>\d+){REP}$")
+DB_DIR_RE = re.compile(
+    rf"^n(?P<n>\d+)-m(?P<m>\d+)-(?P<curve>[a-z0-9-]+?)-(?P<mode>fast|paper)-t(?P<t>\d+){REP}$"
+)
+CP_DIR_RE = re.compile(rf"^n(?P<n>\d+)-t(?P<t>\d+){REP}$")
+REP_RE = re.compile(r"-r(\d+)$")
 
 
 @dataclass
@@ -170,7 +175,15 @@ def cp_rows(rep: CpReport, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     return rows, info
 
 
+def rep_of(run: str) -> int:
+    """Repetition number of a run directory (…-r2 is the second; no suffix is the first)."""
+    m = REP_RE.search(run.split("/")[0])
+    return int(m.group(1)) if m else 1
+
+
 def to_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    for r in rows:
+        r.setdefault("rep", rep_of(str(r["run"])) if r.get("source") == "ours" else 1)
     df = pd.DataFrame(rows, columns=COLUMNS)
     for c in INT_COLUMNS:
         df[c] = pd.array(df[c].tolist(), dtype="Int64")

@@ -10,6 +10,7 @@ one thread.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,19 @@ from analysis.derive.estimates import (
     speedup,
     truncate_sig,
 )
-from analysis.derive.figure10 import FSM, MIX, RSM, db_runs, hbc_total, run_frame, section_total
+from analysis.derive.figure10 import (
+    FSM,
+    MIX,
+    RSM,
+    DbGroup,
+    Row,
+    db_groups,
+    group_median,
+    group_ok,
+    hbc_total,
+    row_fn,
+    section_total,
+)
 from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS
 from analysis.tidy import CP, ZK
 
@@ -59,73 +72,75 @@ class Pick:
     run: str
 
 
-def _pick_run(cands: pd.DataFrame, n: int | None) -> pd.DataFrame:
-    """Rows of one run: the one at n (else the closest n), preferring one thread."""
+def _pick_runs(cands: pd.DataFrame, n: int | None) -> pd.DataFrame:
+    """Rows of the runs at n (else the closest n), preferring one thread; all their repetitions."""
     if cands.empty:
         return cands
     runs = cands[["run", "n", "threads"]].drop_duplicates().copy()
     target = n if n is not None else int(runs["n"].max())
     runs["dn"] = (runs["n"].astype(float) - target).abs()
     runs["t1"] = runs["threads"].fillna(1).astype(float) != 1
-    runs = runs.sort_values(["dn", "t1", "threads"])
-    return cands[cands["run"] == runs.iloc[0]["run"]]
+    best = runs.sort_values(["dn", "t1", "threads"]).iloc[0]
+    same = (cands["n"] == best["n"]) & (
+        cands["threads"].isna() if pd.isna(best["threads"]) else cands["threads"] == best["threads"]
+    )
+    return cands[same.fillna(False).astype(bool)]
+
+
+def _median_pick(run_rows: pd.DataFrame, value: Callable[[pd.DataFrame], float]) -> Pick | None:
+    """Median over repetitions (one run directory each) of value(run)."""
+    if run_rows.empty:
+        return None
+    vals = [value(g) for _r, g in run_rows.groupby("run", sort=True)]
+    vals = [v for v in vals if not math.isnan(v)]
+    if not vals:
+        return None
+    first = run_rows.iloc[0]
+    runs = sorted(run_rows["run"].unique())
+    name = str(runs[0]) if len(runs) == 1 else f"{runs[0]} ({len(runs)} reps, median)"
+    ok = bool(run_rows["run_ok"].all())
+    return Pick(float(np.median(vals)), _int(first["n"]), _int(first["threads"]), ok, name)
 
 
 def zk_prove(df: pd.DataFrame, source: str, statement: str, n: int | None,
              section: str = "PROVER") -> Pick | None:  # fmt: skip
-    """Single-prover seconds of one proof (paper: real; ours: native CPU time)."""
+    """Single-prover seconds of one proof (paper: real; ours: native CPU time), median of reps."""
     z = df[(df["experiment"] == ZK) & (df["source"] == source) & (df["statement"] == statement)]
     if source == "ours":
         prover = "native" if (z["prover"] == "native").any() else "wasm"
         z = z[z["prover"] == prover]
-    run = _pick_run(z, n)
-    if run.empty:
-        return None
-    sec = run[(run["section"] == section) & (run["label"] == section)]
-    vals = dict(zip(sec["metric"], sec["value"], strict=False))
-    value = vals.get("real", NAN) if source == "paper" else vals.get("user", NAN) + vals.get("sys", NAN)
-    first = run.iloc[0]
-    return Pick(
-        float(value), int(first["n"]), _int(first["threads"]), bool(run["run_ok"].all()), str(first["run"])
-    )
+
+    def value(run: pd.DataFrame) -> float:
+        sec = run[(run["section"] == section) & (run["label"] == section)]
+        vals = dict(zip(sec["metric"], sec["value"], strict=False))
+        if source == "paper":
+            return float(vals.get("real", NAN))
+        return float(vals.get("user", NAN) + vals.get("sys", NAN))
+
+    return _median_pick(_pick_runs(z, n), value)
 
 
 def cp_group(df: pd.DataFrame, source: str, group: str, n: int | None) -> Pick | None:
+    """Criterion mean of one group (one proof), median over repetitions."""
     c = df[(df["experiment"] == CP) & (df["source"] == source)]
-    run = _pick_run(c, n)
-    if run.empty:
-        return None
-    hit = run[(run["section"] == group) & (run["metric"] == "mean")]
-    if hit.empty:
-        return None
-    first = run.iloc[0]
-    return Pick(
-        float(hit["value"].iloc[0]), _int(first["n"]), _int(first["threads"]), True, str(first["run"])
-    )
+
+    def value(run: pd.DataFrame) -> float:
+        hit = run[(run["section"] == group) & (run["metric"] == "mean")]
+        return float(hit["value"].iloc[0]) if len(hit) else NAN
+
+    return _median_pick(_pick_runs(c, n), value)
 
 
 def _int(v: object) -> int | None:
     return None if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) else int(v)  # type: ignore[call-overload]
 
 
-def pick_db_run(df: pd.DataFrame, source: str) -> tuple[str, pd.DataFrame] | None:
-    """The db run the claims use: the paper's setting (n=10000, m=4) if run, else the largest n."""
-    runs = [r for s, r in db_runs(df) if s == source]
-    if not runs:
+def pick_db_group(df: pd.DataFrame, source: str) -> DbGroup | None:
+    """The db parameter set the claims use: the paper's (n=10000, m=4) if run, else the largest n."""
+    groups = [g for g in db_groups(df) if g.source == source]
+    if not groups:
         return None
-    meta = []
-    for r in runs:
-        f = run_frame(df, source, r)
-        if f.empty:
-            continue
-        first = f.iloc[0]
-        t = _int(first["threads"])
-        meta.append((int(first["n"]) != 10000 or int(first["m"]) != 4, -int(first["n"]),
-                     int(first["m"]) != 4, (t or 1) != 1, r))  # fmt: skip
-    if not meta:
-        return None
-    best = sorted(meta)[0][-1]
-    return best, run_frame(df, source, best)
+    return min(groups, key=lambda g: ((g.n, g.m) != (10000, 4), -g.n, g.m != 4, (g.threads or 1) != 1))
 
 
 def compute_claims(df: pd.DataFrame, factor: float = DEFAULT_COLLAB_FACTOR) -> list[Claim]:
@@ -167,24 +182,24 @@ def _fill(c: dict[str, Claim], df: pd.DataFrame, source: str, factor: float) -> 
             c[key].ours = exact
             c[key].ours_failed = c[key].ours_failed or failed
 
-    db = pick_db_run(df, source)
+    group = pick_db_group(df, source)
     n: int | None = None
     db_sm = db_rsm = NAN
     db_failed = False
-    if db is not None:
-        name, run = db
-        n = int(run.iloc[0]["n"])
-        db_failed = not bool(run["run_ok"].all())
-        db_sm = section_total(run, FSM, "M")
-        db_rsm = section_total(run, RSM, "M")
+    if group is not None:
+        n = group.n
+        db_failed = not group_ok(df, group)
+        db_sm = group_median(df, group, lambda f: section_total(f, FSM, "M"))
+        db_rsm = group_median(df, group, lambda f: section_total(f, RSM, "M"))
+        db_sm_q = group_median(df, group, lambda f: section_total(f, FSM, "Q"))
+        db_rsm_q = group_median(df, group, lambda f: section_total(f, RSM, "Q"))
         put("db_sm", db_sm, db_sm, db_failed)
         put("db_rsm", db_rsm, db_rsm, db_failed)
-        put("db_sm_q", section_total(run, FSM, "Q"), section_total(run, FSM, "Q"), db_failed)
-        put("db_rsm_q", section_total(run, RSM, "Q"), section_total(run, RSM, "Q"), db_failed)
+        put("db_sm_q", db_sm_q, db_sm_q, db_failed)
+        put("db_rsm_q", db_rsm_q, db_rsm_q, db_failed)
         if not paper:
-            m = int(run.iloc[0]["m"])
             for k in ("db_sm", "db_rsm", "db_sm_q", "db_rsm_q"):
-                notes[k].append(f"run {name} (n={n}, m={m})")
+                notes[k].append(group.name)
     for st, key in (("sm", "zk_sm_prove"), ("rsm", "zk_rsm_prove")):
         pick = zk_prove(df, source, st, n)
         if pick is None:
@@ -288,30 +303,23 @@ def figure10_top(df: pd.DataFrame, factor: float = DEFAULT_COLLAB_FACTOR) -> Top
     cols: dict[str, dict[str, float]] = {}
     failed: list[str] = []
     covered: set[tuple[str, int]] = set()
-    for source, run in db_runs(df):
-        f = run_frame(df, source, run)
-        if f.empty:
-            continue
-        first = f.iloc[0]
-        n, m, t = int(first["n"]), int(first["m"]), _int(first["threads"])
-        name = f"{source} m={m} n={n}" + (
-            "" if source == "paper" else f" t={t} {first['curve']} {first['mode']}"
-        )
-        vals = {
-            TOP_ROWS[0]: section_total(f, FSM, "M"),
-            TOP_ROWS[1]: section_total(f, FSM, "Q"),
-            TOP_ROWS[2]: section_total(f, RSM, "M"),
-            TOP_ROWS[3]: section_total(f, RSM, "Q"),
-            TOP_ROWS[4]: section_total(f, MIX, "M"),
-            TOP_ROWS[5]: hbc_total(f, FSM),
-            TOP_ROWS[6]: hbc_total(f, RSM),
-            TOP_ROWS[7]: hbc_total(f, MIX),
-        }
-        if not bool(df[(df["source"] == source) & (df["run"] == run)]["run_ok"].all()):
-            failed.append(name)
-        vals.update(_single_prover_rows(df, source, n, factor, failed, name))
-        cols[name] = vals
-        covered.add((source, n))
+    top_fns: list[Callable[[pd.DataFrame], float]] = [
+        lambda f: section_total(f, FSM, "M"),
+        lambda f: section_total(f, FSM, "Q"),
+        lambda f: section_total(f, RSM, "M"),
+        lambda f: section_total(f, RSM, "Q"),
+        lambda f: section_total(f, MIX, "M"),
+        lambda f: hbc_total(f, FSM),
+        lambda f: hbc_total(f, RSM),
+        lambda f: hbc_total(f, MIX),
+    ]
+    for g in db_groups(df):
+        vals = {row: group_median(df, g, fn) for row, fn in zip(TOP_ROWS, top_fns, strict=False)}
+        if not group_ok(df, g):
+            failed.append(g.name)
+        vals.update(_single_prover_rows(df, g.source, g.n, factor, failed, g.name))
+        cols[g.name] = vals
+        covered.add((g.source, g.n))
     others = df[df["experiment"].isin([ZK, CP])][["source", "n"]].drop_duplicates().dropna()
     for source, n in sorted(((str(s), int(n)) for s, n in others.itertuples(index=False)),
                             key=lambda x: (x[0] != "paper", x[1])):  # fmt: skip
@@ -342,20 +350,11 @@ def _single_prover_rows(df: pd.DataFrame, source: str, n: int, factor: float,
     return out
 
 
-def breakdown_table(df: pd.DataFrame, rows: tuple) -> pd.DataFrame:  # type: ignore[type-arg]
-    """One of the Figure 10 breakdown tables (README mapping), one column per db run."""
-    from analysis.derive.figure10 import breakdown
-
+def breakdown_table(df: pd.DataFrame, rows: tuple[Row, ...]) -> pd.DataFrame:
+    """One of the Figure 10 breakdown tables (README mapping), one column per db parameter set."""
     cols: dict[str, dict[str, float]] = {}
-    for source, run in db_runs(df):
-        f = run_frame(df, source, run)
-        if f.empty:
-            continue
-        first = f.iloc[0]
-        name = f"{source} m={int(first['m'])} n={int(first['n'])}"
-        if source != "paper":
-            name += f" t={_int(first['threads'])} {first['curve']} {first['mode']}"
-        cols[name] = dict(breakdown(f, rows))
+    for g in db_groups(df):
+        cols[g.name] = {r.label: group_median(df, g, row_fn(r)) for r in rows}
     return pd.DataFrame(cols, index=[r.label for r in rows], dtype=float)
 
 

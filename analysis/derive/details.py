@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.derive.figure10 import db_runs
+from analysis.derive.figure10 import db_groups
 from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS
 from analysis.tidy import CP, DB, ZK
 
@@ -63,13 +63,13 @@ def cp_table(df: pd.DataFrame) -> pd.DataFrame:
 def sizes_table(df: pd.DataFrame) -> pd.DataFrame:
     """Published sizes per entry in bytes (MB x 2^20 / n), one column per db run."""
     cols: dict[str, dict[str, float]] = {}
-    for source, run in db_runs(df):
-        g = df[(df["experiment"] == DB) & (df["source"] == source) & (df["run"] == run)]
+    for grp in db_groups(df):
+        # Sizes do not vary between repetitions; the first run stands for the group.
+        g = df[(df["experiment"] == DB) & (df["source"] == grp.source) & (df["run"] == grp.runs[0])]
         s = g[g["metric"] == "size"]
         if s.empty:
             continue
-        n = int(g["n"].iloc[0])
-        m = int(g["m"].iloc[0])
-        name = f"{source} m={m} n={n}" + ("" if source == "paper" else f" {g['curve'].iloc[0]}")
-        cols[name] = {str(lbl): float(v) * 2**20 / n for lbl, v in zip(s["label"], s["value"], strict=True)}
+        cols[grp.name] = {
+            str(lbl): float(v) * 2**20 / grp.n for lbl, v in zip(s["label"], s["value"], strict=True)
+        }
     return pd.DataFrame(cols, dtype=float)

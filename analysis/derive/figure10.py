@@ -7,6 +7,7 @@ slow mixer is never hidden; the verifier (Q) value is the verifier's total.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -117,9 +118,60 @@ def db_runs(df: pd.DataFrame) -> list[tuple[str, str]]:
 
 
 def run_frame(df: pd.DataFrame, source: str, run: str) -> pd.DataFrame:
-    return df[
-        (df["experiment"] == DB) & (df["source"] == source) & (df["run"] == run) & (df["metric"] == "time")
-    ]
+    sel = (df["experiment"] == DB) & (df["source"] == source) & (df["run"] == run)
+    return df[sel & (df["metric"] == "time")]
+
+
+@dataclass(frozen=True)
+class DbGroup:
+    """The repetitions of one db-sm-rsm parameter set; its figures are medians over them."""
+
+    source: str
+    n: int
+    m: int
+    threads: int | None
+    curve: str | None
+    mode: str | None
+    runs: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        s = f"{self.source} m={self.m} n={self.n}"
+        if self.source != "paper":
+            s += f" t={self.threads} {self.curve} {self.mode}"
+        if len(self.runs) > 1:
+            s += f" ({len(self.runs)} reps, median)"
+        return s
+
+
+def _opt_int(v: object) -> int | None:
+    return None if v is None or pd.isna(v) else int(v)  # type: ignore[call-overload]
+
+
+def db_groups(df: pd.DataFrame) -> list[DbGroup]:
+    """Every db-sm-rsm parameter set (paper first), with the runs that repeat it."""
+    d = df[df["experiment"] == DB]
+    keyed: dict[tuple[str, int, int, int | None, str | None, str | None], list[str]] = {}
+    for (source, run), g in d.groupby(["source", "run"], sort=True):
+        first = g.iloc[0]
+        key = (str(source), int(first["n"]), int(first["m"]), _opt_int(first["threads"]),
+               None if pd.isna(first["curve"]) else str(first["curve"]),
+               None if pd.isna(first["mode"]) else str(first["mode"]))  # fmt: skip
+        keyed.setdefault(key, []).append(str(run))
+    groups = [DbGroup(s, n, m, t, c, mo, tuple(v)) for (s, n, m, t, c, mo), v in keyed.items()]
+    return sorted(groups, key=lambda g: (g.source != "paper", g.m, g.n, g.threads or 0, g.name))
+
+
+def group_median(df: pd.DataFrame, g: DbGroup, fn: Callable[[pd.DataFrame], float]) -> float:
+    """Median over the group's repetitions of fn(run); NaN if no repetition has a value."""
+    vals = [fn(run_frame(df, g.source, r)) for r in g.runs]
+    vals = [v for v in vals if not np.isnan(v)]
+    return float(np.median(vals)) if vals else float("nan")
+
+
+def group_ok(df: pd.DataFrame, g: DbGroup) -> bool:
+    rows = df[(df["experiment"] == DB) & (df["source"] == g.source) & (df["run"].isin(list(g.runs)))]
+    return bool(rows["run_ok"].all())
 
 
 def _value(run: pd.DataFrame, section: str, label: str) -> float:
@@ -168,3 +220,13 @@ def hbc_total(run: pd.DataFrame, section: str) -> float:
 
 def breakdown(run: pd.DataFrame, rows: tuple[Row, ...]) -> list[tuple[str, float]]:
     return [(r.label, row_value(run, r)) for r in rows]
+
+
+def total_fn(section: str, party_kind: str) -> Callable[[pd.DataFrame], float]:
+    """section_total as a one-argument function of a run, for group_median."""
+    return lambda run: section_total(run, section, party_kind)
+
+
+def row_fn(row: Row) -> Callable[[pd.DataFrame], float]:
+    """row_value as a one-argument function of a run, for group_median."""
+    return lambda run: row_value(run, row)

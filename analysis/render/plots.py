@@ -21,10 +21,11 @@ from analysis.derive.figure10 import (
     FSM,
     RSM,
     Row,
-    db_runs,
-    row_value,
-    run_frame,
-    section_total,
+    db_groups,
+    group_median,
+    group_ok,
+    row_fn,
+    total_fn,
 )
 from analysis.parse.cpsnark import PROVE, WITNESS
 from analysis.tidy import CP, ZK
@@ -36,24 +37,14 @@ MARKERS = ("s", "^", "D", "v", "P", "X")  # one per m (m=4, the paper's, keeps "
 def db_series(df: pd.DataFrame) -> pd.DataFrame:
     """Per-prover DB-SM/DB-RSM totals of every db run."""
     rows = []
-    for source, run in db_runs(df):
-        f = run_frame(df, source, run)
-        if f.empty:
-            continue
-        first = f.iloc[0]
-        ok = bool(df[(df["source"] == source) & (df["run"] == run)]["run_ok"].all())
+    for g in db_groups(df):
+        ok = group_ok(df, g)
         for approach, sec in (("DB-SM", FSM), ("DB-RSM", RSM)):
+            value = group_median(df, g, total_fn(sec, "M"))
             rows.append(
-                {
-                    "approach": approach,
-                    "source": source,
-                    "n": int(first["n"]),
-                    "m": int(first["m"]),
-                    "threads": _int(first["threads"]),
-                    "value": section_total(f, sec, "M"),
-                    "ok": ok,
-                }
-            )
+                {"approach": approach, "source": g.source, "n": g.n, "m": g.m, "threads": g.threads,
+                 "value": value, "ok": ok}
+            )  # fmt: skip
     return pd.DataFrame(rows, columns=["approach", "source", "n", "m", "threads", "value", "ok"])
 
 
@@ -198,25 +189,25 @@ def plot_vs_m(df: pd.DataFrame) -> Figure:
 def plot_breakdown(df: pd.DataFrame) -> Figure:
     """Stacked per-step shares of the per-prover time, one bar per db run (README mapping)."""
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 6.5))
-    runs = db_runs(df)
+    groups = db_groups(df)
     for ax, (title, rows, sec) in zip(
         axes, (("DB-SM", DBSM_BREAKDOWN, FSM), ("DB-RSM", DBRSM_BREAKDOWN, RSM)), strict=True
     ):
         mrows: list[Row] = [r for r in rows if r.party == "M"]
-        if not runs:
+        if not groups:
             ax.text(0.5, 0.5, "no db-sm-rsm results", ha="center", va="center", transform=ax.transAxes)
             ax.set_title(title)
             continue
         labels, totals, parts = [], [], []
-        for source, run in runs:
-            f = run_frame(df, source, run)
-            first = f.iloc[0]
-            total = section_total(f, sec, "M")
-            vals = [row_value(f, r) for r in mrows]
+        for g in groups:
+            total = group_median(df, g, total_fn(sec, "M"))
+            vals = [group_median(df, g, row_fn(r)) for r in mrows]
             other = total - float(np.nansum(vals))
             parts.append([*(0.0 if np.isnan(v) else v for v in vals), max(other, 0.0)])
             totals.append(total)
-            labels.append(f"{source}\nm={int(first['m'])} n={int(first['n'])}")
+            labels.append(
+                f"{g.source}\nm={g.m} n={g.n}" + (f"\nt={g.threads}" if g.source != "paper" else "")
+            )
         arr = np.array(parts)
         # Per-step maxima over mixers can sum slightly above the largest mixer's total (and the
         # paper prints 2 significant digits), so normalise by whichever is larger.

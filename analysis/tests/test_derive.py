@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from analysis.cli import main
-from analysis.derive.claims import compute_claims, figure10_top, pick_db_run
+from analysis.derive.claims import compute_claims, figure10_top, pick_db_group
 from analysis.derive.estimates import collab_estimate, cpsnark_totals, floor_ratio, speedup, truncate_sig
 from analysis.derive.figure10 import (
     DBRSM_BREAKDOWN,
@@ -107,8 +107,8 @@ def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
     col = collect(tmp_path, paper_dir)
     df = col.df
     assert set(df["source"]) == {"ours", "paper"}
-    picked = pick_db_run(df, "ours")
-    assert picked is not None and picked[0] == "n200-m4-bn254-fast-t1"  # largest n at m=4
+    picked = pick_db_group(df, "ours")
+    assert picked is not None and picked.runs == ("n200-m4-bn254-fast-t1",)  # largest n at m=4
     claims = {c.key: c for c in compute_claims(df, factor=2.0)}
     # ours: native CPU = user + sys = 1.6 s at n=200; DB-SM per prover = 500 * 0.02 = 10 s.
     assert claims["zk_sm_prove"].ours == pytest.approx(1.6)
@@ -129,3 +129,21 @@ def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
 
 def test_to_frame_empty() -> None:
     assert to_frame([]).empty
+
+
+def test_repetitions_are_medians(paper_dir: Path, tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    for suffix, scale in (("", 0.01), ("-r2", 0.03), ("-r3", 0.02)):
+        out = raw / "db-sm-rsm" / f"n100-m4-bn254-fast-t1{suffix}"
+        synth.db_json(paper_dir / "report-db-sm-rsm-n10000-m4", out, 100, 4, scale)
+    for suffix, prove in (("", 1.0), ("-r2", 3.0), ("-r3", 2.0)):
+        synth.zk_json(raw / "zksnark-sm-rsm" / f"sm-poseidon-n100-t1{suffix}", "sm", 100, prove)
+    df = collect(tmp_path, None).df
+    assert sorted(df[df["experiment"] == "db-sm-rsm"]["rep"].unique()) == [1, 2, 3]
+    top = figure10_top(df).table
+    col = "ours m=4 n=100 t=1 bn254 fast (3 reps, median)"
+    assert next(iter(top.columns)) == col
+    assert top.loc["DB-SM - M_k (per prover)", col] == pytest.approx(500 * 0.02)
+    assert top.loc["collab-zkSNARK-SM (estimate, n proofs)", col] == pytest.approx(2 * 100 * 2.0)
+    claims = {c.key: c for c in compute_claims(df)}
+    assert claims["mr1"].ours == pytest.approx(400 / 10)
