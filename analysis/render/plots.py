@@ -51,15 +51,15 @@ def db_series(df: pd.DataFrame) -> pd.DataFrame:
 def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
     """collab-zkSNARK estimates and cpSNARK totals at every n that was run (n x one proof)."""
     rows = []
-    z = df[df["experiment"] == ZK][["source", "statement", "n"]].drop_duplicates().dropna()
-    for source, st, n in z.itertuples(index=False):
-        pick = zk_prove(df, str(source), str(st), int(n))
+    z = df[df["experiment"] == ZK][["source", "statement", "n", "hash"]].drop_duplicates().dropna()
+    for source, st, n, h in z.itertuples(index=False):
+        pick = zk_prove(df, str(source), str(st), int(n), hash=str(h))
         if pick is None or pick.n != int(n):
             continue
         f = 2.0 if source == "paper" else factor
         rows.append(
             {
-                "approach": f"collab-zkSNARK-{str(st).upper()}",
+                "approach": f"collab-zkSNARK-{str(st).upper()}" + ("" if h == "poseidon" else f" ({h})"),
                 "source": source,
                 "n": int(n),
                 "m": None,

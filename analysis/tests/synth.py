@@ -41,7 +41,9 @@ def db_json(paper_db: Path, out: Path, n: int, m: int, scale: float, fail: str |
     return f
 
 
-def zk_json(out: Path, statement: str, n: int, prove: float, status: str = "PASSED") -> Path:
+def zk_json(
+    out: Path, statement: str, n: int, prove: float, status: str = "PASSED", hash: str = "poseidon"
+) -> Path:
     def t(real: float) -> dict[str, float]:
         return {"real": real, "user": real * 0.98, "sys": real * 0.02}
 
@@ -56,7 +58,7 @@ def zk_json(out: Path, statement: str, n: int, prove: float, status: str = "PASS
     out.mkdir(parents=True, exist_ok=True)
     f = out / "report.json"
     f.write_text(json.dumps({
-        "experiment": "zksnark-sm-rsm", "statement": statement, "hash": "poseidon", "n": n,
+        "experiment": "zksnark-sm-rsm", "statement": statement, "hash": hash, "n": n,
         "depth": max(1, (n - 1).bit_length()), "curve": "bn254", "threads": 1, "seed": None,
         "constraints": 35091 if statement == "sm" else 35092,
         "provers": {"wasm": wasm, "native": prover}, "machine": MACHINE,

@@ -138,6 +138,8 @@ def test_repetitions_are_medians(paper_dir: Path, tmp_path: Path) -> None:
         synth.db_json(paper_dir / "report-db-sm-rsm-n10000-m4", out, 100, 4, scale)
     for suffix, prove in (("", 1.0), ("-r2", 3.0), ("-r3", 2.0)):
         synth.zk_json(raw / "zksnark-sm-rsm" / f"sm-poseidon-n100-t1{suffix}", "sm", 100, prove)
+    # A SHA-256 tree at the same n is a different circuit: never mixed into the Poseidon figures.
+    synth.zk_json(raw / "zksnark-sm-rsm" / "sm-sha256-n100-t1", "sm", 100, 50.0, hash="sha256")
     df = collect(tmp_path, None).df
     assert sorted(df[df["experiment"] == "db-sm-rsm"]["rep"].unique()) == [1, 2, 3]
     top = figure10_top(df).table
