@@ -1,0 +1,79 @@
+// COMPUTATION: the set, its Merkle tree, the authentication path of a random element, and the
+// ZoKrates ABI arguments of the proof statement.
+import { IDENTITY, Pedersen, ZOKRATES_PARAMS } from "./babyjubjub.mjs";
+import { treeHash } from "./hash.mjs";
+import { MerkleTree, foldPath } from "./merkle.mjs";
+import { zokratesProgram } from "./circuits.mjs";
+
+const seconds = (t0) => Number(process.hrtime.bigint() - t0) / 1e9;
+
+/**
+ * Builds one instance. The set holds n independent uniform field elements (the paper used
+ * consecutive ones); for RSM each is committed with its own uniform randomness.
+ * @returns {{depth, index, root, program, args, steps, publicValues}}
+ */
+export async function buildInstance({ statement, hash, n, rng, log = () => {} }) {
+  const th = await treeHash(hash);
+  const pedersen = new Pedersen();
+  const steps = {};
+
+  let t0 = process.hrtime.bigint();
+  const values = Array.from({ length: n }, () => rng.fieldElement());
+  const index = rng.index(n);
+  let leaves;
+  let pad;
+  let r;
+  let comm;
+  if (statement === "sm") {
+    // Only the proven element needs a commitment: the set itself is plaintexts.
+    r = rng.fieldElement();
+    comm = pedersen.commit(values[index], r);
+    leaves = values.map(th.smLeaf);
+    pad = th.smLeaf(0n);
+  } else if (statement === "rsm") {
+    const rands = Array.from({ length: n }, () => rng.fieldElement());
+    const comms = pedersen.commitMany(values, rands);
+    r = rands[index];
+    comm = comms[index];
+    leaves = comms.map(th.rsmLeaf);
+    pad = th.rsmLeaf(IDENTITY);
+  } else {
+    throw new Error(`unknown statement '${statement}' (allowed: sm, rsm)`);
+  }
+  steps.create_set = seconds(t0);
+  log(`set of ${n} ${statement === "sm" ? "plaintexts" : "commitments"} created`);
+
+  t0 = process.hrtime.bigint();
+  const tree = new MerkleTree(leaves, pad, th.node);
+  steps.build_tree = seconds(t0);
+  log(`${hash} tree of depth ${tree.depth} built`);
+
+  t0 = process.hrtime.bigint();
+  const path = tree.path(index);
+  steps.get_auth_path = seconds(t0);
+
+  // The circuit recomputes this; checking here turns a JS bug into a clear error, not a
+  // failed witness.
+  const root = foldPath(leaves[index], path, th.node);
+  if (th.show(root) !== th.show(tree.root)) throw new Error("internal error: path does not fold to the root");
+
+  const v = values[index];
+  const H = pedersen.H.map(String);
+  const siblings = path.siblings.map(th.abi);
+  const pathArgs = [siblings, path.right];
+  const args =
+    statement === "sm"
+      ? [ZOKRATES_PARAMS, comm.map(String), H, th.abi(tree.root), v.toString(), r.toString(), ...pathArgs]
+      : [ZOKRATES_PARAMS, v.toString(), H, th.abi(tree.root), r.toString(), ...pathArgs];
+
+  return {
+    depth: tree.depth,
+    index,
+    root: th.show(tree.root),
+    program: zokratesProgram({ statement, hash, depth: tree.depth }),
+    args,
+    steps,
+    commitment: comm.map(String),
+    v: v.toString(),
+  };
+}
