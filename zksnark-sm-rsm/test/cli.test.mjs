@@ -1,0 +1,49 @@
+// The command line rejects bad input with exit code 2 and a message naming the problem.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const RUN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "run.mjs");
+
+function run(args) {
+  return spawnSync(process.execPath, [RUN, ...args], { encoding: "utf8", timeout: 60000 });
+}
+
+const GOOD = ["--statement", "sm", "--n", "5", "--hash", "poseidon", "--threads", "1"];
+
+test("bad command lines exit 2 with a message naming the option", () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-"));
+  const cases = [
+    [["--statement", "xm", "--n", "5", "--hash", "poseidon", "--threads", "1", "--out", out], /--statement must be one of: sm, rsm/],
+    [["--statement", "sm", "--n", "1", "--hash", "poseidon", "--threads", "1", "--out", out], /--n must be at least 2/],
+    [["--statement", "sm", "--n", "ten", "--hash", "poseidon", "--threads", "1", "--out", out], /--n must be a positive integer/],
+    [["--statement", "sm", "--n", "5", "--hash", "md5", "--threads", "1", "--out", out], /--hash must be one of: poseidon, sha256/],
+    [["--statement", "sm", "--n", "5", "--hash", "poseidon", "--threads", "0", "--out", out], /--threads must be between 1/],
+    [[...GOOD], /--out is required/],
+    [[...GOOD, "--out", out, "--provers", "wasm,gpu"], /--provers takes a comma-separated list of: wasm, native/],
+    [[...GOOD, "--out", out, "--seed", "-3"], /--seed/],
+    [[...GOOD, "--out", out, "--bogus"], /bogus/],
+  ];
+  for (const [args, msg] of cases) {
+    const r = run(args);
+    assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, msg);
+  }
+  assert.equal(existsSync(path.join(out, "report.json")), false);
+});
+
+test("a missing native prover is a clear error, not a crash", { timeout: 300000 }, () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-"));
+  const r = spawnSync(process.execPath, [RUN, ...GOOD, "--out", out, "--provers", "native", "--seed", "1"], {
+    encoding: "utf8",
+    env: { ...process.env, ZKSNARK_PROVER: path.join(out, "no-such-prover") },
+    timeout: 300000,
+  });
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, /native prover not found or not executable at .*no-such-prover/);
+  assert.equal(existsSync(path.join(out, "report.json")), false);
+});

@@ -1,0 +1,124 @@
+// Fast checks of the JS building blocks against independent implementations and known vectors.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { buildBabyjub } from "circomlibjs";
+import * as bj from "../lib/babyjubjub.mjs";
+import { P } from "../lib/field.mjs";
+import { poseidonHasher, treeHash, u32Words } from "../lib/hash.mjs";
+import { MerkleTree, depthFor, foldPath } from "../lib/merkle.mjs";
+import { Rng } from "../lib/rng.mjs";
+import { zokratesProgram } from "../lib/circuits.mjs";
+
+// Vectors from shared/specs/zksnark-sm-rsm.md §3 (circomlib's and ZoKrates's Poseidon).
+const POSEIDON_VECTORS = [
+  [[1n, 2n], 7853200120776062878684798364095072458815029376092732009249414926327459813530n],
+  [[0n, 0n], 14744269619966411208579211824598458697587494354926760081771325075741142829156n],
+  [[1n], 18586133768512220936620570745912940619677854269274689475585506675881198879027n],
+];
+
+test("circomlibjs Poseidon matches the spec's vectors", async () => {
+  const h = await poseidonHasher();
+  for (const [xs, want] of POSEIDON_VECTORS) assert.equal(h.hash(xs), want, `Poseidon(${xs})`);
+});
+
+test("Baby Jubjub: our arithmetic agrees with circomlibjs's babyjub", async () => {
+  const cj = await buildBabyjub();
+  const F = cj.F;
+  const toCj = ([x, y]) => [F.e(x), F.e(y)];
+  const fromCj = ([x, y]) => [F.toObject(x), F.toObject(y)];
+  assert.ok(cj.inCurve(toCj(bj.G)));
+  const rng = new Rng(7n);
+  const pedersen = new bj.Pedersen();
+  for (let i = 0; i < 3; i++) {
+    const v = rng.fieldElement();
+    const r = rng.fieldElement();
+    const want = cj.addPoint(cj.mulPointEscalar(toCj(bj.G), v), cj.mulPointEscalar(toCj(pedersen.H), r));
+    assert.deepEqual(pedersen.commit(v, r), fromCj(want));
+    assert.deepEqual(bj.mul(bj.G, v), fromCj(cj.mulPointEscalar(toCj(bj.G), v)));
+  }
+  const a = bj.mul(bj.G, 5n);
+  const b = bj.mul(pedersen.H, 9n);
+  assert.deepEqual(bj.add(a, b), fromCj(cj.addPoint(toCj(a), toCj(b))));
+  assert.deepEqual(pedersen.commit(0n, 0n), bj.IDENTITY);
+});
+
+test("Pedersen H is on the curve, in the prime-order subgroup, and not G", async () => {
+  const cj = await buildBabyjub();
+  const H = bj.derivePedersenH();
+  assert.ok(bj.onCurve(H));
+  assert.ok(cj.inSubgroup([cj.F.e(H[0]), cj.F.e(H[1])]));
+  assert.notDeepEqual(H, bj.G);
+  assert.deepEqual(bj.mul(H, bj.L), bj.IDENTITY);
+});
+
+test("batch commitments equal one-by-one commitments", () => {
+  const rng = new Rng(11n);
+  const pedersen = new bj.Pedersen();
+  const vs = Array.from({ length: 20 }, () => rng.fieldElement());
+  const rs = Array.from({ length: 20 }, () => rng.fieldElement());
+  const many = pedersen.commitMany(vs, rs);
+  vs.forEach((v, i) => assert.deepEqual(many[i], bj.add(bj.mul(bj.G, v), bj.mul(pedersen.H, rs[i]))));
+});
+
+test("tree depth is ceil(log2 n)", () => {
+  assert.equal(depthFor(10000), 14);
+  assert.equal(depthFor(16), 4);
+  assert.equal(depthFor(17), 5);
+  assert.equal(depthFor(2), 1);
+  assert.throws(() => depthFor(1), RangeError);
+});
+
+test("Merkle paths fold to the root for every leaf, and a changed sibling does not", async () => {
+  for (const name of ["poseidon", "sha256"]) {
+    const th = await treeHash(name);
+    const leaves = [1n, 2n, 3n, 4n, 5n].map(th.smLeaf);
+    const tree = new MerkleTree(leaves, th.smLeaf(0n), th.node);
+    assert.equal(tree.depth, 3);
+    for (let i = 0; i < leaves.length; i++) {
+      const path = tree.path(i);
+      assert.equal(th.show(foldPath(leaves[i], path, th.node)), th.show(tree.root));
+      const bad = { ...path, siblings: path.siblings.slice() };
+      bad.siblings[1] = th.smLeaf(99n);
+      assert.notEqual(th.show(foldPath(leaves[i], bad, th.node)), th.show(tree.root));
+    }
+    assert.throws(() => tree.path(5), RangeError);
+  }
+});
+
+test("SHA-256 tree hash is plain SHA-256 of two big-endian words", async () => {
+  const th = await treeHash("sha256");
+  const want = createHash("sha256").update(Buffer.alloc(32 + 31)).update(Buffer.from([5])).digest();
+  assert.deepEqual(th.smLeaf(5n), want);
+  assert.deepEqual(u32Words(Buffer.from("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "hex")).slice(0, 2), [
+    "0x00010203",
+    "0x04050607",
+  ]);
+});
+
+test("seeded RNG is reproducible; field elements are below p; indices in range", () => {
+  const a = new Rng(42n);
+  const b = new Rng(42n);
+  const c = new Rng(43n);
+  const xa = [a.fieldElement(), a.fieldElement()];
+  assert.deepEqual(xa, [b.fieldElement(), b.fieldElement()]);
+  assert.notDeepEqual(xa, [c.fieldElement(), c.fieldElement()]);
+  const os = new Rng();
+  for (let i = 0; i < 200; i++) {
+    const x = os.fieldElement();
+    assert.ok(x >= 0n && x < P);
+    const k = os.index(7);
+    assert.ok(k >= 0 && k < 7);
+  }
+});
+
+test("generated programs: depth, public inputs and hash-specific path", () => {
+  const sm = zokratesProgram({ statement: "sm", hash: "poseidon", depth: 14 });
+  assert.match(sm, /const u32 DEPTH = 14;/);
+  assert.match(sm, /def main\(BabyJubJubParams params, field\[2\] C, field\[2\] H, field root, private field v, private field r/);
+  assert.match(sm, /poseidon\(\[node, siblings\[i\]\]\) : poseidon\(\[siblings\[i\], node\]\)/);
+  const rsm = zokratesProgram({ statement: "rsm", hash: "sha256", depth: 3 });
+  assert.match(rsm, /def main\(BabyJubJubParams params, field v, field\[2\] H, u32\[8\] root, private field r, private u32\[DEPTH\]\[8\] siblings/);
+  assert.throws(() => zokratesProgram({ statement: "xx", hash: "poseidon", depth: 3 }));
+  assert.throws(() => zokratesProgram({ statement: "sm", hash: "md5", depth: 3 }));
+});
