@@ -173,8 +173,7 @@ export async function runExperiment(opts) {
         threads,
         public_inputs: nat.public_inputs ?? null,
       };
-      report.versions["zksnark-prover"] = nat.versions?.["zksnark-prover"] ?? null;
-      report.versions["ark-groth16"] = nat.versions?.["ark-groth16"] ?? null;
+      for (const [k, v] of Object.entries(nat.versions ?? {})) report.versions[k] = v;
       texts.native = textReport([
         ["COMPUTATION", { lines: computationLines, time: sections.COMPUTATION }],
         [

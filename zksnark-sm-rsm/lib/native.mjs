@@ -47,8 +47,9 @@ export function runNativeProver({ r1cs, wtns, threads, seed, jsonPath, bin = nat
   const args = ["run", "--r1cs", r1cs, "--wtns", wtns, "--threads", String(threads), "--json", jsonPath];
   if (seed !== null && seed !== undefined) args.push("--seed", String(seed));
   const res = spawnSync(bin, args, {
-    // Its progress goes to our stderr; rayon also honours the variable, as a second guard.
-    stdio: ["ignore", "inherit", "inherit"],
+    // All its output goes to our stderr (our stdout stays clean); rayon also honours
+    // RAYON_NUM_THREADS, a second guard on the thread count.
+    stdio: ["ignore", 2, 2],
     env: { ...process.env, RAYON_NUM_THREADS: String(threads) },
   });
   if (res.error) throw new Error(`could not run ${bin}: ${res.error.message}`);
