@@ -151,12 +151,30 @@ def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
     return rep
 
 
+def json_line(p: Path, key: str) -> int | None:
+    """Line of the first `"key"` in a JSON file, to point a semantic error at (None if absent)."""
+    needle = f'"{key}"'
+    try:
+        for no, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+            if needle in line:
+                return no
+    except OSError:
+        return None
+    return None
+
+
+def _type_name(typ: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", dict: "an object", list: "a list"}
+    ts = typ if isinstance(typ, tuple) else (typ,)
+    return " or ".join(dict.fromkeys(names.get(t, t.__name__) for t in ts))
+
+
 def _need(obj: dict[str, Any], key: str, typ: type | tuple[type, ...], p: Path, where: str) -> Any:
     if key not in obj:
-        raise ReportError(p, None, f"key {where}{key!r}")
+        raise ReportError(p, None, f"key {where}{key} (JSON)", "no such key")
     val = obj[key]
     if not isinstance(val, typ) or (isinstance(val, bool) and typ in (int, float, (int, float))):
-        raise ReportError(p, None, f"{where}{key!r} of type {typ}", repr(val)[:80])
+        raise ReportError(p, json_line(p, key), f"{where}{key} to be {_type_name(typ)}", repr(val)[:80])
     return val
 
 

@@ -101,3 +101,10 @@ def test_detail_tables(tmp_path: Path, paper_dir: Path) -> None:
     sizes = sizes_table(df)
     # Spec db-sm-rsm.md 4.6: DPK_BB proofs are 31 + 93 m = 403 bytes per entry at m = 4.
     assert round(sizes.loc["size of DPK_BBsig proofs", "paper m=4 n=10000"], 6) == 403
+
+
+def test_claims_cli_on_our_results(tmp_path: Path, paper_dir: Path, capsys) -> None:
+    synth.make_results(tmp_path, paper_dir)
+    assert main(["claims", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "Main Result 1" in out and "640 s" in out  # ours: 2 x 200 x 1.6 s
