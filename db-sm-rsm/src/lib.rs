@@ -5,7 +5,10 @@
 //! and the paper-format report in `report`. See `../shared/specs/db-sm-rsm.md`.
 
 pub mod error;
+pub mod machine;
 pub mod params;
+pub mod report;
+pub mod tamper;
 pub mod transcript;
 
 pub use error::{Error, Result};

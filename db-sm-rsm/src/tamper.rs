@@ -1,0 +1,140 @@
+//! `--tamper STEP`: one named party corrupts one value at one step, so that one can watch the
+//! matching status of the report turn False (every status of spec §4.5 has at least one).
+//!
+//! The corruption is applied by the cheating party itself, after it computed the honest value
+//! and before it publishes it; everyone else runs the honest code.
+
+use clap::ValueEnum;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Tamper {
+    /// Mixer 0 changes one response of its proof of knowledge of the permutation commitment.
+    #[value(name = "permcomm")]
+    PermComm,
+    /// Sender 0 changes one response of its proof of knowledge of the plaintext of cv.
+    #[value(name = "inputpok")]
+    InputPok,
+    /// Mixer 0 changes one output ciphertext of its shuffle in mixing.
+    #[value(name = "shuffle")]
+    Shuffle,
+    /// Mixer 0 publishes one wrong decryption share of an output ciphertext.
+    #[value(name = "decshare")]
+    DecShare,
+    /// The verifier publishes one BB signature that does not verify.
+    #[value(name = "verfsig")]
+    VerfSig,
+    /// Mixer 0 changes one output ciphertext of its shuffle of encrypted BB signatures.
+    #[value(name = "shuffle-bb")]
+    ShuffleBb,
+    /// Mixer 0 changes one response of a proof of knowledge of its BB blinding factors.
+    #[value(name = "blinding")]
+    Blinding,
+    /// Mixer 0 publishes one wrong decryption share of a blinded BB signature.
+    #[value(name = "decshare-bb")]
+    DecShareBb,
+    /// Mixer 0 changes one of its response shares of the DPK for BB signatures.
+    #[value(name = "dpk-bb")]
+    DpkBb,
+    /// Sender 0 changes one response of its proof of knowledge of its commitment's opening.
+    #[value(name = "pkcomm")]
+    PkComm,
+    /// The verifier publishes one BBS+ quasi-signature that does not verify.
+    #[value(name = "verfsig-rev")]
+    VerfSigRev,
+    /// Mixer 0 changes one output ciphertext of its shuffle of encrypted BBS+ signatures.
+    #[value(name = "shuffle-bbsplus")]
+    ShuffleBbsPlus,
+    /// Mixer 0 changes one response of a proof of knowledge of its BBS+ blinding factors.
+    #[value(name = "blinding-rev")]
+    BlindingRev,
+    /// Mixer 0 publishes one wrong decryption share of a blinded BBS+ signature.
+    #[value(name = "decshare-bbsplus")]
+    DecShareBbsPlus,
+    /// Mixer 0 changes one response of its proof of knowledge of a z1 share's opening.
+    #[value(name = "pk-z1")]
+    PkZ1,
+    /// Mixer 0 changes one of its response shares of the DPK for BBS+ signatures.
+    #[value(name = "dpk-bbsplus")]
+    DpkBbsPlus,
+}
+
+impl Tamper {
+    /// Every tamper, with the status it must turn False.
+    pub const ALL: [(Tamper, &'static str); 16] = [
+        (Tamper::PermComm, "status_permcomm"),
+        (Tamper::InputPok, "status_encs"),
+        (Tamper::Shuffle, "status_shuffle"),
+        (Tamper::DecShare, "status_decshares"),
+        (Tamper::VerfSig, "status_verfsigs"),
+        (Tamper::ShuffleBb, "status_shuffle_blsigs"),
+        (Tamper::Blinding, "status_pk_bl"),
+        (Tamper::DecShareBb, "status_decshares_blsigs"),
+        (Tamper::DpkBb, "status_dpk_bbsig"),
+        (Tamper::PkComm, "status_pkcomms"),
+        (Tamper::VerfSigRev, "status_verfsigs_rev"),
+        (Tamper::ShuffleBbsPlus, "status_shuffle_blsigs_rev"),
+        (Tamper::BlindingRev, "status_pk_blrev"),
+        (Tamper::DecShareBbsPlus, "status_decshares_blsigs_rev"),
+        (Tamper::PkZ1, "status_pk_z1"),
+        (Tamper::DpkBbsPlus, "status_dpk_bbsplussig"),
+    ];
+
+    /// The command-line name of the tamper (as in `--tamper NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tamper::PermComm => "permcomm",
+            Tamper::InputPok => "inputpok",
+            Tamper::Shuffle => "shuffle",
+            Tamper::DecShare => "decshare",
+            Tamper::VerfSig => "verfsig",
+            Tamper::ShuffleBb => "shuffle-bb",
+            Tamper::Blinding => "blinding",
+            Tamper::DecShareBb => "decshare-bb",
+            Tamper::DpkBb => "dpk-bb",
+            Tamper::PkComm => "pkcomm",
+            Tamper::VerfSigRev => "verfsig-rev",
+            Tamper::ShuffleBbsPlus => "shuffle-bbsplus",
+            Tamper::BlindingRev => "blinding-rev",
+            Tamper::DecShareBbsPlus => "decshare-bbsplus",
+            Tamper::PkZ1 => "pk-z1",
+            Tamper::DpkBbsPlus => "dpk-bbsplus",
+        }
+    }
+
+    /// The status this tamper must turn False.
+    pub fn status(self) -> &'static str {
+        Tamper::ALL
+            .iter()
+            .find(|(t, _)| *t == self)
+            .map(|(_, s)| *s)
+            .expect("every tamper is in ALL")
+    }
+
+    /// The `--help` epilogue: every tamper name with the status it breaks.
+    pub fn help_text() -> String {
+        let mut s = String::from("Tamper steps (--tamper STEP -> status that turns False):\n");
+        for (t, status) in Tamper::ALL {
+            s.push_str(&format!("  {:<17} {status}\n", t.name()));
+        }
+        s.push_str(
+            "A tamper in mixing or a shuffle also garbles what later steps compute, so later \
+             statuses may turn False as well.",
+        );
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_agree_with_the_command_line() {
+        for (t, _) in Tamper::ALL {
+            let v = t.to_possible_value().expect("no skipped variants");
+            assert_eq!(v.get_name(), t.name());
+            assert_eq!(Tamper::from_str(t.name(), false), Ok(t));
+        }
+        assert_eq!(Tamper::ALL.len(), Tamper::value_variants().len());
+    }
+}
