@@ -4,11 +4,15 @@
 //! Primitives live in one module per concept; the protocol in `mix`, `dbsm` and `dbrsm`; timers
 //! and the paper-format report in `report`. See `../shared/specs/db-sm-rsm.md`.
 
+pub mod bigint;
 pub mod error;
+pub mod fo;
 pub mod machine;
+pub mod paillier;
 pub mod params;
 pub mod report;
 pub mod tamper;
+pub mod thpaillier;
 pub mod transcript;
 
 pub use error::{Error, Result};

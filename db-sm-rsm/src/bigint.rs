@@ -1,0 +1,493 @@
+//! Big-integer helpers shared by the Paillier-side modules (spec §1.4, §1.5, §1.7, §8): uniform
+//! random integers from a CSPRNG, multi-exponentiation, fixed-base tables, and prime searches.
+//!
+//! Upstream drew every big random number from gmpy2's `random_state` seeded with one of 100 001
+//! values; here all randomness comes from the caller's `CryptoRng` (spec §1.3, fixed).
+
+use crate::{Error, Result};
+use rand::{CryptoRng, RngCore};
+use rayon::prelude::*;
+use rug::integer::{IsPrime, Order};
+use rug::{Complete, Integer};
+
+/// Uniform integer in `[0, 2^bits)`.
+pub fn random_bits(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
+    if bits == 0 {
+        return Integer::new();
+    }
+    let mut bytes = vec![0u8; bits.div_ceil(8) as usize];
+    rng.fill_bytes(&mut bytes);
+    let mut x = Integer::from_digits(&bytes, Order::Lsf);
+    x.keep_bits_mut(bits);
+    x
+}
+
+/// Uniform integer in `[0, bound)`, by rejection (at most 2 draws expected).
+pub fn random_below(rng: &mut (impl RngCore + CryptoRng), bound: &Integer) -> Integer {
+    assert!(*bound > 0, "random_below needs a positive bound");
+    let bits = bound.significant_bits();
+    loop {
+        let x = random_bits(rng, bits);
+        if x < *bound {
+            return x;
+        }
+    }
+}
+
+/// Uniform unit of `Z_n^*` (rejecting the negligible non-units, so it is exact).
+pub fn random_unit(rng: &mut (impl RngCore + CryptoRng), n: &Integer) -> Integer {
+    loop {
+        let x = random_below(rng, n);
+        if x != 0 && x.gcd_ref(n).complete() == 1 {
+            return x;
+        }
+    }
+}
+
+/// `base^exp mod modulus`; a negative exponent inverts first (needed where a verifier divides).
+pub fn pow_mod(base: &Integer, exp: &Integer, modulus: &Integer) -> Result<Integer> {
+    base.pow_mod_ref(exp, modulus)
+        .map(Integer::from)
+        .ok_or_else(|| Error::Input("base not invertible for a negative exponent".into()))
+}
+
+/// `a * b mod modulus`, for operands already reduced.
+pub fn mul_mod(a: &Integer, b: &Integer, modulus: &Integer) -> Integer {
+    let mut r = Integer::from(a * b);
+    r %= modulus;
+    r
+}
+
+/// Inverse of `a` modulo `modulus`, as a verification error if there is none.
+pub fn invert(a: &Integer, modulus: &Integer) -> Result<Integer> {
+    a.invert_ref(modulus)
+        .map(Integer::from)
+        .ok_or_else(|| Error::Verify("element not invertible".into()))
+}
+
+/// `∏ bases[i]^exps[i] mod modulus` for non-negative exponents.
+///
+/// Products of many powers with short exponents (the 80-bit batching and challenge vectors, the
+/// 180-bit shuffle masks) dominate the Paillier-side proofs. Separate powmods cost about one
+/// modular multiplication per exponent bit per base; the bucket method below costs about
+/// `(b/c)·(n + 2^{c+1})` multiplications in total for window `c`, several times less for n in the
+/// hundreds. Upstream computes each power separately (spec §8, "no MSM").
+/// Large inputs are split into one chunk per rayon thread.
+pub fn multi_pow_mod(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> Integer {
+    assert_eq!(bases.len(), exps.len(), "multi_pow_mod: length mismatch");
+    assert!(
+        exps.iter().all(|e| e.cmp0() != std::cmp::Ordering::Less),
+        "multi_pow_mod: negative exponent"
+    );
+    let threads = rayon::current_num_threads().max(1);
+    if bases.len() >= 64 && threads > 1 {
+        let chunk = bases.len().div_ceil(threads);
+        let parts: Vec<Integer> = bases
+            .par_chunks(chunk)
+            .zip(exps.par_chunks(chunk))
+            .map(|(b, e)| multi_pow_mod_serial(b, e, modulus))
+            .collect();
+        parts
+            .iter()
+            .fold(Integer::from(1), |acc, p| mul_mod(&acc, p, modulus))
+    } else {
+        multi_pow_mod_serial(bases, exps, modulus)
+    }
+}
+
+fn multi_pow_mod_serial(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> Integer {
+    let n = bases.len();
+    let bits = exps.iter().map(|e| e.significant_bits()).max().unwrap_or(0);
+    if n == 0 || bits == 0 {
+        return Integer::from(1) % modulus;
+    }
+    // Cost model in modular multiplications: separate powmods (GMP's sliding window) versus
+    // buckets with the best window.
+    let separate = n as f64 * bits as f64 * 1.2;
+    let (window, bucket_cost) = (1..=16u32)
+        .map(|c| {
+            let cost = bits.div_ceil(c) as f64 * (n as f64 + 2f64.powi(c as i32 + 1)) + bits as f64;
+            (c, cost)
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("non-empty range");
+    if separate <= bucket_cost {
+        return bases
+            .iter()
+            .zip(exps)
+            .fold(Integer::from(1), |acc, (b, e)| {
+                let p = b.pow_mod_ref(e, modulus).expect("non-negative exponent");
+                mul_mod(&acc, &Integer::from(p), modulus)
+            });
+    }
+    let limbs: Vec<Vec<u64>> = exps
+        .iter()
+        .map(|e| e.to_digits::<u64>(Order::Lsf))
+        .collect();
+    let windows = bits.div_ceil(window);
+    let mut acc = Integer::from(1);
+    for w in (0..windows).rev() {
+        if w != windows - 1 {
+            for _ in 0..window {
+                acc.square_mut();
+                acc %= modulus;
+            }
+        }
+        // buckets[d - 1] collects the bases whose digit in this window is d.
+        let mut buckets: Vec<Option<Integer>> = vec![None; (1usize << window) - 1];
+        for (b, l) in bases.iter().zip(&limbs) {
+            let d = digit(l, w * window, window);
+            if d != 0 {
+                let slot = &mut buckets[d - 1];
+                *slot = Some(match slot.take() {
+                    None => b.clone(),
+                    Some(x) => mul_mod(&x, b, modulus),
+                });
+            }
+        }
+        // Σ d·bucket_d as a running product from the top digit down.
+        let mut running: Option<Integer> = None;
+        let mut sum: Option<Integer> = None;
+        for slot in buckets.into_iter().rev() {
+            if let Some(x) = slot {
+                running = Some(match running {
+                    None => x,
+                    Some(r) => mul_mod(&r, &x, modulus),
+                });
+            }
+            if let Some(r) = &running {
+                sum = Some(match sum {
+                    None => r.clone(),
+                    Some(s) => mul_mod(&s, r, modulus),
+                });
+            }
+        }
+        if let Some(s) = sum {
+            acc = mul_mod(&acc, &s, modulus);
+        }
+    }
+    acc
+}
+
+/// The `width`-bit digit of a little-endian limb vector starting at bit `start`.
+fn digit(limbs: &[u64], start: u32, width: u32) -> usize {
+    let mut d: u64 = 0;
+    let limb = (start / 64) as usize;
+    let off = start % 64;
+    if limb < limbs.len() {
+        d = limbs[limb] >> off;
+        if off + width > 64 && limb + 1 < limbs.len() {
+            d |= limbs[limb + 1] << (64 - off);
+        }
+    }
+    (d & ((1u64 << width) - 1)) as usize
+}
+
+/// Fixed-base table for `base^e mod modulus` with `e < 2^exp_bits`: the exponent is cut into
+/// `window`-bit digits and `entries[b][d-1] = base^{d·2^{window·b}}`, so one exponentiation costs at
+/// most `ceil(exp_bits/window)` modular multiplications and no squarings.
+///
+/// Memory is `ceil(exp_bits/window) · (2^window − 1)` residues of `bitlen(modulus)` bits. For the
+/// threshold-Paillier H (4099-bit N², 1025-bit exponents): window 13 (upstream's choice) is
+/// 79 · 8191 · 513 B ≈ 332 MB and 79 multiplications; window 10 is ≈ 53 MB and 103; window 8 is
+/// ≈ 17 MB and 129. Building costs one multiplication per entry (upstream: one powmod each).
+#[derive(Clone, Debug)]
+pub struct FixedBaseTable {
+    pub modulus: Integer,
+    pub window: u32,
+    pub exp_bits: u32,
+    entries: Vec<Vec<Integer>>,
+}
+
+impl FixedBaseTable {
+    pub fn new(base: &Integer, modulus: &Integer, exp_bits: u32, window: u32) -> Self {
+        assert!((1..=20).contains(&window), "window must be 1..=20 bits");
+        let blocks = exp_bits.div_ceil(window).max(1);
+        // Block bases base^{2^{window·b}} by repeated squaring (cheap and sequential).
+        let mut block_bases = Vec::with_capacity(blocks as usize);
+        let mut cur = Integer::from(base % modulus);
+        for _ in 0..blocks {
+            block_bases.push(cur.clone());
+            for _ in 0..window {
+                cur.square_mut();
+                cur %= modulus;
+            }
+        }
+        let entries = block_bases
+            .par_iter()
+            .map(|g| {
+                let mut row = Vec::with_capacity((1usize << window) - 1);
+                let mut x = g.clone();
+                row.push(x.clone());
+                for _ in 2..(1usize << window) {
+                    x = mul_mod(&x, g, modulus);
+                    row.push(x.clone());
+                }
+                row
+            })
+            .collect();
+        FixedBaseTable {
+            modulus: modulus.clone(),
+            window,
+            exp_bits,
+            entries,
+        }
+    }
+
+    /// `base^exp mod modulus` for `0 <= exp`. Exponents longer than the table fall back to a powmod
+    /// (correct, just not faster); callers keep them within `exp_bits`.
+    pub fn pow(&self, exp: &Integer) -> Integer {
+        assert!(exp.cmp0() != std::cmp::Ordering::Less, "negative exponent");
+        if exp.significant_bits() > self.exp_bits {
+            let base = &self.entries[0][0];
+            return Integer::from(base.pow_mod_ref(exp, &self.modulus).expect("exp >= 0"));
+        }
+        let limbs = exp.to_digits::<u64>(Order::Lsf);
+        let mut acc: Option<Integer> = None;
+        for (b, row) in self.entries.iter().enumerate() {
+            let d = digit(&limbs, b as u32 * self.window, self.window);
+            if d != 0 {
+                acc = Some(match acc {
+                    None => row[d - 1].clone(),
+                    Some(a) => mul_mod(&a, &row[d - 1], &self.modulus),
+                });
+            }
+        }
+        acc.unwrap_or_else(|| Integer::from(1) % &self.modulus)
+    }
+
+    /// Bytes held by the table's residues (limb storage, excluding allocator overhead).
+    pub fn memory_bytes(&self) -> usize {
+        let per = self.modulus.significant_bits().div_ceil(64) as usize * 8;
+        self.entries.iter().map(|r| r.len() * per).sum()
+    }
+}
+
+/// `x mod m` in `[0, m)`, also for negative x.
+pub fn rem_euc(x: &Integer, m: &Integer) -> Integer {
+    let mut r = Integer::from(x % m);
+    if r.cmp0() == std::cmp::Ordering::Less {
+        r += m;
+    }
+    r
+}
+
+/// `L(u) = (u − 1) / n`, exact for `u ≡ 1 (mod n)`.
+pub fn l_function(u: &Integer, n: &Integer) -> Integer {
+    let mut x = Integer::from(u - 1);
+    x /= n;
+    x
+}
+
+/// Miller-Rabin with enough rounds for a 2^-100 error on adversarial inputs.
+pub fn is_prime(x: &Integer) -> bool {
+    x.is_probably_prime(50) != IsPrime::No
+}
+
+/// Uniform-ish prime with exactly `bits` bits (top bit forced), by rejection sampling.
+pub fn random_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
+    assert!(bits >= 3);
+    loop {
+        let mut x = random_bits(rng, bits);
+        x.set_bit(bits - 1, true);
+        x.set_bit(0, true);
+        if is_prime(&x) {
+            return x;
+        }
+    }
+}
+
+/// Small odd primes 5 ≤ p < 2^16 for sieving safe-prime candidates.
+fn sieve_primes() -> Vec<u32> {
+    const LIMIT: usize = 1 << 16;
+    let mut composite = vec![false; LIMIT];
+    let mut primes = Vec::new();
+    for i in 2..LIMIT {
+        if !composite[i] {
+            if i >= 5 {
+                primes.push(i as u32);
+            }
+            let mut j = i * i;
+            while j < LIMIT {
+                composite[j] = true;
+                j += i;
+            }
+        }
+    }
+    primes
+}
+
+/// A safe prime `P = 2p' + 1` (p' prime) of exactly `bits` bits, just above a power of two:
+/// `2^{bits-1} ≤ P < 1.125·2^{bits-1}`. Then the product N of an a-bit and a b-bit one has exactly
+/// a+b−1 bits and N² has 2·bitlen(N)−1, the shape of upstream's debug key (2^1024+x)(2^1025+y):
+/// 2050-bit N, 4099-bit N².
+///
+/// Search: random p' ≡ 5 (mod 6) (the only class where neither p' nor 2p'+1 is divisible by 2 or
+/// 3), then a window of candidates p' + 6k is sieved against every prime below 2^16 for both p' and
+/// 2p'+1 at once; survivors get a base-2 Fermat test on p', then on P, then Miller-Rabin on both.
+/// Seconds for 1025 bits on one core.
+pub fn safe_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
+    assert!(bits >= 16, "safe_prime: too few bits");
+    const WINDOW: usize = 1 << 15;
+    let primes = sieve_primes();
+    let two = Integer::from(2);
+    loop {
+        // p' has bits-1 bits with top bits 1000; then P = 2p'+1 has them too.
+        let mut q = random_bits(rng, bits - 1);
+        q.set_bit(bits - 2, true);
+        q.set_bit(bits - 3, false);
+        q.set_bit(bits - 4, false);
+        q.set_bit(bits - 5, false);
+        let r6 = q.mod_u(6);
+        q += (5 + 6 - r6) % 6;
+        let mut dead = vec![false; WINDOW];
+        for &p in &primes {
+            let r = q.mod_u(p) as u64;
+            let p64 = p as u64;
+            let inv6 = pow_u64(6 % p64, p64 - 2, p64);
+            // k with q + 6k ≡ 0, and with 2(q + 6k) + 1 ≡ 0, i.e. q + 6k ≡ (p-1)/2.
+            for target in [0, (p64 - 1) / 2] {
+                let start = ((target + p64 - r) % p64) * inv6 % p64;
+                let mut k = start as usize;
+                while k < WINDOW {
+                    dead[k] = true;
+                    k += p as usize;
+                }
+            }
+        }
+        for (k, &d) in dead.iter().enumerate() {
+            if d {
+                continue;
+            }
+            let cand = Integer::from(&q + 6 * k as u64);
+            let pm1 = Integer::from(&cand - 1u32);
+            if Integer::from(two.pow_mod_ref(&pm1, &cand).expect("positive")) != 1 {
+                continue;
+            }
+            let big = Integer::from(&cand * 2u32) + 1u32;
+            let bm1 = Integer::from(&big - 1u32);
+            if Integer::from(two.pow_mod_ref(&bm1, &big).expect("positive")) != 1 {
+                continue;
+            }
+            if is_prime(&cand)
+                && is_prime(&big)
+                && big.significant_bits() == bits
+                && !big.get_bit(bits - 4)
+            {
+                return big;
+            }
+        }
+    }
+}
+
+fn pow_u64(mut b: u64, mut e: u64, m: u64) -> u64 {
+    let mut r = 1u64;
+    b %= m;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = (r as u128 * b as u128 % m as u128) as u64;
+        }
+        b = (b as u128 * b as u128 % m as u128) as u64;
+        e >>= 1;
+    }
+    r
+}
+
+/// Parses a hex constant of the checked-in test keys.
+pub fn from_hex(s: &str) -> Integer {
+    Integer::from_str_radix(s, 16).expect("valid hex constant")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    fn naive(bases: &[Integer], exps: &[Integer], m: &Integer) -> Integer {
+        bases
+            .iter()
+            .zip(exps)
+            .fold(Integer::from(1), |acc, (b, e)| {
+                mul_mod(&acc, &pow_mod(b, e, m).unwrap(), m)
+            })
+    }
+
+    #[test]
+    fn multi_pow_matches_naive() {
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        let m = random_bits(&mut rng, 1024) | Integer::from(1);
+        for (n, bits) in [(0, 80), (1, 80), (3, 2170), (17, 80), (100, 80), (70, 180)] {
+            let bases: Vec<_> = (0..n).map(|_| random_below(&mut rng, &m)).collect();
+            let exps: Vec<_> = (0..n).map(|_| random_bits(&mut rng, bits)).collect();
+            assert_eq!(multi_pow_mod(&bases, &exps, &m), naive(&bases, &exps, &m));
+        }
+        // zero exponents and a digit pattern that crosses limb boundaries
+        let bases: Vec<_> = (0..40).map(|_| random_below(&mut rng, &m)).collect();
+        let mut exps: Vec<_> = (0..40).map(|_| random_bits(&mut rng, 130)).collect();
+        exps[3] = Integer::new();
+        exps[7] = Integer::from(1) << 129;
+        assert_eq!(
+            multi_pow_mod_serial(&bases, &exps, &m),
+            naive(&bases, &exps, &m)
+        );
+    }
+
+    #[test]
+    fn fixed_base_table_matches_powmod() {
+        let mut rng = ChaCha20Rng::seed_from_u64(2);
+        let m = random_bits(&mut rng, 512) | Integer::from(1);
+        let g = random_below(&mut rng, &m);
+        for window in [1, 5, 8, 13] {
+            let t = FixedBaseTable::new(&g, &m, 200, window);
+            for e in [
+                Integer::new(),
+                Integer::from(1),
+                random_bits(&mut rng, 200),
+                random_bits(&mut rng, 64),
+                random_bits(&mut rng, 300), // beyond the table: fallback
+            ] {
+                assert_eq!(t.pow(&e), pow_mod(&g, &e, &m).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn safe_prime_is_safe() {
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        let p = safe_prime(&mut rng, 128);
+        assert_eq!(p.significant_bits(), 128);
+        assert!(!p.get_bit(126) && !p.get_bit(125) && !p.get_bit(124));
+        assert!(is_prime(&p));
+        assert!(is_prime(&(Integer::from(&p - 1) / 2)));
+    }
+
+    #[test]
+    fn random_below_stays_below() {
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let b = Integer::from(1000);
+        for _ in 0..200 {
+            let x = random_below(&mut rng, &b);
+            assert!(x >= 0 && x < b);
+        }
+    }
+}
+
+/// Generates the safe primes checked in as fixed test keys (`thpaillier::fixed`). Run with
+/// `cargo test -p db-sm-rsm --lib -- --ignored --nocapture generate_fixed_safe_primes`.
+#[cfg(test)]
+mod keygen_tool {
+    use super::*;
+
+    #[test]
+    #[ignore = "generates the checked-in test safe primes (minutes)"]
+    fn generate_fixed_safe_primes() {
+        let mut rng = rand::rngs::OsRng;
+        let bits: u32 = std::env::var("SAFE_PRIME_BITS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(512);
+        let p = safe_prime(&mut rng, bits);
+        println!("SAFE_PRIME_{bits} = \"{}\"", p.to_string_radix(16));
+    }
+}

@@ -1,0 +1,529 @@
+//! Per-mixer Paillier in the Ma–Han–Lei variant (ACSAC'21 §3.2; spec §1.5), and the proof of
+//! knowledge of plaintext shared with the threshold scheme (spec §1.4, §1.5).
+//!
+//! * `N = PQ` with `P = 2pp'+1`, `Q = 2qq'+1`; p, q are l/2-bit primes, p', q' odd, and
+//!   p, q, p', q' pairwise coprime. `α = pq`, `β = p'q'`.
+//! * `h = −y^{2β} mod N` has order dividing α; `H = h^N mod N²`.
+//! * `Enc(m; r) = (1+N)^m · H^r mod N²` with r of l bits (448: a short exponent).
+//! * Decryption raises to 2α (≈ 442 bits) mod P² and mod Q² and recombines by CRT.
+//!
+//! Upstream's per-mixer key records `precomputing=None`, so its 448-bit fixed-base table is built
+//! but never used (B4). Here [`PaillierPublicKey::build_table`] is optional: a caller mimicking
+//! upstream's cost builds a table for the keygen timing and encrypts with [`PaillierPublicKey::encrypt_without_table`].
+
+use crate::bigint::{
+    self, from_hex, invert, l_function, mul_mod, pow_mod, random_bits, random_prime, random_unit,
+    FixedBaseTable,
+};
+use crate::error::ensure;
+use crate::params::{KAPPA_C, KAPPA_R};
+use crate::transcript::Transcript;
+use crate::{Error, Result};
+use rand::{CryptoRng, RngCore};
+use rug::{Complete, Integer};
+use std::sync::Arc;
+
+/// Key-size parameters: modulus bits `n` and short-exponent bits `l` (upstream 2048 and 448).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MhlParams {
+    pub n_bits: u32,
+    pub l_bits: u32,
+}
+
+impl MhlParams {
+    pub const PAPER: MhlParams = MhlParams {
+        n_bits: 2048,
+        l_bits: 448,
+    };
+    /// For fast tests only.
+    pub const SMALL: MhlParams = MhlParams {
+        n_bits: 1024,
+        l_bits: 256,
+    };
+}
+
+#[derive(Clone, Debug)]
+pub struct PaillierPublicKey {
+    pub n: Integer,
+    pub n2: Integer,
+    /// `H = h^N mod N²`.
+    pub hn: Integer,
+    /// Bits of the encryption randomness r (l).
+    pub l_bits: u32,
+    table: Option<Arc<FixedBaseTable>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PaillierSecretKey {
+    pub p: Integer,
+    pub q: Integer,
+    pub p2: Integer,
+    pub q2: Integer,
+    /// `2α = 2pq`, the decryption exponent.
+    pub two_alpha: Integer,
+    /// `L_P((1+N)^{2α} mod P²)⁻¹ mod P`, and the same for Q.
+    pub hp: Integer,
+    pub hq: Integer,
+    /// `P⁻¹ mod Q`, for the CRT recombination.
+    pub p_inv_q: Integer,
+}
+
+#[derive(Clone, Debug)]
+pub struct PaillierKey {
+    pub pk: PaillierPublicKey,
+    pub sk: PaillierSecretKey,
+}
+
+/// Fixed test key material (P = 2pp'+1, Q = 2qq'+1 with the listed p, q), generated once with
+/// [`PaillierKey::search_primes`] from OsRng and checked in so tests skip the search. TEST KEYS
+/// ONLY: public, never secret.
+pub mod fixed {
+    /// n = 2048, l = 448 (upstream's parameters).
+    pub const P_2048: &str =
+        "d76a85a04903bc12ea5f58a601e89ea1f5485c0a8da94b55b2ac8feeefbe20c0bf3e08a3eafcbe88f1ab541bf2f9e013c506501a56f5e51ff9d1c7ec2750739c79be915bc4ab3054cb91700b23d8cdfdbd139f5aa8b49aa182b9b3b085174d332f0fb1e1a75be90d0968015b24919ce3b0bdf284797ee75911c21c95b5c8f08b";
+    pub const SP_2048: &str = "e4820a7431ad7342b912620a9edbbcbd0872779f75d28034d782c959";
+    pub const Q_2048: &str =
+        "a45595a7e6935893d9cbc73fae38d8340efbd2fc926b057e8a15e7011cae60b337a163a6bf4e9df8da3e84e77dd97b8e559014c7d066ba0b6e34eac17514548261930ee1aa1af16a81599e47516001cf9ca696ce659edf9998d6a6a447dc7e3ec155ac3409f89fbb89423e3cda70bd382bd7ec5daac831fbdc0404dfde1c9897";
+    pub const SQ_2048: &str = "af4fa3dde69fc496ca2af5659250d13e60de2c728891c97add6bc7ff";
+    /// n = 1024, l = 256, for fast tests.
+    pub const P_1024: &str =
+        "e3edd753ec3cb6ca351305d0aed37b9fa4af9733d24d795730e7a2cbb489f29860e52e39f20e6022f1f42226a6f87e347d1f205e44f46b65ec81566ad5760843";
+    pub const SP_1024: &str = "fa1fb4b6629f971c607be82364446e1f";
+    pub const Q_1024: &str =
+        "c01759e5bddc6bfe0e2c6eaa2b1205cc799c23223de80c44fb928d603132fea0be2e5f3c7bdbcd093bfaf391fa4fcfa5f433e8e5b950eddd194194457d1c3737";
+    pub const SQ_1024: &str = "efffc5ebf57a23d96df6430efb5c0dfb";
+}
+
+impl PaillierKey {
+    /// Finds (P, p, Q, q) for the given sizes (about a second at 2048 bits).
+    pub fn search_primes(
+        rng: &mut (impl RngCore + CryptoRng),
+        params: MhlParams,
+    ) -> (Integer, Integer, Integer, Integer) {
+        let half = params.l_bits / 2;
+        let other = (params.n_bits - params.l_bits) / 2 - 1;
+        loop {
+            let (big_p, p, pp) = Self::one_prime(rng, half, other);
+            let (big_q, q, qp) = Self::one_prime(rng, half, other);
+            let coprime = |a: &Integer, b: &Integer| a.gcd_ref(b).complete() == 1;
+            if p != q
+                && coprime(&pp, &qp)
+                && coprime(&p, &qp)
+                && coprime(&q, &pp)
+                && Integer::from(&big_p * &big_q).significant_bits() == params.n_bits
+            {
+                return (big_p, p, big_q, q);
+            }
+        }
+    }
+
+    /// `P = 2·p·p' + 1` prime, with p a `half`-bit prime and p' an odd `other`-bit number coprime
+    /// to p.
+    fn one_prime(
+        rng: &mut (impl RngCore + CryptoRng),
+        half: u32,
+        other: u32,
+    ) -> (Integer, Integer, Integer) {
+        let p = random_prime(rng, half);
+        loop {
+            let mut pp = random_bits(rng, other);
+            pp.set_bit(other - 1, true);
+            pp.set_bit(0, true);
+            let big = Integer::from(&p * &pp) * 2u32 + 1u32;
+            if pp.gcd_ref(&p).complete() == 1 && bigint::is_prime(&big) {
+                return (big, p, pp);
+            }
+        }
+    }
+
+    /// Fresh key (upstream's non-debug path).
+    pub fn generate(rng: &mut (impl RngCore + CryptoRng), params: MhlParams) -> Self {
+        let (bp, p, bq, q) = Self::search_primes(rng, params);
+        Self::from_primes(rng, &bp, &p, &bq, &q, params.l_bits).expect("fresh primes are valid")
+    }
+
+    /// TEST KEY from the checked-in 2048-bit material ([`fixed`]); fresh y.
+    pub fn fixed_test_key(rng: &mut (impl RngCore + CryptoRng)) -> Self {
+        let f = |s| from_hex(s);
+        Self::from_primes(
+            rng,
+            &f(fixed::P_2048),
+            &f(fixed::SP_2048),
+            &f(fixed::Q_2048),
+            &f(fixed::SQ_2048),
+            MhlParams::PAPER.l_bits,
+        )
+        .expect("checked-in test key is valid")
+    }
+
+    /// TEST KEY from the checked-in 1024-bit material ([`fixed`]), for fast tests.
+    pub fn fixed_small_test_key(rng: &mut (impl RngCore + CryptoRng)) -> Self {
+        let f = |s| from_hex(s);
+        Self::from_primes(
+            rng,
+            &f(fixed::P_1024),
+            &f(fixed::SP_1024),
+            &f(fixed::Q_1024),
+            &f(fixed::SQ_1024),
+            MhlParams::SMALL.l_bits,
+        )
+        .expect("checked-in test key is valid")
+    }
+
+    /// Key from `P = 2pp'+1`, `Q = 2qq'+1` and the small primes p, q.
+    pub fn from_primes(
+        rng: &mut (impl RngCore + CryptoRng),
+        big_p: &Integer,
+        p: &Integer,
+        big_q: &Integer,
+        q: &Integer,
+        l_bits: u32,
+    ) -> Result<Self> {
+        let (pp, rp) = Integer::from(big_p - 1u32).div_rem(Integer::from(p * 2u32));
+        let (qp, rq) = Integer::from(big_q - 1u32).div_rem(Integer::from(q * 2u32));
+        if rp != 0 || rq != 0 || big_p == big_q {
+            return Err(Error::Input(
+                "P - 1 must be 2p·p' and Q - 1 must be 2q·q'".into(),
+            ));
+        }
+        for x in [big_p, p, big_q, q] {
+            if !bigint::is_prime(x) {
+                return Err(Error::Input("P, p, Q, q must be prime".into()));
+            }
+        }
+        let n = Integer::from(big_p * big_q);
+        let n2 = Integer::from(&n * &n);
+        let beta = Integer::from(&pp * &qp);
+        let y = random_unit(rng, &n);
+        let y2b = pow_mod(&y, &Integer::from(&beta * 2u32), &n)?;
+        let h = Integer::from(&n - y2b);
+        let hn = pow_mod(&h, &n, &n2)?;
+        let two_alpha = Integer::from(p * q) * 2u32;
+        let p2 = Integer::from(big_p * big_p);
+        let q2 = Integer::from(big_q * big_q);
+        let one_plus_n = Integer::from(&n + 1u32);
+        let hp_of = |m: &Integer, m2: &Integer| -> Result<Integer> {
+            let u = pow_mod(&one_plus_n, &two_alpha, m2)?;
+            invert(&l_function(&u, m), m)
+        };
+        let hp = hp_of(big_p, &p2)?;
+        let hq = hp_of(big_q, &q2)?;
+        let p_inv_q = invert(big_p, big_q)?;
+        Ok(PaillierKey {
+            pk: PaillierPublicKey {
+                n,
+                n2,
+                hn,
+                l_bits,
+                table: None,
+            },
+            sk: PaillierSecretKey {
+                p: big_p.clone(),
+                q: big_q.clone(),
+                p2,
+                q2,
+                two_alpha,
+                hp,
+                hq,
+                p_inv_q,
+            },
+        })
+    }
+
+    /// CRT decryption: `m_P = L_P(c^{2α} mod P²)·hp mod P`, same mod Q, recombined mod N.
+    pub fn decrypt(&self, c: &Integer) -> Result<Integer> {
+        self.pk.check_ciphertext(c)?;
+        let sk = &self.sk;
+        let half = |m: &Integer, m2: &Integer, hm: &Integer| -> Result<Integer> {
+            let u = pow_mod(&Integer::from(c % m2), &sk.two_alpha, m2)?;
+            ensure(Integer::from(&u % m) == 1, "not a valid ciphertext")?;
+            Ok(mul_mod(&l_function(&u, m), hm, m))
+        };
+        let mp = half(&sk.p, &sk.p2, &sk.hp)?;
+        let mq = half(&sk.q, &sk.q2, &sk.hq)?;
+        let t = mul_mod(
+            &bigint::rem_euc(&Integer::from(&mq - &mp), &sk.q),
+            &sk.p_inv_q,
+            &sk.q,
+        );
+        Ok(mp + t * &sk.p)
+    }
+}
+
+impl PaillierPublicKey {
+    /// Builds the optional fixed-base table for H with l-bit exponents (2048-bit N², l = 448:
+    /// window 13 is 35·8191·512 B ≈ 147 MB, window 8 ≈ 7.3 MB).
+    pub fn build_table(&mut self, window: u32) {
+        self.table = Some(Arc::new(FixedBaseTable::new(
+            &self.hn,
+            &self.n2,
+            self.l_bits,
+            window,
+        )));
+    }
+
+    pub fn table(&self) -> Option<&FixedBaseTable> {
+        self.table.as_deref()
+    }
+
+    /// Mask length of the PoK of plaintext: bitlen(N) + 2κ_r + κ_c (2168 at 2048 bits).
+    pub fn pok_mask_bits(&self) -> u32 {
+        self.n.significant_bits() + 2 * KAPPA_R + KAPPA_C
+    }
+
+    pub fn random_r(&self, rng: &mut (impl RngCore + CryptoRng)) -> Integer {
+        random_bits(rng, self.l_bits)
+    }
+
+    fn one_plus_n_pow(&self, m: &Integer) -> Integer {
+        (bigint::rem_euc(m, &self.n) * &self.n + 1u32) % &self.n2
+    }
+
+    /// `(1+N)^m · H^r mod N²`, using the table if one is built.
+    pub fn encrypt_with(&self, m: &Integer, r: &Integer) -> Integer {
+        let hr = match &self.table {
+            Some(t) => t.pow(r),
+            None => pow_mod(&self.hn, r, &self.n2).expect("non-negative exponent"),
+        };
+        mul_mod(&self.one_plus_n_pow(m), &hr, &self.n2)
+    }
+
+    /// `(1+N)^m · H^r mod N²` with a plain l-bit powmod (upstream's cost, B4).
+    pub fn encrypt_without_table(&self, m: &Integer, r: &Integer) -> Integer {
+        let hr = pow_mod(&self.hn, r, &self.n2).expect("non-negative exponent");
+        mul_mod(&self.one_plus_n_pow(m), &hr, &self.n2)
+    }
+
+    pub fn encrypt(&self, m: &Integer, rng: &mut (impl RngCore + CryptoRng)) -> (Integer, Integer) {
+        let r = self.random_r(rng);
+        (self.encrypt_with(m, &r), r)
+    }
+
+    pub fn check_ciphertext(&self, c: &Integer) -> Result<()> {
+        ensure(
+            *c > 0 && *c < self.n2 && c.gcd_ref(&self.n).complete() == 1,
+            "ciphertext out of range or not a unit",
+        )
+    }
+
+    pub fn prove_plaintext(
+        &self,
+        c: &Integer,
+        m: &Integer,
+        r: &Integer,
+        rng: &mut (impl RngCore + CryptoRng),
+    ) -> PlaintextProof {
+        self.pok_key().prove(c, m, r, rng)
+    }
+
+    pub fn verify_plaintext(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
+        self.pok_key().verify(c, proof)
+    }
+
+    fn pok_key(&self) -> PokKey<'_> {
+        PokKey {
+            domain: b"paillier/pok-plaintext",
+            n: &self.n,
+            n2: &self.n2,
+            hn: &self.hn,
+            mask_bits: self.pok_mask_bits(),
+        }
+    }
+}
+
+/// Proof of knowledge of (m, r) with `c = (1+N)^m · H^r mod N²` (upstream `pkenc_paillier`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlaintextProof {
+    /// `(1+N)^{ρ_m} · H^{ρ_r} mod N²`, reduced (fix B7: upstream sent the ~8300-bit product).
+    pub commitment: Integer,
+    /// `ρ_m + chal·m` and `ρ_r + chal·r` over the integers (fix B9).
+    pub z_m: Integer,
+    pub z_r: Integer,
+}
+
+impl PlaintextProof {
+    pub fn size_bytes(&self) -> usize {
+        [&self.commitment, &self.z_m, &self.z_r]
+            .iter()
+            .map(|x| x.significant_bits().div_ceil(8) as usize)
+            .sum()
+    }
+}
+
+/// The parts of a Paillier-type key the PoK of plaintext uses; shared by both key types.
+pub(crate) struct PokKey<'a> {
+    pub domain: &'static [u8],
+    pub n: &'a Integer,
+    pub n2: &'a Integer,
+    pub hn: &'a Integer,
+    pub mask_bits: u32,
+}
+
+impl PokKey<'_> {
+    fn check(&self, c: &Integer, what: &str) -> Result<()> {
+        ensure(
+            *c > 0 && c < self.n2 && c.gcd_ref(self.n).complete() == 1,
+            format!("PoK of plaintext: {what} out of range or not a unit"),
+        )
+    }
+
+    fn one_plus_n_pow(&self, m: &Integer) -> Integer {
+        (bigint::rem_euc(m, self.n) * self.n + 1u32) % self.n2
+    }
+
+    fn challenge(&self, c: &Integer, commitment: &Integer) -> Integer {
+        let mut t = Transcript::new(self.domain);
+        t.append_integer(b"N", self.n);
+        t.append_integer(b"H", self.hn);
+        t.append_integer(b"c", c);
+        t.append_integer(b"C", commitment);
+        t.challenge_bits(b"chal", KAPPA_C)
+    }
+
+    /// Masks of bitlen(N) + 2κ_r + κ_c bits hide chal·m (m < N) and chal·r statistically.
+    pub fn prove(
+        &self,
+        c: &Integer,
+        m: &Integer,
+        r: &Integer,
+        rng: &mut (impl RngCore + CryptoRng),
+    ) -> PlaintextProof {
+        let rho_m = random_bits(rng, self.mask_bits);
+        let rho_r = random_bits(rng, self.mask_bits);
+        let commitment = mul_mod(
+            &self.one_plus_n_pow(&rho_m),
+            &pow_mod(self.hn, &rho_r, self.n2).expect("non-negative"),
+            self.n2,
+        );
+        let chal = self.challenge(c, &commitment);
+        PlaintextProof {
+            z_m: rho_m + Integer::from(&chal * m),
+            z_r: rho_r + Integer::from(&chal * r),
+            commitment,
+        }
+    }
+
+    /// Checks `c^{chal} · C ≡ (1+N)^{z_m} · H^{z_r} (mod N²)` and that the responses are in range
+    /// (so a prover cannot use a wrapped-around or negative response).
+    pub fn verify(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
+        self.check(c, "ciphertext")?;
+        self.check(&proof.commitment, "commitment")?;
+        // Honest responses are < 2^{mask} + 2^{κ_c}·max(m, r) < 2^{mask+1}.
+        for z in [&proof.z_m, &proof.z_r] {
+            ensure(
+                z.cmp0() != std::cmp::Ordering::Less && z.significant_bits() <= self.mask_bits + 1,
+                "PoK of plaintext: response out of range",
+            )?;
+        }
+        let chal = self.challenge(c, &proof.commitment);
+        let lhs = mul_mod(&pow_mod(c, &chal, self.n2)?, &proof.commitment, self.n2);
+        let rhs = mul_mod(
+            &self.one_plus_n_pow(&proof.z_m),
+            &pow_mod(self.hn, &proof.z_r, self.n2)?,
+            self.n2,
+        );
+        ensure(lhs == rhs, "PoK of plaintext: equation fails")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    fn rng(seed: u64) -> ChaCha20Rng {
+        ChaCha20Rng::seed_from_u64(seed)
+    }
+
+    #[test]
+    fn fresh_keygen_round_trip() {
+        let mut r = rng(1);
+        let params = MhlParams {
+            n_bits: 512,
+            l_bits: 128,
+        };
+        let key = PaillierKey::generate(&mut r, params);
+        assert_eq!(key.pk.n.significant_bits(), 512);
+        let m = Integer::from(31337);
+        let (c, _) = key.pk.encrypt(&m, &mut r);
+        assert_eq!(key.decrypt(&c).unwrap(), m);
+    }
+
+    #[test]
+    fn round_trip_homomorphism_and_table() {
+        let mut r = rng(2);
+        let mut key = PaillierKey::fixed_small_test_key(&mut r);
+        let m1 = bigint::random_below(&mut r, &key.pk.n);
+        let m2 = bigint::random_below(&mut r, &key.pk.n);
+        let (c1, r1) = key.pk.encrypt(&m1, &mut r);
+        let (c2, _) = key.pk.encrypt(&m2, &mut r);
+        assert_eq!(key.decrypt(&c1).unwrap(), m1);
+        let sum = mul_mod(&c1, &c2, &key.pk.n2);
+        assert_eq!(
+            key.decrypt(&sum).unwrap(),
+            Integer::from(&m1 + &m2) % &key.pk.n
+        );
+        key.pk.build_table(6);
+        assert_eq!(key.pk.encrypt_with(&m1, &r1), c1);
+        assert_eq!(key.pk.encrypt_without_table(&m1, &r1), c1);
+        assert!(key.decrypt(&Integer::from(0)).is_err());
+    }
+
+    #[test]
+    fn plaintext_proof_completes_and_rejects_tampering() {
+        let mut r = rng(3);
+        let key = PaillierKey::fixed_small_test_key(&mut r);
+        let pk = &key.pk;
+        let m = bigint::random_below(&mut r, &pk.n);
+        let (c, rr) = pk.encrypt(&m, &mut r);
+        let proof = pk.prove_plaintext(&c, &m, &rr, &mut r);
+        pk.verify_plaintext(&c, &proof).unwrap();
+        assert!(proof.commitment < pk.n2);
+        let (c2, _) = pk.encrypt(&m, &mut r);
+        assert!(pk.verify_plaintext(&c2, &proof).is_err());
+        let mut bad = proof.clone();
+        bad.z_m += 1;
+        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        let mut bad = proof.clone();
+        bad.z_r -= 1;
+        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        let mut bad = proof.clone();
+        bad.commitment = mul_mod(&bad.commitment, &pk.hn, &pk.n2);
+        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        let mut pk2 = pk.clone();
+        pk2.hn = mul_mod(&pk.hn, &pk.hn, &pk.n2);
+        assert!(pk2.verify_plaintext(&c, &proof).is_err());
+    }
+
+    #[test]
+    fn paper_size_fixed_key() {
+        let mut r = rng(4);
+        let key = PaillierKey::fixed_test_key(&mut r);
+        assert_eq!(key.pk.n.significant_bits(), 2048);
+        assert_eq!(key.pk.pok_mask_bits(), 2168);
+        assert!(key.sk.two_alpha.significant_bits() <= 450);
+        let m = bigint::random_below(&mut r, &key.pk.n);
+        let (c, rr) = key.pk.encrypt(&m, &mut r);
+        assert_eq!(key.decrypt(&c).unwrap(), m);
+        let proof = key.pk.prove_plaintext(&c, &m, &rr, &mut r);
+        key.pk.verify_plaintext(&c, &proof).unwrap();
+    }
+
+    /// Prints fresh key material in the format of [`fixed`]. Run with
+    /// `cargo test -p db-sm-rsm --lib -- --ignored --nocapture generate_fixed_mhl_keys`.
+    #[test]
+    #[ignore = "generates the checked-in test keys"]
+    fn generate_fixed_mhl_keys() {
+        let mut r = rand::rngs::OsRng;
+        for (params, tag) in [(MhlParams::PAPER, "2048"), (MhlParams::SMALL, "1024")] {
+            let (bp, p, bq, q) = PaillierKey::search_primes(&mut r, params);
+            for (name, x) in [("P", bp), ("SP", p), ("Q", bq), ("SQ", q)] {
+                println!(
+                    "    pub const {name}_{tag}: &str = \"{}\";",
+                    x.to_string_radix(16)
+                );
+            }
+        }
+    }
+}
