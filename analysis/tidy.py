@@ -139,13 +139,13 @@ def zk_rows(rep: ZkReport, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     for s in SECTIONS:
         for kind, v in rep.sections.get(s, {}).items():
             rows.append(_row(base, section=s, party=None, label=s, metric=kind, value=v, unit="s"))
-    for name, v in rep.components.items():
-        rows.append(
-            _row(base, section="COMPUTATION", party=None, label=name, metric="real", value=v, unit="s")
-        )
-    for name, times in rep.prover_components.items():
-        for kind, v in times.items():
-            rows.append(_row(base, section="PROVER", party=None, label=name, metric=kind, value=v, unit="s"))
+    for sec, comps in rep.components.items():
+        for name, v in comps.items():
+            rows.append(_row(base, section=sec, party=None, label=name, metric="real", value=v, unit="s"))
+    for sec, parts in rep.section_components.items():
+        for name, times in parts.items():
+            for kind, v in times.items():
+                rows.append(_row(base, section=sec, party=None, label=name, metric=kind, value=v, unit="s"))
     if rep.constraints is not None:
         rows.append(_row(base, section="TRUSTED SETUP", party=None, label="constraints",
                          metric="constraints", value=float(rep.constraints), unit="count"))  # fmt: skip

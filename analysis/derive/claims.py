@@ -70,6 +70,7 @@ class Pick:
     threads: int | None
     ok: bool
     run: str
+    prover: str = ""
 
 
 def _pick_runs(cands: pd.DataFrame, n: int | None) -> pd.DataFrame:
@@ -121,7 +122,10 @@ def zk_prove(df: pd.DataFrame, source: str, statement: str, n: int | None,
             return float(vals.get("real", NAN))
         return float(vals.get("user", NAN) + vals.get("sys", NAN))
 
-    return _median_pick(_pick_runs(z, n), value)
+    pick = _median_pick(_pick_runs(z, n), value)
+    if pick is not None and source == "ours":
+        pick.prover = prover
+    return pick
 
 
 def cp_group(df: pd.DataFrame, source: str, group: str, n: int | None) -> Pick | None:
@@ -221,7 +225,7 @@ def _fill(c: dict[str, Claim], df: pd.DataFrame, source: str, factor: float) -> 
         put(coll, collab_estimate(pick.value, nn, factor), collab_estimate(quoted, nn, factor), not pick.ok)
         notes[coll].append(f"{factor:g} x {nn} x one proof (extrapolated)")
         if not paper:
-            notes[key].append(f"native, CPU, t={pick.threads}, n={pick.n}")
+            notes[key].append(f"{pick.prover} prover, CPU time, t={pick.threads}, n={pick.n}")
             if pick.n != nn:
                 notes[coll].append(f"zkSNARK measured at n={pick.n}")
         db_val = db_sm if st == "sm" else db_rsm

@@ -19,7 +19,7 @@ from analysis.parse.dbsm import _need, load_json
 SECTIONS = ("COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER")
 BASH_TIME_RE = re.compile(r"^(?P<kind>real|user|sys)\s+(?:(?P<min>\d+)m)?(?P<sec>\d+(?:\.\d+)?)s$")
 COMPONENT_RE = re.compile(r"^Time (?P<name>\S+): (?P<v>[0-9.eE+-]+) sec$")
-KV_RE = re.compile(r"^(?P<k>n|treedepth|hashfunc)=(?P<v>\S+)$")
+KV_RE = re.compile(r"^(?P<k>n|treedepth|hashfunc|statement)=(?P<v>\S+)$")
 CONSTRAINTS_RE = re.compile(r"^Number of constraints: (?P<v>\d+)$")
 WRITTEN_ZOK_RE = re.compile(r"(?:^|/)(?P<st>sm|rsm)\.zok\b")
 
@@ -37,8 +37,10 @@ class ZkReport:
     threads: int | None = None
     curve: str = "bn254"
     sections: dict[str, dict[str, float]] = field(default_factory=dict)
-    components: dict[str, float] = field(default_factory=dict)
-    prover_components: dict[str, dict[str, float]] = field(default_factory=dict)
+    # `Time <name>: <v> sec` lines by section (wall seconds), e.g. COMPUTATION's tree build.
+    components: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Our JSON's real/user/sys split of a section, e.g. PROVER = witness + proof.
+    section_components: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
     status: str | None = None
     peak_rss_mib: float | None = None
     machine: dict[str, Any] | None = None
@@ -86,6 +88,8 @@ def parse_zk_text(
             k, v = m.group("k"), m.group("v")
             if k == "hashfunc":
                 rep.hash = v
+            elif k == "statement":
+                rep.statement = rep.statement or v
             else:
                 try:
                     num = int(v)
@@ -97,7 +101,7 @@ def parse_zk_text(
                     rep.depth = num
             continue
         if (m := COMPONENT_RE.match(text)) is not None:
-            rep.components[m.group("name")] = float(m.group("v"))
+            rep.components.setdefault(current, {})[m.group("name")] = float(m.group("v"))
             continue
         if (m := CONSTRAINTS_RE.match(text)) is not None:
             rep.constraints = int(m.group("v"))
@@ -146,7 +150,7 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
     if not provers:
         raise ReportError(p, None, 'at least one prover under "provers"')
     out: list[ZkReport] = []
-    versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items()}
+    versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items() if v is not None}
     for name, pr in provers.items():
         where = f"provers.{name}"
         if not isinstance(pr, dict):
@@ -161,7 +165,8 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
             n=_need(d, "n", int, p, ""),
             depth=d.get("depth"),
             constraints=d.get("constraints"),
-            threads=d.get("threads"),
+            # The wasm prover is single-threaded whatever was asked: the prover says its own count.
+            threads=pr.get("threads", d.get("threads")),
             curve=str(d.get("curve", "bn254")),
             status=_need(pr, "status", str, p, where + "."),
             peak_rss_mib=pr.get("peak_rss_mib"),
@@ -172,8 +177,11 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
             if s not in secs:
                 raise ReportError(p, None, f"section {where}.sections.{s!r}")
             rep.sections[s] = _times(secs[s], p, f"{where}.sections.{s}")
-        for cname, c in (pr.get("prover_components") or {}).items():
-            rep.prover_components[str(cname)] = _times(c, p, f"{where}.prover_components.{cname}")
+        for key, sec in (("setup_components", "TRUSTED SETUP"), ("prover_components", "PROVER")):
+            for cname, c in (pr.get(key) or {}).items():
+                rep.section_components.setdefault(sec, {})[str(cname)] = _times(
+                    c, p, f"{where}.{key}.{cname}"
+                )
         if rep.status not in ("PASSED", "FAILED"):
             raise ReportError(p, None, f"{where}.status PASSED or FAILED", rep.status)
         out.append(rep)

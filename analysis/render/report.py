@@ -155,7 +155,11 @@ def title_page(col: Collection, cfg: AnalysisConfig, results_dir: Path, paper_di
         f"Collaborative factor: {cfg.collab_factor:g} (config: {cfg.path or 'default, no config given'})",
     ]
     if col.notes:
-        lines += ["", "Notes:"] + [f"  - {n}" for n in col.notes]
+        shown = col.notes[:6]
+        more = len(col.notes) - len(shown)
+        lines += ["", "Notes:"] + [f"  - {n}" for n in shown]
+        if more:
+            lines.append(f"  ... and {more} more (see the run statuses page)")
     lines += [
         "",
         "Contents: 2 claims (paper beside ours); 3 Figure 10 top table (with HBC rows); "
@@ -165,19 +169,16 @@ def title_page(col: Collection, cfg: AnalysisConfig, results_dir: Path, paper_di
     ]
     text = "\n".join(_wrap(line, 150) if len(line) > 150 else line for line in lines)
     ax.text(0.0, 1.0, text, va="top", ha="left", fontsize=8.5, family="monospace", transform=ax.transAxes)
-    if cfg.text:
-        cfg_lines = cfg.text.splitlines()
-        shown = "\n".join(cfg_lines[:40]) + ("\n..." if len(cfg_lines) > 40 else "")
-        fig.text(
-            0.70,
-            0.90,
-            "config.yaml\n" + shown,
-            va="top",
-            ha="left",
-            fontsize=6.5,
-            family="monospace",
-            bbox={"facecolor": "#f4f4f4", "edgecolor": "#bbbbbb"},
-        )
+    if cfg.raw:
+        # One compact line per key (the workflow hands over the resolved config as JSON).
+        items = [f"{k}: {json.dumps(v)}" for k, v in cfg.raw.items()]
+        items = [textwrap.shorten(i, 70) for i in items]
+        half = (len(items) + 1) // 2 if len(items) > 14 else len(items)
+        cols = [items[:half], items[half:]]
+        fig.text(0.04, 0.34, f"Configuration ({cfg.path}):", fontsize=9, weight="bold", va="top")
+        for i, chunk in enumerate(c for c in cols if c):
+            fig.text(0.04 + 0.42 * i, 0.31, "\n".join(chunk), va="top", ha="left", fontsize=7.5,
+                     family="monospace", bbox={"facecolor": "#f4f4f4", "edgecolor": "#bbbbbb"})  # fmt: skip
     return fig
 
 

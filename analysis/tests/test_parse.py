@@ -65,7 +65,7 @@ def test_zk_and_cp_json(tmp_path: Path) -> None:
     reps = parse_zk_json(synth.zk_json(tmp_path / "z", "rsm", 100, 1.5, status="FAILED"))
     by = {r.prover: r for r in reps}
     assert by["native"].status == "FAILED" and by["native"].sections["PROVER"]["real"] == 1.5
-    assert by["native"].prover_components["proof"]["real"] == pytest.approx(1.35)
+    assert by["native"].section_components["PROVER"]["proof"]["real"] == pytest.approx(1.35)
     cp = parse_cp_json(synth.cp_json(tmp_path / "c", 100))
     assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1
 
@@ -158,3 +158,33 @@ def test_text_only_runs_take_parameters_from_the_directory(paper_dir: Path, tmp_
     zk = next(r for r in rows if r["experiment"] == "zksnark-sm-rsm")
     assert (zk["prover"], zk["statement"], zk["hash"]) == ("native", "rsm", "poseidon")
     assert notes == ["cpsnark-sm/n50-t1: no report (incomplete or failed run)"]
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_our_zk_driver_output(tmp_path: Path) -> None:
+    """Real output of `node zksnark-sm-rsm/run.mjs --statement sm --n 16 --provers wasm`."""
+    src = DATA / "zk-sm-poseidon-n16-t1"
+    text = parse_zk_text(src / "report-wasm.txt", "ours", "wasm")
+    (js,) = parse_zk_json(src / "report.json")
+    assert text.statement == js.statement == "sm" and text.n == js.n == 16 and text.depth == 4
+    assert text.constraints == js.constraints == 30261 and text.status == js.status == "PASSED"
+    # The text rounds to milliseconds, as bash's `time` does.
+    for s in ("COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER"):
+        for k in ("real", "user", "sys"):
+            assert text.sections[s][k] == pytest.approx(js.sections[s][k], abs=6e-4)
+    assert set(text.components["PROVER"]) == {"witness", "proof"}
+    assert js.threads == 1 and js.section_components["PROVER"]["proof"]["user"] > 0
+    assert "None" not in js.versions.values()
+
+    import shutil
+
+    from analysis.derive.claims import zk_prove
+    from analysis.tidy import collect
+
+    shutil.copytree(src, tmp_path / "raw" / "zksnark-sm-rsm" / "sm-poseidon-n16-t1")
+    df = collect(tmp_path, None).df
+    pick = zk_prove(df, "ours", "sm", 16)
+    assert pick is not None and pick.prover == "wasm"  # no native run: the wasm prover stands in
+    assert pick.value == pytest.approx(js.sections["PROVER"]["user"] + js.sections["PROVER"]["sys"])
