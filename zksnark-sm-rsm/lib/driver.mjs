@@ -6,7 +6,7 @@ import path from "node:path";
 import * as zok from "./zokrates.mjs";
 import { Rng } from "./rng.mjs";
 import { buildInstance } from "./statement.mjs";
-import { runNativeProver } from "./native.mjs";
+import { requireNativeProver, runNativeProver } from "./native.mjs";
 import { jsVersions, machine, textReport, writeAtomic } from "./report.mjs";
 import { sumTimes, timed } from "./timing.mjs";
 
@@ -25,6 +25,8 @@ export async function runExperiment(opts) {
   const log = opts.log ?? ((m) => process.stderr.write(`[zksnark-sm-rsm ${new Date().toISOString()}] ${m}\n`));
   const wantWasm = provers.includes("wasm");
   const wantNative = provers.includes("native");
+  // Fail before minutes of work, not after.
+  if (wantNative) requireNativeProver();
   const machineInfo = machine();
   const rng = new Rng(seed);
 

@@ -36,7 +36,8 @@ function checkPhase(json, name) {
  * setup + prove + verify in one process (`zksnark-prover run`), with an explicit thread count.
  * Returns the parsed --json output with the phases checked.
  */
-export function runNativeProver({ r1cs, wtns, threads, seed, jsonPath, bin = nativeProverPath() }) {
+/** Throws a NativeProverMissing that says how to get the binary, unless it is there. */
+export function requireNativeProver(bin = nativeProverPath()) {
   if (!nativeProverAvailable(bin)) {
     throw new NativeProverMissing(
       `native prover not found or not executable at ${bin}: build it with ` +
@@ -44,6 +45,10 @@ export function runNativeProver({ r1cs, wtns, threads, seed, jsonPath, bin = nat
         "to its path, or run with --provers wasm",
     );
   }
+}
+
+export function runNativeProver({ r1cs, wtns, threads, seed, jsonPath, bin = nativeProverPath() }) {
+  requireNativeProver(bin);
   const args = ["run", "--r1cs", r1cs, "--wtns", wtns, "--threads", String(threads), "--json", jsonPath];
   if (seed !== null && seed !== undefined) args.push("--seed", String(seed));
   const res = spawnSync(bin, args, {
