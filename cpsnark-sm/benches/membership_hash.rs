@@ -1,0 +1,273 @@
+//! Criterion benchmark of `membership_hash`, the three groups of the reference artifact plus the
+//! witness for real hash-to-prime outputs (spec §4).
+//!
+//! Environment: CPSNARK_N (set size of the witness groups, default 10000), CPSNARK_SAMPLES
+//! (criterion sample size, ≥ 10, default 100), CPSNARK_JSON (path of the JSON summary),
+//! CPSNARK_SEED (reproducible randomness; default: OS entropy), RAYON_NUM_THREADS (threads of the
+//! SNARK prover; the RSA part is single-threaded GMP). Criterion's own filters work as usual:
+//! `cargo bench -p cpsnark-sm --bench membership_hash -- "creating witness"`.
+
+use std::{
+    collections::BTreeSet,
+    path::{Path, PathBuf},
+    process::exit,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use ark_bls12_381::{Bls12_381, Fr};
+use ark_ff::UniformRand;
+use ark_serialize::CanonicalSerialize;
+use cpsnark_sm::{
+    accumulator::{membership_witness, RsaAccumulator},
+    hash_to_prime::hash_to_prime,
+    prove, random, verify, Crs, Statement, Witness,
+};
+use criterion::Criterion;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+use rug::Integer;
+use serde_json::{json, Value};
+
+type E = Bls12_381;
+
+const PROVING: &str = "membership_hash protocol proving";
+const VERIFICATION: &str = "membership_hash protocol verification";
+const WITNESS: &str = "membership_hash creating witness";
+const WITNESS_HASHED: &str = "membership_hash creating witness (hashed primes)";
+
+/// The 64-bit prime the reference bench accumulated n times for its witness figure.
+const WITNESS_PRIME: u64 = 12_702_637_924_034_044_211;
+
+fn fail(msg: &str) -> ! {
+    eprintln!("membership_hash: {msg}");
+    exit(2)
+}
+
+fn env_usize(name: &str, default: usize, min: usize) -> usize {
+    match std::env::var(name) {
+        Err(_) => default,
+        Ok(s) => match s.trim().parse::<usize>() {
+            Ok(v) if v >= min => v,
+            _ => fail(&format!("{name}={s:?} must be an integer ≥ {min}")),
+        },
+    }
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+fn machine() -> Value {
+    let cpuinfo = read("/proc/cpuinfo");
+    let cpu_model = cpuinfo
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|r| r.trim_start_matches([' ', '\t', ':']))
+        })
+        .unwrap_or("unknown")
+        .to_string();
+    let logical_cpus = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
+    let mem_kib: f64 = read("/proc/meminfo")
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|r| r.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    let os_release = read("/etc/os-release");
+    let os = os_release
+        .lines()
+        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+        .map(|s| s.trim_matches('"').to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let kernel = read("/proc/sys/kernel/osrelease");
+    let load: f64 = read("/proc/loadavg")
+        .split_whitespace()
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(-1.0);
+    json!({
+        "hostname": read("/proc/sys/kernel/hostname").trim(),
+        "cpu_model": cpu_model,
+        "logical_cpus": logical_cpus,
+        "mem_total_gib": mem_kib / (1024.0 * 1024.0),
+        "os": format!("{os} (Linux {})", kernel.trim()),
+        "load_avg_1m": load,
+    })
+}
+
+/// Criterion writes its estimates under this directory; we read them back for the summary.
+fn criterion_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(d).join("criterion");
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion")
+}
+
+fn group_summary(dir: &Path, group: &str) -> Value {
+    let path = dir.join(group).join("new").join("estimates.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display())));
+    let est: Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| fail(&format!("malformed {}: {e}", path.display())));
+    let ns = |v: &Value| {
+        v.as_f64()
+            .unwrap_or_else(|| fail("estimates.json lacks the mean"))
+            * 1e-9
+    };
+    let mean = &est["mean"];
+    json!({
+        "group": group,
+        "mean_s": ns(&mean["point_estimate"]),
+        "ci_low_s": ns(&mean["confidence_interval"]["lower_bound"]),
+        "ci_high_s": ns(&mean["confidence_interval"]["upper_bound"]),
+        "median_s": ns(&est["median"]["point_estimate"]),
+    })
+}
+
+fn write_atomically(path: &str, contents: &str) {
+    let tmp = format!("{path}.tmp{}", std::process::id());
+    if let Err(e) = std::fs::write(&tmp, contents).and_then(|_| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        fail(&format!("cannot write {path}: {e}"));
+    }
+}
+
+fn main() {
+    let n = env_usize("CPSNARK_N", 10_000, 2);
+    let samples = env_usize("CPSNARK_SAMPLES", 100, 10);
+    let json_path = std::env::var("CPSNARK_JSON").ok();
+    let seed = std::env::var("CPSNARK_SEED").ok().map(|s| {
+        s.trim()
+            .parse::<u64>()
+            .unwrap_or_else(|_| fail(&format!("CPSNARK_SEED={s:?} must be a u64")))
+    });
+    let threads = rayon::current_num_threads();
+    let mut rng = match seed {
+        Some(s) => ChaCha20Rng::seed_from_u64(s),
+        None => ChaCha20Rng::from_entropy(),
+    };
+
+    // Untimed setup, as in the reference bench (§4.1).
+    let t0 = Instant::now();
+    let crs = Crs::<E>::setup(&mut rng).unwrap_or_else(|e| fail(&format!("setup: {e}")));
+    println!("params: {}", crs.params);
+    println!(
+        "crs size: ({}, {}) (verifying key, proving key; bytes compressed); setup {:.1} s",
+        crs.snark.vk.compressed_size(),
+        crs.snark.pk.compressed_size(),
+        t0.elapsed().as_secs_f64()
+    );
+    println!(
+        "threads: {threads} (RAYON_NUM_THREADS); witness set size n = {n}; sample size {samples}"
+    );
+
+    let x = random::bits(crs.params.hash_to_prime_bits, &mut rng);
+    let (e, _) = hash_to_prime(&crs.params, &x).unwrap_or_else(|e| fail(&e.to_string()));
+    let r_q = Fr::rand(&mut rng);
+    let mut acc = RsaAccumulator::new(crs.group().clone());
+    acc.add(&[
+        Integer::from(378_373_571_372_703_133u64),
+        Integer::from(8_640_171_141_336_142_787u64),
+    ])
+    .unwrap_or_else(|e| fail(&e.to_string()));
+    let w = acc
+        .add_with_witness(&e)
+        .unwrap_or_else(|e| fail(&e.to_string()));
+    let stmt = Statement::<E> {
+        acc: acc.value().clone(),
+        c_e_q: crs.commit_prime(&e, &r_q),
+    };
+    let wit = Witness::<E> { x, r_q, w };
+    let proof = prove(&crs, &stmt, &wit, &mut rng).unwrap_or_else(|e| fail(&e.to_string()));
+    verify(&crs, &stmt, &proof).unwrap_or_else(|e| fail(&format!("honest proof rejected: {e}")));
+    println!("proof size: {} bytes", proof.size_bytes());
+
+    let out_dir = criterion_dir();
+    let mut c = Criterion::default()
+        .sample_size(samples)
+        .warm_up_time(Duration::from_secs(3))
+        .measurement_time(Duration::from_secs(5))
+        .output_directory(&out_dir)
+        .configure_from_args();
+    // Criterion calls a group's closure only if its filter matches: record which ran.
+    let ran = Mutex::new(BTreeSet::new());
+    let mark = |g: &'static str| {
+        ran.lock().unwrap().insert(g);
+    };
+
+    c.bench_function(PROVING, |b| {
+        mark(PROVING);
+        b.iter(|| prove(&crs, &stmt, &wit, &mut rng).expect("honest proof"))
+    });
+    c.bench_function(VERIFICATION, |b| {
+        mark(VERIFICATION);
+        b.iter(|| verify(&crs, &stmt, &proof).expect("honest proof verifies"))
+    });
+    c.bench_function(WITNESS, |b| {
+        mark(WITNESS);
+        // n copies of one 64-bit prime; the witness of the first skips it (the reference's set).
+        let set = vec![Integer::from(WITNESS_PRIME); n];
+        b.iter(|| membership_witness(crs.group(), &set, 0).expect("witness"))
+    });
+    c.bench_function(WITNESS_HASHED, |b| {
+        mark(WITNESS_HASHED);
+        // n real hash-to-prime outputs (hashing is a one-time cost, not timed).
+        let seeds: Vec<u64> = (0..n).map(|i| i as u64).collect();
+        let base = random::bits(64, &mut ChaCha20Rng::seed_from_u64(seed.unwrap_or(7)));
+        let set: Vec<Integer> = seeds
+            .par_iter()
+            .map(|&i| {
+                let xi = Integer::from(&base << 180u32) + i;
+                hash_to_prime(&crs.params, &xi).expect("prime").0
+            })
+            .collect();
+        b.iter(|| membership_witness(crs.group(), &set, 0).expect("witness"))
+    });
+    c.final_summary();
+
+    if let Some(path) = json_path {
+        let ran = ran.into_inner().unwrap();
+        let groups: Vec<Value> = [PROVING, VERIFICATION, WITNESS, WITNESS_HASHED]
+            .into_iter()
+            .filter(|g| ran.contains(g))
+            .map(|g| group_summary(&out_dir, g))
+            .collect();
+        let gmp = format!(
+            "{}.{}.{}",
+            gmp_mpfr_sys::gmp::VERSION,
+            gmp_mpfr_sys::gmp::VERSION_MINOR,
+            gmp_mpfr_sys::gmp::VERSION_PATCHLEVEL
+        );
+        let summary = json!({
+            "experiment": "cpsnark-sm",
+            "n": n,
+            "threads": threads,
+            "sample_size": samples,
+            "seed": seed,
+            "proof_bytes": proof.size_bytes(),
+            "groups": groups,
+            "machine": machine(),
+            "versions": {
+                "cpsnark-sm": env!("CARGO_PKG_VERSION"),
+                "legogroth16": "0.18",
+                "arkworks": "0.4",
+                "rug": "1.19",
+                "gmp": gmp,
+                "criterion": "0.5",
+            },
+        });
+        write_atomically(
+            &path,
+            &(serde_json::to_string_pretty(&summary).unwrap() + "\n"),
+        );
+        println!("summary written to {path}");
+    }
+}
