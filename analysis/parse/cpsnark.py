@@ -18,6 +18,8 @@ from analysis.parse.dbsm import _need, load_json
 PROVE = "membership_hash protocol proving"
 VERIFY = "membership_hash protocol verification"
 WITNESS = "membership_hash creating witness"
+# Ours only: the witness over n real hash-to-prime outputs instead of n copies of one prime.
+WITNESS_HASHED = "membership_hash creating witness (hashed primes)"
 
 UNITS = {"ps": 1e-12, "ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 NUM = r"([0-9]+(?:\.[0-9]+)?)"

@@ -364,7 +364,9 @@ ZK_NOTE = (
     "it); CPU = user + sys (the paper's user + sys equals its real time, 2.178/2.179 s)."
 )
 CP_NOTE = (
-    "One proof each; the claims multiply prove and witness by n (as the README does). The paper's proving "
+    "One proof each; the claims multiply prove and witness by n (as the README does); the witness is "
+    "computed over n copies of one prime, as upstream's bench does ('hashed primes': over n real "
+    "hash-to-prime outputs, ours only). The paper's proving "
     "figure used all hardware threads (spec cpsnark-sm.md 4.4); verify and witness are effectively "
     "single-threaded."
 )

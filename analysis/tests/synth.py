@@ -74,6 +74,7 @@ def cp_json(out: Path, n: int) -> Path:
         ("membership_hash protocol proving", 1.1),
         ("membership_hash protocol verification", 0.04),
         ("membership_hash creating witness", 0.9 * n / 10000),
+        ("membership_hash creating witness (hashed primes)", 1.2 * n / 10000),
     ]
     f.write_text(json.dumps({
         "experiment": "cpsnark-sm", "n": n, "threads": 1, "sample_size": 10,

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from analysis.cli import main
 from analysis.config import load_config
@@ -98,6 +99,7 @@ def test_detail_tables(tmp_path: Path, paper_dir: Path) -> None:
     assert zk.loc["ours sm-poseidon-n100-t1 wasm", "prove real [s]"] == 7.5
     cp = cp_table(df)
     assert cp.loc["paper report-benarroch-cpsnark-sm-n10000", "witness mean [s]"] == 0.78371
+    assert cp.loc["ours n100-t1", "witness, hashed primes, mean [s]"] == pytest.approx(0.012)
     sizes = sizes_table(df)
     # Spec db-sm-rsm.md 4.6: DPK_BB proofs are 31 + 93 m = 403 bytes per entry at m = 4.
     assert round(sizes.loc["size of DPK_BBsig proofs", "paper m=4 n=10000"], 6) == 403
