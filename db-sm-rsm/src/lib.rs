@@ -4,13 +4,22 @@
 //! Primitives live in one module per concept; the protocol in `mix`, `dbsm` and `dbrsm`; timers
 //! and the paper-format report in `report`. See `../shared/specs/db-sm-rsm.md`.
 
+pub mod bbsig;
+pub mod bbsplus;
 pub mod bigint;
+pub mod elgamal;
 pub mod error;
 pub mod fo;
+pub mod group;
 pub mod machine;
 pub mod paillier;
 pub mod params;
+pub mod pedersen;
+pub mod perm;
 pub mod report;
+pub mod sharing;
+pub mod shuffle;
+pub mod sigma;
 pub mod tamper;
 pub mod thpaillier;
 pub mod transcript;
