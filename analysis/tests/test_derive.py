@@ -149,3 +149,23 @@ def test_repetitions_are_medians(paper_dir: Path, tmp_path: Path) -> None:
     assert top.loc["collab-zkSNARK-SM (estimate, n proofs)", col] == pytest.approx(2 * 100 * 2.0)
     claims = {c.key: c for c in compute_claims(df)}
     assert claims["mr1"].ours == pytest.approx(400 / 10)
+
+
+def test_load_config(tmp_path: Path) -> None:
+    from analysis.config import load_config
+    from analysis.errors import ConfigError
+
+    assert load_config(None).collab_factor == 2.0
+    j = tmp_path / "config.json"
+    j.write_text('{"n": 16, "collab_factor": 1.2, "threads": [1]}')  # the workflow's resolved config
+    cfg = load_config(j)
+    assert cfg.collab_factor == 1.2 and cfg.raw["n"] == 16
+    y = tmp_path / "c.yaml"
+    y.write_text("analysis:\n  collab_factor: 1.05\n")
+    assert load_config(y).collab_factor == 1.05
+    for bad in ("collab_factor: two\n", "collab_factor: true\n", "n: [1\n", "- a list\n"):
+        y.write_text(bad)
+        with pytest.raises(ConfigError, match=str(y)):
+            load_config(y)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.yaml")

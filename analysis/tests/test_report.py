@@ -38,6 +38,7 @@ def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
         "zksnark_runs",
         "cpsnark_runs",
         "sizes",
+        "runs",
     ):
         for ext in ("csv", "md", "tex"):
             assert (tmp_path / "tables" / f"{name}.{ext}").stat().st_size > 0
