@@ -41,6 +41,14 @@ fn prover(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
+/// Says why the test did nothing. Written to the stderr handle itself: libtest captures only
+/// the print macros, and a skip must show in CI logs without --nocapture.
+fn skip(why: &str) {
+    use std::io::Write;
+    let msg = format!("SKIPPED zokrates_js_export_proves_and_verifies: {why}\n");
+    let _ = std::io::stderr().write_all(msg.as_bytes());
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -49,15 +57,14 @@ fn text(bytes: &[u8]) -> String {
 fn zokrates_js_export_proves_and_verifies() {
     let pkg = package_dir();
     if !pkg.join("node_modules/zokrates-js").is_dir() {
-        eprintln!(
-            "SKIPPED zokrates_js_export_proves_and_verifies: {} has no node_modules/zokrates-js \
-             (run `npm ci` there to enable this test)",
+        skip(&format!(
+            "{} has no node_modules/zokrates-js (run `npm ci` there to enable this test)",
             pkg.display()
-        );
+        ));
         return;
     }
     if Command::new("node").arg("--version").output().is_err() {
-        eprintln!("SKIPPED zokrates_js_export_proves_and_verifies: node is not installed");
+        skip("node is not installed");
         return;
     }
     let dir = std::env::temp_dir().join(format!("zksnark-prover-zokjs-{}", std::process::id()));
