@@ -372,16 +372,15 @@ def breakdown_table(df: pd.DataFrame, rows: tuple[Row, ...]) -> pd.DataFrame:
 
 
 def fmt_value(v: float, unit: str = "s") -> str:
-    """Compact number formatting for tables: 3 significant digits, thousands separated."""
+    """Compact number formatting for tables: whole seconds from 100 s (thousands separated), else
+    4 significant digits (so 2.178 s stays distinguishable from the README's 2.17 s)."""
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return "-"
     if unit == "x":
-        return f"{v:.1f}x" if abs(v) < 100 else f"{v:,.0f}x"
+        return f"{v:.3g}x" if abs(v) < 100 else f"{v:,.0f}x"
     a = abs(v)
     if a >= 100:
         return f"{v:,.0f}"
-    if a >= 10:
-        return f"{v:.1f}"
-    if a >= 0.01:
+    if a >= 0.001:
         return f"{v:.4g}"
     return f"{v:.2g}"
