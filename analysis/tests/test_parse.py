@@ -164,27 +164,33 @@ DATA = Path(__file__).parent / "data"
 
 
 def test_our_zk_driver_output(tmp_path: Path) -> None:
-    """Real output of `node zksnark-sm-rsm/run.mjs --statement sm --n 16 --provers wasm`."""
-    src = DATA / "zk-sm-poseidon-n16-t1"
-    text = parse_zk_text(src / "report-wasm.txt", "ours", "wasm")
-    (js,) = parse_zk_json(src / "report.json")
-    assert text.statement == js.statement == "sm" and text.n == js.n == 16 and text.depth == 4
-    assert text.constraints == js.constraints == 30261 and text.status == js.status == "PASSED"
-    # The text rounds to milliseconds, as bash's `time` does.
-    for s in ("COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER"):
-        for k in ("real", "user", "sys"):
-            assert text.sections[s][k] == pytest.approx(js.sections[s][k], abs=6e-4)
-    assert set(text.components["PROVER"]) == {"witness", "proof"}
-    assert js.threads == 1 and js.section_components["PROVER"]["proof"]["user"] > 0
-    assert "None" not in js.versions.values()
+    """Real output of `node zksnark-sm-rsm/run.mjs --statement rsm --n 16 --provers wasm,native`."""
+    src = DATA / "zk-rsm-poseidon-n16-t1"
+    by = {r.prover: r for r in parse_zk_json(src / "report.json")}
+    assert set(by) == {"wasm", "native"}
+    for prover, js in by.items():
+        text = parse_zk_text(src / f"report-{prover}.txt", "ours", prover)
+        assert text.statement == js.statement == "rsm" and text.n == js.n == 16 and text.depth == 4
+        assert text.constraints == js.constraints == 30262 and text.status == js.status == "PASSED"
+        # The text rounds to milliseconds, as bash's `time` does.
+        for s in ("COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER"):
+            for k in ("real", "user", "sys"):
+                assert text.sections[s][k] == pytest.approx(js.sections[s][k], abs=6e-4)
+        assert set(text.components["PROVER"]) == {"witness", "proof"}
+        assert js.threads == 1 and js.section_components["PROVER"]["proof"]["user"] > 0
+        assert "None" not in js.versions.values()
 
     import shutil
 
     from analysis.derive.claims import zk_prove
     from analysis.tidy import collect
 
-    shutil.copytree(src, tmp_path / "raw" / "zksnark-sm-rsm" / "sm-poseidon-n16-t1")
+    shutil.copytree(src, tmp_path / "raw" / "zksnark-sm-rsm" / "rsm-poseidon-n16-t1")
     df = collect(tmp_path, None).df
-    pick = zk_prove(df, "ours", "sm", 16)
-    assert pick is not None and pick.prover == "wasm"  # no native run: the wasm prover stands in
-    assert pick.value == pytest.approx(js.sections["PROVER"]["user"] + js.sections["PROVER"]["sys"])
+    pick = zk_prove(df, "ours", "rsm", 16)
+    native = by["native"].sections["PROVER"]
+    assert pick is not None and pick.prover == "native"  # the claims use the native prover
+    assert pick.value == pytest.approx(native["user"] + native["sys"])
+    # Without a native run, the wasm prover stands in (and the note says so).
+    pick = zk_prove(df[df["prover"] != "native"], "ours", "rsm", 16)
+    assert pick is not None and pick.prover == "wasm"
