@@ -16,6 +16,7 @@ pub mod paillier;
 pub mod params;
 pub mod pedersen;
 pub mod perm;
+pub mod pshuffle;
 pub mod report;
 pub mod sharing;
 pub mod shuffle;
