@@ -243,14 +243,18 @@ impl FixedBaseTable {
             return Integer::from(base.pow_mod_ref(exp, &self.modulus).expect("exp >= 0"));
         }
         let limbs = exp.to_digits::<u64>(Order::Lsf);
+        // In place, so one Integer is reused: this loop is upstream's `Enc_pp`.
         let mut acc: Option<Integer> = None;
         for (b, row) in self.entries.iter().enumerate() {
             let d = digit(&limbs, b as u32 * self.window, self.window);
             if d != 0 {
-                acc = Some(match acc {
-                    None => row[d - 1].clone(),
-                    Some(a) => mul_mod(&a, &row[d - 1], &self.modulus),
-                });
+                match acc.as_mut() {
+                    None => acc = Some(row[d - 1].clone()),
+                    Some(a) => {
+                        *a *= &row[d - 1];
+                        *a %= &self.modulus;
+                    }
+                }
             }
         }
         acc.unwrap_or_else(|| Integer::from(1) % &self.modulus)

@@ -334,6 +334,12 @@ impl ThresholdPublicKey {
         self.pok_key().verify(c, proof)
     }
 
+    /// Batch verification of many PoKs of plaintext under this key: one long exponentiation per
+    /// batch instead of one per proof (small-exponent batching, see `paillier::PokKey::verify_batch`).
+    pub fn verify_plaintext_batch(&self, cs: &[Integer], proofs: &[PlaintextProof]) -> Result<()> {
+        self.pok_key().verify_batch(cs, proofs)
+    }
+
     fn pok_key(&self) -> PokKey<'_> {
         PokKey {
             domain: b"thpaillier/pok-plaintext",
@@ -572,6 +578,37 @@ mod tests {
         let mut bad = proof;
         bad.z_r += Integer::from(1) << (pk.pok_mask_bits() + 5);
         assert!(pk.verify_plaintext(&c, &bad).is_err());
+    }
+
+    #[test]
+    fn plaintext_batch_accepts_honest_and_rejects_one_bad_proof() {
+        let key = small_key(2);
+        let pk = &key.pk;
+        let mut r = rng(13);
+        let (cs, proofs): (Vec<Integer>, Vec<PlaintextProof>) = (0..6)
+            .map(|i| {
+                let m = Integer::from(i * 1000 + 7);
+                let (c, rr) = pk.encrypt(&m, &mut r);
+                let p = pk.prove_plaintext(&c, &m, &rr, &mut r);
+                (c, p)
+            })
+            .unzip();
+        pk.verify_plaintext_batch(&cs, &proofs).unwrap();
+        for bad in [0usize, 4] {
+            let mut ps = proofs.clone();
+            ps[bad].z_m += 1;
+            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err(), "z_m at {bad}");
+            let mut ps = proofs.clone();
+            ps[bad].commitment = mul_mod(&ps[bad].commitment, &pk.hn, &pk.n2);
+            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err(), "C at {bad}");
+            let mut cs2 = cs.clone();
+            cs2[bad] = pk.reencrypt(&cs2[bad], &mut r).0;
+            assert!(
+                pk.verify_plaintext_batch(&cs2, &proofs).is_err(),
+                "c at {bad}"
+            );
+        }
+        assert!(pk.verify_plaintext_batch(&cs[..5], &proofs).is_err());
     }
 
     fn share_setup(n: usize) -> (ThresholdKey, Vec<Integer>, Vec<Integer>) {
