@@ -197,7 +197,7 @@ impl PaillierKey {
         let beta = Integer::from(&pp * &qp);
         let y = random_unit(rng, &n);
         let y2b = pow_mod(&y, &Integer::from(&beta * 2u32), &n)?;
-        let h = Integer::from(&n - y2b);
+        let h = &n - y2b;
         let hn = pow_mod(&h, &n, &n2)?;
         let two_alpha = Integer::from(p * q) * 2u32;
         let p2 = Integer::from(big_p * big_p);

@@ -129,8 +129,7 @@ impl ThresholdKey {
         let n2 = Integer::from(&n * &n);
         let mm = Integer::from(&pp * &qp);
         // d ≡ 0 mod M and d ≡ 1 mod N: d = M · (M⁻¹ mod N).
-        let d =
-            Integer::from(&mm * invert(&mm, &n).map_err(|_| Error::Input("gcd(M,N)≠1".into()))?);
+        let d = &mm * invert(&mm, &n).map_err(|_| Error::Input("gcd(M,N)≠1".into()))?;
         let nm = Integer::from(&n * &mm);
         let mut shares = Vec::with_capacity(m);
         let mut sum = Integer::new();
@@ -145,7 +144,7 @@ impl ThresholdKey {
             d: last,
         });
         let x = random_unit(rng, &n);
-        let h = Integer::from(&n2 - Integer::from(&x * &x)) % &n2;
+        let h = (&n2 - Integer::from(&x * &x)) % &n2;
         let hn = pow_mod(&h, &n, &n2)?;
         let y = random_unit(rng, &n2);
         let v = mul_mod(&y, &y, &n2);
