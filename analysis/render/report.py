@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import math
 import platform
+import sys
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -347,6 +348,10 @@ def figure_page(fig: Figure) -> Figure:
     return fig
 
 
+def progress(msg: str) -> None:
+    print(f"analysis: {msg}", file=sys.stderr, flush=True)
+
+
 @dataclass
 class TableSpec:
     name: str
@@ -385,7 +390,9 @@ SIZES_NOTE = (
 
 def build_report(results_dir: Path, paper_dir: Path, cfg: AnalysisConfig) -> list[Path]:
     """Tidy table, every table (CSV/MD/LaTeX), every plot (PDF/PNG) and report.pdf."""
+    progress(f"parsing reports under {results_dir / 'raw'} and {paper_dir}")
     col = collect(results_dir, paper_dir if paper_dir.is_dir() else None)
+    progress(f"{len(col.runs)} report(s), {len(col.df)} rows in the tidy table")
     if not paper_dir.is_dir():
         col.notes.append(f"paper sample reports not found at {paper_dir}: paper columns are empty")
     written = list(write_tidy(col.df, results_dir))
@@ -426,6 +433,7 @@ def build_report(results_dir: Path, paper_dir: Path, cfg: AnalysisConfig) -> lis
     srows = status_rows(col.runs)
     raw_status = pd.DataFrame(srows, columns=STATUS_HEADER).set_index("experiment")
     written += write_table(raw_status, STATUS_HEADER, srows, "runs", tdir, "Runs parsed and their status")
+    progress(f"tables written to {tdir}; drawing plots")
     plots = [
         ("time_vs_n", plot_vs_n(df, factor)),
         ("time_vs_m", plot_vs_m(df)),
@@ -435,6 +443,7 @@ def build_report(results_dir: Path, paper_dir: Path, cfg: AnalysisConfig) -> lis
         written += save_plot(fig, name, pdir)
 
     pdf = results_dir / "report.pdf"
+    progress(f"rendering {pdf}")
     tmp = results_dir / "report.pdf.tmp"
     with PdfPages(tmp) as pages:
         d = pages.infodict()
