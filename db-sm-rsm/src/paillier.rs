@@ -255,11 +255,14 @@ impl PaillierPublicKey {
     /// Builds the optional fixed-base table for H with l-bit exponents (2048-bit N², l = 448:
     /// window 13 is 35·8191·512 B ≈ 147 MB, window 8 ≈ 7.3 MB).
     pub fn build_table(&mut self, window: u32) {
+        self.build_table_bits(window, self.l_bits);
+    }
+
+    /// A table for H covering `exp_bits`-bit exponents; covering
+    /// `pok_mask_bits() + 1 + κ_e + 24` makes the PoK of plaintext table-driven as well.
+    pub fn build_table_bits(&mut self, window: u32, exp_bits: u32) {
         self.table = Some(Arc::new(FixedBaseTable::new(
-            &self.hn,
-            &self.n2,
-            self.l_bits,
-            window,
+            &self.hn, &self.n2, exp_bits, window,
         )));
     }
 
@@ -333,6 +336,9 @@ impl PaillierPublicKey {
             n: &self.n,
             n2: &self.n2,
             hn: &self.hn,
+            // The PoK uses the table only when it covers its long exponents: with an l-bit table
+            // (or none) it pays upstream's full powmods.
+            table: self.table.as_deref(),
             mask_bits: self.pok_mask_bits(),
         }
     }
@@ -363,10 +369,19 @@ pub(crate) struct PokKey<'a> {
     pub n: &'a Integer,
     pub n2: &'a Integer,
     pub hn: &'a Integer,
+    pub table: Option<&'a FixedBaseTable>,
     pub mask_bits: u32,
 }
 
 impl PokKey<'_> {
+    /// `H^e`: through the key's table when it covers e (else the table falls back to a powmod).
+    fn h_pow(&self, e: &Integer) -> Integer {
+        match self.table {
+            Some(t) => t.pow(e),
+            None => pow_mod(self.hn, e, self.n2).expect("non-negative exponent"),
+        }
+    }
+
     fn check(&self, c: &Integer, what: &str) -> Result<()> {
         ensure(
             *c > 0 && c < self.n2 && c.gcd_ref(self.n).complete() == 1,
@@ -397,11 +412,7 @@ impl PokKey<'_> {
     ) -> PlaintextProof {
         let rho_m = random_bits(rng, self.mask_bits);
         let rho_r = random_bits(rng, self.mask_bits);
-        let commitment = mul_mod(
-            &self.one_plus_n_pow(&rho_m),
-            &pow_mod(self.hn, &rho_r, self.n2).expect("non-negative"),
-            self.n2,
-        );
+        let commitment = mul_mod(&self.one_plus_n_pow(&rho_m), &self.h_pow(&rho_r), self.n2);
         let chal = self.challenge(c, &commitment);
         PlaintextProof {
             z_m: rho_m + Integer::from(&chal * m),
@@ -432,7 +443,7 @@ impl PokKey<'_> {
         let lhs = mul_mod(&pow_mod(c, &chal, self.n2)?, &proof.commitment, self.n2);
         let rhs = mul_mod(
             &self.one_plus_n_pow(&proof.z_m),
-            &pow_mod(self.hn, &proof.z_r, self.n2)?,
+            &self.h_pow(&proof.z_r),
             self.n2,
         );
         ensure(lhs == rhs, "PoK of plaintext: equation fails")
@@ -499,11 +510,7 @@ impl PokKey<'_> {
                     .zip(&deltas)
                     .map(|(p, d)| Integer::from(&p.z_r * d))
                     .sum();
-                mul_mod(
-                    &self.one_plus_n_pow(&zm),
-                    &pow_mod(self.hn, &zr, self.n2).expect("non-negative"),
-                    self.n2,
-                )
+                mul_mod(&self.one_plus_n_pow(&zm), &self.h_pow(&zr), self.n2)
             },
         );
         for x in [&mut lhs, &mut rhs] {
