@@ -253,7 +253,7 @@ def claims_page(claims: list[Claim], factor: float) -> Figure:
 def _split_col(name: str) -> str:
     if " m=" in name or " t=" in name or " (no" in name:
         return name.replace(" m=", "\nm=").replace(" t=", "\nt=").replace(" (no", "\n(no")
-    return textwrap.fill(name, 10)
+    return textwrap.fill(name, 9, break_long_words=False)
 
 
 def frame_rows(
