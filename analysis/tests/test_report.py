@@ -111,3 +111,12 @@ def test_claims_cli_on_our_results(tmp_path: Path, paper_dir: Path, capsys) -> N
     assert main(["claims", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     out = capsys.readouterr().out
     assert "Main Result 1" in out and "640 s" in out  # ours: 2 x 200 x 1.6 s
+
+
+def test_tidy_cli_and_missing_results_dir(tmp_path: Path, paper_dir: Path, capsys) -> None:
+    synth.make_results(tmp_path, paper_dir, only=("cp",))
+    assert main(["tidy", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    tidy = pd.read_parquet(tmp_path / "tidy.parquet")
+    assert set(tidy["experiment"]) == {"db-sm-rsm", "zksnark-sm-rsm", "cpsnark-sm"}
+    assert main(["report", str(tmp_path / "nope"), "--paper-dir", str(paper_dir)]) == 2
+    assert "results directory not found" in capsys.readouterr().err
