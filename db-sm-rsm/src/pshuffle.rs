@@ -588,12 +588,20 @@ mod tests {
 
     impl<E: Pairing> Setup<E> {
         fn new(n: usize, seed: u64) -> Self {
+            Self::with_key(n, seed, false)
+        }
+
+        fn with_key(n: usize, seed: u64, paper_size: bool) -> Self {
             let mut rng = ChaCha20Rng::seed_from_u64(seed);
             let gens = Generators::<E>::new(&mut rng);
             let ck = CommitmentKey::new(&gens, n, &mut rng);
             let perm = Permutation::random(n, &mut rng);
             let (a, s) = commit_perm_random(&gens, &ck, &perm, &mut rng).unwrap();
-            let mut key = ThresholdKey::fixed_small_test_key(&mut rng, 2);
+            let mut key = if paper_size {
+                ThresholdKey::fixed_test_key(&mut rng, 2)
+            } else {
+                ThresholdKey::fixed_small_test_key(&mut rng, 2)
+            };
             key.pk.build_table(6);
             let pk = key.pk;
             let fo = FoKey::new(&mut rng, &pk.n, n);
@@ -752,6 +760,22 @@ mod tests {
             verify_shuffle(&su.statement(), &proof).is_err(),
             "wrong permutation"
         );
+    }
+
+    /// The 2050-bit fixed key, as in a real run: honest proof passes, a changed output fails.
+    #[test]
+    fn paper_size_key_bn254() {
+        let su = Setup::<ark_bn254::Bn254>::with_key(3, 11, true);
+        assert_eq!(su.pk.n.significant_bits(), 2050);
+        let proof = su.prove(12).unwrap();
+        verify_shuffle(&su.statement(), &proof).unwrap();
+        let mut out = su.output.clone();
+        out.swap(1, 2);
+        let st = ShuffleStatement {
+            output: &out,
+            ..su.statement()
+        };
+        assert!(verify_shuffle(&st, &proof).is_err());
     }
 
     #[test]

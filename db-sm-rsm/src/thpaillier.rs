@@ -4,7 +4,10 @@
 //! * `N = P'Q'` with safe primes `P' = 2p'+1`, `Q' = 2q'+1`; `M = p'q'`.
 //! * Secret `d ≡ 0 (mod M)`, `d ≡ 1 (mod N)`, split additively mod `N·M`: `d = Σ d_k`.
 //! * `h = −x² mod N²`, `H = h^N mod N²`; `Enc(m; r) = (1+N)^m · H^r mod N²`, r of ⌈bitlen(N)/2⌉ bits.
-//! * Decryption share `c^{4 d_k}`; combining: `m = L(∏_k c^{4 d_k}) · 4⁻¹ mod N`.
+//! * Decryption share `c^{4 d_k}`; combining: `m = L((∏_k s_k)²) · 8⁻¹ mod N`. Squaring the
+//!   product (as DJN's `c_i^{2λ}` does) makes decryption blind to a share multiplied by an element of
+//!   order 2 (such as −1), which the share proof — like any sigma proof in Z*_{N²} — would catch
+//!   only with probability 1/2; the proof correspondingly works on squares.
 //! * `v` a random square mod N² and `v_k = v^{d_k}` verify the shares.
 //!
 //! Fixes against upstream (listed for the report in [`FIXES`]): the PoK commitment is reduced mod N²
@@ -34,6 +37,7 @@ pub const FIXES: &[&str] = &[
     "B7: threshold-Paillier PoK-of-plaintext commitment C is reduced mod N^2",
     "B9: Paillier proof responses are integers (no reduction mod 2^len), so honest proofs never fail",
     "S6: batching exponents of the decryption-share proof come from Fiat-Shamir, not from the prover's RNG",
+    "Hardening: threshold-Paillier shares are combined as (prod s_k)^2 (as in DJN) and the share proof works on squares, so a share multiplied by -1 cannot corrupt a decryption (upstream's check would pass it with probability 1/2)",
 ];
 
 /// The public key, with an optional fixed-base table for `H` shared between clones.
@@ -297,14 +301,19 @@ impl ThresholdPublicKey {
                 shares.len()
             )));
         }
-        let prod = shares
+        let mut prod = shares
             .iter()
             .fold(Integer::from(1), |a, s| mul_mod(&a, s, &self.n2));
+        // (∏ s_k)² = c^{8d} = 1 + 8mN: squaring removes any order-2 factor of a share.
+        prod.square_mut();
+        prod %= &self.n2;
         ensure(
             Integer::from(&prod % &self.n) == 1,
             "combined shares are not of the form 1 + xN",
         )?;
-        Ok(mul_mod(&l_function(&prod, &self.n), &self.inv4, &self.n))
+        let inv2 = Integer::from(&self.n + 1u32) / 2u32;
+        let inv8 = mul_mod(&self.inv4, &inv2, &self.n);
+        Ok(mul_mod(&l_function(&prod, &self.n), &inv8, &self.n))
     }
 
     /// Combines share vectors of many ciphertexts (`shares_by_mixer[k][i]`).
@@ -410,12 +419,16 @@ impl ThresholdPublicKey {
                 )
             },
         );
+        // Prove log_{B²}(A²) = d_k: combining squares the shares too, so factors of order 2 are
+        // irrelevant to decryption, and the check does not leave them to a coin flip.
+        let (a, b) = (mul_mod(&a, &a, &self.n2), mul_mod(&b, &b, &self.n2));
         t.append_integer(b"A", &a);
         t.append_integer(b"B", &b);
         Ok((t, a, b))
     }
 
-    /// Verifies mixer k's batch of decryption shares: recompute A, B and `T = B^z · A^{−chal}`,
+    /// Verifies mixer k's batch of decryption shares: recompute A², B² and
+    /// `T = (B²)^z · (A²)^{−chal}`,
     /// and compare the challenge.
     pub fn verify_shares(
         &self,
@@ -462,8 +475,9 @@ impl ThresholdSecretShare {
             .collect()
     }
 
-    /// Batched proof that `shares[i] = cts[i]^{4 d_k}` for all i (Bellare–Garay–Rabin small
-    /// exponents): `A = B^{d_k}`; prove it with `T = B^ρ`, `z = ρ + chal·d_k`.
+    /// Batched proof that `shares[i] = cts[i]^{4 d_k}` for all i, up to factors of order 2
+    /// (Bellare–Garay–Rabin small exponents): `A² = (B²)^{d_k}`; prove it with `T = (B²)^ρ`,
+    /// `z = ρ + chal·d_k`.
     pub fn prove_shares(
         &self,
         pk: &ThresholdPublicKey,
@@ -701,6 +715,23 @@ mod tests {
                 "bad share at index {bad_index} accepted"
             );
         }
+    }
+
+    #[test]
+    fn order_two_factor_in_a_share_changes_nothing() {
+        let (key, cts, mut shares) = share_setup(3);
+        // −s: the proof (on squares) and the combination (of squares) both ignore the sign.
+        shares[0] = Integer::from(&key.pk.n2 - &shares[0]);
+        let proof = key.shares[1]
+            .prove_shares(&key.pk, &cts, &shares, &mut rng(15))
+            .unwrap();
+        key.pk.verify_shares(1, &cts, &shares, &proof).unwrap();
+        let col: Vec<Integer> = vec![
+            key.shares[0].decryption_share(&key.pk, &cts[0]),
+            shares[0].clone(),
+            key.shares[2].decryption_share(&key.pk, &cts[0]),
+        ];
+        assert_eq!(key.pk.combine(&col).unwrap(), Integer::from(0));
     }
 
     #[test]
