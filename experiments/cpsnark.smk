@@ -27,10 +27,12 @@ def from_crate_dir(path):
 
 
 def cpsnark_env(wildcards):
-    n, threads, _rep = CP_RUN.fullmatch(wildcards.run).groups()
+    n, threads, rep = CP_RUN.fullmatch(wildcards.run).groups()
     json = from_crate_dir(f"{CP_RAW}/{wildcards.run}/summary.json")
+    # the same seed scheme as the other experiments' --seed (seed_arg)
+    seed = "" if config["seed"] is None else f" CPSNARK_SEED={config['seed'] + int(rep or 1) - 1}"
     return (
-        f"CPSNARK_N={n} CPSNARK_SAMPLES={config['cpsnark_samples']} CPSNARK_JSON={json} "
+        f"CPSNARK_N={n} CPSNARK_SAMPLES={config['cpsnark_samples']} CPSNARK_JSON={json}{seed} "
         f"RAYON_NUM_THREADS={threads}"
     )
 

@@ -59,6 +59,10 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
     # repetition k runs with seed + k - 1, so repetitions differ yet are reproducible
     assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --threads 1 --seed 6 "
                      r"--json results/raw/db-sm-rsm/n1000-m4-bn254-fast-t1-r2/", text)
+    assert re.search(r"--n 10 --hash sha256 --threads 2 --out "
+                     r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ", text)
+    assert re.search(r"CPSNARK_JSON=\.\./results/raw/cpsnark-sm/n100-t1-r2/summary.json "
+                     r"CPSNARK_SEED=6 RAYON_NUM_THREADS=1 ", text)
 
 
 def test_docker_runner_prefixes_the_same_command_lines(workflow_copy: Workflow) -> None:
@@ -188,3 +192,10 @@ def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> No
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", check=False)
     assert proc.returncode != 0
     assert "required program(s) not found on PATH: cargo" in proc.stdout + proc.stderr
+
+
+def test_scripts_are_executable() -> None:
+    import os
+
+    for name in ("scripts/install", "scripts/test", ".ci/run", "scripts/check_results.py"):
+        assert os.access(REPO / name, os.X_OK), f"{name} is not executable"
