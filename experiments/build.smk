@@ -27,7 +27,7 @@ def build_outputs():
 
 rule build_dbsmrsm:
     input:
-        RUST_SOURCES,
+        crate_sources("db-sm-rsm"),
     output:
         DBSM_BIN,
     shell:
@@ -36,7 +36,7 @@ rule build_dbsmrsm:
 
 rule build_zksnark_prover:
     input:
-        RUST_SOURCES,
+        crate_sources("zksnark-sm-rsm/prover"),
     output:
         PROVER_BIN,
     shell:
@@ -46,7 +46,7 @@ rule build_zksnark_prover:
 rule build_cpsnark_bench:
     """Compile the criterion benchmark ahead, so its run measures and does not compile."""
     input:
-        RUST_SOURCES,
+        crate_sources("cpsnark-sm"),
     output:
         touch(CPSNARK_BENCH_STAMP),
     shell:

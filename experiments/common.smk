@@ -112,11 +112,15 @@ def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "tes
     return sorted(found)
 
 
-RUST_SOURCES = ["Cargo.toml", "Cargo.lock"] + sources(
-    "db-sm-rsm/**/*.rs", "db-sm-rsm/Cargo.toml",
-    "cpsnark-sm/**/*.rs", "cpsnark-sm/Cargo.toml",
-    "zksnark-sm-rsm/prover/**/*.rs", "zksnark-sm-rsm/prover/Cargo.toml",
-)
+def crate_sources(crate):
+    """What a crate's build depends on: its own files and the workspace manifest and lock. The
+    crates have no path dependencies on each other; one that gains some must list them here."""
+    return ["Cargo.toml", "Cargo.lock"] + sources(f"{crate}/**/*.rs", f"{crate}/Cargo.toml")
+
+
+RUST_CRATES = ["db-sm-rsm", "cpsnark-sm", "zksnark-sm-rsm/prover"]
+# Every workspace member: an image builds the whole workspace's manifest set.
+RUST_SOURCES = sorted({f for crate in RUST_CRATES for f in crate_sources(crate)})
 
 
 def seed_arg(rep):
