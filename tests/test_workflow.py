@@ -199,3 +199,18 @@ def test_scripts_are_executable() -> None:
 
     for name in ("scripts/install", "scripts/test", ".ci/run", "scripts/check_results.py"):
         assert os.access(REPO / name, os.X_OK), f"{name} is not executable"
+
+
+def test_dry_run_of_this_repository(tmp_path: Path) -> None:
+    """The real repository (not a copy with stand-ins) has every file the default run needs."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--dry-run", "--cores", "1", "all", "--config",
+         f"results={tmp_path / 'results'}"],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report", "run_config"):
+        assert re.search(rf"^{rule}\s+\d+", proc.stdout, re.M), proc.stdout
