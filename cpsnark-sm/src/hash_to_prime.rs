@@ -239,4 +239,27 @@ mod tests {
         // Nor does another element give this prime.
         assert!(!synthesize(HashToPrimeCircuit::new(p, &Integer::from(13), idx, &e)).0);
     }
+
+    #[test]
+    fn circuit_and_native_agree_on_bn254_too() {
+        // ν = 254 there: 253-bit elements, 4 padding bits, same μ = 252 and 15-bit nonce.
+        type F = ark_bn254::Fr;
+        let p = Parameters::from_curve::<F>().unwrap();
+        assert_eq!(
+            (p.message_bits(), p.nonce_bits(), p.hash_to_prime_bits),
+            (253, 15, 252)
+        );
+        let x = (Integer::from(1) << 252u32) + 99u32;
+        let (e, idx) = hash_to_prime(&p, &x).unwrap();
+        let cs = ConstraintSystem::<F>::new_ref();
+        HashToPrimeCircuit::<F>::new(p, &x, idx, &e)
+            .generate_constraints(cs.clone())
+            .unwrap();
+        assert!(cs.is_satisfied().unwrap());
+        let cs = ConstraintSystem::<F>::new_ref();
+        HashToPrimeCircuit::<F>::new(p, &x, idx + 1, &e)
+            .generate_constraints(cs.clone())
+            .unwrap();
+        assert!(!cs.is_satisfied().unwrap());
+    }
 }

@@ -55,7 +55,7 @@ mod tests {
             assert!(x >= 0 && x < bound);
             seen_high |= x >= 900;
             let s = symmetric(&bound, &mut rng);
-            assert!(s >= -1000 && s < 1000);
+            assert!((-1000..1000).contains(&s));
         }
         assert!(seen_high);
         let big = bits(2047, &mut rng);
