@@ -2,6 +2,13 @@
 # (runner: docker) one image per experiment. Each build touches its output, because cargo and npm
 # leave a file alone when nothing changed, and Snakemake would then rebuild on every run.
 
+if config["runner"] == "native" and os.environ.get("CARGO_TARGET_DIR"):
+    # The programs are run from target/release (by this workflow and by the zkSNARK driver).
+    raise WorkflowError(
+        f"CARGO_TARGET_DIR is set ({os.environ['CARGO_TARGET_DIR']}); the workflow runs the "
+        "programs from ./target/release, so unset it"
+    )
+
 DBSM_BIN = "target/release/db-sm-rsm"
 PROVER_BIN = "target/release/zksnark-prover"
 CPSNARK_BENCH_STAMP = "build/stamps/cpsnark-bench.stamp"
@@ -31,7 +38,7 @@ rule build_dbsmrsm:
     output:
         DBSM_BIN,
     shell:
-        "cargo build --release -p db-sm-rsm --bin db-sm-rsm && touch {output}"
+        "cargo build --release -p db-sm-rsm --bin db-sm-rsm && test -x {output} && touch {output}"
 
 
 rule build_zksnark_prover:
@@ -40,7 +47,8 @@ rule build_zksnark_prover:
     output:
         PROVER_BIN,
     shell:
-        "cargo build --release -p zksnark-prover --bin zksnark-prover && touch {output}"
+        "cargo build --release -p zksnark-prover --bin zksnark-prover"
+        " && test -x {output} && touch {output}"
 
 
 rule build_cpsnark_bench:

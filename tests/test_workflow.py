@@ -35,7 +35,8 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
             f" > {cp}/report.txt") in text
     assert ("python -m analysis report results --config results/config.json"
             " > results/analysis.log 2>&1") in text
-    assert "cargo build --release -p db-sm-rsm --bin db-sm-rsm" in text
+    assert "cargo build --release -p db-sm-rsm --bin db-sm-rsm && test -x target/release/db-sm-rsm"\
+        " && touch target/release/db-sm-rsm" in text
     assert "cargo build --release -p zksnark-prover --bin zksnark-prover" in text
     assert "cargo bench --no-run -p cpsnark-sm --bench membership_hash" in text
     assert "npm ci" in text
@@ -214,3 +215,10 @@ def test_dry_run_of_this_repository(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report", "run_config"):
         assert re.search(rf"^{rule}\s+\d+", proc.stdout, re.M), proc.stdout
+
+
+def test_cargo_target_dir_elsewhere_is_refused(workflow_copy: Workflow) -> None:
+    workflow_copy.env["CARGO_TARGET_DIR"] = "/somewhere/else"
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", check=False)
+    assert proc.returncode != 0
+    assert "CARGO_TARGET_DIR is set (/somewhere/else)" in proc.stdout + proc.stderr
