@@ -30,7 +30,7 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
 use db_sm_rsm::bigint::{pow_mod, random_bits};
-use db_sm_rsm::group::{msm, msm_short, random_short, Generators};
+use db_sm_rsm::group::{msm, msm_short, mul_var, random_short, Generators};
 use db_sm_rsm::machine::machine_json;
 use db_sm_rsm::paillier::PaillierKey;
 use db_sm_rsm::thpaillier::ThresholdKey;
@@ -121,6 +121,12 @@ fn bench_curve<E: Pairing>(c: &mut Criterion, rec: &Recorder, curve: &str) {
     for (suffix, x) in exps {
         rec.bench(c, &format!("E1f{suffix}"), Some(curve), || gens.g1.mul(&x));
         rec.bench(c, &format!("E1v{suffix}"), Some(curve), || p1 * x);
+        rec.bench(c, &format!("E1v{suffix}_wnaf"), Some(curve), || {
+            mul_var(p1, &x)
+        });
+        rec.bench(c, &format!("E2v{suffix}_wnaf"), Some(curve), || {
+            mul_var(p2, &x)
+        });
         rec.bench(c, &format!("E2f{suffix}"), Some(curve), || gens.f2.mul(&x));
         rec.bench(c, &format!("E2v{suffix}"), Some(curve), || p2 * x);
         rec.bench(c, &format!("ETf{suffix}"), Some(curve), || gens.ft.mul(&x));

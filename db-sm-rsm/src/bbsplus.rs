@@ -17,7 +17,7 @@ use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
 use crate::error::ensure;
-use crate::group::{msm, msm_short, random_short, Generators};
+use crate::group::{msm, msm_short, mul_var, random_short, Generators};
 use crate::params::KAPPA_E;
 use crate::{Error, Result};
 
@@ -54,7 +54,7 @@ pub fn sign_commitment<E: Pairing>(
     let r_hat = E::ScalarField::rand(rng);
     let base = gens.f1.point() + gens.h1.mul(&r_hat) + comm;
     QuasiSig {
-        s: (base * inv).into_affine(),
+        s: mul_var(base, &inv).into_affine(),
         c,
         r_hat,
     }
@@ -79,7 +79,12 @@ pub fn sign_commitments<E: Pairing>(
     ark_ff::batch_inversion(&mut invs);
     let s: Vec<E::G1> = (0..comms.len())
         .into_par_iter()
-        .map(|i| (gens.f1.point() + gens.h1.mul(&r_hats[i]) + comms[i]) * invs[i])
+        .map(|i| {
+            mul_var(
+                gens.f1.point() + gens.h1.mul(&r_hats[i]) + comms[i],
+                &invs[i],
+            )
+        })
         .collect();
     E::G1::normalize_batch(&s)
         .into_iter()

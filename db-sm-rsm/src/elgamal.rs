@@ -20,7 +20,7 @@ use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
 use crate::error::ensure;
-use crate::group::{challenge_short_vec, msm_short, FixedBaseTable, Generators};
+use crate::group::{challenge_short_vec, msm_short, mul_var, FixedBaseTable, Generators};
 use crate::params::KAPPA_E;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
@@ -197,12 +197,12 @@ pub fn reencrypt_many<E: Pairing>(
 
 /// `Exp(c, b) = (c0^b, c1^b)`: encrypts M^b (homomorphic blinding).
 pub fn exp<E: Pairing>(c: &Ciphertext<E>, b: &E::ScalarField) -> Ciphertext<E> {
-    normalize(&[(c.c0 * b, c.c1 * b)])[0]
+    normalize(&[(mul_var(c.c0.into_group(), b), mul_var(c.c1.into_group(), b))])[0]
 }
 
 /// Mixer k's decryption share `D_k = c0^{x_k}`.
 pub fn decryption_share<E: Pairing>(c: &Ciphertext<E>, x_k: &E::ScalarField) -> E::G1Affine {
-    (c.c0 * x_k).into_affine()
+    mul_var(c.c0.into_group(), x_k).into_affine()
 }
 
 /// Decryption shares for a list of ciphertexts (in parallel).
@@ -210,7 +210,10 @@ pub fn decryption_shares<E: Pairing>(
     cs: &[Ciphertext<E>],
     x_k: &E::ScalarField,
 ) -> Vec<E::G1Affine> {
-    let d: Vec<E::G1> = cs.par_iter().map(|c| c.c0 * x_k).collect();
+    let d: Vec<E::G1> = cs
+        .par_iter()
+        .map(|c| mul_var(c.c0.into_group(), x_k))
+        .collect();
     E::G1::normalize_batch(&d)
 }
 
@@ -299,7 +302,7 @@ pub fn prove_shares<E: Pairing>(
 ) -> Result<SharesProof<E>> {
     let (mut t, _a, b) = shares_statement(gens, vk, cs, shares)?;
     let rho = E::ScalarField::rand(rng);
-    t.append_ark(b"T", &(b * rho).into_affine());
+    t.append_ark(b"T", &mul_var(b.into_group(), &rho).into_affine());
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
     Ok(SharesProof {
         chal,
@@ -316,7 +319,8 @@ pub fn verify_shares<E: Pairing>(
     proof: &SharesProof<E>,
 ) -> Result<()> {
     let (mut t, a, b) = shares_statement(gens, vk, cs, shares)?;
-    t.append_ark(b"T", &(a * proof.chal + b * proof.z).into_affine());
+    let t_val = mul_var(a.into_group(), &proof.chal) + mul_var(b.into_group(), &proof.z);
+    t.append_ark(b"T", &t_val.into_affine());
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
     ensure(
         chal == proof.chal,
@@ -331,7 +335,7 @@ pub fn random_message<E: Pairing>(rng: &mut (impl RngCore + CryptoRng)) -> E::G1
 
 /// Decrypts with the whole secret x (tests and dealer checks).
 pub fn decrypt_with_secret<E: Pairing>(c: &Ciphertext<E>, x: &E::ScalarField) -> E::G1Affine {
-    (c.c1.into_group() - c.c0 * x).into_affine()
+    (c.c1.into_group() - mul_var(c.c0.into_group(), x)).into_affine()
 }
 
 /// True if the ciphertext is (1, 1), i.e. the trivial encryption of the identity.

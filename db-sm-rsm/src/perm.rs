@@ -24,7 +24,7 @@ use rand::{CryptoRng, Rng, RngCore};
 use rayon::prelude::*;
 
 use crate::error::ensure;
-use crate::group::{challenge_short_vec, msm, msm_short, Generators};
+use crate::group::{challenge_short_vec, msm, msm_short, mul_var, Generators};
 use crate::params::KAPPA_E;
 use crate::pedersen::CommitmentKey;
 use crate::transcript::Transcript;
@@ -347,18 +347,18 @@ pub(crate) fn recompute_commit<E: Pairing>(
     let prod_e: E::ScalarField = e.iter().product();
     let lw = proof.b[n - 1].into_group() - gens.g1.mul(&prod_e);
 
-    let c1 = lc1 * c + gens.h1.mul(&proof.z_t);
-    let c2 = lc2 * c + gens.h1.mul(&proof.z_k) + msm::<E::G1>(&ck.gens[..n], &proof.z_e)?;
-    let cu = lw * c + gens.h1.mul(&proof.z_w);
+    let c1 = mul_var(lc1, &c) + gens.h1.mul(&proof.z_t);
+    let c2 = mul_var(lc2, &c) + gens.h1.mul(&proof.z_k) + msm::<E::G1>(&ck.gens[..n], &proof.z_e)?;
+    let cu = mul_var(lw, &c) + gens.h1.mul(&proof.z_w);
     let cb: Vec<E::G1> = (0..n)
         .into_par_iter()
         .map(|j| {
             let prev = if j == 0 {
-                gens.g1.point() * proof.z_e[0]
+                gens.g1.mul(&proof.z_e[0])
             } else {
-                proof.b[j - 1] * proof.z_e[j]
+                mul_var(proof.b[j - 1].into_group(), &proof.z_e[j])
             };
-            proof.b[j] * c + gens.h1.mul(&proof.z_s[j]) + prev
+            mul_var(proof.b[j].into_group(), &c) + gens.h1.mul(&proof.z_s[j]) + prev
         })
         .collect();
     let mut singles = E::G1::normalize_batch(&[c1, c2, cu]).into_iter();

@@ -23,7 +23,7 @@ use rand::{CryptoRng, RngCore};
 
 use crate::elgamal::{reencrypt_many, Ciphertext, PublicKey};
 use crate::error::ensure;
-use crate::group::{msm, msm_short, Generators};
+use crate::group::{msm, msm_short, mul_var, Generators};
 use crate::params::KAPPA_E;
 use crate::pedersen::CommitmentKey;
 use crate::perm::{
@@ -151,8 +151,8 @@ pub fn verify_shuffle<E: Pairing>(
     // LCC = ∏ in_i^{e_i} (80-bit), ZCC = Enc(1; −z_u) ⊙ ∏ out_j^{z_e′_j}; CC = LCC^c ⊙ ZCC.
     let lcc0 = msm_short::<E::G1>(&in0, &e, KAPPA_E as usize)?;
     let lcc1 = msm_short::<E::G1>(&in1, &e, KAPPA_E as usize)?;
-    let cc0 = lcc0 * c + msm::<E::G1>(&out0, &proof.perm.z_e)? - gens.g1.mul(&proof.z_u);
-    let cc1 = lcc1 * c + msm::<E::G1>(&out1, &proof.perm.z_e)? - pk.y_mul(&proof.z_u);
+    let cc0 = mul_var(lcc0, &c) + msm::<E::G1>(&out0, &proof.perm.z_e)? - gens.g1.mul(&proof.z_u);
+    let cc1 = mul_var(lcc1, &c) + msm::<E::G1>(&out1, &proof.perm.z_e)? - pk.y_mul(&proof.z_u);
     append_commit(&mut t, &pc);
     append_cc::<E>(&mut t, (cc0, cc1));
     let c2: E::ScalarField = t.challenge_scalar(b"c");

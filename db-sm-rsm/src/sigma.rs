@@ -10,14 +10,14 @@
 //! and the verifier recomputes the commitments as `statement^chal · bases^z` and re-hashes.
 
 use ark_ec::pairing::Pairing;
-use ark_ec::CurveGroup;
+use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::UniformRand;
 use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
 
 use crate::elgamal::{Ciphertext, PublicKey};
 use crate::error::ensure;
-use crate::group::{Generators, Gt};
+use crate::group::{mul_var, Generators, Gt};
 use crate::pedersen::{commit_g1, commit_gt};
 use crate::transcript::Transcript;
 
@@ -83,7 +83,7 @@ pub fn pkcomm_verify<E: Pairing>(
     comm: &E::G1Affine,
     proof: &PkcommProof<E>,
 ) -> crate::Result<()> {
-    let s = *comm * proof.chal + commit_g1(gens, &proof.z1, &proof.z2);
+    let s = mul_var(comm.into_group(), &proof.chal) + commit_g1(gens, &proof.z1, &proof.z2);
     let mut t = pkcomm_transcript(gens, comm);
     t.append_ark(b"s", &s.into_affine());
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
@@ -155,8 +155,8 @@ pub fn pk_enc_bl_prove<E: Pairing>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> EncBlProof<E> {
     let (a_hat, b_hat) = (E::ScalarField::rand(rng), E::ScalarField::rand(rng));
-    let a1 = gens.g1.mul(&a_hat) + c.c0 * b_hat;
-    let a2 = pk.y_mul(&a_hat) + c.c1 * b_hat;
+    let a1 = gens.g1.mul(&a_hat) + mul_var(c.c0.into_group(), &b_hat);
+    let a2 = pk.y_mul(&a_hat) + mul_var(c.c1.into_group(), &b_hat);
     let mut t = enc_bl_transcript(gens, pk, c, blinded);
     append_pair::<E>(&mut t, a1, a2);
     respond(t.challenge_scalar(b"chal"), (a_hat, b_hat), (rho, b))
@@ -170,8 +170,12 @@ pub fn pk_enc_bl_verify<E: Pairing>(
     blinded: &Ciphertext<E>,
     proof: &EncBlProof<E>,
 ) -> crate::Result<()> {
-    let a1 = blinded.c0 * proof.chal + gens.g1.mul(&proof.z1) + c.c0 * proof.z2;
-    let a2 = blinded.c1 * proof.chal + pk.y_mul(&proof.z1) + c.c1 * proof.z2;
+    let a1 = mul_var(blinded.c0.into_group(), &proof.chal)
+        + gens.g1.mul(&proof.z1)
+        + mul_var(c.c0.into_group(), &proof.z2);
+    let a2 = mul_var(blinded.c1.into_group(), &proof.chal)
+        + pk.y_mul(&proof.z1)
+        + mul_var(c.c1.into_group(), &proof.z2);
     let mut t = enc_bl_transcript(gens, pk, c, blinded);
     append_pair::<E>(&mut t, a1, a2);
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
@@ -214,8 +218,8 @@ pub fn pk_enc_blrev_verify<E: Pairing>(
     c: &Ciphertext<E>,
     proof: &EncBlRevProof<E>,
 ) -> crate::Result<()> {
-    let a1 = c.c0 * proof.chal + gens.g1.mul(&proof.z1);
-    let a2 = c.c1 * proof.chal + gens.g1.mul(&proof.z2) + pk.y_mul(&proof.z1);
+    let a1 = mul_var(c.c0.into_group(), &proof.chal) + gens.g1.mul(&proof.z1);
+    let a2 = mul_var(c.c1.into_group(), &proof.chal) + gens.g1.mul(&proof.z2) + pk.y_mul(&proof.z1);
     let mut t = enc_blrev_transcript(gens, pk, c);
     append_pair::<E>(&mut t, a1, a2);
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
@@ -226,7 +230,6 @@ pub fn pk_enc_blrev_verify<E: Pairing>(
 mod tests {
     use super::*;
     use crate::elgamal::{encrypt, exp, keygen, random_message, reencrypt};
-    use ark_ec::AffineRepr;
     use ark_ff::One;
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
