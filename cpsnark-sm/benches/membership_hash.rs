@@ -315,8 +315,10 @@ fn main() {
     verify(&crs, &stmt, &proof).unwrap_or_else(|e| fail(&format!("honest proof rejected: {e}")));
     println!("proof size: {} bytes", proof.size_bytes());
 
-    let out_dir = criterion_dir();
     let clock = std::env::var("CPSNARK_CLOCK").unwrap_or_else(|_| "wall".into());
+    // One criterion directory per configuration, so that its "change:" lines compare a run with
+    // the previous run of the same set size, thread count and clock only.
+    let out_dir = criterion_dir().join(format!("n{n}-t{threads}-{clock}"));
     let ctx = Ctx {
         crs: &crs,
         stmt: &stmt,
