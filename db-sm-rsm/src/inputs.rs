@@ -1,0 +1,175 @@
+//! Input preparation by the senders (spec §2.2) and the mixers' input checks (§2.3).
+//!
+//! Sender i picks a message v_i and commitment randomness r_i, publishes the commitment
+//! γ_i = g1^{v_i}·h1^{r_i} with a proof of knowledge of its opening, threshold-Paillier
+//! encryptions cv_i, cr_i of both with proofs of knowledge of plaintext, and, for every mixer k,
+//! additive shares v_{i,k}, r_{i,k} encrypted under mixer k's own Paillier key, each with a proof
+//! of knowledge of plaintext. As upstream (B12), nothing proves the shares consistent with γ_i.
+
+use ark_ec::pairing::Pairing;
+use ark_ec::CurveGroup;
+use ark_ff::{One, UniformRand};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+use rug::Integer;
+
+use crate::group::scalar_to_integer;
+use crate::paillier;
+use crate::pedersen::commit_g1;
+use crate::report::{Report, Totals};
+use crate::run::Config;
+use crate::setup::{Mixer, Public};
+use crate::sharing::share;
+use crate::sigma::{pkcomm_prove, PkcommProof};
+use crate::tamper::Tamper;
+use crate::thpaillier::PlaintextProof;
+use crate::Result;
+
+/// One sender's encrypted share for one mixer.
+#[derive(Clone, Debug)]
+pub struct ShareCt {
+    pub cv: Integer,
+    pub cr: Integer,
+    pub cv_pf: paillier::PlaintextProof,
+    pub cr_pf: paillier::PlaintextProof,
+}
+
+/// Everything the senders publish (input order).
+pub struct Inputs<E: Pairing> {
+    pub cv: Vec<Integer>,
+    pub cr: Vec<Integer>,
+    pub cv_pf: Vec<PlaintextProof>,
+    pub cr_pf: Vec<PlaintextProof>,
+    pub gammas: Vec<E::G1Affine>,
+    pub pkcomm: Vec<PkcommProof<E>>,
+    /// `shares[k][i]`: sender i's encrypted shares for mixer k.
+    pub shares: Vec<Vec<ShareCt>>,
+}
+
+struct SenderOut<E: Pairing> {
+    cv: Integer,
+    cr: Integer,
+    cv_pf: PlaintextProof,
+    cr_pf: PlaintextProof,
+    gamma: E::G1,
+    pkcomm: PkcommProof<E>,
+    shares: Vec<ShareCt>,
+}
+
+/// One sender's whole preparation, with its own CSPRNG.
+fn prepare_one<E: Pairing>(public: &Public<E>, rng: &mut ChaCha20Rng) -> SenderOut<E> {
+    let gens = &public.gens;
+    let th = &public.th;
+    let v = E::ScalarField::rand(rng);
+    let r = E::ScalarField::rand(rng);
+    let (vi, ri) = (scalar_to_integer(&v), scalar_to_integer(&r));
+    let (cv, cv_rand) = th.encrypt(&vi, rng);
+    let (cr, cr_rand) = th.encrypt(&ri, rng);
+    let gamma = commit_g1(gens, &v, &r);
+    let pkcomm = pkcomm_prove(gens, &gamma.into_affine(), &v, &r, rng);
+    let vs = share(&v, public.m, rng);
+    let rs = share(&r, public.m, rng);
+    let shares = public
+        .mixer_pks
+        .iter()
+        .zip(vs.iter().zip(&rs))
+        .map(|(pk, (vk, rk))| {
+            let (vk, rk) = (scalar_to_integer(vk), scalar_to_integer(rk));
+            let (cv, cv_r) = pk.encrypt(&vk, rng);
+            let (cr, cr_r) = pk.encrypt(&rk, rng);
+            let cv_pf = pk.prove_plaintext(&cv, &vk, &cv_r, rng);
+            let cr_pf = pk.prove_plaintext(&cr, &rk, &cr_r, rng);
+            ShareCt {
+                cv,
+                cr,
+                cv_pf,
+                cr_pf,
+            }
+        })
+        .collect();
+    let cv_pf = th.prove_plaintext(&cv, &vi, &cv_rand, rng);
+    let cr_pf = th.prove_plaintext(&cr, &ri, &cr_rand, rng);
+    SenderOut {
+        cv,
+        cr,
+        cv_pf,
+        cr_pf,
+        gamma,
+        pkcomm,
+        shares,
+    }
+}
+
+/// All n senders (in parallel; each with its own CSPRNG seeded from `rng`).
+pub fn prepare<E: Pairing>(
+    cfg: &Config,
+    public: &Public<E>,
+    rng: &mut ChaCha20Rng,
+) -> Result<Inputs<E>> {
+    let seeds: Vec<[u8; 32]> = (0..public.n).map(|_| rng.gen()).collect();
+    let outs: Vec<SenderOut<E>> = seeds
+        .into_par_iter()
+        .map(|s| prepare_one(public, &mut ChaCha20Rng::from_seed(s)))
+        .collect();
+    let mut inp = Inputs {
+        cv: Vec::with_capacity(public.n),
+        cr: Vec::with_capacity(public.n),
+        cv_pf: Vec::with_capacity(public.n),
+        cr_pf: Vec::with_capacity(public.n),
+        gammas: Vec::new(),
+        pkcomm: Vec::with_capacity(public.n),
+        shares: vec![Vec::with_capacity(public.n); public.m],
+    };
+    let mut gammas = Vec::with_capacity(public.n);
+    for o in outs {
+        inp.cv.push(o.cv);
+        inp.cr.push(o.cr);
+        inp.cv_pf.push(o.cv_pf);
+        inp.cr_pf.push(o.cr_pf);
+        gammas.push(o.gamma);
+        inp.pkcomm.push(o.pkcomm);
+        for (k, s) in o.shares.into_iter().enumerate() {
+            inp.shares[k].push(s);
+        }
+    }
+    inp.gammas = E::G1::normalize_batch(&gammas);
+    // Sender 0 cheats: one response of its proofs no longer matches.
+    if cfg.tampers(Tamper::InputPok) {
+        inp.cv_pf[0].z_m += 1;
+    }
+    if cfg.tampers(Tamper::PkComm) {
+        inp.pkcomm[0].z1 += E::ScalarField::one();
+    }
+    Ok(inp)
+}
+
+/// `checking inputs`: each mixer checks the threshold PoKs of every cv_i, cr_i and the PoKs of
+/// its own share ciphertexts.
+pub fn check<E: Pairing>(
+    _cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    inputs: &Inputs<E>,
+) -> Result<()> {
+    let ok = r.section("check_encs", Totals::Mixers, |r| {
+        let mut all = true;
+        for mx in mixers.iter() {
+            let label = "checking proofs of knowledge of input ciphertexts";
+            let pk = &public.mixer_pks[mx.k];
+            all &= r.time(mx.party(), label, || {
+                (0..public.n).into_par_iter().all(|i| {
+                    let s = &inputs.shares[mx.k][i];
+                    public.th.verify_plaintext(&inputs.cv[i], &inputs.cv_pf[i]).is_ok()
+                        && public.th.verify_plaintext(&inputs.cr[i], &inputs.cr_pf[i]).is_ok()
+                        && pk.verify_plaintext(&s.cv, &s.cv_pf).is_ok()
+                        && pk.verify_plaintext(&s.cr, &s.cr_pf).is_ok()
+                })
+            });
+        }
+        all
+    });
+    r.status("status_encs", ok);
+    Ok(())
+}

@@ -1,0 +1,195 @@
+//! Preprocessing (spec §2.1) and the parties of the protocol.
+//!
+//! A trusted dealer (upstream's shortcut S1, kept) makes the threshold-Paillier key and its
+//! shares, each mixer's own Paillier key, the threshold-ElGamal key shares and the Beaver
+//! triples; each mixer then picks its secret permutation, commits to it and proves knowledge of
+//! the opening. What the dealer hands out is moved into the party that owns it ([`Mixer`]); what
+//! is public goes to [`Public`]. Nothing else carries secrets between steps.
+
+use ark_ec::pairing::Pairing;
+use ark_ff::{One, UniformRand};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+
+use crate::elgamal;
+use crate::fo;
+use crate::group::Generators;
+use crate::paillier;
+use crate::pedersen::CommitmentKey;
+use crate::perm::{commit_perm, prove_perm, verify_perm, PermCommitment, Permutation};
+use crate::report::{Party, Report, Totals};
+use crate::run::Config;
+use crate::sharing::{gen_beaver_triples, TripleShare};
+use crate::tamper::Tamper;
+use crate::thpaillier;
+use crate::Result;
+
+/// Everything every party may read.
+pub struct Public<E: Pairing> {
+    pub n: usize,
+    pub m: usize,
+    pub gens: Generators<E>,
+    /// Threshold Paillier public key (with the fixed-base table for H).
+    pub th: thpaillier::ThresholdPublicKey,
+    /// Mixer k's own Paillier public key (senders encrypt shares to it).
+    pub mixer_pks: Vec<paillier::PaillierPublicKey>,
+    /// Threshold ElGamal public key Y and verification keys Y_k.
+    pub eg: elgamal::PublicKey<E>,
+    /// Vector commitment key for permutations (h1; G_0..G_{n'-1}).
+    pub ck: CommitmentKey<E>,
+    /// Fujisaki-Okamoto commitment key mod the threshold N (Paillier shuffle proofs).
+    pub ck_fo: fo::FoKey,
+    /// permcomm_k for every mixer.
+    pub permcomms: Vec<PermCommitment<E>>,
+}
+
+/// Mixer k and its secrets. Only mixer k's own steps get `&mut Mixer`.
+pub struct Mixer<E: Pairing> {
+    pub k: usize,
+    pub(crate) rng: ChaCha20Rng,
+    /// Share d_k of the threshold-Paillier secret.
+    pub(crate) th_share: thpaillier::ThresholdSecretShare,
+    /// Its own Paillier key pair (CRT decryption needs the factors).
+    pub(crate) sk: paillier::PaillierKey,
+    /// Share x_k of the ElGamal secret.
+    pub(crate) x: E::ScalarField,
+    pub(crate) perm: Permutation,
+    /// Randomness s of permcomm_k.
+    pub(crate) s: Vec<E::ScalarField>,
+    pub(crate) triples_d1: Vec<TripleShare<E::ScalarField>>,
+    pub(crate) triples_d2: Vec<TripleShare<E::ScalarField>>,
+    /// Shares v_{i,k}, r_{i,k} of the senders' messages and commitment randomness (input
+    /// order), learnt by decrypting its share ciphertexts in mixing (§2.4.3).
+    pub(crate) v: Vec<E::ScalarField>,
+    pub(crate) r: Vec<E::ScalarField>,
+    /// DB-SM: its shares b_{i,k} of the signature blinding factors (input order).
+    pub(crate) b_sm: Vec<E::ScalarField>,
+    /// DB-RSM: its shares of (bS, bc, br, δ0, δ1, δ2) per output.
+    pub(crate) w_rsm: crate::dpkbbsplus::WitnessShares<E::ScalarField>,
+}
+
+impl<E: Pairing> Mixer<E> {
+    pub fn party(&self) -> Party {
+        Party::Mixer(self.k)
+    }
+}
+
+/// The verifier (querier): its own randomness; its signing keys are made when it needs them.
+pub struct Verifier {
+    pub(crate) rng: ChaCha20Rng,
+}
+
+/// Window of the fixed-base table for the threshold key's H (1025-bit exponents): 103 rows of
+/// 1024 entries of 512 bytes, about 54 MB, and about 103 multiplications per encryption
+/// (upstream: 13-bit windows, 332 MB, 79 multiplications).
+pub const TH_TABLE_WINDOW: u32 = 10;
+/// Window of each mixer's table (448-bit exponents): 56 rows of 256 entries, about 7.3 MB. Unlike
+/// upstream (B4, table built but never used), senders' encryptions to the mixers use it.
+pub const MIXER_TABLE_WINDOW: u32 = 8;
+
+fn child_rng(master: &mut ChaCha20Rng) -> ChaCha20Rng {
+    ChaCha20Rng::from_rng(master).expect("ChaCha20 never fails")
+}
+
+/// Runs preprocessing inside the `preprocessing` section of `r`.
+pub fn preprocess<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    master: &mut ChaCha20Rng,
+) -> Result<(Public<E>, Vec<Mixer<E>>, Verifier)> {
+    let (n, m) = (cfg.n, cfg.m);
+    let mut dealer = child_rng(master);
+    // Upstream made the global generators and their tables at import time, untimed.
+    let gens = Generators::<E>::new(&mut dealer);
+
+    let (th, th_shares) = r.section("pai_th_keygen", Totals::None, |r| {
+        let mut key = thpaillier::ThresholdKey::fixed_test_key(&mut dealer, m);
+        r.line("precomputing...");
+        key.pk.build_table(TH_TABLE_WINDOW);
+        (key.pk, key.shares)
+    });
+    let mut mixer_keys = Vec::with_capacity(m);
+    for _ in 0..m {
+        mixer_keys.push(r.section("pai_keygen", Totals::None, |r| {
+            let mut key = paillier::PaillierKey::fixed_test_key(&mut dealer);
+            r.line("precomputing...");
+            key.pk.build_table(MIXER_TABLE_WINDOW);
+            (key.pk.clone(), key)
+        }));
+    }
+    let (eg, eg_shares) = elgamal::keygen(&gens, m, &mut dealer)?;
+    let (mut t1, mut t2) = r.time_plain("gen_beaver_triples", || {
+        (
+            gen_beaver_triples::<E::ScalarField>(n, m, &mut dealer),
+            gen_beaver_triples::<E::ScalarField>(n, m, &mut dealer),
+        )
+    });
+
+    let mut mixers: Vec<Mixer<E>> = Vec::with_capacity(m);
+    let mut mixer_pks = Vec::with_capacity(m);
+    let keys = th_shares.into_iter().zip(mixer_keys).zip(eg_shares);
+    for (k, ((th_share, (pk, sk)), x)) in keys.enumerate() {
+        mixer_pks.push(pk);
+        mixers.push(Mixer {
+            k,
+            rng: child_rng(master),
+            th_share,
+            sk,
+            x,
+            perm: Permutation::identity(0),
+            s: Vec::new(),
+            triples_d1: std::mem::take(&mut t1[k]),
+            triples_d2: std::mem::take(&mut t2[k]),
+            v: Vec::new(),
+            r: Vec::new(),
+            b_sm: Vec::new(),
+            w_rsm: Default::default(),
+        });
+    }
+
+    let label = "creating proof of knowledge of permutation commitment opening";
+    let (ck, ck_fo, permcomms, ok) = r.time_plain(label, || -> Result<_> {
+        let ck = CommitmentKey::new(&gens, n, &mut dealer);
+        let ck_fo = fo::FoKey::new(&mut dealer, &th.n, n);
+        let mut permcomms = Vec::with_capacity(m);
+        let mut proofs = Vec::with_capacity(m);
+        for mx in mixers.iter_mut() {
+            mx.perm = Permutation::random(n, &mut mx.rng);
+            mx.s = (0..n).map(|_| E::ScalarField::rand(&mut mx.rng)).collect();
+            let a = commit_perm(&gens, &ck, &mx.perm, &mx.s)?;
+            let mut proof = prove_perm(&gens, &ck, &a, &mx.perm, &mx.s, &mut mx.rng)?;
+            if mx.k == 0 && cfg.tampers(Tamper::PermComm) {
+                proof.z_t += E::ScalarField::one();
+            }
+            permcomms.push(a);
+            proofs.push(proof);
+        }
+        // Each proof is checked once, as upstream (S5); all checks run (no short-circuit, B3).
+        let ok = permcomms
+            .par_iter()
+            .zip(&proofs)
+            .map(|(a, p)| verify_perm(&gens, &ck, a, p).is_ok())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .all(|b| b);
+        Ok((ck, ck_fo, permcomms, ok))
+    })?;
+    r.status("status_permcomm", ok);
+
+    let public = Public {
+        n,
+        m,
+        gens,
+        th,
+        mixer_pks,
+        eg,
+        ck,
+        ck_fo,
+        permcomms,
+    };
+    let verifier = Verifier {
+        rng: child_rng(master),
+    };
+    Ok((public, mixers, verifier))
+}
