@@ -17,7 +17,7 @@ use crate::dpkbbsplus::{self, WitnessShares};
 use crate::elgamal::{self, Ciphertext};
 use crate::group::{integer_to_scalar, scalar_to_integer, Gt};
 use crate::inputs::Inputs;
-use crate::mix::Mixed;
+use crate::mix::{pshuffle_prove, pshuffle_verify, Mixed};
 use crate::pedersen::commit_gt;
 use crate::pshuffle;
 use crate::report::{Party, Report, Totals};
@@ -55,8 +55,8 @@ struct ShuffleStep<E: Pairing> {
     input: SigLists<E>,
     output: SigLists<E>,
     eg: ShuffleProof<E>,
-    pc: pshuffle::ShuffleProof,
-    pr: pshuffle::ShuffleProof,
+    pc: pshuffle::PaillierShuffleProof<E>,
+    pr: pshuffle::PaillierShuffleProof<E>,
 }
 
 /// One mixer's encrypted blinding factors with proofs.
@@ -135,36 +135,40 @@ pub fn run<E: Pairing>(
         r_rand: Vec<Integer>,
     }
     let vs = r.section("get_verfsigs_rev", Totals::Verifier, |r| {
-        r.time(Party::Verifier, "creating BBS+ signatures and encryptions", || {
-            let rng = &mut verifier.rng;
-            let sk = SigningKey::<E>::generate(gens, rng);
-            let mut sigs = bbsplus::sign_commitments(gens, &sk, &inputs.gammas, rng);
-            if cfg.tampers(Tamper::VerfSigRev) {
-                sigs[0].s = (sigs[0].s.into_group() + gens.g1.point()).into_affine();
-            }
-            let s: Vec<E::G1Affine> = sigs.iter().map(|q| q.s).collect();
-            let (s_ct, s_rho) = elgamal::encrypt_many(gens, eg, &s, rng);
-            let c_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
-            let r_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
-            let c_ct = (0..n)
-                .into_par_iter()
-                .map(|i| th.encrypt_with(&scalar_to_integer(&sigs[i].c), &c_rand[i]))
-                .collect();
-            let r_ct = (0..n)
-                .into_par_iter()
-                .map(|i| th.encrypt_with(&scalar_to_integer(&sigs[i].r_hat), &r_rand[i]))
-                .collect();
-            VerfSigs {
-                y: sk.y,
-                sigs,
-                s_ct,
-                s_rho,
-                c_ct,
-                c_rand,
-                r_ct,
-                r_rand,
-            }
-        })
+        r.time(
+            Party::Verifier,
+            "creating BBS+ signatures and encryptions",
+            || {
+                let rng = &mut verifier.rng;
+                let sk = SigningKey::<E>::generate(gens, rng);
+                let mut sigs = bbsplus::sign_commitments(gens, &sk, &inputs.gammas, rng);
+                if cfg.tampers(Tamper::VerfSigRev) {
+                    sigs[0].s = (sigs[0].s.into_group() + gens.g1.point()).into_affine();
+                }
+                let s: Vec<E::G1Affine> = sigs.iter().map(|q| q.s).collect();
+                let (s_ct, s_rho) = elgamal::encrypt_many(gens, eg, &s, rng);
+                let c_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
+                let r_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
+                let c_ct = (0..n)
+                    .into_par_iter()
+                    .map(|i| th.encrypt_with(&scalar_to_integer(&sigs[i].c), &c_rand[i]))
+                    .collect();
+                let r_ct = (0..n)
+                    .into_par_iter()
+                    .map(|i| th.encrypt_with(&scalar_to_integer(&sigs[i].r_hat), &r_rand[i]))
+                    .collect();
+                VerfSigs {
+                    y: sk.y,
+                    sigs,
+                    s_ct,
+                    s_rho,
+                    c_ct,
+                    c_rand,
+                    r_ct,
+                    r_rand,
+                }
+            },
+        )
     });
 
     // §2.6.3: every mixer batch-verifies the quasi-signatures and re-computes the encryptions.
@@ -240,14 +244,8 @@ pub fn run<E: Pairing>(
                             gens, &public.ck, a, eg, &list.s, &out.s, &mx.perm, &mx.s, &rho_s,
                             &mut mx.rng,
                         )?;
-                        let pc = pshuffle::prove(
-                            th, &public.ck, &public.ck_fo, a, &list.c, &out.c, &mx.perm, &mx.s,
-                            &rho_c, &mut mx.rng,
-                        )?;
-                        let pr = pshuffle::prove(
-                            th, &public.ck, &public.ck_fo, a, &list.r, &out.r, &mx.perm, &mx.s,
-                            &rho_r, &mut mx.rng,
-                        )?;
+                        let pc = pshuffle_prove(public, mx, &list.c, &out.c, &rho_c)?;
+                        let pr = pshuffle_prove(public, mx, &list.r, &out.r, &rho_r)?;
                         Ok((egp, pc, pr))
                     })?;
                     let input = std::mem::replace(&mut list, out.clone());
@@ -266,12 +264,10 @@ pub fn run<E: Pairing>(
                     all &= r.time(mx.party(), label, || {
                         steps.iter().filter(|s| s.k != mx.k).all(|s| {
                             let a = &public.permcomms[s.k];
-                            let (ck, fo) = (&public.ck, &public.ck_fo);
-                            verify_shuffle(gens, ck, a, eg, &s.input.s, &s.output.s, &s.eg).is_ok()
-                                && pshuffle::verify(th, ck, fo, a, &s.input.c, &s.output.c, &s.pc)
-                                    .is_ok()
-                                && pshuffle::verify(th, ck, fo, a, &s.input.r, &s.output.r, &s.pr)
-                                    .is_ok()
+                            verify_shuffle(gens, &public.ck, a, eg, &s.input.s, &s.output.s, &s.eg)
+                                .is_ok()
+                                && pshuffle_verify(public, s.k, &s.input.c, &s.output.c, &s.pc)
+                                && pshuffle_verify(public, s.k, &s.input.r, &s.output.r, &s.pr)
                         })
                     });
                 }
@@ -500,7 +496,11 @@ pub fn run<E: Pairing>(
             }
             for mx in mixers.iter_mut() {
                 let z: Vec<E::ScalarField> = r.time(mx.party(), step2, || {
-                    let triples = if purpose == 1 { &mx.triples_d1 } else { &mx.triples_d2 };
+                    let triples = if purpose == 1 {
+                        &mx.triples_d1
+                    } else {
+                        &mx.triples_d2
+                    };
                     (0..n)
                         .map(|j| {
                             let d: E::ScalarField = opened.iter().map(|o| o[j].0).sum();
@@ -543,11 +543,14 @@ pub fn run<E: Pairing>(
         for mx in mixers.iter() {
             let label = "verifying others' proof of knowledge of openings of shares of z1";
             all &= r.time(mx.party(), label, || {
-                z1s.iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, (zs, pfs))| {
-                    (0..n)
-                        .into_par_iter()
-                        .all(|j| pkcomm_gt_verify(gens, &zs[j], &pfs[j]).is_ok())
-                })
+                z1s.iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k != mx.k)
+                    .all(|(_, (zs, pfs))| {
+                        (0..n)
+                            .into_par_iter()
+                            .all(|j| pkcomm_gt_verify(gens, &zs[j], &pfs[j]).is_ok())
+                    })
             });
         }
         r.status("status_pk_z1", all);
@@ -558,7 +561,9 @@ pub fn run<E: Pairing>(
         let mut z1 = vec![Gt::<E>::zero(); n];
         for mx in mixers.iter() {
             derived = Some(r.time(mx.party(), "computing generators", || {
-                z1.par_iter_mut().zip(&z1s[mx.k].0).for_each(|(a, b)| *a += b);
+                z1.par_iter_mut()
+                    .zip(&z1s[mx.k].0)
+                    .for_each(|(a, b)| *a += b);
                 dpkbbsplus::derive(gens, &st)
             }));
         }
@@ -566,9 +571,11 @@ pub fn run<E: Pairing>(
         let mut acc = dpkbbsplus::Commitments::<E>::empty(n);
         let mut nonces = Vec::new();
         for mx in mixers.iter_mut() {
-            nonces.push(r.time(mx.party(), "creating dpk_bbsplussig commit message", || {
-                dpkbbsplus::commit(gens, &derived, &z1, &mut acc, &mut mx.rng)
-            }));
+            nonces.push(
+                r.time(mx.party(), "creating dpk_bbsplussig commit message", || {
+                    dpkbbsplus::commit(gens, &derived, &z1, &mut acc, &mut mx.rng)
+                }),
+            );
         }
         let mut ch = Vec::new();
         for mx in mixers.iter() {
@@ -578,9 +585,11 @@ pub fn run<E: Pairing>(
         }
         let mut z = Vec::new();
         for mx in mixers.iter() {
-            let mut resp = r.time(mx.party(), "creating dpk_bbsplussig response message", || {
-                dpkbbsplus::respond(&nonces[mx.k], &mx.w_rsm, &ch)
-            });
+            let mut resp = r.time(
+                mx.party(),
+                "creating dpk_bbsplussig response message",
+                || dpkbbsplus::respond(&nonces[mx.k], &mx.w_rsm, &ch),
+            );
             if mx.k == 0 && cfg.tampers(Tamper::DpkBbsPlus) {
                 resp.d2[0] += E::ScalarField::one();
             }
@@ -591,9 +600,11 @@ pub fn run<E: Pairing>(
 
     // §2.6.7: the verifier checks every proof.
     let ok = r.section("dpk_bbsplussig_nizkverifs", Totals::Verifier, |r| {
-        r.time(Party::Verifier, "verifying dpk_bbsplussig proofs", || {
-            matches!(dpkbbsplus::verify(gens, &st, &proof), Ok(bad) if bad.is_empty())
-        })
+        r.time(
+            Party::Verifier,
+            "verifying dpk_bbsplussig proofs",
+            || matches!(dpkbbsplus::verify(gens, &st, &proof), Ok(bad) if bad.is_empty()),
+        )
     });
     r.status("status_dpk_bbsplussig", ok);
     statuses.push(ok);

@@ -17,7 +17,9 @@ use crate::mix::Mixed;
 use crate::report::{Party, Report, Totals};
 use crate::run::Config;
 use crate::setup::{Mixer, Public, Verifier};
-use crate::shuffle::{prove_shuffle, reverse_shuffle, reverse_witness, verify_shuffle, ShuffleProof};
+use crate::shuffle::{
+    prove_shuffle, reverse_shuffle, reverse_witness, verify_shuffle, ShuffleProof,
+};
 use crate::sigma::{pk_enc_bl_prove, pk_enc_bl_verify, EncBlProof};
 use crate::tamper::Tamper;
 use crate::Result;
@@ -48,17 +50,21 @@ pub fn run<E: Pairing>(
     // §2.5.1: the verifier signs every output and encrypts the signatures, revealing the
     // encryption randomness (B17) so that the mixers can check the encryptions.
     let (bb, sigs, cts, rho) = r.section("get_verfsigs", Totals::Verifier, |r| {
-        r.time(Party::Verifier, "creating BB signatures and encryptions", || -> Result<_> {
-            {
-                let sk = SigningKey::<E>::generate(gens, &mut verifier.rng);
-                let mut sigs = bbsig::sign_many(gens, &sk, &mixed.msgs)?;
-                if cfg.tampers(Tamper::VerfSig) {
-                    sigs[0] = (sigs[0].into_group() + gens.g1.point()).into_affine();
+        r.time(
+            Party::Verifier,
+            "creating BB signatures and encryptions",
+            || -> Result<_> {
+                {
+                    let sk = SigningKey::<E>::generate(gens, &mut verifier.rng);
+                    let mut sigs = bbsig::sign_many(gens, &sk, &mixed.msgs)?;
+                    if cfg.tampers(Tamper::VerfSig) {
+                        sigs[0] = (sigs[0].into_group() + gens.g1.point()).into_affine();
+                    }
+                    let (cts, rho) = elgamal::encrypt_many(gens, eg, &sigs, &mut verifier.rng);
+                    Ok((sk.y, sigs, cts, rho))
                 }
-                let (cts, rho) = elgamal::encrypt_many(gens, eg, &sigs, &mut verifier.rng);
-                Ok((sk.y, sigs, cts, rho))
-            }
-        })
+            },
+        )
     })?;
 
     // §2.5.2: every mixer batch-verifies the signatures and re-computes the encryptions.
@@ -67,7 +73,8 @@ pub fn run<E: Pairing>(
         for mx in mixers.iter_mut() {
             let label = "checking verifier's signatures and encryptions";
             all &= r.time(mx.party(), label, || {
-                let sig_ok = bbsig::batch_verify(gens, &bb, &mixed.msgs, &sigs, &mut mx.rng).is_ok();
+                let sig_ok =
+                    bbsig::batch_verify(gens, &bb, &mixed.msgs, &sigs, &mut mx.rng).is_ok();
                 let enc_ok = (0..n)
                     .into_par_iter()
                     .all(|j| elgamal::encrypt(gens, eg, &sigs[j], &rho[j]) == cts[j]);
@@ -270,9 +277,10 @@ pub fn run<E: Pairing>(
                 r: mx.r.clone(),
                 b: mx.b_sm.clone(),
             };
-            let (mut zv, zr, zb) = r.time(mx.party(), "creating dpk_bbsig response message", || {
-                dpkbb::respond(&nonces[mx.k], &w, &proof.ch)
-            });
+            let (mut zv, zr, zb) =
+                r.time(mx.party(), "creating dpk_bbsig response message", || {
+                    dpkbb::respond(&nonces[mx.k], &w, &proof.ch)
+                });
             if mx.k == 0 && cfg.tampers(Tamper::DpkBb) {
                 zv[0] += E::ScalarField::one();
             }
@@ -285,9 +293,11 @@ pub fn run<E: Pairing>(
 
     // §2.5.5: the verifier checks every proof.
     let ok = r.section("dpk_bbsig_nizkverifs", Totals::Verifier, |r| {
-        r.time(Party::Verifier, "verifying dpk_bbsig proof", || {
-            matches!(dpkbb::verify(gens, &st, &proof), Ok(bad) if bad.is_empty())
-        })
+        r.time(
+            Party::Verifier,
+            "verifying dpk_bbsig proof",
+            || matches!(dpkbb::verify(gens, &st, &proof), Ok(bad) if bad.is_empty()),
+        )
     });
     r.status("status_dpk_bbsig", ok);
     statuses.push(ok);

@@ -94,7 +94,11 @@ pub fn commit<E: Pairing>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Nonces<E::ScalarField> {
     let n = st.sigmas.len();
-    let mut draw = || (0..n).map(|_| E::ScalarField::rand(rng)).collect::<Vec<_>>();
+    let mut draw = || {
+        (0..n)
+            .map(|_| E::ScalarField::rand(rng))
+            .collect::<Vec<_>>()
+    };
     let nonces = Nonces {
         v: draw(),
         r: draw(),
@@ -188,15 +192,16 @@ pub fn verify<E: Pairing>(
             .chain(&proof.zb)
             .all(|z| z.len() == n);
     if !lens_ok {
-        return Err(Error::Input("dpk_bbsig: proof and statement lengths differ".into()));
+        return Err(Error::Input(
+            "dpk_bbsig: proof and statement lengths differ".into(),
+        ));
     }
     let y = st.y.into_group();
     let bad = (0..n)
         .into_par_iter()
         .filter(|&i| {
-            let sum = |z: &Vec<Vec<E::ScalarField>>| -> E::ScalarField {
-                z.iter().map(|zk| zk[i]).sum()
-            };
+            let sum =
+                |z: &Vec<Vec<E::ScalarField>>| -> E::ScalarField { z.iter().map(|zk| zk[i]).sum() };
             let (zv, zr, zb) = (sum(&proof.zv), sum(&proof.zr), sum(&proof.zb));
             let ch = proof.ch[i];
             let g2 = (y * ch + gens.f2.mul(&-zv)).into_affine();

@@ -143,7 +143,11 @@ pub fn commit<E: Pairing>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Nonces<E::ScalarField> {
     let n = z1.len();
-    let mut draw = || (0..n).map(|_| E::ScalarField::rand(rng)).collect::<Vec<_>>();
+    let mut draw = || {
+        (0..n)
+            .map(|_| E::ScalarField::rand(rng))
+            .collect::<Vec<_>>()
+    };
     let w = WitnessShares {
         bs: draw(),
         bc: draw(),
@@ -157,10 +161,7 @@ pub fn commit<E: Pairing>(
         .map(|j| {
             // genh1 = e(h1,f2)^{-1} and genh2 = e(g1,f2)^{-1}: negated exponents on the tables.
             let h2d1 = gens.eg1f2.mul(&-w.d1[j]);
-            let t1 = d.geng1[j] * w.bc[j]
-                + d.geng2[j] * w.bs[j]
-                + gens.eh1f2.mul(&-w.br[j])
-                + h2d1;
+            let t1 = d.geng1[j] * w.bc[j] + d.geng2[j] * w.bs[j] + gens.eh1f2.mul(&-w.br[j]) + h2d1;
             let t2 = gens.eg1f2.mul(&-w.bs[j]) + gens.ft.mul(&w.d0[j]);
             let t3 = z1[j] * (-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
             (t1, t2, t3)
@@ -244,9 +245,15 @@ pub fn verify<E: Pairing>(
     proof: &Proof<E>,
 ) -> Result<Vec<usize>> {
     let n = st.s.len();
-    let shapes_ok = [st.msgs.len(), st.c.len(), st.r.len(), proof.z1.len(), proof.ch.len()]
-        .iter()
-        .all(|&l| l == n)
+    let shapes_ok = [
+        st.msgs.len(),
+        st.c.len(),
+        st.r.len(),
+        proof.z1.len(),
+        proof.ch.len(),
+    ]
+    .iter()
+    .all(|&l| l == n)
         && proof.z.iter().all(|z| {
             [&z.bs, &z.bc, &z.br, &z.d0, &z.d1, &z.d2]
                 .iter()
@@ -273,11 +280,8 @@ pub fn verify<E: Pairing>(
             let ch = proof.ch[j];
             let z1 = proof.z1[j];
             let h2d1 = gens.eg1f2.mul(&-zd1);
-            let t1 = d.z2[j] * ch
-                + d.geng1[j] * zbc
-                + d.geng2[j] * zbs
-                + gens.eh1f2.mul(&-zbr)
-                + h2d1;
+            let t1 =
+                d.z2[j] * ch + d.geng1[j] * zbc + d.geng2[j] * zbs + gens.eh1f2.mul(&-zbr) + h2d1;
             let t2 = z1 * ch + gens.eg1f2.mul(&-zbs) + gens.ft.mul(&zd0);
             // Upstream also exponentiated the identity by ch here (B11); 1_T^ch is 1_T.
             let t3 = z1 * (-zbc) + h2d1 + gens.ft.mul(&zd2);
@@ -331,7 +335,11 @@ mod tests {
         let (mut msgs, mut ss, mut cs, mut rs) = (vec![], vec![], vec![], vec![]);
         let mut w: Vec<WitnessShares<F<E>>> = vec![WitnessShares::default(); m];
         for _ in 0..n {
-            let (v, c, r) = (F::<E>::rand(&mut rng), F::<E>::rand(&mut rng), F::<E>::rand(&mut rng));
+            let (v, c, r) = (
+                F::<E>::rand(&mut rng),
+                F::<E>::rand(&mut rng),
+                F::<E>::rand(&mut rng),
+            );
             let base = gens.f1.point() + gens.g1.mul(&v) + gens.h1.mul(&r);
             let s = base * (c + x).inverse().unwrap();
             let (bs, bc, br, d0) = (
@@ -348,7 +356,9 @@ mod tests {
             for (idx, val) in vals.into_iter().enumerate() {
                 for (k, sh) in share(val, m, &mut rng).into_iter().enumerate() {
                     let t = &mut w[k];
-                    [&mut t.bs, &mut t.bc, &mut t.br, &mut t.d0, &mut t.d1, &mut t.d2][idx]
+                    [
+                        &mut t.bs, &mut t.bc, &mut t.br, &mut t.d0, &mut t.d1, &mut t.d2,
+                    ][idx]
                         .push(sh);
                 }
             }

@@ -161,8 +161,14 @@ pub fn check<E: Pairing>(
             all &= r.time(mx.party(), label, || {
                 (0..public.n).into_par_iter().all(|i| {
                     let s = &inputs.shares[mx.k][i];
-                    public.th.verify_plaintext(&inputs.cv[i], &inputs.cv_pf[i]).is_ok()
-                        && public.th.verify_plaintext(&inputs.cr[i], &inputs.cr_pf[i]).is_ok()
+                    public
+                        .th
+                        .verify_plaintext(&inputs.cv[i], &inputs.cv_pf[i])
+                        .is_ok()
+                        && public
+                            .th
+                            .verify_plaintext(&inputs.cr[i], &inputs.cr_pf[i])
+                            .is_ok()
                         && pk.verify_plaintext(&s.cv, &s.cv_pf).is_ok()
                         && pk.verify_plaintext(&s.cr, &s.cr_pf).is_ok()
                 })

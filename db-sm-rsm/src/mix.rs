@@ -8,13 +8,58 @@ use rayon::prelude::*;
 use rug::Integer;
 
 use crate::group::integer_to_scalar;
+use crate::inputs::Inputs;
 use crate::pshuffle;
 use crate::report::{Report, Totals};
 use crate::run::Config;
 use crate::setup::{Mixer, Public};
-use crate::inputs::Inputs;
 use crate::tamper::Tamper;
 use crate::Result;
+
+/// Mixer k's Wikström proof that `output` re-encrypts `input` permuted by its committed π.
+pub(crate) fn pshuffle_prove<E: Pairing>(
+    public: &Public<E>,
+    mx: &mut Mixer<E>,
+    input: &[Integer],
+    output: &[Integer],
+    rho: &[Integer],
+) -> Result<pshuffle::PaillierShuffleProof<E>> {
+    let st = pshuffle_statement(public, mx.k, input, output);
+    let w = pshuffle::ShuffleWitness {
+        perm: &mx.perm,
+        s: &mx.s,
+        rho,
+    };
+    pshuffle::prove_shuffle(&st, &w, &mut mx.rng)
+}
+
+/// Checks mixer k's proof of shuffle.
+pub(crate) fn pshuffle_verify<E: Pairing>(
+    public: &Public<E>,
+    k: usize,
+    input: &[Integer],
+    output: &[Integer],
+    proof: &pshuffle::PaillierShuffleProof<E>,
+) -> bool {
+    pshuffle::verify_shuffle(&pshuffle_statement(public, k, input, output), proof).is_ok()
+}
+
+fn pshuffle_statement<'a, E: Pairing>(
+    public: &'a Public<E>,
+    k: usize,
+    input: &'a [Integer],
+    output: &'a [Integer],
+) -> pshuffle::ShuffleStatement<'a, E> {
+    pshuffle::ShuffleStatement {
+        gens: &public.gens,
+        ck: &public.ck,
+        perm_commitment: &public.permcomms[k],
+        pk: &public.th,
+        fo: &public.ck_fo,
+        input,
+        output,
+    }
+}
 
 /// The mixnet's output: the messages in output order (reduced into Zq).
 pub struct Mixed<E: Pairing> {
@@ -33,99 +78,112 @@ pub fn run<E: Pairing>(
     let n = public.n;
 
     // §2.4.1: the re-encryption chain (mixer k's output is mixer k+1's input).
-    let list = r.section("re-encryption and permutation", Totals::Mixers, |r| -> Result<_> {
-        let mut list = inputs.cv.clone();
-        let mut steps: Vec<(Vec<Integer>, Vec<Integer>, pshuffle::ShuffleProof)> = Vec::new();
-        for mx in mixers.iter_mut() {
-            let (out, rho) = r.time(mx.party(), "re-encryption", || -> Result<_> {
-                let rho: Vec<Integer> = (0..n).map(|_| th.random_r(&mut mx.rng)).collect();
-                let re: Vec<Integer> = list
-                    .par_iter()
-                    .zip(&rho)
-                    .map(|(c, r)| th.reencrypt_with(c, r))
-                    .collect();
-                let mut out = mx.perm.apply(&re)?;
-                if mx.k == 0 && cfg.tampers(Tamper::Shuffle) {
-                    // Adds 1 to the plaintext of one output: no longer a re-encryption.
-                    out[0] = th.add(&out[0], &th.encrypt_with(&Integer::from(1), &Integer::from(1)));
-                }
-                Ok((out, rho))
-            })?;
-            let proof = r.time(mx.party(), "creating proof of correct shuffle", || {
-                pshuffle::prove(
-                    th,
-                    &public.ck,
-                    &public.ck_fo,
-                    &public.permcomms[mx.k],
-                    &list,
-                    &out,
-                    &mx.perm,
-                    &mx.s,
-                    &rho,
-                    &mut mx.rng,
-                )
-            })?;
-            let input = std::mem::replace(&mut list, out.clone());
-            steps.push((input, out, proof));
-        }
-        let mut all = true;
-        for mx in mixers.iter() {
-            all &= r.time(mx.party(), "verifying others' proofs of shuffle", || {
-                steps.iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(k, (i, o, p))| {
-                    pshuffle::verify(th, &public.ck, &public.ck_fo, &public.permcomms[k], i, o, p)
-                        .is_ok()
-                })
-            });
-        }
-        r.status("status_shuffle", all);
-        Ok(list)
-    })?;
+    let list = r.section(
+        "re-encryption and permutation",
+        Totals::Mixers,
+        |r| -> Result<_> {
+            let mut list = inputs.cv.clone();
+            let mut steps: Vec<(
+                Vec<Integer>,
+                Vec<Integer>,
+                pshuffle::PaillierShuffleProof<E>,
+            )> = Vec::new();
+            for mx in mixers.iter_mut() {
+                let (out, rho) = r.time(mx.party(), "re-encryption", || -> Result<_> {
+                    let rho: Vec<Integer> = (0..n).map(|_| th.random_r(&mut mx.rng)).collect();
+                    let re: Vec<Integer> = list
+                        .par_iter()
+                        .zip(&rho)
+                        .map(|(c, r)| th.reencrypt_with(c, r))
+                        .collect();
+                    let mut out = mx.perm.apply(&re)?;
+                    if mx.k == 0 && cfg.tampers(Tamper::Shuffle) {
+                        // Adds 1 to the plaintext of one output: no longer a re-encryption.
+                        out[0] = th.add(
+                            &out[0],
+                            &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
+                        );
+                    }
+                    Ok((out, rho))
+                })?;
+                let proof = r.time(mx.party(), "creating proof of correct shuffle", || {
+                    pshuffle_prove(public, mx, &list, &out, &rho)
+                })?;
+                let input = std::mem::replace(&mut list, out.clone());
+                steps.push((input, out, proof));
+            }
+            let mut all = true;
+            for mx in mixers.iter() {
+                all &= r.time(mx.party(), "verifying others' proofs of shuffle", || {
+                    steps
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, _)| *k != mx.k)
+                        .all(|(k, (i, o, p))| pshuffle_verify(public, k, i, o, p))
+                });
+            }
+            r.status("status_shuffle", all);
+            Ok(list)
+        },
+    )?;
 
     // §2.4.2: threshold decryption with batched share proofs.
-    let msgs = r.section("decryption of output messages", Totals::Mixers, |r| -> Result<_> {
-        let mut shares = Vec::new();
-        let mut proofs = Vec::new();
-        for mx in mixers.iter_mut() {
-            let (s, p) = r.time(mx.party(), "threshold decryption", || -> Result<_> {
-                let mut s = mx.th_share.decryption_shares(th, &list);
-                if mx.k == 0 && cfg.tampers(Tamper::DecShare) {
-                    s[0] = th.add(&s[0], &th.encrypt_with(&Integer::from(1), &Integer::from(1)));
-                }
-                let p = mx.th_share.prove_shares(th, &list, &s, &mut mx.rng)?;
-                Ok((s, p))
-            })?;
-            shares.push(s);
-            proofs.push(p);
-        }
-        let mut all = true;
-        for mx in mixers.iter() {
-            let label = "verifying others' decryption shares (batched)";
-            all &= r.time(mx.party(), label, || {
-                (0..public.m)
-                    .filter(|k| *k != mx.k)
-                    .all(|k| th.verify_shares(k, &list, &shares[k], &proofs[k]).is_ok())
-            });
-        }
-        // Every mixer combines all shares itself (identical results, §4.4).
-        let mut msgs = Vec::new();
-        for mx in mixers.iter() {
-            msgs = r.time(mx.party(), "combining decryption shares", || -> Result<_> {
-                // A bad share makes the combination fail its 1 + xN form: that message is
-                // then garbage (zero), and status_decshares already says why.
-                Ok((0..n)
-                    .into_par_iter()
-                    .map(|i| {
-                        let col: Vec<Integer> = shares.iter().map(|s| s[i].clone()).collect();
-                        th.combine(&col)
-                            .map(|x| integer_to_scalar::<E::ScalarField>(&x))
-                            .unwrap_or_default()
-                    })
-                    .collect::<Vec<_>>())
-            })?;
-        }
-        r.status("status_decshares", all);
-        Ok(msgs)
-    })?;
+    let msgs = r.section(
+        "decryption of output messages",
+        Totals::Mixers,
+        |r| -> Result<_> {
+            let mut shares = Vec::new();
+            let mut proofs = Vec::new();
+            for mx in mixers.iter_mut() {
+                let (s, p) = r.time(mx.party(), "threshold decryption", || -> Result<_> {
+                    let mut s = mx.th_share.decryption_shares(th, &list);
+                    if mx.k == 0 && cfg.tampers(Tamper::DecShare) {
+                        s[0] = th.add(
+                            &s[0],
+                            &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
+                        );
+                    }
+                    let p = mx.th_share.prove_shares(th, &list, &s, &mut mx.rng)?;
+                    Ok((s, p))
+                })?;
+                shares.push(s);
+                proofs.push(p);
+            }
+            let mut all = true;
+            for mx in mixers.iter() {
+                let label = "verifying others' decryption shares (batched)";
+                all &= r.time(mx.party(), label, || {
+                    (0..public.m)
+                        .filter(|k| *k != mx.k)
+                        .all(|k| th.verify_shares(k, &list, &shares[k], &proofs[k]).is_ok())
+                });
+            }
+            // Every mixer combines all shares itself (identical results, §4.4).
+            let mut msgs = Vec::new();
+            for mx in mixers.iter() {
+                msgs = r.time(
+                    mx.party(),
+                    "combining decryption shares",
+                    || -> Result<_> {
+                        // A bad share makes the combination fail its 1 + xN form: that message is
+                        // then garbage (zero), and status_decshares already says why.
+                        Ok((0..n)
+                            .into_par_iter()
+                            .map(|i| {
+                                let col: Vec<Integer> =
+                                    shares.iter().map(|s| s[i].clone()).collect();
+                                th.combine(&col)
+                                    .map(|x| integer_to_scalar::<E::ScalarField>(&x))
+                                    .unwrap_or_default()
+                            })
+                            .collect::<Vec<_>>())
+                    },
+                )?;
+            }
+            r.status("status_decshares", all);
+            Ok(msgs)
+        },
+    )?;
 
     // §2.4.3: each mixer decrypts its own share ciphertexts (CRT), learning v_{i,k}, r_{i,k}.
     r.section(

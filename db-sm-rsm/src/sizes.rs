@@ -49,6 +49,9 @@ pub fn report<E: Pairing>(
     );
     r.size("size of verifier-uploaded BB signatures", mb(sm.sig_bytes));
     r.size("size of DPK_BBsig proofs", mb(sm.dpk_entry_bytes));
-    r.size("size of verifier-uploaded BBS+ signatures", mb(rsm.sig_bytes));
+    r.size(
+        "size of verifier-uploaded BBS+ signatures",
+        mb(rsm.sig_bytes),
+    );
     r.size("size of DPK_BBSPlusSig proofs", mb(rsm.dpk_entry_bytes));
 }
