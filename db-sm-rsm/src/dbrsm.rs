@@ -69,6 +69,9 @@ struct BlindingStep<E: Pairing> {
     r_pf: Vec<PlaintextProof>,
 }
 
+/// One mixer's z1 factors and the proofs of knowledge of their openings.
+type Z1Shares<E> = (Vec<Gt<E>>, Vec<PkcommGtProof<E>>);
+
 /// Re-encrypts a threshold-Paillier list and permutes it: `out_j = Reenc(in_{π(j)})`;
 /// returns the randomness indexed by input position.
 fn paillier_shuffle<E: Pairing>(
@@ -307,7 +310,7 @@ pub fn run<E: Pairing>(
                                 let pf = pk_enc_blrev_prove(gens, eg, &ct, &rho, &bs, rng);
                                 let mut pai = |b: &E::ScalarField| {
                                     let plain = scalar_to_integer(b)
-                                        + Integer::from(&q * offset::<E::ScalarField>(rng));
+                                        + &q * offset::<E::ScalarField>(rng);
                                     let (c, rr) = th.encrypt(&plain, rng);
                                     let p = th.prove_plaintext(&c, &plain, &rr, rng);
                                     (c, p)
@@ -518,7 +521,7 @@ pub fn run<E: Pairing>(
         }
         // z1 = genh2^{bS}·genh3^{δ0}, shared multiplicatively: each mixer publishes its factor
         // with a proof of knowledge of its opening.
-        let mut z1s: Vec<(Vec<Gt<E>>, Vec<PkcommGtProof<E>>)> = Vec::new();
+        let mut z1s: Vec<Z1Shares<E>> = Vec::new();
         for mx in mixers.iter_mut() {
             let label = "computing shares of z1 and proof of knowledge of their openings";
             let (zs, mut pfs) = r.time(mx.party(), label, || {

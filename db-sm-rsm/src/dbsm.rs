@@ -24,6 +24,16 @@ use crate::sigma::{pk_enc_bl_prove, pk_enc_bl_verify, EncBlProof};
 use crate::tamper::Tamper;
 use crate::Result;
 
+/// Mixer k's re-encrypt-and-reverse-permute step: (k, new list, old list, proof).
+type ReverseStep<E> = (
+    usize,
+    Vec<Ciphertext<E>>,
+    Vec<Ciphertext<E>>,
+    ShuffleProof<E>,
+);
+/// Mixer k's blinded ciphertexts and proofs of knowledge of the blinding factors.
+type BlindingFactors<E> = (Vec<Ciphertext<E>>, Vec<EncBlProof<E>>);
+
 /// What the size lines need from DB-SM.
 pub struct SmOutput {
     /// Bytes of one verifier-uploaded BB signature.
@@ -95,8 +105,7 @@ pub fn run<E: Pairing>(
             Totals::Mixers,
             |r| -> Result<_> {
                 let mut list = cts.clone();
-                let mut steps: Vec<(usize, Vec<Ciphertext<E>>, Vec<Ciphertext<E>>, ShuffleProof<E>)> =
-                    Vec::new();
+                let mut steps: Vec<ReverseStep<E>> = Vec::new();
                 for mx in mixers.iter_mut().rev() {
                     let (mut new, rho) = r.time(
                         mx.party(),
@@ -150,7 +159,7 @@ pub fn run<E: Pairing>(
             "generate encrypted blinded BB signatures",
             Totals::Mixers,
             |r| -> Result<_> {
-                let mut factors: Vec<(Vec<Ciphertext<E>>, Vec<EncBlProof<E>>)> = Vec::new();
+                let mut factors: Vec<BlindingFactors<E>> = Vec::new();
                 for mx in mixers.iter_mut() {
                     let label = "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors";
                     let (cs, proofs, bs) = r.time(mx.party(), label, || {
