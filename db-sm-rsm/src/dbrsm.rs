@@ -21,7 +21,7 @@ use crate::mix::{pshuffle_prove, pshuffle_verify, Mixed};
 use crate::pedersen::commit_gt;
 use crate::pshuffle;
 use crate::report::{Party, Report, Totals};
-use crate::run::Config;
+use crate::run::{Config, Mode};
 use crate::setup::{Mixer, Public, Verifier};
 use crate::sharing::{beaver_finish, beaver_open};
 use crate::shuffle::{self, prove_shuffle, verify_shuffle, ShuffleProof};
@@ -354,11 +354,20 @@ pub fn run<E: Pairing>(
                     let label = "verifying others' proofs of knowledge of blinding factors";
                     all &= r.time(mx.party(), label, || {
                         steps.iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, st)| {
-                            (0..n).into_par_iter().all(|j| {
+                            let eg_ok = (0..n).into_par_iter().all(|j| {
                                 pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok()
-                                    && th.verify_plaintext(&st.c[j], &st.c_pf[j]).is_ok()
-                                    && th.verify_plaintext(&st.r[j], &st.r_pf[j]).is_ok()
-                            })
+                            });
+                            let pai_ok = if cfg.mode == Mode::Fast {
+                                // Small-exponent batch verification of the Paillier PoKs.
+                                th.verify_plaintext_batch(&st.c, &st.c_pf).is_ok()
+                                    && th.verify_plaintext_batch(&st.r, &st.r_pf).is_ok()
+                            } else {
+                                (0..n).into_par_iter().all(|j| {
+                                    th.verify_plaintext(&st.c[j], &st.c_pf[j]).is_ok()
+                                        && th.verify_plaintext(&st.r[j], &st.r_pf[j]).is_ok()
+                                })
+                            };
+                            eg_ok && pai_ok
                         })
                     });
                 }

@@ -18,7 +18,7 @@ use crate::group::scalar_to_integer;
 use crate::paillier;
 use crate::pedersen::commit_g1;
 use crate::report::{Report, Totals};
-use crate::run::Config;
+use crate::run::{Config, Mode};
 use crate::setup::{Mixer, Public};
 use crate::sharing::share;
 use crate::sigma::{pkcomm_prove, PkcommProof};
@@ -147,7 +147,7 @@ pub fn prepare<E: Pairing>(
 /// `checking inputs`: each mixer checks the threshold PoKs of every cv_i, cr_i and the PoKs of
 /// its own share ciphertexts.
 pub fn check<E: Pairing>(
-    _cfg: &Config,
+    cfg: &Config,
     r: &mut Report,
     public: &Public<E>,
     mixers: &mut [Mixer<E>],
@@ -159,19 +159,38 @@ pub fn check<E: Pairing>(
             let label = "checking proofs of knowledge of input ciphertexts";
             let pk = &public.mixer_pks[mx.k];
             all &= r.time(mx.party(), label, || {
-                (0..public.n).into_par_iter().all(|i| {
-                    let s = &inputs.shares[mx.k][i];
+                let own = &inputs.shares[mx.k];
+                if cfg.mode == Mode::Fast {
+                    // Small-exponent batch verification: one long exponentiation per batch.
+                    let (cv, cv_pf): (Vec<Integer>, Vec<_>) =
+                        own.iter().map(|s| (s.cv.clone(), s.cv_pf.clone())).unzip();
+                    let (cr, cr_pf): (Vec<Integer>, Vec<_>) =
+                        own.iter().map(|s| (s.cr.clone(), s.cr_pf.clone())).unzip();
                     public
                         .th
-                        .verify_plaintext(&inputs.cv[i], &inputs.cv_pf[i])
+                        .verify_plaintext_batch(&inputs.cv, &inputs.cv_pf)
                         .is_ok()
                         && public
                             .th
-                            .verify_plaintext(&inputs.cr[i], &inputs.cr_pf[i])
+                            .verify_plaintext_batch(&inputs.cr, &inputs.cr_pf)
                             .is_ok()
-                        && pk.verify_plaintext(&s.cv, &s.cv_pf).is_ok()
-                        && pk.verify_plaintext(&s.cr, &s.cr_pf).is_ok()
-                })
+                        && pk.verify_plaintext_batch(&cv, &cv_pf).is_ok()
+                        && pk.verify_plaintext_batch(&cr, &cr_pf).is_ok()
+                } else {
+                    (0..public.n).into_par_iter().all(|i| {
+                        let s = &own[i];
+                        public
+                            .th
+                            .verify_plaintext(&inputs.cv[i], &inputs.cv_pf[i])
+                            .is_ok()
+                            && public
+                                .th
+                                .verify_plaintext(&inputs.cr[i], &inputs.cr_pf[i])
+                                .is_ok()
+                            && pk.verify_plaintext(&s.cv, &s.cv_pf).is_ok()
+                            && pk.verify_plaintext(&s.cr, &s.cr_pf).is_ok()
+                    })
+                }
             });
         }
         all
