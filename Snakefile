@@ -3,7 +3,8 @@
 #
 #   snakemake --cores 1 all                                  # the paper's setting (config.yaml)
 #   snakemake --cores 2 all --configfile config/smoke.yaml   # everything at small n, minutes
-#   snakemake --cores 1 all --config n=1000 threads='[1,2]'  # override single keys
+#   snakemake --cores 1 all --config threads='[1,2]'         # override single keys
+#   snakemake --cores 1 all --configfile my.yaml             # n, m: one-letter keys need a file
 #
 # Each experiment is a program with its own command line (see experiments/*.smk); this file only
 # decides parameters, order and where results go. Benchmark jobs claim every core Snakemake is
@@ -26,6 +27,7 @@ else:
     needs = {"db-sm-rsm": ["cargo"], "cpsnark-sm": ["cargo"], "zksnark-sm-rsm": ["cargo", "node", "npm"]}
     for experiment in EXPERIMENTS:
         require_tools(needs[experiment], f"experiment {experiment}")
+
 
 def raw_outputs():
     """Every raw result file of the selected experiments, for every parameter set."""
