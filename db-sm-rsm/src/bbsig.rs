@@ -73,7 +73,7 @@ pub fn verify<E: Pairing>(
     sig: &E::G1Affine,
 ) -> Result<()> {
     let rhs = (y.into_group() + gens.f2.mul(v)).into_affine();
-    let lhs = E::multi_pairing(
+    let lhs = crate::cost::multi_pairing::<E>(
         [*sig, (-gens.g1.point()).into_affine()],
         [rhs, gens.f2.base()],
     );
@@ -103,7 +103,7 @@ pub fn batch_verify<E: Pairing>(
     let sum_delta: E::ScalarField = delta.iter().sum();
     let c = -gens.g1.mul(&sum_delta);
     let pts = E::G1::normalize_batch(&[a, b, c]);
-    let out = E::multi_pairing(pts, [*y, gens.f2.base(), gens.f2.base()]);
+    let out = crate::cost::multi_pairing::<E>(pts, [*y, gens.f2.base(), gens.f2.base()]);
     ensure(out.is_zero(), "BB signature batch")
 }
 

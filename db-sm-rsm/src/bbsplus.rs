@@ -102,7 +102,7 @@ pub fn verify_commitment<E: Pairing>(
 ) -> Result<()> {
     let g2 = (y.into_group() + gens.f2.mul(&sig.c)).into_affine();
     let g1 = (-(gens.f1.point() + gens.h1.mul(&sig.r_hat) + comm)).into_affine();
-    let out = E::multi_pairing([sig.s, g1], [g2, gens.f2.base()]);
+    let out = crate::cost::multi_pairing::<E>([sig.s, g1], [g2, gens.f2.base()]);
     ensure(!sig.s.is_zero() && out.is_zero(), "BBS+ quasi-signature")
 }
 
@@ -117,7 +117,7 @@ pub fn verify_signature<E: Pairing>(
 ) -> Result<()> {
     let g2 = (y.into_group() + gens.f2.mul(c)).into_affine();
     let g1 = (-(gens.f1.point() + gens.g1.mul(v) + gens.h1.mul(r))).into_affine();
-    let out = E::multi_pairing([*s, g1], [g2, gens.f2.base()]);
+    let out = crate::cost::multi_pairing::<E>([*s, g1], [g2, gens.f2.base()]);
     ensure(!s.is_zero() && out.is_zero(), "BBS+ signature")
 }
 
@@ -155,7 +155,7 @@ pub fn batch_verify_commitments<E: Pairing>(
     let sum_delta: E::ScalarField = delta.iter().sum();
     let c = -gens.f1.mul(&sum_delta);
     let pts = E::G1::normalize_batch(&[a, b, c]);
-    let out = E::multi_pairing(pts, [*y, gens.f2.base(), gens.f2.base()]);
+    let out = crate::cost::multi_pairing::<E>(pts, [*y, gens.f2.base(), gens.f2.base()]);
     ensure(out.is_zero(), "BBS+ quasi-signature batch")
 }
 

@@ -46,6 +46,7 @@ pub fn random_unit(rng: &mut (impl RngCore + CryptoRng), n: &Integer) -> Integer
 
 /// `base^exp mod modulus`; a negative exponent inverts first (needed where a verifier divides).
 pub fn pow_mod(base: &Integer, exp: &Integer, modulus: &Integer) -> Result<Integer> {
+    crate::cost::powmod(exp.significant_bits(), modulus.significant_bits());
     base.pow_mod_ref(exp, modulus)
         .map(Integer::from)
         .ok_or_else(|| Error::Input("base not invertible for a negative exponent".into()))
@@ -78,6 +79,19 @@ pub fn multi_pow_mod(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> 
     assert!(
         exps.iter().all(|e| e.cmp0() != std::cmp::Ordering::Less),
         "multi_pow_mod: negative exponent"
+    );
+    if crate::cost::paper() {
+        // Upstream's cost (spec §8): every power separately, then the products.
+        return bases
+            .iter()
+            .zip(exps)
+            .fold(Integer::from(1), |acc, (b, e)| {
+                mul_mod(&acc, &pow_mod(b, e, modulus).expect("exp >= 0"), modulus)
+            });
+    }
+    crate::cost::multi_powmod(
+        bases.len(),
+        exps.iter().map(|e| e.significant_bits()).max().unwrap_or(0),
     );
     let threads = rayon::current_num_threads().max(1);
     if bases.len() >= 64 && threads > 1 {
@@ -239,9 +253,11 @@ impl FixedBaseTable {
     pub fn pow(&self, exp: &Integer) -> Integer {
         assert!(exp.cmp0() != std::cmp::Ordering::Less, "negative exponent");
         if exp.significant_bits() > self.exp_bits {
+            crate::cost::powmod(exp.significant_bits(), self.modulus.significant_bits());
             let base = &self.entries[0][0];
             return Integer::from(base.pow_mod_ref(exp, &self.modulus).expect("exp >= 0"));
         }
+        crate::cost::table_pow(exp.significant_bits());
         let limbs = exp.to_digits::<u64>(Order::Lsf);
         // In place, so one Integer is reused: this loop is upstream's `Enc_pp`.
         let mut acc: Option<Integer> = None;

@@ -110,7 +110,7 @@ pub fn commit<E: Pairing>(
             // e(σ̃, f2^{-v̂})·e(g1,f2)^{b̂}: one pairing and a G2 fixed-base exponentiation, as
             // upstream (the pairing of σ̃ with f2 is per mixer because the exponent is).
             let f2v = gens.f2.mul(&-nonces.v[i]).into_affine();
-            let t1 = E::pairing(st.sigmas[i], f2v) + gens.eg1f2.mul(&nonces.b[i]);
+            let t1 = crate::cost::pairing::<E>(st.sigmas[i], f2v) + gens.eg1f2.mul(&nonces.b[i]);
             let t2 = gens.g1.mul(&nonces.v[i]) + gens.h1.mul(&nonces.r[i]);
             (t1, t2)
         })
@@ -205,7 +205,7 @@ pub fn verify<E: Pairing>(
             let (zv, zr, zb) = (sum(&proof.zv), sum(&proof.zr), sum(&proof.zb));
             let ch = proof.ch[i];
             let g2 = (y * ch + gens.f2.mul(&-zv)).into_affine();
-            let t1 = E::pairing(st.sigmas[i], g2) + gens.eg1f2.mul(&zb);
+            let t1 = crate::cost::pairing::<E>(st.sigmas[i], g2) + gens.eg1f2.mul(&zb);
             let t2 = st.gammas[i].into_group() * ch + gens.h1.mul(&zr) + gens.g1.mul(&zv);
             challenge(gens, st, i, &t1, &t2) != ch
         })

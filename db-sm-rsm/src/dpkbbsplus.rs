@@ -55,15 +55,15 @@ fn fixed_bases<E: Pairing>(gens: &Generators<E>) -> (Gt<E>, Gt<E>, Gt<E>) {
 /// "Computing generators": e(g1, y″) once, then per entry 2 pairings, 1 G2 and 3 GT fixed-base
 /// exponentiations (spec §2.6.6 step 6).
 pub fn derive<E: Pairing>(gens: &Generators<E>, st: &Statement<E>) -> Derived<E> {
-    let eg1y = E::pairing(gens.g1.base(), *st.y);
+    let eg1y = crate::cost::pairing::<E>(gens.g1.base(), *st.y);
     let y = st.y.into_group();
     let rows: Vec<(Gt<E>, Gt<E>, Gt<E>)> = (0..st.s.len())
         .into_par_iter()
         .map(|j| {
-            let geng1 = E::pairing(st.s[j], gens.f2.base());
+            let geng1 = crate::cost::pairing::<E>(st.s[j], gens.f2.base());
             let egc = gens.eg1f2.mul(&st.c[j]);
             let geng2 = eg1y + egc;
-            let lhs = E::pairing(st.s[j], (y + gens.f2.mul(&st.c[j])).into_affine());
+            let lhs = crate::cost::pairing::<E>(st.s[j], (y + gens.f2.mul(&st.c[j])).into_affine());
             let rhs = gens.ef1f2.point() + gens.eg1f2.mul(&st.msgs[j]) + gens.eh1f2.mul(&st.r[j]);
             (geng1, geng2, lhs - rhs)
         })

@@ -116,6 +116,7 @@ impl<G: ScalarMul> FixedBaseTable<G> {
             None => 0,
             Some(top) => top * 64 + (64 - limbs[top].leading_zeros() as usize),
         };
+        crate::cost::group_exp::<G>(bits <= self.rows.len() * self.window, bits);
         if bits > self.rows.len() * self.window {
             return G::from(self.base).mul_bigint(limbs);
         }
@@ -220,6 +221,7 @@ pub const WNAF_WINDOW: usize = 4;
 /// which saves about a quarter of the cost of a full-length exponent. Short scalars stay cheap
 /// (the digit loop starts at the top nonzero digit).
 pub fn mul_var<G: CurveGroup>(base: G, scalar: &G::ScalarField) -> G {
+    crate::cost::group_exp::<G>(false, scalar.into_bigint().num_bits() as usize);
     WnafContext::new(WNAF_WINDOW).mul(base, scalar)
 }
 
@@ -232,6 +234,10 @@ pub fn msm<G: VariableBaseMSM>(bases: &[G::MulBase], scalars: &[G::ScalarField])
             scalars.len()
         )));
     }
+    if crate::cost::paper() {
+        return Ok(crate::cost::term_by_term(bases, scalars));
+    }
+    crate::cost::group_msm::<G>(bases.len(), G::ScalarField::MODULUS_BIT_SIZE as usize);
     Ok(G::msm_unchecked(bases, scalars))
 }
 
@@ -260,6 +266,10 @@ pub fn msm_short<G: VariableBaseMSM>(
     if n == 0 {
         return Ok(G::zero());
     }
+    if crate::cost::paper() {
+        return Ok(crate::cost::term_by_term(bases, scalars));
+    }
+    crate::cost::group_msm::<G>(n, bits);
     // Window width about ln(n) as in arkworks, at least 2.
     let c = if n < 32 {
         3

@@ -7,6 +7,7 @@
 pub mod bbsig;
 pub mod bbsplus;
 pub mod bigint;
+pub mod cost;
 pub mod dbrsm;
 pub mod dbsm;
 pub mod dpkbb;

@@ -54,6 +54,11 @@ struct Cli {
     /// exit code is 1. See the list below.
     #[arg(long, value_enum)]
     tamper: Option<Tamper>,
+    /// Unit costs from `cargo bench -p db-sm-rsm --bench ops` (default: env DBSM_CALIBRATION).
+    /// With it, every JSON timer row gets `lower_bound_s` = Σ op count × unit cost; without
+    /// it, the rows carry the op counts only.
+    #[arg(long)]
+    calibration: Option<PathBuf>,
 }
 
 /// Writes to `path.tmp` then renames, so a reader never sees a half-written file.
@@ -98,6 +103,22 @@ fn main() -> ExitCode {
             .unwrap_or_default()
     );
 
+    // Paper mode computes every product of powers term by term, as upstream (spec §8).
+    db_sm_rsm::cost::set_paper(cfg.mode == Mode::Paper);
+    let calibration = cli
+        .calibration
+        .clone()
+        .or_else(|| std::env::var_os("DBSM_CALIBRATION").map(PathBuf::from));
+    if let Some(path) = &calibration {
+        match db_sm_rsm::cost::Calibration::load(&path.to_string_lossy(), cfg.curve.name()) {
+            Ok(c) => db_sm_rsm::cost::set_calibration(c),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+
     let mut report = Report::new(cfg.m, true);
     let fixes = match run(&cfg, &mut report) {
         Ok(fixes) => fixes,
@@ -123,6 +144,7 @@ fn main() -> ExitCode {
             "fixes": fixes,
             "machine": db_sm_rsm::machine::machine_json(),
             "version": env!("CARGO_PKG_VERSION"),
+            "calibration": calibration.map(|p| p.to_string_lossy().into_owned()),
         });
         let text = serde_json::to_vec_pretty(&doc).expect("JSON values always serialise");
         if let Err(e) = write_atomically(path, &text) {

@@ -233,6 +233,10 @@ impl PaillierKey {
 
     /// CRT decryption: `m_P = L_P(c^{2α} mod P²)·hp mod P`, same mod Q, recombined mod N.
     pub fn decrypt(&self, c: &Integer) -> Result<Integer> {
+        crate::cost::composite("CRT_dec", || self.decrypt_uncounted(c))
+    }
+
+    fn decrypt_uncounted(&self, c: &Integer) -> Result<Integer> {
         self.pk.check_ciphertext(c)?;
         let sk = &self.sk;
         let half = |m: &Integer, m2: &Integer, hm: &Integer| -> Result<Integer> {

@@ -66,6 +66,8 @@ struct Node {
     seconds: f64,
     items: Vec<Item>,
     parent: Option<usize>,
+    /// Operations counted while the timer was open ([`crate::cost`]).
+    ops: BTreeMap<String, u64>,
 }
 
 /// The recorded timer tree of one run, with its statuses and sizes.
@@ -74,6 +76,8 @@ pub struct Report {
     nodes: Vec<Node>,
     /// Open timers, innermost last, with their start instants. Index 0 is the hidden root.
     stack: Vec<(usize, Instant)>,
+    /// Operation counters when each open timer started, parallel to `stack`.
+    op_starts: Vec<Vec<u64>>,
     statuses: Vec<(String, bool)>,
     sizes: Vec<(String, f64)>,
     progress: bool,
@@ -90,11 +94,13 @@ impl Report {
             seconds: 0.0,
             items: Vec::new(),
             parent: None,
+            ops: BTreeMap::new(),
         };
         Report {
             m,
             nodes: vec![root],
             stack: vec![(0, Instant::now())],
+            op_starts: vec![crate::cost::snapshot()],
             statuses: Vec::new(),
             sizes: Vec::new(),
             progress,
@@ -120,6 +126,7 @@ impl Report {
             seconds: 0.0,
             items: Vec::new(),
             parent: Some(parent),
+            ops: BTreeMap::new(),
         });
         self.nodes[parent].items.push(Item::Timer(idx));
         if self.progress {
@@ -134,6 +141,7 @@ impl Report {
                 path.join(" > ")
             );
         }
+        self.op_starts.push(crate::cost::snapshot());
         self.stack.push((idx, Instant::now()));
     }
 
@@ -141,6 +149,8 @@ impl Report {
         assert!(self.stack.len() > 1, "closing the hidden root");
         let (idx, start) = self.stack.pop().expect("checked above");
         self.nodes[idx].seconds = start.elapsed().as_secs_f64();
+        let before = self.op_starts.pop().expect("pushed with the timer");
+        self.nodes[idx].ops = crate::cost::delta(&before, &crate::cost::snapshot());
         idx
     }
 
@@ -243,6 +253,43 @@ impl Report {
         sum
     }
 
+    /// Operations of the timers of `party` below `idx`, matched as in [`Self::party_total`].
+    fn party_ops(&self, idx: usize, party: Party) -> BTreeMap<String, u64> {
+        let mut sum = BTreeMap::new();
+        for item in &self.nodes[idx].items {
+            if let Item::Timer(c) = item {
+                let child = &self.nodes[*c];
+                if child.party == Some(party) {
+                    crate::cost::merge(&mut sum, &child.ops);
+                } else {
+                    crate::cost::merge(&mut sum, &self.party_ops(*c, party));
+                }
+            }
+        }
+        sum
+    }
+
+    /// The JSON row of a timer: its identity and time, then its operation counts and, with a
+    /// calibration installed, the lower bound they imply (and any class without a unit cost).
+    fn row(
+        path: Vec<String>,
+        party: Option<String>,
+        label: String,
+        seconds: f64,
+        ops: &BTreeMap<String, u64>,
+    ) -> Value {
+        let mut row = json!({"path": path, "party": party, "label": label, "seconds": seconds,
+                             "ops": ops});
+        if let Some(cal) = crate::cost::calibration() {
+            let (lb, missing) = cal.lower_bound(ops);
+            row["lower_bound_s"] = json!(lb);
+            if !missing.is_empty() {
+                row["ops_without_unit_cost"] = json!(missing);
+            }
+        }
+        row
+    }
+
     fn label(&self, idx: usize) -> String {
         let node = &self.nodes[idx];
         match node.party {
@@ -332,20 +379,22 @@ impl Report {
         let mut own_path = self.path_of(idx);
         for p in self.parties(node.totals) {
             own_path.push(node.name.clone());
-            rows.push(json!({
-                "path": own_path,
-                "party": p.to_string(),
-                "label": format!("{p} total"),
-                "seconds": self.party_total(idx, p),
-            }));
+            rows.push(Self::row(
+                own_path.clone(),
+                Some(p.to_string()),
+                format!("{p} total"),
+                self.party_total(idx, p),
+                &self.party_ops(idx, p),
+            ));
             own_path.pop();
         }
-        rows.push(json!({
-            "path": own_path,
-            "party": node.party.map(|p| p.to_string()),
-            "label": self.label(idx),
-            "seconds": node.seconds,
-        }));
+        rows.push(Self::row(
+            own_path,
+            node.party.map(|p| p.to_string()),
+            self.label(idx),
+            node.seconds,
+            &node.ops,
+        ));
     }
 
     /// The `statuses` and `sizes` objects of the JSON.

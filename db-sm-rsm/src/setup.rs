@@ -106,7 +106,9 @@ pub fn preprocess<E: Pairing>(
     let (th, th_shares) = r.section("pai_th_keygen", Totals::None, |r| {
         let mut key = thpaillier::ThresholdKey::fixed_test_key(&mut dealer, m);
         r.line("precomputing...");
-        key.pk.build_table(TH_TABLE_WINDOW);
+        // Paper mode: upstream's 13-bit table over r's length only (spec §1.4, §8).
+        let paper = cfg.mode == crate::run::Mode::Paper;
+        key.pk.build_table(if paper { 13 } else { TH_TABLE_WINDOW });
         (key.pk, key.shares)
     });
     let mut mixer_keys = Vec::with_capacity(m);
@@ -114,7 +116,11 @@ pub fn preprocess<E: Pairing>(
         mixer_keys.push(r.section("pai_keygen", Totals::None, |r| {
             let mut key = paillier::PaillierKey::fixed_test_key(&mut dealer);
             r.line("precomputing...");
-            key.pk.build_table(MIXER_TABLE_WINDOW);
+            // Paper mode: upstream's per-mixer encryptions never used their table (B4 kept),
+            // so the senders pay a 448-bit powmod per share encryption.
+            if cfg.mode != crate::run::Mode::Paper {
+                key.pk.build_table(MIXER_TABLE_WINDOW);
+            }
             (key.pk.clone(), key)
         }));
     }

@@ -1,0 +1,499 @@
+//! The computed cost model (issue 8, spec §3): counters of every expensive operation class,
+//! attributed to report timers, and a lower bound from a calibration file of unit costs.
+//!
+//! The library's hot primitives call [`count`] (or one of the classifying helpers) once per
+//! operation. Counters are process-wide atomics, so work done on rayon's worker threads counts
+//! too; the report snapshots them when a timer opens and again when it closes, and the
+//! difference is that timer's operations. This attribution is exact because upstream's parties
+//! run one after another in one process (B19): while a party's timer is open, every operation
+//! in the process is that party's.
+//!
+//! Operation names follow the spec's cost labels and the calibration file written by
+//! `cargo bench -p db-sm-rsm --bench ops`: `E1f`, `E1v80`, `E2f`, `ETv180`, ... (group, fixed or
+//! variable base, exponent length bucket), `P` (a pairing on its own), `ML` and `FE` (Miller loops
+//! and final exponentiations of multi-pairings), `MSM_G1` / `MSM_G1_80` (terms of G1
+//! multi-scalar multiplications, full and short scalars), `XN2(b)` / `XN(b)` (a b-bit exponent
+//! modulo a ~4100-bit N² or a ~2050-bit N, b bucketed), `XN2f(b)` (a fixed-base-table power mod
+//! N²; the 1025-bit bucket is upstream's `Enc_pp`), `MXN2(b)` and `MXN2_terms` (multi-
+//! exponentiations mod N²: one squaring chain of b bits plus one multiplication per term),
+//! `CRT_dec` (a per-mixer CRT decryption).
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use ark_ec::pairing::{Pairing, PairingOutput};
+use ark_ec::{Group, VariableBaseMSM};
+use ark_ff::{BigInteger, PrimeField};
+use std::sync::OnceLock;
+
+use crate::{Error, Result};
+
+/// Every counted operation class, in report order. Index = counter slot.
+pub const OPS: &[&str] = &[
+    "P",
+    "ML",
+    "FE", // pairings
+    "E1f",
+    "E1f180",
+    "E1f80",
+    "E1v",
+    "E1v180",
+    "E1v80", // G1
+    "E2f",
+    "E2f180",
+    "E2f80",
+    "E2v",
+    "E2v180",
+    "E2v80", // G2
+    "ETf",
+    "ETf180",
+    "ETf80",
+    "ETv",
+    "ETv180",
+    "ETv80", // GT
+    "MSM_G1",
+    "MSM_G1_80",
+    "MSM_G2",
+    "MSM_G2_80",
+    "MSM_GT",
+    "MSM_GT_80", // MSM terms
+    "MSM_calls",
+    "XN2(80)",
+    "XN2(180)",
+    "XN2(448)",
+    "XN2(1025)",
+    "XN2(2170)",
+    "XN2(4099)",
+    "XN(80)",
+    "XN(180)",
+    "XN(448)",
+    "XN(1025)",
+    "XN(2170)",
+    "XN(4099)",
+    "XN2f(448)",
+    "XN2f(1025)",
+    "XN2f(2170)",
+    "MXN2(80)",
+    "MXN2(180)",
+    "MXN2(448)",
+    "MXN2(1025)",
+    "MXN2(2170)",
+    "MXN2(4099)",
+    "MXN2_terms",
+    "CRT_dec",
+];
+
+const N_OPS: usize = OPS.len();
+
+#[allow(clippy::declare_interior_mutable_const)]
+const ZERO: AtomicU64 = AtomicU64::new(0);
+static COUNTS: [AtomicU64; N_OPS] = [ZERO; N_OPS];
+
+thread_local! {
+    /// Set while a composite operation (a CRT decryption) runs, so its inner powmods are not
+    /// counted a second time.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+fn slot(op: &str) -> usize {
+    OPS.iter()
+        .position(|o| *o == op)
+        .unwrap_or_else(|| panic!("cost: unknown operation class {op}"))
+}
+
+/// Adds `k` operations of class `op` (one of [`OPS`]).
+pub fn count(op: &str, k: u64) {
+    bump(slot(op), k);
+}
+
+/// Runs `f` as one operation of class `op`, without counting what happens inside it.
+pub fn composite<T>(op: &str, f: impl FnOnce() -> T) -> T {
+    count(op, 1);
+    let was = QUIET.with(|q| q.replace(true));
+    let out = f();
+    QUIET.with(|q| q.set(was));
+    out
+}
+
+static PAPER: AtomicBool = AtomicBool::new(false);
+
+/// Switches the process to upstream's operation counts (`--mode paper`, spec §8 "faithful cost
+/// parity"): the library's multi-exponentiation routines ([`crate::group::msm`],
+/// [`crate::group::msm_short`], [`crate::bigint::multi_pow_mod`]) then compute every power
+/// separately and multiply, as upstream did. Results are identical in both modes; only the cost
+/// differs, so one process-wide switch is safe even with concurrent callers.
+pub fn set_paper(on: bool) {
+    PAPER.store(on, Ordering::Relaxed);
+}
+
+/// True in `--mode paper`.
+pub fn paper() -> bool {
+    PAPER.load(Ordering::Relaxed)
+}
+
+/// `Σ scalar_i · base_i` as separate variable-base exponentiations (paper mode's "no MSM"),
+/// each counted with its scalar's length.
+pub fn term_by_term<G: VariableBaseMSM>(bases: &[G::MulBase], scalars: &[G::ScalarField]) -> G {
+    let mut acc = G::zero();
+    for (b, s) in bases.iter().zip(scalars) {
+        let int = s.into_bigint();
+        group_exp::<G>(false, int.num_bits() as usize);
+        acc += G::from(*b).mul_bigint(int);
+    }
+    acc
+}
+
+/// `scalar · p` by plain variable-base exponentiation, counted (E1v, E2v, ETv by length).
+pub fn vmul<G: Group>(p: G, scalar: &G::ScalarField) -> G {
+    let int = scalar.into_bigint();
+    group_exp::<G>(false, int.num_bits() as usize);
+    p.mul_bigint(int)
+}
+
+/// One pairing, counted as `P`.
+pub fn pairing<E: Pairing>(
+    a: impl Into<E::G1Prepared>,
+    b: impl Into<E::G2Prepared>,
+) -> PairingOutput<E> {
+    count("P", 1);
+    E::pairing(a, b)
+}
+
+/// A product of pairings: one Miller loop per pair and one final exponentiation.
+pub fn multi_pairing<E: Pairing>(
+    a: impl IntoIterator<Item = impl Into<E::G1Prepared>>,
+    b: impl IntoIterator<Item = impl Into<E::G2Prepared>>,
+) -> PairingOutput<E> {
+    let a: Vec<E::G1Prepared> = a.into_iter().map(Into::into).collect();
+    let b: Vec<E::G2Prepared> = b.into_iter().map(Into::into).collect();
+    count("ML", a.len() as u64);
+    count("FE", 1);
+    E::multi_pairing(a, b)
+}
+
+/// Current totals of every counter.
+pub fn snapshot() -> Vec<u64> {
+    COUNTS.iter().map(|c| c.load(Ordering::Relaxed)).collect()
+}
+
+/// Nonzero differences `after - before`, by operation name.
+pub fn delta(before: &[u64], after: &[u64]) -> BTreeMap<String, u64> {
+    OPS.iter()
+        .zip(before.iter().zip(after))
+        .filter(|(_, (b, a))| a > b)
+        .map(|(op, (b, a))| (op.to_string(), a - b))
+        .collect()
+}
+
+/// Adds `b` into `a`.
+pub fn merge(a: &mut BTreeMap<String, u64>, b: &BTreeMap<String, u64>) {
+    for (k, v) in b {
+        *a.entry(k.clone()).or_default() += v;
+    }
+}
+
+// Slots of the families below, laid out as in [`OPS`] (checked by a test), so the hot paths
+// index the counters directly instead of formatting names.
+const SLOT_E1F: usize = 3;
+const SLOT_MSM: usize = 21;
+const SLOT_XN2: usize = 28;
+const SLOT_XN: usize = 34;
+const SLOT_XN2F: usize = 40;
+const SLOT_MXN2: usize = 43;
+const SLOT_MXN2_TERMS: usize = 49;
+
+fn bump(slot: usize, k: u64) {
+    if k == 0 || QUIET.with(|q| q.get()) {
+        return;
+    }
+    COUNTS[slot].fetch_add(k, Ordering::Relaxed);
+}
+
+/// Offset of a pairing-group exponent's length bucket: full length, or the 180- and 80-bit
+/// short exponents of the masks and batching vectors.
+fn group_bucket(bits: usize) -> usize {
+    match bits {
+        0..=100 => 2,
+        101..=200 => 1,
+        _ => 0,
+    }
+}
+
+/// 0, 1 or 2 for G1, G2 or GT: which pairing group the arkworks type `G` is, from its type
+/// name (the curve crates name their configs `g1::Config` / `g2::Config`; GT is
+/// `PairingOutput`).
+pub fn group_of<G>() -> usize {
+    let name = std::any::type_name::<G>();
+    if name.contains("PairingOutput") {
+        2
+    } else if name.contains("g2::") {
+        1
+    } else {
+        0
+    }
+}
+
+/// One exponentiation in group `G` with a `bits`-bit exponent, fixed base (table) or not.
+pub fn group_exp<G>(fixed: bool, bits: usize) {
+    let fv = if fixed { 0 } else { 3 };
+    bump(SLOT_E1F + 6 * group_of::<G>() + fv + group_bucket(bits), 1);
+}
+
+/// A multi-scalar multiplication of `terms` terms in group `G` (short: scalars of <= 100 bits).
+pub fn group_msm<G>(terms: usize, bits: usize) {
+    let short = usize::from(bits <= 100);
+    bump(SLOT_MSM + 2 * group_of::<G>() + short, terms as u64);
+    bump(SLOT_MSM + 6, 1);
+}
+
+/// Index of the exponent-length bucket of a big-integer exponentiation (spec §1.2's lengths
+/// 80, 180, 448, 1025, 2170 and 4099 bits).
+fn int_bucket(bits: u32) -> usize {
+    match bits {
+        0..=100 => 0,
+        101..=260 => 1,
+        261..=600 => 2,
+        601..=1200 => 3,
+        1201..=2300 => 4,
+        _ => 5,
+    }
+}
+
+/// A modular exponentiation; the modulus size says N² (over 3000 bits) or N.
+pub fn powmod(exp_bits: u32, modulus_bits: u32) {
+    let base = if modulus_bits > 3000 {
+        SLOT_XN2
+    } else {
+        SLOT_XN
+    };
+    bump(base + int_bucket(exp_bits), 1);
+}
+
+/// A fixed-base-table power mod N² with an exponent of `exp_bits` bits.
+pub fn table_pow(exp_bits: u32) {
+    bump(SLOT_XN2F + int_bucket(exp_bits).clamp(2, 4) - 2, 1);
+}
+
+/// A multi-exponentiation of `terms` terms mod N² whose longest exponent has `exp_bits` bits.
+pub fn multi_powmod(terms: usize, exp_bits: u32) {
+    bump(SLOT_MXN2 + int_bucket(exp_bits), 1);
+    bump(SLOT_MXN2_TERMS, terms as u64);
+}
+
+/// Unit costs (seconds) per operation class for one curve, from a calibration file.
+#[derive(Clone, Debug, Default)]
+pub struct Calibration {
+    pub path: String,
+    pub unit_s: BTreeMap<String, f64>,
+}
+
+static CALIBRATION: OnceLock<Calibration> = OnceLock::new();
+
+/// Installs the calibration used by [`lower_bound`] (once per process).
+pub fn set_calibration(c: Calibration) {
+    let _ = CALIBRATION.set(c);
+}
+
+pub fn calibration() -> Option<&'static Calibration> {
+    CALIBRATION.get()
+}
+
+impl Calibration {
+    /// Reads the bench's calibration file (`[{"op", "curve", "ns", ...}]`, CPU ns per call) and
+    /// derives a unit cost for every class of [`OPS`] on `curve`.
+    pub fn load(path: &str, curve: &str) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::Input(format!("calibration file {path}: {e}")))?;
+        let rows: Vec<serde_json::Value> = serde_json::from_str(&text)
+            .map_err(|e| Error::Input(format!("calibration file {path}: {e}")))?;
+        let mut raw: BTreeMap<String, f64> = BTreeMap::new();
+        for r in &rows {
+            let (Some(op), Some(ns)) = (r["op"].as_str(), r["ns"].as_f64()) else {
+                return Err(Error::Input(format!(
+                    "calibration file {path}: a row without op/ns"
+                )));
+            };
+            match r["curve"].as_str() {
+                Some(c) if c != curve => continue,
+                _ => {}
+            }
+            raw.insert(op.to_string(), ns * 1e-9);
+        }
+        if raw.is_empty() {
+            return Err(Error::Input(format!(
+                "calibration file {path}: no operation for curve {curve}"
+            )));
+        }
+        Ok(Calibration {
+            path: path.to_string(),
+            unit_s: derive_units(&raw),
+        })
+    }
+
+    /// Σ count × unit cost over the classes that have a unit cost; None if some counted class
+    /// has none (then the bound would silently omit work).
+    pub fn lower_bound(&self, ops: &BTreeMap<String, u64>) -> (f64, Vec<String>) {
+        let mut sum = 0.0;
+        let mut missing = Vec::new();
+        for (op, k) in ops {
+            if op == "MSM_calls" {
+                continue;
+            }
+            match self.unit_s.get(op) {
+                Some(u) => sum += *k as f64 * u,
+                None => missing.push(op.clone()),
+            }
+        }
+        (sum, missing)
+    }
+}
+
+/// Unit costs of every class from the measured ones. Measured names are used as they are;
+/// the others are derived, each derivation an assumption stated here:
+/// * big-integer exponentiations cost in proportion to the exponent length within one modulus
+///   (sliding window), so an unmeasured bucket is scaled from the nearest measured one;
+/// * a fixed-base power mod N² costs `Enc_pp` (1025 bits, 13-bit table) scaled by length;
+/// * a multi-exponentiation costs at least one squaring chain (an `XN2(b)`) plus one modular
+///   multiplication per term (`XN2(80)` / 96: an 80-bit powmod is about 96 multiplications);
+/// * a Miller loop is `(MP3 - P) / 2` and a final exponentiation `P - ML`;
+/// * an MSM term costs `MSM1024_G1 / 1024` (or `_80`); G2 and GT terms scale by `E2v/E1v`,
+///   `ETv/E1v`.
+fn derive_units(raw: &BTreeMap<String, f64>) -> BTreeMap<String, f64> {
+    let mut u: BTreeMap<String, f64> = raw.clone();
+    // Variable-base exponentiations may run as width-4 wNAF (`group::mul_var`) or as plain
+    // double-and-add (paper mode's term-by-term products); a lower bound takes the cheaper.
+    for (op, c) in raw {
+        if let Some(plain) = op.strip_suffix("_wnaf") {
+            let e = u.entry(plain.to_string()).or_insert(*c);
+            *e = e.min(*c);
+        }
+    }
+    let buckets = [80u32, 180, 448, 1025, 2170, 4099];
+    for m in ["XN2", "XN"] {
+        let measured: Vec<(u32, f64)> = buckets
+            .iter()
+            .filter_map(|b| raw.get(&format!("{m}({b})")).map(|c| (*b, *c)))
+            .collect();
+        if measured.is_empty() {
+            continue;
+        }
+        for b in buckets {
+            let key = format!("{m}({b})");
+            if u.contains_key(&key) {
+                continue;
+            }
+            let (nb, nc) = measured
+                .iter()
+                .min_by_key(|(mb, _)| (*mb as i64 - b as i64).abs())
+                .expect("non-empty");
+            u.insert(key, nc * b as f64 / *nb as f64);
+        }
+    }
+    if let Some(e) = raw.get("Enc_pp") {
+        for b in [448u32, 1025, 2170] {
+            u.insert(format!("XN2f({b})"), e * b as f64 / 1025.0);
+        }
+    }
+    if let Some(x80) = u.get("XN2(80)").copied() {
+        let mul = x80 / 96.0;
+        u.insert("MXN2_terms".into(), mul);
+        for b in buckets {
+            if let Some(c) = u.get(&format!("XN2({b})")).copied() {
+                u.insert(format!("MXN2({b})"), c);
+            }
+        }
+    }
+    if let (Some(p), Some(mp3)) = (raw.get("P"), raw.get("MP3")) {
+        let ml = ((mp3 - p) / 2.0).max(0.0);
+        u.insert("ML".into(), ml);
+        u.insert("FE".into(), (p - ml).max(0.0));
+    }
+    if let Some(e1v) = raw.get("E1v").copied() {
+        if let Some(c) = raw.get("MSM1024_G1") {
+            u.insert("MSM_G1".into(), c / 1024.0);
+        }
+        if let Some(c) = raw.get("MSM1024_G1_80") {
+            u.insert("MSM_G1_80".into(), c / 1024.0);
+        }
+        for g in ["2", "T"] {
+            if let Some(ev) = raw.get(&format!("E{g}v")) {
+                let ratio = ev / e1v;
+                for s in ["", "_80"] {
+                    if let Some(c) = u.get(&format!("MSM_G1{s}")).copied() {
+                        u.insert(format!("MSM_G{g}{s}"), c * ratio);
+                    }
+                }
+            }
+        }
+    }
+    u
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_constants_match_names() {
+        assert_eq!(SLOT_E1F, slot("E1f"));
+        assert_eq!(SLOT_E1F + 6 + 3 + 2, slot("E2v80"));
+        assert_eq!(SLOT_E1F + 12 + 1, slot("ETf180"));
+        assert_eq!(SLOT_MSM, slot("MSM_G1"));
+        assert_eq!(SLOT_MSM + 5, slot("MSM_GT_80"));
+        assert_eq!(SLOT_MSM + 6, slot("MSM_calls"));
+        assert_eq!(SLOT_XN2, slot("XN2(80)"));
+        assert_eq!(SLOT_XN + 5, slot("XN(4099)"));
+        assert_eq!(SLOT_XN2F, slot("XN2f(448)"));
+        assert_eq!(SLOT_MXN2, slot("MXN2(80)"));
+        assert_eq!(SLOT_MXN2_TERMS, slot("MXN2_terms"));
+        assert_eq!(N_OPS, SLOT_MXN2_TERMS + 2);
+    }
+
+    #[test]
+    fn counts_and_deltas() {
+        let before = snapshot();
+        powmod(4000, 4099);
+        powmod(80, 2050);
+        composite("CRT_dec", || powmod(440, 2040));
+        group_exp::<ark_bn254::G1Projective>(false, 80);
+        group_exp::<ark_bls12_381::G2Projective>(true, 254);
+        group_exp::<ark_ec::pairing::PairingOutput<ark_bn254::Bn254>>(false, 180);
+        let d = delta(&before, &snapshot());
+        // Other tests may run concurrently and add to the same counters: check >=.
+        for op in ["XN2(4099)", "XN(80)", "CRT_dec", "E1v80", "E2f", "ETv180"] {
+            assert!(
+                d.get(op).copied().unwrap_or(0) >= 1,
+                "{op} not counted: {d:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lower_bound_from_calibration() {
+        let raw: BTreeMap<String, f64> = [
+            ("XN2(80)", 96e-6),
+            ("XN2(4099)", 20e-3),
+            ("P", 1e-3),
+            ("MP3", 2e-3),
+            ("Enc_pp", 1e-3),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), *v))
+        .collect();
+        let c = Calibration {
+            path: String::new(),
+            unit_s: derive_units(&raw),
+        };
+        let ops: BTreeMap<String, u64> =
+            [("XN2(4099)".to_string(), 2), ("MXN2_terms".to_string(), 10)]
+                .into_iter()
+                .collect();
+        let (lb, missing) = c.lower_bound(&ops);
+        assert!(missing.is_empty());
+        assert!((lb - (40e-3 + 10e-6)).abs() < 1e-9, "{lb}");
+        assert!((c.unit_s["ML"] - 0.5e-3).abs() < 1e-12);
+        let (_, missing) = c.lower_bound(&[("E1v".to_string(), 1)].into_iter().collect());
+        assert_eq!(missing, vec!["E1v".to_string()]);
+    }
+}

@@ -1,0 +1,173 @@
+//! The computed cost model and `--mode paper` end to end (issue 8): every JSON timer row carries
+//! its operation counts, a calibration file adds lower bounds, paper mode uses upstream's
+//! operation classes (no multi-exponentiation) and both modes reject every tamper.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+use db_sm_rsm::report::parse_status_line;
+use db_sm_rsm::tamper::Tamper;
+use serde_json::Value;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"))
+        .args(args)
+        .env_remove("DBSM_CALIBRATION")
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dbsm-cost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs n = 4, m = 2 in `mode` and returns the JSON document.
+fn run_json(mode: &str, tag: &str, extra: &[&str]) -> Value {
+    let json = tmp(&format!("{mode}-{tag}.json"));
+    let mut args = vec!["4", "2", "--seed", "5", "--mode", mode, "--json"];
+    args.push(json.to_str().unwrap());
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{mode}: stderr:\n{stderr}");
+    assert!(stdout
+        .lines()
+        .filter_map(parse_status_line)
+        .all(|(_, ok)| ok));
+    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
+/// Op counts of the `party total` row of a section.
+fn total_ops(doc: &Value, section: &str, party: &str) -> BTreeMap<String, u64> {
+    let row = doc["timers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| {
+            r["path"] == serde_json::json!(["main", section])
+                && r["label"] == format!("{party} total")
+        })
+        .unwrap_or_else(|| panic!("no {party} total row for {section}"));
+    serde_json::from_value(row["ops"].clone()).unwrap()
+}
+
+#[test]
+fn paper_and_fast_modes_count_their_own_operations() {
+    let fast = run_json("fast", "modes", &[]);
+    let paper = run_json("paper", "modes", &[]);
+    assert_eq!(paper["params"]["mode"], "paper");
+    for doc in [&fast, &paper] {
+        for section in ["mixing", "forward set membership", "reverse set membership"] {
+            let ops = total_ops(doc, section, "mixer 0");
+            assert!(!ops.is_empty(), "{section}: no operations counted");
+        }
+        // One threshold decryption share per entry (4099-bit exponent) in mixing, at least.
+        assert!(total_ops(doc, "mixing", "mixer 1")["XN2(4099)"] >= 4);
+        // One pairing per entry in the DB-SM verifier.
+        assert!(total_ops(doc, "forward set membership", "verifier")["P"] >= 4);
+        assert!(doc.get("calibration").is_some_and(Value::is_null));
+    }
+    // Fast mode multi-exponentiates; paper mode computes every power separately, as upstream.
+    let f = total_ops(&fast, "mixing", "mixer 0");
+    let p = total_ops(&paper, "mixing", "mixer 0");
+    assert!(f
+        .keys()
+        .any(|k| k.starts_with("MSM_") || k.starts_with("MXN2")));
+    assert!(
+        !p.keys()
+            .any(|k| k.starts_with("MSM_") || k.starts_with("MXN2")),
+        "paper mode used a multi-exponentiation: {p:?}"
+    );
+}
+
+#[test]
+fn calibration_adds_lower_bounds_and_bad_files_exit_2() {
+    let cal = tmp("calibration.json");
+    let rows: Vec<Value> = [
+        ("E1f", 1e4),
+        ("E1f80", 3e3),
+        ("E1f180", 6e3),
+        ("E1v", 5e4),
+        ("E1v80", 1.5e4),
+        ("E1v180", 3e4),
+        ("E2f", 3e4),
+        ("E2v", 1.5e5),
+        ("ETf", 4e4),
+        ("ETv", 3e5),
+        ("ETv80", 9e4),
+        ("ETv180", 2e5),
+        ("P", 1e6),
+        ("MP3", 2e6),
+        ("MSM1024_G1", 1e7),
+        ("MSM1024_G1_80", 4e6),
+        ("Enc_pp", 4e5),
+        ("XN2(80)", 4e5),
+        ("XN2(180)", 8e5),
+        ("XN2(2170)", 9e6),
+        ("XN2(4099)", 1.8e7),
+        ("XN(80)", 1e5),
+        ("XN(180)", 2e5),
+        ("CRT_dec", 1e6),
+    ]
+    .iter()
+    .map(|(op, ns)| serde_json::json!({"op": op, "curve": "bn254", "ns": ns}))
+    .collect();
+    std::fs::write(&cal, serde_json::to_vec(&rows).unwrap()).unwrap();
+    let doc = run_json(
+        "fast",
+        "calibrated",
+        &["--calibration", cal.to_str().unwrap()],
+    );
+    assert_eq!(doc["calibration"], cal.to_str().unwrap());
+    let mix = doc["timers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| {
+            r["path"] == serde_json::json!(["main", "mixing"]) && r["label"] == "mixer 0 total"
+        })
+        .unwrap();
+    // At least the 4 decryption shares of 18 ms each.
+    assert!(mix["lower_bound_s"].as_f64().unwrap() >= 4.0 * 0.018);
+
+    let missing = tmp("missing.json");
+    let (code, _, stderr) = run(&["2", "2", "--calibration", missing.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("calibration"), "{stderr}");
+}
+
+#[test]
+fn paper_mode_rejects_every_tamper() {
+    let mut failures = Vec::new();
+    for (t, status) in Tamper::ALL {
+        let (code, stdout, stderr) = run(&[
+            "3",
+            "2",
+            "--seed",
+            "3",
+            "--mode",
+            "paper",
+            "--tamper",
+            t.name(),
+        ]);
+        let got = stdout
+            .lines()
+            .filter_map(parse_status_line)
+            .find(|(n, _)| n == status)
+            .map(|(_, ok)| ok);
+        if code == 0 || got != Some(false) {
+            failures.push(format!(
+                "--tamper {}: exit {code}, {status} = {got:?}\n{stderr}",
+                t.name()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Compare db-sm-rsm's paper mode and fast mode in one go (issue 8).
+
+Runs `db-sm-rsm N M --mode paper` and `--mode fast` with the same seed and thread count, reads
+both JSON reports and prints, per party and section: paper-mode time, fast-mode time, their
+ratio, fast-mode time over its computed lower bound (needs a calibration file: the JSON's
+`lower_bound_s`), and the fast mode's operation counts per entry.
+
+Times are wall-clock seconds of each party's steps as the report records them; on the shared
+2-core machine compare ratios within one invocation, not across invocations.
+
+    python3 scripts/dbsm_compare_modes.py --n 1000 --m 4 --threads 1 \
+        --calibration target/calibration.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SECTIONS = ["checking inputs", "mixing", "forward set membership", "reverse set membership"]
+
+
+def run_mode(args: argparse.Namespace, mode: str, out: Path) -> dict:
+    cmd = [
+        str(args.binary),
+        str(args.n),
+        str(args.m),
+        "--mode",
+        mode,
+        "--curve",
+        args.curve,
+        "--threads",
+        str(args.threads),
+        "--seed",
+        str(args.seed),
+        "--json",
+        str(out),
+    ]
+    if args.calibration:
+        cmd += ["--calibration", str(args.calibration)]
+    print(f"running: {' '.join(cmd)}", file=sys.stderr)
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False)
+    if proc.returncode != 0:
+        sys.exit(f"error: {mode} mode exited with {proc.returncode} (a status was False?)")
+    with out.open() as f:
+        doc: dict = json.load(f)
+    if not all(doc["statuses"].values()):
+        sys.exit(f"error: {mode} mode printed a False status")
+    return doc
+
+
+def rows_by_key(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
+    """Per-party section totals (and, with `leaves`, every party's leaf timer)."""
+    out: dict[tuple[str, str], dict] = {}
+    for row in doc["timers"]:
+        party = row.get("party")
+        if party is None:
+            continue
+        path = row["path"]
+        if row["label"] == f"{party} total":
+            key = (" > ".join(path[1:]), party)
+        elif leaves:
+            key = (" > ".join(path[1:] + [row["label"]]), party)
+        else:
+            continue
+        out[key] = row
+    return out
+
+
+def fmt_ops(ops: dict[str, int], n: int) -> str:
+    return ", ".join(f"{k} {v / n:.3g}" for k, v in sorted(ops.items()) if k != "MSM_calls")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--m", type=int, default=4)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--curve", default="bn254", choices=["bn254", "bls12-381"])
+    ap.add_argument("--binary", type=Path, default=REPO / "target/release/db-sm-rsm")
+    ap.add_argument(
+        "--calibration",
+        type=Path,
+        default=os.environ.get("DBSM_CALIBRATION"),
+        help="unit-cost file from `cargo bench -p db-sm-rsm --bench ops` (env DBSM_CALIBRATION)",
+    )
+    ap.add_argument("--leaves", action="store_true", help="also every leaf timer")
+    ap.add_argument("--json", type=Path, help="write the comparison rows here")
+    args = ap.parse_args()
+    if args.n < 1 or args.m < 1 or args.threads < 1:
+        ap.error("n, m and threads must be at least 1")
+    if not args.binary.exists():
+        ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
+    if args.calibration and not Path(args.calibration).exists():
+        ap.error(f"calibration file {args.calibration} missing")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paper = run_mode(args, "paper", Path(tmp) / "paper.json")
+        fast = run_mode(args, "fast", Path(tmp) / "fast.json")
+    p_rows, f_rows = rows_by_key(paper, args.leaves), rows_by_key(fast, args.leaves)
+
+    print(
+        f"db-sm-rsm paper vs fast: n = {args.n}, m = {args.m}, curve = {args.curve}, "
+        f"threads = {args.threads}; times in s, per-entry ms in brackets"
+    )
+    header = f"{'section':<58} {'party':<9} {'paper':>16} {'fast':>16} {'ratio':>6} {'fast/LB':>7}"
+    print(header)
+    print("-" * len(header))
+    table = []
+    for key, frow in f_rows.items():
+        section, party = key
+        if not args.leaves and section not in SECTIONS:
+            continue
+        prow = p_rows.get(key)
+        tf = frow["seconds"]
+        tp = prow["seconds"] if prow else float("nan")
+        lb = frow.get("lower_bound_s")
+        ratio = tp / tf if tf > 0 else float("nan")
+        over = f"{tf / lb:7.2f}" if lb else "      -"
+        print(
+            f"{section[:58]:<58} {party:<9} {tp:8.2f} [{1e3 * tp / args.n:5.1f}] "
+            f"{tf:8.2f} [{1e3 * tf / args.n:5.1f}] {ratio:6.2f} {over}"
+        )
+        ops = frow.get("ops") or {}
+        if ops:
+            print(f"{'':<10}fast ops per entry: {fmt_ops(ops, args.n)}")
+        p_ops = (prow or {}).get("ops") or {}
+        if p_ops and p_ops != ops:
+            print(f"{'':<10}paper ops per entry: {fmt_ops(p_ops, args.n)}")
+        table.append(
+            {
+                "section": section,
+                "party": party,
+                "paper_s": tp,
+                "fast_s": tf,
+                "ratio": ratio,
+                "fast_lower_bound_s": lb,
+                "fast_ops": ops,
+                "paper_ops": p_ops,
+            }
+        )
+    if args.json:
+        doc = {
+            "n": args.n,
+            "m": args.m,
+            "threads": args.threads,
+            "curve": args.curve,
+            "rows": table,
+            "machine": fast.get("machine"),
+        }
+        args.json.write_text(json.dumps(doc, indent=1))
+
+
+if __name__ == "__main__":
+    main()
