@@ -108,7 +108,15 @@ pub fn preprocess<E: Pairing>(
         r.line("precomputing...");
         // Paper mode: upstream's 13-bit table over r's length only (spec §1.4, §8).
         let paper = cfg.mode == crate::run::Mode::Paper;
-        key.pk.build_table(if paper { 13 } else { TH_TABLE_WINDOW });
+        if paper {
+            key.pk.build_table(13);
+        } else {
+            // Fast mode: the table also covers the proofs' long exponents (PoK masks and
+            // responses, the shuffle's H^{t2+r}), so they cost table look-ups, not 2170-bit
+            // powmods (issue 8); ~120 MB at this window.
+            let bits = key.pk.long_exponent_bits();
+            key.pk.build_table_bits(TH_TABLE_WINDOW, bits);
+        }
         (key.pk, key.shares)
     });
     let mut mixer_keys = Vec::with_capacity(m);
