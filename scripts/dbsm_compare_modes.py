@@ -10,7 +10,10 @@ Times are wall-clock seconds of each party's steps as the report records them; o
 2-core machine compare ratios within one invocation, not across invocations.
 
     python3 scripts/dbsm_compare_modes.py --n 1000 --m 4 --threads 1 \
-        --calibration target/calibration.json
+        --calibration target/calibration.json [--scaling 2]
+
+With `--scaling T` fast mode runs a second time with T threads, and two more columns give its
+time and its speed-up over the first fast run (wall time: the point of threads).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ["checking inputs", "mixing", "forward set membership", "reverse set membership"]
 
 
-def run_mode(args: argparse.Namespace, mode: str, out: Path) -> dict:
+def run_mode(args: argparse.Namespace, mode: str, out: Path, threads: int | None = None) -> dict:
     cmd = [
         str(args.binary),
         str(args.n),
@@ -37,7 +40,7 @@ def run_mode(args: argparse.Namespace, mode: str, out: Path) -> dict:
         "--curve",
         args.curve,
         "--threads",
-        str(args.threads),
+        str(threads or args.threads),
         "--seed",
         str(args.seed),
         "--json",
@@ -93,9 +96,15 @@ def main() -> None:
         help="unit-cost file from `cargo bench -p db-sm-rsm --bench ops` (env DBSM_CALIBRATION)",
     )
     ap.add_argument("--leaves", action="store_true", help="also every leaf timer")
+    ap.add_argument(
+        "--scaling",
+        type=int,
+        metavar="T",
+        help="also run fast mode with T threads and print its speed-up over --threads",
+    )
     ap.add_argument("--json", type=Path, help="write the comparison rows here")
     args = ap.parse_args()
-    if args.n < 1 or args.m < 1 or args.threads < 1:
+    if min(args.n, args.m, args.threads, args.scaling or 1) < 1:
         ap.error("n, m and threads must be at least 1")
     if not args.binary.exists():
         ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
@@ -105,13 +114,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         paper = run_mode(args, "paper", Path(tmp) / "paper.json")
         fast = run_mode(args, "fast", Path(tmp) / "fast.json")
+        scaled = None
+        if args.scaling:
+            scaled = run_mode(args, "fast", Path(tmp) / "scaled.json", args.scaling)
     p_rows, f_rows = rows_by_key(paper, args.leaves), rows_by_key(fast, args.leaves)
+    s_rows = rows_by_key(scaled, args.leaves) if scaled else {}
 
     print(
         f"db-sm-rsm paper vs fast: n = {args.n}, m = {args.m}, curve = {args.curve}, "
         f"threads = {args.threads}; times in s, per-entry ms in brackets"
     )
     header = f"{'section':<58} {'party':<9} {'paper':>16} {'fast':>16} {'ratio':>6} {'fast/LB':>7}"
+    if scaled:
+        header += f" {f'fast@{args.scaling}':>16} {'speed-up':>8}"
     print(header)
     print("-" * len(header))
     table = []
@@ -125,9 +140,18 @@ def main() -> None:
         lb = frow.get("lower_bound_s")
         ratio = tp / tf if tf > 0 else float("nan")
         over = f"{tf / lb:7.2f}" if lb else "      -"
+        srow = s_rows.get(key)
+        ts = srow["seconds"] if srow else None
+        extra = ""
+        if scaled:
+            extra = (
+                f" {ts:8.2f} [{1e3 * ts / args.n:5.1f}] {tf / ts:8.2f}"
+                if ts
+                else f" {'-':>16} {'-':>8}"
+            )
         print(
             f"{section[:58]:<58} {party:<9} {tp:8.2f} [{1e3 * tp / args.n:5.1f}] "
-            f"{tf:8.2f} [{1e3 * tf / args.n:5.1f}] {ratio:6.2f} {over}"
+            f"{tf:8.2f} [{1e3 * tf / args.n:5.1f}] {ratio:6.2f} {over}{extra}"
         )
         ops = frow.get("ops") or {}
         if ops:
@@ -143,6 +167,7 @@ def main() -> None:
                 "fast_s": tf,
                 "ratio": ratio,
                 "fast_lower_bound_s": lb,
+                "fast_scaled_s": ts,
                 "fast_ops": ops,
                 "paper_ops": p_ops,
             }
@@ -152,6 +177,7 @@ def main() -> None:
             "n": args.n,
             "m": args.m,
             "threads": args.threads,
+            "scaling_threads": args.scaling,
             "curve": args.curve,
             "rows": table,
             "machine": fast.get("machine"),

@@ -90,8 +90,8 @@ pub fn multi_pow_mod(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> 
             });
     }
     crate::cost::multi_powmod(
-        bases.len(),
         exps.iter().map(|e| e.significant_bits()).max().unwrap_or(0),
+        exps.iter().map(|e| e.significant_bits()),
     );
     let threads = rayon::current_num_threads().max(1);
     if bases.len() >= 64 && threads > 1 {

@@ -15,7 +15,7 @@
 //! multi-scalar multiplications, full and short scalars), `XN2(b)` / `XN(b)` (a b-bit exponent
 //! modulo a ~4100-bit N² or a ~2050-bit N, b bucketed), `XN2f(b)` (a fixed-base-table power mod
 //! N²; the 1025-bit bucket is upstream's `Enc_pp`), `MXN2(b)` and `MXN2_terms` (multi-
-//! exponentiations mod N²: one squaring chain of b bits plus one multiplication per term),
+//! exponentiations mod N²: one squaring chain of b bits, and the terms in 80-bit equivalents),
 //! `CRT_dec` (a per-mixer CRT decryption).
 
 use std::cell::Cell;
@@ -82,6 +82,7 @@ pub const OPS: &[&str] = &[
     "MXN2(4099)",
     "MXN2_terms",
     "CRT_dec",
+    "E1j", // one term of a joint (interleaved) G1 exponentiation
 ];
 
 const N_OPS: usize = OPS.len();
@@ -275,10 +276,16 @@ pub fn table_pow(exp_bits: u32) {
     bump(SLOT_XN2F + int_bucket(exp_bits).clamp(2, 4) - 2, 1);
 }
 
-/// A multi-exponentiation of `terms` terms mod N² whose longest exponent has `exp_bits` bits.
-pub fn multi_powmod(terms: usize, exp_bits: u32) {
-    bump(SLOT_MXN2 + int_bucket(exp_bits), 1);
-    bump(SLOT_MXN2_TERMS, terms as u64);
+/// A multi-exponentiation mod N² whose longest exponent has `max_bits` bits, over terms of
+/// `term_bits[i]` bits. `MXN2_terms` counts 80-bit term equivalents, `Σ ⌈term_bits[i]/80⌉`: a
+/// bucket method's work per term grows with that term's length (digits that are zero cost
+/// nothing), while the squaring chain follows the longest exponent.
+pub fn multi_powmod(max_bits: u32, term_bits: impl Iterator<Item = u32>) {
+    bump(SLOT_MXN2 + int_bucket(max_bits), 1);
+    bump(
+        SLOT_MXN2_TERMS,
+        term_bits.map(|b| u64::from(b.div_ceil(80).max(1))).sum(),
+    );
 }
 
 /// Unit costs (seconds) per operation class for one curve, from a calibration file.
@@ -354,8 +361,10 @@ impl Calibration {
 /// * big-integer exponentiations cost in proportion to the exponent length within one modulus
 ///   (sliding window), so an unmeasured bucket is scaled from the nearest measured one;
 /// * a fixed-base power mod N² costs `Enc_pp` (1025 bits, 13-bit table) scaled by length;
-/// * a multi-exponentiation costs at least one squaring chain (an `XN2(b)`) plus one modular
-///   multiplication per term (`XN2(80)` / 96: an 80-bit powmod is about 96 multiplications);
+/// * a multi-exponentiation costs one squaring chain (an `XN2(b)`) plus, per 80-bit term
+///   equivalent, what a 4096-term 80-bit batch (`MXN2_4096x80`) costs per term beyond its chain
+///   (older files without it: one modular multiplication, `XN2(80)` / 96);
+/// * a term of a joint G1 exponentiation (`E1j`) is half a two-term one (`E1j2`);
 /// * a Miller loop is `(MP3 - P) / 2` and a final exponentiation `P - ML`;
 /// * an MSM term costs `MSM1024_G1 / 1024` (or `_80`); G2 and GT terms scale by `E2v/E1v`,
 ///   `ETv/E1v`.
@@ -396,13 +405,21 @@ fn derive_units(raw: &BTreeMap<String, f64>) -> BTreeMap<String, f64> {
         }
     }
     if let Some(x80) = u.get("XN2(80)").copied() {
-        let mul = x80 / 96.0;
-        u.insert("MXN2_terms".into(), mul);
+        // Per 80-bit term: measured on a 4096-term batch net of its squaring chain, else (older
+        // calibration files) one multiplication per term, far below what any method achieves.
+        let per_term = match raw.get("MXN2_4096x80") {
+            Some(t) => ((t - x80) / 4096.0).max(0.0),
+            None => x80 / 96.0,
+        };
+        u.insert("MXN2_terms".into(), per_term);
         for b in buckets {
             if let Some(c) = u.get(&format!("XN2({b})")).copied() {
                 u.insert(format!("MXN2({b})"), c);
             }
         }
+    }
+    if let Some(j2) = raw.get("E1j2") {
+        u.insert("E1j".into(), j2 / 2.0);
     }
     if let (Some(p), Some(mp3)) = (raw.get("P"), raw.get("MP3")) {
         let ml = ((mp3 - p) / 2.0).max(0.0);
@@ -447,7 +464,7 @@ mod tests {
         assert_eq!(SLOT_XN2F, slot("XN2f(448)"));
         assert_eq!(SLOT_MXN2, slot("MXN2(80)"));
         assert_eq!(SLOT_MXN2_TERMS, slot("MXN2_terms"));
-        assert_eq!(N_OPS, SLOT_MXN2_TERMS + 2);
+        assert_eq!(N_OPS, SLOT_MXN2_TERMS + 3);
     }
 
     #[test]

@@ -26,6 +26,7 @@ use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
+use crate::cost::vmul;
 use crate::group::{Generators, Gt};
 use crate::transcript::Transcript;
 use crate::{Error, Result};
@@ -161,9 +162,12 @@ pub fn commit<E: Pairing>(
         .map(|j| {
             // genh1 = e(h1,f2)^{-1} and genh2 = e(g1,f2)^{-1}: negated exponents on the tables.
             let h2d1 = gens.eg1f2.mul(&-w.d1[j]);
-            let t1 = d.geng1[j] * w.bc[j] + d.geng2[j] * w.bs[j] + gens.eh1f2.mul(&-w.br[j]) + h2d1;
+            let t1 = vmul(d.geng1[j], &w.bc[j])
+                + vmul(d.geng2[j], &w.bs[j])
+                + gens.eh1f2.mul(&-w.br[j])
+                + h2d1;
             let t2 = gens.eg1f2.mul(&-w.bs[j]) + gens.ft.mul(&w.d0[j]);
-            let t3 = z1[j] * (-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
+            let t3 = vmul(z1[j], &-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
             (t1, t2, t3)
         })
         .collect();
@@ -280,11 +284,14 @@ pub fn verify<E: Pairing>(
             let ch = proof.ch[j];
             let z1 = proof.z1[j];
             let h2d1 = gens.eg1f2.mul(&-zd1);
-            let t1 =
-                d.z2[j] * ch + d.geng1[j] * zbc + d.geng2[j] * zbs + gens.eh1f2.mul(&-zbr) + h2d1;
-            let t2 = z1 * ch + gens.eg1f2.mul(&-zbs) + gens.ft.mul(&zd0);
+            let t1 = vmul(d.z2[j], &ch)
+                + vmul(d.geng1[j], &zbc)
+                + vmul(d.geng2[j], &zbs)
+                + gens.eh1f2.mul(&-zbr)
+                + h2d1;
+            let t2 = vmul(z1, &ch) + gens.eg1f2.mul(&-zbs) + gens.ft.mul(&zd0);
             // Upstream also exponentiated the identity by ch here (B11); 1_T^ch is 1_T.
-            let t3 = z1 * (-zbc) + h2d1 + gens.ft.mul(&zd2);
+            let t3 = vmul(z1, &-zbc) + h2d1 + gens.ft.mul(&zd2);
             challenge(gens, st, j, &z1, &t1, &t2, &t3) != ch
         })
         .collect();

@@ -20,7 +20,9 @@ use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
 use crate::error::ensure;
-use crate::group::{challenge_short_vec, msm_short, mul_var, FixedBaseTable, Generators};
+use crate::group::{
+    challenge_short_vec, msm_short, mul_var, mul_var_joint, FixedBaseTable, Generators,
+};
 use crate::params::KAPPA_E;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
@@ -319,7 +321,7 @@ pub fn verify_shares<E: Pairing>(
     proof: &SharesProof<E>,
 ) -> Result<()> {
     let (mut t, a, b) = shares_statement(gens, vk, cs, shares)?;
-    let t_val = mul_var(a.into_group(), &proof.chal) + mul_var(b.into_group(), &proof.z);
+    let t_val = mul_var_joint(&[(a.into_group(), proof.chal), (b.into_group(), proof.z)]);
     t.append_ark(b"T", &t_val.into_affine());
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
     ensure(

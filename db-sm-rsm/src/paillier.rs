@@ -279,6 +279,12 @@ impl PaillierPublicKey {
         self.n.significant_bits() + 2 * KAPPA_R + KAPPA_C
     }
 
+    /// Longest H-exponent the PoK of plaintext raises: a batch verifier's `Σ δ_i·z_r,i` (mask + 1
+    /// + κ_e bits plus log2 of the batch, 24 bits of headroom: batches up to 2^24 proofs).
+    pub fn long_exponent_bits(&self) -> u32 {
+        self.pok_mask_bits() + 1 + KAPPA_E + 24
+    }
+
     pub fn random_r(&self, rng: &mut (impl RngCore + CryptoRng)) -> Integer {
         random_bits(rng, self.l_bits)
     }

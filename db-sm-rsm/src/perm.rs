@@ -24,7 +24,7 @@ use rand::{CryptoRng, Rng, RngCore};
 use rayon::prelude::*;
 
 use crate::error::ensure;
-use crate::group::{challenge_short_vec, msm, msm_short, mul_var, Generators};
+use crate::group::{challenge_short_vec, msm, msm_short, mul_var, mul_var_joint, Generators};
 use crate::params::KAPPA_E;
 use crate::pedersen::CommitmentKey;
 use crate::transcript::Transcript;
@@ -353,12 +353,13 @@ pub(crate) fn recompute_commit<E: Pairing>(
     let cb: Vec<E::G1> = (0..n)
         .into_par_iter()
         .map(|j| {
-            let prev = if j == 0 {
-                gens.g1.mul(&proof.z_e[0])
+            let own = (proof.b[j].into_group(), c);
+            let vars = if j == 0 {
+                mul_var_joint(&[own]) + gens.g1.mul(&proof.z_e[0])
             } else {
-                mul_var(proof.b[j - 1].into_group(), &proof.z_e[j])
+                mul_var_joint(&[own, (proof.b[j - 1].into_group(), proof.z_e[j])])
             };
-            mul_var(proof.b[j].into_group(), &c) + gens.h1.mul(&proof.z_s[j]) + prev
+            vars + gens.h1.mul(&proof.z_s[j])
         })
         .collect();
     let mut singles = E::G1::normalize_batch(&[c1, c2, cu]).into_iter();

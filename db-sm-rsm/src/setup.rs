@@ -84,8 +84,11 @@ pub struct Verifier {
 /// 1024 entries of 512 bytes, about 54 MB, and about 103 multiplications per encryption
 /// (upstream: 13-bit windows, 332 MB, 79 multiplications).
 pub const TH_TABLE_WINDOW: u32 = 10;
-/// Window of each mixer's table (448-bit exponents): 56 rows of 256 entries, about 7.3 MB. Unlike
-/// upstream (B4, table built but never used), senders' encryptions to the mixers use it.
+/// Window of each mixer's table. Fast mode covers the PoK's long exponents (masks of ~2170 bits,
+/// batch sums): 289 rows of 255 entries of 512 bytes, about 38 MB per mixer, so a sender's PoK
+/// of each share costs table look-ups instead of a 2170-bit powmod mod N² (input preparation
+/// per sender: 8 such powmods at m = 4). Unlike upstream (B4, table built but never used),
+/// senders' encryptions to the mixers use it.
 pub const MIXER_TABLE_WINDOW: u32 = 8;
 
 fn child_rng(master: &mut ChaCha20Rng) -> ChaCha20Rng {
@@ -127,7 +130,8 @@ pub fn preprocess<E: Pairing>(
             // Paper mode: upstream's per-mixer encryptions never used their table (B4 kept),
             // so the senders pay a 448-bit powmod per share encryption.
             if cfg.mode != crate::run::Mode::Paper {
-                key.pk.build_table(MIXER_TABLE_WINDOW);
+                let bits = key.pk.long_exponent_bits();
+                key.pk.build_table_bits(MIXER_TABLE_WINDOW, bits);
             }
             (key.pk.clone(), key)
         }));

@@ -17,7 +17,7 @@ use rand::{CryptoRng, RngCore};
 
 use crate::elgamal::{Ciphertext, PublicKey};
 use crate::error::ensure;
-use crate::group::{mul_var, Generators, Gt};
+use crate::group::{mul_var, mul_var_joint, Generators, Gt};
 use crate::pedersen::{commit_g1, commit_gt};
 use crate::transcript::Transcript;
 
@@ -117,7 +117,7 @@ pub fn pkcomm_gt_verify<E: Pairing>(
     comm: &Gt<E>,
     proof: &PkcommGtProof<E>,
 ) -> crate::Result<()> {
-    let s = *comm * proof.chal + commit_gt(gens, &proof.z1, &proof.z2);
+    let s = crate::cost::vmul(*comm, &proof.chal) + commit_gt(gens, &proof.z1, &proof.z2);
     let mut t = pkcomm_gt_transcript(gens, comm);
     t.append_ark(b"s", &s);
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
@@ -170,12 +170,14 @@ pub fn pk_enc_bl_verify<E: Pairing>(
     blinded: &Ciphertext<E>,
     proof: &EncBlProof<E>,
 ) -> crate::Result<()> {
-    let a1 = mul_var(blinded.c0.into_group(), &proof.chal)
-        + gens.g1.mul(&proof.z1)
-        + mul_var(c.c0.into_group(), &proof.z2);
-    let a2 = mul_var(blinded.c1.into_group(), &proof.chal)
-        + pk.y_mul(&proof.z1)
-        + mul_var(c.c1.into_group(), &proof.z2);
+    let a1 = mul_var_joint(&[
+        (blinded.c0.into_group(), proof.chal),
+        (c.c0.into_group(), proof.z2),
+    ]) + gens.g1.mul(&proof.z1);
+    let a2 = mul_var_joint(&[
+        (blinded.c1.into_group(), proof.chal),
+        (c.c1.into_group(), proof.z2),
+    ]) + pk.y_mul(&proof.z1);
     let mut t = enc_bl_transcript(gens, pk, c, blinded);
     append_pair::<E>(&mut t, a1, a2);
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
