@@ -54,3 +54,42 @@ rule dbsmrsm_run:
         "{params.prefix}" + DBSM_BIN + " {params.args} --json {output.json} > {output.txt} 2> {log}"
         " || {{ rc=$?; echo \"db-sm-rsm exited with status $rc; see {log}\" >&2;"
         " test -s {output.json} || exit $rc; }}"
+
+
+# Issue 8's performance benchmark, outside `all` (about 30 minutes on 2 cores):
+#   snakemake --cores 2 dbsm_perf
+# Paper mode against fast mode at n = 1000 and the configured m, one thread, with fast mode's
+# computed lower bound and its speed-up on two threads, from a fresh single-core calibration.
+
+DB_PERF = f"{RESULTS}/perf/db-sm-rsm"
+
+
+rule dbsm_calibration:
+    """Unit costs of db-sm-rsm's operations on this machine (cargo bench, one thread)."""
+    input:
+        DBSM_BIN,
+    output:
+        f"{DB_PERF}/calibration.json",
+    log:
+        f"{DB_PERF}/calibration.log",
+    threads: workflow.cores
+    shell:
+        "RAYON_NUM_THREADS=1 DBSM_CALIBRATION=$PWD/{output}"
+        " cargo bench -p db-sm-rsm --bench ops > {log} 2>&1"
+
+
+rule dbsm_perf:
+    """Paper vs fast mode, fast over its lower bound, and the 2-thread speed-up."""
+    input:
+        binary=DBSM_BIN,
+        calibration=rules.dbsm_calibration.output,
+    output:
+        txt=f"{DB_PERF}/compare-n1000-m{config['m']}.txt",
+        json=f"{DB_PERF}/compare-n1000-m{config['m']}.json",
+    log:
+        f"{DB_PERF}/compare-n1000-m{config['m']}.log",
+    threads: workflow.cores
+    shell:
+        "python3 scripts/dbsm_compare_modes.py --binary {input.binary} --n 1000 --m {config[m]}"
+        " --threads 1 --scaling 2 --calibration {input.calibration} --json {output.json}"
+        " > {output.txt} 2> {log}"

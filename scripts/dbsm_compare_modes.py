@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -77,6 +78,30 @@ def rows_by_key(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
     return out
 
 
+def drift(doc: dict, calibration: Path | None, curve: str) -> tuple[float | None, str]:
+    """How much slower the machine ran than at calibration time, from the run's speed probe
+    (db-sm-rsm times a few calibrated operations before and after the protocol): the geometric
+    mean of probe / calibration over the probed operations and both probes. None without data."""
+    probes = doc.get("speed_probe") or {}
+    if not calibration or not probes:
+        return None, "no speed probe or no calibration: bound not corrected for drift"
+    units: dict[str, float] = {}
+    for row in json.loads(Path(calibration).read_text()):
+        if row.get("curve") in (None, curve) and "ns" in row:
+            units[row["op"]] = row["ns"] * 1e-9
+    ratios: list[float] = []
+    parts = []
+    for stage, probe in probes.items():
+        mine = {op: t / units[op] for op, t in probe.items() if units.get(op)}
+        ratios += mine.values()
+        detail = ", ".join(f"{op} {r:.2f}" for op, r in sorted(mine.items()))
+        parts.append(f"{stage}: {detail}")
+    if not ratios:
+        return None, "speed probe shares no operation with the calibration"
+    d = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    return d, f"machine speed drift (run / calibration time per call) {d:.2f}; " + "; ".join(parts)
+
+
 def fmt_ops(ops: dict[str, int], n: int) -> str:
     return ", ".join(f"{k} {v / n:.3g}" for k, v in sorted(ops.items()) if k != "MSM_calls")
 
@@ -124,7 +149,16 @@ def main() -> None:
         f"db-sm-rsm paper vs fast: n = {args.n}, m = {args.m}, curve = {args.curve}, "
         f"threads = {args.threads}; times in s, per-entry ms in brackets"
     )
-    header = f"{'section':<58} {'party':<9} {'paper':>16} {'fast':>16} {'ratio':>6} {'fast/LB':>7}"
+    d, why = drift(fast, args.calibration, args.curve)
+    print(why)
+    print(
+        "fast/LB: fast time over its lower bound (op counts x calibrated unit costs); "
+        "fast/LB*: the same with the bound scaled by the drift"
+    )
+    header = (
+        f"{'section':<58} {'party':<9} {'paper':>16} {'fast':>16} {'ratio':>6} "
+        f"{'fast/LB':>7} {'fast/LB*':>8}"
+    )
     if scaled:
         header += f" {f'fast@{args.scaling}':>16} {'speed-up':>8}"
     print(header)
@@ -139,7 +173,8 @@ def main() -> None:
         tp = prow["seconds"] if prow else float("nan")
         lb = frow.get("lower_bound_s")
         ratio = tp / tf if tf > 0 else float("nan")
-        over = f"{tf / lb:7.2f}" if lb else "      -"
+        over = f"{tf / lb:7.2f}" if lb else f"{'-':>7}"
+        over += f" {tf / (lb * d):8.2f}" if lb and d else f" {'-':>8}"
         srow = s_rows.get(key)
         ts = srow["seconds"] if srow else None
         extra = ""
@@ -167,6 +202,7 @@ def main() -> None:
                 "fast_s": tf,
                 "ratio": ratio,
                 "fast_lower_bound_s": lb,
+                "fast_over_bound_drift_corrected": tf / (lb * d) if lb and d else None,
                 "fast_scaled_s": ts,
                 "fast_ops": ops,
                 "paper_ops": p_ops,
@@ -178,6 +214,8 @@ def main() -> None:
             "m": args.m,
             "threads": args.threads,
             "scaling_threads": args.scaling,
+            "drift": d,
+            "speed_probe": fast.get("speed_probe"),
             "curve": args.curve,
             "rows": table,
             "machine": fast.get("machine"),

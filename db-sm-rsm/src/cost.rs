@@ -117,6 +117,14 @@ pub fn composite<T>(op: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// Runs `f` without counting anything it does on this thread (the speed probe).
+pub fn uncounted<T>(f: impl FnOnce() -> T) -> T {
+    let was = QUIET.with(|q| q.replace(true));
+    let out = f();
+    QUIET.with(|q| q.set(was));
+    out
+}
+
 static PAPER: AtomicBool = AtomicBool::new(false);
 
 /// Switches the process to upstream's operation counts (`--mode paper`, spec §8 "faithful cost

@@ -23,6 +23,7 @@ pub mod paillier;
 pub mod params;
 pub mod pedersen;
 pub mod perm;
+pub mod probe;
 pub mod pshuffle;
 pub mod report;
 pub mod run;

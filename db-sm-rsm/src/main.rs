@@ -145,6 +145,7 @@ fn main() -> ExitCode {
             "machine": db_sm_rsm::machine::machine_json(),
             "version": env!("CARGO_PKG_VERSION"),
             "calibration": calibration.map(|p| p.to_string_lossy().into_owned()),
+            "speed_probe": db_sm_rsm::probe::recorded_json(),
         });
         let text = serde_json::to_vec_pretty(&doc).expect("JSON values always serialise");
         if let Err(e) = write_atomically(path, &text) {

@@ -107,6 +107,7 @@ fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<()> {
         Some(s) => ChaCha20Rng::seed_from_u64(s),
         None => ChaCha20Rng::from_entropy(),
     };
+    crate::probe::record::<E>("start");
     report.section("main", Totals::None, |r| -> Result<()> {
         r.line(format!("number of entries: {}", cfg.n));
         r.line(format!("number of mix-servers: {}", cfg.m));
@@ -131,7 +132,9 @@ fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<()> {
         })?;
         sizes::report(r, &public, &inputs, &sm, &rsm);
         Ok(())
-    })
+    })?;
+    crate::probe::record::<E>("end");
+    Ok(())
 }
 
 #[cfg(test)]

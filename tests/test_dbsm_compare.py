@@ -1,0 +1,68 @@
+"""The db-sm-rsm mode comparison (scripts/dbsm_compare_modes.py, issue 8) on a tiny run.
+
+Runs the real release binary (built by part 1 of scripts/test) in paper and fast mode and once
+more with two threads, with a made-up calibration file (only the arithmetic of the bound column is
+checked here; the real unit costs come from `cargo bench -p db-sm-rsm --bench ops`).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = REPO / "scripts" / "dbsm_compare_modes.py"
+BINARY = REPO / "target" / "release" / "db-sm-rsm"
+
+needs_binary = pytest.mark.skipif(
+    not BINARY.exists(), reason="cargo build --release -p db-sm-rsm first"
+)
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=False
+    )
+
+
+@needs_binary
+def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) -> None:
+    calibration = tmp_path / "calibration.json"
+    units = {"E1f": 1e4, "E1v": 5e4, "P": 1e6, "XN2(80)": 4e5, "XN2(4099)": 2e7, "CRT_dec": 1e6}
+    calibration.write_text(
+        json.dumps([{"op": op, "curve": "bn254", "ns": ns} for op, ns in units.items()])
+    )
+    out = tmp_path / "compare.json"
+    proc = run(
+        "--n", "4", "--m", "2", "--threads", "1", "--scaling", "2", "--seed", "3",
+        "--calibration", str(calibration), "--json", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    assert "paper" in text and "fast@2" in text and "speed-up" in text
+    for section in ["mixing", "forward set membership", "reverse set membership"]:
+        assert f"{section} " in text
+    doc = json.loads(out.read_text())
+    assert doc["n"] == 4 and doc["m"] == 2 and doc["scaling_threads"] == 2
+    # The run's speed probe shares XN2(4099) and P with the calibration: a drift is computed.
+    assert set(doc["speed_probe"]) == {"start", "end"}
+    assert isinstance(doc["drift"], float) and doc["drift"] > 0
+    assert "machine speed drift" in text
+    mixers = [r for r in doc["rows"] if r["party"].startswith("mixer")]
+    assert {r["party"] for r in mixers} == {"mixer 0", "mixer 1"}
+    for row in mixers:
+        assert row["paper_s"] > 0 and row["fast_s"] > 0 and row["fast_scaled_s"] > 0
+        assert row["fast_ops"], "fast mode counted no operation"
+        # Some counted classes have no unit in the made-up file: the bound still sums the rest.
+        assert row["fast_lower_bound_s"] is None or row["fast_lower_bound_s"] >= 0
+
+
+def test_compare_rejects_bad_arguments(tmp_path: Path) -> None:
+    proc = run("--n", "0")
+    assert proc.returncode == 2 and "at least 1" in proc.stderr
+    proc = run("--n", "4", "--calibration", str(tmp_path / "missing.json"))
+    assert proc.returncode == 2 and "missing" in proc.stderr
