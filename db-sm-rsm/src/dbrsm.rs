@@ -265,7 +265,7 @@ pub fn run<E: Pairing>(
                 for mx in mixers.iter() {
                     let label = "verifying others' proofs of shuffle of encrypted BBS+ signatures";
                     all &= r.time(mx.party(), label, || {
-                        steps.iter().filter(|s| s.k != mx.k).all(|s| {
+                        steps.par_iter().filter(|s| s.k != mx.k).all(|s| {
                             let a = &public.permcomms[s.k];
                             verify_shuffle(gens, &public.ck, a, eg, &s.input.s, &s.output.s, &s.eg)
                                 .is_ok()
@@ -353,7 +353,7 @@ pub fn run<E: Pairing>(
                 for mx in mixers.iter() {
                     let label = "verifying others' proofs of knowledge of blinding factors";
                     all &= r.time(mx.party(), label, || {
-                        steps.iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, st)| {
+                        steps.par_iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, st)| {
                             let eg_ok = (0..n).into_par_iter().all(|j| {
                                 pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok()
                             });
@@ -429,7 +429,7 @@ pub fn run<E: Pairing>(
             let mut all = true;
             for mx in mixers.iter() {
                 all &= r.time(mx.party(), "verifying others' decryption shares", || {
-                    (0..m).filter(|k| *k != mx.k).all(|k| {
+                    (0..m).into_par_iter().filter(|k| *k != mx.k).all(|k| {
                         let (ds, dsp, dc, dcp, dr, drp) = &all_shares[k];
                         elgamal::verify_shares(gens, &eg.vks[k], &blinded.s, ds, dsp).is_ok()
                             && th.verify_shares(k, &blinded.c, dc, dcp).is_ok()

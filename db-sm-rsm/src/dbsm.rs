@@ -141,7 +141,7 @@ pub fn run<E: Pairing>(
                 for mx in mixers.iter() {
                     let label = "verifying others' proofs of shuffle of encrypted BB signatures";
                     all &= r.time(mx.party(), label, || {
-                        steps.iter().filter(|s| s.0 != mx.k).all(|(k, new, old, proof)| {
+                        steps.par_iter().filter(|s| s.0 != mx.k).all(|(k, new, old, proof)| {
                             verify_shuffle(gens, &public.ck, &public.permcomms[*k], eg, new, old, proof)
                                 .is_ok()
                         })
@@ -192,7 +192,7 @@ pub fn run<E: Pairing>(
                 for mx in mixers.iter() {
                     let label = "verifying others' proofs of knowledge of blinding factors";
                     all &= r.time(mx.party(), label, || {
-                        factors.iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, (cs, proofs))| {
+                        factors.par_iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, (cs, proofs))| {
                             (0..n).into_par_iter().all(|i| {
                                 pk_enc_bl_verify(gens, eg, &blsig_cts[i], &cs[i], &proofs[i]).is_ok()
                             })
@@ -236,7 +236,7 @@ pub fn run<E: Pairing>(
             let mut all = true;
             for mx in mixers.iter() {
                 all &= r.time(mx.party(), "verifying others' decryption shares", || {
-                    (0..public.m).filter(|k| *k != mx.k).all(|k| {
+                    (0..public.m).into_par_iter().filter(|k| *k != mx.k).all(|k| {
                         elgamal::verify_shares(gens, &eg.vks[k], &blinded, &shares[k], &proofs[k]).is_ok()
                     })
                 });

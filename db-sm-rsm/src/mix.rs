@@ -116,7 +116,7 @@ pub fn run<E: Pairing>(
             for mx in mixers.iter() {
                 all &= r.time(mx.party(), "verifying others' proofs of shuffle", || {
                     steps
-                        .iter()
+                        .par_iter()
                         .enumerate()
                         .filter(|(k, _)| *k != mx.k)
                         .all(|(k, (i, o, p))| pshuffle_verify(public, k, i, o, p))
@@ -154,6 +154,7 @@ pub fn run<E: Pairing>(
                 let label = "verifying others' decryption shares (batched)";
                 all &= r.time(mx.party(), label, || {
                     (0..public.m)
+                        .into_par_iter()
                         .filter(|k| *k != mx.k)
                         .all(|k| th.verify_shares(k, &list, &shares[k], &proofs[k]).is_ok())
                 });

@@ -437,10 +437,11 @@ impl ThresholdPublicKey {
         shares: &[Integer],
         proof: &ShareProof,
     ) -> Result<()> {
-        for s in shares {
+        // One gcd per share: in parallel, or it alone caps the 2-thread speed-up of the check.
+        shares.par_iter().try_for_each(|s| {
             self.check_ciphertext(s)
-                .map_err(|_| Error::Verify("decryption share out of range".into()))?;
-        }
+                .map_err(|_| Error::Verify("decryption share out of range".into()))
+        })?;
         ensure(
             proof.z.cmp0() != std::cmp::Ordering::Less
                 && proof.z.significant_bits() <= self.share_mask_bits() + 1,
