@@ -111,13 +111,11 @@ pub fn count(op: &str, k: u64) {
 /// Runs `f` as one operation of class `op`, without counting what happens inside it.
 pub fn composite<T>(op: &str, f: impl FnOnce() -> T) -> T {
     count(op, 1);
-    let was = QUIET.with(|q| q.replace(true));
-    let out = f();
-    QUIET.with(|q| q.set(was));
-    out
+    uncounted(f)
 }
 
-/// Runs `f` without counting anything it does on this thread (the speed probe).
+/// Runs `f` without counting anything it does on this thread (inside a composite operation,
+/// and the speed probe).
 pub fn uncounted<T>(f: impl FnOnce() -> T) -> T {
     let was = QUIET.with(|q| q.replace(true));
     let out = f();
