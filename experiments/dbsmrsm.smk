@@ -56,7 +56,7 @@ rule dbsmrsm_run:
         " test -s {output.json} || exit $rc; }}"
 
 
-# Issue 8's performance benchmark, outside `all` (about 30 minutes on 2 cores):
+# Issue 8's performance benchmark, outside `all` (about 40 minutes on 2 cores):
 #   snakemake --cores 2 dbsm_perf
 # Paper mode against fast mode at n = 1000 and the configured m, one thread, with fast mode's
 # computed lower bound and its speed-up on two threads, from a fresh single-core calibration.

@@ -12,8 +12,19 @@ Times are wall-clock seconds of each party's steps as the report records them; o
     python3 scripts/dbsm_compare_modes.py --n 1000 --m 4 --threads 1 \
         --calibration target/calibration.json [--scaling 2]
 
-With `--scaling T` fast mode runs a second time with T threads, and two more columns give its
-time and its speed-up over the first fast run (wall time: the point of threads).
+With `--scaling T` fast mode also runs with T threads, once before and once after the fast run
+it is compared with (so a drift of the machine's speed affects both sides alike), and then as
+T/threads independent copies side by side. More columns give the T-thread runs' mean time, their
+speed-up over the fast run (wall time: the point of threads), the machine's parallel ceiling,
+the speed-up over it, and the parallelism of the T-thread runs.
+
+The ceiling is the most T threads can gain on this machine for this very work: copies that
+share nothing cannot hold each other back, so copies x (time alone) / (time of a copy side by
+side) is what perfect parallel code would reach. On a dedicated multi-core machine it is T; on
+the project's shared 2-vCPU VM, where each vCPU shares its physical core with other tenants, two
+copies ran DB-SM 13-28 % slower each than one alone. The parallelism is CPU time over wall time
+within the T-thread runs (T if every thread was busy throughout; it compares nothing across
+runs, so the machine's drift cannot bend it).
 """
 
 from __future__ import annotations
@@ -31,33 +42,48 @@ REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ["checking inputs", "mixing", "forward set membership", "reverse set membership"]
 
 
+def run_modes(
+    args: argparse.Namespace, mode: str, outs: list[Path], threads: int | None = None
+) -> list[dict]:
+    """Runs one copy of the binary per output file, all at once (seeds seed, seed+1, ...), and
+    returns their JSON reports; exits with a message if any fails or prints a False status."""
+    procs = []
+    for k, out in enumerate(outs):
+        cmd = [
+            str(args.binary),
+            str(args.n),
+            str(args.m),
+            "--mode",
+            mode,
+            "--curve",
+            args.curve,
+            "--threads",
+            str(threads or args.threads),
+            "--seed",
+            str(args.seed + k),
+            "--json",
+            str(out),
+        ]
+        if args.calibration:
+            cmd += ["--calibration", str(args.calibration)]
+        print(f"running: {' '.join(cmd)}", file=sys.stderr)
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+    docs = []
+    for proc, out in zip(procs, outs, strict=True):
+        if proc.wait() != 0:
+            for other in procs:
+                other.kill()
+            sys.exit(f"error: {mode} mode exited with {proc.returncode} (a status was False?)")
+        with out.open() as f:
+            doc: dict = json.load(f)
+        if not all(doc["statuses"].values()):
+            sys.exit(f"error: {mode} mode printed a False status")
+        docs.append(doc)
+    return docs
+
+
 def run_mode(args: argparse.Namespace, mode: str, out: Path, threads: int | None = None) -> dict:
-    cmd = [
-        str(args.binary),
-        str(args.n),
-        str(args.m),
-        "--mode",
-        mode,
-        "--curve",
-        args.curve,
-        "--threads",
-        str(threads or args.threads),
-        "--seed",
-        str(args.seed),
-        "--json",
-        str(out),
-    ]
-    if args.calibration:
-        cmd += ["--calibration", str(args.calibration)]
-    print(f"running: {' '.join(cmd)}", file=sys.stderr)
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False)
-    if proc.returncode != 0:
-        sys.exit(f"error: {mode} mode exited with {proc.returncode} (a status was False?)")
-    with out.open() as f:
-        doc: dict = json.load(f)
-    if not all(doc["statuses"].values()):
-        sys.exit(f"error: {mode} mode printed a False status")
-    return doc
+    return run_modes(args, mode, [out], threads)[0]
 
 
 def rows_by_key(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
@@ -131,6 +157,8 @@ def main() -> None:
     args = ap.parse_args()
     if min(args.n, args.m, args.threads, args.scaling or 1) < 1:
         ap.error("n, m and threads must be at least 1")
+    if args.scaling and args.scaling % args.threads != 0:
+        ap.error(f"--scaling {args.scaling} must be a multiple of --threads {args.threads}")
     if not args.binary.exists():
         ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
     if args.calibration and not Path(args.calibration).exists():
@@ -138,12 +166,19 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         paper = run_mode(args, "paper", Path(tmp) / "paper.json")
-        fast = run_mode(args, "fast", Path(tmp) / "fast.json")
-        scaled = None
+        scaled: list[dict] = []
         if args.scaling:
-            scaled = run_mode(args, "fast", Path(tmp) / "scaled.json", args.scaling)
+            scaled.append(run_mode(args, "fast", Path(tmp) / "scaled0.json", args.scaling))
+        fast = run_mode(args, "fast", Path(tmp) / "fast.json")
+        side: list[dict] = []
+        if args.scaling:
+            scaled.append(run_mode(args, "fast", Path(tmp) / "scaled1.json", args.scaling))
+            copies = args.scaling // args.threads
+            outs = [Path(tmp) / f"side{k}.json" for k in range(copies)]
+            side = run_modes(args, "fast", outs)
     p_rows, f_rows = rows_by_key(paper, args.leaves), rows_by_key(fast, args.leaves)
-    s_rows = rows_by_key(scaled, args.leaves) if scaled else {}
+    s_rows = [rows_by_key(doc, args.leaves) for doc in scaled]
+    side_rows = [rows_by_key(doc, args.leaves) for doc in side]
 
     print(
         f"db-sm-rsm paper vs fast: n = {args.n}, m = {args.m}, curve = {args.curve}, "
@@ -151,16 +186,28 @@ def main() -> None:
     )
     d, why = drift(fast, args.calibration, args.curve)
     print(why)
+    if scaled:
+        copies = args.scaling // args.threads
+        print(
+            f"fast@{args.scaling}: mean of the runs before and after the fast run; speed-up: "
+            f"fast / fast@{args.scaling}; ceiling: the most {args.scaling} threads can gain on "
+            f"this machine, {copies} x fast / (time of one of {copies} independent copies of "
+            "the fast run side by side); of ceil: speed-up / ceiling; cpu/wall: CPU time over "
+            f"wall time in the fast@{args.scaling} runs"
+        )
     print(
         "fast/LB: fast time over its lower bound (op counts x calibrated unit costs); "
-        "fast/LB*: the same with the bound scaled by the drift"
+        "fast/LB*: the same with each operation family's unit costs scaled by its drift"
     )
     header = (
         f"{'section':<58} {'party':<9} {'paper':>16} {'fast':>16} {'ratio':>6} "
         f"{'fast/LB':>7} {'fast/LB*':>8}"
     )
     if scaled:
-        header += f" {f'fast@{args.scaling}':>16} {'speed-up':>8}"
+        header += (
+            f" {f'fast@{args.scaling}':>16} {'speed-up':>8} {'ceiling':>7} {'of ceil':>7}"
+            f" {'cpu/wall':>8}"
+        )
     print(header)
     print("-" * len(header))
     table = []
@@ -173,10 +220,17 @@ def main() -> None:
         tp = prow["seconds"] if prow else float("nan")
         lb = frow.get("lower_bound_s")
         ratio = tp / tf if tf > 0 else float("nan")
+        # Per-family drift correction from the binary; older reports: one mean drift.
+        lb_d = frow.get("lower_bound_drift_s") or (lb * d if lb and d else None)
         over = f"{tf / lb:7.2f}" if lb else f"{'-':>7}"
-        over += f" {tf / (lb * d):8.2f}" if lb and d else f" {'-':>8}"
-        srow = s_rows.get(key)
-        ts = srow["seconds"] if srow else None
+        over += f" {tf / lb_d:8.2f}" if lb_d else f" {'-':>8}"
+        srows = [r[key] for r in s_rows if key in r]
+        runs = [r["seconds"] for r in srows]
+        ts = sum(runs) / len(runs) if srows else None
+        cpu = [r.get("cpu_seconds") for r in srows]
+        par = sum(cpu) / sum(runs) if srows and all(cpu) and sum(runs) > 0 else None
+        beside = [r[key]["seconds"] for r in side_rows if key in r]
+        ceil = len(beside) * tf / (sum(beside) / len(beside)) if beside else None
         extra = ""
         if scaled:
             extra = (
@@ -184,6 +238,9 @@ def main() -> None:
                 if ts
                 else f" {'-':>16} {'-':>8}"
             )
+            extra += f" {ceil:7.2f}" if ceil else f" {'-':>7}"
+            extra += f" {tf / ts / ceil:7.2f}" if ts and ceil else f" {'-':>7}"
+            extra += f" {par:8.2f}" if par else f" {'-':>8}"
         print(
             f"{section[:58]:<58} {party:<9} {tp:8.2f} [{1e3 * tp / args.n:5.1f}] "
             f"{tf:8.2f} [{1e3 * tf / args.n:5.1f}] {ratio:6.2f} {over}{extra}"
@@ -202,8 +259,12 @@ def main() -> None:
                 "fast_s": tf,
                 "ratio": ratio,
                 "fast_lower_bound_s": lb,
-                "fast_over_bound_drift_corrected": tf / (lb * d) if lb and d else None,
+                "fast_over_bound_drift_corrected": tf / lb_d if lb_d else None,
                 "fast_scaled_s": ts,
+                "fast_scaled_runs_s": runs,
+                "scaled_cpu_over_wall": par,
+                "side_by_side_s": beside,
+                "parallel_ceiling": ceil,
                 "fast_ops": ops,
                 "paper_ops": p_ops,
             }

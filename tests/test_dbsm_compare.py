@@ -52,11 +52,20 @@ def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) ->
     assert set(doc["speed_probe"]) == {"start", "end"}
     assert isinstance(doc["drift"], float) and doc["drift"] > 0
     assert "machine speed drift" in text
+    assert "ceiling" in text and "cpu/wall" in text
     mixers = [r for r in doc["rows"] if r["party"].startswith("mixer")]
     assert {r["party"] for r in mixers} == {"mixer 0", "mixer 1"}
     for row in mixers:
         assert row["paper_s"] > 0 and row["fast_s"] > 0 and row["fast_scaled_s"] > 0
+        # The 2-thread run is bracketed: one before, one after the 1-thread fast run; then two
+        # 1-thread copies ran side by side, and the ceiling is 2 x alone / side by side.
+        assert len(row["fast_scaled_runs_s"]) == 2 and len(row["side_by_side_s"]) == 2
+        want = 2 * row["fast_s"] / (sum(row["side_by_side_s"]) / 2)
+        assert row["parallel_ceiling"] == pytest.approx(want)
         assert row["fast_ops"], "fast mode counted no operation"
+        # CPU time over wall time of the 2-thread run: above 0; at most 3 (two pool workers,
+        # which spin briefly before they sleep, and the main thread).
+        assert 0 < row["scaled_cpu_over_wall"] <= 3.0
         # Some counted classes have no unit in the made-up file: the bound still sums the rest.
         assert row["fast_lower_bound_s"] is None or row["fast_lower_bound_s"] >= 0
 

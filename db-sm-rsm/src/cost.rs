@@ -347,6 +347,16 @@ impl Calibration {
     /// Σ count × unit cost over the classes that have a unit cost; None if some counted class
     /// has none (then the bound would silently omit work).
     pub fn lower_bound(&self, ops: &BTreeMap<String, u64>) -> (f64, Vec<String>) {
+        self.lower_bound_scaled(ops, |_| 1.0)
+    }
+
+    /// [`Self::lower_bound`] with each class's unit cost multiplied by `scale(class)` (the
+    /// machine's drift since calibration, per [`family`]).
+    pub fn lower_bound_scaled(
+        &self,
+        ops: &BTreeMap<String, u64>,
+        scale: impl Fn(&str) -> f64,
+    ) -> (f64, Vec<String>) {
         let mut sum = 0.0;
         let mut missing = Vec::new();
         for (op, k) in ops {
@@ -354,11 +364,32 @@ impl Calibration {
                 continue;
             }
             match self.unit_s.get(op) {
-                Some(u) => sum += *k as f64 * u,
+                Some(u) => sum += *k as f64 * u * scale(op),
                 None => missing.push(op.clone()),
             }
         }
         (sum, missing)
+    }
+}
+
+/// The arithmetic an operation class runs on, and the probed operation ([`crate::probe`]) that
+/// stands for it: big integers (`XN2(4099)`: GMP's multiplication), pairings (`P`), GT powers
+/// (`ETv`: Fp12 arithmetic), G1 and G2 powers (`E1v_wnaf`: curve additions over Fp/Fp2).
+/// A machine's drift differs by family (the shared VM slowed GMP by 1.3x while pairings kept
+/// their speed), so the bound is corrected family by family.
+pub fn family(op: &str) -> &'static str {
+    if op.starts_with("XN")
+        || op.starts_with("MXN")
+        || op.starts_with("Enc")
+        || op.starts_with("CRT")
+    {
+        "XN2(4099)"
+    } else if matches!(op, "P" | "ML" | "FE" | "MP3") {
+        "P"
+    } else if op.starts_with("ET") || op.starts_with("MSM_GT") {
+        "ETv"
+    } else {
+        "E1v_wnaf"
     }
 }
 

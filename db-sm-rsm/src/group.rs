@@ -329,6 +329,7 @@ pub fn msm_short<G: VariableBaseMSM>(
     let starts: Vec<usize> = (0..bits).step_by(c).collect();
     let sums: Vec<G> = starts
         .par_iter()
+        .with_max_len(1) // one window per task, as in `bigint::multi_pow_mod`
         .map(|&start| {
             let mut buckets = vec![G::zero(); (1 << c) - 1];
             for (b, s) in bases.iter().zip(&ints) {

@@ -104,6 +104,29 @@ pub fn record<E: Pairing>(stage: &str) {
         .push((stage.to_string(), p));
 }
 
+/// Per operation family ([`crate::cost::family`]): how much slower the machine ran the probed
+/// operation during this run than during calibration, the geometric mean over the recorded
+/// probes. None without probes; a family whose operation has no unit cost in the calibration is
+/// left out (its classes are not corrected).
+pub fn drift(cal: &crate::cost::Calibration) -> Option<BTreeMap<String, f64>> {
+    let rec = RECORDED.lock().expect("probe lock");
+    if rec.is_empty() {
+        return None;
+    }
+    let mut out = BTreeMap::new();
+    for op in ["XN2(4099)", "P", "ETv", "E1v_wnaf"] {
+        let Some(&unit) = cal.unit_s.get(op) else {
+            continue;
+        };
+        let logs: Vec<f64> = rec.iter().map(|(_, p)| (p[op] / unit).ln()).collect();
+        out.insert(
+            op.to_string(),
+            (logs.iter().sum::<f64>() / logs.len() as f64).exp(),
+        );
+    }
+    Some(out)
+}
+
 /// Every recorded probe as `{stage: {op: seconds per call}}`.
 pub fn recorded_json() -> serde_json::Value {
     let rec = RECORDED.lock().expect("probe lock");

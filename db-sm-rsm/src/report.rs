@@ -64,6 +64,9 @@ struct Node {
     party: Option<Party>,
     totals: Totals,
     seconds: f64,
+    /// Process CPU time (every thread) spent while the timer was open; over `seconds` it is the
+    /// step's parallelism, a measure the machine's speed drift cannot distort.
+    cpu_seconds: f64,
     items: Vec<Item>,
     parent: Option<usize>,
     /// Operations counted while the timer was open ([`crate::cost`]).
@@ -74,8 +77,9 @@ struct Node {
 pub struct Report {
     m: usize,
     nodes: Vec<Node>,
-    /// Open timers, innermost last, with their start instants. Index 0 is the hidden root.
-    stack: Vec<(usize, Instant)>,
+    /// Open timers, innermost last, with their start instants and process CPU times. Index 0
+    /// is the hidden root.
+    stack: Vec<(usize, Instant, f64)>,
     /// Operation counters when each open timer started, parallel to `stack`.
     op_starts: Vec<Vec<u64>>,
     statuses: Vec<(String, bool)>,
@@ -92,6 +96,7 @@ impl Report {
             party: None,
             totals: Totals::None,
             seconds: 0.0,
+            cpu_seconds: 0.0,
             items: Vec::new(),
             parent: None,
             ops: BTreeMap::new(),
@@ -99,7 +104,7 @@ impl Report {
         Report {
             m,
             nodes: vec![root],
-            stack: vec![(0, Instant::now())],
+            stack: vec![(0, Instant::now(), process_cpu_seconds())],
             op_starts: vec![crate::cost::snapshot()],
             statuses: Vec::new(),
             sizes: Vec::new(),
@@ -124,6 +129,7 @@ impl Report {
             party,
             totals,
             seconds: 0.0,
+            cpu_seconds: 0.0,
             items: Vec::new(),
             parent: Some(parent),
             ops: BTreeMap::new(),
@@ -132,7 +138,7 @@ impl Report {
         if self.progress {
             let path: Vec<&str> = self.stack[1..]
                 .iter()
-                .map(|(i, _)| self.nodes[*i].name.as_str())
+                .map(|(i, _, _)| self.nodes[*i].name.as_str())
                 .collect();
             let who = party.map(|p| format!("{p}: ")).unwrap_or_default();
             eprintln!(
@@ -142,13 +148,15 @@ impl Report {
             );
         }
         self.op_starts.push(crate::cost::snapshot());
-        self.stack.push((idx, Instant::now()));
+        self.stack
+            .push((idx, Instant::now(), process_cpu_seconds()));
     }
 
     fn close(&mut self) -> usize {
         assert!(self.stack.len() > 1, "closing the hidden root");
-        let (idx, start) = self.stack.pop().expect("checked above");
+        let (idx, start, cpu_start) = self.stack.pop().expect("checked above");
         self.nodes[idx].seconds = start.elapsed().as_secs_f64();
+        self.nodes[idx].cpu_seconds = process_cpu_seconds() - cpu_start;
         let before = self.op_starts.pop().expect("pushed with the timer");
         self.nodes[idx].ops = crate::cost::delta(&before, &crate::cost::snapshot());
         idx
@@ -183,6 +191,7 @@ impl Report {
         self.open(name, party, Totals::None);
         let idx = self.close();
         self.nodes[idx].seconds = seconds;
+        self.nodes[idx].cpu_seconds = seconds;
     }
 
     /// An info line at the current depth (upstream `pprint`), e.g. `precomputing...`.
@@ -239,14 +248,19 @@ impl Report {
     /// Sum of the timers of `party` below `idx`. Matching is on the tag (fix B14); the search
     /// stops at a matching timer, as upstream's did, so nested matches are not double-counted.
     fn party_total(&self, idx: usize, party: Party) -> f64 {
+        self.party_sum(idx, party, |n| n.seconds)
+    }
+
+    /// [`Self::party_total`] of any per-node figure (wall or CPU seconds).
+    fn party_sum(&self, idx: usize, party: Party, of: fn(&Node) -> f64) -> f64 {
         let mut sum = 0.0;
         for item in &self.nodes[idx].items {
             if let Item::Timer(c) = item {
                 let child = &self.nodes[*c];
                 if child.party == Some(party) {
-                    sum += child.seconds;
+                    sum += of(child);
                 } else {
-                    sum += self.party_total(*c, party);
+                    sum += self.party_sum(*c, party, of);
                 }
             }
         }
@@ -269,20 +283,28 @@ impl Report {
         sum
     }
 
-    /// The JSON row of a timer: its identity and time, then its operation counts and, with a
-    /// calibration installed, the lower bound they imply (and any class without a unit cost).
+    /// The JSON row of a timer: its identity, wall and CPU time, then its operation counts and,
+    /// with a calibration installed, the lower bound they imply (`lower_bound_s`), the same with
+    /// each family's unit costs scaled by the speed probe's drift (`lower_bound_drift_s`), and
+    /// any class without a unit cost.
     fn row(
         path: Vec<String>,
         party: Option<String>,
         label: String,
-        seconds: f64,
+        (seconds, cpu_seconds): (f64, f64),
         ops: &BTreeMap<String, u64>,
     ) -> Value {
         let mut row = json!({"path": path, "party": party, "label": label, "seconds": seconds,
-                             "ops": ops});
+                             "cpu_seconds": cpu_seconds, "ops": ops});
         if let Some(cal) = crate::cost::calibration() {
             let (lb, missing) = cal.lower_bound(ops);
             row["lower_bound_s"] = json!(lb);
+            if let Some(drift) = crate::probe::drift(cal) {
+                let (scaled, _) = cal.lower_bound_scaled(ops, |op| {
+                    drift.get(crate::cost::family(op)).copied().unwrap_or(1.0)
+                });
+                row["lower_bound_drift_s"] = json!(scaled);
+            }
             if !missing.is_empty() {
                 row["ops_without_unit_cost"] = json!(missing);
             }
@@ -383,7 +405,10 @@ impl Report {
                 own_path.clone(),
                 Some(p.to_string()),
                 format!("{p} total"),
-                self.party_total(idx, p),
+                (
+                    self.party_total(idx, p),
+                    self.party_sum(idx, p, |n| n.cpu_seconds),
+                ),
                 &self.party_ops(idx, p),
             ));
             own_path.pop();
@@ -392,7 +417,7 @@ impl Report {
             own_path,
             node.party.map(|p| p.to_string()),
             self.label(idx),
-            node.seconds,
+            (node.seconds, node.cpu_seconds),
             &node.ops,
         ));
     }
@@ -439,6 +464,20 @@ fn push_line(out: &mut String, level: usize, text: &str) {
 /// digits. Python keeps fixed notation (with at least one fractional digit) for 1e-4 <= x < 10
 /// and switches to scientific otherwise; the rounding is to the nearest, ties to even, on the
 /// exact binary value, which Rust's `{:.1e}` also does.
+/// CPU time of this process, all threads (`CLOCK_PROCESS_CPUTIME_ID`).
+fn process_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant the kernel knows.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return f64::NAN;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
 pub fn fmt_seconds(x: f64) -> String {
     if !x.is_finite() {
         return format!("{x}");
