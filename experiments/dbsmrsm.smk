@@ -92,4 +92,5 @@ rule dbsm_perf:
     shell:
         "python3 scripts/dbsm_compare_modes.py --binary {input.binary} --n 1000 --m {config[m]}"
         " --threads 1 --scaling 2 --calibration {input.calibration} --json {output.json}"
+        f" --raw-dir {DB_PERF}/raw-n1000-m{config['m']}"
         " > {output.txt} 2> {log}"

@@ -104,6 +104,38 @@ def rows_by_key(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
     return out
 
 
+def merge_rows(rows: list[dict]) -> dict:
+    """One row summing several (a section's per-party figure from its subsections' totals)."""
+
+    def total(field: str) -> float | None:
+        vals = [r.get(field) for r in rows]
+        return None if any(v is None for v in vals) else sum(vals)
+
+    ops: dict[str, int] = {}
+    for r in rows:
+        for k, v in (r.get("ops") or {}).items():
+            ops[k] = ops.get(k, 0) + v
+    fields = ["seconds", "cpu_seconds", "lower_bound_s", "lower_bound_drift_s"]
+    return {"ops": ops, **{f: total(f) for f in fields}}
+
+
+def section_rows(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
+    """`rows_by_key`, plus a per-party row for each of SECTIONS that prints no party totals of
+    its own (checking inputs: the report totals its subsection check_encs), summed over its
+    direct subsections' totals."""
+    out = rows_by_key(doc, leaves)
+    for section in SECTIONS:
+        depth = section.count(" > ") + 1
+        subs: dict[str, list[dict]] = {}
+        for (key, party), row in out.items():
+            direct = key.startswith(section + " > ") and key.count(" > ") == depth
+            if direct and row.get("label") == f"{party} total":
+                subs.setdefault(party, []).append(row)
+        for party, rows in subs.items():
+            out.setdefault((section, party), merge_rows(rows))
+    return out
+
+
 def drift(doc: dict, calibration: Path | None, curve: str) -> tuple[float | None, str]:
     """How much slower the machine ran than at calibration time, from the run's speed probe
     (db-sm-rsm times a few calibrated operations before and after the protocol): the geometric
@@ -154,6 +186,7 @@ def main() -> None:
         help="also run fast mode with T threads and print its speed-up over --threads",
     )
     ap.add_argument("--json", type=Path, help="write the comparison rows here")
+    ap.add_argument("--raw-dir", type=Path, help="keep every run's JSON report in this directory")
     args = ap.parse_args()
     if min(args.n, args.m, args.threads, args.scaling or 1) < 1:
         ap.error("n, m and threads must be at least 1")
@@ -164,7 +197,9 @@ def main() -> None:
     if args.calibration and not Path(args.calibration).exists():
         ap.error(f"calibration file {args.calibration} missing")
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.raw_dir or Path(scratch)
+        tmp.mkdir(parents=True, exist_ok=True)
         paper = run_mode(args, "paper", Path(tmp) / "paper.json")
         scaled: list[dict] = []
         if args.scaling:
@@ -176,9 +211,12 @@ def main() -> None:
             copies = args.scaling // args.threads
             outs = [Path(tmp) / f"side{k}.json" for k in range(copies)]
             side = run_modes(args, "fast", outs)
-    p_rows, f_rows = rows_by_key(paper, args.leaves), rows_by_key(fast, args.leaves)
-    s_rows = [rows_by_key(doc, args.leaves) for doc in scaled]
-    side_rows = [rows_by_key(doc, args.leaves) for doc in side]
+    p_rows, f_rows = section_rows(paper, args.leaves), section_rows(fast, args.leaves)
+    s_rows = [section_rows(doc, args.leaves) for doc in scaled]
+    side_rows = [section_rows(doc, args.leaves) for doc in side]
+    if not args.leaves:
+        order = {s: i for i, s in enumerate(SECTIONS)}
+        f_rows = dict(sorted(f_rows.items(), key=lambda kv: (order.get(kv[0][0], -1), kv[0][1])))
 
     print(
         f"db-sm-rsm paper vs fast: n = {args.n}, m = {args.m}, curve = {args.curve}, "
@@ -186,6 +224,15 @@ def main() -> None:
     )
     d, why = drift(fast, args.calibration, args.curve)
     print(why)
+    runs = [("paper", paper), (f"fast@{args.scaling} before", scaled[0] if scaled else None)]
+    runs += [("fast", fast), (f"fast@{args.scaling} after", scaled[1] if scaled else None)]
+    runs += [(f"side by side {k}", doc) for k, doc in enumerate(side)]
+    per_run = {name: drift(doc, args.calibration, args.curve)[0] for name, doc in runs if doc}
+    if any(per_run.values()):
+        print(
+            "drift per run (a speed-up compares runs; a run in a slow phase of the machine bends "
+            "it): " + ", ".join(f"{k} {v:.2f}" for k, v in per_run.items() if v)
+        )
     if scaled:
         copies = args.scaling // args.threads
         print(
@@ -276,6 +323,7 @@ def main() -> None:
             "threads": args.threads,
             "scaling_threads": args.scaling,
             "drift": d,
+            "drift_per_run": per_run,
             "speed_probe": fast.get("speed_probe"),
             "curve": args.curve,
             "rows": table,

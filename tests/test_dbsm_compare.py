@@ -39,12 +39,13 @@ def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) ->
     out = tmp_path / "compare.json"
     proc = run(
         "--n", "4", "--m", "2", "--threads", "1", "--scaling", "2", "--seed", "3",
-        "--calibration", str(calibration), "--json", str(out),
+        "--calibration", str(calibration), "--json", str(out), "--raw-dir", str(tmp_path / "raw"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
     assert "paper" in text and "fast@2" in text and "speed-up" in text
-    for section in ["mixing", "forward set membership", "reverse set membership"]:
+    sections = ["checking inputs", "mixing", "forward set membership", "reverse set membership"]
+    for section in sections:
         assert f"{section} " in text
     doc = json.loads(out.read_text())
     assert doc["n"] == 4 and doc["m"] == 2 and doc["scaling_threads"] == 2
@@ -53,6 +54,15 @@ def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) ->
     assert isinstance(doc["drift"], float) and doc["drift"] > 0
     assert "machine speed drift" in text
     assert "ceiling" in text and "cpu/wall" in text
+    # checking inputs has no per-party totals of its own: summed from check_encs's.
+    assert {r["party"] for r in doc["rows"] if r["section"] == "checking inputs"} == {
+        "mixer 0",
+        "mixer 1",
+    }
+    assert set(doc["drift_per_run"]) >= {"paper", "fast", "fast@2 before", "fast@2 after"}
+    assert sorted(p.name for p in (tmp_path / "raw").iterdir()) == [
+        "fast.json", "paper.json", "scaled0.json", "scaled1.json", "side0.json", "side1.json"
+    ]  # fmt: skip
     mixers = [r for r in doc["rows"] if r["party"].startswith("mixer")]
     assert {r["party"] for r in mixers} == {"mixer 0", "mixer 1"}
     for row in mixers:
