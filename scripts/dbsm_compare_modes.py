@@ -22,9 +22,9 @@ The ceiling is the most T threads can gain on this machine for this very work: c
 share nothing cannot hold each other back, so copies x (time alone) / (time of a copy side by
 side) is what perfect parallel code would reach. On a dedicated multi-core machine it is T; on
 the project's shared 2-vCPU VM, where each vCPU shares its physical core with other tenants, two
-copies ran DB-SM 13-28 % slower each than one alone. The parallelism is CPU time over wall time
-within the T-thread runs (T if every thread was busy throughout; it compares nothing across
-runs, so the machine's drift cannot bend it).
+copies ran DB-SM 12-28 % slower each than one alone minutes before. The parallelism is CPU time
+over wall time within the T-thread runs (T if every thread was busy throughout; it compares
+nothing across runs, so the machine's drift cannot bend it).
 """
 
 from __future__ import annotations

@@ -375,8 +375,9 @@ impl Calibration {
 /// The arithmetic an operation class runs on, and the probed operation ([`crate::probe`]) that
 /// stands for it: big integers (`XN2(4099)`: GMP's multiplication), pairings (`P`), GT powers
 /// (`ETv`: Fp12 arithmetic), G1 and G2 powers (`E1v_wnaf`: curve additions over Fp/Fp2).
-/// A machine's drift differs by family (the shared VM slowed GMP by 1.3x while pairings kept
-/// their speed), so the bound is corrected family by family.
+/// A machine's drift differs by family (in one run on the shared VM the probe found GMP's powmod
+/// at 0.75x its calibrated time and the curve operations at 0.8-1.6x), so the bound is corrected
+/// family by family.
 pub fn family(op: &str) -> &'static str {
     if op.starts_with("XN")
         || op.starts_with("MXN")
