@@ -10,19 +10,10 @@
 use std::time::Instant;
 
 use db_sm_rsm::bigint::{mul_mod, multi_pow_mod, random_bits};
+use db_sm_rsm::report::process_cpu_seconds as cpu_seconds;
 use rand::SeedableRng;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use rug::Integer;
-
-fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid, writable timespec and a clock id the kernel knows.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
 
 fn pool(threads: usize) -> ThreadPool {
     ThreadPoolBuilder::new()

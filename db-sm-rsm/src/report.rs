@@ -293,13 +293,14 @@ impl Report {
         label: String,
         (seconds, cpu_seconds): (f64, f64),
         ops: &BTreeMap<String, u64>,
+        drift: Option<&BTreeMap<String, f64>>,
     ) -> Value {
         let mut row = json!({"path": path, "party": party, "label": label, "seconds": seconds,
                              "cpu_seconds": cpu_seconds, "ops": ops});
         if let Some(cal) = crate::cost::calibration() {
             let (lb, missing) = cal.lower_bound(ops);
             row["lower_bound_s"] = json!(lb);
-            if let Some(drift) = crate::probe::drift(cal) {
+            if let Some(drift) = drift {
                 let (scaled, _) = cal.lower_bound_scaled(ops, |op| {
                     drift.get(crate::cost::family(op)).copied().unwrap_or(1.0)
                 });
@@ -384,14 +385,16 @@ impl Report {
     /// `"<party> total"`) as the JSON rows of interfaces.md, in report order.
     pub fn timer_rows(&self) -> Vec<Value> {
         let mut rows = Vec::new();
-        self.rows_of(0, &mut rows);
+        // The probe's drift, once for every row.
+        let drift = crate::cost::calibration().and_then(crate::probe::drift);
+        self.rows_of(0, drift.as_ref(), &mut rows);
         rows
     }
 
-    fn rows_of(&self, idx: usize, rows: &mut Vec<Value>) {
+    fn rows_of(&self, idx: usize, drift: Option<&BTreeMap<String, f64>>, rows: &mut Vec<Value>) {
         for item in &self.nodes[idx].items {
             if let Item::Timer(c) = item {
-                self.rows_of(*c, rows);
+                self.rows_of(*c, drift, rows);
             }
         }
         if idx == 0 {
@@ -410,6 +413,7 @@ impl Report {
                     self.party_sum(idx, p, |n| n.cpu_seconds),
                 ),
                 &self.party_ops(idx, p),
+                drift,
             ));
             own_path.pop();
         }
@@ -419,6 +423,7 @@ impl Report {
             self.label(idx),
             (node.seconds, node.cpu_seconds),
             &node.ops,
+            drift,
         ));
     }
 
@@ -465,7 +470,7 @@ fn push_line(out: &mut String, level: usize, text: &str) {
 /// and switches to scientific otherwise; the rounding is to the nearest, ties to even, on the
 /// exact binary value, which Rust's `{:.1e}` also does.
 /// CPU time of this process, all threads (`CLOCK_PROCESS_CPUTIME_ID`).
-fn process_cpu_seconds() -> f64 {
+pub fn process_cpu_seconds() -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
