@@ -12,20 +12,8 @@ from analysis.derive.claims import Claim, compute_claims
 from analysis.errors import ConfigError, ReportError
 from analysis.tidy import collect, write_tidy
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-PAPER_SUBDIR = Path("shared") / "reference" / "paper-sample-reports"
-
-
-def default_paper_dir() -> Path:
-    """../shared/reference/paper-sample-reports beside the repo; a git worktree nested deeper
-    (e.g. wt/NAME) finds it at the first ancestor that has it."""
-    for anc in REPO_ROOT.parents:
-        if (anc / PAPER_SUBDIR).is_dir():
-            return anc / PAPER_SUBDIR
-    return REPO_ROOT.parent / PAPER_SUBDIR
-
-
-DEFAULT_PAPER_DIR = default_paper_dir()
+# The paper's six sample reports (the upstream artifact's output) ship with the package.
+DEFAULT_PAPER_DIR = Path(__file__).resolve().parent / "data" / "paper"
 
 
 def text_table(headers: list[str], rows: list[list[str]]) -> str:

@@ -1,7 +1,6 @@
 # The analysis: every raw report -> one tidy table -> tables, plots and results/report.pdf.
 # It reads the run's resolved configuration from results/config.json (title page, collaborative
-# factor) and the paper's sample reports from ../shared/reference/paper-sample-reports (in the
-# image: /shared, mounted read-only).
+# factor) and the paper's sample reports shipped with the package (analysis/data/paper/).
 
 import json
 
@@ -33,7 +32,7 @@ rule analysis_report:
     log:
         f"{RESULTS}/analysis.log",
     params:
-        prefix=runner_prefix("analysis", mounts=[("$PWD/../shared", "/shared")]),
+        prefix=runner_prefix("analysis"),
     shell:
         "{params.prefix}python -m analysis report " + RESULTS + " --config {input.config}"
         " > {log} 2>&1"

@@ -887,27 +887,17 @@ pub(crate) fn skeleton(n: usize, m: usize) -> Report {
     r
 }
 
-/// The paper's sample report, from `$DBSM_SAMPLE_REPORT` or `../shared/reference/...` next to
-/// the repository (also one level further up, for a git worktree under `wt/NAME`); `None` (and
-/// a message) when it is not available on this machine.
+/// The paper's sample report, shipped in the repository with the analysis package
+/// (`analysis/data/paper/`), or from `$DBSM_SAMPLE_REPORT`.
 #[cfg(test)]
-pub(crate) fn paper_sample() -> Option<String> {
-    let rel = "shared/reference/paper-sample-reports/report-db-sm-rsm-n10000-m4";
-    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates: Vec<std::path::PathBuf> = match std::env::var("DBSM_SAMPLE_REPORT") {
-        Ok(p) => vec![p.into()],
-        Err(_) => vec![
-            crate_dir.join("../..").join(rel),
-            crate_dir.join("../../..").join(rel),
-        ],
+pub(crate) fn paper_sample() -> String {
+    let path = match std::env::var("DBSM_SAMPLE_REPORT") {
+        Ok(p) => std::path::PathBuf::from(p),
+        Err(_) => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../analysis/data/paper/report-db-sm-rsm-n10000-m4"),
     };
-    for path in &candidates {
-        if let Ok(s) = std::fs::read_to_string(path) {
-            return Some(s);
-        }
-    }
-    eprintln!("skipping: paper sample report not found at {candidates:?}");
-    None
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("paper sample report {}: {e}", path.display()))
 }
 
 /// The sample's label tree: numbers masked, and the run harness's trailer (`******** Worker 0`
@@ -926,7 +916,7 @@ mod sample_tests {
 
     #[test]
     fn label_tree_matches_paper_sample_for_m4() {
-        let Some(sample) = paper_sample() else { return };
+        let sample = paper_sample();
         let want = sample_label_tree(&sample);
         let got = mask_numbers(&skeleton(10000, 4).render());
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {

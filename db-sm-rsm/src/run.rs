@@ -157,7 +157,7 @@ mod tests {
     /// every status True.
     #[test]
     fn real_run_label_tree_matches_paper_sample_m4() {
-        let Some(sample) = paper_sample() else { return };
+        let sample = paper_sample();
         let mut r = Report::new(4, false);
         run(&cfg(2, 4, Curve::Bn254), &mut r).expect("the run completes");
         let got = mask_numbers(&r.render());

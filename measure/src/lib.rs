@@ -1,0 +1,24 @@
+//! What every experiment program of the suite shares, in one place:
+//!
+//! - [`machine`]: the machine block every JSON report carries (where a run happened, so that
+//!   timings from different hosts are never compared blindly);
+//! - [`clock`]: process CPU time (all threads) and peak resident memory, the measures a shared,
+//!   noisy machine distorts least;
+//! - [`provenance`]: the commit of the code that made a result, and whether it was modified;
+//! - [`output`]: outputs checked for writability before long work starts, then written to a
+//!   temporary file and renamed, so no reader ever sees half a report;
+//! - [`progress`]: progress of a long step on the terminal (a bar) or in a log (a line every
+//!   few seconds), with the step, the party, done/total, elapsed time and time left.
+//!
+//! The Python analysis reads the JSON these produce; its counterpart of [`machine`] is
+//! `analysis/machine.py`, and the keys here are the keys there.
+
+// The two clock readings call libc (getrusage, clock_gettime); every other module is safe code.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod clock;
+pub mod machine;
+pub mod output;
+pub mod progress;
+pub mod provenance;
