@@ -10,8 +10,8 @@
 //! - [`progress`]: progress of a long step on the terminal (a bar) or in a log (a line every
 //!   few seconds), with the step, the party, done/total, elapsed time and time left.
 //!
-//! The Python analysis reads the JSON these produce; its counterpart of [`machine`] is
-//! `analysis/machine.py`, and the keys here are the keys there.
+//! The analysis reads the JSON blocks these produce; programs written in other languages (the
+//! Node driver of the zkSNARK experiment) write the same keys.
 
 // The two clock readings call libc (getrusage, clock_gettime); every other module is safe code.
 #![deny(unsafe_code)]
