@@ -97,7 +97,7 @@ mod tests {
         assert!(r.get_vec::<Fr>(4).is_err());
         let mut r = Reader::new(&body[..body.len() - 1], "test");
         r.get_vec::<Fr>(5).unwrap();
-        r.get::<G1Projective>().unwrap();
+        let _ = r.get::<G1Projective>().unwrap();
         assert!(r.get::<u64>().is_err());
         let mut r = Reader::new(&body, "test");
         r.get_vec::<Fr>(5).unwrap();

@@ -48,11 +48,13 @@
 pub mod codec;
 pub mod dealer;
 pub mod groth16;
+pub mod launch;
 pub mod maccheck;
 pub mod net;
 pub mod party;
 pub mod plain;
 pub mod qap;
+pub mod report;
 pub mod share;
 pub mod tamper;
 

@@ -14,7 +14,7 @@
 //!    the openings), so no party can pick its errors knowing the challenges.
 //! 2. Each party computes, for its view of the opened values `x_k`,
 //!    `sigma_j = sum_k chi_k gamma_{k,j} - alpha_j sum_k chi_k x_k`: in the field for the field
-//!    openings, in G1 and G2 for the points. Honest shares make `sum_j sigma_j = 0`.
+//!    openings, in G1 for the points. Honest shares make `sum_j sigma_j = 0`.
 //! 3. Each party commits to its `sigma_j` and a hash of its view of every opened value and
 //!    broadcast, then reveals. Every commitment must open, every view hash must match (so no
 //!    party told two parties different things), and the sigmas must sum to zero.
@@ -106,8 +106,6 @@ pub struct Opened<E: Pairing> {
     pub field_macs: Vec<E::ScalarField>,
     pub g1: Vec<E::G1>,
     pub g1_macs: Vec<E::G1>,
-    pub g2: Vec<E::G2>,
-    pub g2_macs: Vec<E::G2>,
 }
 
 /// Reveals the coins (one round), derives the challenges, and runs the commit-and-reveal MAC
@@ -154,10 +152,9 @@ pub fn check<E: Pairing, R: RngCore + CryptoRng>(
         h.update(s);
     }
     let challenge_seed: Seed = h.finalize().into();
-    let n = opened.field.len() + opened.g1.len() + opened.g2.len();
+    let n = opened.field.len() + opened.g1.len();
     let chi: Vec<E::ScalarField> = expand(&challenge_seed, Stream::Challenge, n);
-    let (chi_field, rest) = chi.split_at(opened.field.len());
-    let (chi_g1, chi_g2) = rest.split_at(opened.g1.len());
+    let (chi_field, chi_g1) = chi.split_at(opened.field.len());
 
     // sigma_j = sum chi_k gamma_k - alpha_j sum chi_k x_k, in each group.
     let dot = |a: &[E::ScalarField], b: &[E::ScalarField]| -> E::ScalarField {
@@ -167,12 +164,10 @@ pub fn check<E: Pairing, R: RngCore + CryptoRng>(
         dot(chi_field, &opened.field_macs) - key_share * dot(chi_field, &opened.field);
     let sigma_g1 = E::G1::msm_unchecked(&E::G1::normalize_batch(&opened.g1_macs), chi_g1)
         - E::G1::msm_unchecked(&E::G1::normalize_batch(&opened.g1), chi_g1) * key_share;
-    let sigma_g2 = E::G2::msm_unchecked(&E::G2::normalize_batch(&opened.g2_macs), chi_g2)
-        - E::G2::msm_unchecked(&E::G2::normalize_batch(&opened.g2), chi_g2) * key_share;
 
     // Commit to (sigmas, view), then reveal.
     let mut w = Writer::new();
-    w.put(&sigma_field).put(&sigma_g1).put(&sigma_g2).put(&view);
+    w.put(&sigma_field).put(&sigma_g1).put(&view);
     let mine = w.finish();
     let committed = commit(&mine, rng);
     let commitments = mesh.broadcast(&committed.commitment)?;
@@ -180,7 +175,7 @@ pub fn check<E: Pairing, R: RngCore + CryptoRng>(
     w.put(&mine).put(&committed.nonce);
     let reveals = mesh.broadcast(&w.finish())?;
 
-    let (mut total_field, mut total_g1, mut total_g2) = (sigma_field, sigma_g1, sigma_g2);
+    let (mut total_field, mut total_g1) = (sigma_field, sigma_g1);
     for k in (0..m).filter(|&k| k != id) {
         let mut r = Reader::new(&reveals[k], format!("party {k}'s MAC check"));
         let data: Vec<u8> = r.get()?;
@@ -194,7 +189,6 @@ pub fn check<E: Pairing, R: RngCore + CryptoRng>(
         let mut r = Reader::new(&data, format!("party {k}'s MAC check"));
         total_field += r.get::<E::ScalarField>()?;
         total_g1 += r.get::<E::G1>()?;
-        total_g2 += r.get::<E::G2>()?;
         let their_view: Digest32 = r.get()?;
         r.finish()?;
         if their_view != view {
@@ -203,7 +197,7 @@ pub fn check<E: Pairing, R: RngCore + CryptoRng>(
             )));
         }
     }
-    if !total_field.is_zero() || !total_g1.is_zero() || !total_g2.is_zero() {
+    if !total_field.is_zero() || !total_g1.is_zero() {
         return Err(Error::Abort(
             "MAC check failed: an opened value is not what the shares and MACs say".into(),
         ));

@@ -4,7 +4,6 @@
 
 use std::fmt;
 
-use ark_ec::pairing::Pairing;
 use ark_ec::Group;
 use ark_ff::PrimeField;
 
@@ -22,6 +21,8 @@ pub enum Fault {
     TripleZ(usize),
     /// Adds the generator to the party's share of `A` before it is opened.
     AShare,
+    /// Adds the generator to the party's share of `B` in G2 before it is opened.
+    BShare,
     /// Adds the generator to the party's share of `C` before it is opened.
     CShare,
 }
@@ -40,7 +41,7 @@ impl Tamper {
         let bad = || {
             Error::Invalid(format!(
                 "--tamper {s:?}: expected witness:PARTY:INDEX, triple-x:PARTY:INDEX, \
-                 triple-z:PARTY:INDEX, a-share:PARTY or c-share:PARTY"
+                 triple-z:PARTY:INDEX, a-share:PARTY, b-share:PARTY or c-share:PARTY"
             ))
         };
         let parts: Vec<&str> = s.split(':').collect();
@@ -53,6 +54,7 @@ impl Tamper {
             ("triple-x", 3) => Fault::TripleX(num(2)?),
             ("triple-z", 3) => Fault::TripleZ(num(2)?),
             ("a-share", 2) => Fault::AShare,
+            ("b-share", 2) => Fault::BShare,
             ("c-share", 2) => Fault::CShare,
             _ => return Err(bad()),
         };
@@ -68,7 +70,7 @@ impl Tamper {
             Fault::Witness(i) => (&mut shares.w, i, "private wires"),
             Fault::TripleX(i) => (&mut shares.x, i, "triples"),
             Fault::TripleZ(i) => (&mut shares.z, i, "triples"),
-            Fault::AShare | Fault::CShare => return Ok(()),
+            Fault::AShare | Fault::BShare | Fault::CShare => return Ok(()),
         };
         let n = v.len();
         let x = v.get_mut(i).ok_or_else(|| {
@@ -78,11 +80,12 @@ impl Tamper {
         Ok(())
     }
 
-    /// The generator if party `id` is to shift its share of the opened point `fault`.
-    pub fn point_shift<E: Pairing>(tamper: Option<Tamper>, id: usize, fault: Fault) -> E::G1 {
+    /// The generator if party `id` is to shift its share of the opened point `fault`, else
+    /// the identity.
+    pub fn point_shift<G: Group>(tamper: Option<Tamper>, id: usize, fault: Fault) -> G {
         match tamper {
-            Some(t) if t.party == id && t.fault == fault => E::G1::generator(),
-            _ => E::G1::default(),
+            Some(t) if t.party == id && t.fault == fault => G::generator(),
+            _ => G::zero(),
         }
     }
 }
@@ -95,6 +98,7 @@ impl fmt::Display for Tamper {
             Fault::TripleX(i) => write!(f, "triple-x:{p}:{i}"),
             Fault::TripleZ(i) => write!(f, "triple-z:{p}:{i}"),
             Fault::AShare => write!(f, "a-share:{p}"),
+            Fault::BShare => write!(f, "b-share:{p}"),
             Fault::CShare => write!(f, "c-share:{p}"),
         }
     }
@@ -111,6 +115,7 @@ mod tests {
             "triple-x:0:3",
             "triple-z:2:0",
             "a-share:1",
+            "b-share:2",
             "c-share:0",
         ] {
             assert_eq!(Tamper::parse(s).unwrap().to_string(), s);

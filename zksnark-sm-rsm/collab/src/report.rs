@@ -1,0 +1,166 @@
+//! Figures and report.json (its JSON Schema: `docs/report.schema.json`).
+//!
+//! Every party reports its own figures to the coordinator, which adds the dealer's, the single
+//! provers' and a summary per run. Times are CPU seconds (user + system, all threads of the
+//! process, from getrusage) and wall seconds; bytes are counted by [`crate::net`].
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::net::Counters;
+use crate::party::Step;
+use crate::Variant;
+
+/// CPU and wall time of a phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    /// `user_s + sys_s`.
+    pub cpu_s: f64,
+    pub user_s: f64,
+    pub sys_s: f64,
+    pub wall_s: f64,
+}
+
+impl From<measure::clock::PhaseTimes> for Phase {
+    fn from(t: measure::clock::PhaseTimes) -> Self {
+        Phase {
+            cpu_s: t.user + t.sys,
+            user_s: t.user,
+            sys_s: t.sys,
+            wall_s: t.real,
+        }
+    }
+}
+
+/// Runs `f` and returns its result with its [`Phase`].
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Phase) {
+    let (out, t) = measure::clock::timed(f);
+    (out, t.into())
+}
+
+/// One party's preprocessing: receiving the dealer's material and expanding it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PreprocessingFigures {
+    #[serde(flatten)]
+    pub phase: Phase,
+    pub bytes_received: u64,
+}
+
+/// One party's online phase.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OnlineFigures {
+    #[serde(flatten)]
+    pub phase: Phase,
+    #[serde(flatten)]
+    pub net: Counters,
+    /// Bytes this party read from its mesh connections over their whole life (the 8-byte
+    /// handshakes and the online phase), and the kernel's count for the same connections
+    /// (`TCP_INFO`; null where the kernel does not say). The two must be equal: an independent
+    /// check of the counters.
+    pub connection_bytes_received: u64,
+    pub tcp_bytes_received: Option<u64>,
+    pub steps: Vec<Step>,
+}
+
+/// Everything one party measured.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PartyFigures {
+    pub id: usize,
+    pub threads: usize,
+    /// Reading the R1CS and the proving key (public inputs of the computation).
+    pub load: Phase,
+    pub preprocessing: PreprocessingFigures,
+    /// Connecting to the other parties.
+    pub connect: Phase,
+    pub online: OnlineFigures,
+    /// Checking the opened proof with the Groth16 verifier.
+    pub verify: Phase,
+    /// `proof` (a proof that verifies), `rejected` (a proof that does not), `abort` (the
+    /// malicious variant's checks stopped the run) or `error`.
+    pub outcome: String,
+    pub error: Option<String>,
+    pub peak_rss_mib: f64,
+}
+
+/// The dealer's side of one run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DealerFigures {
+    /// Dealing, encoding and sending every party's material.
+    #[serde(flatten)]
+    pub phase: Phase,
+    pub bytes_sent: u64,
+    pub bytes_sent_per_party: Vec<u64>,
+}
+
+/// One collaborative run: `parties` processes, one variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub variant: Variant,
+    pub security_model: String,
+    pub parties: usize,
+    pub topology: String,
+    /// `PASSED` (the proof verifies), `FAILED` (it does not, or the run aborted) or `ERROR`.
+    pub status: String,
+    pub error: Option<String>,
+    pub dealer: DealerFigures,
+    pub per_party: Vec<PartyFigures>,
+    pub summary: Value,
+}
+
+impl RunReport {
+    /// The per-run summary: the slowest and the mean party, and their ratios to the single
+    /// provers' CPU time measured in the same invocation.
+    pub fn summarise(&mut self, single_cpu_s: f64, local_cpu_s: f64) {
+        let parties = &self.per_party;
+        let k = parties.len().max(1) as f64;
+        let max = |f: &dyn Fn(&PartyFigures) -> f64| parties.iter().map(f).fold(0.0, f64::max);
+        let mean = |f: &dyn Fn(&PartyFigures) -> f64| parties.iter().map(f).sum::<f64>() / k;
+        let cpu = |p: &PartyFigures| p.online.phase.cpu_s;
+        let (cpu_max, cpu_mean) = (max(&cpu), mean(&cpu));
+        let umax = |f: &dyn Fn(&PartyFigures) -> u64| parties.iter().map(f).max().unwrap_or(0);
+        self.summary = json!({
+            "online_cpu_s_max": cpu_max,
+            "online_cpu_s_mean": cpu_mean,
+            "online_wall_s_max": max(&|p| p.online.phase.wall_s),
+            "ratio_to_single_max": cpu_max / single_cpu_s,
+            "ratio_to_single_mean": cpu_mean / single_cpu_s,
+            "ratio_to_local_max": cpu_max / local_cpu_s,
+            "bytes_sent_max": umax(&|p| p.online.net.bytes_sent),
+            "bytes_received_max": umax(&|p| p.online.net.bytes_received),
+            "rounds": umax(&|p| p.online.net.rounds),
+            "preprocessing_cpu_s_max": max(&|p| p.preprocessing.phase.cpu_s),
+            "dealer_cpu_s": self.dealer.phase.cpu_s,
+        });
+    }
+}
+
+/// A single prover measured in the same invocation, before and after the collaborative runs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SingleFigures {
+    pub prover: String,
+    pub samples: Vec<Phase>,
+    /// Means over the samples.
+    pub cpu_s: f64,
+    pub wall_s: f64,
+    pub status: String,
+}
+
+impl SingleFigures {
+    pub fn new(prover: &str) -> Self {
+        SingleFigures {
+            prover: prover.into(),
+            status: "PASSED".into(),
+            ..Default::default()
+        }
+    }
+
+    pub fn add(&mut self, sample: Phase, verified: bool) {
+        self.samples.push(sample);
+        let k = self.samples.len() as f64;
+        self.cpu_s = self.samples.iter().map(|p| p.cpu_s).sum::<f64>() / k;
+        self.wall_s = self.samples.iter().map(|p| p.wall_s).sum::<f64>() / k;
+        if !verified {
+            self.status = "FAILED".into();
+        }
+    }
+}
