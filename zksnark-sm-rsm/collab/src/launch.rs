@@ -290,6 +290,12 @@ pub fn run_collaborative(
         dealer: DealerFigures::default(),
         per_party: vec![],
         summary: serde_json::Value::Null,
+        operations: crate::report::operations(
+            statement.r1cs.n_wires,
+            statement.r1cs.n_wires - statement.qap.inputs(),
+            statement.qap.size(),
+            Some(variant),
+        ),
     };
     let mut children: Vec<Child> = vec![];
     let outcome = coordinate(

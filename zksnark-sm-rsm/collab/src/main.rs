@@ -22,7 +22,7 @@ use collab_groth16::launch::{
     Statement,
 };
 use collab_groth16::qap::Qap;
-use collab_groth16::report::{timed, Phase, SingleFigures};
+use collab_groth16::report::{operations, timed, Phase, SingleFigures};
 use collab_groth16::tamper::Tamper;
 use collab_groth16::{Error, Variant};
 use zksnark_prover::{read_wtns, snark, R1cs};
@@ -348,6 +348,12 @@ fn run(a: RunArgs) -> Result<bool, Error> {
             "phase": setup,
         },
         "single_prover": single,
+        "single_prover_operations": operations(
+            r1cs.n_wires,
+            r1cs.n_wires - qap.inputs(),
+            qap.size(),
+            None,
+        ),
         "local_prover": local,
         "runs": runs,
         "machine": measure::machine::machine_json(),

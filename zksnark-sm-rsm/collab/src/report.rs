@@ -105,6 +105,8 @@ pub struct RunReport {
     pub dealer: DealerFigures,
     pub per_party: Vec<PartyFigures>,
     pub summary: Value,
+    /// [`operations`] of each party.
+    pub operations: Value,
 }
 
 impl RunReport {
@@ -132,6 +134,32 @@ impl RunReport {
             "dealer_cpu_s": self.dealer.phase.cpu_s,
         });
     }
+}
+
+/// The counted operations of one prover (`variant` `None`: the single prover; otherwise one
+/// party of that variant) on a circuit with `wires` wires, `private` of them private, and QAP
+/// domain size `n`: the FFTs of size `n`, the MSM terms in G1 and G2, and the Beaver products.
+/// A semi-honest party repeats exactly the single prover's FFTs and MSMs (on shares), so their
+/// ratio's floor is 1; the malicious variant adds the MACs' FFTs and G1 MSMs.
+pub fn operations(wires: usize, private: usize, n: usize, variant: Option<Variant>) -> Value {
+    // a, b, c: inverse FFT and coset FFT each; h: one coset inverse FFT.
+    let base_ffts = 7;
+    // A and B in G1 over every wire, the h query (n - 1 powers), the l query (private wires).
+    let base_g1 = 2 * wires + (n - 1) + private;
+    let (ffts, g1, products) = match variant {
+        None => (base_ffts, base_g1, 0),
+        Some(Variant::SemiHonest) => (base_ffts, base_g1, n + 1),
+        // MACs of a and b through both FFTs; MACs of A and B in G1 (B in G2 is checked by a
+        // pairing instead).
+        Some(Variant::Malicious) => (base_ffts + 4, base_g1 + 2 * wires, n + 1),
+    };
+    json!({
+        "ffts": ffts,
+        "fft_size": n,
+        "g1_msm_terms": g1,
+        "g2_msm_terms": wires,
+        "beaver_products": products,
+    })
 }
 
 /// A single prover measured in the same invocation, before and after the collaborative runs.

@@ -7,12 +7,14 @@ use std::process::{Command, Output};
 
 use ark_bn254::Fr;
 use ark_ff::One;
+use ark_serialize::Compress;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde_json::Value;
 
 use zksnark_prover::synthetic::synthetic;
 use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
+use zksnark_prover::{snark, R1cs};
 
 struct Dir(PathBuf);
 
@@ -277,4 +279,62 @@ fn bad_input_exits_2_before_any_work() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("missing.r1cs"), "{}", stderr(&out));
+}
+
+#[test]
+fn parties_started_separately_join_a_waiting_coordinator() {
+    let dir = Dir::new("nospawn");
+    circuit(&dir);
+    let r1cs = R1cs::<Fr>::read(&dir.path("c.r1cs")).unwrap();
+    let pk = snark::setup(&r1cs, &mut ChaCha20Rng::from_entropy()).unwrap();
+    let pk_path = dir.path("pk.bin");
+    snark::save(&pk_path, &pk, Compress::No).unwrap();
+    // A free port for the coordinator (released again just before it binds).
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string();
+    let (r1cs_path, wtns_path, json) = (dir.path("c.r1cs"), dir.path("c.wtns"), dir.path("r.json"));
+    let bin = env!("CARGO_BIN_EXE_collab-groth16");
+    let coordinator = Command::new(bin)
+        .args([
+            "run",
+            "--r1cs",
+            s(&r1cs_path),
+            "--wtns",
+            s(&wtns_path),
+            "--json",
+            s(&json),
+        ])
+        .args([
+            "--no-spawn",
+            "--listen",
+            &addr,
+            "--pk",
+            s(&pk_path),
+            "--parties",
+            "3",
+        ])
+        .env("SUITE_PROGRESS", "off")
+        .spawn()
+        .unwrap();
+    let parties: Vec<_> = (0..3)
+        .map(|id| {
+            Command::new(bin)
+                .args(["party", "--coordinator", &addr, "--id", &id.to_string()])
+                .args(["--r1cs", s(&r1cs_path), "--pk", s(&pk_path)])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut p in parties {
+        assert!(p.wait().unwrap().success());
+    }
+    let out = coordinator.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["status"], "PASSED");
+    assert_eq!(r["setup"]["source"], "file");
+    assert_eq!(r["runs"][0]["per_party"].as_array().unwrap().len(), 3);
 }

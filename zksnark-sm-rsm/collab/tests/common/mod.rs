@@ -37,8 +37,8 @@ impl Circuit {
     }
 }
 
-/// 300 constraints, 3 public inputs: a domain of 512, so the coset products span many blocks
-/// of the seeded expansion. Generated once per test binary.
+/// 300 constraints, 3 public inputs (a domain of 512), with a fresh key. Generated once per test
+/// binary.
 pub fn circuit() -> &'static Circuit {
     static C: OnceLock<Circuit> = OnceLock::new();
     C.get_or_init(|| {
