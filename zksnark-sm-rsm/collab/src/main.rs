@@ -13,7 +13,7 @@ use std::time::Duration;
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::ProvingKey;
 use ark_serialize::Compress;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
 use collab_groth16::groth16::check_key;
@@ -38,89 +38,94 @@ struct Cli {
 enum Command {
     /// Coordinate collaborative proofs of one R1CS and witness: deal, launch the parties, check
     /// the proof, and measure the single prover on the same files for comparison.
-    Run {
-        /// circom-format R1CS (as zokrates-js or circom export it).
-        #[arg(long)]
-        r1cs: PathBuf,
-        /// circom-format witness for it.
-        #[arg(long)]
-        wtns: PathBuf,
-        /// Where to write the report (JSON).
-        #[arg(long)]
-        json: PathBuf,
-        /// Party counts to run, comma-separated, each 2 to 8.
-        #[arg(long, default_value = "2", value_delimiter = ',')]
-        parties: Vec<usize>,
-        /// Variants to run, comma-separated: semi-honest, malicious.
-        #[arg(long, default_value = "semi-honest", value_delimiter = ',')]
-        variants: Vec<String>,
-        /// Worker threads of every party and of the single provers.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Proving key (ark-serialize, uncompressed, as `zksnark-prover setup` writes it);
-        /// default: a fresh setup with OS randomness.
-        #[arg(long)]
-        pk: Option<PathBuf>,
-        /// Do not start the parties: wait for them on --listen (needs --pk, one party count
-        /// and one variant).
-        #[arg(long)]
-        no_spawn: bool,
-        /// Coordinator address.
-        #[arg(long, default_value = "127.0.0.1:0")]
-        listen: SocketAddr,
-        /// Negative test: one party commits a fault (KIND:PARTY[:INDEX]; KIND witness,
-        /// triple-x, triple-z with an index, a-share, c-share). The report records it.
-        #[arg(long)]
-        tamper: Option<String>,
-        /// Seconds a party or the coordinator waits for a peer before giving up.
-        #[arg(long, default_value_t = 1800)]
-        timeout: u64,
-    },
+    Run(RunArgs),
     /// One party: joins the coordinator at --coordinator, gets its shares, proves with the
     /// others.
-    Party {
-        #[arg(long)]
-        coordinator: SocketAddr,
-        #[arg(long)]
-        id: usize,
-        #[arg(long)]
-        r1cs: PathBuf,
-        #[arg(long)]
-        pk: PathBuf,
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Address of this party's listener for the other parties (port 0: any free port).
-        #[arg(long, default_value = "127.0.0.1:0")]
-        listen: SocketAddr,
-        #[arg(long, default_value_t = 1800)]
-        timeout: u64,
-    },
+    Party(PartyCli),
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// circom-format R1CS (as zokrates-js or circom export it).
+    #[arg(long)]
+    r1cs: PathBuf,
+    /// circom-format witness for it.
+    #[arg(long)]
+    wtns: PathBuf,
+    /// Where to write the report (JSON).
+    #[arg(long)]
+    json: PathBuf,
+    /// Party counts to run, comma-separated, each 2 to 8.
+    #[arg(long, default_value = "2", value_delimiter = ',')]
+    parties: Vec<usize>,
+    /// Variants to run, comma-separated: semi-honest, malicious.
+    #[arg(long, default_value = "semi-honest", value_delimiter = ',')]
+    variants: Vec<String>,
+    /// Worker threads of every party and of the single provers.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Proving key (ark-serialize, uncompressed, as `zksnark-prover setup` writes it);
+    /// default: a fresh setup with OS randomness.
+    #[arg(long)]
+    pk: Option<PathBuf>,
+    /// Do not start the parties: wait for them on --listen (needs --pk, one party count and
+    /// one variant).
+    #[arg(long)]
+    no_spawn: bool,
+    /// Coordinator address.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    listen: SocketAddr,
+    /// Negative test: one party commits a fault (KIND:PARTY[:INDEX]; KIND witness, triple-x,
+    /// triple-z with an index, a-share, b-share, c-share). The report records it.
+    #[arg(long)]
+    tamper: Option<String>,
+    /// Seconds a party or the coordinator waits for a peer before giving up.
+    #[arg(long, default_value_t = 1800)]
+    timeout: u64,
+}
+
+#[derive(Args)]
+struct PartyCli {
+    /// The coordinator's address (`run --no-spawn --listen`).
+    #[arg(long)]
+    coordinator: SocketAddr,
+    /// This party's id, 0 to m-1, each once.
+    #[arg(long)]
+    id: usize,
+    /// The same R1CS file as the coordinator's (checked by SHA-256).
+    #[arg(long)]
+    r1cs: PathBuf,
+    /// The same proving key file as the coordinator's (checked by SHA-256).
+    #[arg(long)]
+    pk: PathBuf,
+    /// Worker threads of this party.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Address of this party's listener for the other parties (port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    listen: SocketAddr,
+    /// Seconds to wait for the coordinator or a peer before giving up.
+    #[arg(long, default_value_t = 1800)]
+    timeout: u64,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2
     match cli.command {
-        Command::Party {
-            coordinator,
-            id,
-            r1cs,
-            pk,
-            threads,
-            listen,
-            timeout,
-        } => {
-            if let Err(e) = configure_threads(threads) {
+        Command::Party(p) => {
+            let id = p.id;
+            if let Err(e) = configure_threads(p.threads) {
                 eprintln!("collab-groth16 party {id}: error: {e}");
                 return ExitCode::from(2);
             }
             let args = PartyArgs {
-                coordinator,
+                coordinator: p.coordinator,
                 id,
-                r1cs,
-                pk,
-                threads,
-                listen,
-                timeout: Duration::from_secs(timeout),
+                r1cs: p.r1cs,
+                pk: p.pk,
+                threads: p.threads,
+                listen: p.listen,
+                timeout: Duration::from_secs(p.timeout),
             };
             match party_main(&args) {
                 Ok(f) if f.outcome == "proof" => ExitCode::SUCCESS,
@@ -141,56 +146,15 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Run {
-            r1cs,
-            wtns,
-            json,
-            parties,
-            variants,
-            threads,
-            pk,
-            no_spawn,
-            listen,
-            tamper,
-            timeout,
-        } => {
-            let args = RunArgs {
-                r1cs,
-                wtns,
-                json,
-                parties,
-                variants,
-                threads,
-                pk,
-                no_spawn,
-                listen,
-                tamper,
-                timeout,
-            };
-            match run(args) {
-                Ok(true) => ExitCode::SUCCESS,
-                Ok(false) => ExitCode::from(1),
-                Err(e) => {
-                    eprintln!("collab-groth16: error: {e}");
-                    ExitCode::from(2)
-                }
+        Command::Run(args) => match run(args) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("collab-groth16: error: {e}");
+                ExitCode::from(2)
             }
-        }
+        },
     }
-}
-
-struct RunArgs {
-    r1cs: PathBuf,
-    wtns: PathBuf,
-    json: PathBuf,
-    parties: Vec<usize>,
-    variants: Vec<String>,
-    threads: usize,
-    pk: Option<PathBuf>,
-    no_spawn: bool,
-    listen: SocketAddr,
-    tamper: Option<String>,
-    timeout: u64,
 }
 
 /// A directory removed when dropped: where a generated proving key waits for the parties.
