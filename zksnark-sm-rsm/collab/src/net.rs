@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-/// The largest message body accepted: far above the largest opening (two field vectors of the
-/// QAP domain size, 64 MiB at 2^20 constraints).
-pub const MAX_FRAME: u64 = 1 << 32;
+/// The largest message body accepted: the largest opening is two field vectors of the QAP
+/// domain size (64 MiB at a domain of 2^20, 1 GiB at 2^24).
+pub const MAX_FRAME: u64 = 1 << 30;
 
 /// How long a party waits for a peer before giving up (a crashed peer is seen at once, as a
 /// closed connection; this guards against a peer that hangs).
