@@ -197,6 +197,8 @@ fn run(a: RunArgs) -> Result<bool, Error> {
         ));
     }
     measure::output::check_writable(&a.json).map_err(Error::Invalid)?;
+    // The machine block (with its load average) as the measurements start.
+    let machine = measure::machine::machine_json();
     let threads = configure_threads(a.threads)?;
     let r1cs = R1cs::<Fr>::read(&a.r1cs)?;
     let w = r1cs.assignment(read_wtns(&a.wtns)?, &a.wtns)?;
@@ -250,9 +252,11 @@ fn run(a: RunArgs) -> Result<bool, Error> {
         .iter()
         .flat_map(|&v| a.parties.iter().map(move |&m| (v, m)))
         .collect();
-    let progress = measure::progress::Progress::new("collab-groth16", None, jobs.len() as u64 + 2);
-    // The single provers before and after the collaborative runs: two samples each, which
-    // also show how much the machine drifted meanwhile.
+    let progress =
+        measure::progress::Progress::new("collab-groth16", None, 2 * jobs.len() as u64 + 1);
+    // The single provers before the first collaborative run and after every run: each run is
+    // compared with the mean of the two samples around it, so that a machine whose speed drifts
+    // (other tenants come and go) bends the ratio as little as possible.
     let mut single = SingleFigures::new("zksnark-prover (ark-groth16 0.4 create_random_proof)");
     let mut local = SingleFigures::new("collab-groth16 plain (the parties' arithmetic, unshared)");
     let sample = |single: &mut SingleFigures, local: &mut SingleFigures| -> Result<(), Error> {
@@ -266,7 +270,7 @@ fn run(a: RunArgs) -> Result<bool, Error> {
     progress.inc(1);
     let mut runs = vec![];
     for &(variant, m) in &jobs {
-        let run = run_collaborative(&launch, &st, m, variant);
+        let mut run = run_collaborative(&launch, &st, m, variant);
         eprintln!(
             "collab-groth16: {} m={m}: {}{}",
             variant.name(),
@@ -276,15 +280,13 @@ fn run(a: RunArgs) -> Result<bool, Error> {
                 .map(|e| format!(" ({e})"))
                 .unwrap_or_default()
         );
-        runs.push(run);
         progress.inc(1);
+        sample(&mut single, &mut local)?;
+        progress.inc(1);
+        run.summarise(single.bracket(), local.bracket());
+        runs.push(run);
     }
-    sample(&mut single, &mut local)?;
-    progress.inc(1);
     progress.finish();
-    for run in &mut runs {
-        run.summarise(single.cpu_s, local.cpu_s);
-    }
     drop(temp);
 
     let passed = single.status == "PASSED"
@@ -320,7 +322,7 @@ fn run(a: RunArgs) -> Result<bool, Error> {
         ),
         "local_prover": local,
         "runs": runs,
-        "machine": measure::machine::machine_json(),
+        "machine": machine,
         "load_avg_1m_end": measure::machine::load_avg_1m(),
         "peak_rss_mib": measure::clock::peak_rss_mib(),
         "provenance": measure::provenance::provenance_json(),

@@ -111,7 +111,7 @@ pub struct RunReport {
 
 impl RunReport {
     /// The per-run summary: the slowest and the mean party, and their ratios to the single
-    /// provers' CPU time measured in the same invocation.
+    /// provers' CPU times measured just before and just after the run (the means given).
     pub fn summarise(&mut self, single_cpu_s: f64, local_cpu_s: f64) {
         let parties = &self.per_party;
         let k = parties.len().max(1) as f64;
@@ -121,6 +121,8 @@ impl RunReport {
         let (cpu_max, cpu_mean) = (max(&cpu), mean(&cpu));
         let umax = |f: &dyn Fn(&PartyFigures) -> u64| parties.iter().map(f).max().unwrap_or(0);
         self.summary = json!({
+            "single_prover_cpu_s": single_cpu_s,
+            "local_prover_cpu_s": local_cpu_s,
             "online_cpu_s_max": cpu_max,
             "online_cpu_s_mean": cpu_mean,
             "online_wall_s_max": max(&|p| p.online.phase.wall_s),
@@ -162,7 +164,8 @@ pub fn operations(wires: usize, private: usize, n: usize, variant: Option<Varian
     })
 }
 
-/// A single prover measured in the same invocation, before and after the collaborative runs.
+/// A single prover measured in the same invocation, before the first collaborative run and
+/// after every run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SingleFigures {
     pub prover: String,
@@ -180,6 +183,13 @@ impl SingleFigures {
             status: "PASSED".into(),
             ..Default::default()
         }
+    }
+
+    /// The mean CPU time of the last two samples: the ones just before and after a run.
+    pub fn bracket(&self) -> f64 {
+        let n = self.samples.len();
+        let last = &self.samples[n.saturating_sub(2)..];
+        last.iter().map(|p| p.cpu_s).sum::<f64>() / last.len() as f64
     }
 
     pub fn add(&mut self, sample: Phase, verified: bool) {
