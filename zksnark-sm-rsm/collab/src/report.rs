@@ -1,0 +1,204 @@
+//! Figures and report.json (its JSON Schema: `docs/report.schema.json`).
+//!
+//! Every party reports its own figures to the coordinator, which adds the dealer's, the single
+//! provers' and a summary per run. Times are CPU seconds (user + system, all threads of the
+//! process, from getrusage) and wall seconds; bytes are counted by [`crate::net`].
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::net::Counters;
+use crate::party::Step;
+use crate::Variant;
+
+/// CPU and wall time of a phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    /// `user_s + sys_s`.
+    pub cpu_s: f64,
+    pub user_s: f64,
+    pub sys_s: f64,
+    pub wall_s: f64,
+}
+
+impl From<measure::clock::PhaseTimes> for Phase {
+    fn from(t: measure::clock::PhaseTimes) -> Self {
+        Phase {
+            cpu_s: t.user + t.sys,
+            user_s: t.user,
+            sys_s: t.sys,
+            wall_s: t.real,
+        }
+    }
+}
+
+/// Runs `f` and returns its result with its [`Phase`].
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Phase) {
+    let (out, t) = measure::clock::timed(f);
+    (out, t.into())
+}
+
+/// One party's preprocessing: receiving the dealer's material and expanding it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PreprocessingFigures {
+    #[serde(flatten)]
+    pub phase: Phase,
+    pub bytes_received: u64,
+}
+
+/// One party's online phase.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OnlineFigures {
+    #[serde(flatten)]
+    pub phase: Phase,
+    #[serde(flatten)]
+    pub net: Counters,
+    /// Bytes this party read from its mesh connections over their whole life (the 8-byte
+    /// handshakes and the online phase), and the kernel's count for the same connections
+    /// (`TCP_INFO`; null where the kernel does not say). The two must be equal: an independent
+    /// check of the counters.
+    pub connection_bytes_received: u64,
+    pub tcp_bytes_received: Option<u64>,
+    pub steps: Vec<Step>,
+}
+
+/// Everything one party measured.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PartyFigures {
+    pub id: usize,
+    pub threads: usize,
+    /// Reading the R1CS and the proving key (public inputs of the computation).
+    pub load: Phase,
+    pub preprocessing: PreprocessingFigures,
+    /// Connecting to the other parties.
+    pub connect: Phase,
+    pub online: OnlineFigures,
+    /// Checking the opened proof with the Groth16 verifier.
+    pub verify: Phase,
+    /// `proof` (a proof that verifies), `rejected` (a proof that does not), `abort` (the
+    /// malicious variant's checks stopped the run) or `error`.
+    pub outcome: String,
+    pub error: Option<String>,
+    pub peak_rss_mib: f64,
+}
+
+/// The dealer's side of one run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DealerFigures {
+    /// Dealing, encoding and sending every party's material.
+    #[serde(flatten)]
+    pub phase: Phase,
+    pub bytes_sent: u64,
+    pub bytes_sent_per_party: Vec<u64>,
+}
+
+/// One collaborative run: `parties` processes, one variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub variant: Variant,
+    pub security_model: String,
+    pub parties: usize,
+    pub topology: String,
+    /// `PASSED` (the proof verifies), `FAILED` (it does not, or the run aborted) or `ERROR`.
+    pub status: String,
+    pub error: Option<String>,
+    pub dealer: DealerFigures,
+    pub per_party: Vec<PartyFigures>,
+    pub summary: Value,
+    /// [`operations`] of each party.
+    pub operations: Value,
+}
+
+impl RunReport {
+    /// The per-run summary: the slowest and the mean party, and their ratios to the single
+    /// provers' CPU times measured just before and just after the run (the means given).
+    pub fn summarise(&mut self, single_cpu_s: f64, local_cpu_s: f64) {
+        let parties = &self.per_party;
+        let k = parties.len().max(1) as f64;
+        let max = |f: &dyn Fn(&PartyFigures) -> f64| parties.iter().map(f).fold(0.0, f64::max);
+        let mean = |f: &dyn Fn(&PartyFigures) -> f64| parties.iter().map(f).sum::<f64>() / k;
+        let cpu = |p: &PartyFigures| p.online.phase.cpu_s;
+        let (cpu_max, cpu_mean) = (max(&cpu), mean(&cpu));
+        let umax = |f: &dyn Fn(&PartyFigures) -> u64| parties.iter().map(f).max().unwrap_or(0);
+        self.summary = json!({
+            "single_prover_cpu_s": single_cpu_s,
+            "local_prover_cpu_s": local_cpu_s,
+            "online_cpu_s_max": cpu_max,
+            "online_cpu_s_mean": cpu_mean,
+            "online_wall_s_max": max(&|p| p.online.phase.wall_s),
+            "ratio_to_single_max": cpu_max / single_cpu_s,
+            "ratio_to_single_mean": cpu_mean / single_cpu_s,
+            "ratio_to_local_max": cpu_max / local_cpu_s,
+            "bytes_sent_max": umax(&|p| p.online.net.bytes_sent),
+            "bytes_received_max": umax(&|p| p.online.net.bytes_received),
+            "rounds": umax(&|p| p.online.net.rounds),
+            "preprocessing_cpu_s_max": max(&|p| p.preprocessing.phase.cpu_s),
+            "dealer_cpu_s": self.dealer.phase.cpu_s,
+        });
+    }
+}
+
+/// The counted operations of one prover (`variant` `None`: the single prover; otherwise one
+/// party of that variant) on a circuit with `wires` wires, `private` of them private, and QAP
+/// domain size `n`: the FFTs of size `n`, the MSM terms in G1 and G2, and the Beaver products.
+/// A semi-honest party repeats exactly the single prover's FFTs and MSMs (on shares), so their
+/// ratio's floor is 1; the malicious variant adds the MACs' FFTs and G1 MSMs.
+pub fn operations(wires: usize, private: usize, n: usize, variant: Option<Variant>) -> Value {
+    // a, b, c: inverse FFT and coset FFT each; h: one coset inverse FFT.
+    let base_ffts = 7;
+    // A and B in G1 over every wire, the h query (n - 1 powers), the l query (private wires).
+    let base_g1 = 2 * wires + (n - 1) + private;
+    let (ffts, g1, products) = match variant {
+        None => (base_ffts, base_g1, 0),
+        Some(Variant::SemiHonest) => (base_ffts, base_g1, n + 1),
+        // MACs of a and b through both FFTs; MACs of A and B in G1 (B in G2 is checked by a
+        // pairing instead).
+        Some(Variant::Malicious) => (base_ffts + 4, base_g1 + 2 * wires, n + 1),
+    };
+    json!({
+        "ffts": ffts,
+        "fft_size": n,
+        "g1_msm_terms": g1,
+        "g2_msm_terms": wires,
+        "beaver_products": products,
+    })
+}
+
+/// A single prover measured in the same invocation, before the first collaborative run and
+/// after every run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SingleFigures {
+    pub prover: String,
+    pub samples: Vec<Phase>,
+    /// Means over the samples.
+    pub cpu_s: f64,
+    pub wall_s: f64,
+    pub status: String,
+}
+
+impl SingleFigures {
+    pub fn new(prover: &str) -> Self {
+        SingleFigures {
+            prover: prover.into(),
+            status: "PASSED".into(),
+            ..Default::default()
+        }
+    }
+
+    /// The mean CPU time of the last two samples: the ones just before and after a run.
+    pub fn bracket(&self) -> f64 {
+        let n = self.samples.len();
+        let last = &self.samples[n.saturating_sub(2)..];
+        last.iter().map(|p| p.cpu_s).sum::<f64>() / last.len() as f64
+    }
+
+    pub fn add(&mut self, sample: Phase, verified: bool) {
+        self.samples.push(sample);
+        let k = self.samples.len() as f64;
+        self.cpu_s = self.samples.iter().map(|p| p.cpu_s).sum::<f64>() / k;
+        self.wall_s = self.samples.iter().map(|p| p.wall_s).sum::<f64>() / k;
+        if !verified {
+            self.status = "FAILED".into();
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! The `collab-groth16` binary end to end: party processes over loopback TCP, report.json (its
+//! byte counts against the protocol's message sizes and the kernel's, and its JSON Schema),
+//! exit codes for a verified proof, a tampered share, and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use ark_bn254::Fr;
+use ark_ff::One;
+use ark_serialize::Compress;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde_json::Value;
+
+use zksnark_prover::synthetic::synthetic;
+use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
+use zksnark_prover::{snark, R1cs};
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("collab-groth16-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Dir(dir)
+    }
+    fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A small satisfiable circuit as .r1cs/.wtns, and a witness that does not satisfy it.
+fn circuit(dir: &Dir) {
+    let (r1cs, mut w) = synthetic::<Fr, _>(200, 2, &mut ChaCha20Rng::from_entropy());
+    std::fs::write(dir.path("c.r1cs"), r1cs_bytes(&r1cs)).unwrap();
+    std::fs::write(dir.path("c.wtns"), wtns_bytes(&w)).unwrap();
+    let last = w.len() - 1;
+    w[last] += Fr::one();
+    std::fs::write(dir.path("bad.wtns"), wtns_bytes(&w)).unwrap();
+}
+
+fn collab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_collab-groth16"))
+        .args(args)
+        .env("SUITE_PROGRESS", "off")
+        .output()
+        .expect("the binary runs")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn run(dir: &Dir, extra: &[&str]) -> (Output, Option<Value>) {
+    let json = dir.path("report.json");
+    let _ = std::fs::remove_file(&json);
+    let (r1cs, wtns) = (dir.path("c.r1cs"), dir.path("c.wtns"));
+    let mut args = vec![
+        "run",
+        "--r1cs",
+        s(&r1cs),
+        "--wtns",
+        s(&wtns),
+        "--json",
+        s(&json),
+    ];
+    args.extend_from_slice(extra);
+    let out = collab(&args);
+    let report = std::fs::read_to_string(&json)
+        .ok()
+        .map(|t| serde_json::from_str(&t).expect("report.json is JSON"));
+    (out, report)
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Bytes one party sends each other party in the online phase: frame headers (8 each) and the
+/// bodies, as the protocol defines them (field elements 32 bytes, G1 64, G2 128, vectors with
+/// an 8-byte length).
+fn online_bytes_per_peer(variant: &str, n: u64) -> u64 {
+    let open_ab = 8 + (8 + 32 * n) * 2 + 32 * 2 + 64 * 2 + 128;
+    let open_c = 8 + 64;
+    let semi_honest = open_ab + open_c;
+    match variant {
+        "semi-honest" => semi_honest,
+        // randomisers (eps vector + coin commitment), coin reveal, sigma commitment, sigma reveal
+        // (field, G1 and view digest inside a byte vector, and the nonce).
+        "malicious" => {
+            semi_honest + (8 + 8 + 64 + 32) + (8 + 64) + (8 + 32) + (8 + 8 + 32 + 64 + 32 + 32)
+        }
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn parties_prove_and_every_byte_is_accounted_for() {
+    let dir = Dir::new("ok");
+    circuit(&dir);
+    let (out, report) = run(
+        &dir,
+        &["--parties", "2,3", "--variants", "semi-honest,malicious"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = report.unwrap();
+    assert_eq!(r["status"], "PASSED");
+    assert_eq!(r["single_prover"]["status"], "PASSED");
+    // One sample before the runs, one after each.
+    assert_eq!(r["single_prover"]["samples"].as_array().unwrap().len(), 5);
+    let n = r["inputs"]["domain_size"].as_u64().unwrap();
+    let runs = r["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    for run in runs {
+        let m = run["parties"].as_u64().unwrap();
+        let variant = run["variant"].as_str().unwrap();
+        assert_eq!(run["status"], "PASSED", "{run}");
+        let parties = run["per_party"].as_array().unwrap();
+        assert_eq!(parties.len() as u64, m);
+        let per_peer = online_bytes_per_peer(variant, n);
+        for p in parties {
+            let online = &p["online"];
+            assert_eq!(p["outcome"], "proof");
+            assert_eq!(
+                online["bytes_sent"].as_u64().unwrap(),
+                (m - 1) * per_peer,
+                "{variant}"
+            );
+            assert_eq!(online["bytes_received"], online["bytes_sent"]);
+            assert_eq!(online["rounds"], if variant == "malicious" { 6 } else { 2 });
+            // The kernel counted the same bytes on the same connections: the online phase and
+            // the 8-byte handshake of each party with a larger id (the one that dials).
+            let id = p["id"].as_u64().unwrap();
+            assert_eq!(
+                online["connection_bytes_received"].as_u64().unwrap(),
+                (m - 1) * per_peer + 8 * (m - 1 - id),
+            );
+            assert_eq!(
+                online["tcp_bytes_received"],
+                online["connection_bytes_received"]
+            );
+            assert!(online["cpu_s"].as_f64().unwrap() > 0.0);
+        }
+        // The dealer sends party 0 its explicit shares and everyone else a seed.
+        let dealt = run["dealer"]["bytes_sent_per_party"].as_array().unwrap();
+        assert!(dealt[0].as_u64().unwrap() > 32 * n);
+        assert!(dealt[1..].iter().all(|b| b.as_u64().unwrap() < 200));
+    }
+    check_schema(&r);
+}
+
+/// Validates `report` against docs/report.schema.json with the reference JSON Schema
+/// implementation (Python's jsonschema, which scripts/install installs), and checks that the
+/// schema rejects a report with a key missing and one with a wrong type.
+fn check_schema(report: &Value) {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
+    let validate = |doc: &Value| -> bool {
+        let dir = Dir::new(&format!("schema-{}", rand::random::<u32>()));
+        let path = dir.path("doc.json");
+        std::fs::write(&path, doc.to_string()).unwrap();
+        let out = Command::new("python3")
+            .args([
+                "-c",
+                "import json, sys, jsonschema\n\
+                 schema = json.load(open(sys.argv[1]))\n\
+                 jsonschema.Draft202012Validator.check_schema(schema)\n\
+                 errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))))\n\
+                 [print(e.json_path, e.message) for e in errors]\n\
+                 sys.exit(1 if errors else 0)",
+                s(&schema),
+                s(&path),
+            ])
+            .output()
+            .expect("python3 runs (scripts/install installs it with jsonschema)");
+        assert!(
+            out.status.code() == Some(0) || out.status.code() == Some(1),
+            "python3 with jsonschema is needed (scripts/install): {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if !out.status.success() {
+            eprintln!("{}", String::from_utf8_lossy(&out.stdout));
+        }
+        out.status.success()
+    };
+    assert!(validate(report), "report.json does not match its schema");
+    let mut missing = report.clone();
+    missing["runs"][0]["per_party"][0]["online"]
+        .as_object_mut()
+        .unwrap()
+        .remove("bytes_sent");
+    assert!(!validate(&missing));
+    let mut wrong = report.clone();
+    wrong["runs"][0]["summary"]["online_cpu_s_max"] = Value::from("fast");
+    assert!(!validate(&wrong));
+}
+
+#[test]
+fn a_tampered_share_fails_the_run_with_exit_1() {
+    let dir = Dir::new("tamper");
+    circuit(&dir);
+    for (variant, spec) in [
+        ("semi-honest", "witness:1:3"),
+        ("malicious", "triple-x:0:7"),
+    ] {
+        let (out, report) = run(
+            &dir,
+            &["--parties", "2", "--variants", variant, "--tamper", spec],
+        );
+        assert_eq!(out.status.code(), Some(1), "{variant}: {}", stderr(&out));
+        let r = report.expect("the report is written for a failed run");
+        assert_eq!(r["status"], "FAILED");
+        assert_eq!(r["tamper"], spec);
+        assert_eq!(r["runs"][0]["status"], "FAILED");
+        // Semi-honest parties notice only when they verify the opened proof; malicious ones
+        // abort at the MAC check, before C is opened.
+        let outcome = if variant == "malicious" {
+            "abort"
+        } else {
+            "rejected"
+        };
+        for p in r["runs"][0]["per_party"].as_array().unwrap() {
+            assert_eq!(p["outcome"], outcome, "{variant}");
+        }
+    }
+}
+
+#[test]
+fn bad_input_exits_2_before_any_work() {
+    let dir = Dir::new("bad");
+    circuit(&dir);
+    let cases: [(&[&str], &str); 5] = [
+        (&["--parties", "9"], "2 to 8"),
+        (&["--variants", "honest"], "unknown variant"),
+        (&["--tamper", "a-share:5", "--parties", "2"], "party 5"),
+        (&["--no-spawn"], "--no-spawn needs --pk"),
+        (&["--threads", "0"], "at least 1"),
+    ];
+    for (extra, message) in cases {
+        let (out, report) = run(&dir, extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(
+            stderr(&out).contains(message),
+            "{extra:?}: {}",
+            stderr(&out)
+        );
+        assert!(report.is_none());
+    }
+    let json = dir.path("r.json");
+    let out = collab(&[
+        "run",
+        "--r1cs",
+        s(&dir.path("c.r1cs")),
+        "--wtns",
+        s(&dir.path("bad.wtns")),
+        "--json",
+        s(&json),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("does not satisfy"),
+        "{}",
+        stderr(&out)
+    );
+    let out = collab(&[
+        "run",
+        "--r1cs",
+        s(&dir.path("missing.r1cs")),
+        "--wtns",
+        s(&dir.path("c.wtns")),
+        "--json",
+        s(&json),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("missing.r1cs"), "{}", stderr(&out));
+}
+
+#[test]
+fn parties_started_separately_join_a_waiting_coordinator() {
+    let dir = Dir::new("nospawn");
+    circuit(&dir);
+    let r1cs = R1cs::<Fr>::read(&dir.path("c.r1cs")).unwrap();
+    let pk = snark::setup(&r1cs, &mut ChaCha20Rng::from_entropy()).unwrap();
+    let pk_path = dir.path("pk.bin");
+    snark::save(&pk_path, &pk, Compress::No).unwrap();
+    // A free port for the coordinator (released again just before it binds).
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string();
+    let (r1cs_path, wtns_path, json) = (dir.path("c.r1cs"), dir.path("c.wtns"), dir.path("r.json"));
+    let bin = env!("CARGO_BIN_EXE_collab-groth16");
+    let coordinator = Command::new(bin)
+        .args([
+            "run",
+            "--r1cs",
+            s(&r1cs_path),
+            "--wtns",
+            s(&wtns_path),
+            "--json",
+            s(&json),
+        ])
+        .args([
+            "--no-spawn",
+            "--listen",
+            &addr,
+            "--pk",
+            s(&pk_path),
+            "--parties",
+            "3",
+        ])
+        .env("SUITE_PROGRESS", "off")
+        .spawn()
+        .unwrap();
+    let parties: Vec<_> = (0..3)
+        .map(|id| {
+            Command::new(bin)
+                .args(["party", "--coordinator", &addr, "--id", &id.to_string()])
+                .args(["--r1cs", s(&r1cs_path), "--pk", s(&pk_path)])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut p in parties {
+        assert!(p.wait().unwrap().success());
+    }
+    let out = coordinator.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["status"], "PASSED");
+    assert_eq!(r["setup"]["source"], "file");
+    assert_eq!(r["runs"][0]["per_party"].as_array().unwrap().len(), 3);
+}
