@@ -2,6 +2,7 @@
 #![deny(unsafe_code)]
 
 pub mod curve;
+pub mod merkle;
 pub mod pairing;
 
 /// What can go wrong with inputs to the schemes.
