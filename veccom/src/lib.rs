@@ -1,6 +1,7 @@
 //! Vector commitments.
 #![deny(unsafe_code)]
 
+pub mod arkworks;
 pub mod curve;
 pub mod merkle;
 pub mod pairing;
