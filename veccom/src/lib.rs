@@ -3,6 +3,7 @@
 
 pub mod arkworks;
 pub mod curve;
+pub mod measurement;
 pub mod merkle;
 pub mod pairing;
 
