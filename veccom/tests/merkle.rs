@@ -135,8 +135,8 @@ fn updates_match_fresh<H: MerkleHash>() {
         // With the tree: rehash one path.
         let tree_root = tree.update(i, &new).unwrap();
         assert_eq!(new_root, tree_root);
-        for j in 0..n {
-            proof_update(&hasher, &mut no_hint[j], j, i, &new, &proofs[i]);
+        for (j, p) in no_hint.iter_mut().enumerate() {
+            proof_update(&hasher, p, j, i, &new, &proofs[i]);
         }
         for (j, p) in proofs.iter_mut().enumerate() {
             proof_update_with_hint(p, j, &hint);

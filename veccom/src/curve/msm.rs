@@ -260,7 +260,7 @@ impl FixedBaseTable {
                     }
                 }
                 buckets.finish();
-                sum_buckets(nbuckets, |b| buckets.get(b).map(|p| *p))
+                sum_buckets(nbuckets, |b| buckets.get(b).copied())
             }
             BucketAdd::Jacobian => {
                 let mut buckets = vec![G1::identity(); nbuckets];

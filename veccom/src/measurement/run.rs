@@ -129,7 +129,7 @@ impl Config {
             ));
         }
         for &n in &self.ablation_n {
-            if n < 2 || n > 1 << 16 {
+            if !(2..=1 << 16).contains(&n) {
                 return Err(format!("ablation n = {n} is outside 2..=65536"));
             }
         }
