@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use veccom::measurement::report::{MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
-use veccom::measurement::run::{run, Config};
+use veccom::measurement::run::{parse_lengths, run, Config};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -57,50 +57,6 @@ struct Args {
     /// Output file.
     #[arg(long, short, default_value = "report.json")]
     out: PathBuf,
-}
-
-/// Parses "100,1000,2^10..2^16".
-fn parse_lengths(s: &str, what: &str) -> Result<Vec<usize>, String> {
-    let s = s.trim();
-    if s.is_empty() || s == "none" {
-        return Ok(vec![]);
-    }
-    let mut out = Vec::new();
-    for part in s.split(',').map(str::trim) {
-        let pow = |t: &str| -> Result<usize, String> {
-            let t = t.trim();
-            match t.strip_prefix("2^") {
-                Some(e) => {
-                    let e: u32 = e
-                        .parse()
-                        .map_err(|_| format!("{what}: bad exponent in {t:?}"))?;
-                    if e > 40 {
-                        return Err(format!("{what}: 2^{e} is too large"));
-                    }
-                    Ok(1usize << e)
-                }
-                None => t
-                    .parse()
-                    .map_err(|_| format!("{what}: {t:?} is not a length")),
-            }
-        };
-        if let Some((a, b)) = part.split_once("..") {
-            let (lo, hi) = (pow(a)?, pow(b)?);
-            if !lo.is_power_of_two() || !hi.is_power_of_two() || lo > hi {
-                return Err(format!(
-                    "{what}: a range must run between powers of two, got {part:?}"
-                ));
-            }
-            let mut x = lo;
-            while x <= hi {
-                out.push(x);
-                x *= 2;
-            }
-        } else {
-            out.push(pow(part)?);
-        }
-    }
-    Ok(out)
 }
 
 fn parse_schemes(s: &str) -> Result<Vec<String>, String> {

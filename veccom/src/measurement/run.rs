@@ -11,7 +11,7 @@ use super::ablation::ablation_rows;
 use super::report::{AblationRow, Row, MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
 use super::timing::Plan;
 use super::workload::{
-    is_parallel, merkle_rows, reset_peak_rss, set_peak_rss, Context, PairingFixture, MERKLE_OPS,
+    is_parallel, reset_peak_rss, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS,
     PAIRING_OPS,
 };
 use crate::merkle::{Blake3Hasher, Sha256Hasher};
@@ -144,6 +144,51 @@ impl Config {
     }
 }
 
+/// Parses a list of lengths such as "100,1000,2^10..2^16" (a range runs over the powers of two
+/// between its ends); "none" or nothing is the empty list. `what` names the list in errors.
+pub fn parse_lengths(s: &str, what: &str) -> Result<Vec<usize>, String> {
+    let s = s.trim();
+    if s.is_empty() || s == "none" {
+        return Ok(vec![]);
+    }
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let pow = |t: &str| -> Result<usize, String> {
+            let t = t.trim();
+            match t.strip_prefix("2^") {
+                Some(e) => {
+                    let e: u32 = e
+                        .parse()
+                        .map_err(|_| format!("{what}: bad exponent in {t:?}"))?;
+                    if e > 40 {
+                        return Err(format!("{what}: 2^{e} is too large"));
+                    }
+                    Ok(1usize << e)
+                }
+                None => t
+                    .parse()
+                    .map_err(|_| format!("{what}: {t:?} is not a length")),
+            }
+        };
+        if let Some((a, b)) = part.split_once("..") {
+            let (lo, hi) = (pow(a)?, pow(b)?);
+            if !lo.is_power_of_two() || !hi.is_power_of_two() || lo > hi {
+                return Err(format!(
+                    "{what}: a range must run between powers of two, got {part:?}"
+                ));
+            }
+            let mut x = lo;
+            while x <= hi {
+                out.push(x);
+                x *= 2;
+            }
+        } else {
+            out.push(pow(part)?);
+        }
+    }
+    Ok(out)
+}
+
 /// The 1, 5 and 15-minute load averages.
 pub fn load_averages() -> Vec<f64> {
     std::fs::read_to_string("/proc/loadavg")
@@ -229,6 +274,13 @@ fn group_steps(cfg: &Config, scheme: &str) -> u64 {
     steps.max(1)
 }
 
+/// The data of one scheme at one n.
+enum Fixture {
+    Pairing(Box<PairingFixture>),
+    Sha256(Box<MerkleFixture<Sha256Hasher>>),
+    Blake3(Box<MerkleFixture<Blake3Hasher>>),
+}
+
 /// Runs everything `cfg` asks for and returns the report.
 pub fn run(cfg: &Config) -> Result<Value, String> {
     cfg.validate()?;
@@ -264,18 +316,21 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             };
             let mut group: Vec<Row> = Vec::new();
             let wants_setup = cfg.ops.is_empty() || cfg.ops.iter().any(|o| o == "setup");
-            let fixture = if *scheme == PAIRING {
-                let (t0, p0) = &pools[0];
-                let fx = p0.install(|| PairingFixture::new(n, cfg.value_bytes, cfg.batch));
-                if wants_setup {
-                    let r = fx.setup_row(*t0);
-                    on_row(&r);
-                    group.push(r);
+            // Set-up (timed, for the pairing scheme) on the first pool of the list.
+            let (t0, p0) = &pools[0];
+            let fixture = p0.install(|| match *scheme {
+                PAIRING => {
+                    Fixture::Pairing(Box::new(PairingFixture::new(n, cfg.value_bytes, cfg.batch)))
                 }
-                Some(fx)
-            } else {
-                None
-            };
+                MERKLE_SHA256 => Fixture::Sha256(Box::new(MerkleFixture::new(n, cfg.value_bytes))),
+                MERKLE_BLAKE3 => Fixture::Blake3(Box::new(MerkleFixture::new(n, cfg.value_bytes))),
+                _ => unreachable!("validated"),
+            });
+            if let (Fixture::Pairing(fx), true) = (&fixture, wants_setup) {
+                let r = fx.setup_row(*t0);
+                on_row(&r);
+                group.push(r);
+            }
             for (_, p) in &pools {
                 let mut ctx = Context {
                     plan,
@@ -284,11 +339,10 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
                     batch: cfg.batch,
                     on_row: &mut on_row,
                 };
-                let part = p.install(|| match *scheme {
-                    PAIRING => fixture.as_ref().expect("made above").run(&mut ctx),
-                    MERKLE_SHA256 => merkle_rows::<Sha256Hasher>(n, &mut ctx),
-                    MERKLE_BLAKE3 => merkle_rows::<Blake3Hasher>(n, &mut ctx),
-                    _ => unreachable!("validated"),
+                let part = p.install(|| match &fixture {
+                    Fixture::Pairing(fx) => fx.run(&mut ctx),
+                    Fixture::Sha256(fx) => fx.run(&mut ctx),
+                    Fixture::Blake3(fx) => fx.run(&mut ctx),
                 });
                 group.extend(part);
             }

@@ -24,7 +24,10 @@ use rand_chacha::ChaCha20Rng;
 use serde_json::json;
 
 use super::report::{LowerBound, Row, Sizes, MERKLE_BLAKE3, MERKLE_SHA256, PAIRING};
+use std::hint::black_box;
+
 use super::timing::{time_once, time_pair, Plan, Timing};
+use crate::curve::hash_to_scalar::hash_value;
 use crate::curve::msm::pippenger_msm_from_bytes;
 use crate::curve::pairing::{final_exponentiation, multi_miller_loop};
 use crate::curve::{G1Affine, Scalar};
@@ -201,267 +204,226 @@ impl PairingFixture {
         r
     }
 
-    /// Times every wanted operation on the current rayon pool.
-    pub fn run(&self, ctx: &mut Context) -> Vec<Row> {
-        let threads = rayon::current_num_threads();
+    /// The wanted operations, each checked once, with its lower bound where one is defined.
+    pub fn operations<'a>(&'a self, wanted: &dyn Fn(&str) -> bool) -> Vec<Measured<'a>> {
         let (n, pp, vp, v) = (self.n, &self.pp, &self.vp, &self.values);
-        let mut rows = Vec::new();
+        let (c, proof, i) = (self.c, self.proof, self.i);
+        let mut out = Vec::new();
         let m = pvc::hash_values(v);
         let m_bytes: Vec<[u8; 32]> = m.iter().map(Scalar::to_le_bytes).collect();
-        let powers = pp.g1_powers();
-        let (ops, plan, on_row) = (ctx.ops, ctx.plan, &mut *ctx.on_row);
-        let mut emit = |r: Row, rows: &mut Vec<Row>| {
-            on_row(&r);
-            rows.push(r);
-        };
-        let wanted = |op: &str| wanted(ops, PAIRING, op, threads);
-        let detail = json!({"index": self.i, "window_bits": pp.window_bits()});
+        let detail = json!({"index": i, "window_bits": pp.window_bits()});
 
         if wanted("commit") {
-            let bases = &powers[..n];
-            let lb_out = pippenger_msm_from_bytes(bases, &m_bytes).to_affine();
-            let ok = pvc::commit(pp, v).ok() == Some(self.c) && lb_out == self.c.point();
-            let (t, lt) = time_pair(
-                &plan,
-                &mut || {
-                    std::hint::black_box(pvc::commit(pp, v).ok());
-                },
-                Some(&mut || {
-                    std::hint::black_box(pippenger_msm_from_bytes(bases, &m_bytes));
+            let bases = pp.g1_powers()[..n].to_vec();
+            let lb_out = pippenger_msm_from_bytes(&bases, &m_bytes).to_affine();
+            let verified = pvc::commit(pp, v).ok() == Some(c) && lb_out == c.point();
+            let mb = m_bytes.clone();
+            out.push(Measured {
+                operation: "commit",
+                run: Box::new(move || {
+                    black_box(pvc::commit(pp, v).ok());
                 }),
-            );
-            let what = format!("blst Pippenger MSM of {n} points");
-            emit(
-                row(
-                    PAIRING,
-                    "commit",
-                    n,
-                    &t,
-                    lt.as_ref().map(|l| (what, l)),
-                    &self.sizes,
-                    ok,
-                    detail.clone(),
-                ),
-                &mut rows,
-            );
+                bound: Some((
+                    format!("blst Pippenger MSM of {n} points"),
+                    Box::new(move || {
+                        black_box(pippenger_msm_from_bytes(&bases, &mb));
+                    }),
+                )),
+                verified,
+                detail: detail.clone(),
+            });
         }
         if wanted("prove") {
-            let i1 = self.i + 1;
+            let i1 = i + 1;
             let (bases, scal): (Vec<G1Affine>, Vec<[u8; 32]>) = (1..=n)
                 .filter(|&j| j != i1)
                 .map(|j| (pp.g1_power(n + 1 - i1 + j), m_bytes[j - 1]))
                 .unzip();
             let lb_out = pippenger_msm_from_bytes(&bases, &scal).to_affine();
-            let p = pvc::prove(pp, v, self.i).ok();
-            let ok = p == Some(self.proof)
-                && lb_out == self.proof.point()
-                && pvc::verify(vp, &self.c, self.i, &v[self.i], &self.proof);
-            let (t, lt) = time_pair(
-                &plan,
-                &mut || {
-                    std::hint::black_box(pvc::prove(pp, v, self.i).ok());
-                },
-                Some(&mut || {
-                    std::hint::black_box(pippenger_msm_from_bytes(&bases, &scal));
+            let verified = pvc::prove(pp, v, i).ok() == Some(proof)
+                && lb_out == proof.point()
+                && pvc::verify(vp, &c, i, &v[i], &proof);
+            out.push(Measured {
+                operation: "prove",
+                run: Box::new(move || {
+                    black_box(pvc::prove(pp, v, i).ok());
                 }),
-            );
-            let what = format!("blst Pippenger MSM of {} points", n - 1);
-            emit(
-                row(
-                    PAIRING,
-                    "prove",
-                    n,
-                    &t,
-                    lt.as_ref().map(|l| (what, l)),
-                    &self.sizes,
-                    ok,
-                    detail.clone(),
-                ),
-                &mut rows,
-            );
+                bound: Some((
+                    format!("blst Pippenger MSM of {} points", n - 1),
+                    Box::new(move || {
+                        black_box(pippenger_msm_from_bytes(&bases, &scal));
+                    }),
+                )),
+                verified,
+                detail: detail.clone(),
+            });
         }
         if wanted("verify") {
             let pairs = [
-                (self.c.point(), vp.g2_power(n - self.i)),
-                (self.proof.point(), vp.g2_neg()),
+                (c.point(), vp.g2_power(n - i)),
+                (proof.point(), vp.g2_neg()),
             ];
-            let ok = pvc::verify(vp, &self.c, self.i, &v[self.i], &self.proof)
-                && !pvc::verify(vp, &self.c, self.i, b"not the value", &self.proof);
-            let (t, lt) = time_pair(
-                &plan,
-                &mut || {
-                    std::hint::black_box(pvc::verify(vp, &self.c, self.i, &v[self.i], &self.proof));
-                },
-                Some(&mut || {
-                    std::hint::black_box(final_exponentiation(&multi_miller_loop(&pairs)));
+            let verified = pvc::verify(vp, &c, i, &v[i], &proof)
+                && !pvc::verify(vp, &c, i, b"not the value", &proof);
+            out.push(Measured {
+                operation: "verify",
+                run: Box::new(move || {
+                    black_box(pvc::verify(vp, &c, i, &v[i], &proof));
                 }),
-            );
-            let what = "blst 2-pair Miller loop + 1 final exponentiation".to_string();
-            emit(
-                row(
-                    PAIRING,
-                    "verify",
-                    n,
-                    &t,
-                    lt.as_ref().map(|l| (what, l)),
-                    &self.sizes,
-                    ok,
-                    detail.clone(),
-                ),
-                &mut rows,
-            );
+                bound: Some((
+                    "blst 2-pair Miller loop + 1 final exponentiation".into(),
+                    Box::new(move || {
+                        black_box(final_exponentiation(&multi_miller_loop(&pairs)));
+                    }),
+                )),
+                verified,
+                detail: detail.clone(),
+            });
         }
-        let old = &v[self.changed];
-        let new = &self.new_value;
-        let delta = crate::curve::hash_to_scalar::hash_value(new)
-            .sub(&crate::curve::hash_to_scalar::hash_value(old));
+        let changed = self.changed;
+        let (old, new) = (&v[changed], &self.new_value);
+        let delta = hash_value(new).sub(&hash_value(old));
         let mut new_vector = v.clone();
-        new_vector[self.changed] = new.clone();
-        let upd_detail = json!({"index": self.i, "changed": self.changed});
+        new_vector[changed] = new.clone();
+        let upd_detail = json!({"index": i, "changed": changed});
+        let glv = "1 blst G1 scalar multiplication (GLV)";
         if wanted("commit_update") {
-            let base = pp.g1_power(self.changed + 1).to_projective();
-            let ok = pvc::commit_update(pp, &self.c, self.changed, old, new).ok()
+            let base = pp.g1_power(changed + 1).to_projective();
+            let verified = pvc::commit_update(pp, &c, changed, old, new).ok()
                 == pvc::commit(pp, &new_vector).ok();
-            let (t, lt) = time_pair(
-                &plan,
-                &mut || {
-                    std::hint::black_box(
-                        pvc::commit_update(pp, &self.c, self.changed, old, new).ok(),
-                    );
-                },
-                Some(&mut || {
-                    std::hint::black_box(base.mul(&delta));
+            out.push(Measured {
+                operation: "commit_update",
+                run: Box::new(move || {
+                    black_box(pvc::commit_update(pp, &c, changed, old, new).ok());
                 }),
-            );
-            let what = "1 blst G1 scalar multiplication (GLV)".to_string();
-            emit(
-                row(
-                    PAIRING,
-                    "commit_update",
-                    n,
-                    &t,
-                    lt.as_ref().map(|l| (what, l)),
-                    &self.sizes,
-                    ok,
-                    upd_detail.clone(),
-                ),
-                &mut rows,
-            );
+                bound: Some((
+                    glv.into(),
+                    Box::new(move || {
+                        black_box(base.mul(&delta));
+                    }),
+                )),
+                verified,
+                detail: upd_detail.clone(),
+            });
         }
         if wanted("proof_update") && n > 1 {
-            let (j, i) = (self.i + 1, self.changed + 1);
-            let base = pp.g1_power(n + 1 - j + i).to_projective();
-            let upd = || pvc::proof_update(pp, &self.proof, self.i, self.changed, old, new).ok();
-            let ok = upd() == pvc::prove(pp, &new_vector, self.i).ok();
-            let (t, lt) = time_pair(
-                &plan,
-                &mut || {
-                    std::hint::black_box(upd());
-                },
-                Some(&mut || {
-                    std::hint::black_box(base.mul(&delta));
+            let base = pp.g1_power(n + 1 - (i + 1) + (changed + 1)).to_projective();
+            let upd = move || pvc::proof_update(pp, &proof, i, changed, old, new).ok();
+            let verified = upd() == pvc::prove(pp, &new_vector, i).ok();
+            out.push(Measured {
+                operation: "proof_update",
+                run: Box::new(move || {
+                    black_box(upd());
                 }),
-            );
-            let what = "1 blst G1 scalar multiplication (GLV)".to_string();
-            emit(
-                row(
-                    PAIRING,
-                    "proof_update",
-                    n,
-                    &t,
-                    lt.as_ref().map(|l| (what, l)),
-                    &self.sizes,
-                    ok,
-                    upd_detail.clone(),
-                ),
-                &mut rows,
-            );
+                bound: Some((
+                    glv.into(),
+                    Box::new(move || {
+                        black_box(base.mul(&delta));
+                    }),
+                )),
+                verified,
+                detail: upd_detail,
+            });
         }
         let s = &self.batch;
         let batch_detail = json!({"batch_size": s.len(), "positions": s});
-        let need_batch = wanted("prove_batch") || wanted("aggregate") || wanted("verify_batch");
-        if need_batch {
-            let pb = pvc::prove_batch(pp, &self.c, v, s).expect("valid batch");
-            let items: Vec<(usize, &[u8])> = s.iter().map(|&i| (i, v[i].as_slice())).collect();
-            if wanted("prove_batch") {
-                let ok = pvc::verify_batch(vp, &self.c, &items, &pb);
-                let (t, _) = time_pair(
-                    &plan,
-                    &mut || {
-                        std::hint::black_box(pvc::prove_batch(pp, &self.c, v, s).ok());
-                    },
-                    None,
-                );
-                emit(
-                    row(
-                        PAIRING,
-                        "prove_batch",
-                        n,
-                        &t,
-                        None,
-                        &self.sizes,
-                        ok,
-                        batch_detail.clone(),
-                    ),
-                    &mut rows,
-                );
-            }
-            if wanted("aggregate") {
-                let singles: Vec<(usize, &[u8], Proof)> = s
-                    .iter()
-                    .map(|&i| (i, v[i].as_slice(), pvc::prove(pp, v, i).expect("i < n")))
-                    .collect();
-                let ok = pvc::aggregate(n, &self.c, &singles).ok() == Some(pb);
-                let (t, _) = time_pair(
-                    &plan,
-                    &mut || {
-                        std::hint::black_box(pvc::aggregate(n, &self.c, &singles).ok());
-                    },
-                    None,
-                );
-                emit(
-                    row(
-                        PAIRING,
-                        "aggregate",
-                        n,
-                        &t,
-                        None,
-                        &self.sizes,
-                        ok,
-                        batch_detail.clone(),
-                    ),
-                    &mut rows,
-                );
-            }
-            if wanted("verify_batch") {
-                let mut wrong = items.clone();
-                wrong[0].1 = b"not the value";
-                let ok = pvc::verify_batch(vp, &self.c, &items, &pb)
-                    && !pvc::verify_batch(vp, &self.c, &wrong, &pb);
-                let (t, _) = time_pair(
-                    &plan,
-                    &mut || {
-                        std::hint::black_box(pvc::verify_batch(vp, &self.c, &items, &pb));
-                    },
-                    None,
-                );
-                emit(
-                    row(
-                        PAIRING,
-                        "verify_batch",
-                        n,
-                        &t,
-                        None,
-                        &self.sizes,
-                        ok,
-                        batch_detail.clone(),
-                    ),
-                    &mut rows,
-                );
-            }
+        if !(wanted("prove_batch") || wanted("aggregate") || wanted("verify_batch")) {
+            return out;
         }
-        rows
+        let pb = pvc::prove_batch(pp, &c, v, s).expect("a valid batch");
+        let items: Vec<(usize, &[u8])> = s.iter().map(|&i| (i, v[i].as_slice())).collect();
+        if wanted("prove_batch") {
+            let verified = pvc::verify_batch(vp, &c, &items, &pb);
+            out.push(Measured {
+                operation: "prove_batch",
+                run: Box::new(move || {
+                    black_box(pvc::prove_batch(pp, &c, v, s).ok());
+                }),
+                bound: None,
+                verified,
+                detail: batch_detail.clone(),
+            });
+        }
+        if wanted("aggregate") {
+            let singles: Vec<(usize, &[u8], Proof)> = s
+                .iter()
+                .map(|&i| (i, v[i].as_slice(), pvc::prove(pp, v, i).expect("i < n")))
+                .collect();
+            let verified = pvc::aggregate(n, &c, &singles).ok() == Some(pb);
+            out.push(Measured {
+                operation: "aggregate",
+                run: Box::new(move || {
+                    black_box(pvc::aggregate(n, &c, &singles).ok());
+                }),
+                bound: None,
+                verified,
+                detail: batch_detail.clone(),
+            });
+        }
+        if wanted("verify_batch") {
+            let mut wrong = items.clone();
+            wrong[0].1 = b"not the value";
+            let verified =
+                pvc::verify_batch(vp, &c, &items, &pb) && !pvc::verify_batch(vp, &c, &wrong, &pb);
+            out.push(Measured {
+                operation: "verify_batch",
+                run: Box::new(move || {
+                    black_box(pvc::verify_batch(vp, &c, &items, &pb));
+                }),
+                bound: None,
+                verified,
+                detail: batch_detail,
+            });
+        }
+        out
     }
+
+    /// Times every wanted operation on the current rayon pool.
+    pub fn run(&self, ctx: &mut Context) -> Vec<Row> {
+        let threads = rayon::current_num_threads();
+        let ops = ctx.ops;
+        let measured = self.operations(&|op| wanted(ops, PAIRING, op, threads));
+        time_all(PAIRING, self.n, measured, &self.sizes, ctx)
+    }
+}
+
+/// One measurable operation: the closure, its lower bound, and whether its output was checked.
+pub struct Measured<'a> {
+    /// Operation name.
+    pub operation: &'static str,
+    /// Runs the operation once.
+    pub run: Box<dyn FnMut() + 'a>,
+    /// What the lower bound is, and a closure running it once.
+    pub bound: Option<(String, Box<dyn FnMut() + 'a>)>,
+    /// Whether the operation's output passed its check.
+    pub verified: bool,
+    /// Parameters of the operation for the report.
+    pub detail: serde_json::Value,
+}
+
+/// Times each operation alternately with its bound and makes the rows.
+fn time_all(
+    scheme: &'static str,
+    n: usize,
+    measured: Vec<Measured>,
+    sizes: &Sizes,
+    ctx: &mut Context,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for mut m in measured {
+        let (t, lt) = match m.bound.as_mut() {
+            Some((_, b)) => time_pair(&ctx.plan, &mut m.run, Some(&mut **b)),
+            None => time_pair(&ctx.plan, &mut m.run, None),
+        };
+        let lb = match (m.bound, lt.as_ref()) {
+            (Some((what, _)), Some(l)) => Some((what, l)),
+            _ => None,
+        };
+        let r = row(scheme, m.operation, n, &t, lb, sizes, m.verified, m.detail);
+        (ctx.on_row)(&r);
+        rows.push(r);
+    }
+    rows
 }
 
 /// `count` chained compressions of one block: the unit the Merkle bounds count.
@@ -518,215 +480,193 @@ pub fn tree_compressions(n: usize) -> usize {
     2 * n - 1
 }
 
-/// Times every wanted Merkle operation at one n on the current rayon pool.
-pub fn merkle_rows<H: Compressions>(n: usize, ctx: &mut Context) -> Vec<Row> {
-    let threads = rayon::current_num_threads();
-    let (ops, plan, on_row) = (ctx.ops, ctx.plan, &mut *ctx.on_row);
-    let wanted = |op: &str| wanted(ops, H::SCHEME, op, threads);
-    let mut rng = ChaCha20Rng::from_entropy();
-    let v = random_values(n, ctx.value_bytes, &mut rng);
-    let value_bytes = ctx.value_bytes;
-    let hasher = H::for_length(n);
-    let tree = MerkleTree::commit(&hasher, &v).expect("n ≥ 1");
-    let root = tree.root();
-    let d = depth(n);
-    let sizes = Sizes {
-        commitment_bytes: 32,
-        proof_bytes: 32 * d,
-        tree_bytes: Some(32 * tree.stored_nodes()),
-        ..Sizes::default()
-    };
-    let (i, j) = (0usize, n - 1);
-    let proof_i = tree.prove(i).expect("i < n");
-    let proof_j = tree.prove(j).expect("j < n");
-    let new = random_values(1, value_bytes, &mut rng).remove(0);
-    let mut new_vector = v.clone();
-    new_vector[i] = new.clone();
-    let fresh = MerkleTree::commit(&hasher, &new_vector).expect("n ≥ 1");
-    let meet = if n > 1 {
-        (usize::BITS - 1 - (i ^ j).leading_zeros()) as usize
-    } else {
-        0
-    };
-    let mut rows = Vec::new();
-    let mut emit = |r: Row, rows: &mut Vec<Row>| {
-        on_row(&r);
-        rows.push(r);
-    };
-    let path_bound = (format!("{} {}", 1 + d, H::UNIT), 1 + d);
-    let detail = json!({"index": i, "other": j, "depth": d});
+/// A Merkle tree of random values at one n, with the data its operations need.
+pub struct MerkleFixture<H: MerkleHash> {
+    n: usize,
+    hasher: H,
+    values: Vec<Vec<u8>>,
+    tree: MerkleTree<H>,
+    /// The changed position (0) and the proof holder (n − 1): their paths meet just below the
+    /// root, the longest proof update.
+    i: usize,
+    j: usize,
+    new_value: Vec<u8>,
+    fresh: MerkleTree<H>,
+    sizes: Sizes,
+}
 
-    if wanted("commit") {
-        let ok = MerkleTree::commit(&hasher, &v).map(|t| t.root()).ok() == Some(root)
-            && merkle::verify(&hasher, &root, n, j, &v[j], &proof_j);
-        let k = tree_compressions(n);
-        let (t, lt) = time_pair(
-            &plan,
-            &mut || {
-                std::hint::black_box(MerkleTree::commit(&hasher, &v).ok());
-            },
-            Some(&mut || H::compressions(k)),
-        );
-        let what = format!("{k} {}", H::UNIT);
-        emit(
-            row(
-                H::SCHEME,
-                "commit",
-                n,
-                &t,
-                lt.as_ref().map(|l| (what, l)),
-                &sizes,
-                ok,
-                detail.clone(),
-            ),
-            &mut rows,
-        );
+impl<H: Compressions> MerkleFixture<H> {
+    /// Random values of `value_bytes` bytes and their tree.
+    pub fn new(n: usize, value_bytes: usize) -> MerkleFixture<H> {
+        let mut rng = ChaCha20Rng::from_entropy();
+        let values = random_values(n, value_bytes, &mut rng);
+        let hasher = H::for_length(n);
+        let tree = MerkleTree::commit(&hasher, &values).expect("n ≥ 1");
+        let new_value = random_values(1, value_bytes, &mut rng).remove(0);
+        let mut new_vector = values.clone();
+        new_vector[0] = new_value.clone();
+        let fresh = MerkleTree::commit(&hasher, &new_vector).expect("n ≥ 1");
+        let sizes = Sizes {
+            commitment_bytes: 32,
+            proof_bytes: 32 * depth(n),
+            tree_bytes: Some(32 * tree.stored_nodes()),
+            ..Sizes::default()
+        };
+        MerkleFixture {
+            n,
+            hasher,
+            values,
+            tree,
+            i: 0,
+            j: n - 1,
+            new_value,
+            fresh,
+            sizes,
+        }
     }
-    if wanted("prove") {
-        let ok = tree.prove(j).ok().as_deref() == Some(&proof_j[..])
-            && merkle::verify(&hasher, &root, n, j, &v[j], &proof_j);
-        let (t, _) = time_pair(
-            &plan,
-            &mut || {
-                std::hint::black_box(tree.prove(j).ok());
-            },
-            None,
-        );
-        emit(
-            row(H::SCHEME, "prove", n, &t, None, &sizes, ok, detail.clone()),
-            &mut rows,
-        );
+
+    /// The wanted operations, each checked once, with its lower bound where one is defined.
+    pub fn operations<'a>(&'a self, wanted: &dyn Fn(&str) -> bool) -> Vec<Measured<'a>> {
+        let (n, hasher, v, tree) = (self.n, &self.hasher, &self.values, &self.tree);
+        let (i, j, new) = (self.i, self.j, &self.new_value);
+        let root = tree.root();
+        let d = depth(n);
+        let proof_i = tree.prove(i).expect("i < n");
+        let proof_j = tree.prove(j).expect("j < n");
+        let want_j: Vec<Digest> = self.fresh.prove(j).expect("j < n");
+        let meet = if n > 1 {
+            (usize::BITS - 1 - (i ^ j).leading_zeros()) as usize
+        } else {
+            0
+        };
+        let path = 1 + d;
+        let path_bound = || -> Option<(String, Box<dyn FnMut() + 'a>)> {
+            Some((
+                format!("{path} {}", H::UNIT),
+                Box::new(move || H::compressions(path)),
+            ))
+        };
+        let detail = json!({"index": j, "changed": i, "depth": d});
+        let mut out = Vec::new();
+        if wanted("commit") {
+            let verified = MerkleTree::commit(hasher, v).map(|t| t.root()).ok() == Some(root)
+                && merkle::verify(hasher, &root, n, j, &v[j], &proof_j);
+            let k = tree_compressions(n);
+            out.push(Measured {
+                operation: "commit",
+                run: Box::new(move || {
+                    black_box(MerkleTree::commit(hasher, v).ok());
+                }),
+                bound: Some((
+                    format!("{k} {}", H::UNIT),
+                    Box::new(move || H::compressions(k)),
+                )),
+                verified,
+                detail: detail.clone(),
+            });
+        }
+        if wanted("prove") {
+            let verified = tree.prove(j).ok().as_deref() == Some(&proof_j[..])
+                && merkle::verify(hasher, &root, n, j, &v[j], &proof_j);
+            out.push(Measured {
+                operation: "prove",
+                run: Box::new(move || {
+                    black_box(tree.prove(j).ok());
+                }),
+                bound: None,
+                verified,
+                detail: detail.clone(),
+            });
+        }
+        if wanted("verify") {
+            let verified = merkle::verify(hasher, &root, n, j, &v[j], &proof_j)
+                && !merkle::verify(hasher, &root, n, j, b"not the value", &proof_j);
+            let p = proof_j.clone();
+            out.push(Measured {
+                operation: "verify",
+                run: Box::new(move || {
+                    black_box(merkle::verify(hasher, &root, n, j, &v[j], &p));
+                }),
+                bound: path_bound(),
+                verified,
+                detail: detail.clone(),
+            });
+        }
+        let (_, hint) = merkle::commit_update(hasher, i, new, &proof_i);
+        if wanted("commit_update") {
+            let verified = merkle::commit_update(hasher, i, new, &proof_i).0 == self.fresh.root();
+            let p = proof_i.clone();
+            out.push(Measured {
+                operation: "commit_update",
+                run: Box::new(move || {
+                    black_box(merkle::commit_update(hasher, i, new, &p));
+                }),
+                bound: path_bound(),
+                verified,
+                detail: detail.clone(),
+            });
+        }
+        if wanted("tree_update") {
+            let mut kept = tree.clone();
+            let verified = kept.update(i, new).ok() == Some(self.fresh.root());
+            out.push(Measured {
+                operation: "tree_update",
+                run: Box::new(move || {
+                    black_box(kept.update(i, new).ok());
+                }),
+                bound: path_bound(),
+                verified,
+                detail: detail.clone(),
+            });
+        }
+        if wanted("proof_update") && n > 1 {
+            let mut buf = proof_j.clone();
+            merkle::proof_update(hasher, &mut buf, j, i, new, &proof_i);
+            let verified = buf == want_j;
+            let k = 1 + meet;
+            let (pi, pj) = (proof_i.clone(), proof_j.clone());
+            out.push(Measured {
+                operation: "proof_update",
+                run: Box::new(move || {
+                    buf.copy_from_slice(&pj);
+                    merkle::proof_update(hasher, &mut buf, j, i, new, &pi);
+                    black_box(&buf);
+                }),
+                bound: Some((
+                    format!("{k} {}", H::UNIT),
+                    Box::new(move || H::compressions(k)),
+                )),
+                verified,
+                detail: json!({"index": j, "changed": i, "depth": d, "meeting_height": meet}),
+            });
+        }
+        if wanted("proof_update_with_hint") && n > 1 {
+            let mut buf = proof_j.clone();
+            merkle::proof_update_with_hint(&mut buf, j, &hint);
+            let verified = buf == want_j;
+            let pj = proof_j.clone();
+            out.push(Measured {
+                operation: "proof_update_with_hint",
+                run: Box::new(move || {
+                    buf.copy_from_slice(&pj);
+                    merkle::proof_update_with_hint(&mut buf, j, &hint);
+                    black_box(&buf);
+                }),
+                bound: None,
+                verified,
+                detail,
+            });
+        }
+        out
     }
-    if wanted("verify") {
-        let ok = merkle::verify(&hasher, &root, n, j, &v[j], &proof_j)
-            && !merkle::verify(&hasher, &root, n, j, b"not the value", &proof_j);
-        let (t, lt) = time_pair(
-            &plan,
-            &mut || {
-                std::hint::black_box(merkle::verify(&hasher, &root, n, j, &v[j], &proof_j));
-            },
-            Some(&mut || H::compressions(path_bound.1)),
-        );
-        emit(
-            row(
-                H::SCHEME,
-                "verify",
-                n,
-                &t,
-                lt.as_ref().map(|l| (path_bound.0.clone(), l)),
-                &sizes,
-                ok,
-                detail.clone(),
-            ),
-            &mut rows,
-        );
+
+    /// Times every wanted operation on the current rayon pool.
+    pub fn run(&self, ctx: &mut Context) -> Vec<Row> {
+        let threads = rayon::current_num_threads();
+        let ops = ctx.ops;
+        let measured = self.operations(&|op| wanted(ops, H::SCHEME, op, threads));
+        time_all(H::SCHEME, self.n, measured, &self.sizes, ctx)
     }
-    let (new_root, hint) = merkle::commit_update(&hasher, i, &new, &proof_i);
-    if wanted("commit_update") {
-        let ok = new_root == fresh.root();
-        let (t, lt) = time_pair(
-            &plan,
-            &mut || {
-                std::hint::black_box(merkle::commit_update(&hasher, i, &new, &proof_i));
-            },
-            Some(&mut || H::compressions(path_bound.1)),
-        );
-        emit(
-            row(
-                H::SCHEME,
-                "commit_update",
-                n,
-                &t,
-                lt.as_ref().map(|l| (path_bound.0.clone(), l)),
-                &sizes,
-                ok,
-                detail.clone(),
-            ),
-            &mut rows,
-        );
-    }
-    if wanted("tree_update") {
-        let mut kept = tree.clone();
-        let ok = kept.update(i, &new).ok() == Some(fresh.root());
-        let (t, lt) = time_pair(
-            &plan,
-            &mut || {
-                std::hint::black_box(kept.update(i, &new).ok());
-            },
-            Some(&mut || H::compressions(path_bound.1)),
-        );
-        emit(
-            row(
-                H::SCHEME,
-                "tree_update",
-                n,
-                &t,
-                lt.as_ref().map(|l| (path_bound.0.clone(), l)),
-                &sizes,
-                ok,
-                detail.clone(),
-            ),
-            &mut rows,
-        );
-    }
-    let want_j: Vec<Digest> = fresh.prove(j).expect("j < n");
-    if wanted("proof_update") && n > 1 {
-        let mut buf = proof_j.clone();
-        merkle::proof_update(&hasher, &mut buf, j, i, &new, &proof_i);
-        let ok = buf == want_j;
-        let k = 1 + meet;
-        let (t, lt) = time_pair(
-            &plan,
-            &mut || {
-                buf.copy_from_slice(&proof_j);
-                merkle::proof_update(&hasher, &mut buf, j, i, &new, &proof_i);
-                std::hint::black_box(&buf);
-            },
-            Some(&mut || H::compressions(k)),
-        );
-        let what = format!("{k} {}", H::UNIT);
-        emit(
-            row(
-                H::SCHEME,
-                "proof_update",
-                n,
-                &t,
-                lt.as_ref().map(|l| (what, l)),
-                &sizes,
-                ok,
-                json!({"index": i, "other": j, "depth": d, "meeting_height": meet}),
-            ),
-            &mut rows,
-        );
-    }
-    if wanted("proof_update_with_hint") && n > 1 {
-        let mut buf = proof_j.clone();
-        merkle::proof_update_with_hint(&mut buf, j, &hint);
-        let ok = buf == want_j;
-        let (t, _) = time_pair(
-            &plan,
-            &mut || {
-                buf.copy_from_slice(&proof_j);
-                merkle::proof_update_with_hint(&mut buf, j, &hint);
-                std::hint::black_box(&buf);
-            },
-            None,
-        );
-        emit(
-            row(
-                H::SCHEME,
-                "proof_update_with_hint",
-                n,
-                &t,
-                None,
-                &sizes,
-                ok,
-                detail.clone(),
-            ),
-            &mut rows,
-        );
-    }
-    rows
 }
 
 /// Fills in the peak RSS of a finished (scheme, n) group of rows.
