@@ -106,12 +106,7 @@ impl G2 {
         if points.is_empty() {
             return G2(out);
         }
-        // blst reads contiguous scalars with a stride of ⌈nbits/8⌉ bytes.
-        let stride = nbits.div_ceil(8);
-        let packed: Vec<u8> = scalars
-            .iter()
-            .flat_map(|s| s[..stride].iter().copied())
-            .collect();
+        let packed = super::msm::packed_scalars(scalars, nbits);
         // SAFETY: blst's scratch size for this many points, in bytes (rounded up to u64 words).
         let words = unsafe { blst_p2s_mult_pippenger_scratch_sizeof(points.len()) }.div_ceil(8);
         let mut scratch = vec![0u64; words.max(1)];
