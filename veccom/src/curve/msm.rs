@@ -27,9 +27,11 @@
 //! squarings in F_p. Kept affine, it is λ = (y_P − y_B)/(x_P − x_B), x = λ² − x_P − x_B,
 //! y = λ(x_B − x) − y_B: one inversion, two products and a square. Inverting the denominators of
 //! a batch of additions to distinct buckets together (Montgomery's trick: three products each
-//! and one inversion per batch) brings an addition to about six products. Additions to a bucket
-//! already in the batch wait for the next batch; x_P = x_B (P = ±B, which honest inputs never
-//! meet) takes a Jacobian slow path.
+//! and one inversion per batch) brings an addition to about six products. An addition to a bucket
+//! already in the batch waits for the next batch; if it collides again it is added into that
+//! bucket's Jacobian overflow instead (so the few buckets of the top window's small digits never
+//! make the queue grow); x_P = x_B (P = ±B, which honest inputs never meet) takes a Jacobian
+//! slow path.
 //!
 //! ## One fixed-base multiplication
 //!
