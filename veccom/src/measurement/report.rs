@@ -85,8 +85,10 @@ pub struct Row {
     /// Sizes at this n.
     pub sizes: Sizes,
     /// Peak resident memory of the process while this scheme ran at this n (set-up and every
-    /// operation), in MiB.
-    pub peak_rss_mib: f64,
+    /// operation), in MiB; None where the peak cannot be reset between groups.
+    pub peak_rss_mib: Option<f64>,
+    /// Resident memory when the group started (the floor included in the peak), in MiB.
+    pub start_rss_mib: Option<f64>,
     /// The counted-operation lower bound, where one is defined.
     pub lower_bound: Option<LowerBound>,
     /// Whether the operation's output passed its check (see the README).

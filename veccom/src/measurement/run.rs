@@ -287,6 +287,8 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
     let start = Instant::now();
     let load_start = load_averages();
     let machine = measure::machine::machine_json();
+    // The code that runs is the code at the start (the tree may change while a sweep runs).
+    let provenance = measure::provenance::provenance_json();
     let plan = cfg.plan();
     let pools: Vec<(usize, rayon::ThreadPool)> = cfg
         .threads
@@ -304,7 +306,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             &cfg.merkle_n
         };
         for &n in ns {
-            reset_peak_rss();
+            let start_rss = reset_peak_rss();
             let progress = Progress::new(
                 &format!("veccom {scheme}"),
                 Some(&format!("n={n}")),
@@ -347,7 +349,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
                 group.extend(part);
             }
             drop(fixture);
-            set_peak_rss(&mut group);
+            set_peak_rss(&mut group, start_rss);
             progress.finish();
             rows.extend(group);
         }
@@ -382,7 +384,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             "ablation_n": cfg.ablation_n,
         },
         "machine": machine,
-        "provenance": measure::provenance::provenance_json(),
+        "provenance": provenance,
         "load_avg": {"start": load_start, "end": load_averages()},
         "clock": "CPU time: CLOCK_PROCESS_CPUTIME_ID, all threads of the process; wall time: monotonic clock",
         "elapsed_s": start.elapsed().as_secs_f64(),
