@@ -150,6 +150,12 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
 }
 
 #[test]
+fn the_reference_report_conforms_to_the_schema() {
+    let r = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-report.json");
+    validate(&r).unwrap();
+}
+
+#[test]
 fn bad_input_is_refused_with_a_message_and_status_2() {
     let dir = scratch("bad");
     let out = dir.join("r.json");
