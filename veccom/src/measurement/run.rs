@@ -1,0 +1,395 @@
+//! The benchmark runner: which schemes, lengths, thread counts and operations; progress on
+//! stderr; the report as JSON.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use measure::progress::Progress;
+use serde_json::{json, Value};
+
+use super::ablation::ablation_rows;
+use super::report::{AblationRow, Row, MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
+use super::timing::Plan;
+use super::workload::{
+    is_parallel, reset_peak_rss, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS,
+    PAIRING_OPS,
+};
+use crate::merkle::{Blake3Hasher, Sha256Hasher};
+
+/// Largest n the pairing scheme is run at (its prover table at 2^18 is about 0.8 GB).
+pub const PAIRING_MAX_N: usize = 1 << 18;
+/// Largest n the Merkle scheme is run at.
+pub const MERKLE_MAX_N: usize = 1 << 24;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Schemes (names of [`SCHEMES`]).
+    pub schemes: Vec<String>,
+    /// Vector lengths for the pairing scheme.
+    pub pairing_n: Vec<usize>,
+    /// Vector lengths for the Merkle schemes.
+    pub merkle_n: Vec<usize>,
+    /// Thread counts (rayon pools).
+    pub threads: Vec<usize>,
+    /// Operations (empty: all).
+    pub ops: Vec<String>,
+    /// Repetitions per measurement.
+    pub repetitions: usize,
+    /// Minimum seconds per repetition.
+    pub rep_seconds: f64,
+    /// Positions per batch (pairing batch operations).
+    pub batch: usize,
+    /// Bytes per random value.
+    pub value_bytes: usize,
+    /// Lengths at which the ablation runs (one thread; empty: no ablation).
+    pub ablation_n: Vec<usize>,
+    /// Where the report goes.
+    pub out: PathBuf,
+}
+
+/// Every operation name the runner knows.
+pub fn known_operations() -> Vec<&'static str> {
+    let mut v = vec!["setup"];
+    for op in PAIRING_OPS.iter().chain(MERKLE_OPS.iter()) {
+        if !v.contains(op) {
+            v.push(op);
+        }
+    }
+    v
+}
+
+impl Config {
+    /// Checks every parameter; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.schemes.is_empty() {
+            return Err("no scheme selected".into());
+        }
+        for s in &self.schemes {
+            if !SCHEMES.contains(&s.as_str()) {
+                return Err(format!(
+                    "unknown scheme {s:?} (known: {})",
+                    SCHEMES.join(", ")
+                ));
+            }
+        }
+        let check_n = |list: &[usize], max: usize, what: &str| -> Result<(), String> {
+            if list.is_empty() {
+                return Err(format!("no vector length given for the {what} scheme"));
+            }
+            for &n in list {
+                if n == 0 || n > max {
+                    return Err(format!(
+                        "n = {n} for the {what} scheme is outside 1..={max}"
+                    ));
+                }
+            }
+            Ok(())
+        };
+        if self.schemes.iter().any(|s| s == PAIRING) {
+            check_n(&self.pairing_n, PAIRING_MAX_N, "pairing")?;
+        }
+        if self.schemes.iter().any(|s| s != PAIRING) {
+            check_n(&self.merkle_n, MERKLE_MAX_N, "Merkle")?;
+        }
+        if self.threads.is_empty() || self.threads.iter().any(|&t| t == 0 || t > 256) {
+            return Err(format!(
+                "thread counts must be in 1..=256, got {:?}",
+                self.threads
+            ));
+        }
+        let known = known_operations();
+        for op in &self.ops {
+            if !known.contains(&op.as_str()) {
+                return Err(format!(
+                    "unknown operation {op:?} (known: {})",
+                    known.join(", ")
+                ));
+            }
+        }
+        if self.repetitions == 0 || self.repetitions > 1000 {
+            return Err(format!(
+                "repetitions must be in 1..=1000, got {}",
+                self.repetitions
+            ));
+        }
+        if !(self.rep_seconds > 0.0 && self.rep_seconds <= 60.0) {
+            return Err(format!(
+                "rep-seconds must be in (0, 60], got {}",
+                self.rep_seconds
+            ));
+        }
+        if self.batch == 0 || self.batch > 4096 {
+            return Err(format!("batch must be in 1..=4096, got {}", self.batch));
+        }
+        if self.value_bytes > 1 << 16 {
+            return Err(format!(
+                "value-bytes must be at most 65536, got {}",
+                self.value_bytes
+            ));
+        }
+        for &n in &self.ablation_n {
+            if !(2..=1 << 16).contains(&n) {
+                return Err(format!("ablation n = {n} is outside 2..=65536"));
+            }
+        }
+        Ok(())
+    }
+
+    fn plan(&self) -> Plan {
+        Plan {
+            repetitions: self.repetitions,
+            rep_seconds: self.rep_seconds,
+        }
+    }
+}
+
+/// Parses a list of lengths such as "100,1000,2^10..2^16" (a range runs over the powers of two
+/// between its ends); "none" or nothing is the empty list. `what` names the list in errors.
+pub fn parse_lengths(s: &str, what: &str) -> Result<Vec<usize>, String> {
+    let s = s.trim();
+    if s.is_empty() || s == "none" {
+        return Ok(vec![]);
+    }
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let pow = |t: &str| -> Result<usize, String> {
+            let t = t.trim();
+            match t.strip_prefix("2^") {
+                Some(e) => {
+                    let e: u32 = e
+                        .parse()
+                        .map_err(|_| format!("{what}: bad exponent in {t:?}"))?;
+                    if e > 40 {
+                        return Err(format!("{what}: 2^{e} is too large"));
+                    }
+                    Ok(1usize << e)
+                }
+                None => t
+                    .parse()
+                    .map_err(|_| format!("{what}: {t:?} is not a length")),
+            }
+        };
+        if let Some((a, b)) = part.split_once("..") {
+            let (lo, hi) = (pow(a)?, pow(b)?);
+            if !lo.is_power_of_two() || !hi.is_power_of_two() || lo > hi {
+                return Err(format!(
+                    "{what}: a range must run between powers of two, got {part:?}"
+                ));
+            }
+            let mut x = lo;
+            while x <= hi {
+                out.push(x);
+                x *= 2;
+            }
+        } else {
+            out.push(pow(part)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The 1, 5 and 15-minute load averages.
+pub fn load_averages() -> Vec<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| {
+            s.split_whitespace()
+                .take(3)
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn fmt_s(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.3} s")
+    } else if s >= 1e-3 {
+        format!("{:.3} ms", s * 1e3)
+    } else if s >= 1e-6 {
+        format!("{:.3} us", s * 1e6)
+    } else {
+        format!("{:.1} ns", s * 1e9)
+    }
+}
+
+/// The stderr line of a finished row.
+pub fn row_line(r: &Row) -> String {
+    let lb = r
+        .lower_bound
+        .as_ref()
+        .map(|l| format!(", bound {} (x{:.2})", fmt_s(l.cpu_s.median), l.ratio_cpu))
+        .unwrap_or_default();
+    format!(
+        "[veccom] {} n={} threads={} {}: cpu {} wall {}{lb}{}",
+        r.scheme,
+        r.n,
+        r.threads,
+        r.operation,
+        fmt_s(r.cpu_s.median),
+        fmt_s(r.wall_s.median),
+        if r.verified { "" } else { "  CHECK FAILED" }
+    )
+}
+
+fn ablation_line(r: &AblationRow) -> String {
+    format!(
+        "[veccom] ablation {} {} n={} {}: cpu {} (x{:.2} vs {})",
+        r.scheme,
+        r.operation,
+        r.n,
+        r.variant,
+        fmt_s(r.cpu_s.median),
+        r.speedup_vs_baseline,
+        "baseline"
+    )
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start a pool of {threads} threads: {e}"))
+}
+
+/// Number of measurements a (scheme, n) group makes, for the progress total.
+fn group_steps(cfg: &Config, scheme: &str) -> u64 {
+    let ops: &[&str] = if scheme == PAIRING {
+        &PAIRING_OPS
+    } else {
+        &MERKLE_OPS
+    };
+    let wanted = |op: &str| cfg.ops.is_empty() || cfg.ops.iter().any(|o| o == op);
+    let mut steps = 0;
+    for (k, &t) in cfg.threads.iter().enumerate() {
+        if scheme == PAIRING && k == 0 && wanted("setup") {
+            steps += 1;
+        }
+        steps += ops
+            .iter()
+            .filter(|op| wanted(op) && (t == 1 || is_parallel(scheme, op)))
+            .count() as u64;
+    }
+    steps.max(1)
+}
+
+/// The data of one scheme at one n.
+enum Fixture {
+    Pairing(Box<PairingFixture>),
+    Sha256(Box<MerkleFixture<Sha256Hasher>>),
+    Blake3(Box<MerkleFixture<Blake3Hasher>>),
+}
+
+/// Runs everything `cfg` asks for and returns the report.
+pub fn run(cfg: &Config) -> Result<Value, String> {
+    cfg.validate()?;
+    let start = Instant::now();
+    let load_start = load_averages();
+    let machine = measure::machine::machine_json();
+    // The code that runs is the code at the start (the tree may change while a sweep runs).
+    let provenance = measure::provenance::provenance_json();
+    let plan = cfg.plan();
+    let pools: Vec<(usize, rayon::ThreadPool)> = cfg
+        .threads
+        .iter()
+        .map(|&t| pool(t).map(|p| (t, p)))
+        .collect::<Result<_, _>>()?;
+    let mut rows: Vec<Row> = Vec::new();
+    for scheme in SCHEMES
+        .iter()
+        .filter(|s| cfg.schemes.iter().any(|c| c == *s))
+    {
+        let ns = if *scheme == PAIRING {
+            &cfg.pairing_n
+        } else {
+            &cfg.merkle_n
+        };
+        for &n in ns {
+            let start_rss = reset_peak_rss();
+            let progress = Progress::new(
+                &format!("veccom {scheme}"),
+                Some(&format!("n={n}")),
+                group_steps(cfg, scheme),
+            );
+            let mut on_row = |r: &Row| {
+                eprintln!("{}", row_line(r));
+                progress.inc(1);
+            };
+            let mut group: Vec<Row> = Vec::new();
+            let wants_setup = cfg.ops.is_empty() || cfg.ops.iter().any(|o| o == "setup");
+            // Set-up (timed, for the pairing scheme) on the first pool of the list.
+            let (t0, p0) = &pools[0];
+            let fixture = p0.install(|| match *scheme {
+                PAIRING => {
+                    Fixture::Pairing(Box::new(PairingFixture::new(n, cfg.value_bytes, cfg.batch)))
+                }
+                MERKLE_SHA256 => Fixture::Sha256(Box::new(MerkleFixture::new(n, cfg.value_bytes))),
+                MERKLE_BLAKE3 => Fixture::Blake3(Box::new(MerkleFixture::new(n, cfg.value_bytes))),
+                _ => unreachable!("validated"),
+            });
+            if let (Fixture::Pairing(fx), true) = (&fixture, wants_setup) {
+                let r = fx.setup_row(*t0);
+                on_row(&r);
+                group.push(r);
+            }
+            for (_, p) in &pools {
+                let mut ctx = Context {
+                    plan,
+                    ops: &cfg.ops,
+                    value_bytes: cfg.value_bytes,
+                    batch: cfg.batch,
+                    on_row: &mut on_row,
+                };
+                let part = p.install(|| match &fixture {
+                    Fixture::Pairing(fx) => fx.run(&mut ctx),
+                    Fixture::Sha256(fx) => fx.run(&mut ctx),
+                    Fixture::Blake3(fx) => fx.run(&mut ctx),
+                });
+                group.extend(part);
+            }
+            drop(fixture);
+            set_peak_rss(&mut group, start_rss);
+            progress.finish();
+            rows.extend(group);
+        }
+    }
+    let mut ablation = Vec::new();
+    if !cfg.ablation_n.is_empty() {
+        let one = pool(1)?;
+        let progress = Progress::new("veccom ablation", None, cfg.ablation_n.len() as u64);
+        for &n in &cfg.ablation_n {
+            let mut on_row = |r: &AblationRow| eprintln!("{}", ablation_line(r));
+            ablation.extend(one.install(|| ablation_rows(n, &plan, cfg.value_bytes, &mut on_row)));
+            progress.inc(1);
+        }
+        progress.finish();
+    }
+    let all_verified =
+        rows.iter().all(|r| r.verified) && ablation.iter().all(|r| r.agrees != Some(false));
+    Ok(json!({
+        "report": "veccom-bench",
+        "format_version": 1,
+        "generated_by": {"program": "veccom-bench", "version": env!("CARGO_PKG_VERSION")},
+        "parameters": {
+            "schemes": cfg.schemes,
+            "pairing_n": cfg.pairing_n,
+            "merkle_n": cfg.merkle_n,
+            "threads": cfg.threads,
+            "operations": cfg.ops,
+            "repetitions": cfg.repetitions,
+            "rep_seconds": cfg.rep_seconds,
+            "batch": cfg.batch,
+            "value_bytes": cfg.value_bytes,
+            "ablation_n": cfg.ablation_n,
+        },
+        "machine": machine,
+        "provenance": provenance,
+        "load_avg": {"start": load_start, "end": load_averages()},
+        "clock": "CPU time: CLOCK_PROCESS_CPUTIME_ID, all threads of the process; wall time: monotonic clock",
+        "elapsed_s": start.elapsed().as_secs_f64(),
+        "all_verified": all_verified,
+        "rows": rows,
+        "ablation": ablation,
+    }))
+}

@@ -1,0 +1,71 @@
+//! The seed's published figures are well-formed data: the declared columns, known schemes and
+//! units, positive values, and operation names that are this crate's or listed extras.
+
+use std::path::Path;
+
+use veccom::measurement::run::known_operations;
+
+/// Seed operations with no measurement of the same name here (see data/README.md).
+const EXTRAS: [&str; 4] = [
+    "tree_build",
+    "prove_from_scratch",
+    "commitment_size",
+    "proof_size",
+];
+
+/// Splits one CSV line (fields may be double-quoted, with no quotes inside).
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().unwrap().push(c),
+        }
+    }
+    assert!(!quoted, "unbalanced quotes in {line:?}");
+    out
+}
+
+#[test]
+fn seed_figures_are_well_formed() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        fields(lines.next().unwrap()),
+        [
+            "operation",
+            "scheme",
+            "n",
+            "value",
+            "unit",
+            "machine",
+            "source"
+        ]
+    );
+    let known = known_operations();
+    let mut rows = 0;
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let f = fields(line);
+        assert_eq!(f.len(), 7, "{line}");
+        assert!(
+            known.contains(&f[0].as_str()) || EXTRAS.contains(&f[0].as_str()),
+            "{line}"
+        );
+        assert!(
+            ["pairing-bls12-381", "merkle-sha256"].contains(&f[1].as_str()),
+            "{line}"
+        );
+        assert!(f[2].parse::<usize>().unwrap() >= 1);
+        assert!(f[3].parse::<f64>().unwrap() > 0.0, "{line}");
+        assert!(
+            ["ms", "us", "ns", "bytes"].contains(&f[4].as_str()),
+            "{line}"
+        );
+        assert!(!f[5].is_empty() && f[6].len() > 10, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 20);
+}
