@@ -1,45 +1,34 @@
-# Traceable-mixnets benchmark suite: builds the programs, runs the experiments the config asks
-# for, and renders results/report.pdf.
-#
-#   snakemake --cores 1 all                                  # the paper's setting (config.yaml)
-#   snakemake --cores 2 all --configfile config/smoke.yaml   # everything at small n, minutes
-#   snakemake --cores 1 all --config threads='[1,2]'         # override single keys
-#   snakemake --cores 1 all --configfile my.yaml             # n, m: one-letter keys need a file
-#
-# Each experiment is a program with its own command line (see experiments/*.smk); this file only
-# decides parameters, order and where results go. Benchmark jobs claim every core Snakemake is
-# given, so two measurements never run at the same time.
+"""Traceable-mixnets benchmark suite: builds the programs, runs the experiments the configuration
+asks for, and renders results/report.pdf.
 
-configfile: "config.yaml"
+    snakemake --cores 1 all                                   # the paper's setting (config.yaml)
+    snakemake --cores 2 all --configfile config/smoke.yaml    # everything at small n, minutes
+    snakemake --cores 1 all --config entries=1000 threads=[1,2]
+    snakemake --profile profiles/slurm all                    # on a SLURM cluster
+
+Each experiment is a program with its own command line (experiments/*.smk); this file only
+decides parameters, order and where results go. Before anything runs, the workflow prints every
+job with its estimated time and peak memory on this machine.
+"""
+
+from snakemake.utils import min_version
+
+min_version("9.0")
 
 
 include: "experiments/common.smk"
 
 
-check_config(config)
-
+# config.yaml holds the defaults; --configfile and --config values (already in `config`) win.
+checked_config(config, "config.yaml")
 RESULTS = config["results"].rstrip("/")
 EXPERIMENTS = config["experiments"]
-
-if config["runner"] == "docker":
-    require_tools(["docker"], "runner: docker")
-else:
-    needs = {"db-sm-rsm": ["cargo"], "cpsnark-sm": ["cargo"], "zksnark-sm-rsm": ["cargo", "node", "npm"]}
-    for experiment in EXPERIMENTS:
-        require_tools(needs[experiment], f"experiment {experiment}")
-
-
-def raw_outputs():
-    """Every raw result file of the selected experiments, for every parameter set."""
-    outputs = []
-    if "zksnark-sm-rsm" in EXPERIMENTS:
-        outputs += zksnark_outputs()
-    if "db-sm-rsm" in EXPERIMENTS:
-        outputs += dbsmrsm_outputs()
-    if "cpsnark-sm" in EXPERIMENTS:
-        outputs += cpsnark_outputs()
-    return outputs
-
+require_tools(EXPERIMENTS)
+PLANNED, ESTIMATES = plan_and_estimate(config)
+PROVENANCE = provenance()
+# Every raw result of the selected experiments; each module adds its own.
+RAW_OUTPUTS = []
+BUILD_OUTPUTS = []
 
 
 include: "experiments/build.smk"
@@ -49,22 +38,35 @@ include: "experiments/cpsnark.smk"
 include: "experiments/analysis.smk"
 
 
-localrules: all, raw, build
+localrules:
+    all,
+    raw,
+    build,
+    run_config,
 
 
 rule all:
-    """The PDF report (and everything it is made from)."""
+    """The PDF report, every run verified, and the summary on the terminal."""
     input:
-        f"{RESULTS}/report.pdf",
+        f"{RESULTS}/verified.txt",
+    default_target: True
 
 
 rule raw:
     """Run the selected experiments only, without the analysis."""
     input:
-        raw_outputs(),
+        RAW_OUTPUTS,
 
 
 rule build:
-    """Build the programs the selected experiments need (natively, or their images)."""
+    """Build the programs the selected experiments need."""
     input:
-        build_outputs(),
+        BUILD_OUTPUTS,
+
+
+onsuccess:
+    print_summary(RESULTS)
+
+
+onerror:
+    print_summary(RESULTS)

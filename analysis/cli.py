@@ -1,4 +1,16 @@
-"""Command line: `python -m analysis claims --paper | claims RESULTS_DIR | report RESULTS_DIR`."""
+"""Command line of the analysis.
+
+    python -m analysis claims --paper         the paper's claims, recomputed from its sample reports
+    python -m analysis claims RESULTS_DIR     the same from our runs, beside the paper's
+    python -m analysis report RESULTS_DIR     tidy table, tables, plots, report.pdf, summary.txt
+    python -m analysis tidy RESULTS_DIR       only the tidy table (tidy.csv, tidy.parquet)
+    python -m analysis verify RESULTS_DIR     exit 1 unless every configured run verified
+    python -m analysis costs RESULTS_DIR...   fit the per-unit costs of the estimates
+
+RESULTS_DIR/config.json (written by the workflow) says which runs belong to the configuration;
+without it, every run found under RESULTS_DIR/raw is read. Errors (a missing directory, a
+malformed report, a missing paper file) are one line naming the file, and exit status 2.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +19,7 @@ import math
 import sys
 from pathlib import Path
 
-from analysis.config import load_config
+from analysis.config import for_results
 from analysis.derive.claims import Claim, compute_claims
 from analysis.errors import ConfigError, ReportError
 from analysis.tidy import collect, write_tidy
@@ -43,53 +55,87 @@ def claims_text(claims: list[Claim], paper_only: bool) -> str:
             "\nspeed-ups cut to whole numbers. Collaborative estimate = 2 x n x one proof (README)."
         )
         return text_table(headers, rows) + foot
-    headers = ["claim", "README", "paper (exact)", "ours", "ours/paper", "note"]
+    from analysis.derive.claims import verdict
+
+    headers = ["claim", "README", "paper (exact)", "ours", "verdict", "note"]
     rows = []
     for c in claims:
-        ratio = "-" if math.isnan(c.ratio) else f"{c.ratio:.2f}"
         ours = _v(c, c.ours) + (" FAILED" if c.ours_failed else "")
-        rows.append([c.text, _v(c, c.readme), _v(c, c.paper_exact), ours, ratio, c.note])
+        rows.append([c.text, _v(c, c.readme), _v(c, c.paper_exact), ours, verdict(c), c.note])
     return text_table(headers, rows)
 
 
+def _results_dir(p: Path) -> Path:
+    if not p.is_dir():
+        raise ConfigError(f"results directory not found: {p}")
+    return p
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m analysis", description=__doc__)
+    ap = argparse.ArgumentParser(
+        prog="python -m analysis", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
-    pc = sub.add_parser("claims", help="print the README's claims, recomputed")
+    pc = sub.add_parser("claims", help="print the paper's claims, recomputed")
     pc.add_argument("results_dir", nargs="?", type=Path, help="results directory of our runs")
     pc.add_argument("--paper", action="store_true", help="recompute from the paper's sample reports only")
-    pr = sub.add_parser("report", help="build tidy table, tables, plots and report.pdf")
+    pr = sub.add_parser("report", help="build tidy table, tables, plots, report.pdf and summary.txt")
     pr.add_argument("results_dir", type=Path)
-    pt = sub.add_parser("tidy", help="write results/tidy.csv and tidy.parquet only")
+    pt = sub.add_parser("tidy", help="write tidy.csv and tidy.parquet only")
     pt.add_argument("results_dir", type=Path)
+    pv = sub.add_parser("verify", help="exit 1 unless every configured run verified")
+    pv.add_argument("results_dir", type=Path)
+    pk = sub.add_parser("costs", help="fit the estimates' per-unit costs from runs' benchmark files")
+    pk.add_argument("results_dirs", type=Path, nargs="+")
+    pk.add_argument("--out", type=Path, help="write the fitted costs.yaml here (default: print it)")
     for p in (pc, pr, pt):
-        p.add_argument("--paper-dir", type=Path, default=DEFAULT_PAPER_DIR,
-                       help=f"the paper's sample reports (default {DEFAULT_PAPER_DIR})")  # fmt: skip
-        p.add_argument("--config", type=Path, default=None, help="the workflow's config.yaml")
+        p.add_argument(
+            "--paper-dir",
+            type=Path,
+            default=DEFAULT_PAPER_DIR,
+            help="the paper's sample reports (default: the ones shipped with the package)",
+        )
     args = ap.parse_args(argv)
     try:
-        cfg = load_config(args.config)
         if args.cmd == "claims":
             if args.paper == (args.results_dir is not None):
                 ap.error("give either --paper or RESULTS_DIR")
-            if args.paper and not args.paper_dir.is_dir():
-                raise ConfigError(f"paper sample reports not found: {args.paper_dir}")
-            col = collect(None if args.paper else args.results_dir, args.paper_dir)
-            print(claims_text(compute_claims(col.df, cfg.collab_factor), args.paper))
+            if args.paper:
+                col = collect(None, args.paper_dir, experiments=["zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm"])
+                print(claims_text(compute_claims(col.df), True))
+                return 0
+            rc = for_results(_results_dir(args.results_dir))
+            col = collect(args.results_dir, args.paper_dir, rc)
+            print(claims_text(compute_claims(col.df, rc.collab_factor), False))
             for note in col.notes:
                 print(f"note: {note}")
             return 0
-        if not args.results_dir.is_dir():
-            raise ConfigError(f"results directory not found: {args.results_dir}")
+        if args.cmd == "verify":
+            from analysis.verify import verify
+
+            return verify(_results_dir(args.results_dir))
+        if args.cmd == "costs":
+            from analysis.derive.costs import fit_costs
+
+            text = fit_costs([_results_dir(d) for d in args.results_dirs])
+            if args.out:
+                tmp = args.out.with_name(args.out.name + ".tmp")
+                tmp.write_text(text, encoding="utf-8")
+                tmp.replace(args.out)
+            else:
+                print(text, end="")
+            return 0
+        rc = for_results(_results_dir(args.results_dir))
         if args.cmd == "tidy":
-            col = collect(args.results_dir, args.paper_dir)
+            col = collect(args.results_dir, args.paper_dir, rc)
             for f in write_tidy(col.df, args.results_dir):
                 print(f"wrote {f}")
             return 0
         from analysis.render.report import build_report
 
-        for f in build_report(args.results_dir, args.paper_dir, cfg):
-            print(f"wrote {f}")
+        written = build_report(args.results_dir, args.paper_dir, rc)
+        print(f"analysis: wrote {len(written)} files; the report is {args.results_dir / 'report.pdf'}",
+              file=sys.stderr)  # fmt: skip
         return 0
     except (ReportError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -1,56 +1,67 @@
-"""The few configuration values the analysis reads from the workflow's config.yaml."""
+"""What the analysis reads from `results/config.json`: the workflow's configuration (defaults
+filled in), the run directories it makes, and the commit of the code that made them.
+
+Without that file (a results directory assembled by hand), every run found under `raw/` is
+taken, and the report says so.
+"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from analysis.derive.estimates import DEFAULT_COLLAB_FACTOR
 from analysis.errors import ConfigError
 
-# Accepted spellings of the collaborative factor, top level or under `analysis:`.
-FACTOR_KEYS = ("collab_factor", "collaborative_factor")
-
 
 @dataclass
-class AnalysisConfig:
-    collab_factor: float = DEFAULT_COLLAB_FACTOR
+class RunConfig:
+    config: dict[str, Any] = field(default_factory=dict)
+    # experiment -> run ids the configuration makes; None: take every run present.
+    runs: dict[str, list[str]] | None = None
+    provenance: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict)
-    text: str = ""
+
+    @property
+    def collab_factor(self) -> float:
+        return float(self.config.get("collab_factor", DEFAULT_COLLAB_FACTOR))
+
+    @property
+    def commit(self) -> str:
+        c = self.provenance.get("commit")
+        if not c:
+            return "unknown (not a git checkout)"
+        dirty = self.provenance.get("dirty")
+        return f"{c}{' (with uncommitted changes)' if dirty else ''}"
 
 
-def _find_factor(d: dict[str, Any]) -> Any:
-    for scope in (d, d.get("analysis") or {}, d.get("collaborative") or {}):
-        if not isinstance(scope, dict):
-            continue
-        for k in (*FACTOR_KEYS, "factor"):
-            if k in scope and (scope is not d or k != "factor"):
-                return scope[k]
-    return None
-
-
-def load_config(path: str | Path | None) -> AnalysisConfig:
-    """Read config.yaml (or nothing: defaults). A bad factor is an error naming the key."""
-    if path is None:
-        return AnalysisConfig()
-    p = Path(path)
+def load_run_config(path: Path) -> RunConfig:
+    """Read results/config.json; a malformed one is an error naming the file."""
     try:
-        text = p.read_text(encoding="utf-8")
+        data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
-        raise ConfigError(f"{p}: cannot read the config ({e.strerror})") from e
-    try:
-        raw = yaml.safe_load(text) or {}
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{p}: not valid YAML ({e})") from e
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{p}: expected a mapping at the top level")
-    factor = _find_factor(raw)
-    if factor is None:
-        factor = DEFAULT_COLLAB_FACTOR
-    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 0:
-        raise ConfigError(f"{p}: collab_factor must be a positive number, got {factor!r}")
-    return AnalysisConfig(collab_factor=float(factor), path=str(p), raw=raw, text=text)
+        raise ConfigError(f"{path}: cannot read the run's configuration ({e.strerror})") from e
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from e
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        raise ConfigError(f"{path}: expected an object with keys config, runs and provenance")
+    runs = data.get("runs")
+    if not isinstance(runs, dict) or not all(
+        isinstance(v, list) and all(isinstance(x, str) for x in v) for v in runs.values()
+    ):
+        raise ConfigError(f"{path}: 'runs' must map each experiment to a list of run ids")
+    factor = data["config"].get("collab_factor", DEFAULT_COLLAB_FACTOR)
+    if isinstance(factor, bool) or not isinstance(factor, int | float) or not factor > 0:
+        raise ConfigError(f"{path}: collab_factor must be a positive number, got {factor!r}")
+    return RunConfig(data["config"], {k: list(v) for k, v in runs.items()},
+                     dict(data.get("provenance") or {}), str(path))  # fmt: skip
+
+
+def for_results(results_dir: Path) -> RunConfig:
+    """The run configuration of a results directory (its config.json), or 'every run present'."""
+    path = results_dir / "config.json"
+    if path.exists():
+        return load_run_config(path)
+    return RunConfig()

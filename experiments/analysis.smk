@@ -1,38 +1,79 @@
-# The analysis: every raw report -> one tidy table -> tables, plots and results/report.pdf.
-# It reads the run's resolved configuration from results/config.json (title page, collaborative
-# factor) and the paper's sample reports shipped with the package (analysis/data/paper/).
-
-import json
+# The analysis: the configured runs' raw reports -> one tidy table -> tables, plots and
+# results/report.pdf, then the check that every run verified. It reads results/config.json (the
+# configuration, the run directories it makes, the code's commit) and the paper's sample reports
+# shipped with the package (analysis/data/paper/).
 
 
 rule run_config:
-    """The validated configuration with every default filled in, for the report's title page."""
+    """The validated configuration with every default filled in, the runs it makes and the
+    commit of the code, for the analysis and the report's title page."""
     output:
         f"{RESULTS}/config.json",
+    log:
+        f"{RESULTS}/logs/run_config.log",
     params:
-        # As a param, a changed config rewrites this file (and so re-renders the report).
-        text=json.dumps(config, indent=2, sort_keys=True),
+        # As a param, a changed configuration rewrites this file (and re-renders the report).
+        text=run_config_text(),
+    resources:
+        mem_mb=100,
+        runtime=5,
     run:
-        tmp = output[0] + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(params.text + "\n")
-        os.replace(tmp, output[0])
+        write_atomically(output[0], params.text, log[0])
 
 
 rule analysis_report:
+    """Tidy table, tables, plots, the PDF and the terminal summary of the configured runs."""
     input:
         ANALYSIS_SOURCES,
-        tool_inputs([], "analysis"),
-        raw_outputs(),
+        RAW_OUTPUTS,
         config=f"{RESULTS}/config.json",
     output:
-        pdf=f"{RESULTS}/report.pdf",
+        pdf=report(
+            f"{RESULTS}/report.pdf",
+            caption="report/pdf.rst",
+            category="Report",
+        ),
         csv=f"{RESULTS}/tidy.csv",
         parquet=f"{RESULTS}/tidy.parquet",
+        summary=f"{RESULTS}/summary.txt",
+        plots=report(
+            directory(f"{RESULTS}/plots"),
+            patterns=["{name}.png"],
+            caption="report/plots.rst",
+            category="Plots",
+        ),
+        tables=report(
+            directory(f"{RESULTS}/tables"),
+            patterns=["{name}.csv"],
+            caption="report/tables.rst",
+            category="Tables",
+        ),
     log:
-        f"{RESULTS}/analysis.log",
+        f"{RESULTS}/logs/analysis.log",
+    resources:
+        mem_mb=2000,
+        runtime=20,
     params:
-        prefix=runner_prefix("analysis"),
+        results=lambda wildcards, output: os.path.dirname(output.summary),
     shell:
-        "{params.prefix}python -m analysis report " + RESULTS + " --config {input.config}"
-        " > {log} 2>&1"
+        "python3 -m analysis report {params.results} 2> >(tee {log} >&2)"
+
+
+rule verify:
+    """Fail the run, after the PDF is written, if any run's proof or status did not verify."""
+    input:
+        f"{RESULTS}/summary.txt",
+        f"{RESULTS}/report.pdf",
+        config=f"{RESULTS}/config.json",
+    output:
+        f"{RESULTS}/verified.txt",
+    log:
+        f"{RESULTS}/logs/verify.log",
+    resources:
+        mem_mb=200,
+        runtime=5,
+    params:
+        results=lambda wildcards, output: os.path.dirname(output[0]),
+    shell:
+        "python3 -m analysis verify {params.results} > {output}.tmp 2> >(tee {log} >&2)"
+        " && mv {output}.tmp {output}"

@@ -1,96 +1,86 @@
-# Build rules: the Rust workspace binaries, the cpsnark-sm benchmark, the Node packages, and
-# (runner: docker) one image per experiment. Each build touches its output, because cargo and npm
-# leave a file alone when nothing changed, and Snakemake would then rebuild on every run.
+# Build rules: the Rust workspace's programs, the cpsnark-sm benchmark and the Node packages.
+# Each build touches its output, because cargo and npm leave a file alone when nothing changed,
+# and Snakemake would then rebuild on every run.
 
-if config["runner"] == "native" and os.environ.get("CARGO_TARGET_DIR"):
-    # The programs are run from target/release (by this workflow and by the zkSNARK driver).
-    raise WorkflowError(
-        f"CARGO_TARGET_DIR is set ({os.environ['CARGO_TARGET_DIR']}); the workflow runs the "
-        "programs from ./target/release, so unset it"
-    )
+check_environment()
 
 DBSM_BIN = "target/release/db-sm-rsm"
 PROVER_BIN = "target/release/zksnark-prover"
 CPSNARK_BENCH_STAMP = "build/stamps/cpsnark-bench.stamp"
 NODE_STAMP = "zksnark-sm-rsm/node_modules/.package-lock.json"
+JS_SOURCES = sources(
+    "zksnark-sm-rsm/**/*.mjs", "zksnark-sm-rsm/**/*.js", "zksnark-sm-rsm/**/*.zok"
+)
+ANALYSIS_SOURCES = sources("analysis/**/*.py", "analysis/data/**")
 
-JS_SOURCES = sources("zksnark-sm-rsm/**/*.mjs", "zksnark-sm-rsm/**/*.js", "zksnark-sm-rsm/**/*.zok")
-ANALYSIS_SOURCES = sources("analysis/**/*.py")
-
-
-def build_outputs():
-    if config["runner"] == "docker":
-        images = [i for i in DOCKER_IMAGES if i in EXPERIMENTS or i == "analysis"]
-        return [f"build/docker/{image}.stamp" for image in images]
-    outputs = []
-    if "db-sm-rsm" in EXPERIMENTS:
-        outputs.append(DBSM_BIN)
-    if "zksnark-sm-rsm" in EXPERIMENTS:
-        outputs += [PROVER_BIN, NODE_STAMP]
-    if "cpsnark-sm" in EXPERIMENTS:
-        outputs.append(CPSNARK_BENCH_STAMP)
-    return outputs
+BUILD_OUTPUTS += [DBSM_BIN] if "db-sm-rsm" in EXPERIMENTS else []
+BUILD_OUTPUTS += [PROVER_BIN, NODE_STAMP] if "zksnark-sm-rsm" in EXPERIMENTS else []
+BUILD_OUTPUTS += [CPSNARK_BENCH_STAMP] if "cpsnark-sm" in EXPERIMENTS else []
 
 
 rule build_dbsmrsm:
+    """Compile db-sm-rsm (release)."""
     input:
         crate_sources("db-sm-rsm"),
     output:
         DBSM_BIN,
+    log:
+        "build/logs/build_dbsmrsm.log",
+    threads: workflow.cores
+    resources:
+        mem_mb=4000,
+        runtime=60,
     shell:
-        "cargo build --release -p db-sm-rsm --bin db-sm-rsm && test -x {output} && touch {output}"
+        "cargo build --release -p db-sm-rsm --bin db-sm-rsm 2> >(tee {log} >&2)"
+        " && test -x {output} && touch {output}"
 
 
 rule build_zksnark_prover:
+    """Compile the native Groth16 prover of the zkSNARK experiment (release)."""
     input:
         crate_sources("zksnark-sm-rsm/prover"),
     output:
         PROVER_BIN,
+    log:
+        "build/logs/build_zksnark_prover.log",
+    threads: workflow.cores
+    resources:
+        mem_mb=4000,
+        runtime=60,
     shell:
-        "cargo build --release -p zksnark-prover --bin zksnark-prover"
+        "cargo build --release -p zksnark-prover --bin zksnark-prover 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
 
 
 rule build_cpsnark_bench:
-    """Compile the criterion benchmark ahead, so its run measures and does not compile."""
+    """Compile the cpSNARK-Set criterion benchmark ahead, so its run measures and does not
+    compile."""
     input:
         crate_sources("cpsnark-sm"),
     output:
         touch(CPSNARK_BENCH_STAMP),
+    log:
+        "build/logs/build_cpsnark_bench.log",
+    threads: workflow.cores
+    resources:
+        mem_mb=4000,
+        runtime=60,
     shell:
-        "cargo bench --no-run -p cpsnark-sm --bench membership_hash"
+        "cargo bench --no-run -p cpsnark-sm --bench membership_hash 2> >(tee {log} >&2)"
 
 
 rule npm_ci:
+    """Install the zkSNARK driver's Node packages from its lock file."""
     input:
         "zksnark-sm-rsm/package.json",
         "zksnark-sm-rsm/package-lock.json",
     output:
         NODE_STAMP,
+    log:
+        "build/logs/npm_ci.log",
+    resources:
+        mem_mb=2000,
+        runtime=30,
     shell:
-        "cd zksnark-sm-rsm && npm ci --no-audit --no-fund && touch node_modules/.package-lock.json"
-
-
-def image_sources(image):
-    """What each image is built from (its COPY sources), so a change rebuilds the image."""
-    common = [f"experiments/docker/{image}.Dockerfile"]
-    if image == "analysis":
-        return common + ["requirements.txt"] + ANALYSIS_SOURCES
-    deps = common + RUST_SOURCES
-    if image == "zksnark-sm-rsm":
-        deps += sources("zksnark-sm-rsm/package*.json") + JS_SOURCES
-    return deps
-
-
-rule docker_image:
-    """Build one experiment's image (runner: docker), from the repository root as context."""
-    input:
-        lambda wc: image_sources(wc.image),
-    output:
-        touch("build/docker/{image}.stamp"),
-    wildcard_constraints:
-        image="|".join(DOCKER_IMAGES),
-    params:
-        tag=lambda wc: image_tag(wc.image),
-    shell:
-        "docker build -f experiments/docker/{wildcards.image}.Dockerfile -t {params.tag} ."
+        "(cd zksnark-sm-rsm && npm ci --no-audit --no-fund && touch node_modules/.package-lock.json)"
+        " > {log} 2>&1"

@@ -1,108 +1,140 @@
-# Shared helpers of the workflow: configuration checks, the runner prefix, parameter lists.
-# Included first by the Snakefile; every experiment module uses these names.
+# What every module of the workflow shares: the checked configuration, the planned runs, their
+# estimates and resources, the built programs' paths and the provenance of the code. Functions
+# only (the rules are in the experiment modules); the logic lives in analysis/plan/, where it is
+# tested and where the analysis reads the same run names.
 
-import glob
+import json
 import os
 import shutil
+import subprocess
+import sys
 
-import yaml
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
-SCHEMA = "config/schema.yaml"
-
-# Image name per experiment; the docker runner builds each once (rule docker_image).
-DOCKER_IMAGES = ["zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm", "analysis"]
+from analysis.plan import estimate as plan_estimate
+from analysis.plan import runs as plan_runs
+from analysis.plan import settings as plan_settings
 
 
-def image_tag(name):
-    return f"tmbench/{name}:local"
+def say(text):
+    """A message for the user on the terminal (Snakemake's own output goes there too)."""
+    print(text, file=sys.stderr, flush=True)
 
 
-def _key_path(error):
-    """config key of a validation error, e.g. hash[0] or threads[1]."""
-    key = ""
-    for part in error.absolute_path:
-        key += f"[{part}]" if isinstance(part, int) else (f".{part}" if key else str(part))
-    return key
-
-
-def _explain(error, schema):
-    """One line per bad value: the key, what was given, and what is allowed."""
-    key = _key_path(error)
-    if error.validator == "additionalProperties":
-        unknown = sorted(set(error.instance) - set(schema["properties"]))
-        return (f"unknown config key(s) {', '.join(unknown)}; known keys: "
-                f"{', '.join(sorted(schema['properties']))}")
-    top = key.split("[")[0].split(".")[0]
-    prop = schema["properties"].get(top, {})
-    where = f"config key '{key or top}'"
-    if error.validator == "enum":
-        return (f"{where}: {error.instance!r} is not allowed; allowed values: "
-                f"{', '.join(map(str, error.validator_value))}")
-    allowed = []
-    sub = prop.get("items", prop)
-    for word, text in (("minimum", ">="), ("exclusiveMinimum", ">"), ("maximum", "<=")):
-        if word in sub:
-            allowed.append(f"{text} {sub[word]}")
-    if "enum" in sub:
-        allowed.append("one of " + ", ".join(map(str, sub["enum"])))
-    hint = f" (allowed: {' and '.join(allowed)})" if allowed else ""
-    desc = f" [{prop['description']}]" if "description" in prop else ""
-    return f"{where}: {error.message}{hint}{desc}"
-
-
-def _numbers_from_command_line(config, schema):
-    """`--config threads=[1,2]` arrives as ['1', '2']: read numeric strings as numbers where the
-    schema wants numbers, so that command-line overrides work like the YAML file."""
-
-    def coerce(value, want):
-        if isinstance(value, str) and want in ("integer", "number"):
-            try:
-                return int(value) if want == "integer" else float(value)
-            except ValueError:
-                return value
-        return value
-
-    for key, prop in schema["properties"].items():
-        if key not in config:
-            continue
-        if prop.get("type") == "array" and isinstance(config[key], list):
-            want = prop.get("items", {}).get("type")
-            config[key] = [coerce(v, want) for v in config[key]]
-        else:
-            config[key] = coerce(config[key], prop.get("type"))
-
-
-def check_config(config):
-    """Validate against config/schema.yaml (filling in defaults); stop with a clear message."""
-    with open(os.path.join(workflow.basedir, SCHEMA)) as f:
-        schema = yaml.safe_load(f)
-    _numbers_from_command_line(config, schema)
+def checked_config(config, defaults_file):
+    """The configuration (the defaults file under the command line's values) validated and
+    completed, or a WorkflowError of one line per bad key."""
     try:
-        validate(config, SCHEMA)
-    except WorkflowError:
-        # Snakemake's message is jsonschema's raw dump; say instead which key is wrong and what
-        # it may be, for every bad key at once.
-        import jsonschema
+        merged = plan_settings.load_file(os.path.join(workflow.basedir, defaults_file))
+        merged.update(config)
+        config.clear()
+        config.update(merged)
+        warnings = plan_settings.check(config)
+    except plan_settings.SettingsError as e:
+        raise WorkflowError(str(e)) from None
+    if workflow.is_main_process:
+        for w in warnings:
+            say(f"warning: {w}")
+    return config
 
-        errors = jsonschema.Draft202012Validator(schema).iter_errors(config)
-        lines = sorted({_explain(e, schema) for e in errors})
-        raise WorkflowError("invalid configuration:\n  " + "\n  ".join(lines)) from None
+
+def check_environment():
+    """The programs run from ./target/release: a CARGO_TARGET_DIR elsewhere would hide them."""
+    problem = plan_settings.environment_problem()
+    if problem:
+        raise WorkflowError(problem)
 
 
-def require_tools(tools, why):
+def require_tools(experiments):
     """Stop early when a program the selected experiments need is not installed."""
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        raise WorkflowError(
-            f"required program(s) not found on PATH: {', '.join(missing)} (needed for {why}); "
-            "run scripts/install first"
-        )
+    needs = {"zksnark-sm-rsm": ["cargo", "node", "npm"]}
+    for experiment in experiments:
+        missing = [t for t in needs.get(experiment, ["cargo"]) if shutil.which(t) is None]
+        if missing:
+            raise WorkflowError(
+                f"required program(s) not found on PATH: {', '.join(missing)} "
+                f"(needed for experiment {experiment}); run scripts/install first"
+            )
+
+
+def provenance():
+    """The commit of the code that makes these results, and whether files differ from it."""
+    def git(*args):
+        try:
+            out = subprocess.run(["git", *args], capture_output=True, text=True, check=True,
+                                 cwd=workflow.basedir)
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        return out.stdout.strip()
+
+    commit = git("rev-parse", "HEAD")
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "dirty": None if status is None else bool(status)}
+
+
+def plan_and_estimate(config):
+    """Every run of this configuration, and its estimate on this machine (printed once)."""
+    planned = plan_runs.plan(config)
+    model = plan_estimate.CostModel.load()
+    estimates = {}
+    for experiment, runs in planned.items():
+        for run in runs:
+            estimates[run.dir] = model.estimate(run)
+    limit_gib = config["memory_limit_gib"]
+    limit_mb = limit_gib * 1024 if limit_gib is not None else plan_estimate.machine_memory_mb()
+    if workflow.is_main_process:
+        say(plan_estimate.table(list(estimates.values()), model, limit_mb))
+        big = plan_estimate.too_big(list(estimates.values()), limit_mb)
+        if big:
+            worst = max(big, key=lambda e: e.memory_mb)
+            raise WorkflowError(
+                f"{len(big)} job(s) would need more memory than the limit of "
+                f"{limit_mb / 1024:.1f} GiB, e.g. {worst.run.dir} about "
+                f"{worst.memory_mb / 1024:.1f} GiB: lower 'entries' (or 'sweep_entries', "
+                "'mixers'), or raise 'memory_limit_gib' if this machine can swap"
+            )
+    return planned, estimates
+
+
+def run_of(experiment, run_id):
+    """The planned run behind a job's wildcard."""
+    return ESTIMATES[f"{experiment}/{run_id}"].run
+
+
+def measuring_threads(experiment):
+    """Locally a measuring job claims every core, so no two measurements overlap; on a cluster
+    it asks for the threads it runs with (the profile gives it a node of its own)."""
+    if workflow.local_exec:
+        return workflow.cores
+    return lambda wildcards: int(run_of(experiment, wildcards.run).params["threads"])
+
+
+def job_resources(experiment):
+    """mem_mb and runtime (minutes) of a measuring job, from its estimate."""
+    return {
+        "mem_mb": lambda wildcards: ESTIMATES[f"{experiment}/{wildcards.run}"].mem_mb,
+        "runtime": lambda wildcards: ESTIMATES[f"{experiment}/{wildcards.run}"].runtime_min,
+    }
+
+
+def run_dirs(experiment):
+    return [f"{RESULTS}/raw/{run.dir}" for run in PLANNED.get(experiment, [])]
+
+
+def seed_arg(run):
+    seed = plan_runs.seed_of(config, run.rep)
+    return "" if seed is None else f" --seed {seed}"
+
+
+def tee_log(log):
+    """Send a program's stderr (its progress) to the terminal and to the job's log."""
+    return f"2> >(tee {log} >&2)"
 
 
 def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "test")):
     """Files matching the glob patterns, without build products or test files."""
+    import glob
+
     found = set()
     for pattern in patterns:
         for path in glob.glob(pattern, recursive=True):
@@ -112,58 +144,41 @@ def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "tes
     return sorted(found)
 
 
-def crate_sources(crate):
-    """What a crate's build depends on: its own files and the workspace manifest and lock. The
-    crates have no path dependencies on each other; one that gains some must list them here."""
-    return ["Cargo.toml", "Cargo.lock"] + sources(f"{crate}/**/*.rs", f"{crate}/Cargo.toml")
+def crate_sources(*crates):
+    """What a crate's build depends on: its own files, the shared measure crate, and the
+    workspace's manifest and lock."""
+    files = ["Cargo.toml", "Cargo.lock"]
+    for crate in (*crates, "measure"):
+        files += sources(f"{crate}/**/*.rs", f"{crate}/Cargo.toml")
+    return sorted(set(files))
 
 
-RUST_CRATES = ["db-sm-rsm", "cpsnark-sm", "zksnark-sm-rsm/prover"]
-# Every workspace member: an image builds the whole workspace's manifest set.
-RUST_SOURCES = sorted({f for crate in RUST_CRATES for f in crate_sources(crate)})
+def run_config_text():
+    """results/config.json: the configuration, the runs it makes and the code's commit."""
+    return json.dumps(
+        {
+            "config": dict(config),
+            "runs": {e: [r.id for r in runs] for e, runs in PLANNED.items()},
+            "provenance": PROVENANCE,
+        },
+        indent=2,
+        sort_keys=True,
+    )
 
 
-def seed_arg(rep):
-    """--seed S for run k (S + k - 1, so repetitions differ yet are reproducible), or nothing."""
-    if config["seed"] is None:
-        return ""
-    return f" --seed {config['seed'] + rep - 1}"
+def write_atomically(path, text, log):
+    """Write text to path through a temporary file (no reader sees half of it); log it."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(f"{text}\n")
+    os.replace(tmp, path)
+    with open(log, "w", encoding="utf-8") as f:
+        f.write(f"wrote {path}\n")
 
 
-def rep_suffix(rep):
-    """Run 1 of a parameter set lives in <params>/, run k >= 2 in <params>-r<k>/."""
-    return "" if rep == 1 else f"-r{rep}"
-
-
-def reps():
-    return range(1, config["repetitions"] + 1)
-
-
-def rep_of(run_id):
-    """The repetition number encoded in a run directory name."""
-    head, sep, tail = run_id.rpartition("-r")
-    return int(tail) if sep and tail.isdigit() else 1
-
-
-def set_sizes():
-    return sorted({config["n"], *config["sweep_n"]})
-
-
-def runner_prefix(image, mounts=()):
-    """Prefix of every experiment command: nothing natively; under docker, run in the image with
-    the results directory mounted where the same relative (or absolute) path reaches it, plus
-    any further (host, container) mounts, read-only."""
-    if config["runner"] == "native":
-        return ""
-    res = config["results"]
-    host, inside = (res, res) if os.path.isabs(res) else (f"$PWD/{res}", f"/work/{res}")
-    extra = "".join(f' -v "{h}":{c}:ro' for h, c in mounts)
-    return f'docker run --rm -v "{host}":{inside}{extra} {image_tag(image)} '
-
-
-def tool_inputs(native, image):
-    """Inputs a run rule needs before it can start: built programs natively, the image under
-    docker (so that docker builds each image once, and nothing is compiled on the host)."""
-    if config["runner"] == "docker":
-        return [f"build/docker/{image}.stamp"]
-    return native
+def print_summary(results):
+    """At the end of a run: the analysis's summary (claims, statuses, the PDF's path)."""
+    path = os.path.join(results, "summary.txt")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            say(f"\n{f.read().rstrip()}")

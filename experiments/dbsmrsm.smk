@@ -1,62 +1,48 @@
 # Experiment 1 of the paper: the distributed set-membership proofs DB-SM and DB-RSM within a mixnet
-# of m mix-servers. One job per (n, m, curve, mode, threads, repetition). n is swept at the
-# configured m, and m at the configured n (one parameter at a time, not the full grid, to keep
-# the number of long runs down).
-
-import re
+# of m mix-servers. One job per (n, m, curve, mode, security, threads, repetition); n is swept at
+# the configured m, and m at the configured n (analysis/plan/runs.py).
 
 DB_RAW = f"{RESULTS}/raw/db-sm-rsm"
-DB_RUN = re.compile(r"n(\d+)-m(\d+)-(bn254|bls12-381)-(fast|paper)-t(\d+)(?:-r(\d+))?")
-
-
-def dbsmrsm_points():
-    points = {(n, config["m"]) for n in set_sizes()}
-    points |= {(config["n"], m) for m in config["sweep_m"]}
-    return sorted(points)
-
-
-def dbsmrsm_run_ids():
-    return [
-        f"n{n}-m{m}-{curve}-{mode}-t{threads}{rep_suffix(rep)}"
-        for n, m in dbsmrsm_points()
-        for curve in config["curve"]
-        for mode in config["mode"]
-        for threads in config["threads"]
-        for rep in reps()
-    ]
-
-
-def dbsmrsm_outputs():
-    return [f"{DB_RAW}/{r}/{f}" for r in dbsmrsm_run_ids() for f in ("report.txt", "report.json")]
-
-
-def dbsmrsm_args(wildcards):
-    n, m, curve, mode, threads, rep = DB_RUN.fullmatch(wildcards.run).groups()
-    return f"{n} {m} --curve {curve} --mode {mode} --threads {threads}{seed_arg(int(rep or 1))}"
+DB_SCHEME = plan_runs.SCHEMES["db-sm-rsm"]
+RAW_OUTPUTS += [
+    f"{d}/{f}" for d in run_dirs("db-sm-rsm") for f in ("report.txt", "report.json")
+]
 
 
 rule dbsmrsm_run:
+    """One run of the mixnet with DB-SM and DB-RSM: every party's time per step, statuses and
+    sizes (report.txt in the paper's format, report.json with CPU times and counted
+    operations)."""
     input:
-        tool_inputs([DBSM_BIN], "db-sm-rsm"),
+        DBSM_BIN,
     output:
         txt=f"{DB_RAW}/{{run}}/report.txt",
         json=f"{DB_RAW}/{{run}}/report.json",
     log:
         f"{DB_RAW}/{{run}}/stderr.log",
+    benchmark:
+        f"{DB_RAW}/{{run}}/benchmark.tsv"
     wildcard_constraints:
-        run=DB_RUN.pattern,
+        run=DB_SCHEME.pattern,
     params:
-        prefix=runner_prefix("db-sm-rsm"),
-        args=dbsmrsm_args,
-    threads: workflow.cores
-    # A status False exits non-zero but leaves complete reports: keep them for the PDF to flag.
+        args=lambda wc: (
+            "{n} {m} --curve {curve} --mode {mode} --security {security} --threads {threads}"
+        ).format(**run_of("db-sm-rsm", wc.run).params)
+        + seed_arg(run_of("db-sm-rsm", wc.run)),
+        key_cache=f"{RESULTS}/keys",
+    threads: measuring_threads("db-sm-rsm")
+    resources:
+        **job_resources("db-sm-rsm"),
+    # A status False exits non-zero but leaves complete reports: keep them for the PDF to flag
+    # (the `verify` rule fails the run after the PDF is written).
     shell:
-        "{params.prefix}" + DBSM_BIN + " {params.args} --json {output.json} > {output.txt} 2> {log}"
+        "{input} {params.args} --key-cache {params.key_cache} --json {output.json}"
+        " > {output.txt} 2> >(tee {log} >&2)"
         " || {{ rc=$?; echo \"db-sm-rsm exited with status $rc; see {log}\" >&2;"
         " test -s {output.json} || exit $rc; }}"
 
 
-# Issue 8's performance benchmark, outside `all` (about 40 minutes on 2 cores):
+# The performance benchmark of db-sm-rsm, outside `all` (about 40 minutes on 2 cores):
 #   snakemake --cores 2 dbsm_perf
 # Paper mode against fast mode at n = 1000 and the configured m, one thread, with fast mode's
 # computed lower bound and its speed-up on two threads, from a fresh single-core calibration.
@@ -73,6 +59,9 @@ rule dbsm_calibration:
     log:
         f"{DB_PERF}/calibration.log",
     threads: workflow.cores
+    resources:
+        mem_mb=2000,
+        runtime=60,
     shell:
         "RAYON_NUM_THREADS=1 DBSM_CALIBRATION=$PWD/{output}"
         " cargo bench -p db-sm-rsm --bench ops > {log} 2>&1"
@@ -84,13 +73,18 @@ rule dbsm_perf:
         binary=DBSM_BIN,
         calibration=rules.dbsm_calibration.output,
     output:
-        txt=f"{DB_PERF}/compare-n1000-m{config['m']}.txt",
-        json=f"{DB_PERF}/compare-n1000-m{config['m']}.json",
+        txt=f"{DB_PERF}/compare-n1000-m{config['mixers']}.txt",
+        json=f"{DB_PERF}/compare-n1000-m{config['mixers']}.json",
     log:
-        f"{DB_PERF}/compare-n1000-m{config['m']}.log",
+        f"{DB_PERF}/compare-n1000-m{config['mixers']}.log",
+    params:
+        raw=f"{DB_PERF}/raw-n1000-m{config['mixers']}",
+        mixers=config["mixers"],
     threads: workflow.cores
+    resources:
+        mem_mb=4000,
+        runtime=180,
     shell:
-        "python3 scripts/dbsm_compare_modes.py --binary {input.binary} --n 1000 --m {config[m]}"
-        " --threads 1 --scaling 2 --calibration {input.calibration} --json {output.json}"
-        f" --raw-dir {DB_PERF}/raw-n1000-m{config['m']}"
-        " > {output.txt} 2> {log}"
+        "python3 scripts/dbsm_compare_modes.py --binary {input.binary} --n 1000"
+        " --m {params.mixers} --threads 1 --scaling 2 --calibration {input.calibration}"
+        " --json {output.json} --raw-dir {params.raw} > {output.txt} 2> >(tee {log} >&2)"

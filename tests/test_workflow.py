@@ -1,11 +1,13 @@
-"""The workflow's jobs and command lines (dry runs), its docker runner, and its re-run behaviour
-(a run with stand-in programs, see conftest.py)."""
+"""The workflow's jobs, command lines, messages and re-run behaviour, with stand-in programs (see
+wfhelpers.py), and a dry run of the real repository."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,39 +17,41 @@ DRY = ("--dry-run", "--printshellcmds", "--cores", "1")
 
 
 def shell_commands(output: str) -> list[str]:
-    return [line.split("Shell command: ", 1)[1] for line in output.splitlines()
-            if "Shell command: " in line and not line.endswith("None")]
+    lines = output.splitlines()
+    cmds = []
+    for i, line in enumerate(lines):
+        if line.strip() == "shell:" and i + 1 < len(lines):
+            cmds.append(lines[i + 1].strip())
+        elif "Shell command: " in line and not line.endswith("None"):
+            cmds.append(line.split("Shell command: ", 1)[1])
+    return cmds
 
 
 def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow) -> None:
-    cmds = shell_commands(workflow_copy.snakemake(*DRY, "all").stdout)
-    text = "\n".join(cmds)
+    proc = workflow_copy.snakemake(*DRY, "all")
+    text = "\n".join(shell_commands(proc.stdout + proc.stderr))
     for statement in ("sm", "rsm"):
         out = f"results/raw/zksnark-sm-rsm/{statement}-poseidon-n10000-t1"
         assert (f"node zksnark-sm-rsm/run.mjs --statement {statement} --n 10000 --hash poseidon"
-                f" --threads 1 --out {out} --provers wasm,native 2> {out}/stderr.log") in text
-    db = "results/raw/db-sm-rsm/n10000-m4-bn254-fast-t1"
-    assert (f"target/release/db-sm-rsm 10000 4 --curve bn254 --mode fast --threads 1"
-            f" --json {db}/report.json > {db}/report.txt 2> {db}/stderr.log") in text
+                f" --threads 1 --out {out} --provers wasm,native 2> >(tee {out}/stderr.log >&2)") in text
+    db = "results/raw/db-sm-rsm/n10000-m4-bn254-fast-s128-t1"
+    assert (f"target/release/db-sm-rsm 10000 4 --curve bn254 --mode fast --security 128 --threads 1"
+            f" --key-cache results/keys --json {db}/report.json > {db}/report.txt") in text
     cp = "results/raw/cpsnark-sm/n10000-t1"
-    assert (f"env CPSNARK_N=10000 CPSNARK_SAMPLES=100 CPSNARK_JSON=../{cp}/summary.json"
-            f" RAYON_NUM_THREADS=1 cargo bench -p cpsnark-sm --bench membership_hash"
-            f" > {cp}/report.txt") in text
-    assert ("python -m analysis report results --config results/config.json"
-            " > results/analysis.log 2>&1") in text
-    assert "cargo build --release -p db-sm-rsm --bin db-sm-rsm && test -x target/release/db-sm-rsm"\
-        " && touch target/release/db-sm-rsm" in text
+    assert re.search(rf"env CPSNARK_N=10000 CPSNARK_SAMPLES=100 CPSNARK_JSON=/\S+/{cp}/summary.json"
+                     r" RAYON_NUM_THREADS=1 cargo bench -p cpsnark-sm --bench membership_hash", text)
+    assert "python3 -m analysis report results" in text
+    assert "python3 -m analysis verify results" in text
+    assert "cargo build --release -p db-sm-rsm --bin db-sm-rsm" in text
     assert "cargo build --release -p zksnark-prover --bin zksnark-prover" in text
     assert "cargo bench --no-run -p cpsnark-sm --bench membership_hash" in text
     assert "npm ci" in text
-    assert "docker" not in text
 
 
 def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
-    proc = workflow_copy.snakemake(*DRY, "raw", *workflow_copy.configfile(n=100),
-                                   "--config", "sweep_n=[10,1000]",
-                                   "sweep_m=[2]", "hash=[poseidon,sha256]", "threads=[1,2]",
-                                   "repetitions=2", "seed=5", "curve=[bn254,bls12-381]")
+    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "entries=100", "sweep_entries=[10,1000]",
+                                   "sweep_mixers=[2]", "hash=[poseidon,sha256]", "threads=[1,2]",
+                                   "repetitions=2", "seed=5", "curve=[bn254,bls12-381]")  # fmt: skip
     text = "\n".join(shell_commands(proc.stdout))
     runs = set(re.findall(r"results/raw/[^/ ]+/[^/ ]+(?=/report)", text))
     zk = {r for r in runs if "zksnark" in r}
@@ -56,140 +60,112 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
     assert len(zk) == 2 * 2 * 3 * 2 * 2  # statements, hashes, n, threads, repetitions
     assert len(db) == 4 * 2 * 2 * 2  # (n, m) points (3 n at m=4, m=2 at n=100), curves, ...
     assert len(cp) == 3 * 2 * 2
-    assert "results/raw/db-sm-rsm/n100-m2-bls12-381-fast-t2-r2" in db
+    assert "results/raw/db-sm-rsm/n100-m2-bls12-381-fast-s128-t2-r2" in db
     # repetition k runs with seed + k - 1, so repetitions differ yet are reproducible
-    assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --threads 1 --seed 6 "
-                     r"--json results/raw/db-sm-rsm/n1000-m4-bn254-fast-t1-r2/", text)
+    assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --security 128 --threads 1 --seed 6 "
+                     r"--key-cache results/keys --json results/raw/db-sm-rsm/n1000-m4-bn254-fast-s128-t1-r2/",
+                     text)  # fmt: skip
     assert re.search(r"--n 10 --hash sha256 --threads 2 --out "
                      r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ", text)
-    assert re.search(r"CPSNARK_JSON=\.\./results/raw/cpsnark-sm/n100-t1-r2/summary.json "
-                     r"CPSNARK_SEED=6 RAYON_NUM_THREADS=1 ", text)
+    assert re.search(r"CPSNARK_JSON=/\S+/results/raw/cpsnark-sm/n100-t1-r2/summary.json "
+                     r"CPSNARK_SEED=6 RAYON_NUM_THREADS=1 ", text)  # fmt: skip
 
 
-def test_docker_runner_prefixes_the_same_command_lines(workflow_copy: Workflow) -> None:
-    native = shell_commands(workflow_copy.snakemake(*DRY, "all").stdout)
-    docker = shell_commands(workflow_copy.snakemake(*DRY, "all", "--config",
-                                                    "runner=docker").stdout)
-    builds = [c for c in docker if c.startswith("docker build")]
-    assert sorted(builds) == sorted(
-        f"docker build -f experiments/docker/{i}.Dockerfile -t tmbench/{i}:local ."
-        for i in ("zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm", "analysis"))
-    runs = [c for c in docker if c.startswith("docker run")]
-    prefix = re.compile(r'docker run --rm -v "\$PWD/results":/work/results'
-                        r'( -v "\$PWD/../shared":/shared:ro)? tmbench/([a-z0-9-]+):local ')
-    stripped = set()
-    for cmd in runs:
-        match = prefix.match(cmd)
-        assert match, cmd
-        stripped.add(cmd[match.end():])
-    # every experiment and the analysis run in their image, with the native command line
-    native_runs = {c for c in native if not c.startswith(("cargo build", "cargo bench --no-run",
-                                                          "cd zksnark-sm-rsm"))}
-    assert stripped == native_runs
-    assert not any(c.startswith(("cargo build", "cd zksnark-sm-rsm")) for c in docker)
+def test_estimates_are_printed_before_anything_runs(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=1000")
+    assert re.search(r"^job\s+threads\s+time\s+peak memory$", proc.stderr, re.M), proc.stderr
+    assert re.search(r"^db-sm-rsm/n1000-m4-bn254-fast-s128-t1\s+1\s+[0-9.]+ (s|min|h)\s+[0-9,]+ MB$",
+                     proc.stderr, re.M)  # fmt: skip
+    assert "total (one job at a time)" in proc.stderr and "speed probe" in proc.stderr
+    # A job's estimate becomes its resources (what a scheduler reserves).
+    assert re.search(r"resources: .*runtime=\d+, mem_mb=\d+", proc.stdout)
 
 
-def test_docker_runner_with_absolute_results_dir(workflow_copy: Workflow, tmp_path: Path) -> None:
-    res = tmp_path / "elsewhere"
-    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "runner=docker", f"results={res}",
-                                   "experiments=[cpsnark-sm]")
-    assert f'docker run --rm -v "{res}":{res} tmbench/cpsnark-sm:local env CPSNARK_N=10000' \
-        f" CPSNARK_SAMPLES=100 CPSNARK_JSON={res}/raw/cpsnark-sm/n10000-t1/summary.json" \
-        in proc.stdout
+def test_a_job_too_big_for_the_memory_is_refused(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "memory_limit_gib=0.01",
+                                   check=False)  # fmt: skip
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert "would need more memory than the limit of 0.0 GiB" in out and "'memory_limit_gib'" in out
+    assert "Traceback" not in out
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=1000000",
+                                   "mixers=64", check=False)  # fmt: skip
+    assert proc.returncode != 0 and "lower 'entries'" in proc.stdout + proc.stderr
 
 
-def dockerfile_copy_sources(path: Path) -> list[str]:
-    """Source paths of every COPY (not COPY --from, which copies between build stages)."""
-    sources = []
-    text = path.read_text().replace("\\\n", " ")
-    for line in text.splitlines():
-        words = line.split()
-        if not words or words[0].upper() != "COPY":
-            continue
-        args = [w for w in words[1:] if not w.startswith("--")]
-        if any(w.startswith("--from") for w in words[1:]):
-            continue
-        sources += args[:-1]
-    return sources
+def test_bad_configuration_values_are_one_line_each(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=1",
+                                   "hash=[md5]", "seed=null", check=False)  # fmt: skip
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "Traceback" not in out
+    assert "config key 'entries': 1 is less than the minimum of 2" in out
+    assert "config key 'hash[0]': 'md5' is not allowed; allowed values: poseidon, sha256" in out
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", *workflow_copy.configfile(n=100),
+                                   check=False)  # fmt: skip
+    assert "unknown config key 'n': the paper's n is the key 'entries'" in proc.stdout + proc.stderr
 
 
-def test_every_dockerfile_copy_source_exists() -> None:
-    dockerfiles = sorted((REPO / "experiments/docker").glob("*.Dockerfile"))
-    names = {p.name.removesuffix(".Dockerfile") for p in dockerfiles}
-    assert names == {"db-sm-rsm", "zksnark-sm-rsm", "cpsnark-sm", "analysis"}
-    for dockerfile in dockerfiles:
-        sources = dockerfile_copy_sources(dockerfile)
-        assert sources, dockerfile
-        for source in sources:
-            part = source.split("/")[0]
-            if part in ("analysis", "zksnark-sm-rsm") and not (REPO / part).exists():
-                pytest.skip(f"{part}/ has not landed yet")
-            assert (REPO / source).exists(), f"{dockerfile.name}: COPY source {source} missing"
+def test_seed_null_means_no_seed(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "seed=null", "entries=16")
+    assert "--seed" not in proc.stdout
+    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "seed=3", "entries=16")
+    assert "--seed 3" in proc.stdout
 
 
-def test_dockerfiles_pin_their_toolchains() -> None:
-    froms = []
-    for dockerfile in (REPO / "experiments/docker").glob("*.Dockerfile"):
-        froms += re.findall(r"^FROM (\S+)", dockerfile.read_text(), re.M)
-    assert all(":" in image and not image.endswith(":latest") for image in froms), froms
-    assert {"rust:1.95.0-bookworm", "node:20.20.2-bookworm-slim",
-            "python:3.11.7-slim-bookworm"} <= set(froms)
-
-
-def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(
-    workflow_copy: Workflow,
-) -> None:
-    args = ("--cores", "1", "all", *workflow_copy.configfile(n=8),
-            "--config", "sweep_n=[16]", "cpsnark_samples=10")
-    workflow_copy.snakemake(*args)
+def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(workflow_copy: Workflow) -> None:
+    args = ("--cores", "1", "all", "--config", "entries=8", "sweep_entries=[16]", "cpsnark_samples=10")
+    proc = workflow_copy.snakemake(*args)
     results = workflow_copy.root / "results"
-    assert (results / "report.pdf").exists()
+    assert (results / "report.pdf").exists() and (results / "verified.txt").exists()
     summary = json.loads((results / "raw/cpsnark-sm/n16-t1/summary.json").read_text())
     assert summary["n"] == 16  # the benchmark found its JSON path from inside its crate
     config = json.loads((results / "config.json").read_text())
-    assert config["n"] == 8 and config["collab_factor"] == 2.0
-    assert (results / "raw/zksnark-sm-rsm/rsm-poseidon-n16-t1/stderr.log").exists()
+    assert config["config"]["entries"] == 8 and config["config"]["collab_factor"] == 2.0
+    assert "db-sm-rsm" in config["runs"] and "n16-m4-bn254-fast-s128-t1" in config["runs"]["db-sm-rsm"]
+    assert "commit" in config["provenance"]
+    log = results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/stderr.log"
+    # Progress reaches the terminal and the log; the summary and the PDF's path close the run.
+    assert "progress" in log.read_text() and "progress" in proc.stderr
+    assert "Report: results/report.pdf" in proc.stderr.split("==== summary ====")[-1]
+    assert (results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/benchmark.tsv").exists()
 
     again = workflow_copy.snakemake("--dry-run", *args)
     assert "Nothing to be done" in again.stdout, again.stdout
 
-    # An interrupted run (one result and the PDF not yet written) resumes: what is missing is
-    # redone, and only that.
-    (results / "raw/db-sm-rsm/n16-m4-bn254-fast-t1/report.json").unlink()
+    # An interrupted run (one result, the PDF and the check not yet written) resumes: what is
+    # missing is redone, and only that.
+    (results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/report.json").unlink()
     (results / "report.pdf").unlink()
+    (results / "verified.txt").unlink()
     resumed = workflow_copy.snakemake("--dry-run", *args)
     assert re.search(r"dbsmrsm_run\s+1\b", resumed.stdout), resumed.stdout
     assert re.search(r"analysis_report\s+1\b", resumed.stdout), resumed.stdout
     assert "zksnark_run" not in resumed.stdout and "cpsnark_run" not in resumed.stdout
 
 
-def test_failed_verification_keeps_reports_for_the_pdf(workflow_copy: Workflow) -> None:
+def test_failed_verification_fails_the_run_after_the_pdf(workflow_copy: Workflow) -> None:
     workflow_copy.env["FAKE_ZK_STATUS"] = "FAILED"
-    workflow_copy.snakemake("--cores", "1", "raw", *workflow_copy.configfile(n=8),
-                            "--config", "experiments=[zksnark-sm-rsm]")
-    report = workflow_copy.root / "results/raw/zksnark-sm-rsm/sm-poseidon-n8-t1/report.json"
-    assert json.loads(report.read_text())["provers"]["wasm"]["status"] == "FAILED"
-
-
-def test_check_results_flags_failed_proofs(workflow_copy: Workflow) -> None:
-    import subprocess
-    import sys
-
-    workflow_copy.env["FAKE_ZK_STATUS"] = "FAILED"
-    workflow_copy.snakemake("--cores", "1", "raw", *workflow_copy.configfile(n=8),
-                            "--config", "experiments=[zksnark-sm-rsm,db-sm-rsm]")
-    proc = subprocess.run([sys.executable, str(REPO / "scripts/check_results.py"),
-                           str(workflow_copy.root / "results")], capture_output=True, text=True)
-    assert proc.returncode == 1
-    assert "prover wasm: status 'FAILED'" in proc.stderr
+    workflow_copy.env["FAKE_VERIFY_PROBLEM"] = "zksnark-sm-rsm/sm-poseidon-n8-t1: prover wasm: status FAILED"
+    proc = workflow_copy.snakemake("--cores", "1", "all", "--config", "entries=8",
+                                   "experiments=[zksnark-sm-rsm]", check=False)  # fmt: skip
+    results = workflow_copy.root / "results"
+    report = results / "raw/zksnark-sm-rsm/sm-poseidon-n8-t1/report.json"
+    assert json.loads(report.read_text())["provers"]["wasm"]["status"] == "FAILED"  # kept
+    assert (results / "report.pdf").exists()  # the PDF is written ...
+    assert proc.returncode != 0  # ... and the run fails, naming the rule and the problem
+    assert "verify" in proc.stderr and "status FAILED" in proc.stderr
+    assert "Report:" in proc.stderr  # the summary is printed on failure too
 
 
 def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> None:
-    shells = tmp_path / "only-shells"
-    shells.mkdir()
-    for name in ("bash", "sh"):
-        (shells / name).symlink_to(shutil.which(name))
-    workflow_copy.env = dict(workflow_copy.env, PATH=str(shells))
+    # A bare machine: a shell and the basic commands, without cargo, node or npm.
+    bare = tmp_path / "bare-bin"
+    bare.mkdir()
+    for name in ("bash", "sh", "which", "env", "git", "uname"):
+        found = shutil.which(name)
+        if found:
+            (bare / name).symlink_to(found)
+    workflow_copy.env = dict(workflow_copy.env, PATH=str(bare))
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", check=False)
     assert proc.returncode != 0
     assert "required program(s) not found on PATH: cargo" in proc.stdout + proc.stderr
@@ -198,23 +174,31 @@ def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> No
 def test_scripts_are_executable() -> None:
     import os
 
-    for name in ("scripts/install", "scripts/test", ".ci/run", "scripts/check_results.py"):
+    for name in ("scripts/install", "scripts/test", ".ci/run"):
         assert os.access(REPO / name, os.X_OK), f"{name} is not executable"
 
 
 def test_dry_run_of_this_repository(tmp_path: Path) -> None:
     """The real repository (not a copy with stand-ins) has every file the default run needs."""
-    import subprocess
-    import sys
-
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "--dry-run", "--cores", "1", "all", "--config",
          f"results={tmp_path / 'results'}"],
         cwd=REPO, capture_output=True, text=True, timeout=300,
-    )
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report", "run_config"):
+    for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report", "run_config", "verify"):
         assert re.search(rf"^{rule}\s+\d+", proc.stdout, re.M), proc.stdout
+
+
+def test_lint_has_only_the_explained_finding() -> None:
+    """`snakemake --lint`: every finding is fixed but one, which README explains (the software is
+    installed by scripts/install from pinned registries, not by conda or a container)."""
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "--lint"], cwd=REPO, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    findings = re.findall(r"^\s+\* (.+?):?$", proc.stdout + proc.stderr, re.M)
+    assert findings, proc.stderr
+    others = [f for f in findings if not f.startswith("Specify a conda environment or container")]
+    assert others == [], others
 
 
 def test_cargo_target_dir_elsewhere_is_refused(workflow_copy: Workflow) -> None:
@@ -222,3 +206,15 @@ def test_cargo_target_dir_elsewhere_is_refused(workflow_copy: Workflow) -> None:
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", check=False)
     assert proc.returncode != 0
     assert "CARGO_TARGET_DIR is set (/somewhere/else)" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("bad", ["n: [1\n", "- a list\n"])
+def test_settings_file_errors_name_the_file(tmp_path: Path, bad: str) -> None:
+    from analysis.plan.settings import SettingsError, load_file
+
+    f = tmp_path / "my.yaml"
+    f.write_text(bad)
+    with pytest.raises(SettingsError, match=re.escape(str(f))):
+        load_file(f)
+    with pytest.raises(SettingsError, match="config file not found"):
+        load_file(tmp_path / "missing.yaml")

@@ -1,10 +1,11 @@
 """Helpers for the workflow tests (the fixture is registered in conftest.py).
 
-`workflow_copy` makes a throw-away copy of the workflow (Snakefile, config, experiments/) with
-tiny stand-in programs: a `cargo` and an `npm` on PATH, a node driver, a db-sm-rsm binary and an
-analysis package that write small files of the right names. They exercise Snakemake's rules,
-file names, command lines and re-run behaviour only, never the experiments: the real programs
-are tested by their own suites, and the real pipeline never sees these stand-ins.
+`workflow_copy` makes a throw-away copy of the workflow (Snakefile, config, experiments/, and the
+planning layer analysis/plan that the workflow imports) with tiny stand-in programs: a `cargo`
+and an `npm` on PATH, a node driver, a db-sm-rsm binary and an analysis command line that write
+small files of the right names. They exercise Snakemake's rules, file names, command lines,
+messages and re-run behaviour only, never the experiments: the real programs are tested by their
+own suites and by the smoke run of scripts/test, and the real pipeline never sees these.
 """
 
 from __future__ import annotations
@@ -76,12 +77,27 @@ process.exit(result[provers[0]].status === "PASSED" ? 0 : 1);
 """
 
 FAKE_ANALYSIS = r"""
+import json
+import os
 import sys
 from pathlib import Path
 
-results = Path(sys.argv[2])
-for name in ("report.pdf", "tidy.csv", "tidy.parquet"):
-    (results / name).write_text("fake\n")
+cmd, results = sys.argv[1], Path(sys.argv[2])
+if cmd == "report":
+    print("analysis: rendering", file=sys.stderr)
+    for name in ("report.pdf", "tidy.csv", "tidy.parquet"):
+        (results / name).write_text("stand-in\n")
+    for d in ("plots", "tables"):
+        (results / d).mkdir(exist_ok=True)
+    (results / "plots" / "time_vs_n.png").write_text("stand-in\n")
+    (results / "tables" / "claims.csv").write_text("stand-in\n")
+    (results / "summary.txt").write_text(f"==== summary ====\nReport: {results / 'report.pdf'}\n")
+elif cmd == "verify":
+    bad = os.environ.get("FAKE_VERIFY_PROBLEM")
+    if bad:
+        print(f"verify: {bad}", file=sys.stderr)
+        sys.exit(1)
+    print("all runs verified")
 """
 
 
@@ -91,8 +107,7 @@ class Workflow:
     env: dict
 
     def configfile(self, **values: object) -> tuple[str, str]:
-        """--configfile arguments for a small YAML file with these values (Snakemake's --config
-        cannot set one-letter keys such as n and m)."""
+        """--configfile arguments for a small YAML file with these values."""
         import yaml
 
         path = self.root / f"override-{len(list(self.root.glob('override-*')))}.yaml"
@@ -133,15 +148,18 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     # the sources the build rules depend on
     for name in ("Cargo.toml", "Cargo.lock", "db-sm-rsm/src/main.rs", "cpsnark-sm/src/lib.rs",
                  "zksnark-sm-rsm/prover/src/main.rs", "zksnark-sm-rsm/package.json",
-                 "zksnark-sm-rsm/package-lock.json", "analysis/__init__.py"):
+                 "zksnark-sm-rsm/package-lock.json", "analysis/__init__.py", "measure/src/lib.rs"):
         _write(root / name, "\n")
+    # The workflow plans its runs and estimates with the real planning layer.
+    shutil.copytree(REPO / "analysis/plan", root / "analysis/plan",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    _write(root / "analysis/data/costs.yaml", (REPO / "analysis/data/costs.yaml").read_text())
     _write(root / "zksnark-sm-rsm/run.mjs", FAKE_RUN_MJS)
     _write(root / "analysis/__main__.py", FAKE_ANALYSIS)
     _write(root / "fake/db-sm-rsm", FAKE_DBSMRSM, executable=True)
     _write(root / "fake/zksnark-prover", "#!/bin/sh\n", executable=True)
     _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)
-    _write(root / "fakebin/docker", "#!/bin/sh\nexit 99\n", executable=True)
     env = dict(os.environ)
     env["PATH"] = f"{root / 'fakebin'}{os.pathsep}{env['PATH']}"
     return Workflow(root, env)

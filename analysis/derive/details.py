@@ -5,8 +5,10 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.derive.figure10 import db_groups
+from analysis.parse.cpsnark import EXPERIMENT as CP
 from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS, WITNESS_HASHED
-from analysis.tidy import CP, DB, ZK
+from analysis.parse.dbsm import EXPERIMENT as DB
+from analysis.parse.zksnark import EXPERIMENT as ZK
 
 NAN = float("nan")
 

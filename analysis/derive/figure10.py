@@ -1,8 +1,8 @@
 """Figure 10 of the paper from the tidy table: per-prover/verifier totals, breakdowns, HBC figures.
 
-The breakdown rows follow the README's mapping of report entries to Figure 10 rows (spec
-db-sm-rsm.md sections 7.2 and 7.3). A per-prover (M_k) value is the largest over the mixers, so a
-slow mixer is never hidden; the verifier (Q) value is the verifier's total.
+The breakdown rows follow the paper README's mapping of report entries to Figure 10 rows. A
+per-prover (M_k) value is the largest over the mixers, so a slow mixer is never hidden; the
+verifier (Q) value is the verifier's total.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.tidy import DB
+from analysis.derive.spread import Spread
+from analysis.parse.dbsm import EXPERIMENT as DB
 
 FSM = "main > forward set membership"
 RSM = "main > reverse set membership"
@@ -74,7 +75,7 @@ DBRSM_BREAKDOWN: tuple[Row, ...] = (
 # Honest-but-curious: the README drops the steps that verify signatures, prove or verify shuffles,
 # prove or verify knowledge of blinding factors, and prove or verify decryption shares. Proof
 # generation fused into the blinding and decryption timers cannot be separated, so the HBC
-# figures are upper bounds (spec db-sm-rsm.md 7.3: about 240 s and 1150 s in the sample).
+# figures are upper bounds (about 240 s and 1150 s in the paper's sample report).
 HBC_DROP: dict[str, tuple[Entry, ...]] = {
     FSM: (
         (FSM + " > check_verfsigs", "{p}: checking verifier's signatures and encryptions"),
@@ -132,6 +133,7 @@ class DbGroup:
     threads: int | None
     curve: str | None
     mode: str | None
+    security: str | None
     runs: tuple[str, ...]
 
     @property
@@ -139,9 +141,20 @@ class DbGroup:
         s = f"{self.source} m={self.m} n={self.n}"
         if self.source != "paper":
             s += f" t={self.threads} {self.curve} {self.mode}"
+            if self.security:
+                s += f" sec={self.security}"
         if len(self.runs) > 1:
-            s += f" ({len(self.runs)} reps, median)"
+            s += f" ({len(self.runs)} reps)"
         return s
+
+    @property
+    def at_paper_setting(self) -> bool:
+        """The paper's workload: n = 10000 entries, m = 4 mix-servers."""
+        return (self.n, self.m) == (10000, 4)
+
+
+def _opt_str(v: object) -> str | None:
+    return None if v is None or pd.isna(v) else str(v)  # type: ignore[call-overload]
 
 
 def _opt_int(v: object) -> int | None:
@@ -151,22 +164,24 @@ def _opt_int(v: object) -> int | None:
 def db_groups(df: pd.DataFrame) -> list[DbGroup]:
     """Every db-sm-rsm parameter set (paper first), with the runs that repeat it."""
     d = df[df["experiment"] == DB]
-    keyed: dict[tuple[str, int, int, int | None, str | None, str | None], list[str]] = {}
+    keyed: dict[tuple[str, int, int, int | None, str | None, str | None, str | None], list[str]] = {}
     for (source, run), g in d.groupby(["source", "run"], sort=True):
         first = g.iloc[0]
         key = (str(source), int(first["n"]), int(first["m"]), _opt_int(first["threads"]),
-               None if pd.isna(first["curve"]) else str(first["curve"]),
-               None if pd.isna(first["mode"]) else str(first["mode"]))  # fmt: skip
+               _opt_str(first["curve"]), _opt_str(first["mode"]), _opt_str(first["security"]))  # fmt: skip
         keyed.setdefault(key, []).append(str(run))
-    groups = [DbGroup(s, n, m, t, c, mo, tuple(v)) for (s, n, m, t, c, mo), v in keyed.items()]
+    groups = [DbGroup(*k, tuple(v)) for k, v in keyed.items()]
     return sorted(groups, key=lambda g: (g.source != "paper", g.m, g.n, g.threads or 0, g.name))
+
+
+def group_spread(df: pd.DataFrame, g: DbGroup, fn: Callable[[pd.DataFrame], float]) -> Spread:
+    """fn(run) over the group's repetitions: median, min, max and count."""
+    return Spread.of(fn(run_frame(df, g.source, r)) for r in g.runs)
 
 
 def group_median(df: pd.DataFrame, g: DbGroup, fn: Callable[[pd.DataFrame], float]) -> float:
     """Median over the group's repetitions of fn(run); NaN if no repetition has a value."""
-    vals = [fn(run_frame(df, g.source, r)) for r in g.runs]
-    vals = [v for v in vals if not np.isnan(v)]
-    return float(np.median(vals)) if vals else float("nan")
+    return group_spread(df, g, fn).median
 
 
 def group_ok(df: pd.DataFrame, g: DbGroup) -> bool:

@@ -2,18 +2,28 @@
 
 Criterion prints each group's name (on its own line when long, else before `time:` on the same
 line) followed by `time:   [low mean high]`, the bootstrap 95% CI and point estimate of the mean
-per-iteration time (spec cpsnark-sm.md section 4.3). The README quotes the middle value.
+per-iteration time. The paper's README quotes the middle value.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from analysis.errors import ReportError
-from analysis.parse.dbsm import _need, load_json
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    commit_of,
+    load_json,
+    machine_text,
+    need,
+    row,
+)
 
 PROVE = "membership_hash protocol proving"
 VERIFY = "membership_hash protocol verification"
@@ -45,6 +55,7 @@ class CpReport:
     groups: dict[str, Estimate] = field(default_factory=dict)
     machine: dict[str, Any] | None = None
     versions: dict[str, str] = field(default_factory=dict)
+    commit: str | None = None
 
 
 def parse_cp_text(path: str | Path, source: str = "ours", n: int | None = None) -> CpReport:
@@ -90,7 +101,7 @@ def parse_cp_text(path: str | Path, source: str = "ours", n: int | None = None) 
 
 
 def parse_cp_json(path: str | Path) -> CpReport:
-    """Parse our cpsnark-sm summary.json (interfaces.md)."""
+    """Parse our cpsnark-sm summary.json (written by its benchmark, cpsnark-sm/benches/)."""
     p = Path(path)
     d = load_json(p)
     if d.get("experiment") != "cpsnark-sm":
@@ -98,22 +109,78 @@ def parse_cp_json(path: str | Path) -> CpReport:
     rep = CpReport(
         path=str(p),
         source="ours",
-        n=_need(d, "n", int, p, ""),
+        n=need(d, "n", int, p, ""),
         threads=d.get("threads"),
         sample_size=d.get("sample_size"),
         machine=d.get("machine"),
         versions={str(k): str(v) for k, v in (d.get("versions") or {}).items()},
+        commit=commit_of(d),
     )
-    for i, g in enumerate(_need(d, "groups", list, p, "")):
+    for i, g in enumerate(need(d, "groups", list, p, "")):
         where = f"groups[{i}]."
         if not isinstance(g, dict):
             raise ReportError(p, None, f"groups[{i}] to be an object")
-        name = _need(g, "group", str, p, where)
+        name = need(g, "group", str, p, where)
         rep.groups[name] = Estimate(
-            mean_s=float(_need(g, "mean_s", (int, float), p, where)),
-            ci_low_s=float(_need(g, "ci_low_s", (int, float), p, where)),
-            ci_high_s=float(_need(g, "ci_high_s", (int, float), p, where)),
+            mean_s=float(need(g, "mean_s", (int, float), p, where)),
+            ci_low_s=float(need(g, "ci_low_s", (int, float), p, where)),
+            ci_high_s=float(need(g, "ci_high_s", (int, float), p, where)),
         )
     if not rep.groups:
         raise ReportError(p, None, 'at least one entry in "groups"')
     return rep
+
+
+# ---- tidy rows ---------------------------------------------------------------------------------
+
+EXPERIMENT = "cpsnark-sm"
+PAPER_FILE = "report-benarroch-cpsnark-sm-n10000"
+PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, all hardware threads (paper README)"
+
+
+def cp_rows(rep: CpReport, run: str, run_dir: Path | None = None) -> Parsed:
+    base: dict[str, Any] = {
+        "experiment": EXPERIMENT, "source": rep.source, "run": run, "file": rep.path,
+        "variant": None, "statement": "sm", "prover": "cpsnark-set", "n": rep.n, "m": None,
+        "curve": "bls12-381", "hash": "blake2s", "mode": None, "security": None,
+        "threads": rep.threads, "run_ok": True,
+        "machine": PAPER_MACHINE if rep.source == "paper" else machine_text(rep.machine),
+        "commit": rep.commit, "versions": json.dumps(rep.versions, sort_keys=True),
+    }  # fmt: skip
+    rows: list[dict[str, Any]] = []
+    for g, est in rep.groups.items():
+        for metric, v in (("mean", est.mean_s), ("ci_low", est.ci_low_s), ("ci_high", est.ci_high_s)):
+            rows.append(row(base, section=g, party=None, label=g, metric=metric, value=v, unit="s"))
+    if run_dir is not None:
+        rows += benchmark_rows(base, run_dir)
+    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, True, rep.threads, rep.machine,
+                   rep.versions, commit=rep.commit)  # fmt: skip
+    return Parsed(rows, [info], [])
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    js, txt = run_dir / "summary.json", run_dir / "report.txt"
+    if js.exists():
+        return cp_rows(parse_cp_json(js), run_id, run_dir)
+    if txt.exists():
+        rep = parse_cp_text(txt, "ours", params.get("n"))
+        rep.threads = params.get("threads")
+        return cp_rows(rep, run_id, run_dir)
+    return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+
+
+def load_reference(paper_dir: Path) -> Parsed:
+    """The paper's criterion output (n = 10000; its proving figure used all hardware threads)."""
+    f = paper_dir / PAPER_FILE
+    if not f.exists():
+        raise ReportError(f, None, "the paper's sample report (shipped in analysis/data/paper/)",
+                          "no such file")  # fmt: skip
+    return cp_rows(parse_cp_text(f, source="paper", n=10000), PAPER_FILE)
+
+
+def problems(run_dir: Path) -> list[str]:
+    js = run_dir / "summary.json"
+    if not js.exists():
+        return ["no summary.json"]
+    rep = parse_cp_json(js)
+    return [f"group {g!r}: no mean" for g, e in rep.groups.items() if not e.mean_s > 0]

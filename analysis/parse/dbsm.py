@@ -1,6 +1,6 @@
 """Parsers for the db-sm-rsm report: the paper-format text (ours and the paper's) and our JSON.
 
-The text grammar (spec db-sm-rsm.md section 4): nested timers, a line at level L starts with
+The text grammar (the paper artifact's report format): nested timers, a line at level L starts with
 4*L + 1 spaces. A timer with children prints its name as a header line before its first child and
 closes with `<name> time: <t> s` at the header's level; leaves print only their time line.
 Per-party totals are `mixer k total time` / `verifier total time` lines inside the section they
@@ -16,6 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import ReportError
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    commit_of,
+    load_json,
+    machine_text,
+    need,
+    row,
+)
 
 PARTY_RE = re.compile(r"^(mixer \d+|verifier)(?::| total$)")
 TIME_RE = re.compile(r"^(?P<label>.+?) time: (?P<t>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) s$")
@@ -47,6 +57,8 @@ class DbReport:
     mode: str | None = None
     threads: int | None = None
     seed: int | None = None
+    security: str | None = None
+    commit: str | None = None
     timers: list[Timer] = field(default_factory=list)
     statuses: dict[str, bool] = field(default_factory=dict)
     sizes: dict[str, float] = field(default_factory=dict)
@@ -151,76 +163,41 @@ def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
     return rep
 
 
-def json_line(p: Path, key: str) -> int | None:
-    """Line of the first `"key"` in a JSON file, to point a semantic error at (None if absent)."""
-    needle = f'"{key}"'
-    try:
-        for no, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
-            if needle in line:
-                return no
-    except OSError:
-        return None
-    return None
-
-
-def _type_name(typ: type | tuple[type, ...]) -> str:
-    names = {int: "an integer", float: "a number", str: "a string", dict: "an object", list: "a list"}
-    ts = typ if isinstance(typ, tuple) else (typ,)
-    return " or ".join(dict.fromkeys(names.get(t, t.__name__) for t in ts))
-
-
-def _need(obj: dict[str, Any], key: str, typ: type | tuple[type, ...], p: Path, where: str) -> Any:
-    if key not in obj:
-        raise ReportError(p, None, f"key {where}{key} (JSON)", "no such key")
-    val = obj[key]
-    if not isinstance(val, typ) or (isinstance(val, bool) and typ in (int, float, (int, float))):
-        raise ReportError(p, json_line(p, key), f"{where}{key} to be {_type_name(typ)}", repr(val)[:80])
-    return val
-
-
-def load_json(p: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise ReportError(p, e.lineno, f"valid JSON ({e.msg})") from e
-    if not isinstance(data, dict):
-        raise ReportError(p, 1, "a JSON object at the top level")
-    return data
-
-
 def parse_db_json(path: str | Path) -> DbReport:
-    """Parse our db-sm-rsm JSON (interfaces.md)."""
+    """Parse our db-sm-rsm report.json (its schema: db-sm-rsm/docs/)."""
     p = Path(path)
     d = load_json(p)
     if d.get("experiment") != "db-sm-rsm":
         raise ReportError(p, None, '"experiment": "db-sm-rsm"', repr(d.get("experiment")))
-    params = _need(d, "params", dict, p, "")
+    params = need(d, "params", dict, p, "")
     rep = DbReport(
         path=str(p),
         source="ours",
-        n=_need(params, "n", int, p, "params."),
-        m=_need(params, "m", int, p, "params."),
+        n=need(params, "n", int, p, "params."),
+        m=need(params, "m", int, p, "params."),
         curve=params.get("curve"),
         mode=params.get("mode"),
         threads=params.get("threads"),
         seed=params.get("seed"),
+        security=None if params.get("security") is None else str(params.get("security")),
+        commit=commit_of(d),
     )
-    for i, t in enumerate(_need(d, "timers", list, p, "")):
+    for i, t in enumerate(need(d, "timers", list, p, "")):
         where = f"timers[{i}]."
         if not isinstance(t, dict):
             raise ReportError(p, None, f"timers[{i}] to be an object")
-        tpath = _need(t, "path", list, p, where)
-        seconds = _need(t, "seconds", (int, float), p, where)
+        tpath = need(t, "path", list, p, where)
+        seconds = need(t, "seconds", (int, float), p, where)
         rep.timers.append(
             Timer(
-                tuple(str(x) for x in tpath), t.get("party"), _need(t, "label", str, p, where), float(seconds)
+                tuple(str(x) for x in tpath), t.get("party"), need(t, "label", str, p, where), float(seconds)
             )
         )
-    for k, v in _need(d, "statuses", dict, p, "").items():
+    for k, v in need(d, "statuses", dict, p, "").items():
         if not isinstance(v, bool):
             raise ReportError(p, None, f"statuses.{k} to be true or false", repr(v))
         rep.statuses[k] = v
-    for k, v in _need(d, "sizes", dict, p, "").items():
+    for k, v in need(d, "sizes", dict, p, "").items():
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             raise ReportError(p, None, f"sizes.{k!r} to be a number (MB)", repr(v))
         rep.sizes[k] = float(v)
@@ -229,3 +206,88 @@ def parse_db_json(path: str | Path) -> DbReport:
     ver = d.get("version")
     rep.versions = {"db-sm-rsm": str(ver)} if ver is not None else {}
     return rep
+
+
+# ---- tidy rows ---------------------------------------------------------------------------------
+
+EXPERIMENT = "db-sm-rsm"
+PAPER_FILE = "report-db-sm-rsm-n10000-m4"
+# The paper's machine, as its README states it; the sample reports carry no machine block.
+PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
+
+
+def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
+    failed = [k for k, v in rep.statuses.items() if not v]
+    base: dict[str, Any] = {
+        "experiment": EXPERIMENT, "source": rep.source, "run": run, "file": rep.path,
+        "variant": None, "statement": None, "prover": None, "n": rep.n, "m": rep.m,
+        "curve": rep.curve, "hash": None, "mode": rep.mode, "security": rep.security,
+        "threads": rep.threads, "run_ok": not failed,
+        "machine": PAPER_MACHINE if rep.source == "paper" else machine_text(rep.machine),
+        "commit": rep.commit, "versions": json.dumps(rep.versions, sort_keys=True),
+    }  # fmt: skip
+    rows = [
+        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="time",
+            value=t.seconds, unit="s")
+        for t in rep.timers
+    ]  # fmt: skip
+    rows += [
+        row(base, section="", party=None, label=k, metric="status", value=1.0 if v else 0.0, unit="bool")
+        for k, v in rep.statuses.items()
+    ]
+    rows += [
+        row(base, section="", party=None, label=k, metric="size", value=v, unit="MB")
+        for k, v in rep.sizes.items()
+    ]
+    if run_dir is not None:
+        rows += benchmark_rows(base, run_dir)
+    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
+                   rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
+    return Parsed(rows, [info], [])
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    """One of our runs: report.json (preferred) and report.txt, checked against each other."""
+    js, txt = run_dir / "report.json", run_dir / "report.txt"
+    if js.exists():
+        rep = parse_db_json(js)
+        parsed = db_rows(rep, run_id, run_dir)
+        if txt.exists():
+            # The text report is the paper-format record of the same run: a truncated or
+            # malformed one is flagged, never silently dropped.
+            try:
+                parse_db_text(txt)
+            except ReportError as e:
+                parsed.runs[0].ok = False
+                parsed.runs[0].problems.append(f"report.txt unreadable: {e}")
+                for r in parsed.rows:
+                    r["run_ok"] = False
+        return parsed
+    if txt.exists():
+        rep = parse_db_text(txt)
+        rep.curve, rep.mode = params.get("curve"), params.get("mode")
+        rep.security, rep.threads = params.get("security"), params.get("threads")
+        return db_rows(rep, run_id, run_dir)
+    return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+
+
+def load_reference(paper_dir: Path) -> Parsed:
+    """The paper's sample report (n = 10000, m = 4, PBC on BN254, one core)."""
+    f = paper_dir / PAPER_FILE
+    if not f.exists():
+        raise ReportError(f, None, "the paper's sample report (shipped in analysis/data/paper/)",
+                          "no such file")  # fmt: skip
+    rep = parse_db_text(f, source="paper")
+    rep.curve, rep.mode, rep.security, rep.threads = "bn254-pbc", "paper", "paper", 1
+    return db_rows(rep, PAPER_FILE)
+
+
+def problems(run_dir: Path) -> list[str]:
+    """Why this run does not count as verified (empty if every status is true)."""
+    js = run_dir / "report.json"
+    if not js.exists():
+        return ["no report.json"]
+    rep = parse_db_json(js)
+    if not rep.statuses:
+        return ["no statuses"]
+    return [f"{k} is False" for k, v in rep.statuses.items() if not v]

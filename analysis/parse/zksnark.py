@@ -1,6 +1,6 @@
 """Parsers for the zkSNARK set-membership report: paper-format text and our JSON.
 
-The text is what upstream's `run.sh` prints (spec zksnark-sm-rsm.md section 1): four sections
+The text is what the paper's artifact prints (its `run.sh`): four sections
 `COMPUTATION:`, `TRUSTED SETUP:`, `PROVER:`, `VERIFIER:`, each wrapped in bash's `time`, so each
 ends with `real\\t0m2.178s`, `user\\t...`, `sys\\t...`. Our node driver writes the same format,
 one file per prover.
@@ -8,13 +8,23 @@ one file per prover.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from analysis.errors import ReportError
-from analysis.parse.dbsm import _need, load_json
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    commit_of,
+    load_json,
+    machine_text,
+    need,
+    row,
+)
 
 SECTIONS = ("COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER")
 BASH_TIME_RE = re.compile(r"^(?P<kind>real|user|sys)\s+(?:(?P<min>\d+)m)?(?P<sec>\d+(?:\.\d+)?)s$")
@@ -29,6 +39,7 @@ class ZkReport:
     path: str
     source: str
     prover: str  # "zokrates-cli" (paper), "wasm" or "native" (ours)
+    circuit: str | None = None  # which circuit of the statement (ZoKrates's, or our optimised one)
     statement: str | None = None
     hash: str | None = None
     n: int | None = None
@@ -45,6 +56,7 @@ class ZkReport:
     peak_rss_mib: float | None = None
     machine: dict[str, Any] | None = None
     versions: dict[str, str] = field(default_factory=dict)
+    commit: str | None = None
 
 
 def parse_zk_text(
@@ -146,7 +158,7 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
     d = load_json(p)
     if d.get("experiment") != "zksnark-sm-rsm":
         raise ReportError(p, None, '"experiment": "zksnark-sm-rsm"', repr(d.get("experiment")))
-    provers = _need(d, "provers", dict, p, "")
+    provers = need(d, "provers", dict, p, "")
     if not provers:
         raise ReportError(p, None, 'at least one prover under "provers"')
     out: list[ZkReport] = []
@@ -155,23 +167,24 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
         where = f"provers.{name}"
         if not isinstance(pr, dict):
             raise ReportError(p, None, f"{where} to be an object")
-        secs = _need(pr, "sections", dict, p, where + ".")
+        secs = need(pr, "sections", dict, p, where + ".")
         rep = ZkReport(
             path=str(p),
             source="ours",
             prover=str(name),
-            statement=_need(d, "statement", str, p, ""),
-            hash=_need(d, "hash", str, p, ""),
-            n=_need(d, "n", int, p, ""),
+            statement=need(d, "statement", str, p, ""),
+            hash=need(d, "hash", str, p, ""),
+            n=need(d, "n", int, p, ""),
             depth=d.get("depth"),
             constraints=d.get("constraints"),
             # The wasm prover is single-threaded whatever was asked: the prover says its own count.
             threads=pr.get("threads", d.get("threads")),
             curve=str(d.get("curve", "bn254")),
-            status=_need(pr, "status", str, p, where + "."),
+            status=need(pr, "status", str, p, where + "."),
             peak_rss_mib=pr.get("peak_rss_mib"),
             machine=d.get("machine"),
             versions=versions,
+            commit=commit_of(d),
         )
         for s in SECTIONS:
             if s not in secs:
@@ -186,3 +199,114 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
             raise ReportError(p, None, f"{where}.status PASSED or FAILED", rep.status)
         out.append(rep)
     return out
+
+
+# ---- tidy rows ---------------------------------------------------------------------------------
+
+EXPERIMENT = "zksnark-sm-rsm"
+# The paper's sample reports. The `report-groth16zksnark-poseidon-*` pair is the same run as the
+# `report-zksnark-*` pair with two debug lines more, so it is parsed (tests) but not counted twice.
+PAPER_FILES = {
+    "sm": "report-zksnark-sm-n10000-groth16-poseidon",
+    "rsm": "report-zksnark-rsm-n10000-groth16-poseidon",
+}
+PAPER_DUPLICATES = {
+    "sm": "report-groth16zksnark-poseidon-sm-n10000",
+    "rsm": "report-groth16zksnark-poseidon-rsm-n10000",
+}
+PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
+
+
+def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
+    ok = rep.status == "PASSED"
+    base: dict[str, Any] = {
+        "experiment": EXPERIMENT, "source": rep.source, "run": run, "file": rep.path,
+        "variant": rep.circuit, "statement": rep.statement, "prover": rep.prover, "n": rep.n,
+        "m": None, "curve": rep.curve, "hash": rep.hash, "mode": None, "security": None,
+        "threads": rep.threads, "run_ok": ok,
+        "machine": PAPER_MACHINE if rep.source == "paper" else machine_text(rep.machine),
+        "commit": rep.commit, "versions": json.dumps(rep.versions, sort_keys=True),
+    }  # fmt: skip
+    rows: list[dict[str, Any]] = []
+    for s in SECTIONS:
+        for kind, v in rep.sections.get(s, {}).items():
+            rows.append(row(base, section=s, party=None, label=s, metric=kind, value=v, unit="s"))
+    for sec, comps in rep.components.items():
+        for name, v in comps.items():
+            rows.append(row(base, section=sec, party=None, label=name, metric="real", value=v, unit="s"))
+    for sec, parts in rep.section_components.items():
+        for name, times in parts.items():
+            for kind, v in times.items():
+                rows.append(row(base, section=sec, party=None, label=name, metric=kind, value=v, unit="s"))
+    if rep.constraints is not None:
+        rows.append(row(base, section="TRUSTED SETUP", party=None, label="constraints",
+                        metric="constraints", value=float(rep.constraints), unit="count"))  # fmt: skip
+    rows.append(row(base, section="VERIFIER", party=None, label="status", metric="status",
+                    value=1.0 if ok else 0.0, unit="bool"))  # fmt: skip
+    if rep.peak_rss_mib is not None:
+        rows.append(row(base, section="", party=None, label="peak RSS", metric="peak_rss",
+                        value=float(rep.peak_rss_mib), unit="MiB"))  # fmt: skip
+    if run_dir is not None:
+        rows += benchmark_rows(base, run_dir)
+    name = f"{run}/{rep.prover}" if rep.circuit is None else f"{run}/{rep.circuit}/{rep.prover}"
+    info = RunInfo(EXPERIMENT, rep.source, name, rep.path, ok, rep.threads, rep.machine,
+                   rep.versions, [], [] if ok else [f"VERIFIER ({rep.prover})"], rep.commit)  # fmt: skip
+    return Parsed(rows, [info], [])
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    """One of our runs: report.json (every prover); the text reports if there is no JSON."""
+    out = Parsed()
+    js = run_dir / "report.json"
+    if js.exists():
+        for rep in parse_zk_json(js):
+            out.add(zk_rows(rep, run_id, run_dir))
+        # The paper-format text of each prover is a record of the same run: check it reads.
+        for f in sorted(run_dir.glob("report-*.txt")):
+            try:
+                parse_zk_text(f, "ours", f.stem.removeprefix("report-"), params.get("statement"))
+            except ReportError as e:
+                for info in out.runs:
+                    info.ok = False
+                    info.problems.append(f"{f.name} unreadable: {e}")
+                for r in out.rows:
+                    r["run_ok"] = False
+        return out
+    texts = sorted(run_dir.glob("report-*.txt"))
+    if not texts:
+        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+    for f in texts:
+        rep = parse_zk_text(f, "ours", f.stem.removeprefix("report-"), params.get("statement"))
+        rep.threads = params.get("threads")
+        rep.n = rep.n or params.get("n")
+        rep.hash = rep.hash or params.get("hash")
+        out.add(zk_rows(rep, run_id, run_dir))
+    return out
+
+
+def load_reference(paper_dir: Path) -> Parsed:
+    """The paper's two zkSNARK sample reports (ZoKrates CLI, n = 10000, Poseidon)."""
+    out = Parsed()
+    for st, name in PAPER_FILES.items():
+        f = paper_dir / name
+        if not f.exists():
+            raise ReportError(f, None, "the paper's sample report (shipped in analysis/data/paper/)",
+                              "no such file")  # fmt: skip
+        rep = parse_zk_text(f, source="paper", prover="zokrates-cli", statement=st)
+        # ZoKrates 0.8's ark prover, which the paper ran, is single-threaded.
+        rep.threads = 1
+        rep.circuit = "zokrates"
+        out.add(zk_rows(rep, name))
+    return out
+
+
+def problems(run_dir: Path) -> list[str]:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return ["no report.json"]
+    reps = parse_zk_json(js)
+    return [
+        f"prover {r.prover}{'' if r.circuit is None else f' ({r.circuit})'}: status {r.status}"
+        for r in reps
+        if r.status != "PASSED"
+    ]

@@ -24,14 +24,17 @@ from analysis.derive.figure10 import (
     db_groups,
     group_median,
     group_ok,
+    group_spread,
     row_fn,
     total_fn,
 )
+from analysis.parse.cpsnark import EXPERIMENT as CP
 from analysis.parse.cpsnark import PROVE, WITNESS
-from analysis.tidy import CP, ZK
+from analysis.parse.zksnark import EXPERIMENT as ZK
 
 LANDSCAPE = (11.69, 8.27)
 MARKERS = ("s", "^", "D", "v", "P", "X")  # one per m (m=4, the paper's, keeps "o")
+SERIES = ["approach", "source", "n", "m", "threads", "value", "lo", "hi", "ok"]
 
 
 def db_series(df: pd.DataFrame) -> pd.DataFrame:
@@ -40,12 +43,12 @@ def db_series(df: pd.DataFrame) -> pd.DataFrame:
     for g in db_groups(df):
         ok = group_ok(df, g)
         for approach, sec in (("DB-SM", FSM), ("DB-RSM", RSM)):
-            value = group_median(df, g, total_fn(sec, "M"))
+            sp = group_spread(df, g, total_fn(sec, "M"))
             rows.append(
                 {"approach": approach, "source": g.source, "n": g.n, "m": g.m, "threads": g.threads,
-                 "value": value, "ok": ok}
+                 "value": sp.median, "lo": sp.lo, "hi": sp.hi, "ok": ok}
             )  # fmt: skip
-    return pd.DataFrame(rows, columns=["approach", "source", "n", "m", "threads", "value", "ok"])
+    return pd.DataFrame(rows, columns=SERIES)
 
 
 def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
@@ -57,6 +60,7 @@ def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
         if pick is None or pick.n != int(n):
             continue
         f = 2.0 if source == "paper" else factor
+        sp = pick.spread.scaled(f * int(n)) if pick.spread else None
         rows.append(
             {
                 "approach": f"collab-zkSNARK-{str(st).upper()}" + ("" if h == "poseidon" else f" ({h})"),
@@ -65,6 +69,8 @@ def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
                 "m": None,
                 "threads": pick.threads,
                 "value": collab_estimate(pick.value, int(n), f),
+                "lo": sp.lo if sp else float("nan"),
+                "hi": sp.hi if sp else float("nan"),
                 "ok": pick.ok,
             }
         )
@@ -82,10 +88,12 @@ def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
                 "m": None,
                 "threads": _int(g["threads"].iloc[0]),
                 "value": cpsnark_totals(vals[PROVE], vals[WITNESS], n)["total"],
+                "lo": float("nan"),
+                "hi": float("nan"),
                 "ok": True,
             }
         )
-    return pd.DataFrame(rows, columns=["approach", "source", "n", "m", "threads", "value", "ok"])
+    return pd.DataFrame(rows, columns=SERIES)
 
 
 COLORS = {
@@ -95,6 +103,16 @@ COLORS = {
     "collab-zkSNARK-RSM": "tab:red",
     "cpSNARK-Set SM (prove + witness)": "tab:purple",
 }
+
+
+def _error_bars(ax: plt.Axes, g: pd.DataFrame, x: str, color: str | None) -> None:
+    """min-max of the repetitions around each median (only where there is a spread)."""
+    spread = g[(g["hi"] > g["lo"]).fillna(False).astype(bool)]
+    if spread.empty:
+        return
+    ax.errorbar(spread[x], spread["value"],
+                yerr=[spread["value"] - spread["lo"], spread["hi"] - spread["value"]],
+                fmt="none", ecolor=color or "gray", capsize=3, lw=1)  # fmt: skip
 
 
 def _mark_failed(ax: plt.Axes, d: pd.DataFrame, x: str) -> None:
@@ -127,6 +145,7 @@ def plot_vs_n(df: pd.DataFrame, factor: float) -> Figure:
         if source == "paper":
             style["mfc"] = "none"
         ax.plot(g["n"], g["value"], label=label, **style)
+        _error_bars(ax, g, "n", style["color"])
     _mark_failed(ax, data, "n")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -138,7 +157,7 @@ def plot_vs_n(df: pd.DataFrame, factor: float) -> Figure:
     ax.text(
         0.99,
         0.01,
-        "stars: paper's sample reports; red ring: run with a FAILED status",
+        "stars: paper's sample reports; bars: min-max of repetitions; red ring: a FAILED status",
         transform=ax.transAxes,
         ha="right",
         va="bottom",
@@ -174,6 +193,7 @@ def plot_vs_m(df: pd.DataFrame) -> Figure:
             label=label,
             mfc="none" if source == "paper" else None,
         )
+        _error_bars(ax, g, "m", COLORS.get(str(approach)))
     _mark_failed(ax, data, "m")
     ax.set_yscale("log")
     ax.set_xlabel("m (mix-servers)")

@@ -1,24 +1,31 @@
-"""Small synthetic result files in the formats of interfaces.md, for tests.
+"""Small synthetic results directories, laid out as the workflow lays them out, for tests.
 
-Timings are the paper's sample scaled down; they exercise the parsers and the renderer, they are
-not measurements.
+`make_results` plans the runs of a configuration with the workflow's own planner and writes, for
+each, a report in our programs' formats, plus `config.json`. Timings are the paper's sample
+scaled down; they exercise the parsers and the renderer, they are not measurements.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from analysis.parse.dbsm import parse_db_text
+from analysis.plan import runs as plan_runs
+from analysis.plan import settings
 
-PAPER_DIR_NAME = "paper-sample-reports"
 MACHINE = {
     "hostname": "testhost", "cpu_model": "Test CPU", "logical_cpus": 2, "mem_total_gib": 24.0,
     "os": "Linux", "load_avg_1m": 0.5,
 }  # fmt: skip
+PROVENANCE = {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": False}
 
 
-def db_json(paper_db: Path, out: Path, n: int, m: int, scale: float, fail: str | None = None) -> Path:
+def db_json(
+    paper_db: Path, out: Path, n: int, m: int, scale: float, fail: str | None = None, **params: Any
+) -> Path:
     rep = parse_db_text(paper_db, "paper")
     keep = {f"mixer {k}" for k in range(m)} | {"verifier"}
     timers = []
@@ -31,12 +38,13 @@ def db_json(paper_db: Path, out: Path, n: int, m: int, scale: float, fail: str |
     statuses = {k: (k != fail) for k in rep.statuses}
     out.mkdir(parents=True, exist_ok=True)
     f = out / "report.json"
+    p = {"n": n, "m": m, "curve": "bn254", "mode": "fast", "security": "128", "threads": 1, "seed": 7}
+    p.update(params)
     f.write_text(json.dumps({
-        "experiment": "db-sm-rsm",
-        "params": {"n": n, "m": m, "curve": "bn254", "mode": "fast", "threads": 1, "seed": 7},
+        "experiment": "db-sm-rsm", "params": p,
         "timers": timers, "statuses": statuses,
         "sizes": {k: v * n / rep.n for k, v in rep.sizes.items()},
-        "fixes": ["B5: n+1 deltas"], "machine": MACHINE, "version": "0.1.0",
+        "fixes": ["B5: n+1 deltas"], "machine": MACHINE, "version": "0.1.0", "provenance": PROVENANCE,
     }))  # fmt: skip
     return f
 
@@ -61,7 +69,7 @@ def zk_json(
         "experiment": "zksnark-sm-rsm", "statement": statement, "hash": hash, "n": n,
         "depth": max(1, (n - 1).bit_length()), "curve": "bn254", "threads": 1, "seed": None,
         "constraints": 35091 if statement == "sm" else 35092,
-        "provers": {"wasm": wasm, "native": prover}, "machine": MACHINE,
+        "provers": {"wasm": wasm, "native": prover}, "machine": MACHINE, "provenance": PROVENANCE,
         "versions": {"node": "v20", "zokrates-js": "1.1.9", "zksnark-prover": "0.1.0"},
     }))  # fmt: skip
     return f
@@ -79,23 +87,43 @@ def cp_json(out: Path, n: int) -> Path:
     f.write_text(json.dumps({
         "experiment": "cpsnark-sm", "n": n, "threads": 1, "sample_size": 10,
         "groups": [{"group": g, "mean_s": v, "ci_low_s": v * 0.99, "ci_high_s": v * 1.01} for g, v in groups],
-        "machine": MACHINE, "versions": {"cpsnark-sm": "0.1.0"},
+        "machine": MACHINE, "versions": {"cpsnark-sm": "0.1.0"}, "provenance": PROVENANCE,
     }))  # fmt: skip
     return f
 
 
-def make_results(root: Path, paper_dir: Path, only: tuple[str, ...] = ("db", "zk", "cp")) -> Path:
-    """A results/ tree with a few small runs of each experiment (one with a failed status)."""
-    raw = root / "raw"
-    paper_db = paper_dir / "report-db-sm-rsm-n10000-m4"
-    if "db" in only:
-        db_json(paper_db, raw / "db-sm-rsm" / "n100-m4-bn254-fast-t1", 100, 4, 0.01)
-        db_json(paper_db, raw / "db-sm-rsm" / "n200-m4-bn254-fast-t1", 200, 4, 0.02)
-        db_json(paper_db, raw / "db-sm-rsm" / "n100-m2-bn254-fast-t1", 100, 2, 0.006, fail="status_pk_bl")
-    if "zk" in only:
-        for n, prove in ((100, 1.5), (200, 1.6)):
-            for st in ("sm", "rsm"):
-                zk_json(raw / "zksnark-sm-rsm" / f"{st}-poseidon-n{n}-t1", st, n, prove)
-    if "cp" in only:
-        cp_json(raw / "cpsnark-sm" / "n100-t1", 100)
+def config(**overrides: Any) -> dict[str, Any]:
+    """A checked configuration: the schema's defaults with the given keys changed."""
+    cfg: dict[str, Any] = dict(overrides)
+    settings.check(cfg)
+    return cfg
+
+
+def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str, str]) -> None:
+    """One run's report; `fail` maps run ids to the status (db) or prover status (zk) to fail."""
+    p = run.params
+    out = raw / run.experiment / run.id
+    if run.experiment == "db-sm-rsm":
+        # Times grow with n and, per mixer, with m; repetitions differ a little.
+        scale = p["n"] / 10000 * (0.5 + p["m"] / 8) * (1 + 0.1 * (run.rep - 1))
+        db_json(paper_dir / "report-db-sm-rsm-n10000-m4", out, p["n"], p["m"], scale, fail.get(run.id),
+                curve=p["curve"], mode=p["mode"], security=p["security"], threads=p["threads"])  # fmt: skip
+    elif run.experiment == "zksnark-sm-rsm":
+        prove = 1.5 + p["n"] / 1e5 + 0.1 * (run.rep - 1)
+        zk_json(out, p["statement"], p["n"], prove, fail.get(run.id, "PASSED"), p["hash"])
+    elif run.experiment == "cpsnark-sm":
+        cp_json(out, p["n"])
+
+
+def make_results(root: Path, paper_dir: Path, cfg: dict[str, Any] | None = None,
+                 fail: Mapping[str, str] | None = None) -> Path:  # fmt: skip
+    """A results/ tree of every run of the configuration, and its config.json."""
+    cfg = cfg if cfg is not None else config(entries=100, sweep_entries=[200], sweep_mixers=[2])
+    planned = plan_runs.plan(cfg)
+    for runs in planned.values():
+        for run in runs:
+            write_run(root / "raw", run, paper_dir, fail or {})
+    (root / "config.json").write_text(json.dumps({
+        "config": cfg, "runs": {e: [r.id for r in rs] for e, rs in planned.items()}, "provenance": PROVENANCE,
+    }))  # fmt: skip
     return root

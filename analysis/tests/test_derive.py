@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
 import pytest
 
 from analysis.cli import main
-from analysis.derive.claims import compute_claims, figure10_top, pick_db_group
+from analysis.derive.claims import compute_claims, figure10_top, pick_db_group, verdict
 from analysis.derive.estimates import collab_estimate, cpsnark_totals, floor_ratio, speedup, truncate_sig
 from analysis.derive.figure10 import (
     DBRSM_BREAKDOWN,
@@ -21,6 +22,7 @@ from analysis.derive.figure10 import (
     section_total,
 )
 from analysis.tests import synth
+from analysis.config import for_results
 from analysis.tidy import collect, to_frame, write_tidy
 
 
@@ -79,12 +81,27 @@ def test_cli_bad_input_exits_nonzero(
     d.mkdir(parents=True)
     (d / "report-native.txt").write_text("COMPUTATION:\nreal\t0m1.0s\n")
     assert main(["claims", str(tmp_path), "--paper-dir", str(paper_dir)]) == 2
-    err = capsys.readouterr().err
-    assert "report-native.txt:3: expected" in err
-    cfg = tmp_path / "c.yaml"
-    cfg.write_text("collab_factor: -1\n")
-    assert main(["claims", "--paper", "--config", str(cfg), "--paper-dir", str(paper_dir)]) == 2
+    assert "report-native.txt:3: expected" in capsys.readouterr().err
+    # A results directory that does not exist, or holds no run.
+    assert main(["claims", str(tmp_path / "nowhere"), "--paper-dir", str(paper_dir)]) == 2
+    assert "results directory not found" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["claims", str(empty), "--paper-dir", str(paper_dir)]) == 2
+    assert "no raw/ directory" in capsys.readouterr().err
+    # A bad factor in the run's configuration names the file and key.
+    synth.make_results(tmp_path / "r", paper_dir)
+    cfg = tmp_path / "r" / "config.json"
+    data = json.loads(cfg.read_text())
+    data["config"]["collab_factor"] = -1
+    cfg.write_text(json.dumps(data))
+    assert main(["claims", str(tmp_path / "r"), "--paper-dir", str(paper_dir)]) == 2
     assert "collab_factor" in capsys.readouterr().err
+    # A paper file that is missing is an error naming it, not an empty column.
+    partial = tmp_path / "paper"
+    partial.mkdir()
+    assert main(["claims", "--paper", "--paper-dir", str(partial)]) == 2
+    assert "report-zksnark-sm-n10000-groth16-poseidon" in capsys.readouterr().err
 
 
 def test_breakdowns_and_hbc_on_paper(paper_dir: Path) -> None:
@@ -103,18 +120,22 @@ def test_breakdowns_and_hbc_on_paper(paper_dir: Path) -> None:
 
 
 def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
-    synth.make_results(tmp_path, paper_dir)
-    col = collect(tmp_path, paper_dir)
+    synth.make_results(tmp_path, paper_dir, fail={"n100-m2-bn254-fast-s128-t1": "status_pk_bl"})
+    col = collect(tmp_path, paper_dir, for_results(tmp_path))
     df = col.df
     assert set(df["source"]) == {"ours", "paper"}
     picked = pick_db_group(df, "ours")
-    assert picked is not None and picked.runs == ("n200-m4-bn254-fast-t1",)  # largest n at m=4
+    assert picked is not None and picked.runs == ("n200-m4-bn254-fast-s128-t1",)  # largest n at m=4
     claims = {c.key: c for c in compute_claims(df, factor=2.0)}
-    # ours: native CPU = user + sys = 1.6 s at n=200; DB-SM per prover = 500 * 0.02 = 10 s.
-    assert claims["zk_sm_prove"].ours == pytest.approx(1.6)
-    assert claims["collab_sm"].ours == pytest.approx(2 * 200 * 1.6)
-    assert claims["mr1"].ours == pytest.approx(2 * 200 * 1.6 / 10)
-    assert claims["cp_total"].ours == pytest.approx(200 * (1.1 + 0.009))
+    # ours: native CPU = user + sys = 1.502 s at n=200; DB-SM per prover = 500 * 0.02 = 10 s.
+    assert claims["zk_sm_prove"].ours == pytest.approx(1.502)
+    assert claims["collab_sm"].ours == pytest.approx(2 * 200 * 1.502)
+    assert claims["mr1"].ours == pytest.approx(2 * 200 * 1.502 / 10)
+    assert claims["cp_total"].ours == pytest.approx(200 * (1.1 + 0.018))
+    # n = 200 is not the paper's workload: no ratio, a per-entry view instead.
+    assert not claims["db_sm"].comparable and math.isnan(claims["db_sm"].ratio)
+    assert "other workload (n=200, m=4)" in verdict(claims["db_sm"])
+    assert claims["db_sm"].per_entry_values() == pytest.approx((10 / 200, 500 / 10000))
     top = figure10_top(df)
     failed_cols = [c for c in top.table.columns if "m=2" in c]
     assert failed_cols and failed_cols[0] in top.failed  # status_pk_bl False is flagged
@@ -127,45 +148,56 @@ def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
     assert (back[(back["metric"] == "status") & (back["label"] == "status_pk_bl")]["value"] == 0).any()
 
 
+def test_like_for_like_verdicts(paper_dir: Path, tmp_path: Path) -> None:
+    """At the paper's workload a ratio is printed, and the verdict says whether it reproduces."""
+    cfg = synth.config(entries=10000, mode=["paper"], security=["paper"], experiments=["db-sm-rsm"])
+    synth.make_results(tmp_path, paper_dir, cfg)
+    df = collect(tmp_path, paper_dir, for_results(tmp_path)).df
+    claims = {c.key: c for c in compute_claims(df)}
+    c = claims["db_sm"]
+    assert c.comparable and c.like_for_like and c.ratio == pytest.approx(1.0)
+    assert verdict(c).startswith("reproduced")
+
+
 def test_to_frame_empty() -> None:
     assert to_frame([]).empty
 
 
 def test_repetitions_are_medians(paper_dir: Path, tmp_path: Path) -> None:
-    raw = tmp_path / "raw"
-    for suffix, scale in (("", 0.01), ("-r2", 0.03), ("-r3", 0.02)):
-        out = raw / "db-sm-rsm" / f"n100-m4-bn254-fast-t1{suffix}"
-        synth.db_json(paper_dir / "report-db-sm-rsm-n10000-m4", out, 100, 4, scale)
-    for suffix, prove in (("", 1.0), ("-r2", 3.0), ("-r3", 2.0)):
-        synth.zk_json(raw / "zksnark-sm-rsm" / f"sm-poseidon-n100-t1{suffix}", "sm", 100, prove)
+    cfg = synth.config(
+        entries=100, repetitions=3, experiments=["db-sm-rsm", "zksnark-sm-rsm"], statements=["sm"]
+    )
+    synth.make_results(tmp_path, paper_dir, cfg)
     # A SHA-256 tree at the same n is a different circuit: never mixed into the Poseidon figures.
-    synth.zk_json(raw / "zksnark-sm-rsm" / "sm-sha256-n100-t1", "sm", 100, 50.0, hash="sha256")
+    synth.zk_json(tmp_path / "raw" / "zksnark-sm-rsm" / "sm-sha256-n100-t1", "sm", 100, 50.0, hash="sha256")
     df = collect(tmp_path, None).df
     assert sorted(df[df["experiment"] == "db-sm-rsm"]["rep"].unique()) == [1, 2, 3]
     top = figure10_top(df).table
-    col = "ours m=4 n=100 t=1 bn254 fast (3 reps, median)"
+    col = "ours m=4 n=100 t=1 bn254 fast sec=128 (3 reps)"
     assert next(iter(top.columns)) == col
-    assert top.loc["DB-SM - M_k (per prover)", col] == pytest.approx(500 * 0.02)
-    assert top.loc["collab-zkSNARK-SM (estimate, n proofs)", col] == pytest.approx(2 * 100 * 2.0)
+    # repetitions k = 1, 2, 3 are 1.0, 1.1, 1.2 x 500 x 0.01: median 5.5, min 5, max 6
+    cell = top.loc["DB-SM - M_k (per prover)", col]
+    assert (cell.median, cell.lo, cell.hi, cell.count) == pytest.approx((5.5, 5.0, 6.0, 3))
+    assert cell.text(lambda v: f"{v:g}") == "5.5 [5-6] x3"
+    assert top.loc["collab-zkSNARK-SM (estimate, n proofs)", col] == pytest.approx(2 * 100 * 1.601)
     claims = {c.key: c for c in compute_claims(df)}
-    assert claims["mr1"].ours == pytest.approx(400 / 10)
+    assert claims["mr1"].ours == pytest.approx(2 * 100 * 1.601 / 5.5)
+    assert claims["db_sm"].ours_spread is not None and claims["db_sm"].ours_spread.count == 3
 
 
-def test_load_config(tmp_path: Path) -> None:
-    from analysis.config import load_config
+def test_load_run_config(tmp_path: Path) -> None:
+    from analysis.config import load_run_config
     from analysis.errors import ConfigError
 
-    assert load_config(None).collab_factor == 2.0
     j = tmp_path / "config.json"
-    j.write_text('{"n": 16, "collab_factor": 1.2, "threads": [1]}')  # the workflow's resolved config
-    cfg = load_config(j)
-    assert cfg.collab_factor == 1.2 and cfg.raw["n"] == 16
-    y = tmp_path / "c.yaml"
-    y.write_text("analysis:\n  collab_factor: 1.05\n")
-    assert load_config(y).collab_factor == 1.05
-    for bad in ("collab_factor: two\n", "collab_factor: true\n", "n: [1\n", "- a list\n"):
-        y.write_text(bad)
-        with pytest.raises(ConfigError, match=str(y)):
-            load_config(y)
+    j.write_text('{"config": {"entries": 16, "collab_factor": 1.2}, "runs": {"db-sm-rsm": ["x"]},'
+                 ' "provenance": {"commit": "abc", "dirty": true}}')  # fmt: skip
+    rc = load_run_config(j)
+    assert rc.collab_factor == 1.2 and rc.runs == {"db-sm-rsm": ["x"]}
+    assert rc.commit == "abc (with uncommitted changes)"
+    for bad in ('{"config": {"collab_factor": "two"}, "runs": {}}', '{"config": {}, "runs": [1]}', "{", "[]"):
+        j.write_text(bad)
+        with pytest.raises(ConfigError, match=str(j)):
+            load_run_config(j)
     with pytest.raises(ConfigError, match="cannot read"):
-        load_config(tmp_path / "missing.yaml")
+        load_run_config(tmp_path / "missing.json")

@@ -12,7 +12,8 @@ from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS, parse_cp_json, parse_
 from analysis.parse.dbsm import parse_db_json, parse_db_text
 from analysis.parse.zksnark import parse_zk_json, parse_zk_text
 from analysis.tests import synth
-from analysis.tidy import PAPER_ZK, PAPER_ZK_DUPLICATES
+from analysis.parse.zksnark import PAPER_DUPLICATES as PAPER_ZK_DUPLICATES
+from analysis.parse.zksnark import PAPER_FILES as PAPER_ZK
 
 DB = "report-db-sm-rsm-n10000-m4"
 CP = "report-benarroch-cpsnark-sm-n10000"
@@ -136,10 +137,11 @@ def test_malformed_json(tmp_path: Path) -> None:
 
 
 def test_text_only_runs_take_parameters_from_the_directory(paper_dir: Path, tmp_path: Path) -> None:
+    from analysis.config import RunConfig
     from analysis.tidy import collect_ours
 
     raw = tmp_path / "raw"
-    d = raw / "db-sm-rsm" / "n10000-m4-bls12-381-paper-t2"
+    d = raw / "db-sm-rsm" / "n10000-m4-bls12-381-paper-spaper-t2"
     d.mkdir(parents=True)
     (d / "report.txt").write_text((paper_dir / DB).read_text())
     z = raw / "zksnark-sm-rsm" / "rsm-poseidon-n10000-t2"
@@ -149,15 +151,24 @@ def test_text_only_runs_take_parameters_from_the_directory(paper_dir: Path, tmp_
     c.mkdir(parents=True)
     (c / "report.txt").write_text((paper_dir / CP).read_text())
     (raw / "cpsnark-sm" / "n50-t1").mkdir()  # a run that left no report
-    rows, runs, notes = collect_ours(tmp_path)
+    (raw / "cpsnark-sm" / "not-a-run").mkdir()  # a directory of someone else's: left out, listed
+    parsed, unconfigured = collect_ours(tmp_path, RunConfig())
+    rows, runs, notes = parsed.rows, parsed.runs, parsed.notes
+    assert unconfigured == ["cpsnark-sm/not-a-run"]
     assert {(r.experiment, r.threads) for r in runs} == {
         ("db-sm-rsm", 2), ("zksnark-sm-rsm", 2), ("cpsnark-sm", 2),
     }  # fmt: skip
     db = next(r for r in rows if r["experiment"] == "db-sm-rsm")
-    assert (db["curve"], db["mode"], db["n"], db["m"]) == ("bls12-381", "paper", 10000, 4)
+    assert (db["curve"], db["mode"], db["security"], db["n"], db["m"]) == (
+        "bls12-381",
+        "paper",
+        "paper",
+        10000,
+        4,
+    )
     zk = next(r for r in rows if r["experiment"] == "zksnark-sm-rsm")
     assert (zk["prover"], zk["statement"], zk["hash"]) == ("native", "rsm", "poseidon")
-    assert notes == ["cpsnark-sm/n50-t1: no report (incomplete or failed run)"]
+    assert notes == ["cpsnark-sm/n50-t1: no report (the run did not finish)"]
 
 
 DATA = Path(__file__).parent / "data"

@@ -1,0 +1,136 @@
+"""Fit the per-unit costs of the workflow's estimates from real runs.
+
+For every run of the given results directories that has Snakemake's `benchmark.tsv`, the CPU time
+and peak memory are regressed on the run's features (analysis/plan/estimate.py) by non-negative
+least squares: a coefficient that would come out negative is dropped and the rest refitted.
+Runs of the default variant (fast mode, BN254, 128-bit security, Poseidon) fit the base
+coefficients; every other variant gets a multiplier, the median of its runs' measured over
+predicted time. The fit records this machine's speed probe as the reference: run it on the
+machine that made the runs, soon after them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from analysis.config import for_results
+from analysis.errors import ConfigError
+from analysis.parse.common import parse_benchmark
+from analysis.plan.estimate import COSTS_PATH, features, probe_seconds, variant_keys
+from analysis.plan.runs import Run, plan
+
+DEFAULT_VARIANTS = {"mode=fast", "curve=bn254", "security=128", "hash=poseidon"}
+
+
+@dataclass
+class Sample:
+    run: Run
+    cpu_s: float
+    rss_mib: float
+
+
+def samples(dirs: Sequence[Path]) -> dict[str, list[Sample]]:
+    out: dict[str, list[Sample]] = {}
+    for d in dirs:
+        rc = for_results(d)
+        if not rc.config or rc.runs is None:
+            raise ConfigError(f"{d}: no config.json of a workflow run (needed to know the runs' parameters)")
+        for experiment, runs in plan(rc.config).items():
+            for run in runs:
+                bench = d / "raw" / run.dir / "benchmark.tsv"
+                if not bench.exists():
+                    continue
+                b = parse_benchmark(bench)
+                if "cpu" not in b:
+                    continue
+                out.setdefault(experiment, []).append(Sample(run, b["cpu"], b.get("peak_rss", float("nan"))))
+    return out
+
+
+def nnls(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Least squares with every coefficient >= 0 (drop the negative ones and refit)."""
+    active = list(range(x.shape[1]))
+    coef = np.zeros(x.shape[1])
+    while active:
+        sol, *_ = np.linalg.lstsq(x[:, active], y, rcond=None)
+        if (sol >= 0).all():
+            coef[active] = sol
+            return coef
+        active = [a for a, s in zip(active, sol, strict=True) if s >= 0]
+    return coef
+
+
+def fit(samples_: list[Sample], value: str) -> dict[str, float]:
+    base = [s for s in samples_ if set(variant_keys(s.run)) <= DEFAULT_VARIANTS] or samples_
+    names = sorted({k for s in base for k in features(s.run)})
+    x = np.array([[features(s.run).get(k, 0.0) for k in names] for s in base])
+    y = np.array([getattr(s, value) for s in base])
+    ok = ~np.isnan(y)
+    coef = nnls(x[ok], y[ok]) if ok.any() else np.zeros(len(names))
+    return {k: float(round(c, 9)) for k, c in zip(names, coef, strict=True) if c > 0}
+
+
+def predict(coef: dict[str, float], run: Run) -> float:
+    return sum(coef.get(k, 0.0) * v for k, v in features(run).items())
+
+
+def variants(samples_: list[Sample], coef: dict[str, float]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    keys = {k for s in samples_ for k in variant_keys(s.run)} - DEFAULT_VARIANTS
+    for key in sorted(keys):
+        ratios = [
+            s.cpu_s / p for s in samples_ if key in variant_keys(s.run) and (p := predict(coef, s.run)) > 0
+        ]
+        if ratios:
+            out[key] = float(round(np.median(ratios), 3))
+    return out
+
+
+def machine_line() -> str:
+    """This machine in one line: CPU model, logical CPUs and memory."""
+    import os
+
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    from analysis.plan.estimate import machine_memory_mb
+
+    return f"{model}, {os.cpu_count()} logical CPUs, {machine_memory_mb() / 1024:.0f} GiB"
+
+
+def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
+    """The costs.yaml text: the current file with every experiment that has runs refitted."""
+    with costs_path.open(encoding="utf-8") as f:
+        costs = yaml.safe_load(f)
+    found = samples(dirs)
+    if not found:
+        raise ConfigError("no run with a benchmark.tsv in " + ", ".join(map(str, dirs)))
+    for experiment, ss in found.items():
+        model = costs["experiments"].setdefault(experiment, {})
+        model["time"] = fit(ss, "cpu_s")
+        model["memory_mb"] = fit(ss, "rss_mib")
+        v = variants(ss, model["time"])
+        if v:
+            model["variants"] = {**model.get("variants", {}), **v}
+        model["fitted_runs"] = len(ss)
+    costs["reference"]["probe_s"] = round(probe_seconds(), 4)
+    costs["reference"]["machine"] = machine_line()
+    costs["reference"]["fitted_from"] = (
+        f"{sum(len(s) for s in found.values())} runs in {', '.join(d.name for d in dirs)} "
+        f"({dt.date.today().isoformat()})"
+    )
+    header = "".join(
+        line for line in costs_path.read_text(encoding="utf-8").splitlines(True) if line.startswith("#")
+    )
+    return header + yaml.safe_dump(costs, sort_keys=False)

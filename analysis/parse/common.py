@@ -1,0 +1,159 @@
+"""What the parsers share: reading JSON with errors that point at the file and line, checked
+field access, the machine block as text, and Snakemake's benchmark files."""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+
+
+def json_line(p: Path, key: str) -> int | None:
+    """Line of the first `"key"` in a JSON file, to point a semantic error at (None if absent)."""
+    needle = f'"{key}"'
+    try:
+        for no, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+            if needle in line:
+                return no
+    except OSError:
+        return None
+    return None
+
+
+def type_name(typ: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", dict: "an object", list: "a list"}
+    ts = typ if isinstance(typ, tuple) else (typ,)
+    return " or ".join(dict.fromkeys(names.get(t, t.__name__) for t in ts))
+
+
+def need(obj: dict[str, Any], key: str, typ: type | tuple[type, ...], p: Path, where: str) -> Any:
+    """obj[key] if it is of type typ; else a ReportError naming the file, line and key."""
+    if key not in obj:
+        raise ReportError(p, None, f"key {where}{key} (JSON)", "no such key")
+    val = obj[key]
+    if not isinstance(val, typ) or (isinstance(val, bool) and typ in (int, float, (int, float))):
+        raise ReportError(p, json_line(p, key), f"{where}{key} to be {type_name(typ)}", repr(val)[:80])
+    return val
+
+
+def load_json(p: Path) -> dict[str, Any]:
+    """A JSON object from a file; a truncated or malformed file names its line."""
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ReportError(p, None, f"a readable file ({e.strerror})") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ReportError(p, e.lineno, f"valid JSON ({e.msg})") from e
+    if not isinstance(data, dict):
+        raise ReportError(p, 1, "a JSON object at the top level")
+    return data
+
+
+def machine_text(machine: dict[str, Any] | None) -> str:
+    """One line for a run's machine block (empty without one)."""
+    if not machine:
+        return ""
+    cpu = machine.get("cpu_model", "?")
+    return (
+        f"{machine.get('hostname', '?')}: {cpu}, {machine.get('logical_cpus', '?')} logical CPUs, "
+        f"{machine.get('mem_total_gib', '?')} GiB, {machine.get('os', '?')}"
+    )
+
+
+def commit_of(report: dict[str, Any]) -> str | None:
+    """The commit (with a '+dirty' mark) in a report's provenance block, if it has one."""
+    prov = report.get("provenance")
+    if not isinstance(prov, dict) or not prov.get("commit"):
+        return None
+    return str(prov["commit"])[:12] + ("+dirty" if prov.get("dirty") else "")
+
+
+# Snakemake's benchmark file: a header line and one line per repetition of the job.
+BENCHMARK_METRICS = {"s": ("wall", "s"), "cpu_time": ("cpu", "s"), "max_rss": ("peak_rss", "MiB")}
+
+
+def parse_benchmark(p: Path) -> dict[str, float]:
+    """Wall time, CPU time and peak RSS of a job, from the benchmark file Snakemake wrote."""
+    try:
+        with p.open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+    except OSError as e:
+        raise ReportError(p, None, f"a readable benchmark file ({e.strerror})") from e
+    if not rows:
+        raise ReportError(p, 2, "a line of measurements after the header", "end of file")
+    out: dict[str, float] = {}
+    for key, (metric, _unit) in BENCHMARK_METRICS.items():
+        raw = rows[-1].get(key)
+        if raw in (None, "", "NA", "-"):
+            continue
+        try:
+            out[metric] = float(raw)
+        except ValueError:
+            raise ReportError(p, 1 + len(rows), f"a number in column {key}", raw) from None
+    return out
+
+
+# ---- what every experiment's parser hands to the tidy table --------------------------------
+
+# The tidy table's columns: one row per measurement. Columns an experiment has no use for are
+# empty (e.g. `m` outside db-sm-rsm); `variant` names what one run compares side by side (a
+# circuit, a scheme, a group, a protocol variant).
+COLUMNS = [
+    "experiment", "source", "run", "file", "variant", "statement", "prover", "n", "m", "curve",
+    "hash", "mode", "security", "threads", "rep", "section", "party", "label", "metric", "value",
+    "unit", "run_ok", "machine", "commit", "versions",
+]  # fmt: skip
+
+
+@dataclass
+class RunInfo:
+    """One run (or one prover of a run) as the report lists it, with its verification status."""
+
+    experiment: str
+    source: str
+    run: str
+    path: str
+    ok: bool
+    threads: int | None
+    machine: dict[str, Any] | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    fixes: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # names of the failed statuses
+    commit: str | None = None
+    problems: list[str] = field(default_factory=list)  # e.g. a truncated text report
+
+
+@dataclass
+class Parsed:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    runs: list[RunInfo] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, other: Parsed) -> None:
+        self.rows += other.rows
+        self.runs += other.runs
+        self.notes += other.notes
+
+
+def row(base: dict[str, Any], **kw: Any) -> dict[str, Any]:
+    r = dict(base)
+    r.update(kw)
+    return r
+
+
+def benchmark_rows(base: dict[str, Any], run_dir: Path) -> list[dict[str, Any]]:
+    """The job's wall time, CPU time and peak RSS as Snakemake measured them (if it did)."""
+    p = run_dir / "benchmark.tsv"
+    if not p.exists():
+        return []
+    return [
+        row(base, section="job", party=None, label="job", metric=metric, value=value,
+            unit="MiB" if metric == "peak_rss" else "s")
+        for metric, value in parse_benchmark(p).items()
+    ]  # fmt: skip

@@ -1,0 +1,66 @@
+"""What every section of the report needs: the collection of runs, the configuration, and the
+writers that put each table and plot both in the PDF and beside it as files."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.config import RunConfig
+from analysis.derive.claims import fmt_value
+from analysis.derive.spread import Spread, median_of
+from analysis.render.pdf import Doc
+from analysis.render.plots import save_plot
+from analysis.render.tables import write_table
+from analysis.tidy import Collection
+
+
+def cell(v: object, fmt: Callable[[float], str] = fmt_value) -> str:
+    """A table cell: a number, or a median with its spread over repetitions."""
+    if isinstance(v, Spread):
+        return v.text(fmt)
+    try:
+        x = float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return str(v)
+    return "-" if math.isnan(x) else fmt(x)
+
+
+@dataclass
+class Context:
+    """What every section needs: the collection, the configuration and where files go."""
+
+    col: Collection
+    rc: RunConfig
+    results_dir: Path
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def df(self) -> pd.DataFrame:
+        return self.col.df
+
+    @property
+    def factor(self) -> float:
+        return self.rc.collab_factor
+
+    def table(self, doc: Doc, name: str, caption: str, frame: pd.DataFrame,
+              fmt: Callable[[float], str] = fmt_value, widths: list[float] | None = None,
+              flagged: set[int] | None = None, index_name: str = "") -> None:  # fmt: skip
+        """A derived table in the PDF and as CSV (medians), Markdown and LaTeX beside it."""
+        header = [index_name, *(str(c) for c in frame.columns)]
+        rows = [[str(i), *(cell(v, fmt) for v in r)] for i, r in zip(frame.index, frame.values, strict=True)]
+        numbers = frame.map(median_of) if len(frame) else frame
+        self.written += write_table(numbers, header, rows, name, self.results_dir / "tables", caption)
+        doc.table(header, rows, widths, flagged=flagged, caption=caption)
+
+    def plot(self, doc: Doc, name: str, fig: Figure, caption: str) -> None:
+        files = save_plot(fig, name, self.results_dir / "plots")
+        self.written += files
+        plt.close(fig)
+        doc.figure(next(f for f in files if f.suffix == ".png"), caption)
