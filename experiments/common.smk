@@ -69,7 +69,12 @@ def provenance():
 
     commit = git("rev-parse", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": commit, "dirty": None if status is None else bool(status)}
+    dirty = None if status is None else bool(status)
+    # Every job reports it (measure::provenance reads these), also where git is not at hand.
+    if commit:
+        os.environ["SUITE_GIT_COMMIT"] = commit
+        os.environ["SUITE_GIT_DIRTY"] = "1" if dirty else "0"
+    return {"commit": commit, "dirty": dirty}
 
 
 def plan_and_estimate(config):

@@ -1,19 +1,23 @@
-//! Criterion benchmark of `membership_hash`, the three groups of the reference artifact plus the
-//! witness for real hash-to-prime outputs (spec §4).
+//! Criterion benchmark of `membership_hash`, the three groups of the paper's artifact plus the
+//! witness for real hash-to-prime outputs.
 //!
 //! Environment: CPSNARK_N (set size of the witness groups, default 10000), CPSNARK_SAMPLES
-//! (criterion sample size, ≥ 10, default 100), CPSNARK_JSON (path of the JSON summary),
-//! CPSNARK_SEED (reproducible randomness; default: OS entropy), RAYON_NUM_THREADS (threads of the
+//! (criterion sample size, ≥ 10, default 100), CPSNARK_JSON (path of the JSON summary, checked
+//! for writability before any work), CPSNARK_SEED (reproducible randomness: a ChaCha20 key of 32
+//! bytes derived from it; default: OS entropy), RAYON_NUM_THREADS (threads of the
 //! SNARK prover; the RSA part is single-threaded GMP), CPSNARK_CLOCK (`wall`, the default, or
 //! `cpu`: process CPU time of all threads, which a loaded shared machine disturbs far less than
 //! wall time; with one thread it is the single-core cost). Criterion's own filters work as usual:
 //! `cargo bench -p cpsnark-sm --bench membership_hash -- "creating witness"`.
+//!
+//! Progress goes to stderr: the phase (setup, then each group), and within a group the sample
+//! being measured out of the sample size, with the time left.
 
 use std::{
+    cell::RefCell,
     collections::BTreeSet,
     path::{Path, PathBuf},
     process::exit,
-    sync::Mutex,
     time::{Duration, Instant},
 };
 
@@ -27,9 +31,9 @@ use cpsnark_sm::{
 };
 use criterion::{
     measurement::{Measurement, ValueFormatter, WallTime},
-    Criterion,
+    Bencher, Criterion,
 };
-use rand::SeedableRng;
+use measure::progress::Progress;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use rug::Integer;
@@ -49,15 +53,7 @@ const WITNESS_PRIME: u64 = 12_702_637_924_034_044_211;
 struct CpuTime;
 
 fn process_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec through a valid pointer; the clock id is a
-    // constant every Linux supports.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    Duration::from_secs_f64(measure::clock::process_cpu_seconds())
 }
 
 impl Measurement for CpuTime {
@@ -97,51 +93,6 @@ fn env_usize(name: &str, default: usize, min: usize) -> usize {
             _ => fail(&format!("{name}={s:?} must be an integer ≥ {min}")),
         },
     }
-}
-
-fn read(path: &str) -> String {
-    std::fs::read_to_string(path).unwrap_or_default()
-}
-
-fn machine() -> Value {
-    let cpuinfo = read("/proc/cpuinfo");
-    let cpu_model = cpuinfo
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("model name")
-                .map(|r| r.trim_start_matches([' ', '\t', ':']))
-        })
-        .unwrap_or("unknown")
-        .to_string();
-    let logical_cpus = cpuinfo
-        .lines()
-        .filter(|l| l.starts_with("processor"))
-        .count();
-    let mem_kib: f64 = read("/proc/meminfo")
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))
-        .and_then(|r| r.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0.0);
-    let os_release = read("/etc/os-release");
-    let os = os_release
-        .lines()
-        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
-        .map(|s| s.trim_matches('"').to_string())
-        .unwrap_or_else(|| "unknown".into());
-    let kernel = read("/proc/sys/kernel/osrelease");
-    let load: f64 = read("/proc/loadavg")
-        .split_whitespace()
-        .next()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(-1.0);
-    json!({
-        "hostname": read("/proc/sys/kernel/hostname").trim(),
-        "cpu_model": cpu_model,
-        "logical_cpus": logical_cpus,
-        "mem_total_gib": mem_kib / (1024.0 * 1024.0),
-        "os": format!("{os} (Linux {})", kernel.trim()),
-        "load_avg_1m": load,
-    })
 }
 
 /// Criterion writes its estimates under this directory; we read them back for the summary.
@@ -187,14 +138,6 @@ fn group_summary(dir: &Path, group: &str) -> Value {
     g
 }
 
-fn write_atomically(path: &str, contents: &str) {
-    let tmp = format!("{path}.tmp{}", std::process::id());
-    if let Err(e) = std::fs::write(&tmp, contents).and_then(|_| std::fs::rename(&tmp, path)) {
-        let _ = std::fs::remove_file(&tmp);
-        fail(&format!("cannot write {path}: {e}"));
-    }
-}
-
 /// What the timed closures need.
 struct Ctx<'a> {
     crs: &'a Crs<E>,
@@ -203,15 +146,62 @@ struct Ctx<'a> {
     proof: &'a cpsnark_sm::Proof<E>,
     n: usize,
     seed: Option<u64>,
+    samples: usize,
 }
 
-/// Criterion 0.3's defaults, which the reference bench ran with, except the sample size.
+/// Warm-up of each group (criterion 0.3's default, which the paper's bench ran with).
+const WARM_UP: Duration = Duration::from_secs(3);
+
+/// Criterion 0.3's defaults, which the paper's bench ran with, except the sample size.
 fn configure<M: Measurement>(c: Criterion<M>, samples: usize, out_dir: &Path) -> Criterion<M> {
     c.sample_size(samples)
-        .warm_up_time(Duration::from_secs(3))
+        .warm_up_time(WARM_UP)
         .measurement_time(Duration::from_secs(5))
         .output_directory(out_dir)
         .configure_from_args()
+}
+
+/// Which sample of a group is being measured, for the progress line. Criterion calls a group's
+/// closure once per warm-up round (for `WARM_UP`) and then once per sample, so the calls after
+/// the warm-up count the samples.
+struct Samples {
+    group: &'static str,
+    total: u64,
+    first_call: RefCell<Option<Instant>>,
+    progress: RefCell<Option<Progress>>,
+}
+
+impl Samples {
+    fn new(group: &'static str, total: usize) -> Self {
+        Samples {
+            group,
+            total: total as u64,
+            first_call: RefCell::new(None),
+            progress: RefCell::new(None),
+        }
+    }
+
+    fn tick(&self) {
+        let first = *self
+            .first_call
+            .borrow_mut()
+            .get_or_insert_with(Instant::now);
+        if first.elapsed() < WARM_UP {
+            return;
+        }
+        let mut progress = self.progress.borrow_mut();
+        let p =
+            progress.get_or_insert_with(|| Progress::new(self.group, Some("sample"), self.total));
+        if p.done() < self.total {
+            p.inc(1);
+        }
+    }
+
+    fn finish(self) {
+        if let Some(p) = self.progress.into_inner() {
+            p.finish();
+        }
+    }
 }
 
 /// Run the four groups; returns the names of those criterion's filter let run.
@@ -220,11 +210,6 @@ fn run_groups<M: Measurement + 'static>(
     ctx: &Ctx<'_>,
     rng: &mut ChaCha20Rng,
 ) -> BTreeSet<&'static str> {
-    // Criterion calls a group's closure only if its filter matches: record which ran.
-    let ran = Mutex::new(BTreeSet::new());
-    let mark = |g: &'static str| {
-        ran.lock().unwrap().insert(g);
-    };
     let Ctx {
         crs,
         stmt,
@@ -232,37 +217,52 @@ fn run_groups<M: Measurement + 'static>(
         proof,
         n,
         seed,
+        samples,
     } = *ctx;
+    // Criterion calls a group's closure only if its filter matches: record which ran.
+    let mut ran = BTreeSet::new();
+    let mut group =
+        |c: &mut Criterion<M>, name: &'static str, f: &mut dyn FnMut(&mut Bencher<M>)| {
+            let counter = Samples::new(name, samples);
+            c.bench_function(name, |b| {
+                counter.tick();
+                f(b)
+            });
+            if counter.first_call.borrow().is_some() {
+                ran.insert(name);
+            }
+            counter.finish();
+        };
 
-    c.bench_function(PROVING, |b| {
-        mark(PROVING);
+    group(&mut c, PROVING, &mut |b| {
         b.iter(|| prove(crs, stmt, wit, rng).expect("honest proof"))
     });
-    c.bench_function(VERIFICATION, |b| {
-        mark(VERIFICATION);
+    group(&mut c, VERIFICATION, &mut |b| {
         b.iter(|| verify(crs, stmt, proof).expect("honest proof verifies"))
     });
-    c.bench_function(WITNESS, |b| {
-        mark(WITNESS);
-        // n copies of one 64-bit prime; the witness of the first skips it (the reference's set).
-        let set = vec![Integer::from(WITNESS_PRIME); n];
-        b.iter(|| membership_witness(crs.group(), &set, 0).expect("witness"))
+    // n copies of one 64-bit prime; the witness of the first skips it (the paper's set).
+    let same = vec![Integer::from(WITNESS_PRIME); n];
+    group(&mut c, WITNESS, &mut |b| {
+        b.iter(|| membership_witness(crs.group(), &same, 0).expect("witness"))
     });
-    c.bench_function(WITNESS_HASHED, |b| {
-        mark(WITNESS_HASHED);
-        // n real hash-to-prime outputs of distinct elements (hashing is a one-time cost, untimed).
-        let base = random::bits(64, &mut ChaCha20Rng::seed_from_u64(seed.unwrap_or(7)));
-        let set: Vec<Integer> = (0..n as u64)
-            .into_par_iter()
-            .map(|i| {
-                let xi = Integer::from(&base << 180u32) + i;
-                hash_to_prime(&crs.params, &xi).expect("prime").0
-            })
-            .collect();
-        b.iter(|| membership_witness(crs.group(), &set, 0).expect("witness"))
+    // n real hash-to-prime outputs of distinct elements (hashing is a one-time cost, untimed,
+    // done only if the group runs).
+    let mut hashed: Option<Vec<Integer>> = None;
+    group(&mut c, WITNESS_HASHED, &mut |b| {
+        let set = hashed.get_or_insert_with(|| {
+            let base = random::bits(64, &mut measure::seed::rng("cpsnark-sm set", seed));
+            (0..n as u64)
+                .into_par_iter()
+                .map(|i| {
+                    let xi = Integer::from(&base << 180u32) + i;
+                    hash_to_prime(&crs.params, &xi).expect("prime").0
+                })
+                .collect()
+        });
+        b.iter(|| membership_witness(crs.group(), set, 0).expect("witness"))
     });
     c.final_summary();
-    ran.into_inner().unwrap()
+    ran
 }
 
 fn main() {
@@ -275,12 +275,15 @@ fn main() {
             .unwrap_or_else(|_| fail(&format!("CPSNARK_SEED={s:?} must be a u64")))
     });
     let threads = rayon::current_num_threads();
-    let mut rng = match seed {
-        Some(s) => ChaCha20Rng::seed_from_u64(s),
-        None => ChaCha20Rng::from_entropy(),
-    };
+    if let Some(path) = &json_path {
+        measure::output::check_writable(Path::new(path)).unwrap_or_else(|e| fail(&e));
+    }
+    let started = Instant::now();
+    let provenance = measure::provenance::provenance_json();
+    let mut rng = measure::seed::rng("cpsnark-sm", seed);
 
-    // Untimed setup, as in the reference bench (§4.1).
+    // Untimed setup, as in the paper's bench.
+    eprintln!("[progress] cpsnark-sm: setup (CRS, LegoGroth16 keys, one honest proof)");
     let t0 = Instant::now();
     let crs = Crs::<E>::setup(&mut rng).unwrap_or_else(|e| fail(&format!("setup: {e}")));
     println!("params: {}", crs.params);
@@ -326,6 +329,7 @@ fn main() {
         proof: &proof,
         n,
         seed,
+        samples,
     };
     let ran = match clock.as_str() {
         "wall" => run_groups(
@@ -368,7 +372,9 @@ fn main() {
             "seed": seed,
             "proof_bytes": proof.size_bytes(),
             "groups": groups,
-            "machine": machine(),
+            "machine": measure::machine::machine_json(),
+            "provenance": provenance,
+            "wall_s": started.elapsed().as_secs_f64(),
             "versions": {
                 "cpsnark-sm": env!("CARGO_PKG_VERSION"),
                 "legogroth16": "0.18",
@@ -378,10 +384,8 @@ fn main() {
                 "criterion": "0.5",
             },
         });
-        write_atomically(
-            &path,
-            &(serde_json::to_string_pretty(&summary).unwrap() + "\n"),
-        );
+        measure::output::write_json_atomic(Path::new(&path), &summary)
+            .unwrap_or_else(|e| fail(&format!("cannot write {path}: {e}")));
         println!("summary written to {path}");
     }
 }

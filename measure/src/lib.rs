@@ -7,6 +7,7 @@
 //! - [`provenance`]: the commit of the code that made a result, and whether it was modified;
 //! - [`output`]: outputs checked for writability before long work starts, then written to a
 //!   temporary file and renamed, so no reader ever sees half a report;
+//! - [`seed`]: reproducible generators keyed with 32 bytes from a run's `--seed`, or by the OS;
 //! - [`progress`]: progress of a long step on the terminal (a bar) or in a log (a line every
 //!   few seconds), with the step, the party, done/total, elapsed time and time left.
 //!
@@ -22,3 +23,4 @@ pub mod machine;
 pub mod output;
 pub mod progress;
 pub mod provenance;
+pub mod seed;
