@@ -35,6 +35,7 @@ include: "experiments/build.smk"
 include: "experiments/zksnark.smk"
 include: "experiments/dbsmrsm.smk"
 include: "experiments/cpsnark.smk"
+include: "experiments/veccom.smk"
 include: "experiments/analysis.smk"
 
 

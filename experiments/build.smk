@@ -7,6 +7,7 @@ check_environment()
 DBSM_BIN = "target/release/db-sm-rsm"
 PROVER_BIN = "target/release/zksnark-prover"
 CPSNARK_BENCH_STAMP = "build/stamps/cpsnark-bench.stamp"
+VECCOM_BIN = "target/release/veccom-bench"
 NODE_STAMP = "zksnark-sm-rsm/node_modules/.package-lock.json"
 JS_SOURCES = sources(
     "zksnark-sm-rsm/**/*.mjs", "zksnark-sm-rsm/**/*.js", "zksnark-sm-rsm/**/*.zok"
@@ -16,6 +17,7 @@ ANALYSIS_SOURCES = sources("analysis/**/*.py", "analysis/data/**")
 BUILD_OUTPUTS += [DBSM_BIN] if "db-sm-rsm" in EXPERIMENTS else []
 BUILD_OUTPUTS += [PROVER_BIN, NODE_STAMP] if "zksnark-sm-rsm" in EXPERIMENTS else []
 BUILD_OUTPUTS += [CPSNARK_BENCH_STAMP] if "cpsnark-sm" in EXPERIMENTS else []
+BUILD_OUTPUTS += [VECCOM_BIN] if "veccom" in EXPERIMENTS else []
 
 
 rule build_dbsmrsm:
@@ -67,6 +69,23 @@ rule build_cpsnark_bench:
         runtime=60,
     shell:
         "cargo bench --no-run -p cpsnark-sm --bench membership_hash 2> >(tee {log} >&2)"
+
+
+rule build_veccom:
+    """Compile veccom-bench (release)."""
+    input:
+        crate_sources("veccom"),
+    output:
+        VECCOM_BIN,
+    log:
+        "build/logs/build_veccom.log",
+    threads: workflow.cores
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    shell:
+        "cargo build --release -p veccom --bin veccom-bench 2> >(tee {log} >&2)"
+        " && test -x {output} && touch {output}"
 
 
 rule npm_ci:

@@ -6,12 +6,12 @@
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 from snakemake.exceptions import WorkflowError
 
 from analysis.plan import estimate as plan_estimate
+from analysis.plan import provenance as plan_provenance
 from analysis.plan import runs as plan_runs
 from analysis.plan import settings as plan_settings
 
@@ -58,23 +58,10 @@ def require_tools(experiments):
 
 
 def provenance():
-    """The commit of the code that makes these results, and whether files differ from it."""
-    def git(*args):
-        try:
-            out = subprocess.run(["git", *args], capture_output=True, text=True, check=True,
-                                 cwd=workflow.basedir)
-        except (OSError, subprocess.CalledProcessError):
-            return None
-        return out.stdout.strip()
-
-    commit = git("rev-parse", "HEAD")
-    status = git("status", "--porcelain", "--untracked-files=no")
-    dirty = None if status is None else bool(status)
-    # Every job reports it (measure::provenance reads these), also where git is not at hand.
-    if commit:
-        os.environ["SUITE_GIT_COMMIT"] = commit
-        os.environ["SUITE_GIT_DIRTY"] = "1" if dirty else "0"
-    return {"commit": commit, "dirty": dirty}
+    """The commit of the code that makes these results, also handed to every job."""
+    prov = plan_provenance.provenance(workflow.basedir)
+    plan_provenance.export(prov)
+    return prov
 
 
 def plan_and_estimate(config):
@@ -131,9 +118,15 @@ def seed_arg(run):
     return "" if seed is None else f" --seed {seed}"
 
 
-def tee_log(log):
-    """Send a program's stderr (its progress) to the terminal and to the job's log."""
-    return f"2> >(tee {log} >&2)"
+def veccom_args(run):
+    """veccom-bench's options for a planned run (the ablation with the one-thread run only)."""
+    e = run.extra
+    ablation = ",".join(map(str, e["pairing_n"])) if 1 in e["threads"] else "none"
+    return (
+        f"--schemes {','.join(e['schemes'])} --n {','.join(map(str, e['pairing_n']))}"
+        f" --merkle-n {','.join(map(str, e['merkle_n']))}"
+        f" --threads {','.join(map(str, e['threads']))} --ablation-n {ablation}"
+    )
 
 
 def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "test")):

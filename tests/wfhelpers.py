@@ -59,6 +59,13 @@ printf '{"params": {"n": %s, "m": %s}, "statuses": {"status_fake": true}}\n' "$1
 echo "progress" >&2
 """
 
+FAKE_VECCOM = r"""#!/bin/sh
+# stand-in for veccom-bench ... --out FILE
+out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
+echo "[progress] veccom" >&2
+printf '{"report": "veccom-bench", "all_verified": true, "rows": []}\n' > "$out"
+"""
+
 FAKE_RUN_MJS = r"""
 // stand-in for the zkSNARK node driver: writes the files it is told to
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -148,7 +155,8 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     # the sources the build rules depend on
     for name in ("Cargo.toml", "Cargo.lock", "db-sm-rsm/src/main.rs", "cpsnark-sm/src/lib.rs",
                  "zksnark-sm-rsm/prover/src/main.rs", "zksnark-sm-rsm/package.json",
-                 "zksnark-sm-rsm/package-lock.json", "analysis/__init__.py", "measure/src/lib.rs"):
+                 "zksnark-sm-rsm/package-lock.json", "analysis/__init__.py", "measure/src/lib.rs",
+                 "veccom/src/lib.rs"):
         _write(root / name, "\n")
     # The workflow plans its runs and estimates with the real planning layer.
     shutil.copytree(REPO / "analysis/plan", root / "analysis/plan",
@@ -158,6 +166,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     _write(root / "analysis/__main__.py", FAKE_ANALYSIS)
     _write(root / "fake/db-sm-rsm", FAKE_DBSMRSM, executable=True)
     _write(root / "fake/zksnark-prover", "#!/bin/sh\n", executable=True)
+    _write(root / "fake/veccom-bench", FAKE_VECCOM, executable=True)
     _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)
     env = dict(os.environ)

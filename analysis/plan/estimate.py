@@ -94,6 +94,19 @@ def features(run: Run) -> dict[str, float]:
     if run.experiment == "cpsnark-sm":
         n, samples = float(p["n"]), float(run.extra.get("samples", 100))
         return {"fixed": 1.0, "samples": samples, "samples_n": samples * n, "n": n}
+    if run.experiment == "veccom":
+        e = run.extra
+        threads = len(e["threads"])
+        pairing = "pairing-bls12-381" in e["schemes"]
+        merkle = sum(1 for s in e["schemes"] if s.startswith("merkle"))
+        return {
+            "fixed": 1.0,
+            # each (scheme, n, threads) is a fixed number of timed repetitions ...
+            "groups": threads * (len(e["pairing_n"]) * pairing + len(e["merkle_n"]) * merkle),
+            # ... after a set-up that grows with n (pairing parameters, trees)
+            "pairing_n": float(sum(e["pairing_n"])) * pairing,
+            "merkle_n": float(sum(e["merkle_n"])) * merkle,
+        }
     raise KeyError(f"no cost model for experiment {run.experiment}")
 
 
@@ -132,7 +145,7 @@ class CostModel:
         for key in variant_keys(run):
             cpu *= float(model.get("variants", {}).get(key, 1.0))
         cpu *= self.speed_ratio
-        threads = int(run.params.get("threads", 1))
+        threads = min(int(t) for t in str(run.params.get("threads", 1)).split("_"))
         parallel = float(model.get("parallel_fraction", 0.9))
         usable = max(1, min(threads, os.cpu_count() or 1))
         wall = cpu * ((1 - parallel) + parallel / usable)

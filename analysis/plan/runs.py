@@ -91,6 +91,8 @@ SCHEMES: dict[str, RunScheme] = {
     "cpsnark-sm": RunScheme("cpsnark-sm", (
         Part("n", "n", INT, True), Part("threads", "t", INT, True),
     )),
+    # One run measures every configured thread count (the thread counts share one set-up).
+    "veccom": RunScheme("veccom", (Part("threads", "t", "[0-9]+(?:_[0-9]+)*"),)),
 }  # fmt: skip
 
 
@@ -149,10 +151,22 @@ def plan_cpsnark(cfg: Mapping[str, Any]) -> list[Run]:
     return _runs("cpsnark-sm", grid, cfg, {"samples": int(cfg["cpsnark_samples"])})
 
 
+def plan_veccom(cfg: Mapping[str, Any]) -> list[Run]:
+    threads = sorted(int(t) for t in cfg["threads"])
+    extra = {
+        "schemes": list(cfg["veccom_schemes"]),
+        "pairing_n": sorted(int(n) for n in cfg["veccom_n"]),
+        "merkle_n": sorted(int(n) for n in cfg["veccom_merkle_n"]),
+        "threads": threads,
+    }
+    return _runs("veccom", [{"threads": "_".join(map(str, threads))}], cfg, extra)
+
+
 PLANNERS: dict[str, Callable[[Mapping[str, Any]], list[Run]]] = {
     "zksnark-sm-rsm": plan_zksnark,
     "db-sm-rsm": plan_dbsmrsm,
     "cpsnark-sm": plan_cpsnark,
+    "veccom": plan_veccom,
 }
 
 EXPERIMENTS: tuple[str, ...] = tuple(PLANNERS)

@@ -49,12 +49,28 @@ class Context:
     def factor(self) -> float:
         return self.rc.collab_factor
 
-    def table(self, doc: Doc, name: str, caption: str, frame: pd.DataFrame,
-              fmt: Callable[[float], str] = fmt_value, widths: list[float] | None = None,
-              flagged: set[int] | None = None, index_name: str = "") -> None:  # fmt: skip
-        """A derived table in the PDF and as CSV (medians), Markdown and LaTeX beside it."""
+    def table(
+        self,
+        doc: Doc,
+        name: str,
+        caption: str,
+        frame: pd.DataFrame,
+        fmt: Callable[[float], str] | dict[str, Callable[..., str]] = fmt_value,
+        widths: list[float] | None = None,
+        flagged: set[int] | None = None,
+        index_name: str = "",
+    ) -> None:
+        """A derived table in the PDF and as CSV (medians), Markdown and LaTeX beside it; `fmt` is
+        one format for every column or one per column name (others: fmt_value)."""
+
+        def col_fmt(col: object) -> Callable[[float], str]:
+            return fmt.get(str(col), fmt_value) if isinstance(fmt, dict) else fmt
+
         header = [index_name, *(str(c) for c in frame.columns)]
-        rows = [[str(i), *(cell(v, fmt) for v in r)] for i, r in zip(frame.index, frame.values, strict=True)]
+        rows = [
+            [str(i), *(cell(v, col_fmt(c)) for c, v in zip(frame.columns, r, strict=True))]
+            for i, r in zip(frame.index, frame.values, strict=True)
+        ]
         numbers = frame.map(median_of) if len(frame) else frame
         self.written += write_table(numbers, header, rows, name, self.results_dir / "tables", caption)
         doc.table(header, rows, widths, flagged=flagged, caption=caption)

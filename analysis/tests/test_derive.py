@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from analysis.cli import main
+from analysis.config import for_results
 from analysis.derive.claims import compute_claims, figure10_top, pick_db_group, verdict
 from analysis.derive.estimates import collab_estimate, cpsnark_totals, floor_ratio, speedup, truncate_sig
 from analysis.derive.figure10 import (
@@ -22,7 +23,6 @@ from analysis.derive.figure10 import (
     section_total,
 )
 from analysis.tests import synth
-from analysis.config import for_results
 from analysis.tidy import collect, to_frame, write_tidy
 
 
@@ -123,7 +123,7 @@ def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
     synth.make_results(tmp_path, paper_dir, fail={"n100-m2-bn254-fast-s128-t1": "status_pk_bl"})
     col = collect(tmp_path, paper_dir, for_results(tmp_path))
     df = col.df
-    assert set(df["source"]) == {"ours", "paper"}
+    assert set(df["source"]) == {"ours", "paper", "seed"}
     picked = pick_db_group(df, "ours")
     assert picked is not None and picked.runs == ("n200-m4-bn254-fast-s128-t1",)  # largest n at m=4
     claims = {c.key: c for c in compute_claims(df, factor=2.0)}

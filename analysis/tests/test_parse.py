@@ -10,10 +10,10 @@ import pytest
 from analysis.errors import ReportError
 from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS, parse_cp_json, parse_cp_text
 from analysis.parse.dbsm import parse_db_json, parse_db_text
-from analysis.parse.zksnark import parse_zk_json, parse_zk_text
-from analysis.tests import synth
 from analysis.parse.zksnark import PAPER_DUPLICATES as PAPER_ZK_DUPLICATES
 from analysis.parse.zksnark import PAPER_FILES as PAPER_ZK
+from analysis.parse.zksnark import parse_zk_json, parse_zk_text
+from analysis.tests import synth
 
 DB = "report-db-sm-rsm-n10000-m4"
 CP = "report-benarroch-cpsnark-sm-n10000"
@@ -205,3 +205,30 @@ def test_our_zk_driver_output(tmp_path: Path) -> None:
     # Without a native run, the wasm prover stands in (and the note says so).
     pick = zk_prove(df[df["prover"] != "native"], "ours", "rsm", 16)
     assert pick is not None and pick.prover == "wasm"
+
+
+def test_veccom_reference_report_and_seed_figures(tmp_path: Path) -> None:
+    """The crate's reference report (a real veccom-bench run) and the seed's published figures."""
+    from analysis.parse import veccom
+
+    rows, info = veccom.report_rows(
+        Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json", "t1_2"
+    )
+    assert info.ok and info.failed == []
+    ops = {(r["variant"], r["section"]) for r in rows if r["metric"] == "cpu_median"}
+    assert ("pairing-bls12-381", "verify") in ops and ("merkle-sha256", "commit") in ops
+    assert any(r["metric"] == "lower_bound_cpu" for r in rows)
+    seed = veccom.load_reference(tmp_path)
+    verify = next(r for r in seed.rows if r["section"] == "verify" and r["variant"] == "pairing-bls12-381"
+                  and r["n"] == 100)  # fmt: skip
+    assert verify["value"] == pytest.approx(3.6117e-3) and verify["source"] == "seed"
+    # A failed check makes the run count as failed.
+    d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json").read_text())
+    d["rows"][3]["verified"] = False
+    d["all_verified"] = False
+    run = tmp_path / "raw" / "veccom" / "t1_2"
+    run.mkdir(parents=True)
+    (run / "report.json").write_text(json.dumps(d))
+    problems = veccom.problems(run)
+    bad = d["rows"][3]
+    assert problems == [f"{bad['scheme']} {bad['operation']} n={bad['n']} t={bad['threads']}"]

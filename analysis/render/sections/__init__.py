@@ -10,10 +10,11 @@ from collections.abc import Callable
 
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.sections import cpsnark, dbsm, zksnark
+from analysis.render.sections import cpsnark, dbsm, veccom, zksnark
 
 SECTIONS: dict[str, Callable[[Doc, Context], None]] = {
     "db-sm-rsm": dbsm.section,
     "zksnark-sm-rsm": zksnark.section,
     "cpsnark-sm": cpsnark.section,
+    "veccom": veccom.section,
 }

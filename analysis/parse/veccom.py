@@ -1,0 +1,167 @@
+"""veccom-bench's report.json and the seed's published figures (veccom/data/seed-figures.csv).
+
+Each row of the report is one operation of one scheme at one vector length and thread count:
+CPU and wall time per operation (median, min, max over repetitions), sizes, peak memory, and the
+lower bound timed beside it in the same run. The seed's figures are one value per operation,
+measured on the seed's own machine.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    commit_of,
+    load_json,
+    machine_text,
+    need,
+    row,
+)
+
+EXPERIMENT = "veccom"
+SEED_FILE = Path(__file__).resolve().parents[2] / "veccom" / "data" / "seed-figures.csv"
+SEED_SOURCE = "seed"
+UNIT_SECONDS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+SIZE_KEYS = ("commitment_bytes", "proof_bytes", "batch_proof_bytes", "prover_params_bytes",
+             "verifier_params_bytes", "prover_table_bytes", "verifier_table_bytes", "tree_bytes")  # fmt: skip
+
+
+def _stat(obj: Any, p: Path, where: str) -> dict[str, float]:
+    if not isinstance(obj, dict):
+        raise ReportError(p, None, f"{where} to be an object with median/min/max")
+    out = {}
+    for k in ("median", "min", "max"):
+        v = obj.get(k)
+        if not isinstance(v, int | float) or isinstance(v, bool):
+            raise ReportError(p, None, f"{where}.{k} to be a number of seconds", repr(v))
+        out[k] = float(v)
+    return out
+
+
+def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
+    d = load_json(p)
+    if d.get("report") != "veccom-bench":
+        raise ReportError(p, None, '"report": "veccom-bench"', repr(d.get("report")))
+    machine = d.get("machine")
+    commit = commit_of(d)
+    version = str((d.get("generated_by") or {}).get("version", "?"))
+    rows: list[dict[str, Any]] = []
+    failed: list[str] = []
+    threads: set[int] = set()
+    for i, r in enumerate(need(d, "rows", list, p, "")):
+        where = f"rows[{i}]."
+        if not isinstance(r, dict):
+            raise ReportError(p, None, f"rows[{i}] to be an object")
+        scheme, op = need(r, "scheme", str, p, where), need(r, "operation", str, p, where)
+        n, t = need(r, "n", int, p, where), need(r, "threads", int, p, where)
+        threads.add(t)
+        ok = bool(r.get("verified"))
+        if not ok:
+            failed.append(f"{scheme} {op} n={n} t={t}")
+        base: dict[str, Any] = {
+            "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": scheme,
+            "statement": None, "prover": None, "n": n, "m": None, "curve": None, "hash": None,
+            "mode": None, "security": None, "threads": t, "run_ok": True, "machine": machine_text(machine),
+            "commit": commit, "versions": json.dumps({"veccom": version}),
+        }  # fmt: skip
+        cpu = _stat(r.get("cpu_s"), p, where + "cpu_s")
+        wall = _stat(r.get("wall_s"), p, where + "wall_s")
+        for stat, v in cpu.items():
+            rows.append(row(base, section=op, party=None, label=op, metric=f"cpu_{stat}", value=v, unit="s"))
+        rows.append(row(base, section=op, party=None, label=op, metric="wall_median", value=wall["median"],
+                        unit="s"))  # fmt: skip
+        lb = r.get("lower_bound")
+        if isinstance(lb, dict):
+            lb_cpu = _stat(lb.get("cpu_s"), p, where + "lower_bound.cpu_s")
+            rows.append(row(base, section=op, party=None, label=str(lb.get("what", "lower bound")),
+                            metric="lower_bound_cpu", value=lb_cpu["median"], unit="s"))  # fmt: skip
+        for k in SIZE_KEYS:
+            v = (r.get("sizes") or {}).get(k)
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                rows.append(row(base, section=op, party=None, label=k, metric="size", value=float(v),
+                                unit="bytes"))  # fmt: skip
+        rss = r.get("peak_rss_mib")
+        if isinstance(rss, int | float):
+            rows.append(row(base, section=op, party=None, label="peak RSS", metric="peak_rss",
+                            value=float(rss), unit="MiB"))  # fmt: skip
+        rows.append(row(base, section=op, party=None, label="verified", metric="status", value=float(ok),
+                        unit="bool"))  # fmt: skip
+    for i, a in enumerate(d.get("ablation") or []):
+        where = f"ablation[{i}]."
+        cpu = _stat(a.get("cpu_s"), p, where + "cpu_s")
+        base = {
+            "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p),
+            "variant": need(a, "scheme", str, p, where), "statement": None, "prover": str(a.get("variant")),
+            "n": need(a, "n", int, p, where), "m": None, "curve": None, "hash": None, "mode": None,
+            "security": None, "threads": a.get("threads"), "run_ok": True, "machine": machine_text(machine),
+            "commit": commit, "versions": json.dumps({"veccom": version}),
+        }  # fmt: skip
+        op = need(a, "operation", str, p, where)
+        rows.append(row(base, section=f"ablation {op}", party=None, label=str(a.get("description", "")),
+                        metric="cpu_median", value=cpu["median"], unit="s"))  # fmt: skip
+        speedup = a.get("speedup_vs_baseline")
+        if isinstance(speedup, int | float):
+            rows.append(row(base, section=f"ablation {op}", party=None, label=str(a.get("description", "")),
+                            metric="speedup", value=float(speedup), unit="x"))  # fmt: skip
+    if not d.get("all_verified"):
+        failed = failed or ["all_verified is false"]
+    ok = not failed
+    for r in rows:
+        r["run_ok"] = ok
+    info = RunInfo(EXPERIMENT, "ours", run, str(p), ok, min(threads) if threads else None, machine,
+                   {"veccom": version}, failed=failed, commit=commit)  # fmt: skip
+    return rows, info
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+    rows, info = report_rows(js, run_id)
+    rows += benchmark_rows({**rows[0], "variant": None, "n": None, "threads": None}, run_dir) if rows else []
+    return Parsed(rows, [info], [])
+
+
+def load_reference(_paper_dir: Path) -> Parsed:
+    """The seed's published figures (one value per operation, its own machine)."""
+    p = SEED_FILE
+    if not p.exists():
+        raise ReportError(p, None, "the seed's figures (shipped in veccom/data/)", "no such file")
+    rows: list[dict[str, Any]] = []
+    with p.open(encoding="utf-8", newline="") as f:
+        for no, r in enumerate(csv.DictReader(f), start=2):
+            try:
+                value = float(r["value"])
+            except (KeyError, ValueError):
+                raise ReportError(p, no, "a number in column value", r.get("value")) from None
+            unit = r.get("unit", "")
+            is_size = unit == "bytes"
+            if not is_size and unit not in UNIT_SECONDS:
+                raise ReportError(p, no, "a unit of s, ms, us, ns or bytes", unit)
+            rows.append({
+                "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": "veccom-rust (2019)", "file": str(p),
+                "variant": r["scheme"], "statement": None, "prover": None, "n": int(r["n"]), "m": None,
+                "curve": None, "hash": None, "mode": None, "security": None, "threads": 1, "run_ok": True,
+                "machine": r.get("machine", ""), "commit": None, "versions": "{}",
+                "section": r["operation"], "party": None, "label": r["operation"],
+                "metric": "size" if is_size else "published",
+                "value": value if is_size else value * UNIT_SECONDS[unit],
+                "unit": "bytes" if is_size else "s",
+            })  # fmt: skip
+    info = RunInfo(EXPERIMENT, SEED_SOURCE, "veccom-rust (2019)", str(p), True, 1)
+    return Parsed(rows, [info], [])
+
+
+def problems(run_dir: Path) -> list[str]:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return ["no report.json"]
+    _rows, info = report_rows(js, run_dir.name)
+    return info.failed
