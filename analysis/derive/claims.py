@@ -132,14 +132,22 @@ def _median_pick(run_rows: pd.DataFrame, value: Callable[[pd.DataFrame], float])
     return Pick(spread.median, _int(first["n"]), _int(first["threads"]), ok, name, spread=spread)
 
 
-def zk_prove(df: pd.DataFrame, source: str, statement: str, n: int | None,
-             section: str = "PROVER", hash: str = "poseidon") -> Pick | None:  # fmt: skip
+def zk_prove(
+    df: pd.DataFrame,
+    source: str,
+    statement: str,
+    n: int | None,
+    section: str = "PROVER",
+    hash: str = "poseidon",
+    circuit: str = "zokrates",
+) -> Pick | None:
     """Single-prover seconds of one proof (paper: real; ours: native CPU time), median of reps.
 
-    The paper's trees use Poseidon; SHA-256 runs are compared only when asked for.
+    The paper's trees use Poseidon; SHA-256 runs are compared only when asked for. `circuit`:
+    the paper's ZoKrates circuit, or our optimised one.
     """
     z = df[(df["experiment"] == ZK) & (df["source"] == source) & (df["statement"] == statement)]
-    z = z[z["hash"] == hash]
+    z = z[(z["hash"] == hash) & (z["variant"].fillna("zokrates") == circuit)]
     if source == "ours":
         prover = "native" if (z["prover"] == "native").any() else "wasm"
         z = z[z["prover"] == prover]

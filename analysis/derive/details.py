@@ -22,13 +22,14 @@ def zk_table(df: pd.DataFrame) -> pd.DataFrame:
     """One row per zkSNARK run and prover (paper's ZoKrates CLI, our wasm and native provers)."""
     z = df[df["experiment"] == ZK]
     rows = {}
-    for (source, run, prover), g in z.groupby(["source", "run", "prover"], sort=False):
+    z = z.assign(circuit=z["variant"].fillna("zokrates"))
+    for (source, run, circuit, prover), g in z.groupby(["source", "run", "circuit", "prover"], sort=False):
         first = g.iloc[0]
         # The paper's file names are long; its runs are told apart by statement alone.
         key = (
             f"paper {first['statement']} n={first['n']} {prover}"
             if source == "paper"
-            else f"ours {run} {prover}"
+            else f"ours {run} {circuit} {prover}"
         )
         rows[key] = {
             "n": float(first["n"]),

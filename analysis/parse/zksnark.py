@@ -20,6 +20,7 @@ from analysis.parse.common import (
     RunInfo,
     benchmark_rows,
     commit_of,
+    json_line,
     load_json,
     machine_text,
     need,
@@ -57,6 +58,8 @@ class ZkReport:
     machine: dict[str, Any] | None = None
     versions: dict[str, str] = field(default_factory=dict)
     commit: str | None = None
+    # Counted work of one native Groth16 proof (FFT size, MSM terms), where the prover gives it.
+    operations: dict[str, float] = field(default_factory=dict)
 
 
 def parse_zk_text(
@@ -153,52 +156,74 @@ def _times(obj: Any, p: Path, where: str) -> dict[str, float]:
 
 
 def parse_zk_json(path: str | Path) -> list[ZkReport]:
-    """Parse our zksnark-sm-rsm report.json: one ZkReport per prover (wasm, native)."""
+    """Parse our zksnark-sm-rsm report.json: one ZkReport per circuit and prover.
+
+    `circuits.<circuit>.provers.<prover>` holds each circuit's runs (the paper's ZoKrates
+    circuit, our optimised one); a report without `circuits` has the ZoKrates circuit's provers
+    at the top level.
+    """
     p = Path(path)
     d = load_json(p)
     if d.get("experiment") != "zksnark-sm-rsm":
         raise ReportError(p, None, '"experiment": "zksnark-sm-rsm"', repr(d.get("experiment")))
-    provers = need(d, "provers", dict, p, "")
-    if not provers:
-        raise ReportError(p, None, 'at least one prover under "provers"')
+    circuits = d.get("circuits")
+    if circuits is None:
+        circuits = {
+            "zokrates": {"constraints": d.get("constraints"), "provers": need(d, "provers", dict, p, "")}
+        }
+    if not isinstance(circuits, dict) or not circuits:
+        raise ReportError(p, json_line(p, "circuits"), 'at least one circuit under "circuits"')
     out: list[ZkReport] = []
     versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items() if v is not None}
-    for name, pr in provers.items():
-        where = f"provers.{name}"
-        if not isinstance(pr, dict):
-            raise ReportError(p, None, f"{where} to be an object")
-        secs = need(pr, "sections", dict, p, where + ".")
-        rep = ZkReport(
-            path=str(p),
-            source="ours",
-            prover=str(name),
-            statement=need(d, "statement", str, p, ""),
-            hash=need(d, "hash", str, p, ""),
-            n=need(d, "n", int, p, ""),
-            depth=d.get("depth"),
-            constraints=d.get("constraints"),
-            # The wasm prover is single-threaded whatever was asked: the prover says its own count.
-            threads=pr.get("threads", d.get("threads")),
-            curve=str(d.get("curve", "bn254")),
-            status=need(pr, "status", str, p, where + "."),
-            peak_rss_mib=pr.get("peak_rss_mib"),
-            machine=d.get("machine"),
-            versions=versions,
-            commit=commit_of(d),
-        )
-        for s in SECTIONS:
-            if s not in secs:
-                raise ReportError(p, None, f"section {where}.sections.{s!r}")
-            rep.sections[s] = _times(secs[s], p, f"{where}.sections.{s}")
-        for key, sec in (("setup_components", "TRUSTED SETUP"), ("prover_components", "PROVER")):
-            for cname, c in (pr.get(key) or {}).items():
-                rep.section_components.setdefault(sec, {})[str(cname)] = _times(
-                    c, p, f"{where}.{key}.{cname}"
-                )
-        if rep.status not in ("PASSED", "FAILED"):
-            raise ReportError(p, None, f"{where}.status PASSED or FAILED", rep.status)
-        out.append(rep)
+    for circuit, c in circuits.items():
+        if not isinstance(c, dict):
+            raise ReportError(p, None, f"circuits.{circuit} to be an object")
+        provers = need(c, "provers", dict, p, f"circuits.{circuit}.")
+        if not provers:
+            raise ReportError(p, None, f"at least one prover under circuits.{circuit}.provers")
+        for name, pr in provers.items():
+            out.append(_prover_report(p, d, str(circuit), c, str(name), pr, versions))
     return out
+
+
+def _prover_report(p: Path, d: dict[str, Any], circuit: str, c: dict[str, Any], name: str, pr: Any,
+                   versions: dict[str, str]) -> ZkReport:  # fmt: skip
+    where = f"circuits.{circuit}.provers.{name}"
+    if not isinstance(pr, dict):
+        raise ReportError(p, None, f"{where} to be an object")
+    secs = need(pr, "sections", dict, p, where + ".")
+    rep = ZkReport(
+        path=str(p),
+        source="ours",
+        prover=name,
+        circuit=circuit,
+        statement=need(d, "statement", str, p, ""),
+        hash=need(d, "hash", str, p, ""),
+        n=need(d, "n", int, p, ""),
+        depth=d.get("depth"),
+        constraints=c.get("constraints"),
+        # The wasm prover is single-threaded whatever was asked: the prover says its own count.
+        threads=pr.get("threads", d.get("threads")),
+        curve=str(d.get("curve", "bn254")),
+        status=need(pr, "status", str, p, where + "."),
+        peak_rss_mib=pr.get("peak_rss_mib"),
+        machine=d.get("machine"),
+        versions=versions,
+        commit=commit_of(d),
+    )
+    for s in SECTIONS:
+        if s not in secs:
+            raise ReportError(p, None, f"section {where}.sections.{s!r}")
+        rep.sections[s] = _times(secs[s], p, f"{where}.sections.{s}")
+    for key, sec in (("setup_components", "TRUSTED SETUP"), ("prover_components", "PROVER")):
+        for cname, comp in (pr.get(key) or {}).items():
+            rep.section_components.setdefault(sec, {})[str(cname)] = _times(comp, p, f"{where}.{key}.{cname}")
+    ops = pr.get("operations")
+    if isinstance(ops, dict):
+        rep.operations = {str(k): float(v) for k, v in ops.items() if isinstance(v, int | float)}
+    if rep.status not in ("PASSED", "FAILED"):
+        raise ReportError(p, None, f"{where}.status PASSED or FAILED", rep.status)
+    return rep
 
 
 # ---- tidy rows ---------------------------------------------------------------------------------
@@ -246,6 +271,9 @@ def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
     if rep.peak_rss_mib is not None:
         rows.append(row(base, section="", party=None, label="peak RSS", metric="peak_rss",
                         value=float(rep.peak_rss_mib), unit="MiB"))  # fmt: skip
+    for name, v in rep.operations.items():
+        rows.append(row(base, section="PROVER", party=None, label=name, metric="operations", value=v,
+                        unit="count"))  # fmt: skip
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
     name = f"{run}/{rep.prover}" if rep.circuit is None else f"{run}/{rep.circuit}/{rep.prover}"

@@ -116,7 +116,9 @@ def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str,
     elif run.experiment == "veccom":
         # The crate's reference report: a real run, relabelled with this run's lengths' threads.
         out.mkdir(parents=True, exist_ok=True)
-        ref = json.loads((Path(__file__).resolve().parents[2] / "veccom/data/reference-report.json").read_text())
+        ref = json.loads(
+            (Path(__file__).resolve().parents[2] / "veccom/data/reference-report.json").read_text()
+        )
         ref["provenance"] = PROVENANCE
         (out / "report.json").write_text(json.dumps(ref))
 

@@ -114,7 +114,7 @@ def test_verify(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFixture[s
     synth.make_results(tmp_path, paper_dir, cfg, fail={"sm-poseidon-n16-t1": "FAILED"})
     assert main(["verify", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "zksnark-sm-rsm/sm-poseidon-n16-t1: prover native: status FAILED" in err
+    assert "zksnark-sm-rsm/sm-poseidon-n16-t1: prover native (zokrates): status FAILED" in err
     synth.make_results(tmp_path, paper_dir, cfg)
     assert main(["verify", str(tmp_path)]) == 0
     # A configured run that never wrote its report is a problem too.
@@ -139,8 +139,8 @@ def test_detail_tables(tmp_path: Path, paper_dir: Path) -> None:
     df = collect(tmp_path, paper_dir, for_results(tmp_path)).df
     zk = zk_table(df)
     assert zk.loc["paper sm n=10000 zokrates-cli", "prove real [s]"] == 2.178
-    assert zk.loc["ours sm-poseidon-n100-t1 native", "prove CPU [s]"] == pytest.approx(1.501)
-    assert zk.loc["ours sm-poseidon-n100-t1 wasm", "prove real [s]"] == pytest.approx(5 * 1.501)
+    assert zk.loc["ours sm-poseidon-n100-t1 zokrates native", "prove CPU [s]"] == pytest.approx(1.501)
+    assert zk.loc["ours sm-poseidon-n100-t1 zokrates wasm", "prove real [s]"] == pytest.approx(5 * 1.501)
     cp = cp_table(df)
     assert cp.loc["paper report-benarroch-cpsnark-sm-n10000", "witness mean [s]"] == 0.78371
     assert cp.loc["ours n100-t1", "witness, hashed primes, mean [s]"] == pytest.approx(0.012)
