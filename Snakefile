@@ -36,6 +36,7 @@ include: "experiments/zksnark.smk"
 include: "experiments/dbsmrsm.smk"
 include: "experiments/cpsnark.smk"
 include: "experiments/veccom.smk"
+include: "experiments/collab.smk"
 include: "experiments/analysis.smk"
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from analysis.parse import cpsnark, dbsm, veccom, zksnark
+from analysis.parse import collab, cpsnark, dbsm, veccom, zksnark
 
-PARSERS: dict[str, ModuleType] = {m.EXPERIMENT: m for m in (zksnark, dbsm, cpsnark, veccom)}
+PARSERS: dict[str, ModuleType] = {m.EXPERIMENT: m for m in (zksnark, dbsm, cpsnark, veccom, collab)}
 
 EXPERIMENTS: tuple[str, ...] = tuple(PARSERS)

@@ -8,6 +8,8 @@ DBSM_BIN = "target/release/db-sm-rsm"
 PROVER_BIN = "target/release/zksnark-prover"
 CPSNARK_BENCH_STAMP = "build/stamps/cpsnark-bench.stamp"
 VECCOM_BIN = "target/release/veccom-bench"
+OPTIMIZED_BIN = "target/release/zksnark-optimized"
+COLLAB_BIN = "target/release/collab-groth16"
 NODE_STAMP = "zksnark-sm-rsm/node_modules/.package-lock.json"
 JS_SOURCES = sources(
     "zksnark-sm-rsm/**/*.mjs", "zksnark-sm-rsm/**/*.js", "zksnark-sm-rsm/**/*.zok"
@@ -15,7 +17,8 @@ JS_SOURCES = sources(
 ANALYSIS_SOURCES = sources("analysis/**/*.py", "analysis/data/**")
 
 BUILD_OUTPUTS += [DBSM_BIN] if "db-sm-rsm" in EXPERIMENTS else []
-BUILD_OUTPUTS += [PROVER_BIN, NODE_STAMP] if "zksnark-sm-rsm" in EXPERIMENTS else []
+BUILD_OUTPUTS += [PROVER_BIN, OPTIMIZED_BIN, NODE_STAMP] if "zksnark-sm-rsm" in EXPERIMENTS else []
+BUILD_OUTPUTS += [COLLAB_BIN] if "collab-groth16" in EXPERIMENTS else []
 BUILD_OUTPUTS += [CPSNARK_BENCH_STAMP] if "cpsnark-sm" in EXPERIMENTS else []
 BUILD_OUTPUTS += [VECCOM_BIN] if "veccom" in EXPERIMENTS else []
 
@@ -51,6 +54,40 @@ rule build_zksnark_prover:
         runtime=60,
     shell:
         "cargo build --release -p zksnark-prover --bin zksnark-prover 2> >(tee {log} >&2)"
+        " && test -x {output} && touch {output}"
+
+
+rule build_zksnark_optimized:
+    """Compile the builder of our optimised zkSNARK circuit (release)."""
+    input:
+        crate_sources("zksnark-sm-rsm/optimized", "zksnark-sm-rsm/prover"),
+    output:
+        OPTIMIZED_BIN,
+    log:
+        "build/logs/build_zksnark_optimized.log",
+    threads: workflow.cores
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    shell:
+        "cargo build --release -p zksnark-optimized --bin zksnark-optimized 2> >(tee {log} >&2)"
+        " && test -x {output} && touch {output}"
+
+
+rule build_collab:
+    """Compile the collaborative Groth16 prover (release)."""
+    input:
+        crate_sources("zksnark-sm-rsm/collab", "zksnark-sm-rsm/prover"),
+    output:
+        COLLAB_BIN,
+    log:
+        "build/logs/build_collab.log",
+    threads: workflow.cores
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    shell:
+        "cargo build --release -p collab-groth16 --bin collab-groth16 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
 
 

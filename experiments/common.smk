@@ -118,6 +118,30 @@ def seed_arg(run):
     return "" if seed is None else f" --seed {seed}"
 
 
+def zksnark_args(run, out_dir):
+    """The zkSNARK driver's options for a planned run."""
+    p, e = run.params, run.extra
+    args = (
+        f"--statement {p['statement']} --n {p['n']} --hash {p['hash']} --threads {p['threads']}"
+        f" --out {out_dir}{seed_arg(run)} --provers {','.join(e['provers'])}"
+        f" --circuits {','.join(e['circuits'])}"
+    )
+    return args + (" --keep-build" if e["keep_build"] else "")
+
+
+def collab_args(run, zksnark_report):
+    """collab-groth16's options: the zkSNARK run's circuit and witness, parties, variants."""
+    build = os.path.join(os.path.dirname(zksnark_report), "build")
+    stem = "circuit" if run.params["circuit"] == "zokrates" else "optimized"
+    witness = "witness" if run.params["circuit"] == "zokrates" else "optimized"
+    e = run.extra
+    return (
+        f"--r1cs {build}/{stem}.r1cs --wtns {build}/{witness}.wtns"
+        f" --parties {','.join(map(str, e['parties']))} --variants {','.join(e['variants'])}"
+        f" --threads {run.params['threads']}"
+    )
+
+
 def veccom_args(run):
     """veccom-bench's options for a planned run (the ablation with the one-thread run only)."""
     e = run.extra

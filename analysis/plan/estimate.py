@@ -83,17 +83,30 @@ def features(run: Run) -> dict[str, float]:
     if run.experiment == "zksnark-sm-rsm":
         n = float(p["n"])
         provers = run.extra.get("provers", ["native"])
+        circuits = run.extra.get("circuits", ["zokrates"])
+        zokrates = 1.0 if "zokrates" in circuits else 0.0
         depth = max(1.0, math.ceil(math.log2(max(2.0, n))))
         return {
             "fixed": 1.0,
             "n": n,
             "depth": depth,
-            "wasm": 1.0 if "wasm" in provers else 0.0,
-            "native": 1.0 if "native" in provers else 0.0,
+            "wasm": zokrates if "wasm" in provers else 0.0,
+            "native": zokrates if "native" in provers else 0.0,
+            "optimized": 1.0 if "optimized" in circuits and "native" in provers else 0.0,
         }
     if run.experiment == "cpsnark-sm":
         n, samples = float(p["n"]), float(run.extra.get("samples", 100))
         return {"fixed": 1.0, "samples": samples, "samples_n": samples * n, "n": n}
+    if run.experiment == "collab-groth16":
+        e = run.extra
+        runs = len(e["variants"]) * len(e["parties"])
+        return {
+            "fixed": 1.0,
+            # every party of every run proves once (they share the machine) ...
+            "party_proofs": float(len(e["variants"]) * sum(e["parties"])),
+            # ... and the single and local provers are sampled around each run
+            "samples": float(runs + 1),
+        }
     if run.experiment == "veccom":
         e = run.extra
         threads = len(e["threads"])
@@ -114,7 +127,7 @@ def variant_keys(run: Run) -> list[str]:
     """Multipliers in costs.yaml that apply to this run (mode, curve, security, hash)."""
     p = run.params
     keys = []
-    for k in ("mode", "curve", "security", "hash"):
+    for k in ("mode", "curve", "security", "hash", "circuit"):
         if k in p:
             keys.append(f"{k}={p[k]}")
     return keys

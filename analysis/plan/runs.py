@@ -93,6 +93,12 @@ SCHEMES: dict[str, RunScheme] = {
     )),
     # One run measures every configured thread count (the thread counts share one set-up).
     "veccom": RunScheme("veccom", (Part("threads", "t", "[0-9]+(?:_[0-9]+)*"),)),
+    # The collaborative prover proves a circuit the zkSNARK run of the same statement, n and
+    # threads built (Poseidon trees); one run covers every party count and variant.
+    "collab-groth16": RunScheme("collab-groth16", (
+        Part("statement", "", "sm|rsm"), Part("circuit", "", "zokrates|optimized"),
+        Part("n", "n", INT, True), Part("threads", "t", INT, True),
+    )),
 }  # fmt: skip
 
 
@@ -135,15 +141,37 @@ def plan_dbsmrsm(cfg: Mapping[str, Any]) -> list[Run]:
     return _runs("db-sm-rsm", grid, cfg)
 
 
+def zksnark_circuits(cfg: Mapping[str, Any], hash: str) -> list[str]:
+    """The configured circuits a run with this hash can prove: ours exists for Poseidon trees
+    and is proven by the native prover only."""
+    circuits = list(cfg["zksnark_circuits"])
+    if hash != "poseidon" or "native" not in cfg["zksnark_provers"]:
+        circuits = [c for c in circuits if c != "optimized"]
+    return circuits
+
+
 def plan_zksnark(cfg: Mapping[str, Any]) -> list[Run]:
-    grid = [
-        {"statement": st, "hash": h, "n": n, "threads": t}
-        for st in cfg["statements"]
-        for h in cfg["hash"]
-        for n in set_sizes(cfg)
-        for t in cfg["threads"]
-    ]
-    return _runs("zksnark-sm-rsm", grid, cfg, {"provers": list(cfg["zksnark_provers"])})
+    out = []
+    for h in cfg["hash"]:
+        circuits = zksnark_circuits(cfg, h)
+        if not circuits:
+            continue
+        grid = [
+            {"statement": st, "hash": h, "n": n, "threads": t}
+            for st in cfg["statements"]
+            for n in set_sizes(cfg)
+            for t in cfg["threads"]
+        ]
+        extra = {
+            "provers": list(cfg["zksnark_provers"]),
+            "circuits": circuits,
+            # the collaborative prover proves the circuit and witness this run builds
+            "keep_build": "collab-groth16" in cfg["experiments"] and h == "poseidon",
+        }
+        out += _runs("zksnark-sm-rsm", grid, cfg, extra)
+    order = {h: i for i, h in enumerate(cfg["hash"])}
+    return sorted(out, key=lambda r: (cfg["statements"].index(r.params["statement"]), order[r.params["hash"]],
+                                      r.params["n"], r.params["threads"], r.rep))  # fmt: skip
 
 
 def plan_cpsnark(cfg: Mapping[str, Any]) -> list[Run]:
@@ -162,11 +190,35 @@ def plan_veccom(cfg: Mapping[str, Any]) -> list[Run]:
     return _runs("veccom", [{"threads": "_".join(map(str, threads))}], cfg, extra)
 
 
+def plan_collab(cfg: Mapping[str, Any]) -> list[Run]:
+    grid = [
+        {"statement": st, "circuit": c, "n": n, "threads": t}
+        for st in cfg["statements"]
+        for c in cfg["zksnark_circuits"]
+        for n in set_sizes(cfg)
+        for t in cfg["threads"]
+    ]
+    extra = {
+        "parties": sorted(int(m) for m in cfg["collab_parties"]),
+        "variants": list(cfg["collab_variants"]),
+    }
+    return _runs("collab-groth16", grid, cfg, extra)
+
+
+def zksnark_run_of(collab: Run) -> str:
+    """The zkSNARK run whose build files (circuit and witness) a collaborative run proves."""
+    p = collab.params
+    return SCHEMES["zksnark-sm-rsm"].name(
+        {"statement": p["statement"], "hash": "poseidon", "n": p["n"], "threads": p["threads"]}, collab.rep
+    )
+
+
 PLANNERS: dict[str, Callable[[Mapping[str, Any]], list[Run]]] = {
     "zksnark-sm-rsm": plan_zksnark,
     "db-sm-rsm": plan_dbsmrsm,
     "cpsnark-sm": plan_cpsnark,
     "veccom": plan_veccom,
+    "collab-groth16": plan_collab,
 }
 
 EXPERIMENTS: tuple[str, ...] = tuple(PLANNERS)

@@ -132,6 +132,7 @@ def check(config: MutableMapping[str, Any], schema: Mapping[str, Any] | None = N
     fill_defaults(config, schema)
     validator = jsonschema.Draft202012Validator(schema)
     lines = sorted({line for e in validator.iter_errors(dict(config)) for line in _explain(e, schema)})
+    lines += [] if lines else cross_key_problems(config)
     if lines:
         raise SettingsError("invalid configuration:\n  " + "\n  ".join(lines))
     warnings = []
@@ -143,6 +144,28 @@ def check(config: MutableMapping[str, Any], schema: Mapping[str, Any] | None = N
             "time-sharing, not parallelism"
         )
     return warnings
+
+
+def cross_key_problems(config: Mapping[str, Any]) -> list[str]:
+    """Values that are allowed one by one but not together."""
+    out = []
+    experiments = config.get("experiments", [])
+    native = "native" in config.get("zksnark_provers", [])
+    if (
+        "optimized" in config.get("zksnark_circuits", [])
+        and not native
+        and ("zksnark-sm-rsm" in experiments or "collab-groth16" in experiments)
+    ):
+        out.append(
+            "config key 'zksnark_circuits': the optimized circuit is proven by the native prover; "
+            "add native to 'zksnark_provers' or leave optimized out"
+        )
+    if "collab-groth16" in experiments and "poseidon" not in config.get("hash", []):
+        out.append(
+            "config key 'hash': collab-groth16 proves the circuits of the Poseidon-tree zkSNARK runs; "
+            "add poseidon or leave collab-groth16 out"
+        )
+    return out
 
 
 def load_file(path: str | Path) -> dict[str, Any]:

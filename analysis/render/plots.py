@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.derive.claims import _int, fmt_value, zk_prove
+from analysis.derive.claims import fmt_value
 from analysis.derive.estimates import collab_estimate, cpsnark_totals
 from analysis.derive.figure10 import (
     DBRSM_BREAKDOWN,
@@ -28,6 +28,7 @@ from analysis.derive.figure10 import (
     row_fn,
     total_fn,
 )
+from analysis.derive.picks import _int, zk_prove
 from analysis.parse.cpsnark import EXPERIMENT as CP
 from analysis.parse.cpsnark import PROVE, WITNESS
 from analysis.parse.zksnark import EXPERIMENT as ZK

@@ -130,9 +130,9 @@ def test_malformed_json(tmp_path: Path) -> None:
         parse_db_json(_write(tmp_path, "j.json", '{"experiment":\n  db}'))
     f = synth.zk_json(tmp_path / "z", "sm", 10, 1.0)
     d = json.loads(f.read_text())
-    del d["provers"]["native"]["sections"]["PROVER"]["user"]
+    del d["circuits"]["zokrates"]["provers"]["native"]["sections"]["PROVER"]["user"]
     f.write_text(json.dumps(d))
-    with pytest.raises(ReportError, match=r"provers.native.sections.PROVER.user"):
+    with pytest.raises(ReportError, match=r"circuits.zokrates.provers.native.sections.PROVER.user"):
         parse_zk_json(f)
 
 

@@ -10,11 +10,12 @@ from collections.abc import Callable
 
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.sections import cpsnark, dbsm, veccom, zksnark
+from analysis.render.sections import collab, cpsnark, dbsm, veccom, zksnark
 
 SECTIONS: dict[str, Callable[[Doc, Context], None]] = {
     "db-sm-rsm": dbsm.section,
     "zksnark-sm-rsm": zksnark.section,
+    "collab-groth16": collab.section,
     "cpsnark-sm": cpsnark.section,
     "veccom": veccom.section,
 }

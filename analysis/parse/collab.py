@@ -1,0 +1,122 @@
+"""collab-groth16's report.json: a collaborative Groth16 prover measured beside the single prover.
+
+One report covers one circuit (the zkSNARK run's ZoKrates circuit or our optimised one) at every
+configured party count and variant. Each run's summary gives the slowest party's online CPU time
+and its ratio to the single prover's CPU time measured just before and after it, in the same
+process and thread count: the measured counterpart of the paper's 2x rule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    commit_of,
+    json_line,
+    load_json,
+    machine_text,
+    need,
+    row,
+)
+
+EXPERIMENT = "collab-groth16"
+
+# Summary keys of a run that enter the tidy table, with their units.
+SUMMARY = {
+    "single_prover_cpu_s": "s",
+    "local_prover_cpu_s": "s",
+    "online_cpu_s_max": "s",
+    "online_cpu_s_mean": "s",
+    "online_wall_s_max": "s",
+    "ratio_to_single_max": "x",
+    "ratio_to_single_mean": "x",
+    "ratio_to_local_max": "x",
+    "bytes_sent_max": "bytes",
+    "bytes_received_max": "bytes",
+    "rounds": "count",
+    "preprocessing_cpu_s_max": "s",
+    "dealer_cpu_s": "s",
+}
+
+
+def report_rows(p: Path, run: str, params: dict[str, Any]) -> tuple[list[dict[str, Any]], list[RunInfo]]:
+    d = load_json(p)
+    if d.get("experiment") != EXPERIMENT:
+        raise ReportError(p, None, f'"experiment": "{EXPERIMENT}"', repr(d.get("experiment")))
+    inputs = need(d, "inputs", dict, p, "")
+    threads = need(d, "threads", int, p, "")
+    machine = d.get("machine")
+    commit = commit_of(d)
+    versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items()}
+    base: dict[str, Any] = {
+        "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": None,
+        "statement": params.get("statement"), "prover": params.get("circuit"), "n": params.get("n"),
+        "m": None, "curve": str(d.get("curve", "bn254")), "hash": "poseidon", "mode": None,
+        "security": None, "threads": threads, "run_ok": True, "machine": machine_text(machine),
+        "commit": commit, "versions": json.dumps(versions, sort_keys=True),
+    }  # fmt: skip
+    rows = [
+        row(base, section="inputs", party=None, label=k, metric="count", value=float(inputs[k]), unit="count")
+        for k in ("constraints", "wires", "domain_size")
+        if isinstance(inputs.get(k), int)
+    ]
+    single = need(d, "single_prover", dict, p, "")
+    single_cpu = float(need(single, "cpu_s", (int, float), p, "single_prover."))
+    rows.append(row(base, section="single prover", party=None, label="single prover", metric="cpu",
+                    value=single_cpu, unit="s"))  # fmt: skip
+    infos: list[RunInfo] = []
+    for i, r in enumerate(need(d, "runs", list, p, "")):
+        where = f"runs[{i}]."
+        variant = need(r, "variant", str, p, where)
+        parties = need(r, "parties", int, p, where)
+        status = need(r, "status", str, p, where)
+        ok = status == "PASSED"
+        rb = dict(base, variant=variant, m=parties, run_ok=ok)
+        name = f"{run}/{variant} m={parties}"
+        for key, unit in SUMMARY.items():
+            v = (r.get("summary") or {}).get(key)
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                rows.append(
+                    row(rb, section="summary", party=None, label=key, metric=key, value=float(v), unit=unit)
+                )
+        for party in r.get("per_party") or []:
+            online = (party.get("online") or {}).get("cpu_s")
+            if isinstance(online, int | float):
+                rows.append(row(rb, section="online", party=f"party {party.get('id')}", label="online",
+                                metric="cpu", value=float(online), unit="s"))  # fmt: skip
+        rows.append(row(rb, section="summary", party=None, label="status", metric="status", value=float(ok),
+                        unit="bool"))  # fmt: skip
+        why = [] if ok else [f"{status}: {r.get('error') or 'the proof did not verify'}"]
+        infos.append(RunInfo(EXPERIMENT, "ours", name, str(p), ok, threads, machine, versions, failed=why,
+                             commit=commit))  # fmt: skip
+    if not infos:
+        raise ReportError(p, json_line(p, "runs"), 'at least one run under "runs"')
+    return rows, infos
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+    rows, infos = report_rows(js, run_id, params)
+    rows += benchmark_rows({**rows[0], "variant": None, "m": None}, run_dir)
+    return Parsed(rows, infos, [])
+
+
+def load_reference(_paper_dir: Path) -> Parsed:
+    """Nothing published to compare with: the paper assumed its factor (the 2x rule)."""
+    return Parsed()
+
+
+def problems(run_dir: Path) -> list[str]:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return ["no report.json"]
+    _rows, infos = report_rows(js, run_dir.name, {})
+    return [f"{i.run.split('/', 1)[1]}: {', '.join(i.failed)}" for i in infos if not i.ok]
