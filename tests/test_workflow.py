@@ -185,11 +185,16 @@ def test_check_results_flags_failed_proofs(workflow_copy: Workflow) -> None:
 
 
 def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> None:
-    shells = tmp_path / "only-shells"
-    shells.mkdir()
-    for name in ("bash", "sh"):
-        (shells / name).symlink_to(shutil.which(name))
-    workflow_copy.env = dict(workflow_copy.env, PATH=str(shells))
+    # A machine's basic tools and nothing of the suite's toolchains (Snakemake's executor plugins
+    # call some of these tools, e.g. `which`, when Snakemake starts).
+    basic = tmp_path / "basic-tools"
+    basic.mkdir()
+    for name in ("bash", "sh", "which", "env", "cat", "ls", "mkdir", "rm", "cp", "mv", "ln",
+                 "touch", "uname", "id", "grep", "sed", "awk", "dirname", "basename"):
+        if found := shutil.which(name):
+            (basic / name).symlink_to(found)
+    assert not {"cargo", "node", "npm"} & {p.name for p in basic.iterdir()}
+    workflow_copy.env = dict(workflow_copy.env, PATH=str(basic))
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", check=False)
     assert proc.returncode != 0
     assert "required program(s) not found on PATH: cargo" in proc.stdout + proc.stderr
