@@ -1,17 +1,21 @@
-"""The workflow's cluster path, against a real SLURM: a one-node cluster on this machine
-(scripts/slurm-local) runs the smoke configuration through `--profile profiles/slurm`.
+"""The workflow's cluster path (profiles/slurm).
+
+A dry run through the profile lists every job with the threads, memory and runtime SLURM is
+asked for; it needs the SLURM plugin only. The tests marked `slurm` run against a real SLURM: a
+one-node cluster on this machine (scripts/slurm-local) runs the smoke configuration:
 
     python3 -m pytest -m slurm tests/test_slurm.py
 
-Needs root (the cluster's daemons run as root; apt installs slurm-wlm and munge when they are
-missing). It builds what the smoke run needs, as SLURM jobs, unless the programs are already
-current: after `scripts/test`'s build and smoke run, only the measurements run again.
+They need root (the cluster's daemons run as root; apt installs slurm-wlm and munge when they
+are missing) and build what the smoke run needs, as SLURM jobs, unless the programs are current
+already (after `scripts/test`'s build and smoke run only the measurements run again).
 
-What is checked: every job except the workflow's local target ran as a SLURM job that completed
-(SLURM's job-completion log, which this cluster keeps instead of an accounting database), every
-proof verified (scripts/check_results.py), the PDF was written, a second run finds nothing to do;
-a job that fails on the cluster makes the run exit non-zero naming the rule and its log; and the
-daemons are stopped afterwards, whatever happened.
+What they check: every job except the workflow's local target ran as a SLURM job that completed
+(SLURM's job-completion log, which this cluster keeps instead of an accounting database, and
+each job's SLURM log), every proof verified (scripts/check_results.py), the PDF was written, a
+second run finds nothing to do; a job that fails on the cluster makes the run exit non-zero
+naming the rule and its log, while the run's other jobs finish; and the daemons are stopped
+afterwards, whatever happened.
 """
 
 from __future__ import annotations
@@ -35,12 +39,10 @@ REPO = Path(__file__).resolve().parents[1]
 SLURM_LOCAL = REPO / "scripts/slurm-local"
 PROFILE = REPO / "profiles/slurm"
 
-pytestmark = pytest.mark.slurm
-
 # Hard limits: a hung status query or a lost job fails the test instead of hanging it. The smoke
-# run takes 4-5 minutes when the programs are built; building them from nothing, as SLURM jobs
-# on two cores, can take about 20 more.
-SMOKE_TIMEOUT = 45 * 60
+# run takes about 6 minutes on two cores when the programs are built; building them from nothing,
+# as SLURM jobs, adds up to about 15.
+SMOKE_TIMEOUT = 30 * 60
 FAIL_TIMEOUT = 5 * 60
 
 # This cluster has no accounting database, so sacct cannot answer: job states come from squeue,
@@ -143,6 +145,37 @@ def job_counts(output: str) -> dict[str, int]:
     return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+)\s+(\d+)$", table, re.M)}
 
 
+def job_resources(output: str) -> list[tuple[str, dict[str, str]]]:
+    """(rule, resources) of every job a dry run lists."""
+    jobs = []
+    for block in re.split(r"^(?:local)?rule ", output, flags=re.M)[1:]:
+        rule = block.split(":", 1)[0]
+        found = re.search(r"^    resources: (.*)$", block, re.M)
+        jobs.append((rule, dict(re.findall(r"(\w+)=([^,]*)", found[1])) if found else {}))
+    return jobs
+
+
+def test_dry_run_lists_each_jobs_threads_memory_and_runtime(tmp_path: Path) -> None:
+    """Needs the SLURM plugin only, no cluster."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--dry-run", "--profile", str(PROFILE), "all",
+         "--config", f"results={tmp_path / 'results'}"],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    jobs = [(rule, res) for rule, res in job_resources(proc.stdout) if rule != "all"]
+    assert {"zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report"} <= {r for r, _ in jobs}
+    for rule, res in jobs:
+        assert int(res["cpus_per_task"]) >= 1 and int(res["mem_mb"]) > 0, (rule, res)
+        assert int(res["runtime"]) > 0, (rule, res)
+        # measurements get a node to themselves; builds and the analysis share theirs
+        measuring = rule.endswith("_run")
+        assert (res["slurm_extra"] == "--exclusive") == measuring, (rule, res)
+        if rule.startswith("build_"):
+            assert res.get("cargo") == "1", (rule, res)
+
+
+@pytest.mark.slurm
 def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="slurm-smoke-"))
     results = tmp / "results"
@@ -202,6 +235,7 @@ rule broken_run:
 """
 
 
+@pytest.mark.slurm
 def test_a_job_failing_on_the_cluster_fails_the_run(cluster: Cluster) -> None:
     work = Path(tempfile.mkdtemp(prefix="slurm-fail-"))
     try:
