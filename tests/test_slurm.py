@@ -54,6 +54,8 @@ CLUSTER_ARGS = (
     "--slurm-init-seconds-before-status-checks", "5",
     "--slurm-no-account",
     "--slurm-keep-successful-logs",
+    # No job can have more threads than the one node has CPUs.
+    "--cores", str(os.cpu_count()),
 )
 
 SUBMITTED = re.compile(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: ([^)]+)\)")
