@@ -46,13 +46,16 @@ SMOKE_TIMEOUT = 30 * 60
 FAIL_TIMEOUT = 5 * 60
 
 # This cluster has no accounting database, so sacct cannot answer: job states come from squeue,
-# which keeps a finished job for MinJobAge (900 s here) seconds. The first status check comes
+# which keeps a finished job for MinJobAge seconds (900 here). The first status check comes
 # after 5 s instead of 40, to keep the test short.
 CLUSTER_ARGS = (
     "--profile", str(PROFILE),
     "--slurm-status-command", "squeue",
     "--slurm-init-seconds-before-status-checks", "5",
+    # No accounts either (without this the plugin tries to guess one with sacct, warns, and
+    # submits without).
     "--slurm-no-account",
+    # Each job's SLURM log stays, as evidence that it ran there.
     "--slurm-keep-successful-logs",
     # No job can have more threads than the one node has CPUs.
     "--cores", str(os.cpu_count()),
