@@ -89,6 +89,9 @@ class Cluster:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
+            # A killed Snakemake leaves its working directory locked for the next run.
+            subprocess.run([sys.executable, "-m", "snakemake", "--unlock", *args], cwd=cwd,
+                           env=self.env, capture_output=True, timeout=300, check=False)
             pytest.fail(f"snakemake {' '.join(args)} still running after {timeout} s; "
                         f"killed. Output:\n{out[-20000:]}")
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, "")
