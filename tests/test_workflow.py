@@ -158,14 +158,16 @@ def test_failed_verification_fails_the_run_after_the_pdf(workflow_copy: Workflow
 
 
 def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> None:
-    # A bare machine: a shell and the basic commands, without cargo, node or npm.
-    bare = tmp_path / "bare-bin"
-    bare.mkdir()
-    for name in ("bash", "sh", "which", "env", "git", "uname"):
-        found = shutil.which(name)
-        if found:
-            (bare / name).symlink_to(found)
-    workflow_copy.env = dict(workflow_copy.env, PATH=str(bare))
+    # A machine's basic tools and nothing of the suite's toolchains (Snakemake's executor plugins
+    # call some of these tools, e.g. `which`, when Snakemake starts).
+    basic = tmp_path / "basic-tools"
+    basic.mkdir()
+    for name in ("bash", "sh", "which", "env", "cat", "ls", "mkdir", "rm", "cp", "mv", "ln",
+                 "touch", "uname", "id", "grep", "sed", "awk", "dirname", "basename", "git"):
+        if found := shutil.which(name):
+            (basic / name).symlink_to(found)
+    assert not {"cargo", "node", "npm"} & {p.name for p in basic.iterdir()}
+    workflow_copy.env = dict(workflow_copy.env, PATH=str(basic))
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", check=False)
     assert proc.returncode != 0
     assert "required program(s) not found on PATH: cargo" in proc.stdout + proc.stderr

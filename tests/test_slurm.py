@@ -1,0 +1,267 @@
+"""The workflow's cluster path (profiles/slurm).
+
+A dry run through the profile lists every job with the threads, memory and runtime SLURM is
+asked for; it needs the SLURM plugin only. The tests marked `slurm` run against a real SLURM: a
+one-node cluster on this machine (scripts/slurm-local) runs the smoke configuration:
+
+    python3 -m pytest -m slurm tests/test_slurm.py
+
+They need root (the cluster's daemons run as root; apt installs slurm-wlm and munge when they
+are missing) and build what the smoke run needs, as SLURM jobs, unless the programs are current
+already (after `scripts/test`'s build and smoke run only the measurements run again).
+
+What they check: every job except the workflow's local target ran as a SLURM job that completed
+(SLURM's job-completion log, which this cluster keeps instead of an accounting database, and
+each job's SLURM log), every proof verified (scripts/check_results.py), the PDF was written, a
+second run finds nothing to do; a job that fails on the cluster makes the run exit non-zero
+naming the rule and its log, while the run's other jobs finish; and the daemons are stopped
+afterwards, whatever happened.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SLURM_LOCAL = REPO / "scripts/slurm-local"
+PROFILE = REPO / "profiles/slurm"
+
+# Hard limits: a hung status query or a lost job fails the test instead of hanging it. The smoke
+# run takes about 6 minutes on two cores when the programs are built; building them from nothing,
+# as SLURM jobs, adds up to about 15.
+SMOKE_TIMEOUT = 30 * 60
+FAIL_TIMEOUT = 5 * 60
+
+# This cluster has no accounting database, so sacct cannot answer: job states come from squeue,
+# which keeps a finished job for MinJobAge seconds (900 here). The first status check comes
+# after 5 s instead of 40, to keep the test short.
+CLUSTER_ARGS = (
+    "--profile", str(PROFILE),
+    "--slurm-status-command", "squeue",
+    "--slurm-init-seconds-before-status-checks", "5",
+    # No accounts either (without this the plugin tries to guess one with sacct, warns, and
+    # submits without).
+    "--slurm-no-account",
+    # Each job's SLURM log stays, as evidence that it ran there.
+    "--slurm-keep-successful-logs",
+    # No job can have more threads than the one node has CPUs.
+    "--cores", str(os.cpu_count()),
+)
+
+SUBMITTED = re.compile(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: ([^)]+)\)")
+
+
+def why_not_runnable() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root: the local SLURM cluster's daemons run as root"
+    if shutil.which("slurmctld") is None and shutil.which("apt-get") is None:
+        return "SLURM is not installed and there is no apt-get to install it (Debian only)"
+    return None
+
+
+@dataclass
+class Cluster:
+    state: Path
+    env: dict
+
+    def snakemake(self, *args: str, cwd: Path, timeout: float) -> subprocess.CompletedProcess:
+        """Snakemake in its own process group, killed with everything it started if it runs
+        past the timeout (the SLURM jobs it submitted are cancelled when the cluster stops)."""
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "snakemake", *args], cwd=cwd, env=self.env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        )
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+            # A killed Snakemake leaves its working directory locked for the next run.
+            subprocess.run([sys.executable, "-m", "snakemake", "--unlock", *args], cwd=cwd,
+                           env=self.env, capture_output=True, timeout=300, check=False)
+            pytest.fail(f"snakemake {' '.join(args)} still running after {timeout} s; "
+                        f"killed. Output:\n{out[-20000:]}")
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, "")
+
+    def finished_jobs(self) -> dict[str, dict[str, str]]:
+        """SLURM's job-completion log: job id -> its fields (JobState, ExitCode, Name, ...)."""
+        jobs = {}
+        log = self.state / "jobcomp.log"
+        for line in log.read_text().splitlines() if log.exists() else []:
+            fields = dict(re.findall(r"(\w+)=(\S*)", line))
+            jobs[fields["JobId"]] = fields
+        return jobs
+
+
+def run_slurm_local(command: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([str(SLURM_LOCAL), command], env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    reason = why_not_runnable()
+    if reason:
+        pytest.skip(reason)
+    # A short path: the munge socket's path must fit a Unix socket name (108 bytes).
+    state = Path(tempfile.mkdtemp(prefix="slurm-", dir=os.environ.get("TMPDIR", "/tmp")))
+    # SLURM's commands reach the cluster through SLURM_CONF, and inside a job through the
+    # wrappers in bin/ (see scripts/slurm-local).
+    env = dict(os.environ, SLURM_LOCAL_DIR=str(state), SLURM_CONF=str(state / "slurm.conf"),
+               PATH=f"{state / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    pids: list[int] = []
+    try:
+        started = run_slurm_local("start", env)
+        pids = [int(line.split()[1]) for line in (state / "pids").read_text().splitlines()] \
+            if (state / "pids").exists() else []
+        assert started.returncode == 0, f"slurm-local start failed:\n{started.stderr}"
+        assert len(pids) == 3, (state / "pids").read_text()
+        yield Cluster(state, env)
+    finally:
+        stopped = run_slurm_local("stop", env)
+        alive = []
+        for pid in pids:
+            for _ in range(40):
+                if not Path(f"/proc/{pid}").exists():
+                    break
+                time.sleep(0.25)
+            else:
+                alive.append(pid)
+        try:
+            assert stopped.returncode == 0, f"slurm-local stop failed:\n{stopped.stderr}"
+            assert not alive, f"daemons still running after stop: {alive}"
+        finally:
+            shutil.rmtree(state, ignore_errors=True)
+
+
+def job_counts(output: str) -> dict[str, int]:
+    """The `Job stats` table Snakemake prints before it starts: rule -> number of jobs."""
+    table = output.split("Job stats:", 1)[1].split("total", 1)[0]
+    return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+)\s+(\d+)$", table, re.M)}
+
+
+def job_resources(output: str) -> list[tuple[str, dict[str, str]]]:
+    """(rule, resources) of every job a dry run lists."""
+    jobs = []
+    for block in re.split(r"^(?:local)?rule ", output, flags=re.M)[1:]:
+        rule = block.split(":", 1)[0]
+        found = re.search(r"^    resources: (.*)$", block, re.M)
+        jobs.append((rule, dict(re.findall(r"(\w+)=([^,]*)", found[1])) if found else {}))
+    return jobs
+
+
+def test_dry_run_lists_each_jobs_threads_memory_and_runtime(tmp_path: Path) -> None:
+    """Needs the SLURM plugin only, no cluster."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--dry-run", "--profile", str(PROFILE), "all",
+         "--config", f"results={tmp_path / 'results'}"],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    jobs = [(rule, res) for rule, res in job_resources(proc.stdout) if rule != "all"]
+    assert {"zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report"} <= {r for r, _ in jobs}
+    for rule, res in jobs:
+        assert int(res["cpus_per_task"]) >= 1 and int(res["mem_mb"]) > 0, (rule, res)
+        assert int(res["runtime"]) > 0, (rule, res)
+        # measurements get a node to themselves; builds and the analysis share theirs
+        measuring = rule.endswith("_run")
+        assert (res["slurm_extra"] == "--exclusive") == measuring, (rule, res)
+        if rule.startswith("build_"):
+            assert res.get("cargo") == "1", (rule, res)
+
+
+@pytest.mark.slurm
+def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="slurm-smoke-"))
+    results = tmp / "results"
+    try:
+        args = ("all", "--configfile", "config/smoke.yaml", "--config", f"results={results}",
+                *CLUSTER_ARGS, "--slurm-logdir", str(tmp / "slurm-logs"))
+        start = time.monotonic()
+        proc = cluster.snakemake(*args, cwd=REPO, timeout=SMOKE_TIMEOUT)
+        took = time.monotonic() - start
+        out = proc.stdout
+        assert proc.returncode == 0, out[-20000:]
+        print(f"smoke run through SLURM: {took:.0f} s")
+
+        # Every job but the local target `all` was submitted to SLURM, and SLURM ran each to
+        # completion.
+        submitted = SUBMITTED.findall(out)
+        counts = job_counts(out)
+        assert sum(counts.values()) - counts.get("all", 0) == len(submitted), out[-20000:]
+        for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report"):
+            assert counts.get(rule), f"no {rule} job in {counts}"
+        finished = cluster.finished_jobs()
+        names = set()
+        for _, slurm_id, log in submitted:
+            assert slurm_id in finished, f"SLURM job {slurm_id} not in the completion log"
+            job = finished[slurm_id]
+            assert job["JobState"] == "COMPLETED" and job["ExitCode"] == "0:0", job
+            assert Path(log).exists(), f"SLURM log {log} missing"
+            names.add(job["Name"])
+        assert len(names) == 1  # all jobs of this one run
+
+        # The results came back: every proof verified, the PDF is there.
+        check = subprocess.run([sys.executable, str(REPO / "scripts/check_results.py"),
+                                str(results)], capture_output=True, text=True)
+        assert check.returncode == 0, check.stdout + check.stderr
+        pdf = results / "report.pdf"
+        assert pdf.exists() and pdf.read_bytes().startswith(b"%PDF"), "no PDF written"
+
+        again = cluster.snakemake("--dry-run", *args, cwd=REPO, timeout=300)
+        assert "Nothing to be done" in again.stdout, again.stdout[-20000:]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+FAILING_WORKFLOW = """
+rule all:
+    input: "out/fine.txt", "out/broken.txt"
+
+rule fine_run:
+    output: "out/fine.txt"
+    log: "logs/fine.log"
+    shell: "echo fine > {output} 2> {log}"
+
+rule broken_run:
+    output: "out/broken.txt"
+    log: "logs/broken.log"
+    shell: "echo 'broken_run: the measurement failed' > {log}; exit 3"
+"""
+
+
+@pytest.mark.slurm
+def test_a_job_failing_on_the_cluster_fails_the_run(cluster: Cluster) -> None:
+    work = Path(tempfile.mkdtemp(prefix="slurm-fail-"))
+    try:
+        (work / "Snakefile").write_text(textwrap.dedent(FAILING_WORKFLOW))
+        proc = cluster.snakemake("all", *CLUSTER_ARGS, cwd=work, timeout=FAIL_TIMEOUT)
+        out = proc.stdout
+        assert proc.returncode != 0, out
+        assert "Error in rule broken_run" in out, out
+        assert "logs/broken.log" in out, out
+        # The profile keeps going: the other job of the run still ran to the end.
+        assert (work / "out/fine.txt").read_text() == "fine\n"
+        assert not (work / "out/broken.txt").exists()
+        # SLURM saw the job fail with the shell's exit status.
+        broken = [slurm_id for _, slurm_id, log in SUBMITTED.findall(out)
+                  if "rule_broken_run" in log]
+        assert len(broken) == 1, out
+        job = cluster.finished_jobs()[broken[0]]
+        assert job["JobState"] == "FAILED" and job["ExitCode"] != "0:0", job
+        assert "measurement failed" in (work / "logs/broken.log").read_text()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
