@@ -31,7 +31,7 @@ rule build_dbsmrsm:
         DBSM_BIN,
     log:
         "build/logs/build_dbsmrsm.log",
-    threads: workflow.cores
+    threads: whole_machine()
     resources:
         mem_mb=4000,
         runtime=60,
@@ -48,7 +48,7 @@ rule build_zksnark_prover:
         PROVER_BIN,
     log:
         "build/logs/build_zksnark_prover.log",
-    threads: workflow.cores
+    threads: whole_machine()
     resources:
         mem_mb=4000,
         runtime=60,
@@ -65,7 +65,7 @@ rule build_zksnark_optimized:
         OPTIMIZED_BIN,
     log:
         "build/logs/build_zksnark_optimized.log",
-    threads: workflow.cores
+    threads: whole_machine()
     resources:
         mem_mb=4000,
         runtime=60,
@@ -82,7 +82,7 @@ rule build_collab:
         COLLAB_BIN,
     log:
         "build/logs/build_collab.log",
-    threads: workflow.cores
+    threads: whole_machine()
     resources:
         mem_mb=4000,
         runtime=60,
@@ -100,7 +100,7 @@ rule build_cpsnark_bench:
         touch(CPSNARK_BENCH_STAMP),
     log:
         "build/logs/build_cpsnark_bench.log",
-    threads: workflow.cores
+    threads: whole_machine()
     resources:
         mem_mb=4000,
         runtime=60,
@@ -116,7 +116,7 @@ rule build_veccom:
         VECCOM_BIN,
     log:
         "build/logs/build_veccom.log",
-    threads: workflow.cores
+    threads: whole_machine()
     resources:
         mem_mb=4000,
         runtime=60,

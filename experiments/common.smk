@@ -101,6 +101,12 @@ def measuring_threads(experiment):
     return lambda wildcards: int(run_of(experiment, wildcards.run).params["threads"])
 
 
+def whole_machine():
+    """Threads of a job that must not share the machine when run locally (builds, calibration):
+    every core. On a cluster a job gets a node of its own (or a fair share) by its resources."""
+    return workflow.cores if workflow.local_exec else 2
+
+
 def job_resources(experiment):
     """mem_mb and runtime (minutes) of a measuring job, from its estimate."""
     return {

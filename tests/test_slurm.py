@@ -10,10 +10,10 @@ They need root (the cluster's daemons run as root; apt installs slurm-wlm and mu
 are missing) and build what the smoke run needs, as SLURM jobs, unless the programs are current
 already (after `scripts/test`'s build and smoke run only the measurements run again).
 
-What they check: every job except the workflow's local target ran as a SLURM job that completed
+What they check: every job except the workflow's local ones ran as a SLURM job that completed
 (SLURM's job-completion log, which this cluster keeps instead of an accounting database, and
-each job's SLURM log), every proof verified (scripts/check_results.py), the PDF was written, a
-second run finds nothing to do; a job that fails on the cluster makes the run exit non-zero
+each job's SLURM log), every run verified (`python -m analysis verify`, which `all` runs as its
+last job), the PDF was written, a second run finds nothing to do; a job that fails on the cluster makes the run exit non-zero
 naming the rule and its log, while the run's other jobs finish; and the daemons are stopped
 afterwards, whatever happened.
 """
@@ -171,8 +171,10 @@ def test_dry_run_lists_each_jobs_threads_memory_and_runtime(tmp_path: Path) -> N
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    jobs = [(rule, res) for rule, res in job_resources(proc.stdout) if rule != "all"]
-    assert {"zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report"} <= {r for r, _ in jobs}
+    # `all` and run_config run on the login node (local rules of the workflow).
+    jobs = [(rule, res) for rule, res in job_resources(proc.stdout) if rule not in ("all", "run_config")]
+    assert {"zksnark_run", "dbsmrsm_run", "cpsnark_run", "veccom_run", "collab_run", "analysis_report",
+            "verify"} <= {r for r, _ in jobs}  # fmt: skip
     for rule, res in jobs:
         assert int(res["cpus_per_task"]) >= 1 and int(res["mem_mb"]) > 0, (rule, res)
         assert int(res["runtime"]) > 0, (rule, res)
@@ -197,12 +199,14 @@ def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
         assert proc.returncode == 0, out[-20000:]
         print(f"smoke run through SLURM: {took:.0f} s")
 
-        # Every job but the local target `all` was submitted to SLURM, and SLURM ran each to
-        # completion.
+        # Every job but the workflow's local ones (the target `all`, writing config.json) was
+        # submitted to SLURM, and SLURM ran each to completion.
         submitted = SUBMITTED.findall(out)
         counts = job_counts(out)
-        assert sum(counts.values()) - counts.get("all", 0) == len(submitted), out[-20000:]
-        for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report"):
+        local = counts.get("all", 0) + counts.get("run_config", 0)
+        assert sum(counts.values()) - local == len(submitted), out[-20000:]
+        for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "veccom_run", "collab_run",
+                     "analysis_report", "verify"):
             assert counts.get(rule), f"no {rule} job in {counts}"
         finished = cluster.finished_jobs()
         names = set()
@@ -214,10 +218,11 @@ def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
             names.add(job["Name"])
         assert len(names) == 1  # all jobs of this one run
 
-        # The results came back: every proof verified, the PDF is there.
-        check = subprocess.run([sys.executable, str(REPO / "scripts/check_results.py"),
-                                str(results)], capture_output=True, text=True)
+        # The results came back: every run verified, the PDF is there.
+        check = subprocess.run([sys.executable, "-m", "analysis", "verify", str(results)], cwd=REPO,
+                               capture_output=True, text=True)
         assert check.returncode == 0, check.stdout + check.stderr
+        assert (results / "verified.txt").exists()
         pdf = results / "report.pdf"
         assert pdf.exists() and pdf.read_bytes().startswith(b"%PDF"), "no PDF written"
 
