@@ -13,9 +13,9 @@ already (after `scripts/test`'s build and smoke run only the measurements run ag
 What they check: every job except the workflow's local ones ran as a SLURM job that completed
 (SLURM's job-completion log, which this cluster keeps instead of an accounting database, and
 each job's SLURM log), every run verified (`python -m analysis verify`, which `all` runs as its
-last job), the PDF was written, a second run finds nothing to do; a job that fails on the cluster makes the run exit non-zero
-naming the rule and its log, while the run's other jobs finish; and the daemons are stopped
-afterwards, whatever happened.
+last job), the PDF was written, a second run finds nothing to do; a job that fails on the
+cluster makes the run exit non-zero naming the rule and its log, while the run's other jobs
+finish; and the daemons are stopped afterwards, whatever happened.
 """
 
 from __future__ import annotations
