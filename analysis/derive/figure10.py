@@ -135,6 +135,9 @@ class DbGroup:
     mode: str | None
     security: str | None
     runs: tuple[str, ...]
+    # The host that ran them, where the runs of one results directory come from several (a
+    # cluster): figures of different machines are never pooled.
+    host: str | None = None
 
     @property
     def name(self) -> str:
@@ -143,6 +146,8 @@ class DbGroup:
             s += f" t={self.threads} {self.curve} {self.mode}"
             if self.security:
                 s += f" sec={self.security}"
+        if self.host:
+            s += f" on {self.host}"
         if len(self.runs) > 1:
             s += f" ({len(self.runs)} reps)"
         return s
@@ -164,13 +169,20 @@ def _opt_int(v: object) -> int | None:
 def db_groups(df: pd.DataFrame) -> list[DbGroup]:
     """Every db-sm-rsm parameter set (paper first), with the runs that repeat it."""
     d = df[df["experiment"] == DB]
-    keyed: dict[tuple[str, int, int, int | None, str | None, str | None, str | None], list[str]] = {}
+    # Hosts are told apart only when the runs come from more than one.
+    hosts = d[d["source"] == "ours"]["machine"].fillna("").str.split(":").str[0].unique()
+    several = len(hosts) > 1
+    keyed: dict[
+        tuple[str, int, int, int | None, str | None, str | None, str | None], dict[str | None, list[str]]
+    ]
+    keyed = {}
     for (source, run), g in d.groupby(["source", "run"], sort=True):
         first = g.iloc[0]
         key = (str(source), int(first["n"]), int(first["m"]), _opt_int(first["threads"]),
                _opt_str(first["curve"]), _opt_str(first["mode"]), _opt_str(first["security"]))  # fmt: skip
-        keyed.setdefault(key, []).append(str(run))
-    groups = [DbGroup(*k, tuple(v)) for k, v in keyed.items()]
+        host = str(first["machine"]).split(":")[0] if several and source == "ours" else None
+        keyed.setdefault(key, {}).setdefault(host, []).append(str(run))
+    groups = [DbGroup(*k, tuple(v), h) for k, by_host in keyed.items() for h, v in by_host.items()]
     return sorted(groups, key=lambda g: (g.source != "paper", g.m, g.n, g.threads or 0, g.name))
 
 

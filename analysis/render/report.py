@@ -228,19 +228,20 @@ def comparisons_section(doc: Doc, ctx: Context) -> None:
 
 def runs_section(doc: Doc, ctx: Context) -> None:
     doc.h1("Every run and its status")
-    header = ["experiment", "source", "run", "threads", "commit", "status"]
+    header = ["experiment", "source", "run", "threads", "host", "commit", "status"]
     rows, flagged = [], set()
     for i, r in enumerate(ctx.col.runs):
         status = "verified" if r.ok else "FAILED: " + ", ".join(r.failed + r.problems)
         if not r.ok:
             flagged.add(i)
-        rows.append([r.experiment, r.source, r.run, "-" if r.threads is None else str(r.threads),
+        host = str((r.machine or {}).get("hostname", "-")) if r.source == "ours" else "-"
+        rows.append([r.experiment, r.source, r.run, "-" if r.threads is None else str(r.threads), host,
                      r.commit or "-", status])  # fmt: skip
     frame = pd.DataFrame(rows, columns=header).set_index("experiment")
     ctx.written += write_table(
         frame, header, rows, "runs", ctx.results_dir / "tables", "Every run and its status"
     )
-    doc.table(header, rows, [0.12, 0.06, 0.36, 0.05, 0.12, 0.29], flagged=flagged, left={1, 2, 4, 5})
+    doc.table(header, rows, [0.11, 0.05, 0.33, 0.05, 0.08, 0.1, 0.28], flagged=flagged, left={1, 2, 4, 5, 6})
 
 
 # ---- the summary printed at the end of a workflow run --------------------------------------------

@@ -201,3 +201,16 @@ def test_load_run_config(tmp_path: Path) -> None:
             load_run_config(j)
     with pytest.raises(ConfigError, match="cannot read"):
         load_run_config(tmp_path / "missing.json")
+
+
+def test_runs_of_different_machines_are_not_pooled(paper_dir: Path, tmp_path: Path) -> None:
+    """Repetitions that ran on two hosts (a cluster) are two columns, each named by its host."""
+    cfg = synth.config(entries=100, repetitions=2, experiments=["db-sm-rsm"])
+    synth.make_results(tmp_path, paper_dir, cfg)
+    second = tmp_path / "raw" / "db-sm-rsm" / "n100-m4-bn254-fast-s128-t1-r2" / "report.json"
+    d = json.loads(second.read_text())
+    d["machine"] = dict(d["machine"], hostname="node7")
+    second.write_text(json.dumps(d))
+    df = collect(tmp_path, None, for_results(tmp_path)).df
+    names = [str(c) for c in figure10_top(df).table.columns]
+    assert any("on testhost" in n for n in names) and any("on node7" in n for n in names)
