@@ -55,6 +55,13 @@ def load_json(p: Path) -> dict[str, Any]:
     return data
 
 
+def published(path: Path, what: str = "the paper's sample report (shipped in analysis/data/paper/)") -> Path:
+    """A published figures' file we compare with; its absence is an error naming it."""
+    if not path.exists():
+        raise ReportError(path, None, what, "no such file")
+    return path
+
+
 def machine_text(machine: dict[str, Any] | None) -> str:
     """One line for a run's machine block (empty without one)."""
     if not machine:

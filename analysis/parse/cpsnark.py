@@ -22,6 +22,7 @@ from analysis.parse.common import (
     load_json,
     machine_text,
     need,
+    published,
     row,
 )
 
@@ -171,10 +172,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 def load_reference(paper_dir: Path) -> Parsed:
     """The paper's criterion output (n = 10000; its proving figure used all hardware threads)."""
-    f = paper_dir / PAPER_FILE
-    if not f.exists():
-        raise ReportError(f, None, "the paper's sample report (shipped in analysis/data/paper/)",
-                          "no such file")  # fmt: skip
+    f = published(paper_dir / PAPER_FILE)
     return cp_rows(parse_cp_text(f, source="paper", n=10000), PAPER_FILE)
 
 

@@ -24,6 +24,7 @@ from analysis.parse.common import (
     load_json,
     machine_text,
     need,
+    published,
     row,
 )
 
@@ -273,11 +274,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 def load_reference(paper_dir: Path) -> Parsed:
     """The paper's sample report (n = 10000, m = 4, PBC on BN254, one core)."""
-    f = paper_dir / PAPER_FILE
-    if not f.exists():
-        raise ReportError(f, None, "the paper's sample report (shipped in analysis/data/paper/)",
-                          "no such file")  # fmt: skip
-    rep = parse_db_text(f, source="paper")
+    rep = parse_db_text(published(paper_dir / PAPER_FILE), source="paper")
     rep.curve, rep.mode, rep.security, rep.threads = "bn254-pbc", "paper", "paper", 1
     return db_rows(rep, PAPER_FILE)
 

@@ -22,6 +22,7 @@ from analysis.parse.common import (
     load_json,
     machine_text,
     need,
+    published,
     row,
 )
 
@@ -131,9 +132,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 def load_reference(_paper_dir: Path) -> Parsed:
     """The seed's published figures (one value per operation, its own machine)."""
-    p = SEED_FILE
-    if not p.exists():
-        raise ReportError(p, None, "the seed's figures (shipped in veccom/data/)", "no such file")
+    p = published(SEED_FILE, "the seed's figures (shipped in veccom/data/)")
     rows: list[dict[str, Any]] = []
     with p.open(encoding="utf-8", newline="") as f:
         for no, r in enumerate(csv.DictReader(f), start=2):

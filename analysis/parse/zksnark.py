@@ -24,6 +24,7 @@ from analysis.parse.common import (
     load_json,
     machine_text,
     need,
+    published,
     row,
 )
 
@@ -316,11 +317,7 @@ def load_reference(paper_dir: Path) -> Parsed:
     """The paper's two zkSNARK sample reports (ZoKrates CLI, n = 10000, Poseidon)."""
     out = Parsed()
     for st, name in PAPER_FILES.items():
-        f = paper_dir / name
-        if not f.exists():
-            raise ReportError(f, None, "the paper's sample report (shipped in analysis/data/paper/)",
-                              "no such file")  # fmt: skip
-        rep = parse_zk_text(f, source="paper", prover="zokrates-cli", statement=st)
+        rep = parse_zk_text(published(paper_dir / name), source="paper", prover="zokrates-cli", statement=st)
         # ZoKrates 0.8's ark prover, which the paper ran, is single-threaded.
         rep.threads = 1
         rep.circuit = "zokrates"
