@@ -25,6 +25,8 @@ def cell(v: object, fmt: Callable[[float], str] = fmt_value) -> str:
     """A table cell: a number, or a median with its spread over repetitions."""
     if isinstance(v, Spread):
         return v.text(fmt)
+    if isinstance(v, str):
+        return v
     try:
         x = float(v)  # type: ignore[arg-type]
     except (TypeError, ValueError):

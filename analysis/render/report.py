@@ -256,10 +256,15 @@ def summary_text(ctx: Context, claims: list[Claim], pdf: Path) -> str:
         lines += [f"  {f}" for f in failed]
     else:
         lines.append(f"All {len(ours)} runs verified.")
-    width = max(len(c.text) for c in claims)
+    covered = [c for c in claims if not math.isnan(c.ours)]
+    if not covered:
+        lines += ["", "No claim of the paper's README is covered by these runs (see the PDF's sections)."]
+        lines += ["", f"Report: {pdf}"]
+        return "\n".join(lines) + "\n"
+    width = max(len(c.text) for c in covered)
     lines.append("")
-    lines.append(f"{'claim'.ljust(width)}  {'paper':>12}  {'ours':>26}  verdict")
-    for c in claims:
+    lines.append(f"{'the paper claims'.ljust(width)}  {'paper':>12}  {'ours':>26}  verdict")
+    for c in covered:
         fmt = unit_format(c.unit)
         ours = cell(c.ours_spread if c.ours_spread else c.ours, fmt)
         lines.append(f"{c.text.ljust(width)}  {cell(c.paper_exact, fmt):>12}  {ours:>26}  {verdict(c)}")
