@@ -1,0 +1,2 @@
+//! Native computations, outside any circuit: Poseidon, Baby Jubjub, the Merkle tree.
+pub mod poseidon;
