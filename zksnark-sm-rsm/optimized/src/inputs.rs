@@ -91,17 +91,18 @@ pub fn read(path: &Path) -> Result<Inputs, Error> {
 
 /// Parses and checks the input file (`path` only names it in errors).
 pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
-    let json: Value = serde_json::from_str(text)
-        .map_err(|e| Error::format(path, format!("not JSON: {e}")))?;
+    let json: Value =
+        serde_json::from_str(text).map_err(|e| Error::format(path, format!("not JSON: {e}")))?;
     let obj = json
         .as_object()
         .ok_or_else(|| Error::format(path, "expected a JSON object".to_string()))?;
     let r = Reader { path, obj };
     let name = r.get("statement")?;
-    let statement = name
-        .as_str()
-        .and_then(Statement::parse)
-        .ok_or_else(|| r.err(format!("\"statement\" must be \"sm\" or \"rsm\", got {name}")))?;
+    let statement = name.as_str().and_then(Statement::parse).ok_or_else(|| {
+        r.err(format!(
+            "\"statement\" must be \"sm\" or \"rsm\", got {name}"
+        ))
+    })?;
     if r.point("H")? != pedersen_h() {
         return Err(r.err(
             "\"H\" is not the Pedersen generator this circuit is built for (the suite's \
@@ -111,7 +112,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
     let siblings = r.array("siblings")?;
     let depth = siblings.len();
     if !(1..=MAX_DEPTH).contains(&depth) {
-        return Err(r.err(format!("the path has {depth} siblings; allowed 1..={MAX_DEPTH}")));
+        return Err(r.err(format!(
+            "the path has {depth} siblings; allowed 1..={MAX_DEPTH}"
+        )));
     }
     let siblings = siblings
         .iter()

@@ -14,4 +14,5 @@ pub mod export;
 pub mod gadgets;
 pub mod inputs;
 pub mod primitives;
+pub mod sample;
 pub mod statement;

@@ -99,7 +99,12 @@ fn execute(cli: Cli) -> Result<(), Error> {
     }
 }
 
-fn build(inputs_path: &Path, r1cs_path: &Path, wtns_path: &Path, json_path: &Path) -> Result<(), Error> {
+fn build(
+    inputs_path: &Path,
+    r1cs_path: &Path,
+    wtns_path: &Path,
+    json_path: &Path,
+) -> Result<(), Error> {
     let inputs = inputs::read(inputs_path)?;
     let (statement, depth) = (inputs.statement, inputs.depth);
 

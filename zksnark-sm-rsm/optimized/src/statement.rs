@@ -143,7 +143,9 @@ pub fn synthesize(
         assert_eq!(w.path.siblings.len(), depth, "one sibling per level");
         assert_eq!(w.path.right.len(), depth, "one direction bit per level");
     }
-    let inputs = (0..public.as_ref().map_or(if statement == Statement::Sm { 3 } else { 2 }, Vec::len))
+    let inputs = (0..public
+        .as_ref()
+        .map_or(if statement == Statement::Sm { 3 } else { 2 }, Vec::len))
         .map(|i| FpVar::new_input(cs.clone(), value(public.as_ref().map(|p| &p[i]))))
         .collect::<Result<Vec<_>, _>>()?;
     let root = inputs.last().unwrap().clone();
@@ -182,14 +184,21 @@ pub fn synthesize(
         }
     };
 
-    part(&cs, &mut layout, "Merkle path: bits, selections, Poseidons", || {
-        let siblings = (0..depth)
-            .map(|k| FpVar::new_witness(cs.clone(), value(witness.map(|w| &w.path.siblings[k]))))
-            .collect::<Result<Vec<_>, _>>()?;
-        let right = (0..depth)
-            .map(|k| Boolean::new_witness(cs.clone(), value(witness.map(|w| &w.path.right[k]))))
-            .collect::<Result<Vec<_>, _>>()?;
-        merkle::fold(leaf, &siblings, &right)?.enforce_equal(&root)
-    })?;
+    part(
+        &cs,
+        &mut layout,
+        "Merkle path: bits, selections, Poseidons",
+        || {
+            let siblings = (0..depth)
+                .map(|k| {
+                    FpVar::new_witness(cs.clone(), value(witness.map(|w| &w.path.siblings[k])))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let right = (0..depth)
+                .map(|k| Boolean::new_witness(cs.clone(), value(witness.map(|w| &w.path.right[k]))))
+                .collect::<Result<Vec<_>, _>>()?;
+            merkle::fold(leaf, &siblings, &right)?.enforce_equal(&root)
+        },
+    )?;
     Ok(layout)
 }

@@ -47,7 +47,9 @@ impl PointVar {
 /// `num / den` as a new variable q with the one constraint `q * den = num`.
 fn quotient(num: &FpVar<Fr>, den: &FpVar<Fr>) -> Result<FpVar<Fr>, SynthesisError> {
     if let (FpVar::Constant(n), FpVar::Constant(d)) = (num, den) {
-        return Ok(FpVar::Constant(*n * d.inverse().expect("a nonzero denominator")));
+        return Ok(FpVar::Constant(
+            *n * d.inverse().expect("a nonzero denominator"),
+        ));
     }
     let cs = num.cs().or(den.cs());
     let q = FpVar::new_witness(cs, || {
@@ -77,12 +79,7 @@ pub fn add(p: &PointVar, q: &PointVar) -> Result<PointVar, SynthesisError> {
 }
 
 /// The value of `entries[b0 + 2 b1]` as a linear combination of 1, b0, b1 and `b01 = b0 b1`.
-fn select4(
-    entries: &[Fr],
-    b0: &FpVar<Fr>,
-    b1: &FpVar<Fr>,
-    b01: &FpVar<Fr>,
-) -> FpVar<Fr> {
+fn select4(entries: &[Fr], b0: &FpVar<Fr>, b1: &FpVar<Fr>, b01: &FpVar<Fr>) -> FpVar<Fr> {
     let [e0, e1, e2, e3] = [entries[0], entries[1], entries[2], entries[3]];
     FpVar::Constant(e0) + b0 * (e1 - e0) + b1 * (e2 - e0) + b01 * (e3 - e2 - e1 + e0)
 }
@@ -131,7 +128,10 @@ pub fn window_terms(
     bits: &[Boolean<Fr>],
     table: &FixedBaseTable,
 ) -> Result<Vec<PointVar>, SynthesisError> {
-    assert!(bits.len() <= table.windows.len() * WINDOW, "the table is too short");
+    assert!(
+        bits.len() <= table.windows.len() * WINDOW,
+        "the table is too short"
+    );
     bits.chunks(WINDOW)
         .zip(&table.windows)
         .map(|(chunk, entries)| lookup(chunk, entries))
@@ -143,4 +143,3 @@ pub fn sum(terms: &[PointVar]) -> Result<PointVar, SynthesisError> {
     let (first, rest) = terms.split_first().expect("at least one term");
     rest.iter().try_fold(first.clone(), |acc, t| add(&acc, t))
 }
-

@@ -22,7 +22,10 @@ pub fn hash(params: &Params, inputs: &[FpVar<Fr>]) -> Result<FpVar<Fr>, Synthesi
         .chain(inputs.iter().cloned())
         .collect();
     for r in 0..params.rounds() {
-        for (s, c) in state.iter_mut().zip(&params.round_constants[r * params.t..]) {
+        for (s, c) in state
+            .iter_mut()
+            .zip(&params.round_constants[r * params.t..])
+        {
             *s += *c;
         }
         let sboxed = if params.is_full_round(r) { params.t } else { 1 };

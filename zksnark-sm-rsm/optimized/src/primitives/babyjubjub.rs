@@ -39,7 +39,9 @@ pub struct Point {
 fn scale() -> (Fr, Fr) {
     static S: OnceLock<(Fr, Fr)> = OnceLock::new();
     *S.get_or_init(|| {
-        let s = Fr::from(A).sqrt().expect("A is a square, so both models are one curve");
+        let s = Fr::from(A)
+            .sqrt()
+            .expect("A is a square, so both models are one curve");
         (s, s.inverse().unwrap())
     })
 }

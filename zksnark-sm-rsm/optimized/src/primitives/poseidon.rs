@@ -97,11 +97,7 @@ impl Grain {
 
     /// An n-bit integer reduced modulo p (the paper's MDS sampling does not reject).
     fn reduced(&mut self) -> Fr {
-        Fr::from_le_bytes_mod_order(
-            &self
-                .integer(Fr::MODULUS_BIT_SIZE as usize)
-                .to_bytes_le(),
-        )
+        Fr::from_le_bytes_mod_order(&self.integer(Fr::MODULUS_BIT_SIZE as usize).to_bytes_le())
     }
 }
 
