@@ -152,7 +152,7 @@ for (const [statement, n, depth] of [
       for (const [inputs, part, tag] of [
         [wrongLeaf, path_, "leaf"],
         [wrongBit, path_, "bit"],
-        [wrongR, statement === "sm" ? "C == v G + r H" : path_, "r"],
+        [wrongR, statement === "sm" ? "C == v G + r H, fixed-base windows" : path_, "r"],
       ]) {
         const r = build(inputs, `wrong-${tag}`);
         assert.equal(r.status, 2, `${tag}: ${r.stderr}`);

@@ -19,7 +19,7 @@ use ark_r1cs_std::{alloc::AllocVar, boolean::Boolean, eq::EqGadget, fields::fp::
 use ark_relations::r1cs::{ConstraintSystemRef, SynthesisError};
 
 use crate::gadgets::{edwards, merkle, poseidon, scalar};
-use crate::primitives::babyjubjub::{pedersen_h, FixedBaseTable, Point};
+use crate::primitives::babyjubjub::{pedersen_h, FixedBase, Point};
 use crate::primitives::merkle::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,12 +96,12 @@ impl Layout {
     }
 }
 
-fn tables() -> &'static (FixedBaseTable, FixedBaseTable) {
-    static T: OnceLock<(FixedBaseTable, FixedBaseTable)> = OnceLock::new();
+fn tables() -> &'static (FixedBase, FixedBase) {
+    static T: OnceLock<(FixedBase, FixedBase)> = OnceLock::new();
     T.get_or_init(|| {
         (
-            FixedBaseTable::new(&Point::generator(), scalar::SCALAR_BITS),
-            FixedBaseTable::new(&pedersen_h(), scalar::SCALAR_BITS),
+            FixedBase::new(&Point::generator(), scalar::SCALAR_BITS),
+            FixedBase::new(&pedersen_h(), scalar::SCALAR_BITS),
         )
     })
 }
@@ -157,23 +157,28 @@ pub fn synthesize(
     let (r_bits, _) = part(&cs, &mut layout, "r: 254 bits, canonical", || {
         scalar::canonical_bits(cs.clone(), witness.map(|w| w.r_bits.as_slice()))
     })?;
-    let comm = part(&cs, &mut layout, "v G + r H: fixed-base windows", || {
+    // SM constrains the last addition's output to be the public C (no separate equality).
+    let (name, c) = match statement {
+        Statement::Sm => (
+            "C == v G + r H, fixed-base windows",
+            Some(edwards::PointVar {
+                x: inputs[0].clone(),
+                y: inputs[1].clone(),
+            }),
+        ),
+        Statement::Rsm => ("C = v G + r H, fixed-base windows", None),
+    };
+    let comm = part(&cs, &mut layout, name, || {
         let (g, h) = tables();
-        let mut terms = edwards::window_terms(&v_bits, g)?;
-        terms.extend(edwards::window_terms(&r_bits, h)?);
-        edwards::sum(&terms)
+        let g_terms = edwards::fixed_base_terms(&v_bits, g)?;
+        let h_terms = edwards::fixed_base_terms(&r_bits, h)?;
+        edwards::sum(&[g_terms, h_terms].concat(), c.as_ref())
     })?;
 
     let leaf = match statement {
-        Statement::Sm => {
-            part(&cs, &mut layout, "C == v G + r H", || {
-                comm.x.enforce_equal(&inputs[0])?;
-                comm.y.enforce_equal(&inputs[1])
-            })?;
-            part(&cs, &mut layout, "leaf Poseidon(0, v)", || {
-                poseidon::hash2(&FpVar::Constant(Fr::from(0u8)), &v)
-            })?
-        }
+        Statement::Sm => part(&cs, &mut layout, "leaf Poseidon(0, v)", || {
+            poseidon::hash2(&FpVar::Constant(Fr::from(0u8)), &v)
+        })?,
         Statement::Rsm => {
             part(&cs, &mut layout, "public v == its bits", || {
                 v.enforce_equal(&inputs[0])

@@ -1,17 +1,21 @@
 //! Baby Jubjub points as constraints, and fixed-base windowed scalar multiplication.
 //!
-//! * Addition is the complete twisted Edwards law in 6 constraints: `a = x1 y2`, `b = y1 x2`,
-//!   `t = a b`, `delta = (y1 - A x1)(x2 + y2)`, then `x3 (1 + D t) = a + b` and
+//! * Edwards addition is the complete twisted Edwards law in 6 constraints: `a = x1 y2`,
+//!   `b = y1 x2`, `t = a b`, `delta = (y1 - A x1)(x2 + y2)`, then `x3 (1 + D t) = a + b` and
 //!   `y3 (1 - D t) = delta + A a - b` (so y3's numerator is `y1 y2 - A x1 x2`). It has no
-//!   exceptional cases (A is a square, D is not), so no input needs to be kept away from the
-//!   identity or from the other operand.
-//! * A fixed base B turns `k B` into a sum of table lookups: with `k = sum_i d_i 8^i` (3-bit
-//!   digits), `k B = sum_i T_i[d_i]`, `T_i[d] = d 8^i B` precomputed. A lookup of 3 bits is a
-//!   polynomial in the bits whose coefficients are constants: `b0 b1` costs one product, and
-//!   `x = f(b0, b1) + b2 (g(b0, b1) - f(b0, b1))` one more per coordinate (f, g linear in
-//!   b0, b1, b0 b1), so 3 constraints. Per scalar bit that is (3 + 6) / 3 = 3 constraints; 2-bit
-//!   windows cost (1 + 6) / 2 and 4-bit ones (6 + 6) / 4, so 3 bits is the cheapest width.
-//!   A 254-bit scalar takes 84 windows of 3 bits and one of 2.
+//!   exceptional cases (A is a square, D is not), whatever the operands.
+//! * Montgomery addition is 3 constraints: `lambda (u2 - u1) = v2 - v1`,
+//!   `lambda^2 = u3 + MONT_A + u1 + u2`, `lambda (u1 - u3) = v3 + v1`. If the operands were
+//!   equal, lambda would be free and so would the sum: the fixed-base layout
+//!   ([`FixedBase`]) makes that impossible for every choice of bits, not only the honest one.
+//!   Back to Edwards costs 2 (`x v = u`, `y (u + 1) = u - 1`).
+//! * A fixed base B turns `k B` into a sum of table lookups of 3-bit digits. A lookup is a
+//!   polynomial in the bits with constant coefficients: `b0 b1` costs one product, and
+//!   `f(b0, b1) + b2 (g(b0, b1) - f(b0, b1))` one more per coordinate (f, g linear in b0, b1,
+//!   b0 b1), so 3 constraints; a 2-bit window costs 1. With one Montgomery addition per window
+//!   that is (3 + 3) / 3 = 2 constraints per bit (2-bit windows: (1 + 3) / 2; 4-bit: (6 + 3) / 4).
+//!   A 254-bit scalar is 83 windows in Montgomery form (249 bits: 83 lookups, 82 additions, one
+//!   conversion, 497 constraints) and two high windows added in Edwards form.
 
 use ark_bn254::Fr;
 use ark_ff::Field;
@@ -20,12 +24,19 @@ use ark_r1cs_std::{
 };
 use ark_relations::r1cs::SynthesisError;
 
-use crate::primitives::babyjubjub::{FixedBaseTable, Point, A, D, WINDOW};
+use crate::primitives::babyjubjub::{FixedBase, Point, A, D, MONT_A, WINDOW};
 
 #[derive(Clone)]
 pub struct PointVar {
     pub x: FpVar<Fr>,
     pub y: FpVar<Fr>,
+}
+
+/// A point in Montgomery coordinates (u, v).
+#[derive(Clone)]
+pub struct MontVar {
+    pub u: FpVar<Fr>,
+    pub v: FpVar<Fr>,
 }
 
 impl PointVar {
@@ -44,8 +55,16 @@ impl PointVar {
     }
 }
 
-/// `num / den` as a new variable q with the one constraint `q * den = num`.
-fn quotient(num: &FpVar<Fr>, den: &FpVar<Fr>) -> Result<FpVar<Fr>, SynthesisError> {
+/// A new variable q with the one constraint `q * den = num`, or the given `out` constrained so.
+fn quotient(
+    num: &FpVar<Fr>,
+    den: &FpVar<Fr>,
+    out: Option<&FpVar<Fr>>,
+) -> Result<FpVar<Fr>, SynthesisError> {
+    if let Some(q) = out {
+        q.mul_equals(den, num)?;
+        return Ok(q.clone());
+    }
     if let (FpVar::Constant(n), FpVar::Constant(d)) = (num, den) {
         return Ok(FpVar::Constant(
             *n * d.inverse().expect("a nonzero denominator"),
@@ -53,18 +72,17 @@ fn quotient(num: &FpVar<Fr>, den: &FpVar<Fr>) -> Result<FpVar<Fr>, SynthesisErro
     }
     let cs = num.cs().or(den.cs());
     let q = FpVar::new_witness(cs, || {
-        let d = den.value()?;
-        // A zero denominator cannot occur for curve points; a malicious witness that reaches
-        // one gets q = 0 here and an unsatisfied constraint below (num != 0) or none at all
-        // (num = 0), which the completeness argument in the module docs rules out.
-        Ok(num.value()? * d.inverse().unwrap_or_default())
+        // Only a malicious witness reaches a zero denominator; q = 0 then leaves the
+        // constraint below unsatisfied unless num = 0 too (see the module notes).
+        Ok(num.value()? * den.value()?.inverse().unwrap_or_default())
     })?;
     q.mul_equals(den, num)?;
     Ok(q)
 }
 
-/// p + q, 6 constraints (none when both are constants).
-pub fn add(p: &PointVar, q: &PointVar) -> Result<PointVar, SynthesisError> {
+/// p + q in Edwards form: 6 constraints (3 if one operand is a constant). With `out`, the sum
+/// is constrained to equal it instead of being a new variable (no extra constraint).
+pub fn add(p: &PointVar, q: &PointVar, out: Option<&PointVar>) -> Result<PointVar, SynthesisError> {
     let (a_coeff, d_coeff) = (Fr::from(A), Fr::from(D));
     let a = &p.x * &q.y;
     let b = &p.y * &q.x;
@@ -73,73 +91,132 @@ pub fn add(p: &PointVar, q: &PointVar) -> Result<PointVar, SynthesisError> {
     let dt = t * d_coeff;
     let one = FpVar::Constant(Fr::ONE);
     Ok(PointVar {
-        x: quotient(&(&a + &b), &(&one + &dt))?,
-        y: quotient(&(delta + &a * a_coeff - &b), &(&one - &dt))?,
+        x: quotient(&(&a + &b), &(&one + &dt), out.map(|o| &o.x))?,
+        y: quotient(
+            &(delta + &a * a_coeff - &b),
+            &(&one - &dt),
+            out.map(|o| &o.y),
+        )?,
     })
 }
 
-/// The value of `entries[b0 + 2 b1]` as a linear combination of 1, b0, b1 and `b01 = b0 b1`.
+fn witness(
+    f: impl FnOnce() -> Result<Fr, SynthesisError>,
+    like: &[&FpVar<Fr>],
+) -> Result<FpVar<Fr>, SynthesisError> {
+    let cs = like
+        .iter()
+        .fold(ark_relations::r1cs::ConstraintSystemRef::None, |cs, v| {
+            cs.or(v.cs())
+        });
+    FpVar::new_witness(cs, f)
+}
+
+/// p + q in Montgomery form, 3 constraints; the caller guarantees `p != +-q` (module notes).
+fn mont_add(p: &MontVar, q: &MontVar) -> Result<MontVar, SynthesisError> {
+    let all = [&p.u, &p.v, &q.u, &q.v];
+    let lambda = witness(
+        || {
+            let den = (q.u.value()? - p.u.value()?).inverse().unwrap_or_default();
+            Ok((q.v.value()? - p.v.value()?) * den)
+        },
+        &all,
+    )?;
+    lambda.mul_equals(&(&q.u - &p.u), &(&q.v - &p.v))?;
+    let u = witness(
+        || Ok(lambda.value()?.square() - Fr::from(MONT_A) - p.u.value()? - q.u.value()?),
+        &all,
+    )?;
+    lambda.mul_equals(&lambda, &(&u + Fr::from(MONT_A) + &p.u + &q.u))?;
+    let v = witness(
+        || Ok(lambda.value()? * (p.u.value()? - u.value()?) - p.v.value()?),
+        &all,
+    )?;
+    lambda.mul_equals(&(&p.u - &u), &(&v + &p.v))?;
+    Ok(MontVar { u, v })
+}
+
+/// Montgomery to Edwards, 2 constraints (`x v = u`, `y (u + 1) = u - 1`).
+fn to_edwards(p: &MontVar) -> Result<PointVar, SynthesisError> {
+    let one = FpVar::Constant(Fr::ONE);
+    Ok(PointVar {
+        x: quotient(&p.u, &p.v, None)?,
+        y: quotient(&(&p.u - &one), &(&p.u + &one), None)?,
+    })
+}
+
+/// `entries[b0 + 2 b1]` as a linear combination of 1, b0, b1 and `b01 = b0 b1`.
 fn select4(entries: &[Fr], b0: &FpVar<Fr>, b1: &FpVar<Fr>, b01: &FpVar<Fr>) -> FpVar<Fr> {
     let [e0, e1, e2, e3] = [entries[0], entries[1], entries[2], entries[3]];
     FpVar::Constant(e0) + b0 * (e1 - e0) + b1 * (e2 - e0) + b01 * (e3 - e2 - e1 + e0)
 }
 
-/// The table entry that `bits` (1 to 3 of them, little-endian) select.
-fn lookup(bits: &[Boolean<Fr>], entries: &[Point]) -> Result<PointVar, SynthesisError> {
-    let coord = |f: fn(&Point) -> Fr| entries.iter().map(f).collect::<Vec<_>>();
-    let (xs, ys) = (coord(|p| p.x), coord(|p| p.y));
+/// The table coordinates (one list per coordinate) that `bits` (1 to 3, little-endian) select.
+fn lookup(bits: &[Boolean<Fr>], coords: [&[Fr]; 2]) -> Result<[FpVar<Fr>; 2], SynthesisError> {
     let fp = |b: &Boolean<Fr>| FpVar::from(b.clone());
-    match bits {
+    Ok(match bits {
         [b0] => {
             let b0 = fp(b0);
-            let pick = |e: &[Fr]| FpVar::Constant(e[0]) + &b0 * (e[1] - e[0]);
-            Ok(PointVar {
-                x: pick(&xs),
-                y: pick(&ys),
-            })
+            coords.map(|e| FpVar::Constant(e[0]) + &b0 * (e[1] - e[0]))
         }
         [b0, b1] => {
             let b01 = fp(&b0.and(b1)?);
             let (b0, b1) = (fp(b0), fp(b1));
-            Ok(PointVar {
-                x: select4(&xs, &b0, &b1, &b01),
-                y: select4(&ys, &b0, &b1, &b01),
-            })
+            coords.map(|e| select4(e, &b0, &b1, &b01))
         }
         [b0, b1, b2] => {
             let b01 = fp(&b0.and(b1)?);
             let (b0, b1, b2) = (fp(b0), fp(b1), fp(b2));
-            let pick = |e: &[Fr]| {
+            coords.map(|e| {
                 let low = select4(&e[..4], &b0, &b1, &b01);
                 let high = select4(&e[4..], &b0, &b1, &b01);
                 &b2 * (high - &low) + low
-            };
-            Ok(PointVar {
-                x: pick(&xs),
-                y: pick(&ys),
             })
         }
         _ => panic!("windows are 1 to {WINDOW} bits"),
-    }
+    })
 }
 
-/// The lookups `T_i[d_i]` whose sum is `k B`, for the little-endian bits of k.
-pub fn window_terms(
+/// The terms whose Edwards sum is `k B`, for the little-endian bits of k: the Montgomery
+/// segment's total (converted to Edwards) and one lookup per high window.
+pub fn fixed_base_terms(
     bits: &[Boolean<Fr>],
-    table: &FixedBaseTable,
+    table: &FixedBase,
 ) -> Result<Vec<PointVar>, SynthesisError> {
-    assert!(
-        bits.len() <= table.windows.len() * WINDOW,
-        "the table is too short"
+    let windows: Vec<&[Boolean<Fr>]> = bits.chunks(WINDOW).collect();
+    assert_eq!(
+        windows.len(),
+        table.segment.len() + table.top.len(),
+        "the table fits the scalar"
     );
-    bits.chunks(WINDOW)
-        .zip(&table.windows)
-        .map(|(chunk, entries)| lookup(chunk, entries))
-        .collect()
+    let (low, high) = windows.split_at(table.segment.len());
+    let mut acc: Option<MontVar> = None;
+    for (chunk, entries) in low.iter().zip(&table.segment) {
+        let us: Vec<Fr> = entries.iter().map(|p| p.u).collect();
+        let vs: Vec<Fr> = entries.iter().map(|p| p.v).collect();
+        let [u, v] = lookup(chunk, [&us, &vs])?;
+        let term = MontVar { u, v };
+        acc = Some(match acc {
+            None => term,
+            Some(acc) => mont_add(&acc, &term)?,
+        });
+    }
+    let mut terms = vec![to_edwards(&acc.expect("at least one segment window"))?];
+    for (chunk, entries) in high.iter().zip(&table.top) {
+        let xs: Vec<Fr> = entries.iter().map(|p| p.x).collect();
+        let ys: Vec<Fr> = entries.iter().map(|p| p.y).collect();
+        let [x, y] = lookup(chunk, [&xs, &ys])?;
+        terms.push(PointVar { x, y });
+    }
+    Ok(terms)
 }
 
-/// The sum of `terms` (at least one).
-pub fn sum(terms: &[PointVar]) -> Result<PointVar, SynthesisError> {
-    let (first, rest) = terms.split_first().expect("at least one term");
-    rest.iter().try_fold(first.clone(), |acc, t| add(&acc, t))
+/// The Edwards sum of `terms` (at least two); with `out`, constrained to equal it.
+pub fn sum(terms: &[PointVar], out: Option<&PointVar>) -> Result<PointVar, SynthesisError> {
+    let (last, init) = terms.split_last().expect("at least one term");
+    let (first, middle) = init.split_first().expect("at least two terms");
+    let acc = middle
+        .iter()
+        .try_fold(first.clone(), |acc, t| add(&acc, t, None))?;
+    add(&acc, last, out)
 }

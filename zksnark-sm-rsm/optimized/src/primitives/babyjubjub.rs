@@ -10,7 +10,7 @@
 //! check it against the library.
 
 use ark_bn254::Fr;
-use ark_ec::{AffineRepr, CurveGroup};
+use ark_ec::{AffineRepr, CurveGroup, Group};
 use ark_ed_on_bn254::{EdwardsAffine, EdwardsProjective};
 use ark_ff::{BigInteger, Field, PrimeField, Zero};
 use sha2::{Digest, Sha256};
@@ -139,38 +139,137 @@ pub fn pedersen_h() -> Point {
     })
 }
 
-/// Fixed-base tables for windows of `WINDOW` bits: `entry(i, d) = d * 2^(WINDOW i) * base`.
-#[derive(Clone, Debug)]
-pub struct FixedBaseTable {
-    pub windows: Vec<Vec<Point>>,
+/// Baby Jubjub's Montgomery form `v^2 = u^3 + MONT_A u^2 + u` (B = 1), the birational image of
+/// the Edwards curve under `u = (1 + y) / (1 - y)`, `v = u / x`. Its addition of two points with
+/// different u is 3 constraints instead of 6, at the price of exceptional cases (equal or
+/// opposite points, the identity) that the fixed-base layout below rules out.
+pub const MONT_A: u64 = 168698;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MontPoint {
+    pub u: Fr,
+    pub v: Fr,
 }
 
-/// Window width of the fixed-base multiplication: 3 bits cost 3 constraints to look up and one
-/// addition (6 constraints), the fewest per bit of any width (see the gadget's notes).
+impl Point {
+    /// The Montgomery image; None for the identity and the 2-torsion point (0, -1), which have
+    /// no affine one.
+    pub fn to_montgomery(&self) -> Option<MontPoint> {
+        let u = (Fr::ONE + self.y) * (Fr::ONE - self.y).inverse()?;
+        Some(MontPoint {
+            u,
+            v: u * self.x.inverse()?,
+        })
+    }
+}
+
+impl MontPoint {
+    pub fn is_on_curve(&self) -> bool {
+        self.v.square() == self.u * (self.u.square() + Fr::from(MONT_A) * self.u + Fr::ONE)
+    }
+
+    /// Back to Edwards: `x = u / v`, `y = (u - 1) / (u + 1)` (v != 0 and u != -1 off the
+    /// 2-torsion, since `u = -1` would need `v^2 = MONT_A - 2 = D`, a non-square).
+    pub fn to_edwards(&self) -> Point {
+        Point {
+            x: self.u * self.v.inverse().unwrap(),
+            y: (self.u - Fr::ONE) * (self.u + Fr::ONE).inverse().unwrap(),
+        }
+    }
+}
+
+/// Window width of the fixed-base multiplication: 3 bits cost 3 constraints to look up, the
+/// fewest per bit of any width once an addition is paid per window (see the gadget's notes).
 pub const WINDOW: usize = 3;
 
-impl FixedBaseTable {
-    /// Tables for scalars of `bits` bits.
+/// Windows summed in Montgomery form: all partial sums stay below L / 2 (see [`FixedBase`]).
+pub const SEGMENT_WINDOWS: usize = 83;
+
+/// The tables of one fixed base B for scalars of `bits` bits, digits `d_j` of 3 bits:
+///
+/// * the low `SEGMENT_WINDOWS` windows, in Montgomery form: `M_j[d] = ((d + 1) 8^j + [j = 0] c) B`
+///   with `c = 8^83`. Summed from j = 0 up, the accumulator before window j is
+///   `(c + s) B` with `0 < s < 8^83 * 8/7` and window j adds `(d + 1) 8^j B` with multiplier in
+///   `[1, 8^83]`: the multipliers differ (the accumulator's exceeds c = 8^83) and their sum is
+///   below `8^83 (2 + 8/7) < 2^250.7 < L / 2`, so the two points are neither equal, opposite nor
+///   the identity for any digits. The segment ends at `(c + sum (d_j + 1) 8^j) B`.
+/// * the remaining high windows, in Edwards form, `E_j[d] = d 8^j B`, where the first also
+///   subtracts the segment's offset `(c + sum_j 8^j) B`, so that the sum of all lookups is
+///   `k B` exactly; the complete Edwards law adds them, whatever the points.
+#[derive(Clone, Debug)]
+pub struct FixedBase {
+    pub segment: Vec<Vec<MontPoint>>,
+    pub top: Vec<Vec<Point>>,
+}
+
+impl FixedBase {
     pub fn new(base: &Point, bits: usize) -> Self {
         let n_windows = bits.div_ceil(WINDOW);
-        let mut start = base.to_ark().into_group();
-        let mut projective = Vec::with_capacity(n_windows << WINDOW);
+        assert!(
+            n_windows > SEGMENT_WINDOWS,
+            "the layout assumes scalars above 249 bits"
+        );
+        // units[j] = 8^j B, for every window and one more (c B).
+        let mut units = vec![base.to_ark().into_group()];
         for _ in 0..n_windows {
-            let mut acc = EdwardsProjective::zero();
+            let last = *units.last().unwrap();
+            units.push(last.double().double().double());
+        }
+        let c = units[SEGMENT_WINDOWS];
+        let mut projective = Vec::with_capacity(n_windows << WINDOW);
+        for (j, unit) in units[..SEGMENT_WINDOWS].iter().enumerate() {
+            let mut acc = if j == 0 { c } else { EdwardsProjective::zero() };
+            for _ in 0..1 << WINDOW {
+                acc += unit;
+                projective.push(acc);
+            }
+        }
+        let offset = units[..SEGMENT_WINDOWS].iter().fold(c, |acc, u| acc + u);
+        for (t, unit) in units[SEGMENT_WINDOWS..n_windows].iter().enumerate() {
+            let mut acc = if t == 0 {
+                -offset
+            } else {
+                EdwardsProjective::zero()
+            };
             for _ in 0..1 << WINDOW {
                 projective.push(acc);
-                acc += start;
+                acc += unit;
             }
-            // acc = 2^WINDOW * start, the next window's unit.
-            start = acc;
         }
-        let affine = EdwardsProjective::normalize_batch(&projective);
-        FixedBaseTable {
-            windows: affine
+        let affine: Vec<Point> = EdwardsProjective::normalize_batch(&projective)
+            .iter()
+            .map(Point::from_ark)
+            .collect();
+        let (low, high) = affine.split_at(SEGMENT_WINDOWS << WINDOW);
+        FixedBase {
+            segment: low
                 .chunks(1 << WINDOW)
-                .map(|w| w.iter().map(Point::from_ark).collect())
+                .map(|w| {
+                    w.iter()
+                        .map(|p| p.to_montgomery().expect("no segment entry is the identity"))
+                        .collect()
+                })
                 .collect(),
+            top: high.chunks(1 << WINDOW).map(|w| w.to_vec()).collect(),
         }
+    }
+
+    /// `k B` from the tables as the circuit sums them (the tests' check of the layout).
+    pub fn mul_bits(&self, bits_le: &[bool]) -> Point {
+        let digit = |j: usize| {
+            bits_le
+                .iter()
+                .skip(j * WINDOW)
+                .take(WINDOW)
+                .rev()
+                .fold(0usize, |d, &b| 2 * d + b as usize)
+        };
+        let segment = (0..SEGMENT_WINDOWS)
+            .map(|j| self.segment[j][digit(j)].to_edwards())
+            .fold(Point::identity(), |acc, p| acc.add(&p));
+        self.top.iter().enumerate().fold(segment, |acc, (t, w)| {
+            acc.add(&w[digit(SEGMENT_WINDOWS + t)])
+        })
     }
 }
 
@@ -233,15 +332,32 @@ mod tests {
     }
 
     #[test]
-    fn table_entries_are_multiples_of_the_base() {
+    fn montgomery_images_round_trip() {
         let g = Point::generator();
-        let table = FixedBaseTable::new(&g, 10);
-        assert_eq!(table.windows.len(), 4);
-        for (i, w) in table.windows.iter().enumerate() {
-            for (d, p) in w.iter().enumerate() {
-                assert_eq!(*p, g.mul(&Fr::from((d as u64) << (WINDOW * i))));
-            }
+        let m = g.to_montgomery().unwrap();
+        assert!(m.is_on_curve());
+        assert_eq!(m.to_edwards(), g);
+        assert_eq!(Point::identity().to_montgomery(), None);
+    }
+
+    #[test]
+    fn fixed_base_tables_sum_to_the_product() {
+        let base = pedersen_h();
+        let table = FixedBase::new(&base, 254);
+        assert_eq!((table.segment.len(), table.top.len()), (SEGMENT_WINDOWS, 2));
+        let mut p_minus_1 = bits_le(&(-Fr::ONE), 254);
+        for k in [
+            fr("0"),
+            fr("1"),
+            -Fr::ONE,
+            fr("987654321987654321987654321"),
+        ] {
+            let bits = bits_le(&k, 254);
+            assert_eq!(table.mul_bits(&bits), base.mul(&k), "k = {k}");
         }
+        // All ones below the top: the largest digits everywhere in the segment.
+        p_minus_1.iter_mut().take(249).for_each(|b| *b = true);
+        assert_eq!(table.mul_bits(&p_minus_1), base.mul_bits(&p_minus_1));
     }
 
     #[test]
