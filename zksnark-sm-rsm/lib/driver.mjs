@@ -56,6 +56,25 @@ export function selectCircuits({ circuits, provers, hash }) {
 }
 
 const fmtSec = (t) => `${t.real.toFixed(6)} sec`;
+
+/**
+ * The Groth16 prover's counted work on a circuit (ark-groth16 0.4): 7 FFTs of the QAP domain
+ * (the smallest power of two holding the constraints plus one per public input and the
+ * constant), G1 MSMs over A and B (every wire), H (domain - 1 powers) and L (private wires), and
+ * one G2 MSM over B (every wire). Proof time cannot fall below these operations' cost.
+ */
+export function grothOperations({ constraints, wires, publicInputs }) {
+  if (![constraints, wires, publicInputs].every(Number.isInteger)) return null;
+  let domain = 1;
+  while (domain < constraints + publicInputs + 1) domain *= 2;
+  const privateWires = wires - publicInputs - 1;
+  return {
+    fft_size: domain,
+    ffts: 7,
+    g1_msm_terms: 2 * wires + (domain - 1) + privateWires,
+    g2_msm_terms: wires,
+  };
+}
 const maxRssMib = () => process.resourceUsage().maxRSS / 1024;
 
 /** One prover's four sections in the paper's text layout. */
@@ -95,6 +114,7 @@ function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witne
     threads,
     public_inputs: nat.public_inputs ?? null,
     wires: nat.wires ?? null,
+    operations: grothOperations({ constraints, wires: nat.wires, publicInputs: nat.public_inputs }),
   };
   const body = proverText({
     computationLines: text.computationLines,
@@ -274,6 +294,10 @@ function comparison(circuits, threads) {
     proof_user_ratio: ratio(o.prover_components.proof.user, z.prover_components.proof.user),
     proof_real_ratio: ratio(o.prover_components.proof.real, z.prover_components.proof.real),
     prover_user_ratio: ratio(o.sections.PROVER.user, z.sections.PROVER.user),
+    // The counted-operation floor of proof_user_ratio.
+    g1_msm_terms_ratio: o.operations && z.operations ? ratio(o.operations.g1_msm_terms, z.operations.g1_msm_terms) : null,
+    g2_msm_terms_ratio: o.operations && z.operations ? ratio(o.operations.g2_msm_terms, z.operations.g2_msm_terms) : null,
+    fft_size_ratio: o.operations && z.operations ? ratio(o.operations.fft_size, z.operations.fft_size) : null,
   };
 }
 
