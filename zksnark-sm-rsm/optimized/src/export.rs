@@ -12,7 +12,7 @@ use ark_relations::r1cs::{
 };
 use zksnark_prover::{Constraint, LinComb, R1cs};
 
-use crate::statement::{synthesize, Assignment, Layout, Statement};
+use crate::statement::{synthesize, Assignment, Layout, Statement, TreeHash};
 
 fn new_cs(mode: SynthesisMode) -> ConstraintSystemRef<Fr> {
     let cs = ConstraintSystem::<Fr>::new_ref();
@@ -22,10 +22,15 @@ fn new_cs(mode: SynthesisMode) -> ConstraintSystemRef<Fr> {
     cs
 }
 
-/// The constraint system of `statement` at `depth`, and which constraints do what.
-pub fn compile(statement: Statement, depth: usize) -> Result<(R1cs<Fr>, Layout), SynthesisError> {
+/// The constraint system of `statement` over a `hash` tree of `depth` levels, and which
+/// constraints do what.
+pub fn compile(
+    statement: Statement,
+    hash: TreeHash,
+    depth: usize,
+) -> Result<(R1cs<Fr>, Layout), SynthesisError> {
     let cs = new_cs(SynthesisMode::Setup);
-    let layout = synthesize(cs.clone(), statement, depth, None)?;
+    let layout = synthesize(cs.clone(), statement, hash, depth, None)?;
     cs.finalize();
     let m = cs.to_matrices().expect("setup mode keeps the matrices");
     let row = |terms: &Vec<(Fr, usize)>| -> LinComb<Fr> {
@@ -54,13 +59,14 @@ pub fn compile(statement: Statement, depth: usize) -> Result<(R1cs<Fr>, Layout),
 /// Every wire's value for `assignment` (constant 1, public inputs, private variables).
 pub fn witness(
     statement: Statement,
+    hash: TreeHash,
     depth: usize,
     assignment: &Assignment,
 ) -> Result<Vec<Fr>, SynthesisError> {
     let cs = new_cs(SynthesisMode::Prove {
         construct_matrices: false,
     });
-    synthesize(cs.clone(), statement, depth, Some(assignment))?;
+    synthesize(cs.clone(), statement, hash, depth, Some(assignment))?;
     let cs = cs.borrow().expect("the only reference");
     let mut values = cs.instance_assignment.clone();
     values.extend_from_slice(&cs.witness_assignment);

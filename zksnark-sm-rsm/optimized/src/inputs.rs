@@ -2,13 +2,14 @@
 //! object of decimal strings, the same values the ZoKrates program gets.
 //!
 //! ```json
-//! {"statement": "sm", "H": ["..", ".."], "C": ["..", ".."], "root": "..", "v": "..", "r": "..",
+//! {"statement": "sm", "hash": "poseidon", "H": ["..", ".."], "C": ["..", ".."], "root": "..", "v": "..", "r": "..",
 //!  "siblings": ["..", ...], "right": [true, ...]}
 //! ```
 //!
-//! RSM has no `C` (the circuit computes it). `H` must be the suite's Pedersen H, which the
-//! circuit has built in: a file from another derivation is refused rather than proven
-//! against the wrong generator.
+//! RSM has no `C` (the circuit computes it). `"hash"` is `"poseidon"` (tree nodes are decimal
+//! field elements) or `"sha256"` (tree nodes are 64 hexadecimal digits, the digest's bytes).
+//! `H` must be the suite's Pedersen H, which the circuit has built in: a file from another
+//! derivation is refused rather than proven against the wrong generator.
 
 use std::path::Path;
 use std::str::FromStr;
@@ -19,11 +20,11 @@ use zksnark_prover::Error;
 
 use crate::gadgets::scalar::SCALAR_BITS;
 use crate::primitives::babyjubjub::{bits_le, pedersen_h, Point};
-use crate::primitives::merkle::Path as MerklePath;
-use crate::statement::{Assignment, Public, Statement, Witness, MAX_DEPTH};
+use crate::statement::{Assignment, Node, Public, Statement, TreeHash, Witness, MAX_DEPTH};
 
 pub struct Inputs {
     pub statement: Statement,
+    pub hash: TreeHash,
     pub depth: usize,
     pub assignment: Assignment,
 }
@@ -56,6 +57,26 @@ impl Reader<'_> {
                     "{what} ({s:?}) is not a canonical decimal below the BN254 scalar field modulus"
                 ))
             })
+    }
+
+    fn node(&self, what: &str, v: &Value, hash: TreeHash) -> Result<Node, Error> {
+        if hash == TreeHash::Poseidon {
+            return Ok(Node::Field(self.field_value(what, v)?));
+        }
+        let digest = v
+            .as_str()
+            .filter(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|s| {
+                (0..32)
+                    .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok())
+                    .collect::<Option<Vec<u8>>>()
+            })
+            .ok_or_else(|| {
+                self.err(format!(
+                    "{what} must be a SHA-256 digest (64 hex digits), got {v}"
+                ))
+            })?;
+        Ok(Node::Digest(digest.try_into().expect("32 bytes")))
     }
 
     fn field(&self, key: &str) -> Result<Fr, Error> {
@@ -103,6 +124,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
             "\"statement\" must be \"sm\" or \"rsm\", got {name}"
         ))
     })?;
+    let hash_name = r.get("hash")?;
+    let hash = hash_name
+        .as_str()
+        .and_then(TreeHash::parse)
+        .ok_or_else(|| {
+            r.err(format!(
+                "\"hash\" must be \"poseidon\" or \"sha256\", got {hash_name}"
+            ))
+        })?;
     if r.point("H")? != pedersen_h() {
         return Err(r.err(
             "\"H\" is not the Pedersen generator this circuit is built for (the suite's \
@@ -119,7 +149,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
     let siblings = siblings
         .iter()
         .enumerate()
-        .map(|(k, s)| r.field_value(&format!("\"siblings\"[{k}]"), s))
+        .map(|(k, s)| r.node(&format!("\"siblings\"[{k}]"), s, hash))
         .collect::<Result<Vec<_>, _>>()?;
     let right = r.array("right")?;
     if right.len() != depth {
@@ -136,7 +166,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
                 .ok_or_else(|| r.err(format!("\"right\"[{k}] must be true or false, got {b}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let (v, rand, root) = (r.field("v")?, r.field("r")?, r.field("root")?);
+    let (v, rand) = (r.field("v")?, r.field("r")?);
+    let root = r.node("\"root\"", r.get("root")?, hash)?;
     let public = match statement {
         Statement::Sm => Public::Sm {
             c: r.point("C")?,
@@ -146,13 +177,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
     };
     Ok(Inputs {
         statement,
+        hash,
         depth,
         assignment: Assignment {
             public,
             witness: Witness {
                 v_bits: bits_le(&v, SCALAR_BITS),
                 r_bits: bits_le(&rand, SCALAR_BITS),
-                path: MerklePath { siblings, right },
+                siblings,
+                right,
             },
         },
     })

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use zksnark_optimized::export::{compile, witness};
 use zksnark_optimized::inputs;
-use zksnark_optimized::statement::{Layout, Statement, MAX_DEPTH};
+use zksnark_optimized::statement::{Layout, Statement, TreeHash, MAX_DEPTH};
 use zksnark_prover::measure::{peak_rss_mib, timed};
 use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
 use zksnark_prover::{snark, Error};
@@ -41,6 +41,8 @@ enum Command {
     Compile {
         #[arg(long, value_parser = ["sm", "rsm"])]
         statement: String,
+        #[arg(long, value_parser = ["poseidon", "sha256"], default_value = "poseidon")]
+        hash: String,
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
         depth: u32,
         #[arg(long)]
@@ -81,11 +83,14 @@ fn execute(cli: Cli) -> Result<(), Error> {
         } => build(&inputs, &r1cs, &wtns, &json),
         Command::Compile {
             statement,
+            hash,
             depth,
             r1cs,
         } => {
             let statement = Statement::parse(&statement).expect("clap checked the name");
-            let (circuit, layout) = compile(statement, depth as usize).map_err(synthesis_error)?;
+            let hash = TreeHash::parse(&hash).expect("clap checked the name");
+            let (circuit, layout) =
+                compile(statement, hash, depth as usize).map_err(synthesis_error)?;
             for (name, r) in &layout.components {
                 println!("{:>6}  {name}", r.len());
             }
@@ -106,10 +111,10 @@ fn build(
     json_path: &Path,
 ) -> Result<(), Error> {
     let inputs = inputs::read(inputs_path)?;
-    let (statement, depth) = (inputs.statement, inputs.depth);
+    let (statement, hash, depth) = (inputs.statement, inputs.hash, inputs.depth);
 
     let (compiled, compile_t) = timed(|| -> Result<_, Error> {
-        let (circuit, layout) = compile(statement, depth).map_err(synthesis_error)?;
+        let (circuit, layout) = compile(statement, hash, depth).map_err(synthesis_error)?;
         snark::write_atomic(r1cs_path, &r1cs_bytes(&circuit))?;
         Ok((circuit, layout))
     });
@@ -117,7 +122,8 @@ fn build(
     println!("Number of constraints: {}", circuit.constraints.len());
 
     let (values, witness_t) = timed(|| -> Result<_, Error> {
-        let values = witness(statement, depth, &inputs.assignment).map_err(synthesis_error)?;
+        let values =
+            witness(statement, hash, depth, &inputs.assignment).map_err(synthesis_error)?;
         if values.len() != circuit.n_wires {
             return Err(Error::Invalid(format!(
                 "internal error: {} witness values for {} wires",
@@ -145,6 +151,7 @@ fn build(
     let report = json!({
         "circuit": "optimized",
         "statement": statement.name(),
+        "hash": hash.name(),
         "depth": depth,
         "constraints": circuit.constraints.len(),
         "wires": circuit.n_wires,

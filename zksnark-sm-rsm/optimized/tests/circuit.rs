@@ -19,10 +19,9 @@ use collab_groth16::qap::Qap;
 use collab_groth16::Variant;
 use zksnark_optimized::export::{compile, witness};
 use zksnark_optimized::gadgets::scalar::SCALAR_BITS;
-use zksnark_optimized::primitives::babyjubjub::{bits_le, pedersen_h, Point};
-use zksnark_optimized::primitives::merkle::{rsm_leaf, sm_leaf, Tree};
-use zksnark_optimized::sample::{commit, sample};
-use zksnark_optimized::statement::{synthesize, Assignment, Public, Statement, Witness};
+use zksnark_optimized::primitives::babyjubjub::bits_le;
+use zksnark_optimized::sample::{self, commit, sample};
+use zksnark_optimized::statement::{synthesize, Assignment, Node, Public, Statement, TreeHash};
 use zksnark_prover::{snark, R1cs, R1csCircuit};
 
 const STATEMENTS: [Statement; 2] = [Statement::Sm, Statement::Rsm];
@@ -31,54 +30,18 @@ fn rng() -> ChaCha20Rng {
     ChaCha20Rng::from_entropy()
 }
 
+const P: TreeHash = TreeHash::Poseidon;
+
 /// The part of the circuit whose constraint fails first, or None if the witness satisfies it.
-fn first_failure(statement: Statement, depth: usize, a: &Assignment) -> Option<&'static str> {
-    let (r1cs, layout) = compile(statement, depth).unwrap();
-    let w = witness(statement, depth, a).unwrap();
+fn first_failure(statement: Statement, hash: TreeHash, a: &Assignment) -> Option<&'static str> {
+    let depth = a.witness.right.len();
+    let (r1cs, layout) = compile(statement, hash, depth).unwrap();
+    let w = witness(statement, hash, depth, a).unwrap();
     r1cs.first_unsatisfied(&w).map(|i| layout.component_of(i))
 }
 
-/// An instance whose proven element has the given scalar bits (maybe not canonical) and whose
-/// tree and public values agree with them, so that only the encoding can be at fault.
 fn crafted(statement: Statement, n: usize, v_bits: Vec<bool>, r_bits: Vec<bool>) -> Assignment {
-    let mut rng = rng();
-    let c = Point::generator()
-        .mul_bits(&v_bits)
-        .add(&pedersen_h().mul_bits(&r_bits));
-    // The field element the bits pack to (reduced mod p, as the circuit's packing is).
-    let v = Fr::from_le_bytes_mod_order(
-        &<Fr as PrimeField>::BigInt::from_bits_le(&v_bits).to_bytes_le(),
-    );
-    let index = rng.gen_range(0..n);
-    let mut leaves: Vec<Fr> = (0..n).map(|_| sm_leaf(&Fr::rand(&mut rng))).collect();
-    let (pad, public) = match statement {
-        Statement::Sm => {
-            leaves[index] = sm_leaf(&v);
-            (sm_leaf(&Fr::from(0u8)), None)
-        }
-        Statement::Rsm => {
-            leaves[index] = rsm_leaf(&c);
-            (rsm_leaf(&Point::identity()), Some(v))
-        }
-    };
-    let tree = Tree::new(&leaves, pad);
-    Assignment {
-        public: match public {
-            None => Public::Sm {
-                c,
-                root: tree.root(),
-            },
-            Some(v) => Public::Rsm {
-                v,
-                root: tree.root(),
-            },
-        },
-        witness: Witness {
-            v_bits,
-            r_bits,
-            path: tree.path(index),
-        },
-    }
+    sample::crafted(statement, P, n, v_bits, r_bits, &mut rng())
 }
 
 /// The bits of v + p, an out-of-range encoding of v (needs v + p < 2^254).
@@ -97,11 +60,11 @@ fn alias_bits(v: &Fr) -> Vec<bool> {
 fn constraint_counts_at_depth_14() {
     // The README's figures; a change to a gadget that costs constraints shows here.
     assert_eq!(
-        compile(Statement::Sm, 14).unwrap().0.constraints.len(),
+        compile(Statement::Sm, P, 14).unwrap().0.constraints.len(),
         5272
     );
     assert_eq!(
-        compile(Statement::Rsm, 14).unwrap().0.constraints.len(),
+        compile(Statement::Rsm, P, 14).unwrap().0.constraints.len(),
         5276
     );
 }
@@ -109,14 +72,14 @@ fn constraint_counts_at_depth_14() {
 #[test]
 fn setup_and_witness_synthesis_build_the_same_constraints() {
     for statement in STATEMENTS {
-        let s = sample(statement, 6, &mut rng());
-        let (r1cs, _) = compile(statement, s.depth).unwrap();
+        let s = sample(statement, P, 6, &mut rng());
+        let (r1cs, _) = compile(statement, P, s.depth).unwrap();
         let cs = ConstraintSystem::<Fr>::new_ref();
         cs.set_optimization_goal(OptimizationGoal::Constraints);
         cs.set_mode(SynthesisMode::Prove {
             construct_matrices: true,
         });
-        synthesize(cs.clone(), statement, s.depth, Some(&s.assignment)).unwrap();
+        synthesize(cs.clone(), statement, P, s.depth, Some(&s.assignment)).unwrap();
         cs.finalize();
         assert!(cs.is_satisfied().unwrap());
         let m = cs.to_matrices().unwrap();
@@ -135,10 +98,10 @@ fn setup_and_witness_synthesis_build_the_same_constraints() {
 #[test]
 fn honest_instances_prove_and_verify_and_other_public_inputs_do_not() {
     for statement in STATEMENTS {
-        let s = sample(statement, 9, &mut rng());
+        let s = sample(statement, P, 9, &mut rng());
         assert_eq!(s.depth, 4);
-        let (r1cs, _) = compile(statement, s.depth).unwrap();
-        let w = witness(statement, s.depth, &s.assignment).unwrap();
+        let (r1cs, _) = compile(statement, P, s.depth).unwrap();
+        let w = witness(statement, P, s.depth, &s.assignment).unwrap();
         assert_eq!(r1cs.first_unsatisfied(&w), None);
         let public = s.assignment.public.inputs();
         assert_eq!(r1cs.public_inputs(&w), public);
@@ -162,9 +125,9 @@ fn honest_instances_prove_and_verify_and_other_public_inputs_do_not() {
 #[test]
 fn a_wrong_leaf_path_bit_or_r_breaks_the_part_that_checks_it() {
     for statement in STATEMENTS {
-        let s = sample(statement, 9, &mut rng());
+        let s = sample(statement, P, 9, &mut rng());
         let a = &s.assignment;
-        assert_eq!(first_failure(statement, s.depth, a), None, "control");
+        assert_eq!(first_failure(statement, P, a), None, "control");
 
         // Wrong leaf: another v (with its own commitment, so only the tree can object).
         let v2 = s.v + Fr::one();
@@ -173,19 +136,22 @@ fn a_wrong_leaf_path_bit_or_r_breaks_the_part_that_checks_it() {
         wrong_leaf.public = match &a.public {
             Public::Sm { root, .. } => Public::Sm {
                 c: commit(&v2, &s.r),
-                root: *root,
+                root: root.clone(),
             },
-            Public::Rsm { root, .. } => Public::Rsm { v: v2, root: *root },
+            Public::Rsm { root, .. } => Public::Rsm {
+                v: v2,
+                root: root.clone(),
+            },
         };
         assert_eq!(
-            first_failure(statement, s.depth, &wrong_leaf),
+            first_failure(statement, P, &wrong_leaf),
             Some("Merkle path: bits, selections, Poseidons")
         );
 
         let mut wrong_bit = a.clone();
-        wrong_bit.witness.path.right[0] ^= true;
+        wrong_bit.witness.right[0] ^= true;
         assert_eq!(
-            first_failure(statement, s.depth, &wrong_bit),
+            first_failure(statement, P, &wrong_bit),
             Some("Merkle path: bits, selections, Poseidons")
         );
 
@@ -195,7 +161,7 @@ fn a_wrong_leaf_path_bit_or_r_breaks_the_part_that_checks_it() {
             Statement::Sm => "C == v G + r H, fixed-base windows",
             Statement::Rsm => "Merkle path: bits, selections, Poseidons",
         };
-        assert_eq!(first_failure(statement, s.depth, &wrong_r), Some(want));
+        assert_eq!(first_failure(statement, P, &wrong_r), Some(want));
     }
 }
 
@@ -212,8 +178,8 @@ fn an_out_of_range_scalar_breaks_only_the_range_check_and_its_proof_does_not_ver
             bits_le(&v, SCALAR_BITS),
             bits_le(&r, SCALAR_BITS),
         );
-        let depth = honest.witness.path.siblings.len();
-        assert_eq!(first_failure(statement, depth, &honest), None, "control");
+        let depth = honest.witness.right.len();
+        assert_eq!(first_failure(statement, P, &honest), None, "control");
 
         // Everything else agrees with the bits of v + p: the tree holds the leaf they imply.
         let alias = crafted(statement, 5, alias_bits(&v), bits_le(&r, SCALAR_BITS));
@@ -222,7 +188,7 @@ fn an_out_of_range_scalar_breaks_only_the_range_check_and_its_proof_does_not_ver
             assert_ne!(*c, commit(&v, &r));
         }
         assert_eq!(
-            first_failure(statement, depth, &alias),
+            first_failure(statement, P, &alias),
             Some("v: 254 bits, canonical")
         );
         let alias_r = crafted(
@@ -232,13 +198,13 @@ fn an_out_of_range_scalar_breaks_only_the_range_check_and_its_proof_does_not_ver
             alias_bits(&Fr::from(rng.gen::<u64>())),
         );
         assert_eq!(
-            first_failure(statement, depth, &alias_r),
+            first_failure(statement, P, &alias_r),
             Some("r: 254 bits, canonical")
         );
 
         // The suite's prover refuses; ark-groth16 forced to prove yields a proof that fails.
-        let (r1cs, _) = compile(statement, depth).unwrap();
-        let w = witness(statement, depth, &alias).unwrap();
+        let (r1cs, _) = compile(statement, P, depth).unwrap();
+        let w = witness(statement, P, depth, &alias).unwrap();
         let pk = snark::setup(&r1cs, &mut rng).unwrap();
         assert!(snark::prove(&r1cs, &w, &pk, &mut rng).is_err());
         let forced = Groth16::<Bn254>::create_random_proof_with_reduction(
@@ -274,7 +240,7 @@ fn edge_scalars_satisfy_the_circuit() {
     for statement in STATEMENTS {
         for (v_bits, r_bits) in &cases {
             let a = crafted(statement, 3, v_bits.clone(), r_bits.clone());
-            assert_eq!(first_failure(statement, 2, &a), None, "{statement:?}");
+            assert_eq!(first_failure(statement, P, &a), None, "{statement:?}");
         }
     }
 }
@@ -333,9 +299,9 @@ fn collaborative_proof(
 #[test]
 fn the_collaborative_prover_proves_the_circuit_unchanged() {
     for statement in STATEMENTS {
-        let s = sample(statement, 4, &mut rng());
-        let (r1cs, _) = compile(statement, s.depth).unwrap();
-        let w = witness(statement, s.depth, &s.assignment).unwrap();
+        let s = sample(statement, P, 4, &mut rng());
+        let (r1cs, _) = compile(statement, P, s.depth).unwrap();
+        let w = witness(statement, P, s.depth, &s.assignment).unwrap();
         let pk = snark::setup(&r1cs, &mut rng()).unwrap();
         let proof = collaborative_proof(&r1cs, &w, &pk);
         let public = s.assignment.public.inputs();
@@ -346,5 +312,46 @@ fn the_collaborative_prover_proves_the_circuit_unchanged() {
         let mut other = public.clone();
         other[0] += Fr::one();
         assert!(!snark::verify(&pk.vk, &proof, &other).unwrap());
+    }
+}
+
+#[test]
+fn the_sha256_variant_agrees_with_sha2_and_rejects_a_wrong_path() {
+    let path_part = "Merkle path: digests, bits, selections, SHA-256s";
+    for statement in STATEMENTS {
+        let s = sample(statement, TreeHash::Sha256, 3, &mut rng());
+        assert_eq!(s.depth, 2);
+        let a = &s.assignment;
+        // The native tree (sha2 crate) and the circuit agree on the root.
+        assert_eq!(first_failure(statement, TreeHash::Sha256, a), None);
+        assert_eq!(
+            a.public.inputs().len(),
+            if statement == Statement::Sm { 10 } else { 9 }
+        );
+
+        let mut wrong_bit = a.clone();
+        wrong_bit.witness.right[1] ^= true;
+        assert_eq!(
+            first_failure(statement, TreeHash::Sha256, &wrong_bit),
+            Some(path_part)
+        );
+        let mut wrong_sibling = a.clone();
+        if let Node::Digest(d) = &mut wrong_sibling.witness.siblings[0] {
+            d[31] ^= 1;
+        }
+        assert_eq!(
+            first_failure(statement, TreeHash::Sha256, &wrong_sibling),
+            Some(path_part)
+        );
+        let mut wrong_v = a.clone();
+        wrong_v.witness.v_bits = bits_le(&(s.v + Fr::one()), SCALAR_BITS);
+        let want = match statement {
+            Statement::Sm => "C == v G + r H, fixed-base windows",
+            Statement::Rsm => "public v == its bits",
+        };
+        assert_eq!(
+            first_failure(statement, TreeHash::Sha256, &wrong_v),
+            Some(want)
+        );
     }
 }

@@ -5,6 +5,7 @@ pub mod edwards;
 pub mod merkle;
 pub mod poseidon;
 pub mod scalar;
+pub mod sha256;
 
 use ark_bn254::Fr;
 use ark_r1cs_std::fields::fp::FpVar;
