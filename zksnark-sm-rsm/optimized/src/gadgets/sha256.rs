@@ -33,7 +33,7 @@ fn primes(n: usize) -> Vec<u128> {
     let mut out = Vec::with_capacity(n);
     let mut k = 2u128;
     while out.len() < n {
-        if out.iter().all(|p| k % p != 0) {
+        if out.iter().all(|p| !k.is_multiple_of(*p)) {
             out.push(k);
         }
         k += 1;
