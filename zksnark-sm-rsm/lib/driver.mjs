@@ -30,9 +30,9 @@ export const CIRCUIT_INFO = {
   optimized: {
     description:
       "constraint-minimal arkworks circuit: fixed-base 3-bit windows for G and H, strict 254-bit " +
-      "scalars, one Poseidon per level",
+      "scalars, one hash per tree level",
     provers: ["native"],
-    hashes: ["poseidon"],
+    hashes: ["poseidon", "sha256"],
   },
 };
 
@@ -147,7 +147,15 @@ async function runZokrates({ inst, build, provers, threads, seed, rng, log, shar
   log(`circuit zokrates: TRUSTED SETUP: compiling ${zokFile}`);
   const r1csFile = path.join(build, "circuit.r1cs");
   const compiled = await timed(async () => {
-    const a = await zok.compile(inst.program, { snarkjs: wantNative });
+    let a;
+    try {
+      a = await zok.compile(inst.program, { snarkjs: wantNative });
+    } catch (e) {
+      // A trap ("unreachable") is what zokrates-js's 32-bit WebAssembly does when it runs out of
+      // its 4 GiB; the SHA-256 programs of deep trees need more.
+      throw new Error(`zokrates-js could not compile the ${inst.statement} program (depth ${inst.depth}): ${e.message ?? e}; ` +
+        "zokrates-js runs in 32-bit WebAssembly, limited to 4 GiB, which large SHA-256 trees exceed");
+    }
     if (wantNative) writeFileSync(r1csFile, a.snarkjs.program);
     return a;
   });

@@ -39,7 +39,7 @@ function checkPhase(json, name) {
 
 /** The binary's input file: the same values the ZoKrates program gets (decimal strings). */
 export function optimizedInputs(inst) {
-  const common = { statement: inst.statement, H: inst.H, root: inst.root, v: inst.v, r: inst.r };
+  const common = { statement: inst.statement, hash: inst.hash, H: inst.H, root: inst.root, v: inst.v, r: inst.r };
   const path = { siblings: inst.path.siblings.map(String), right: inst.path.right };
   return inst.statement === "sm" ? { ...common, C: inst.commitment, ...path } : { ...common, ...path };
 }

@@ -74,6 +74,7 @@ export async function buildInstance({ statement, hash, n, rng, log = () => {} })
     args,
     steps,
     statement,
+    hash,
     commitment: comm.map(String),
     v: v.toString(),
     // For the optimized circuit's input file (decimal strings and direction bits).

@@ -31,7 +31,6 @@ test("bad command lines exit 2 with a message naming the option", () => {
     [[...GOOD, "--out", out, "--circuits", "zokrates,circom"], /--circuits takes a comma-separated list of: zokrates, optimized; got 'circom'/],
     [[...GOOD, "--out", out, "--circuits", "optimized,optimized"], /--circuits lists a circuit twice/],
     [[...GOOD, "--out", out, "--circuits", "optimized", "--provers", "wasm"], /--circuits: the optimized circuit is proven by: native/],
-    [["--statement", "sm", "--n", "5", "--hash", "sha256", "--threads", "1", "--out", out, "--circuits", "optimized"], /--circuits: the optimized circuit has no sha256 variant/],
   ];
   for (const [args, msg] of cases) {
     const r = run(args);
