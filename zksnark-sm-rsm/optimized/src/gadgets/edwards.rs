@@ -24,7 +24,7 @@ use ark_r1cs_std::{
 };
 use ark_relations::r1cs::SynthesisError;
 
-use crate::primitives::babyjubjub::{FixedBase, Point, A, D, MONT_A, WINDOW};
+use crate::primitives::babyjubjub::{FixedBase, A, D, MONT_A, WINDOW};
 
 #[derive(Clone)]
 pub struct PointVar {
@@ -37,22 +37,6 @@ pub struct PointVar {
 pub struct MontVar {
     pub u: FpVar<Fr>,
     pub v: FpVar<Fr>,
-}
-
-impl PointVar {
-    pub fn constant(p: &Point) -> Self {
-        PointVar {
-            x: FpVar::Constant(p.x),
-            y: FpVar::Constant(p.y),
-        }
-    }
-
-    pub fn value(&self) -> Result<Point, SynthesisError> {
-        Ok(Point {
-            x: self.x.value()?,
-            y: self.y.value()?,
-        })
-    }
 }
 
 /// A new variable q with the one constraint `q * den = num`, or the given `out` constrained so.
