@@ -2,15 +2,15 @@
 // zkSNARK set membership (SM) / reverse set membership (RSM) baseline, the paper's experiment 2.
 // Usage (see README.md):
 //   node zksnark-sm-rsm/run.mjs --statement sm|rsm --n N --hash poseidon|sha256 --threads T \
-//        --out DIR [--seed S] [--provers wasm,native] [--keep-build]
+//        --out DIR [--seed S] [--provers wasm,native] [--circuits zokrates,optimized] [--keep-build]
 // Exit: 0 every verification PASSED; 1 a verification FAILED; 2 bad command line; 3 other error.
 import { parseArgs } from "node:util";
-import { PROVERS, runExperiment } from "./lib/driver.mjs";
+import { CIRCUITS, PROVERS, runExperiment, selectCircuits } from "./lib/driver.mjs";
 import { HASHES, STATEMENTS } from "./lib/circuits.mjs";
 
 const USAGE =
   "usage: node run.mjs --statement sm|rsm --n N --hash poseidon|sha256 --threads T --out DIR " +
-  "[--seed S] [--provers wasm,native] [--keep-build]";
+  "[--seed S] [--provers wasm,native] [--circuits zokrates,optimized] [--keep-build]";
 
 class UsageError extends Error {}
 
@@ -43,6 +43,7 @@ export function parseCommandLine(argv) {
         out: { type: "string" },
         seed: { type: "string" },
         provers: { type: "string", default: "wasm,native" },
+        circuits: { type: "string" },
         "keep-build": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -66,14 +67,31 @@ export function parseCommandLine(argv) {
     if (!PROVERS.includes(p)) throw new UsageError(`--provers takes a comma-separated list of: ${PROVERS.join(", ")}; got '${p}'`);
   }
   if (new Set(provers).size !== provers.length) throw new UsageError("--provers lists a prover twice");
+  const statement = oneOf("statement", values.statement, STATEMENTS);
+  const hash = oneOf("hash", values.hash, HASHES);
+  // Without --circuits: every circuit that exists for the hash and that a requested prover proves.
+  let circuits = null;
+  if (values.circuits !== undefined) {
+    circuits = values.circuits.split(",").map((c) => c.trim());
+    for (const c of circuits) {
+      if (!CIRCUITS.includes(c)) throw new UsageError(`--circuits takes a comma-separated list of: ${CIRCUITS.join(", ")}; got '${c}'`);
+    }
+    if (new Set(circuits).size !== circuits.length) throw new UsageError("--circuits lists a circuit twice");
+  }
+  try {
+    circuits = selectCircuits({ circuits, provers, hash });
+  } catch (e) {
+    throw new UsageError(`--circuits: ${e.message}`);
+  }
   return {
-    statement: oneOf("statement", values.statement, STATEMENTS),
-    hash: oneOf("hash", values.hash, HASHES),
+    statement,
+    hash,
     n,
     threads: positiveInt("threads", values.threads, 1024),
     out: values.out,
     seed,
     provers,
+    circuits,
     keepBuild: values["keep-build"],
   };
 }
@@ -93,8 +111,13 @@ async function main() {
   }
   try {
     const { passed, report } = await runExperiment(opts);
-    for (const [p, r] of Object.entries(report.provers)) {
-      process.stderr.write(`${p}: ${r.status}, PROVER user ${r.sections.PROVER.user.toFixed(3)} s, ${report.constraints} constraints\n`);
+    for (const [c, circuit] of Object.entries(report.circuits)) {
+      for (const [p, r] of Object.entries(circuit.provers)) {
+        const proof = r.prover_components.proof.user.toFixed(3);
+        process.stderr.write(
+          `${c} ${p}: ${r.status}, PROVER user ${r.sections.PROVER.user.toFixed(3)} s (proof ${proof} s), ${circuit.constraints} constraints\n`,
+        );
+      }
     }
     return passed ? 0 : 1;
   } catch (e) {

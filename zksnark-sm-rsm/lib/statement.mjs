@@ -10,7 +10,7 @@ const seconds = (t0) => Number(process.hrtime.bigint() - t0) / 1e9;
 /**
  * Builds one instance. The set holds n independent uniform field elements (the paper used
  * consecutive ones); for RSM each is committed with its own uniform randomness.
- * @returns {{depth, index, root, program, args, steps, publicValues}}
+ * @returns {{depth, index, root, program, args, steps, statement, commitment, v, r, H, path}}
  */
 export async function buildInstance({ statement, hash, n, rng, log = () => {} }) {
   const th = await treeHash(hash);
@@ -73,7 +73,13 @@ export async function buildInstance({ statement, hash, n, rng, log = () => {} })
     program: zokratesProgram({ statement, hash, depth: tree.depth }),
     args,
     steps,
+    statement,
+    hash,
     commitment: comm.map(String),
     v: v.toString(),
+    // For the optimized circuit's input file (decimal strings and direction bits).
+    r: r.toString(),
+    H,
+    path: { siblings: path.siblings.map(th.show), right: path.right },
   };
 }

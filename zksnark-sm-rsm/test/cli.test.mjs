@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { NATIVE_SKIP } from "./helpers.mjs";
 
 const RUN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "run.mjs");
 
@@ -27,6 +28,9 @@ test("bad command lines exit 2 with a message naming the option", () => {
     [[...GOOD, "--out", out, "--provers", "wasm,gpu"], /--provers takes a comma-separated list of: wasm, native/],
     [[...GOOD, "--out", out, "--seed", "-3"], /--seed/],
     [[...GOOD, "--out", out, "--bogus"], /bogus/],
+    [[...GOOD, "--out", out, "--circuits", "zokrates,circom"], /--circuits takes a comma-separated list of: zokrates, optimized; got 'circom'/],
+    [[...GOOD, "--out", out, "--circuits", "optimized,optimized"], /--circuits lists a circuit twice/],
+    [[...GOOD, "--out", out, "--circuits", "optimized", "--provers", "wasm"], /--circuits: the optimized circuit is proven by: native/],
   ];
   for (const [args, msg] of cases) {
     const r = run(args);
@@ -45,5 +49,18 @@ test("a missing native prover is a clear error, not a crash", { timeout: 300000 
   });
   assert.equal(r.status, 3, r.stderr);
   assert.match(r.stderr, /native prover not found or not executable at .*no-such-prover/);
+  assert.equal(existsSync(path.join(out, "report.json")), false);
+});
+
+test("a missing optimized-circuit builder is a clear error before any work", { skip: NATIVE_SKIP, timeout: 300000 }, () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-"));
+  const r = spawnSync(process.execPath, [RUN, ...GOOD, "--out", out, "--provers", "native", "--circuits", "optimized", "--seed", "1"], {
+    encoding: "utf8",
+    env: { ...process.env, ZKSNARK_OPTIMIZED: path.join(out, "no-such-builder") },
+    timeout: 300000,
+  });
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, /optimized circuit builder not found or not executable at .*no-such-builder/);
+  assert.doesNotMatch(r.stderr, /COMPUTATION/);
   assert.equal(existsSync(path.join(out, "report.json")), false);
 });

@@ -3,8 +3,14 @@
 // or public input does not verify.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import * as zok from "../lib/zokrates.mjs";
-import { NATIVE, NATIVE_SKIP, bump, runDriver } from "./helpers.mjs";
+import { Pedersen } from "../lib/babyjubjub.mjs";
+import { nativeProverPath } from "../lib/native.mjs";
+import { optimizedBuilderPath } from "../lib/optimized.mjs";
+import { NATIVE, NATIVE_SKIP, OPTIMIZED, OPTIMIZED_SKIP, bump, runDriver } from "./helpers.mjs";
 
 const SECTIONS = ["COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER"];
 
@@ -20,7 +26,7 @@ function checkTextReport(text, { constraints, status }) {
   assert.match(text.slice(text.indexOf("VERIFIER:")), new RegExp(`^${status}$`, "m"));
 }
 
-function checkJson(rep, { statement, n, depth, provers }) {
+function checkJson(rep, { statement, n, depth, provers, circuits }) {
   assert.equal(rep.experiment, "zksnark-sm-rsm");
   assert.equal(rep.statement, statement);
   assert.equal(rep.hash, "poseidon");
@@ -42,6 +48,29 @@ function checkJson(rep, { statement, n, depth, provers }) {
   for (const k of ["hostname", "cpu_model", "logical_cpus", "mem_total_gib", "os", "load_avg_1m"]) assert.ok(k in rep.machine, k);
   assert.equal(rep.versions["zokrates-js"], "1.1.9");
   assert.equal(rep.versions.circomlibjs, "0.1.7");
+  // Every circuit under `circuits`; the ZoKrates one also where its figures always were.
+  assert.deepEqual(Object.keys(rep.circuits).sort(), circuits.slice().sort());
+  assert.equal(rep.circuits.zokrates.name, "zokrates");
+  assert.equal(rep.circuits.zokrates.constraints, rep.constraints);
+  assert.deepEqual(rep.circuits.zokrates.provers, rep.provers);
+  if (circuits.includes("optimized")) {
+    const o = rep.circuits.optimized;
+    assert.equal(o.name, "optimized");
+    assert.ok(Number.isInteger(o.constraints) && o.constraints < rep.constraints / 4, `${o.constraints} constraints`);
+    assert.equal(o.components.reduce((a, c) => a + c.constraints, 0), o.constraints);
+    assert.deepEqual(Object.keys(o.provers), ["native"]);
+    assert.equal(o.provers.native.status, "PASSED");
+    assert.equal(o.provers.native.public_inputs, statement === "sm" ? 3 : 2);
+    assert.equal(rep.comparison.prover, "native");
+    assert.equal(rep.comparison.constraints_ratio, o.constraints / rep.constraints);
+    assert.ok(rep.comparison.proof_user_ratio > 0);
+  } else {
+    assert.equal(rep.comparison, null);
+  }
+}
+
+function exec(bin, args) {
+  return spawnSync(bin, args, { encoding: "utf8", timeout: 300000 });
 }
 
 for (const [statement, n, depth] of [
@@ -50,12 +79,13 @@ for (const [statement, n, depth] of [
 ]) {
   describe(`${statement.toUpperCase()} (n = ${n})`, { timeout: 20 * 60 * 1000 }, () => {
     const provers = NATIVE ? ["wasm", "native"] : ["wasm"];
+    const circuits = OPTIMIZED ? ["zokrates", "optimized"] : ["zokrates"];
     let run;
     let rep;
     let artifacts;
     let args;
     before(async () => {
-      run = runDriver({ statement, n, seed: 20240 + n, provers });
+      run = runDriver({ statement, n, seed: 20240 + n, provers, circuits });
       assert.equal(run.status, 0, run.stderr);
       rep = run.json();
       args = run.buildJson("inputs.json");
@@ -63,13 +93,72 @@ for (const [statement, n, depth] of [
     });
 
     test("run.mjs proves and verifies; reports are in the paper's format", () => {
-      checkJson(rep, { statement, n, depth, provers });
+      checkJson(rep, { statement, n, depth, provers, circuits });
       checkTextReport(run.read("report-wasm.txt"), { constraints: rep.constraints, status: "PASSED" });
       assert.equal(artifacts.constraintCount, rep.constraints);
     });
 
     test("native prover proves and verifies the same R1CS", { skip: NATIVE_SKIP }, () => {
       checkTextReport(run.read("report-native.txt"), { constraints: rep.constraints, status: "PASSED" });
+    });
+
+    test("the optimized circuit: same report format, and its proof verifies for the ZoKrates proof's public values", { skip: OPTIMIZED_SKIP }, () => {
+      checkTextReport(run.read("report-optimized-native.txt"), { constraints: rep.circuits.optimized.constraints, status: "PASSED" });
+      // The ZoKrates proof's public inputs: the 9 parameters, then SM (C, H, root) or RSM (v, H, root).
+      const inputs = run.buildJson("proof.json").inputs.map((x) => BigInt(x).toString());
+      const ours = run.buildJson("optimized-inputs.json");
+      const shared = statement === "sm" ? [inputs[9], inputs[10], inputs[13]] : [inputs[9], inputs[12]];
+      assert.deepEqual(shared, statement === "sm" ? [...ours.C, ours.root] : [ours.v, ours.root]);
+      const f = (name) => path.join(run.build, name);
+      const native = nativeProverPath();
+      const steps = [
+        ["setup", "--r1cs", f("optimized.r1cs"), "--pk", f("opt.pk"), "--vk", f("opt.vk")],
+        ["prove", "--r1cs", f("optimized.r1cs"), "--wtns", f("optimized.wtns"), "--pk", f("opt.pk"), "--proof", f("opt.proof"), "--threads", "1"],
+      ];
+      for (const args of steps) assert.equal(exec(native, args).status, 0, args[0]);
+      const verify = (values) => {
+        writeFileSync(f("zokrates-public.json"), JSON.stringify(values));
+        return exec(native, ["verify", "--vk", f("opt.vk"), "--proof", f("opt.proof"), "--public", f("zokrates-public.json")]);
+      };
+      const ok = verify(shared);
+      assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+      assert.match(ok.stdout, /^PASSED$/m);
+      for (let i = 0; i < shared.length; i++) {
+        const tampered = shared.slice();
+        tampered[i] = bump(tampered[i]);
+        const r = verify(tampered);
+        assert.equal(r.status, 1, `public input ${i}: ${r.stdout}`);
+        assert.match(r.stdout, /^FAILED$/m);
+      }
+    });
+
+    test("the optimized circuit: a wrong leaf, path bit or r has no witness", { skip: OPTIMIZED_SKIP }, () => {
+      const honest = run.buildJson("optimized-inputs.json");
+      const f = (name) => path.join(run.build, name);
+      const build = (inputs, tag) => {
+        writeFileSync(f(`${tag}.json`), JSON.stringify(inputs));
+        const args = ["build", "--inputs", f(`${tag}.json`), "--r1cs", f(`${tag}.r1cs`), "--wtns", f(`${tag}.wtns`), "--json", f(`${tag}-report.json`)];
+        return exec(optimizedBuilderPath(), args);
+      };
+      assert.equal(build(honest, "control").status, 0, "control");
+      const pedersen = new Pedersen();
+      const path_ = "Merkle path: bits, selections, Poseidons";
+      // A wrong leaf: another v, with its own commitment in SM, so that only the tree objects.
+      const v2 = BigInt(honest.v) + 1n;
+      const wrongLeaf = { ...honest, v: v2.toString() };
+      if (statement === "sm") wrongLeaf.C = pedersen.commit(v2, BigInt(honest.r)).map(String);
+      const wrongBit = { ...honest, right: honest.right.map((b, k) => (k === 0 ? !b : b)) };
+      const wrongR = { ...honest, r: bump(honest.r) };
+      for (const [inputs, part, tag] of [
+        [wrongLeaf, path_, "leaf"],
+        [wrongBit, path_, "bit"],
+        [wrongR, statement === "sm" ? "C == v G + r H, fixed-base windows" : path_, "r"],
+      ]) {
+        const r = build(inputs, `wrong-${tag}`);
+        assert.equal(r.status, 2, `${tag}: ${r.stderr}`);
+        assert.ok(r.stderr.includes(`do not satisfy the ${statement.toUpperCase()} statement`) && r.stderr.includes(`in "${part}"`), `${tag}: ${r.stderr}`);
+        assert.equal(existsSync(f(`wrong-${tag}.wtns`)), false);
+      }
     });
 
     test("the honest inputs give a witness (control for the negative cases)", async () => {

@@ -52,7 +52,37 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, PhaseTimes) {
     )
 }
 
-/// Peak resident set size of this process so far, in MiB (Linux reports ru_maxrss in KiB).
+/// Peak resident set size of this process so far, in MiB: the kernel's high-water mark of this
+/// program's own memory (`VmHWM`). getrusage's ru_maxrss is not used where VmHWM exists: Linux
+/// carries it across `execve`, so a prover started by a large parent (the node driver) would
+/// report the parent's peak instead of its own.
 pub fn peak_rss_mib() -> f64 {
-    usage().max_rss_kib as f64 / 1024.0
+    vm_hwm_kib().unwrap_or_else(|| usage().max_rss_kib) as f64 / 1024.0
+}
+
+fn vm_hwm_kib() -> Option<i64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_vm_hwm(&status)
+}
+
+fn parse_vm_hwm(status: &str) -> Option<i64> {
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vm_hwm_is_read_from_proc_status() {
+        assert_eq!(
+            parse_vm_hwm("Name:\tx\nVmHWM:\t   12345 kB\nVmRSS:\t 1 kB\n"),
+            Some(12345)
+        );
+        assert_eq!(parse_vm_hwm("Name:\tx\n"), None);
+        // This process has touched at least its own code and stack.
+        let peak = peak_rss_mib();
+        assert!(peak > 0.0 && peak <= usage().max_rss_kib as f64 / 1024.0 + 1.0);
+    }
 }

@@ -1,0 +1,166 @@
+//! `zksnark-optimized`: builds the constraint-minimal SM/RSM circuit and its witness as circom
+//! `.r1cs`/`.wtns` files, for `zksnark-prover` and `collab-groth16`.
+//! Exit codes: 0 success; 2 bad input (including inputs that do not satisfy the statement).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde_json::json;
+
+use zksnark_optimized::export::{compile, witness};
+use zksnark_optimized::inputs;
+use zksnark_optimized::statement::{Layout, Statement, TreeHash, MAX_DEPTH};
+use zksnark_prover::measure::{peak_rss_mib, timed};
+use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
+use zksnark_prover::{snark, Error};
+
+#[derive(Parser)]
+#[command(name = "zksnark-optimized", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Circuit and witness for the driver's input file, each phase timed.
+    Build {
+        /// The statement's values (see the crate README for the format).
+        #[arg(long)]
+        inputs: PathBuf,
+        #[arg(long)]
+        r1cs: PathBuf,
+        #[arg(long)]
+        wtns: PathBuf,
+        /// Report: constraint counts per part, wires, phase times.
+        #[arg(long)]
+        json: PathBuf,
+    },
+    /// The circuit alone (no values): its constraint count per part, optionally the .r1cs.
+    Compile {
+        #[arg(long, value_parser = ["sm", "rsm"])]
+        statement: String,
+        #[arg(long, value_parser = ["poseidon", "sha256"], default_value = "poseidon")]
+        hash: String,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+        depth: u32,
+        #[arg(long)]
+        r1cs: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse(); // usage errors exit with 2, like other bad input
+    match execute(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("zksnark-optimized: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn components_json(layout: &Layout) -> serde_json::Value {
+    layout
+        .components
+        .iter()
+        .map(|(name, r)| json!({"name": name, "constraints": r.len()}))
+        .collect()
+}
+
+fn synthesis_error(e: ark_relations::r1cs::SynthesisError) -> Error {
+    Error::Invalid(format!("constraint synthesis failed: {e}"))
+}
+
+fn execute(cli: Cli) -> Result<(), Error> {
+    match cli.command {
+        Command::Build {
+            inputs,
+            r1cs,
+            wtns,
+            json,
+        } => build(&inputs, &r1cs, &wtns, &json),
+        Command::Compile {
+            statement,
+            hash,
+            depth,
+            r1cs,
+        } => {
+            let statement = Statement::parse(&statement).expect("clap checked the name");
+            let hash = TreeHash::parse(&hash).expect("clap checked the name");
+            let (circuit, layout) =
+                compile(statement, hash, depth as usize).map_err(synthesis_error)?;
+            for (name, r) in &layout.components {
+                println!("{:>6}  {name}", r.len());
+            }
+            println!("Number of constraints: {}", circuit.constraints.len());
+            println!("wires: {}", circuit.n_wires);
+            if let Some(path) = r1cs {
+                snark::write_atomic(&path, &r1cs_bytes(&circuit))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn build(
+    inputs_path: &Path,
+    r1cs_path: &Path,
+    wtns_path: &Path,
+    json_path: &Path,
+) -> Result<(), Error> {
+    let inputs = inputs::read(inputs_path)?;
+    let (statement, hash, depth) = (inputs.statement, inputs.hash, inputs.depth);
+
+    let (compiled, compile_t) = timed(|| -> Result<_, Error> {
+        let (circuit, layout) = compile(statement, hash, depth).map_err(synthesis_error)?;
+        snark::write_atomic(r1cs_path, &r1cs_bytes(&circuit))?;
+        Ok((circuit, layout))
+    });
+    let (circuit, layout) = compiled?;
+    println!("Number of constraints: {}", circuit.constraints.len());
+
+    let (values, witness_t) = timed(|| -> Result<_, Error> {
+        let values =
+            witness(statement, hash, depth, &inputs.assignment).map_err(synthesis_error)?;
+        if values.len() != circuit.n_wires {
+            return Err(Error::Invalid(format!(
+                "internal error: {} witness values for {} wires",
+                values.len(),
+                circuit.n_wires
+            )));
+        }
+        if let Some(index) = circuit.first_unsatisfied(&values) {
+            return Err(Error::format(
+                inputs_path,
+                format!(
+                    "the inputs do not satisfy the {} statement: constraint {index} of {} \
+                     fails, in \"{}\"; no witness written",
+                    statement.name().to_uppercase(),
+                    circuit.constraints.len(),
+                    layout.component_of(index)
+                ),
+            ));
+        }
+        snark::write_atomic(wtns_path, &wtns_bytes(&values))?;
+        Ok(values)
+    });
+    values?;
+
+    let report = json!({
+        "circuit": "optimized",
+        "statement": statement.name(),
+        "hash": hash.name(),
+        "depth": depth,
+        "constraints": circuit.constraints.len(),
+        "wires": circuit.n_wires,
+        "public_inputs": circuit.num_public(),
+        "components": components_json(&layout),
+        "phases": {"compile": compile_t, "witness": witness_t},
+        "peak_rss_mib": peak_rss_mib(),
+        "versions": {"zksnark-optimized": env!("CARGO_PKG_VERSION")},
+    });
+    let text = serde_json::to_string_pretty(&report).expect("report serialises");
+    snark::write_atomic(json_path, text.as_bytes())
+}

@@ -1,0 +1,132 @@
+//! Random instances built natively, as the driver builds them in JS (independent uniform set
+//! elements, each RSM element with its own randomness, a random proven index): for the tests
+//! and for measuring the circuit without the driver.
+
+use ark_bn254::Fr;
+use ark_ff::UniformRand;
+use rand::Rng;
+
+use crate::gadgets::scalar::SCALAR_BITS;
+use crate::primitives::babyjubjub::{bits_le, pedersen_h, Point};
+use crate::primitives::merkle::{rsm_leaf, rsm_leaf_sha, sha_node, sm_leaf, sm_leaf_sha, Tree};
+use crate::statement::{Assignment, Node, Public, Statement, TreeHash, Witness};
+
+pub struct Sample {
+    pub statement: Statement,
+    pub hash: TreeHash,
+    pub depth: usize,
+    pub assignment: Assignment,
+    /// The proven element's value and randomness (the witness holds their bits).
+    pub v: Fr,
+    pub r: Fr,
+}
+
+pub fn commit(v: &Fr, r: &Fr) -> Point {
+    Point::generator().mul(v).add(&pedersen_h().mul(r))
+}
+
+/// The tree over the proven element's leaf `leaf` at `index` among `others` (the rest of the
+/// set's leaves), as (depth, root, siblings, right).
+fn tree_of(leaves: Vec<Node>, pad: Node, index: usize) -> (usize, Node, Vec<Node>, Vec<bool>) {
+    let tree = Tree::with_hash(&leaves, pad, |a, b| match (a, b) {
+        (Node::Field(x), Node::Field(y)) => Node::Field(crate::primitives::poseidon::hash2(*x, *y)),
+        (Node::Digest(x), Node::Digest(y)) => Node::Digest(sha_node(x, y)),
+        _ => unreachable!("one kind of node per tree"),
+    });
+    let path = tree.path(index);
+    (tree.depth(), tree.root(), path.siblings, path.right)
+}
+
+/// The leaf of a set element (SM) or of a commitment (RSM).
+pub fn leaf(statement: Statement, hash: TreeHash, v: &Fr, c: &Point) -> Node {
+    match (statement, hash) {
+        (Statement::Sm, TreeHash::Poseidon) => Node::Field(sm_leaf(v)),
+        (Statement::Rsm, TreeHash::Poseidon) => Node::Field(rsm_leaf(c)),
+        (Statement::Sm, TreeHash::Sha256) => Node::Digest(sm_leaf_sha(v)),
+        (Statement::Rsm, TreeHash::Sha256) => Node::Digest(rsm_leaf_sha(c)),
+    }
+}
+
+/// The pad leaf: the leaf of v = 0 (SM) or of the identity (RSM).
+pub fn pad(statement: Statement, hash: TreeHash) -> Node {
+    leaf(statement, hash, &Fr::from(0u8), &Point::identity())
+}
+
+/// An instance over a set of `n >= 2` elements.
+pub fn sample<R: Rng>(statement: Statement, hash: TreeHash, n: usize, rng: &mut R) -> Sample {
+    let values: Vec<Fr> = (0..n).map(|_| Fr::rand(rng)).collect();
+    let rands: Vec<Fr> = (0..n).map(|_| Fr::rand(rng)).collect();
+    let index = rng.gen_range(0..n);
+    let leaves = values
+        .iter()
+        .zip(&rands)
+        .map(|(v, r)| match statement {
+            // SM's set is plaintexts: only the proven element is committed.
+            Statement::Sm => leaf(statement, hash, v, &Point::identity()),
+            Statement::Rsm => leaf(statement, hash, v, &commit(v, r)),
+        })
+        .collect();
+    let (depth, root, siblings, right) = tree_of(leaves, pad(statement, hash), index);
+    let (v, r) = (values[index], rands[index]);
+    let public = match statement {
+        Statement::Sm => Public::Sm {
+            c: commit(&v, &r),
+            root,
+        },
+        Statement::Rsm => Public::Rsm { v, root },
+    };
+    Sample {
+        statement,
+        hash,
+        depth,
+        assignment: Assignment {
+            public,
+            witness: Witness {
+                v_bits: bits_le(&v, SCALAR_BITS),
+                r_bits: bits_le(&r, SCALAR_BITS),
+                siblings,
+                right,
+            },
+        },
+        v,
+        r,
+    }
+}
+
+/// An instance whose proven element has the given scalar bits (canonical or not) and whose
+/// tree and public values agree with them, so that only the encoding can be at fault.
+pub fn crafted<R: Rng>(
+    statement: Statement,
+    hash: TreeHash,
+    n: usize,
+    v_bits: Vec<bool>,
+    r_bits: Vec<bool>,
+    rng: &mut R,
+) -> Assignment {
+    use ark_ff::{BigInteger, PrimeField};
+    let c = Point::generator()
+        .mul_bits(&v_bits)
+        .add(&pedersen_h().mul_bits(&r_bits));
+    // The field element the bits pack to (reduced mod p, as the circuit's packing is).
+    let v = Fr::from_le_bytes_mod_order(
+        &<Fr as PrimeField>::BigInt::from_bits_le(&v_bits).to_bytes_le(),
+    );
+    let index = rng.gen_range(0..n);
+    let mut leaves: Vec<Node> = (0..n)
+        .map(|_| leaf(Statement::Sm, hash, &Fr::rand(rng), &Point::identity()))
+        .collect();
+    leaves[index] = leaf(statement, hash, &v, &c);
+    let (_, root, siblings, right) = tree_of(leaves, pad(statement, hash), index);
+    Assignment {
+        public: match statement {
+            Statement::Sm => Public::Sm { c, root },
+            Statement::Rsm => Public::Rsm { v, root },
+        },
+        witness: Witness {
+            v_bits,
+            r_bits,
+            siblings,
+            right,
+        },
+    }
+}
