@@ -81,7 +81,7 @@ impl Client {
 }
 
 /// What the delivery checks found.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DeliveryCheck {
     /// Every message reached its recipient, exactly once, with its body.
     pub exactly_once: bool,
