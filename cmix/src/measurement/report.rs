@@ -315,8 +315,10 @@ pub fn report(
         "schema_version": 1,
         "tool": "cmix-bench",
         "status": status,
-        "started": started,
-        "machine_after": {"load_avg_1m": load_after},
+        "started_unix_time": started["unix_time"],
+        "machine": started["machine"],
+        "provenance": started["provenance"],
+        "load_avg_1m": {"start": started["machine"]["load_avg_1m"], "end": load_after},
         "settings": settings,
         "groups": groups.iter().map(|g| json!({
             "label": g.label, "family": g.family, "description": g.description,
