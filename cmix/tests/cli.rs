@@ -55,12 +55,27 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     let dir = scratch("run");
     let out = dir.join("sub/report.json");
     let o = bench(&[
-        "--clients", "16,20", "--groups", "ec,mg", "--threads", "1,2", "--reps", "2",
-        "--ec-width", "2", "--unit-seconds", "0.01", "--out", out.to_str().unwrap(),
+        "--clients",
+        "16,20",
+        "--groups",
+        "ec,mg",
+        "--threads",
+        "1,2",
+        "--reps",
+        "2",
+        "--ec-width",
+        "2",
+        "--unit-seconds",
+        "0.01",
+        "--out",
+        out.to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
-    assert!(stderr.contains("[progress] cmix ec clients=16 threads=1 batches: 2/2 done"), "{stderr}");
+    assert!(
+        stderr.contains("[progress] cmix ec clients=16 threads=1 batches: 2/2 done"),
+        "{stderr}"
+    );
     validate(&out).unwrap();
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(r["status"], "PASSED");
@@ -80,15 +95,30 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         }
         // The first node receives every client's slot; the last node delivers every message.
         let find = |node: u64, step: &str| {
-            steps.iter().find(|s| s["node"] == node && s["step"] == step).unwrap().clone()
+            steps
+                .iter()
+                .find(|s| s["node"] == node && s["step"] == step)
+                .unwrap()
+                .clone()
         };
         let clients = run["clients"].as_u64().unwrap();
         let width = run["elements_per_slot"].as_u64().unwrap();
         let wire = if run["group"] == "ec" { 32 } else { 256 };
-        assert!(find(0, "realpre")["bytes_received"]["mean"].as_f64().unwrap() >= (clients * width * wire) as f64);
-        assert!(find(2, "realpost")["bytes_sent"]["mean"].as_f64().unwrap() >= (clients * run["payload_bytes_per_slot"].as_u64().unwrap()) as f64);
+        assert!(
+            find(0, "realpre")["bytes_received"]["mean"]
+                .as_f64()
+                .unwrap()
+                >= (clients * width * wire) as f64
+        );
+        assert!(
+            find(2, "realpost")["bytes_sent"]["mean"].as_f64().unwrap()
+                >= (clients * run["payload_bytes_per_slot"].as_u64().unwrap()) as f64
+        );
         // realmix: one multiplication per element at every node.
-        assert_eq!(find(1, "realmix")["ops"]["mul"].as_f64().unwrap(), (clients * width) as f64);
+        assert_eq!(
+            find(1, "realmix")["ops"]["mul"].as_f64().unwrap(),
+            (clients * width) as f64
+        );
         for setup in run["setup"].as_array().unwrap() {
             assert_eq!(setup["tls_handshakes"]["count"], clients);
         }
@@ -104,11 +134,28 @@ fn detected(group: &str, tamper: &str, says: &str) {
     let dir = scratch(&format!("tamper-{}", tamper.replace(':', "-")));
     let out = dir.join("report.json");
     let o = bench(&[
-        "--clients", "16", "--groups", group, "--threads", "1", "--reps", "1", "--ec-width", "2",
-        "--unit-seconds", "0.005", "--tamper", tamper, "--out", out.to_str().unwrap(),
+        "--clients",
+        "16",
+        "--groups",
+        group,
+        "--threads",
+        "1",
+        "--reps",
+        "1",
+        "--ec-width",
+        "2",
+        "--unit-seconds",
+        "0.005",
+        "--tamper",
+        tamper,
+        "--out",
+        out.to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{group} {tamper} not detected: {stderr}");
+    assert!(
+        o.status.success(),
+        "{group} {tamper} not detected: {stderr}"
+    );
     validate(&out).unwrap();
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let run = &r["runs"][0];
@@ -139,13 +186,19 @@ fn bad_input_exits_2_before_any_work() {
     let o = out.to_str().unwrap();
     for (args, says) in [
         (vec!["--clients", "3"], "--clients 3"),
-        (vec!["--clients", "16", "--groups", "ec,dh"], "unknown group"),
+        (
+            vec!["--clients", "16", "--groups", "ec,dh"],
+            "unknown group",
+        ),
         (vec!["--clients", "16", "--threads", "0"], "--threads 0"),
         (vec!["--clients", "16", "--reps", "0"], "--reps 0"),
         (vec!["--clients", "16", "--ec-width", "0"], "--ec-width 0"),
         (vec!["--clients", "16", "--tamper", "tag:5:1"], "node 5"),
         (vec!["--clients", "16", "--tamper", "tag:1:16"], "slot 16"),
-        (vec!["--clients", "16", "--tamper", "melt:1"], "expected proof:N"),
+        (
+            vec!["--clients", "16", "--tamper", "melt:1"],
+            "expected proof:N",
+        ),
         (vec!["--clients", "16", "--seed", "abc"], "64 hex digits"),
         (vec!["--clients", "x"], "invalid value"),
     ] {
@@ -155,7 +208,10 @@ fn bad_input_exits_2_before_any_work() {
         let stderr = String::from_utf8_lossy(&r.stderr);
         assert_eq!(r.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
-        assert!(!stderr.contains("timing the operations"), "{args:?} started work: {stderr}");
+        assert!(
+            !stderr.contains("timing the operations"),
+            "{args:?} started work: {stderr}"
+        );
     }
     // An output path that is a directory.
     let r = bench(&["--clients", "16", "--out", dir.to_str().unwrap()]);

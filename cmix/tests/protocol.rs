@@ -45,9 +45,13 @@ fn the_precomputed_product_cancels() {
     for slot in 0..CLIENTS {
         // Follow input slot `slot` through the three permutations.
         let mut pos = slot;
-        let mut acc: Vec<_> = (0..w).map(|e| {
-            b.nodes.iter().fold(g.identity(), |a, n| g.mul(&a, &n.r_at(slot * w + e)))
-        }).collect();
+        let mut acc: Vec<_> = (0..w)
+            .map(|e| {
+                b.nodes
+                    .iter()
+                    .fold(g.identity(), |a, n| g.mul(&a, &n.r_at(slot * w + e)))
+            })
+            .collect();
         for n in &b.nodes {
             pos = n.pi_at(pos);
             for (e, a) in acc.iter_mut().enumerate() {
@@ -55,7 +59,11 @@ fn the_precomputed_product_cancels() {
             }
         }
         for (e, a) in acc.iter().enumerate() {
-            assert_eq!(g.mul(a, &decrypted[pos * w + e]), g.identity(), "slot {slot}");
+            assert_eq!(
+                g.mul(a, &decrypted[pos * w + e]),
+                g.identity(),
+                "slot {slot}"
+            );
         }
     }
 }
@@ -75,7 +83,8 @@ fn ec_and_mg_deliver_the_same_payloads_for_the_same_inputs() {
     let a = run_batch_with(&ec, 8, sent.clone(), [1; 32], None).unwrap();
     let b = run_batch_with(&mg, 1, sent.clone(), [2; 32], None).unwrap();
     assert_eq!(set(&a.output), set(&b.output));
-    let mut want: Vec<(u32, Vec<u8>)> = sent.iter().map(|m| (m.recipient, m.body.clone())).collect();
+    let mut want: Vec<(u32, Vec<u8>)> =
+        sent.iter().map(|m| (m.recipient, m.body.clone())).collect();
     want.sort();
     assert_eq!(set(&a.output), want);
 }
@@ -92,7 +101,10 @@ fn operation_counts_are_the_protocols() {
     let get = |op| d.iter().find(|(o, _)| *o == op).map(|x| x.1).unwrap_or(0);
     let n = (CLIENTS * 2) as u64;
     // Registration (3 nodes x clients, both sides) and the proofs add exponentiations.
-    assert_eq!(get(cmix::group::Op::Exp), 3 * n + 2 * 3 * CLIENTS as u64 + 3);
+    assert_eq!(
+        get(cmix::group::Op::Exp),
+        3 * n + 2 * 3 * CLIENTS as u64 + 3
+    );
     // prepre and premix: two fixed-base exponentiations per element and node.
     assert!(get(cmix::group::Op::ExpFixed) >= 2 * 2 * 3 * n);
 }
@@ -106,8 +118,13 @@ fn fails<G: Group>(g: &G, width: usize, t: &str) -> ProtocolError {
 
 fn every_check_fires<G: Group>(g: &G, width: usize) {
     for node in 0..3 {
-        assert!(matches!(fails(g, width, &format!("proof:{node}")), ProtocolError::Proof(n) if n == node));
-        assert!(matches!(fails(g, width, &format!("element:{node}")), ProtocolError::Element { .. }));
+        assert!(
+            matches!(fails(g, width, &format!("proof:{node}")), ProtocolError::Proof(n) if n == node)
+        );
+        assert!(matches!(
+            fails(g, width, &format!("element:{node}")),
+            ProtocolError::Element { .. }
+        ));
         match fails(g, width, &format!("tag:{node}:5")) {
             // The tagged input slot lands somewhere in the output; exactly that one is caught.
             ProtocolError::Tagged { slots } => assert_eq!(slots.len(), 1),
@@ -115,9 +132,14 @@ fn every_check_fires<G: Group>(g: &G, width: usize) {
         }
     }
     for node in 0..2 {
-        assert!(matches!(fails(g, width, &format!("share:{node}:7")), ProtocolError::ShareTag { node: n, slot: 7 } if n == node));
+        assert!(
+            matches!(fails(g, width, &format!("share:{node}:7")), ProtocolError::ShareTag { node: n, slot: 7 } if n == node)
+        );
     }
-    assert!(matches!(fails(g, width, "opening:3"), ProtocolError::Opening { slot: 3 }));
+    assert!(matches!(
+        fails(g, width, "opening:3"),
+        ProtocolError::Opening { slot: 3 }
+    ));
 }
 
 #[test]

@@ -24,7 +24,11 @@ use cmix::protocol::tamper::Tamper;
 const SWEEP: [usize; 7] = [100, 200, 300, 400, 500, 1000, 2000];
 
 #[derive(Parser)]
-#[command(name = "cmix-bench", version, about = "cMix batches over TLS: three node processes, clients as tasks; per node and phase CPU, wall, bytes, lower bounds; report.json")]
+#[command(
+    name = "cmix-bench",
+    version,
+    about = "cMix batches over TLS: three node processes, clients as tasks; per node and phase CPU, wall, bytes, lower bounds; report.json"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Sub>,
@@ -86,8 +90,15 @@ struct Bench {
     out: PathBuf,
 }
 
-fn validate(b: &Bench) -> Result<(Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Option<[u8; 32]>), String> {
-    let clients: Vec<usize> = if b.full_sweep { SWEEP.to_vec() } else { b.clients.clone() };
+/// The checked settings: groups, client counts, the fault, the seed.
+type Checked = (Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Option<[u8; 32]>);
+
+fn validate(b: &Bench) -> Result<Checked, String> {
+    let clients: Vec<usize> = if b.full_sweep {
+        SWEEP.to_vec()
+    } else {
+        b.clients.clone()
+    };
     if clients.is_empty() {
         return Err("--clients: give at least one number".into());
     }
@@ -99,7 +110,11 @@ fn validate(b: &Bench) -> Result<(Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Op
             ));
         }
     }
-    let groups: Vec<GroupSpec> = b.groups.iter().map(|g| GroupSpec::parse(g)).collect::<Result<_, _>>()?;
+    let groups: Vec<GroupSpec> = b
+        .groups
+        .iter()
+        .map(|g| GroupSpec::parse(g))
+        .collect::<Result<_, _>>()?;
     if groups.is_empty() {
         return Err("--groups: give at least one group".into());
     }
@@ -118,10 +133,16 @@ fn validate(b: &Bench) -> Result<(Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Op
         return Err(format!("--ec-width {}: must be 1 to 64", b.ec_width));
     }
     if !(1..=256).contains(&b.client_workers) {
-        return Err(format!("--client-workers {}: must be 1 to 256", b.client_workers));
+        return Err(format!(
+            "--client-workers {}: must be 1 to 256",
+            b.client_workers
+        ));
     }
     if !(b.unit_seconds > 0.0 && b.unit_seconds <= 10.0) {
-        return Err(format!("--unit-seconds {}: must be above 0 and at most 10", b.unit_seconds));
+        return Err(format!(
+            "--unit-seconds {}: must be above 0 and at most 10",
+            b.unit_seconds
+        ));
     }
     let tamper = b.tamper.as_deref().map(Tamper::parse).transpose()?;
     if let Some(t) = tamper {
@@ -132,7 +153,9 @@ fn validate(b: &Bench) -> Result<(Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Op
     let seed = match &b.seed {
         None => None,
         Some(s) => {
-            let v = cmix::net::unhex(s).filter(|v| v.len() == 32).ok_or_else(|| format!("--seed {s:?}: must be 64 hex digits"))?;
+            let v = cmix::net::unhex(s)
+                .filter(|v| v.len() == 32)
+                .ok_or_else(|| format!("--seed {s:?}: must be 64 hex digits"))?;
             let mut a = [0u8; 32];
             a.copy_from_slice(&v);
             Some(a)
@@ -161,7 +184,8 @@ fn group_info(spec: GroupSpec, ec_width: usize, unit_seconds: f64) -> GroupInfo 
 
 fn bench(b: Bench) -> Result<bool, String> {
     let (groups, clients, tamper, seed) = validate(&b).map_err(|e| format!("bad input: {e}"))?;
-    let exe = std::env::current_exe().map_err(|e| format!("bad input: cannot find this executable: {e}"))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("bad input: cannot find this executable: {e}"))?;
     let started = json!({
         "unix_time": SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
         "machine": measure::machine::machine_json(),
@@ -192,7 +216,10 @@ fn bench(b: Bench) -> Result<bool, String> {
                     "cmix-bench: {} clients={c} threads={t}: {}{} ({:.1} s)",
                     g.label(),
                     fig.status,
-                    fig.error.as_deref().map(|e| format!(": {e}")).unwrap_or_default(),
+                    fig.error
+                        .as_deref()
+                        .map(|e| format!(": {e}"))
+                        .unwrap_or_default(),
                     fig.wall_s
                 );
                 runs.push((cfg, fig, g.label().to_string()));
@@ -214,15 +241,34 @@ fn bench(b: Bench) -> Result<bool, String> {
         "transport": "TLS 1.3 (rustls, ring provider) over TCP on 127.0.0.1, self-signed certificates made at start, pinned",
         "timer": "getrusage(RUSAGE_SELF) user and system time of each node process around each step",
     });
-    let rep = report(settings, &infos, &runs, started, json!(measure::machine::load_avg_1m()));
-    measure::output::write_json_atomic(&b.out, &rep).map_err(|e| format!("writing {}: {e}", b.out.display()))?;
+    let rep = report(
+        settings,
+        &infos,
+        &runs,
+        started,
+        json!(measure::machine::load_avg_1m()),
+    );
+    measure::output::write_json_atomic(&b.out, &rep)
+        .map_err(|e| format!("writing {}: {e}", b.out.display()))?;
     print_summary(&rep);
     eprintln!("cmix-bench: wrote {}", b.out.display());
     Ok(rep["status"] == "PASSED")
 }
 
 fn print_summary(rep: &serde_json::Value) {
-    println!("{:<8} {:>7} {:>3} {:>4} {:<14} {:>10} {:>10} {:>10} {:>9} {:>10}", "group", "clients", "thr", "node", "step", "user_s", "sys_s", "bound_s", "overhead", "net_cpu_s");
+    println!(
+        "{:<8} {:>7} {:>3} {:>4} {:<14} {:>10} {:>10} {:>10} {:>9} {:>10}",
+        "group",
+        "clients",
+        "thr",
+        "node",
+        "step",
+        "user_s",
+        "sys_s",
+        "bound_s",
+        "overhead",
+        "net_cpu_s"
+    );
     for r in rep["runs"].as_array().into_iter().flatten() {
         for s in r["steps"].as_array().into_iter().flatten() {
             println!(
@@ -245,16 +291,27 @@ fn print_summary(rep: &serde_json::Value) {
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2
     match cli.command {
-        Some(Sub::Node { id, threads, driver_cert }) => {
+        Some(Sub::Node {
+            id,
+            threads,
+            driver_cert,
+        }) => {
             if id >= cmix::NODES || threads == 0 {
                 eprintln!("cmix-bench node: bad input: --id must be 0 to 2, --threads at least 1");
                 return ExitCode::from(2);
             }
-            if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
+            if let Err(e) = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global()
+            {
                 eprintln!("cmix-bench node {id}: {e}");
                 return ExitCode::from(2);
             }
-            match node_main(&NodeArgs { id, threads, driver_cert }) {
+            match node_main(&NodeArgs {
+                id,
+                threads,
+                driver_cert,
+            }) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("cmix-bench node {id}: {e}");

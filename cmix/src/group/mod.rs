@@ -56,10 +56,10 @@ pub enum Op {
     /// A group element from 64 uniform bytes (the per-message keys).
     HashToElem,
     /// Serialising an element for the wire (compression on the curve).
-    ToWire,
+    WriteWire,
     /// Reading an element from the wire with its validity check (decompression on the curve,
     /// range and quadratic-residue check modulo p).
-    FromWire,
+    ReadWire,
     /// Payload bytes into an element.
     EncodePayload,
     /// An element back into payload bytes.
@@ -78,8 +78,8 @@ impl Op {
         Op::ExpFixed,
         Op::RandomElem,
         Op::HashToElem,
-        Op::ToWire,
-        Op::FromWire,
+        Op::WriteWire,
+        Op::ReadWire,
         Op::EncodePayload,
         Op::DecodePayload,
         Op::Kdf,
@@ -94,8 +94,8 @@ impl Op {
             Op::ExpFixed => "exp_fixed",
             Op::RandomElem => "random_elem",
             Op::HashToElem => "hash_to_elem",
-            Op::ToWire => "to_wire",
-            Op::FromWire => "from_wire",
+            Op::WriteWire => "write_wire",
+            Op::ReadWire => "read_wire",
             Op::EncodePayload => "encode_payload",
             Op::DecodePayload => "decode_payload",
             Op::Kdf => "kdf",
@@ -197,8 +197,7 @@ pub trait Group: Send + Sync + 'static {
     /// A 128-bit challenge as an exponent.
     fn challenge_scalar(&self, c: &[u8; 16]) -> Self::Scalar;
     /// `k + c * x` modulo the group order.
-    fn scalar_mul_add(&self, c: &Self::Scalar, x: &Self::Scalar, k: &Self::Scalar)
-        -> Self::Scalar;
+    fn scalar_mul_add(&self, c: &Self::Scalar, x: &Self::Scalar, k: &Self::Scalar) -> Self::Scalar;
     fn scalar_to_bytes(&self, s: &Self::Scalar) -> Vec<u8>;
     fn scalar_from_bytes(&self, b: &[u8]) -> Result<Self::Scalar, GroupError>;
 
@@ -208,9 +207,9 @@ pub trait Group: Send + Sync + 'static {
     fn hash_to_elem(&self, bytes: &[u8; 64]) -> Self::Elem;
 
     /// Appends the element's wire form ([`Group::wire_bytes`] bytes).
-    fn to_wire(&self, e: &Self::Elem, out: &mut Vec<u8>);
+    fn write_wire(&self, e: &Self::Elem, out: &mut Vec<u8>);
     /// Reads an element, checking it belongs to the group.
-    fn from_wire(&self, bytes: &[u8]) -> Result<Self::Elem, GroupError>;
+    fn read_wire(&self, bytes: &[u8]) -> Result<Self::Elem, GroupError>;
 
     /// Up to [`Group::payload_bytes`] bytes into an element (shorter input is zero-padded).
     fn encode_payload(&self, bytes: &[u8]) -> Result<Self::Elem, GroupError>;
@@ -312,19 +311,24 @@ pub(crate) mod tests {
         assert_eq!(g.exp_g(&g.scalar_from_bytes(&zb).unwrap()), g.exp_g(&z));
         // Wire round trip, and garbage refused.
         let mut w = vec![];
-        g.to_wire(&a, &mut w);
+        g.write_wire(&a, &mut w);
         assert_eq!(w.len(), g.wire_bytes());
-        assert_eq!(g.from_wire(&w).unwrap(), a);
-        assert!(g.from_wire(&w[1..]).is_err());
+        assert_eq!(g.read_wire(&w).unwrap(), a);
+        assert!(g.read_wire(&w[1..]).is_err());
         let ff = vec![0xff; g.wire_bytes()];
-        assert!(g.from_wire(&ff).is_err());
+        assert!(g.read_wire(&ff).is_err());
         // Payload round trip, full length and short.
-        let payload: Vec<u8> = (0..g.payload_bytes()).map(|i| (i * 37 + 11) as u8).collect();
+        let payload: Vec<u8> = (0..g.payload_bytes())
+            .map(|i| (i * 37 + 11) as u8)
+            .collect();
         let m = g.encode_payload(&payload).unwrap();
         assert_eq!(g.decode_payload(&m).unwrap(), payload);
         let mut w = vec![];
-        g.to_wire(&m, &mut w);
-        assert_eq!(g.decode_payload(&g.from_wire(&w).unwrap()).unwrap(), payload);
+        g.write_wire(&m, &mut w);
+        assert_eq!(
+            g.decode_payload(&g.read_wire(&w).unwrap()).unwrap(),
+            payload
+        );
         let short = g.decode_payload(&g.encode_payload(b"hi").unwrap()).unwrap();
         assert_eq!(&short[..2], b"hi");
         assert!(short[2..].iter().all(|&b| b == 0));

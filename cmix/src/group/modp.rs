@@ -104,7 +104,7 @@ impl Modp {
     fn random_bits<R: RngCore + CryptoRng>(rng: &mut R, bits: usize) -> Integer {
         let mut b = vec![0u8; bits.div_ceil(8)];
         rng.fill_bytes(&mut b);
-        if bits % 8 != 0 {
+        if !bits.is_multiple_of(8) {
             b[0] &= (1u8 << (bits % 8)) - 1;
         }
         Integer::from_digits(&b, Order::Msf)
@@ -172,7 +172,10 @@ impl Group for Modp {
     }
     fn invert(&self, a: &Integer) -> Integer {
         self.ops.add(Op::Inv, 1);
-        Integer::from(a.invert_ref(&self.p).expect("group elements are invertible"))
+        Integer::from(
+            a.invert_ref(&self.p)
+                .expect("group elements are invertible"),
+        )
     }
     fn exp(&self, base: &Integer, e: &Integer) -> Integer {
         self.ops.add(Op::Exp, 1);
@@ -204,7 +207,10 @@ impl Group for Modp {
     fn exp_table(&self, table: &FixedBase, e: &Integer) -> Integer {
         self.ops.add(Op::ExpFixed, 1);
         let digits = e.to_digits::<u8>(Order::Lsf);
-        assert!(digits.len() <= table.rows.len(), "exponent wider than the table");
+        assert!(
+            digits.len() <= table.rows.len(),
+            "exponent wider than the table"
+        );
         let mut acc: Option<Integer> = None;
         for (i, &d) in digits.iter().enumerate() {
             if d == 0 {
@@ -286,12 +292,12 @@ impl Group for Modp {
         self.reduce_mul(&x, &x)
     }
 
-    fn to_wire(&self, e: &Integer, out: &mut Vec<u8>) {
-        self.ops.add(Op::ToWire, 1);
+    fn write_wire(&self, e: &Integer, out: &mut Vec<u8>) {
+        self.ops.add(Op::WriteWire, 1);
         to_fixed_bytes(e, WIRE, out);
     }
-    fn from_wire(&self, bytes: &[u8]) -> Result<Integer, GroupError> {
-        self.ops.add(Op::FromWire, 1);
+    fn read_wire(&self, bytes: &[u8]) -> Result<Integer, GroupError> {
+        self.ops.add(Op::ReadWire, 1);
         if bytes.len() != WIRE {
             return Err(GroupError::Element {
                 group: "mg",
@@ -380,7 +386,7 @@ mod tests {
         let minus_one = Integer::from(g.p() - 1u32);
         let mut w = vec![];
         to_fixed_bytes(&minus_one, WIRE, &mut w);
-        let err = g.from_wire(&w).unwrap_err().to_string();
+        let err = g.read_wire(&w).unwrap_err().to_string();
         assert!(err.contains("quadratic residue"), "{err}");
     }
 }

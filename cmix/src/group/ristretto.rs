@@ -139,12 +139,12 @@ impl Group for Ristretto {
         RistrettoPoint::from_uniform_bytes(bytes)
     }
 
-    fn to_wire(&self, e: &RistrettoPoint, out: &mut Vec<u8>) {
-        self.ops.add(Op::ToWire, 1);
+    fn write_wire(&self, e: &RistrettoPoint, out: &mut Vec<u8>) {
+        self.ops.add(Op::WriteWire, 1);
         out.extend_from_slice(e.compress().as_bytes());
     }
-    fn from_wire(&self, bytes: &[u8]) -> Result<RistrettoPoint, GroupError> {
-        self.ops.add(Op::FromWire, 1);
+    fn read_wire(&self, bytes: &[u8]) -> Result<RistrettoPoint, GroupError> {
+        self.ops.add(Op::ReadWire, 1);
         let c = CompressedRistretto::from_slice(bytes).map_err(|_| GroupError::Element {
             group: "ec",
             why: format!("{} bytes, expected 32", bytes.len()),
@@ -179,7 +179,9 @@ impl Group for Ristretto {
         self.ops.add(Op::DecodePayload, 1);
         let s = e.compress().to_bytes();
         if s[31] != 0 {
-            return Err(GroupError::Payload("the last byte of the encoding is not zero"));
+            return Err(GroupError::Payload(
+                "the last byte of the encoding is not zero",
+            ));
         }
         Ok(s[1..1 + PAYLOAD].to_vec())
     }

@@ -48,7 +48,11 @@ fn times_json(ts: &[Times]) -> Value {
 }
 
 fn step_once(step: &Step, costs: &UnitCosts) -> Value {
-    let ops: BTreeMap<String, f64> = step.ops.iter().map(|(k, v)| (k.clone(), *v as f64)).collect();
+    let ops: BTreeMap<String, f64> = step
+        .ops
+        .iter()
+        .map(|(k, v)| (k.clone(), *v as f64))
+        .collect();
     json!({
         "compute": {"user_s": step.compute.user, "sys_s": step.compute.sys, "wall_s": step.compute.real},
         "net": {"user_s": step.net.user, "sys_s": step.net.sys, "wall_s": step.net.real},
@@ -139,11 +143,19 @@ fn run_json(cfg: &RunConfig, fig: &RunFigures, info: &GroupInfo) -> Value {
             obj.insert("lower_bound_s".into(), json!(r.lower_bound_s));
             obj.insert(
                 "overhead".into(),
-                if r.lower_bound_s > 0.0 { json!(cpu / r.lower_bound_s) } else { Value::Null },
+                if r.lower_bound_s > 0.0 {
+                    json!(cpu / r.lower_bound_s)
+                } else {
+                    Value::Null
+                },
             );
             obj.insert(
                 "overhead_with_net".into(),
-                if r.lower_bound_s + net > 0.0 { json!((cpu + net) / (r.lower_bound_s + net)) } else { Value::Null },
+                if r.lower_bound_s + net > 0.0 {
+                    json!((cpu + net) / (r.lower_bound_s + net))
+                } else {
+                    Value::Null
+                },
             );
             obj.insert("cpu_per_payload_byte_s".into(), json!(cpu / payload));
             obj.insert(
@@ -227,7 +239,12 @@ pub fn report(
     started: Value,
     load_after: Value,
 ) -> Value {
-    let info = |label: &str| groups.iter().find(|g| g.label == label).expect("a measured group");
+    let info = |label: &str| {
+        groups
+            .iter()
+            .find(|g| g.label == label)
+            .expect("a measured group")
+    };
     let run_values: Vec<Value> = runs
         .iter()
         .map(|(c, f, label)| run_json(c, f, info(label)))

@@ -47,7 +47,10 @@ mod tests {
     #[test]
     fn summaries() {
         let s = super::summary(&[1.0, 2.0, 3.0, 10.0]);
-        assert_eq!((s.n, s.mean, s.median, s.min, s.max), (4, 4.0, 2.5, 1.0, 10.0));
+        assert_eq!(
+            (s.n, s.mean, s.median, s.min, s.max),
+            (4, 4.0, 2.5, 1.0, 10.0)
+        );
         assert!((s.sd - 4.0826).abs() < 1e-3);
         assert_eq!(super::summary(&[5.0]).sd, 0.0);
         assert_eq!(super::summary(&[]).n, 0);

@@ -50,7 +50,7 @@ pub fn unit_costs<G: Group>(g: &G, min_cpu: f64) -> UnitCosts {
         .iter()
         .map(|x| {
             let mut w = vec![];
-            g.to_wire(x, &mut w);
+            g.write_wire(x, &mut w);
             w
         })
         .collect();
@@ -100,13 +100,13 @@ pub fn unit_costs<G: Group>(g: &G, min_cpu: f64) -> UnitCosts {
                 let z = g.hash_to_elem(&uniform[i % n]);
                 sink ^= (z == xs[0]) as usize;
             }),
-            Op::ToWire => per_call(min_cpu, |i| {
+            Op::WriteWire => per_call(min_cpu, |i| {
                 let mut w = Vec::with_capacity(g.wire_bytes());
-                g.to_wire(&xs[i % n], &mut w);
+                g.write_wire(&xs[i % n], &mut w);
                 sink ^= w[0] as usize;
             }),
-            Op::FromWire => per_call(min_cpu, |i| {
-                let z = g.from_wire(&wires[i % n]).expect("valid");
+            Op::ReadWire => per_call(min_cpu, |i| {
+                let z = g.read_wire(&wires[i % n]).expect("valid");
                 sink ^= (z == xs[0]) as usize;
             }),
             Op::EncodePayload => per_call(min_cpu, |i| {
@@ -120,7 +120,8 @@ pub fn unit_costs<G: Group>(g: &G, min_cpu: f64) -> UnitCosts {
             Op::Kdf => per_call(min_cpu, |i| {
                 let hk = hkdf::Hkdf::<Sha256>::from_prk(&uniform[i % n][..32]).expect("a PRK");
                 let mut wide = [0u8; 64];
-                hk.expand(&(i as u64).to_le_bytes(), &mut wide).expect("64 bytes");
+                hk.expand(&(i as u64).to_le_bytes(), &mut wide)
+                    .expect("64 bytes");
                 sink ^= wide[0] as usize;
             }),
             Op::HashBlock => {
@@ -157,7 +158,10 @@ mod tests {
         assert!(c.values().all(|&v| v > 0.0 && v < 0.1), "{c:?}");
         // A variable-base exponentiation costs more than a fixed-base one, which costs more
         // than a multiplication.
-        assert!(c["exp"] > c["exp_fixed"] && c["exp_fixed"] > c["mul"], "{c:?}");
+        assert!(
+            c["exp"] > c["exp_fixed"] && c["exp_fixed"] > c["mul"],
+            "{c:?}"
+        );
         let ops = BTreeMap::from([("mul".to_string(), 10.0), ("exp".to_string(), 2.0)]);
         let lb = lower_bound(&ops, &c);
         assert!((lb - (10.0 * c["mul"] + 2.0 * c["exp"])).abs() < 1e-12);

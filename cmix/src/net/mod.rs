@@ -94,7 +94,8 @@ impl ServerCertVerifier for Pinned {
         _ocsp: &[u8],
         _now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        self.check(end_entity).map(|_| ServerCertVerified::assertion())
+        self.check(end_entity)
+            .map(|_| ServerCertVerified::assertion())
     }
     fn verify_tls12_signature(
         &self,
@@ -102,7 +103,12 @@ impl ServerCertVerifier for Pinned {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
+        verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
     fn verify_tls13_signature(
         &self,
@@ -110,7 +116,12 @@ impl ServerCertVerifier for Pinned {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
+        verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.provider
@@ -137,7 +148,8 @@ impl ClientCertVerifier for Pinned {
         _intermediates: &[CertificateDer<'_>],
         _now: UnixTime,
     ) -> Result<ClientCertVerified, rustls::Error> {
-        self.check(end_entity).map(|_| ClientCertVerified::assertion())
+        self.check(end_entity)
+            .map(|_| ClientCertVerified::assertion())
     }
     fn verify_tls12_signature(
         &self,
@@ -145,7 +157,12 @@ impl ClientCertVerifier for Pinned {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
+        verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
     fn verify_tls13_signature(
         &self,
@@ -153,7 +170,12 @@ impl ClientCertVerifier for Pinned {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
+        verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.provider
@@ -164,7 +186,10 @@ impl ClientCertVerifier for Pinned {
 
 /// A node's server side: its certificate, and the certificates of the peers that may
 /// authenticate to it.
-pub fn server_config(id: &Identity, peers: Vec<CertificateDer<'static>>) -> io::Result<Arc<ServerConfig>> {
+pub fn server_config(
+    id: &Identity,
+    peers: Vec<CertificateDer<'static>>,
+) -> io::Result<Arc<ServerConfig>> {
     let c = ServerConfig::builder_with_provider(provider())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .map_err(io::Error::other)?
@@ -254,8 +279,11 @@ impl Link {
     pub fn connect(addr: SocketAddr, config: Arc<ClientConfig>) -> io::Result<Link> {
         let s = connect_tcp(addr)?;
         configure(&s)?;
-        let conn = ClientConnection::new(config, ServerName::try_from("localhost").expect("a valid name"))
-            .map_err(io::Error::other)?;
+        let conn = ClientConnection::new(
+            config,
+            ServerName::try_from("localhost").expect("a valid name"),
+        )
+        .map_err(io::Error::other)?;
         let mut stream = StreamOwned::new(
             conn,
             Counted {
@@ -299,7 +327,9 @@ impl Link {
             Tls::Client(s) => s.conn.peer_certificates(),
             Tls::Server(s) => s.conn.peer_certificates(),
         };
-        certs.and_then(|c| c.first()).map(|c| c.clone().into_owned())
+        certs
+            .and_then(|c| c.first())
+            .map(|c| c.clone().into_owned())
     }
 
     /// Bytes written to and read from the socket so far.

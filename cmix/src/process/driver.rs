@@ -103,12 +103,12 @@ fn worker_loop<G: Group>(
                     .collect::<Result<_, _>>()?;
                 let node_pubs: Vec<G::Elem> = registration
                     .iter()
-                    .map(|b| g.from_wire(b).map_err(|e| e.to_string()))
+                    .map(|b| g.read_wire(b).map_err(|e| e.to_string()))
                     .collect::<Result<_, _>>()?;
                 for &id in &w.ids {
                     let (a, pub_a) = client_keys(&g, &mut w.rng);
                     let mut pub_wire = vec![];
-                    g.to_wire(&pub_a, &mut pub_wire);
+                    g.write_wire(&pub_a, &mut pub_wire);
                     let mut keys = vec![];
                     let mut links = vec![];
                     for i in 0..NODES {
@@ -258,8 +258,11 @@ fn drive<G: Group>(
         let parts: Vec<&str> = line.split_whitespace().collect();
         match parts.as_slice() {
             ["CMIX-NODE", addr, cert] => {
-                let addr: SocketAddr = addr.parse().map_err(|_| format!("node {id} announced {addr:?}"))?;
-                let cert = unhex(cert).ok_or_else(|| format!("node {id}'s certificate is not hex"))?;
+                let addr: SocketAddr = addr
+                    .parse()
+                    .map_err(|_| format!("node {id} announced {addr:?}"))?;
+                let cert =
+                    unhex(cert).ok_or_else(|| format!("node {id}'s certificate is not hex"))?;
                 announced.push((addr, CertificateDer::from(cert)));
             }
             _ => return Err(format!("node {id} did not announce itself (said {line:?})")),
@@ -268,8 +271,11 @@ fn drive<G: Group>(
     let mut links: Vec<Link> = announced
         .iter()
         .map(|(addr, cert)| {
-            Link::connect(*addr, client_config(Some(&me), vec![cert.clone()]).map_err(|e| e.to_string())?)
-                .map_err(|e| format!("connecting to a node: {e}"))
+            Link::connect(
+                *addr,
+                client_config(Some(&me), vec![cert.clone()]).map_err(|e| e.to_string())?,
+            )
+            .map_err(|e| format!("connecting to a node: {e}"))
         })
         .collect::<Result<_, _>>()?;
     let plan = Plan {
@@ -287,7 +293,10 @@ fn drive<G: Group>(
         l.send_json(&plan).map_err(|e| e.to_string())?;
     }
     let mut registration = vec![];
-    for (i, r) in collect(&mut links, figures, "keys")?.into_iter().enumerate() {
+    for (i, r) in collect(&mut links, figures, "keys")?
+        .into_iter()
+        .enumerate()
+    {
         match r {
             Report::Keys(k) => {
                 registration.push(unhex(&k.registration).ok_or("a registration key is not hex")?);
@@ -309,10 +318,16 @@ fn drive<G: Group>(
         let mut s = [0u8; 32];
         seeder.fill_bytes(&mut s);
         let worker = Worker::<G> {
-            ids: (0..cfg.clients as u32).filter(|j| *j as usize % workers == w).collect(),
+            ids: (0..cfg.clients as u32)
+                .filter(|j| *j as usize % workers == w)
+                .collect(),
             clients: vec![],
             width: cfg.width,
-            rng: ChaCha20Rng::from_seed(if cfg.seed.is_some() { s } else { rand::random() }),
+            rng: ChaCha20Rng::from_seed(if cfg.seed.is_some() {
+                s
+            } else {
+                rand::random()
+            }),
             _g: std::marker::PhantomData,
         };
         let tx = tx.clone();
@@ -322,11 +337,16 @@ fn drive<G: Group>(
     drop(tx);
     let ask = |work: &dyn Fn(usize) -> Work| -> Result<Vec<Delivered>, String> {
         for (w, t) in to_workers.iter().enumerate() {
-            t.send(work(w)).map_err(|_| "a client worker stopped".to_string())?;
+            t.send(work(w))
+                .map_err(|_| "a client worker stopped".to_string())?;
         }
         let mut out = vec![];
         for _ in 0..to_workers.len() {
-            out.push(from_workers.recv().map_err(|_| "a client worker stopped".to_string())??);
+            out.push(
+                from_workers
+                    .recv()
+                    .map_err(|_| "a client worker stopped".to_string())??,
+            );
         }
         Ok(out)
     };
@@ -345,7 +365,10 @@ fn drive<G: Group>(
     });
     figures.clients_registration = t.into();
     reg?;
-    for (i, r) in collect(&mut links, figures, "registration")?.into_iter().enumerate() {
+    for (i, r) in collect(&mut links, figures, "registration")?
+        .into_iter()
+        .enumerate()
+    {
         match r {
             Report::Setup(s) => figures.setup[i] = Some(*s),
             _ => return Err(format!("node {i}: expected its registration figures")),
@@ -353,7 +376,12 @@ fn drive<G: Group>(
     }
 
     let progress = measure::progress::Progress::new(
-        &format!("cmix {} clients={} threads={}", cfg.group.label(), cfg.clients, cfg.threads),
+        &format!(
+            "cmix {} clients={} threads={}",
+            cfg.group.label(),
+            cfg.clients,
+            cfg.threads
+        ),
         Some("batches"),
         cfg.reps as u64,
     );
@@ -363,9 +391,13 @@ fn drive<G: Group>(
         let round = rep as u64 + 1;
         let sent = workload(cfg.clients, body_bytes(&g, cfg.width), &mut rng);
         for l in links.iter_mut() {
-            l.send_json(&Command::Round(round)).map_err(|e| e.to_string())?;
+            l.send_json(&Command::Round(round))
+                .map_err(|e| e.to_string())?;
         }
-        for (i, r) in collect(&mut links, figures, "precomputation")?.into_iter().enumerate() {
+        for (i, r) in collect(&mut links, figures, "precomputation")?
+            .into_iter()
+            .enumerate()
+        {
             if !matches!(r, Report::Precomputed) {
                 return Err(format!("node {i}: expected the end of its precomputation"));
             }
@@ -383,7 +415,10 @@ fn drive<G: Group>(
         sentr?;
         figures.clients_blind.push(t.into());
         let mut per_node = vec![];
-        for (i, r) in collect(&mut links, figures, "real time")?.into_iter().enumerate() {
+        for (i, r) in collect(&mut links, figures, "real time")?
+            .into_iter()
+            .enumerate()
+        {
             match r {
                 Report::Done(f) => per_node.push(*f),
                 _ => return Err(format!("node {i}: expected its batch figures")),
@@ -396,7 +431,9 @@ fn drive<G: Group>(
         for (client, slot, body) in got.into_iter().flatten() {
             match output.get_mut(slot as usize) {
                 Some(o @ None) => *o = Some((client, body)),
-                _ => extra.push(format!("output slot {slot} delivered again (to client {client})")),
+                _ => extra.push(format!(
+                    "output slot {slot} delivered again (to client {client})"
+                )),
             }
         }
         let out: Vec<(u32, Vec<u8>)> = output

@@ -75,7 +75,9 @@ pub const STEPS: [&str; 8] = [
 ];
 
 /// The six phases of the protocol (the two tag steps are reported beside them).
-pub const PHASES: [&str; 6] = ["prepre", "premix", "prepost", "realpre", "realmix", "realpost"];
+pub const PHASES: [&str; 6] = [
+    "prepre", "premix", "prepost", "realpre", "realmix", "realpost",
+];
 
 /// What the driver tells every node.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -78,7 +78,9 @@ impl Net {
             .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
     fn peer(&mut self, node: usize) -> &mut Link {
-        self.mesh[node].as_mut().expect("a mesh link to every other node")
+        self.mesh[node]
+            .as_mut()
+            .expect("a mesh link to every other node")
     }
     fn send(&mut self, node: usize, body: &[u8]) -> io::Result<()> {
         self.peer(node).send(body)
@@ -142,9 +144,14 @@ pub fn node_main(args: &NodeArgs) -> Result<(), NodeError> {
         out.flush()?;
     }
     let driver_cert = cert_from_hex(&args.driver_cert)?;
-    let mut driver = Link::accept(&listener, server_config(&identity, vec![driver_cert.clone()])?)?;
+    let mut driver = Link::accept(
+        &listener,
+        server_config(&identity, vec![driver_cert.clone()])?,
+    )?;
     if driver.peer_cert().as_ref() != Some(&driver_cert) {
-        return Err(NodeError::Plan("the first connection is not the driver".into()));
+        return Err(NodeError::Plan(
+            "the first connection is not the driver".into(),
+        ));
     }
     let plan: Plan = driver.recv_json()?;
     let spec = GroupSpec::parse(&plan.group).map_err(NodeError::Plan)?;
@@ -168,7 +175,9 @@ fn run<G: Group>(
         .map_err(NodeError::Plan)?;
     let mut rng = match &plan.seed {
         Some(s) => {
-            let b = unhex(s).filter(|b| b.len() == 32).ok_or_else(|| NodeError::Plan("the seed is not 32 bytes of hex".into()))?;
+            let b = unhex(s)
+                .filter(|b| b.len() == 32)
+                .ok_or_else(|| NodeError::Plan("the seed is not 32 bytes of hex".into()))?;
             let mut seed = [0u8; 32];
             seed.copy_from_slice(&b);
             // One stream per node.
@@ -185,10 +194,16 @@ fn run<G: Group>(
     let addrs: Vec<SocketAddr> = plan
         .peers
         .iter()
-        .map(|(a, _)| a.parse().map_err(|_| NodeError::Plan(format!("bad address {a}"))))
+        .map(|(a, _)| {
+            a.parse()
+                .map_err(|_| NodeError::Plan(format!("bad address {a}")))
+        })
         .collect::<Result<_, _>>()?;
     if certs.len() != NODES {
-        return Err(NodeError::Plan(format!("{} peers, expected {NODES}", certs.len())));
+        return Err(NodeError::Plan(format!(
+            "{} peers, expected {NODES}",
+            certs.len()
+        )));
     }
 
     // The mesh: dial the nodes before us, accept the ones after us.
@@ -218,7 +233,9 @@ fn run<G: Group>(
                 _ => return Err(NodeError::Plan("an unexpected mesh connection".into())),
             };
             if l.peer_cert().as_ref() != Some(&certs[who]) {
-                return Err(NodeError::Plan(format!("a peer claims to be node {who} without its certificate")));
+                return Err(NodeError::Plan(format!(
+                    "a peer claims to be node {who} without its certificate"
+                )));
             }
             net.mesh[who] = Some(l);
         }
@@ -232,7 +249,10 @@ fn run<G: Group>(
     setup.mesh_handshakes = (NODES - 1) as u64;
 
     // Keys: shares with proofs, broadcast over the mesh, every proof checked.
-    let mut meter = Meter { g, steps: BTreeMap::new() };
+    let mut meter = Meter {
+        g,
+        steps: BTreeMap::new(),
+    };
     let (secret, mut public) = meter.compute("keys", || node_keys(g, id, &mut rng));
     if let Some(Tamper::Proof { node }) = tamper {
         if node == id {
@@ -241,9 +261,9 @@ fn run<G: Group>(
     }
     let encode = |p: &NodePublic<G>| {
         let mut w = vec![];
-        g.to_wire(&p.y, &mut w);
-        g.to_wire(&p.proof_commit, &mut w);
-        g.to_wire(&p.registration, &mut w);
+        g.write_wire(&p.y, &mut w);
+        g.write_wire(&p.proof_commit, &mut w);
+        g.write_wire(&p.registration, &mut w);
         w.extend(g.scalar_to_bytes(&p.proof_response));
         w
     };
@@ -267,16 +287,28 @@ fn run<G: Group>(
             let el = |k: usize| {
                 bytes
                     .get(k * wb..(k + 1) * wb)
-                    .ok_or(ProtocolError::Length { what: "a key share", got: bytes.len(), want: 3 * wb })
-                    .and_then(|b| g.from_wire(b).map_err(|source| ProtocolError::Element { what: "a key share", source }))
+                    .ok_or(ProtocolError::Length {
+                        what: "a key share",
+                        got: bytes.len(),
+                        want: 3 * wb,
+                    })
+                    .and_then(|b| {
+                        g.read_wire(b).map_err(|source| ProtocolError::Element {
+                            what: "a key share",
+                            source,
+                        })
+                    })
             };
             Ok(NodePublic {
                 y: el(0)?,
                 proof_commit: el(1)?,
                 registration: el(2)?,
-                proof_response: g
-                    .scalar_from_bytes(&bytes[3 * wb..])
-                    .map_err(|source| ProtocolError::Element { what: "a proof", source })?,
+                proof_response: g.scalar_from_bytes(&bytes[3 * wb..]).map_err(|source| {
+                    ProtocolError::Element {
+                        what: "a proof",
+                        source,
+                    }
+                })?,
             })
         })?;
         if !meter.compute("keys", || verify_key_share(g, j, &p)) {
@@ -289,9 +321,11 @@ fn run<G: Group>(
     let joint = meter.compute("keys", || joint_key(g, &ys.iter().collect::<Vec<_>>()));
     let mut seed = [0u8; 32];
     rng.fill_bytes(&mut seed);
-    let mut node = meter.compute("keys", || Node::new(g, id, NODES, secret, &joint, seed, tamper));
+    let mut node = meter.compute("keys", || {
+        Node::new(g, id, NODES, secret, &joint, seed, tamper)
+    });
     let mut reg_wire = vec![];
-    g.to_wire(&public.registration, &mut reg_wire);
+    g.write_wire(&public.registration, &mut reg_wire);
     driver.send_json(&Report::Keys(Box::new(Keys {
         registration: hex(&reg_wire),
         step: meter.steps.remove("keys").unwrap_or_default(),
@@ -318,17 +352,28 @@ fn run<G: Group>(
         setup.registration.net.add(&t.into());
         let (client, public_hex) = match hello? {
             Hello::Client { id, public } => (id, public),
-            _ => return Err(NodeError::Plan("a client connection did not say hello".into())),
+            _ => {
+                return Err(NodeError::Plan(
+                    "a client connection did not say hello".into(),
+                ))
+            }
         };
         if client as usize >= plan.clients || net.clients[client as usize].is_some() {
-            return Err(NodeError::Plan(format!("client id {client} is out of range or taken")));
+            return Err(NodeError::Plan(format!(
+                "client id {client} is out of range or taken"
+            )));
         }
-        let wire = unhex(&public_hex).ok_or_else(|| NodeError::Plan("a client's key is not hex".into()))?;
+        let wire = unhex(&public_hex)
+            .ok_or_else(|| NodeError::Plan("a client's key is not hex".into()))?;
         let before = g.ops().snapshot();
         let (r, t) = measure::clock::timed(|| node.register(client, &wire, &public.registration));
         r?;
         for (op, k) in count_diff(&before, &g.ops().snapshot()) {
-            *setup.registration.ops.entry(op.name().to_string()).or_default() += k;
+            *setup
+                .registration
+                .ops
+                .entry(op.name().to_string())
+                .or_default() += k;
         }
         setup.registration.compute.add(&t.into());
         let (_, t) = measure::clock::timed(|| link.send(b"registered"));
@@ -347,7 +392,10 @@ fn run<G: Group>(
             Command::Bye => return Ok(()),
             Command::Register => return Err(NodeError::Plan("registered twice".into())),
         };
-        let mut meter = Meter { g, steps: BTreeMap::new() };
+        let mut meter = Meter {
+            g,
+            steps: BTreeMap::new(),
+        };
         node.start_round(round, plan.clients, plan.width);
         match batch(&mut node, &mut meter, &mut net, driver) {
             Ok(delivered) => {
@@ -403,7 +451,11 @@ fn batch<G: Group>(
     let (prev, next) = ((id + NODES - 1) % NODES, (id + 1) % NODES);
 
     // prepre: 0 -> 1 -> 2, and the product back to the first node.
-    let incoming = if id == 0 { None } else { Some(m.net("prepre", net, |n| n.recv(prev))?) };
+    let incoming = if id == 0 {
+        None
+    } else {
+        Some(m.net("prepre", net, |n| n.recv(prev))?)
+    };
     let out = m.compute("prepre", || node.prepre(incoming.as_deref()))?;
     m.net("prepre", net, |n| n.send(next, &out))?;
 
@@ -411,7 +463,9 @@ fn batch<G: Group>(
     let incoming = m.net("premix", net, |n| n.recv(prev))?;
     let out = m.compute("premix", || node.premix(&incoming))?;
     if id == last {
-        m.net("premix", net, |n| (0..last).try_for_each(|j| n.send(j, &out)))?;
+        m.net("premix", net, |n| {
+            (0..last).try_for_each(|j| n.send(j, &out))
+        })?;
     } else {
         m.net("premix", net, |n| n.send(next, &out))?;
     }
@@ -425,7 +479,9 @@ fn batch<G: Group>(
     }
     let tags = m.compute("prepost_tags", || node.prepost_tags());
     if id == last {
-        let theirs = m.net("prepost_tags", net, |n| (0..last).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>())?;
+        let theirs = m.net("prepost_tags", net, |n| {
+            (0..last).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
+        })?;
         m.compute("prepost_tags", || -> Result<(), ProtocolError> {
             node.keep_share_tags(last, &tags)?;
             for (j, t) in theirs.iter().enumerate() {
@@ -473,8 +529,12 @@ fn batch<G: Group>(
     // realpost: commitments, shares checked against their tags, the opening, the messages.
     if id == last {
         let commitments = m.compute("realpost_tags", || node.realpost_commit());
-        m.net("realpost_tags", net, |n| (0..last).try_for_each(|j| n.send(j, &commitments)))?;
-        let shares = m.net("realpost", net, |n| (0..last).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>())?;
+        m.net("realpost_tags", net, |n| {
+            (0..last).try_for_each(|j| n.send(j, &commitments))
+        })?;
+        let shares = m.net("realpost", net, |n| {
+            (0..last).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
+        })?;
         m.compute("realpost_tags", || -> Result<(), ProtocolError> {
             for (j, s) in shares.iter().enumerate() {
                 node.check_share_tags(j, s)?;
@@ -482,8 +542,12 @@ fn batch<G: Group>(
             Ok(())
         })?;
         let opening = node.opening().to_vec();
-        m.net("realpost_tags", net, |n| (0..last).try_for_each(|j| n.send(j, &opening)))?;
-        let output = m.compute("realpost", || node.realpost(&shares.iter().map(|s| s.as_slice()).collect::<Vec<_>>()))?;
+        m.net("realpost_tags", net, |n| {
+            (0..last).try_for_each(|j| n.send(j, &opening))
+        })?;
+        let output = m.compute("realpost", || {
+            node.realpost(&shares.iter().map(|s| s.as_slice()).collect::<Vec<_>>())
+        })?;
         m.net("realpost", net, |n| {
             for (slot, (recipient, body)) in output.iter().enumerate() {
                 let mut frame = (slot as u32).to_le_bytes().to_vec();

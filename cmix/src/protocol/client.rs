@@ -74,7 +74,7 @@ impl Client {
             for k in &self.keys {
                 g.mul_assign(&mut v, &message_key(g, k, round, e as u32));
             }
-            g.to_wire(&v, &mut out);
+            g.write_wire(&v, &mut out);
         }
         Ok(out)
     }
@@ -158,7 +158,8 @@ mod tests {
     #[test]
     fn a_permuted_complete_output_passes() {
         let s = sent(5);
-        let mut out: Vec<(u32, Vec<u8>)> = s.iter().map(|m| (m.recipient, m.body.clone())).collect();
+        let mut out: Vec<(u32, Vec<u8>)> =
+            s.iter().map(|m| (m.recipient, m.body.clone())).collect();
         out.rotate_left(2);
         let c = check_delivery(&s, &out);
         assert!(c.exactly_once && c.permuted, "{c:?}");

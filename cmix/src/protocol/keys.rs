@@ -40,8 +40,8 @@ fn challenge<G: Group>(g: &G, node: usize, y: &G::Elem, commit: &G::Elem) -> [u8
     h.update(g.name().as_bytes());
     h.update((node as u64).to_le_bytes());
     let mut w = vec![];
-    g.to_wire(y, &mut w);
-    g.to_wire(commit, &mut w);
+    g.write_wire(y, &mut w);
+    g.write_wire(commit, &mut w);
     h.update(&w);
     let d = h.finalize();
     let mut c = [0u8; 16];
@@ -82,9 +82,7 @@ pub fn verify_key_share<G: Group>(g: &G, node: usize, p: &NodePublic<G>) -> bool
 
 /// The joint public key `prod y_i`.
 pub fn joint_key<G: Group>(g: &G, publics: &[&G::Elem]) -> G::Elem {
-    publics
-        .iter()
-        .fold(g.identity(), |acc, y| g.mul(&acc, y))
+    publics.iter().fold(g.identity(), |acc, y| g.mul(&acc, y))
 }
 
 /// A client's secret and the public value it sends every node.
@@ -104,15 +102,16 @@ pub fn shared_key<G: Group>(
     node_pub: &G::Elem,
 ) -> [u8; 32] {
     let mut ikm = vec![];
-    g.to_wire(dh, &mut ikm);
+    g.write_wire(dh, &mut ikm);
     let mut info = b"cmix registration".to_vec();
     info.extend_from_slice(&(node as u64).to_le_bytes());
     info.extend_from_slice(&client.to_le_bytes());
-    g.to_wire(client_pub, &mut info);
-    g.to_wire(node_pub, &mut info);
+    g.write_wire(client_pub, &mut info);
+    g.write_wire(node_pub, &mut info);
     let hk = Hkdf::<Sha256>::new(Some(b"cmix shared key v1"), &ikm);
     let mut k = [0u8; 32];
-    hk.expand(&info, &mut k).expect("32 bytes is a valid HKDF length");
+    hk.expand(&info, &mut k)
+        .expect("32 bytes is a valid HKDF length");
     k
 }
 

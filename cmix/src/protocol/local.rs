@@ -21,13 +21,16 @@ pub struct LocalBatch<'g, G: Group> {
     pub output: Vec<(u32, Vec<u8>)>,
 }
 
+/// The nodes and what they published.
+pub type Nodes<'g, G> = (Vec<Node<'g, G>>, Vec<NodePublic<G>>);
+
 /// Keys for the three nodes; a node told to tamper with its proof breaks it. Every proof is
 /// checked, as each node checks the others'.
 pub fn setup<'g, G: Group>(
     g: &'g G,
     rng: &mut ChaCha20Rng,
     tamper: Option<Tamper>,
-) -> Result<(Vec<Node<'g, G>>, Vec<NodePublic<G>>), ProtocolError> {
+) -> Result<Nodes<'g, G>, ProtocolError> {
     let mut secrets = vec![];
     let mut publics = vec![];
     for i in 0..NODES {
@@ -82,7 +85,10 @@ pub fn run_batch_with<'g, G: Group>(
 ) -> Result<LocalBatch<'g, G>, ProtocolError> {
     let clients = sent.len();
     for m in sent.iter_mut() {
-        assert!(m.body.len() <= body_bytes(g, width), "body too long for the slot");
+        assert!(
+            m.body.len() <= body_bytes(g, width),
+            "body too long for the slot"
+        );
         m.body.resize(body_bytes(g, width), 0);
     }
     let mut rng = ChaCha20Rng::from_seed(seed);
@@ -92,11 +98,18 @@ pub fn run_batch_with<'g, G: Group>(
     for j in 0..clients as u32 {
         let (a, pub_a) = client_keys(g, &mut rng);
         let mut wire = vec![];
-        g.to_wire(&pub_a, &mut wire);
+        g.write_wire(&pub_a, &mut wire);
         let mut keys = vec![];
         for (i, node) in nodes.iter_mut().enumerate() {
             node.register(j, &wire, &publics[i].registration)?;
-            keys.push(Client::derive(g, i, j, &a, &pub_a, &publics[i].registration));
+            keys.push(Client::derive(
+                g,
+                i,
+                j,
+                &a,
+                &pub_a,
+                &publics[i].registration,
+            ));
         }
         registered.push(Client { id: j, keys });
     }

@@ -57,7 +57,7 @@ pub enum ProtocolError {
 }
 
 /// Reads `count` elements from `bytes`, in parallel.
-pub fn elems_from_wire<G: Group>(
+pub fn elems_read_wire<G: Group>(
     g: &G,
     bytes: &[u8],
     count: usize,
@@ -74,19 +74,19 @@ pub fn elems_from_wire<G: Group>(
     bytes
         .par_chunks(w)
         .with_min_len(CHUNK)
-        .map(|c| g.from_wire(c))
+        .map(|c| g.read_wire(c))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|source| ProtocolError::Element { what, source })
 }
 
 /// Serialises elements, in parallel.
-pub fn elems_to_wire<G: Group>(g: &G, elems: &[G::Elem]) -> Vec<u8> {
+pub fn elems_write_wire<G: Group>(g: &G, elems: &[G::Elem]) -> Vec<u8> {
     let parts: Vec<Vec<u8>> = elems
         .par_chunks(CHUNK)
         .map(|c| {
             let mut out = Vec::with_capacity(c.len() * g.wire_bytes());
             for e in c {
-                g.to_wire(e, &mut out);
+                g.write_wire(e, &mut out);
             }
             out
         })
@@ -227,14 +227,13 @@ impl<'g, G: Group> Node<'g, G> {
     ) -> Result<(), ProtocolError> {
         let a = self
             .g
-            .from_wire(client_pub)
+            .read_wire(client_pub)
             .map_err(|source| ProtocolError::Element {
                 what: "a client's public value",
                 source,
             })?;
         let dh = self.g.exp(&a, &self.secret.b);
-        let k =
-            crate::protocol::keys::shared_key(self.g, self.id, client, &dh, &a, node_pub);
+        let k = crate::protocol::keys::shared_key(self.g, self.id, client, &dh, &a, node_pub);
         let c = client as usize;
         if self.clients.len() <= c {
             self.clients.resize(c + 1, None);
@@ -266,7 +265,7 @@ impl<'g, G: Group> Node<'g, G> {
     pub fn prepre(&mut self, incoming: Option<&[u8]>) -> Result<Vec<u8>, ProtocolError> {
         let n = self.len();
         let prev = incoming
-            .map(|b| elems_from_wire(self.g, b, 2 * n, "precomputation product"))
+            .map(|b| elems_read_wire(self.g, b, 2 * n, "precomputation product"))
             .transpose()?;
         let g = self.g;
         self.r = par_gen(n, &mut self.rng, |_, rng| g.random_elem(rng));
@@ -285,7 +284,7 @@ impl<'g, G: Group> Node<'g, G> {
                 .for_each(|(a, b)| g.mul_assign(a, b));
         }
         c.append(&mut m);
-        Ok(elems_to_wire(g, &c))
+        Ok(elems_write_wire(g, &c))
     }
 
     /// premix: permutes the slots of the incoming ciphertexts and multiplies each by a fresh
@@ -293,7 +292,7 @@ impl<'g, G: Group> Node<'g, G> {
     /// components, which every node needs for its decryption share.
     pub fn premix(&mut self, incoming: &[u8]) -> Result<Vec<u8>, ProtocolError> {
         let (n, w) = (self.len(), self.width);
-        let input = elems_from_wire(self.g, incoming, 2 * n, "precomputation mix")?;
+        let input = elems_read_wire(self.g, incoming, 2 * n, "precomputation mix")?;
         let g = self.g;
         self.s = par_gen(n, &mut self.rng, |_, rng| g.random_elem(rng));
         let mut pi: Vec<u32> = (0..self.beta as u32).collect();
@@ -320,14 +319,14 @@ impl<'g, G: Group> Node<'g, G> {
             .collect();
         if self.is_last() {
             self.m_comp = out_m;
-            let mut wire = elems_to_wire(g, &out_c);
+            let mut wire = elems_write_wire(g, &out_c);
             self.c_last = out_c;
             self.corrupt(&mut wire);
             Ok(wire)
         } else {
             let mut all = out_c;
             all.extend(out_m);
-            let mut wire = elems_to_wire(g, &all);
+            let mut wire = elems_write_wire(g, &all);
             self.corrupt(&mut wire);
             Ok(wire)
         }
@@ -347,7 +346,7 @@ impl<'g, G: Group> Node<'g, G> {
     pub fn prepost(&mut self, c_wire: Option<&[u8]>) -> Result<(), ProtocolError> {
         let g = self.g;
         let c = match c_wire {
-            Some(b) => elems_from_wire(g, b, self.len(), "precomputed random components")?,
+            Some(b) => elems_read_wire(g, b, self.len(), "precomputed random components")?,
             None => std::mem::take(&mut self.c_last),
         };
         let x = &self.secret.x;
@@ -374,7 +373,7 @@ impl<'g, G: Group> Node<'g, G> {
             .map(|(slot, elems)| {
                 let mut wire = Vec::with_capacity(w * g.wire_bytes());
                 for e in elems {
-                    g.to_wire(e, &mut wire);
+                    g.write_wire(e, &mut wire);
                 }
                 slot_hash(g, SHARE_TAG, self.round, self.id, slot, &wire)
             })
@@ -424,7 +423,7 @@ impl<'g, G: Group> Node<'g, G> {
                     .ok_or(ProtocolError::UnknownSender(s))
             })
             .collect::<Result<_, _>>()?;
-        let mut values = elems_from_wire(g, elems, n, "real-time input")?;
+        let mut values = elems_read_wire(g, elems, n, "real-time input")?;
         let mut k: Vec<G::Elem> = (0..n)
             .into_par_iter()
             .with_min_len(CHUNK)
@@ -445,7 +444,7 @@ impl<'g, G: Group> Node<'g, G> {
             g.mul_assign(&mut values[slot * w], &tag);
         }
         let mut out = ids.to_vec();
-        out.extend(elems_to_wire(g, &values));
+        out.extend(elems_write_wire(g, &values));
         Ok(out)
     }
 
@@ -453,7 +452,7 @@ impl<'g, G: Group> Node<'g, G> {
     /// result for the postprocessing and returns nothing.
     pub fn realmix(&mut self, incoming: &[u8]) -> Result<Vec<u8>, ProtocolError> {
         let (g, n, w) = (self.g, self.len(), self.width);
-        let input = elems_from_wire(g, incoming, n, "real-time mix")?;
+        let input = elems_read_wire(g, incoming, n, "real-time mix")?;
         let mut from = vec![0usize; self.beta];
         for (j, &p) in self.pi.iter().enumerate() {
             from[p as usize] = j;
@@ -467,7 +466,7 @@ impl<'g, G: Group> Node<'g, G> {
             self.v = out;
             Ok(vec![])
         } else {
-            Ok(elems_to_wire(g, &out))
+            Ok(elems_write_wire(g, &out))
         }
     }
 
@@ -475,7 +474,7 @@ impl<'g, G: Group> Node<'g, G> {
     /// sent to the other nodes before any of them releases a decryption share.
     pub fn realpost_commit(&mut self) -> Vec<u8> {
         let (g, w, wb) = (self.g, self.width, self.g.wire_bytes());
-        self.v_wire = elems_to_wire(g, &self.v);
+        self.v_wire = elems_write_wire(g, &self.v);
         self.commitments = self
             .v_wire
             .par_chunks(w * wb)
@@ -487,7 +486,7 @@ impl<'g, G: Group> Node<'g, G> {
             let tag = g.exp_g(&g.challenge_scalar(&[2; 16]));
             g.mul_assign(&mut self.v[slot * w], &tag);
             let mut e = vec![];
-            g.to_wire(&self.v[slot * w], &mut e);
+            g.write_wire(&self.v[slot * w], &mut e);
             self.v_wire[slot * w * wb..(slot * w + 1) * wb].copy_from_slice(&e);
         }
         self.commitments.concat()
@@ -511,12 +510,15 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// This node's decryption shares in wire form, released once it holds the commitments.
     pub fn release_shares(&self) -> Vec<u8> {
-        let mut wire = elems_to_wire(self.g, &self.shares);
+        let mut wire = elems_write_wire(self.g, &self.shares);
         if let Some(Tamper::Share { slot, .. }) = self.tamper {
             let g = self.g;
-            let other = g.mul(&self.shares[slot * self.width], &g.exp_g(&g.challenge_scalar(&[3; 16])));
+            let other = g.mul(
+                &self.shares[slot * self.width],
+                &g.exp_g(&g.challenge_scalar(&[3; 16])),
+            );
             let mut e = vec![];
-            g.to_wire(&other, &mut e);
+            g.write_wire(&other, &mut e);
             let wb = g.wire_bytes();
             wire[slot * self.width * wb..(slot * self.width + 1) * wb].copy_from_slice(&e);
         }
@@ -560,7 +562,7 @@ impl<'g, G: Group> Node<'g, G> {
             .map(|((v, m), d)| g.mul(&g.mul(v, m), d))
             .collect();
         for wire in others {
-            let d = elems_from_wire(g, wire, n, "decryption shares")?;
+            let d = elems_read_wire(g, wire, n, "decryption shares")?;
             out.par_iter_mut()
                 .zip(&d)
                 .with_min_len(CHUNK)
