@@ -83,7 +83,10 @@ impl Modp {
             g_table: FixedBase { rows: vec![] },
             ops: OpCounts::default(),
         };
-        m.g_table = m.table(&Integer::from(2u32));
+        // The generator's table covers full-length exponents (Schnorr nonces and responses);
+        // other bases' tables only the secret exponents' length.
+        let full = m.q.significant_bits() as usize;
+        m.g_table = m.table_for(&Integer::from(2u32), full);
         m
     }
 
@@ -108,6 +111,25 @@ impl Modp {
             b[0] &= (1u8 << (bits % 8)) - 1;
         }
         Integer::from_digits(&b, Order::Msf)
+    }
+
+    /// A fixed-base table of `base` for exponents of up to `bits` bits.
+    fn table_for(&self, base: &Integer, bits: usize) -> FixedBase {
+        let positions = bits.div_ceil(WINDOW);
+        let mut rows = Vec::with_capacity(positions);
+        let mut b = base.clone();
+        for _ in 0..positions {
+            let mut row = Vec::with_capacity((1 << WINDOW) - 1);
+            row.push(b.clone());
+            for j in 1..(1 << WINDOW) - 1 {
+                let next = self.reduce_mul(&row[j - 1], &b);
+                row.push(next);
+            }
+            // row[254] = b^255, so the next position's base b^256 is row[254] * b.
+            b = self.reduce_mul(&row[(1 << WINDOW) - 2], &b);
+            rows.push(row);
+        }
+        FixedBase { rows }
     }
 
     fn exp_bits(&self) -> usize {
@@ -188,21 +210,7 @@ impl Group for Modp {
         self.exp_table(&self.g_table, e)
     }
     fn table(&self, base: &Integer) -> FixedBase {
-        let positions = (self.q.significant_bits() as usize).div_ceil(WINDOW);
-        let mut rows = Vec::with_capacity(positions);
-        let mut b = base.clone();
-        for _ in 0..positions {
-            let mut row = Vec::with_capacity((1 << WINDOW) - 1);
-            row.push(b.clone());
-            for j in 1..(1 << WINDOW) - 1 {
-                let next = self.reduce_mul(&row[j - 1], &b);
-                row.push(next);
-            }
-            // row[254] = b^255, so the next position's base b^256 is row[254] * b.
-            b = self.reduce_mul(&row[(1 << WINDOW) - 2], &b);
-            rows.push(row);
-        }
-        FixedBase { rows }
+        self.table_for(base, self.exp_bits())
     }
     fn exp_table(&self, table: &FixedBase, e: &Integer) -> Integer {
         self.ops.add(Op::ExpFixed, 1);

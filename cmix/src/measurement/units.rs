@@ -14,24 +14,28 @@ use crate::group::{Group, Op};
 /// Seconds of CPU per operation, by op name.
 pub type UnitCosts = BTreeMap<String, f64>;
 
-/// CPU seconds per call of `f(i)`: five slices, each running `f` until it has spent at least
-/// `min_cpu / 5` seconds (and at least 3 calls); the cheapest slice counts, as the cost "in
-/// isolation" that other tenants of a shared machine can only inflate.
+/// CPU seconds per call of `f(i)`: five slices, each running `f` in doubling blocks until it
+/// has spent at least `min_cpu / 5` seconds (the CPU clock is read between blocks only, as
+/// reading it is a system call that would dwarf a curve addition); the cheapest slice counts,
+/// as the cost "in isolation" that other tenants of a shared machine can only inflate.
 fn per_call(min_cpu: f64, mut f: impl FnMut(usize)) -> f64 {
     let mut best = f64::INFINITY;
     let mut i = 0;
     for _ in 0..5 {
         let start = measure::clock::process_cpu_seconds();
-        let mut calls = 0;
+        let (mut calls, mut block) = (0usize, 1usize);
         loop {
-            f(i);
-            i += 1;
-            calls += 1;
+            for _ in 0..block {
+                f(i);
+                i += 1;
+            }
+            calls += block;
             let spent = measure::clock::process_cpu_seconds() - start;
             if calls >= 3 && spent >= min_cpu / 5.0 {
                 best = best.min(spent / calls as f64);
                 break;
             }
+            block = (block * 2).min(1 << 16);
         }
     }
     best

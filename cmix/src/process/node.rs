@@ -405,7 +405,7 @@ fn run<G: Group>(
                     steps: meter.steps,
                     outcome: "ok".into(),
                     error: None,
-                    peak_rss_mib: measure::clock::peak_rss_mib(),
+                    peak_rss_mib: peak_rss_mib(),
                     delivered,
                 };
                 driver.send_json(&Report::Done(Box::new(f)))?;
@@ -417,6 +417,21 @@ fn run<G: Group>(
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Peak resident memory of this process since it started, in MiB: `VmHWM` of
+/// /proc/self/status. (`getrusage`'s `ru_maxrss` keeps the peak of the parent from before
+/// `exec`, so a node started by a large driver would report the driver's peak.)
+pub fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        })
+        .map(|kib| kib / 1024.0)
+        .unwrap_or_else(measure::clock::peak_rss_mib)
 }
 
 fn report_failure<G: Group>(
@@ -432,7 +447,7 @@ fn report_failure<G: Group>(
         steps: meter.steps.clone(),
         outcome: "detected".into(),
         error: Some(e.to_string()),
-        peak_rss_mib: measure::clock::peak_rss_mib(),
+        peak_rss_mib: peak_rss_mib(),
         delivered: 0,
     };
     driver.send_json(&Report::Failed(Box::new(f)))
