@@ -143,10 +143,6 @@ pub trait Group: Send + Sync + 'static {
     fn exponent_bits(&self) -> u32;
     /// The counters of this instance.
     fn ops(&self) -> &OpCounts;
-    /// A new instance with the same settings and its own counters (for another thread).
-    fn instance(&self) -> Self
-    where
-        Self: Sized;
 
     /// Bytes of an element on the wire.
     fn wire_bytes(&self) -> usize;

@@ -170,9 +170,6 @@ impl Group for Modp {
     fn ops(&self) -> &OpCounts {
         &self.ops
     }
-    fn instance(&self) -> Self {
-        Modp::new(self.len)
-    }
     fn wire_bytes(&self) -> usize {
         WIRE
     }

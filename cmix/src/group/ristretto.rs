@@ -53,9 +53,6 @@ impl Group for Ristretto {
     fn ops(&self) -> &OpCounts {
         &self.ops
     }
-    fn instance(&self) -> Self {
-        Ristretto::new()
-    }
     fn wire_bytes(&self) -> usize {
         32
     }

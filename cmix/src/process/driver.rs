@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command as Proc, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::thread;
 
 use rand_chacha::ChaCha20Rng;
@@ -85,11 +85,12 @@ struct Worker<G: Group> {
 }
 
 fn worker_loop<G: Group>(
-    g: G,
+    g: Arc<G>,
     mut w: Worker<G>,
     rx: mpsc::Receiver<Work>,
     tx: mpsc::Sender<Result<Delivered, String>>,
 ) {
+    let g: &G = &g;
     for work in rx {
         let r = match work {
             Work::Register {
@@ -106,7 +107,7 @@ fn worker_loop<G: Group>(
                     .map(|b| g.read_wire(b).map_err(|e| e.to_string()))
                     .collect::<Result<_, _>>()?;
                 for &id in &w.ids {
-                    let (a, pub_a) = client_keys(&g, &mut w.rng);
+                    let (a, pub_a) = client_keys(g, &mut w.rng);
                     let mut pub_wire = vec![];
                     g.write_wire(&pub_a, &mut pub_wire);
                     let mut keys = vec![];
@@ -120,7 +121,7 @@ fn worker_loop<G: Group>(
                         })
                         .and_then(|_| l.recv())
                         .map_err(|e| format!("client {id} registering with node {i}: {e}"))?;
-                        keys.push(Client::derive(&g, i, id, &a, &pub_a, &node_pubs[i]));
+                        keys.push(Client::derive(g, i, id, &a, &pub_a, &node_pubs[i]));
                         links.push(l);
                     }
                     w.clients.push((Client { id, keys }, links));
@@ -130,7 +131,7 @@ fn worker_loop<G: Group>(
             Work::Send { round, messages } => (|| -> Result<Delivered, String> {
                 for (m, (c, links)) in messages.iter().zip(w.clients.iter_mut()) {
                     debug_assert_eq!(m.sender, c.id);
-                    let wire = c.blind(&g, w.width, round, m).map_err(|e| e.to_string())?;
+                    let wire = c.blind(g, w.width, round, m).map_err(|e| e.to_string())?;
                     links[0]
                         .send(&wire)
                         .map_err(|e| format!("client {} sending: {e}", c.id))?;
@@ -312,6 +313,8 @@ fn drive<G: Group>(
     let (tx, from_workers) = mpsc::channel();
     let mut handles = vec![];
     let mut seeder = seed_bytes(cfg.seed, 0x5a);
+    // One group instance (and one set of MODP tables) for all the client threads.
+    let g = Arc::new(g);
     for w in 0..workers {
         let (wtx, wrx) = mpsc::channel();
         to_workers.push(wtx);
@@ -331,7 +334,7 @@ fn drive<G: Group>(
             _g: std::marker::PhantomData,
         };
         let tx = tx.clone();
-        let gw = g.instance();
+        let gw = Arc::clone(&g);
         handles.push(thread::spawn(move || worker_loop(gw, worker, wrx, tx)));
     }
     drop(tx);
@@ -389,7 +392,7 @@ fn drive<G: Group>(
     let mut status = "PASSED";
     for rep in 0..cfg.reps {
         let round = rep as u64 + 1;
-        let sent = workload(cfg.clients, body_bytes(&g, cfg.width), &mut rng);
+        let sent = workload(cfg.clients, body_bytes(g.as_ref(), cfg.width), &mut rng);
         for l in links.iter_mut() {
             l.send_json(&Command::Round(round))
                 .map_err(|e| e.to_string())?;
