@@ -220,3 +220,32 @@ fn bad_input_exits_2_before_any_work() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_reference_report_conforms_and_meets_the_targets() {
+    // data/reference-report.json is the default run the README's figures come from.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-report.json");
+    validate(&path).unwrap();
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(r["status"], "PASSED");
+    assert_ne!(r["provenance"]["commit"], "unknown");
+    for group in ["ec", "mg", "mg-full"] {
+        for threads in [1, 2] {
+            assert!(
+                r["runs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["group"] == group
+                        && x["clients"] == 500
+                        && x["threads"] == threads
+                        && x["status"] == "PASSED"),
+                "{group} at 500 clients, {threads} threads"
+            );
+        }
+    }
+    assert_eq!(r["targets"]["prepre_met"], true);
+    assert_eq!(r["targets"]["realtime_met"], true);
+    assert_eq!(r["targets"]["prepre"].as_array().unwrap().len(), 9);
+    assert_eq!(r["targets"]["realtime"].as_array().unwrap().len(), 27);
+}
