@@ -347,10 +347,14 @@ impl Link {
         }
     }
 
+    /// Sends one frame. Length and body go down in one write, so a small message is one TLS
+    /// record, not two.
     pub fn send(&mut self, body: &[u8]) -> io::Result<()> {
+        let mut frame = Vec::with_capacity(4 + body.len());
+        frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        frame.extend_from_slice(body);
         let io = self.io();
-        io.write_all(&(body.len() as u32).to_le_bytes())?;
-        io.write_all(body)?;
+        io.write_all(&frame)?;
         io.flush()
     }
 
