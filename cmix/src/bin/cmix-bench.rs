@@ -1,0 +1,331 @@
+//! `cmix-bench`: runs cMix batches with three node processes and the clients over TLS on
+//! loopback, for each group, number of clients and thread count asked for, and writes
+//! report.json. `cmix-bench node` is the node process the driver starts.
+//!
+//! Exit codes: 0 every run passed its checks (with `--tamper`: every run detected the fault);
+//! 1 a run failed; 2 bad input (nothing was run).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::SystemTime;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+
+use cmix::group::{Group, GroupSpec};
+use cmix::measurement::report::{report, GroupInfo};
+use cmix::measurement::units::unit_costs;
+use cmix::process::driver::{run, RunConfig};
+use cmix::process::node::{node_main, NodeArgs};
+use cmix::protocol::message::body_bytes;
+use cmix::protocol::tamper::Tamper;
+
+/// The client counts of the full sweep.
+const SWEEP: [usize; 7] = [100, 200, 300, 400, 500, 1000, 2000];
+
+#[derive(Parser)]
+#[command(
+    name = "cmix-bench",
+    version,
+    about = "cMix batches over TLS: three node processes, clients as tasks; per node and phase CPU, wall, bytes, lower bounds; report.json"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
+    #[command(flatten)]
+    bench: Bench,
+}
+
+#[derive(Subcommand)]
+enum Sub {
+    /// One node process (started by the driver).
+    #[command(hide = true)]
+    Node {
+        #[arg(long)]
+        id: usize,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long)]
+        driver_cert: String,
+    },
+}
+
+#[derive(Args)]
+struct Bench {
+    /// Numbers of clients (= slots of the batch), comma-separated, each 16 to 100000.
+    #[arg(long, value_delimiter = ',', default_value = "500")]
+    clients: Vec<usize>,
+    /// The full sweep: clients 100, 200, 300, 400, 500, 1000, 2000 (overrides --clients).
+    #[arg(long)]
+    full_sweep: bool,
+    /// Groups, comma-separated: ec (ristretto255), mg (2048-bit MODP, 256-bit exponents),
+    /// mg-full (2048-bit MODP, full-length exponents).
+    #[arg(long, value_delimiter = ',', default_value = "ec,mg,mg-full")]
+    groups: Vec<String>,
+    /// Worker threads of every node, comma-separated (each 1 to 64).
+    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    threads: Vec<usize>,
+    /// Batches per configuration (1 to 10000).
+    #[arg(long, default_value_t = 5)]
+    reps: usize,
+    /// Curve points per ec slot (1 to 64); 8 points carry 240 bytes, like the thesis's 8 mixes
+    /// of 31 bytes.
+    #[arg(long, default_value_t = 8)]
+    ec_width: usize,
+    /// Driver threads that carry the clients.
+    #[arg(long, default_value_t = 4)]
+    client_workers: usize,
+    /// Negative run: a node commits a fault (proof:N, element:N, tag:N:S, share:N:S,
+    /// opening:S; nodes 0 to 2). The run must detect it.
+    #[arg(long)]
+    tamper: Option<String>,
+    /// 64 hex digits: a reproducible run (keys, permutations, messages); default OS randomness.
+    #[arg(long)]
+    seed: Option<String>,
+    /// Minimum CPU seconds spent timing each operation alone (the lower bound's unit costs).
+    #[arg(long, default_value_t = 0.05)]
+    unit_seconds: f64,
+    /// Where to write the report.
+    #[arg(long, default_value = "report.json")]
+    out: PathBuf,
+}
+
+/// The checked settings: groups, client counts, the fault, the seed.
+type Checked = (Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Option<[u8; 32]>);
+
+fn validate(b: &Bench) -> Result<Checked, String> {
+    let clients: Vec<usize> = if b.full_sweep {
+        SWEEP.to_vec()
+    } else {
+        b.clients.clone()
+    };
+    if clients.is_empty() {
+        return Err("--clients: give at least one number".into());
+    }
+    for &c in &clients {
+        if !(16..=100_000).contains(&c) {
+            return Err(format!(
+                "--clients {c}: must be 16 to 100000 (below 16 the output order equals the input \
+                 order too often for the permutation check)"
+            ));
+        }
+    }
+    let groups: Vec<GroupSpec> = b
+        .groups
+        .iter()
+        .map(|g| GroupSpec::parse(g))
+        .collect::<Result<_, _>>()?;
+    if groups.is_empty() {
+        return Err("--groups: give at least one group".into());
+    }
+    for &t in &b.threads {
+        if !(1..=64).contains(&t) {
+            return Err(format!("--threads {t}: must be 1 to 64"));
+        }
+    }
+    if b.threads.is_empty() {
+        return Err("--threads: give at least one count".into());
+    }
+    if !(1..=10_000).contains(&b.reps) {
+        return Err(format!("--reps {}: must be 1 to 10000", b.reps));
+    }
+    if !(1..=64).contains(&b.ec_width) {
+        return Err(format!("--ec-width {}: must be 1 to 64", b.ec_width));
+    }
+    if !(1..=256).contains(&b.client_workers) {
+        return Err(format!(
+            "--client-workers {}: must be 1 to 256",
+            b.client_workers
+        ));
+    }
+    if !(b.unit_seconds > 0.0 && b.unit_seconds <= 10.0) {
+        return Err(format!(
+            "--unit-seconds {}: must be above 0 and at most 10",
+            b.unit_seconds
+        ));
+    }
+    let tamper = b.tamper.as_deref().map(Tamper::parse).transpose()?;
+    if let Some(t) = tamper {
+        for &c in &clients {
+            t.check(c)?;
+        }
+    }
+    let seed = match &b.seed {
+        None => None,
+        Some(s) => {
+            let v = cmix::net::unhex(s)
+                .filter(|v| v.len() == 32)
+                .ok_or_else(|| format!("--seed {s:?}: must be 64 hex digits"))?;
+            let mut a = [0u8; 32];
+            a.copy_from_slice(&v);
+            Some(a)
+        }
+    };
+    measure::output::check_writable(&b.out)?;
+    Ok((groups, clients, tamper, seed))
+}
+
+fn group_info(spec: GroupSpec, ec_width: usize, unit_seconds: f64) -> GroupInfo {
+    cmix::with_group!(spec, g => {
+        let width = if spec == GroupSpec::Ec { ec_width } else { 1 };
+        GroupInfo {
+            label: spec.label().into(),
+            family: spec.family().into(),
+            description: g.describe(),
+            exponent_bits: g.exponent_bits(),
+            wire_bytes: g.wire_bytes(),
+            payload_bytes_per_element: g.payload_bytes(),
+            elements_per_slot: width,
+            slot_payload_bytes: body_bytes(&g, width),
+            unit_costs: unit_costs(&g, unit_seconds),
+        }
+    })
+}
+
+fn bench(b: Bench) -> Result<bool, String> {
+    let (groups, clients, tamper, seed) = validate(&b).map_err(|e| format!("bad input: {e}"))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("bad input: cannot find this executable: {e}"))?;
+    let started = json!({
+        "unix_time": SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+        "machine": measure::machine::machine_json(),
+        "provenance": measure::provenance::provenance_json(),
+    });
+    let mut infos = vec![];
+    for &g in &groups {
+        eprintln!("cmix-bench: timing the operations of {} alone", g.label());
+        infos.push(group_info(g, b.ec_width, b.unit_seconds));
+    }
+    let mut runs = vec![];
+    for (gi, &g) in groups.iter().enumerate() {
+        for &c in &clients {
+            for &t in &b.threads {
+                let cfg = RunConfig {
+                    group: g,
+                    width: infos[gi].elements_per_slot,
+                    clients: c,
+                    threads: t,
+                    reps: b.reps,
+                    tamper,
+                    seed,
+                    client_workers: b.client_workers,
+                    exe: exe.clone(),
+                };
+                let fig = run(&cfg);
+                eprintln!(
+                    "cmix-bench: {} clients={c} threads={t}: {}{} ({:.1} s)",
+                    g.label(),
+                    fig.status,
+                    fig.error
+                        .as_deref()
+                        .map(|e| format!(": {e}"))
+                        .unwrap_or_default(),
+                    fig.wall_s
+                );
+                runs.push((cfg, fig, g.label().to_string()));
+            }
+        }
+    }
+    let settings = json!({
+        "clients": clients,
+        "groups": groups.iter().map(|g| g.label()).collect::<Vec<_>>(),
+        "threads": b.threads,
+        "reps": b.reps,
+        "ec_width": b.ec_width,
+        "client_workers": b.client_workers,
+        "tamper": tamper.map(|t| t.to_string()),
+        "seeded": seed.is_some(),
+        "unit_seconds": b.unit_seconds,
+        "default_mg_exponents": "256-bit (mg); full length is mg-full",
+        "nodes": cmix::NODES,
+        "transport": "TLS 1.3 (rustls, ring provider) over TCP on 127.0.0.1, self-signed certificates made at start, pinned",
+        "timer": "getrusage(RUSAGE_SELF) user and system time of each node process around each step",
+    });
+    let rep = report(
+        settings,
+        &infos,
+        &runs,
+        started,
+        json!(measure::machine::load_avg_1m()),
+    );
+    measure::output::write_json_atomic(&b.out, &rep)
+        .map_err(|e| format!("writing {}: {e}", b.out.display()))?;
+    print_summary(&rep);
+    eprintln!("cmix-bench: wrote {}", b.out.display());
+    Ok(rep["status"] == "PASSED")
+}
+
+fn print_summary(rep: &serde_json::Value) {
+    println!(
+        "{:<8} {:>7} {:>3} {:>4} {:<14} {:>10} {:>10} {:>10} {:>9} {:>10}",
+        "group",
+        "clients",
+        "thr",
+        "node",
+        "step",
+        "user_s",
+        "sys_s",
+        "bound_s",
+        "overhead",
+        "net_cpu_s"
+    );
+    for r in rep["runs"].as_array().into_iter().flatten() {
+        for s in r["steps"].as_array().into_iter().flatten() {
+            println!(
+                "{:<8} {:>7} {:>3} {:>4} {:<14} {:>10.4} {:>10.4} {:>10.4} {:>9.2} {:>10.4}",
+                r["group"].as_str().unwrap_or(""),
+                r["clients"],
+                r["threads"],
+                s["node"],
+                s["step"].as_str().unwrap_or(""),
+                s["user_s"]["mean"].as_f64().unwrap_or(f64::NAN),
+                s["sys_s"]["mean"].as_f64().unwrap_or(f64::NAN),
+                s["lower_bound_s"].as_f64().unwrap_or(f64::NAN),
+                s["overhead"].as_f64().unwrap_or(f64::NAN),
+                s["net"]["cpu_s"]["mean"].as_f64().unwrap_or(f64::NAN),
+            );
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse(); // usage errors exit with 2
+    match cli.command {
+        Some(Sub::Node {
+            id,
+            threads,
+            driver_cert,
+        }) => {
+            if id >= cmix::NODES || threads == 0 {
+                eprintln!("cmix-bench node: bad input: --id must be 0 to 2, --threads at least 1");
+                return ExitCode::from(2);
+            }
+            if let Err(e) = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global()
+            {
+                eprintln!("cmix-bench node {id}: {e}");
+                return ExitCode::from(2);
+            }
+            match node_main(&NodeArgs {
+                id,
+                threads,
+                driver_cert,
+            }) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("cmix-bench node {id}: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        None => match bench(cli.bench) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("cmix-bench: {e}");
+                ExitCode::from(if e.starts_with("bad input") { 2 } else { 1 })
+            }
+        },
+    }
+}

@@ -1,0 +1,470 @@
+//! The driver: starts the three node processes (this executable's `node` subcommand), hands
+//! them the plan, runs the clients as tasks on a few worker threads (each client has its own
+//! TLS connection to every node), runs the batches and checks every delivery.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command as Proc, Stdio};
+use std::sync::{mpsc, Arc};
+use std::thread;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use rustls::pki_types::CertificateDer;
+use serde::Serialize;
+
+use crate::group::{Group, GroupSpec};
+use crate::net::{client_config, hex, unhex, Identity, Link};
+use crate::process::node::{Command, Hello, Report};
+use crate::process::{Keys, Plan, RoundFigures, Setup, Times};
+use crate::protocol::client::{check_delivery, workload, Client, DeliveryCheck, Outgoing};
+use crate::protocol::keys::client_keys;
+use crate::protocol::message::body_bytes;
+use crate::protocol::tamper::Tamper;
+use crate::NODES;
+
+/// One configuration's run: a group, a number of clients, threads per node, repetitions.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub group: GroupSpec,
+    pub width: usize,
+    pub clients: usize,
+    pub threads: usize,
+    pub reps: usize,
+    pub tamper: Option<Tamper>,
+    pub seed: Option<[u8; 32]>,
+    /// Worker threads of the driver that carry the clients.
+    pub client_workers: usize,
+    /// The executable with the `node` subcommand.
+    pub exe: PathBuf,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunFigures {
+    /// `PASSED` (every batch delivered and checked), `DETECTED` (a check fired: the expected
+    /// outcome of a tampered run), `FAILED` (a delivery check failed) or `ERROR`.
+    pub status: String,
+    pub error: Option<String>,
+    pub keys: Vec<Option<Keys>>,
+    pub setup: Vec<Option<Setup>>,
+    /// `rounds[rep][node]`.
+    pub rounds: Vec<Vec<RoundFigures>>,
+    pub checks: Vec<DeliveryCheck>,
+    /// The driver's CPU for the clients' registration (all clients, all nodes) and for
+    /// blinding each batch's messages.
+    pub clients_registration: Times,
+    pub clients_blind: Vec<Times>,
+    pub driver_peak_rss_mib: f64,
+    pub wall_s: f64,
+}
+
+enum Work {
+    Register {
+        addrs: Vec<SocketAddr>,
+        certs: Vec<CertificateDer<'static>>,
+        registration: Vec<Vec<u8>>,
+    },
+    Send {
+        round: u64,
+        messages: Vec<Outgoing>,
+    },
+    Receive,
+}
+
+type Delivered = Vec<(u32, u32, Vec<u8>)>;
+
+/// A worker thread's clients.
+struct Worker<G: Group> {
+    ids: Vec<u32>,
+    clients: Vec<(Client, Vec<Link>)>,
+    width: usize,
+    rng: ChaCha20Rng,
+    _g: std::marker::PhantomData<G>,
+}
+
+fn worker_loop<G: Group>(
+    g: Arc<G>,
+    mut w: Worker<G>,
+    rx: mpsc::Receiver<Work>,
+    tx: mpsc::Sender<Result<Delivered, String>>,
+) {
+    let g: &G = &g;
+    for work in rx {
+        let r = match work {
+            Work::Register {
+                addrs,
+                certs,
+                registration,
+            } => (|| -> Result<Delivered, String> {
+                let configs: Vec<_> = certs
+                    .iter()
+                    .map(|c| client_config(None, vec![c.clone()]).map_err(|e| e.to_string()))
+                    .collect::<Result<_, _>>()?;
+                let node_pubs: Vec<G::Elem> = registration
+                    .iter()
+                    .map(|b| g.read_wire(b).map_err(|e| e.to_string()))
+                    .collect::<Result<_, _>>()?;
+                for &id in &w.ids {
+                    let (a, pub_a) = client_keys(g, &mut w.rng);
+                    let mut pub_wire = vec![];
+                    g.write_wire(&pub_a, &mut pub_wire);
+                    let mut keys = vec![];
+                    let mut links = vec![];
+                    for i in 0..NODES {
+                        let mut l = Link::connect(addrs[i], configs[i].clone())
+                            .map_err(|e| format!("client {id} to node {i}: {e}"))?;
+                        l.send_json(&Hello::Client {
+                            id,
+                            public: hex(&pub_wire),
+                        })
+                        .and_then(|_| l.recv())
+                        .map_err(|e| format!("client {id} registering with node {i}: {e}"))?;
+                        keys.push(Client::derive(g, i, id, &a, &pub_a, &node_pubs[i]));
+                        links.push(l);
+                    }
+                    w.clients.push((Client { id, keys }, links));
+                }
+                Ok(vec![])
+            })(),
+            Work::Send { round, messages } => (|| -> Result<Delivered, String> {
+                for (m, (c, links)) in messages.iter().zip(w.clients.iter_mut()) {
+                    debug_assert_eq!(m.sender, c.id);
+                    let wire = c.blind(g, w.width, round, m).map_err(|e| e.to_string())?;
+                    links[0]
+                        .send(&wire)
+                        .map_err(|e| format!("client {} sending: {e}", c.id))?;
+                }
+                Ok(vec![])
+            })(),
+            Work::Receive => (|| -> Result<Delivered, String> {
+                let mut got = vec![];
+                for (c, links) in w.clients.iter_mut() {
+                    let f = links[NODES - 1]
+                        .recv()
+                        .map_err(|e| format!("client {} receiving: {e}", c.id))?;
+                    if f.len() < 4 {
+                        return Err(format!("client {} received a short frame", c.id));
+                    }
+                    let slot = u32::from_le_bytes(f[..4].try_into().expect("4 bytes"));
+                    got.push((c.id, slot, f[4..].to_vec()));
+                }
+                Ok(got)
+            })(),
+        };
+        if tx.send(r).is_err() {
+            return;
+        }
+    }
+}
+
+fn seed_bytes(seed: Option<[u8; 32]>, tweak: u8) -> ChaCha20Rng {
+    match seed {
+        Some(mut s) => {
+            s[31] ^= tweak;
+            ChaCha20Rng::from_seed(s)
+        }
+        None => ChaCha20Rng::from_entropy(),
+    }
+}
+
+/// Runs one configuration. Never panics on a node's failure: it becomes the status.
+pub fn run(cfg: &RunConfig) -> RunFigures {
+    let start = std::time::Instant::now();
+    let mut figures = RunFigures {
+        status: "ERROR".into(),
+        keys: vec![None; NODES],
+        setup: vec![None; NODES],
+        ..Default::default()
+    };
+    let mut children: Vec<Child> = vec![];
+    let r = crate::with_group!(cfg.group, g => drive(g, cfg, &mut children, &mut figures));
+    match r {
+        Ok(status) => figures.status = status.into(),
+        Err(e) => {
+            if figures.error.is_none() {
+                figures.error = Some(e);
+            }
+            if figures.status != "DETECTED" {
+                figures.status = "ERROR".into();
+            }
+        }
+    }
+    for c in children.iter_mut() {
+        if figures.status != "PASSED" {
+            let _ = c.kill();
+        }
+        let _ = c.wait();
+    }
+    figures.driver_peak_rss_mib = measure::clock::peak_rss_mib();
+    figures.wall_s = start.elapsed().as_secs_f64();
+    figures
+}
+
+/// Reads one report from every node. A node that reports a detected fault makes the run
+/// `DETECTED`; the others then lose their connections, which is expected.
+fn collect(
+    links: &mut [Link],
+    figures: &mut RunFigures,
+    what: &str,
+) -> Result<Vec<Report>, String> {
+    let mut reports = vec![];
+    let mut failures = vec![];
+    for (i, l) in links.iter_mut().enumerate() {
+        match l.recv_json::<Report>() {
+            Ok(Report::Failed(f)) => {
+                failures.push(format!(
+                    "node {i}: {}",
+                    f.error.clone().unwrap_or_else(|| "failed".into())
+                ));
+                figures.status = "DETECTED".into();
+                figures.error = Some(failures.join("; "));
+            }
+            Ok(r) => reports.push(r),
+            Err(e) => failures.push(format!("node {i} ({what}): {e}")),
+        }
+    }
+    if failures.is_empty() {
+        Ok(reports)
+    } else {
+        Err(failures.join("; "))
+    }
+}
+
+fn drive<G: Group>(
+    g: G,
+    cfg: &RunConfig,
+    children: &mut Vec<Child>,
+    figures: &mut RunFigures,
+) -> Result<&'static str, String> {
+    let me = Identity::generate().map_err(|e| e.to_string())?;
+    let mut announced = vec![];
+    for id in 0..NODES {
+        let mut child = Proc::new(&cfg.exe)
+            .arg("node")
+            .args(["--id", &id.to_string()])
+            .args(["--threads", &cfg.threads.to_string()])
+            .args(["--driver-cert", &hex(me.cert.as_ref())])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting node {id} ({}): {e}", cfg.exe.display()))?;
+        let out = child.stdout.take().expect("piped");
+        children.push(child);
+        let mut line = String::new();
+        BufReader::new(out)
+            .read_line(&mut line)
+            .map_err(|e| format!("node {id}'s announcement: {e}"))?;
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        match parts.as_slice() {
+            ["CMIX-NODE", addr, cert] => {
+                let addr: SocketAddr = addr
+                    .parse()
+                    .map_err(|_| format!("node {id} announced {addr:?}"))?;
+                let cert =
+                    unhex(cert).ok_or_else(|| format!("node {id}'s certificate is not hex"))?;
+                announced.push((addr, CertificateDer::from(cert)));
+            }
+            _ => return Err(format!("node {id} did not announce itself (said {line:?})")),
+        }
+    }
+    let mut links: Vec<Link> = announced
+        .iter()
+        .map(|(addr, cert)| {
+            Link::connect(
+                *addr,
+                client_config(Some(&me), vec![cert.clone()]).map_err(|e| e.to_string())?,
+            )
+            .map_err(|e| format!("connecting to a node: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let plan = Plan {
+        group: cfg.group.label().into(),
+        width: cfg.width,
+        clients: cfg.clients,
+        peers: announced
+            .iter()
+            .map(|(a, c)| (a.to_string(), hex(c.as_ref())))
+            .collect(),
+        tamper: cfg.tamper.map(|t| t.to_string()),
+        seed: cfg.seed.map(|s| hex(&s)),
+    };
+    for l in links.iter_mut() {
+        l.send_json(&plan).map_err(|e| e.to_string())?;
+    }
+    let mut registration = vec![];
+    for (i, r) in collect(&mut links, figures, "keys")?
+        .into_iter()
+        .enumerate()
+    {
+        match r {
+            Report::Keys(k) => {
+                registration.push(unhex(&k.registration).ok_or("a registration key is not hex")?);
+                figures.keys[i] = Some(*k);
+            }
+            _ => return Err(format!("node {i}: expected its keys")),
+        }
+    }
+
+    // The clients, on worker threads.
+    let workers = cfg.client_workers.clamp(1, cfg.clients);
+    let mut to_workers = vec![];
+    let (tx, from_workers) = mpsc::channel();
+    let mut handles = vec![];
+    let mut seeder = seed_bytes(cfg.seed, 0x5a);
+    // One group instance (and one set of MODP tables) for all the client threads.
+    let g = Arc::new(g);
+    for w in 0..workers {
+        let (wtx, wrx) = mpsc::channel();
+        to_workers.push(wtx);
+        let mut s = [0u8; 32];
+        seeder.fill_bytes(&mut s);
+        let worker = Worker::<G> {
+            ids: (0..cfg.clients as u32)
+                .filter(|j| *j as usize % workers == w)
+                .collect(),
+            clients: vec![],
+            width: cfg.width,
+            rng: ChaCha20Rng::from_seed(if cfg.seed.is_some() {
+                s
+            } else {
+                rand::random()
+            }),
+            _g: std::marker::PhantomData,
+        };
+        let tx = tx.clone();
+        let gw = Arc::clone(&g);
+        handles.push(thread::spawn(move || worker_loop(gw, worker, wrx, tx)));
+    }
+    drop(tx);
+    let ask = |work: &dyn Fn(usize) -> Work| -> Result<Vec<Delivered>, String> {
+        for (w, t) in to_workers.iter().enumerate() {
+            t.send(work(w))
+                .map_err(|_| "a client worker stopped".to_string())?;
+        }
+        let mut out = vec![];
+        for _ in 0..to_workers.len() {
+            out.push(
+                from_workers
+                    .recv()
+                    .map_err(|_| "a client worker stopped".to_string())??,
+            );
+        }
+        Ok(out)
+    };
+
+    for l in links.iter_mut() {
+        l.send_json(&Command::Register).map_err(|e| e.to_string())?;
+    }
+    let addrs: Vec<SocketAddr> = announced.iter().map(|a| a.0).collect();
+    let certs: Vec<CertificateDer<'static>> = announced.iter().map(|a| a.1.clone()).collect();
+    let (reg, t) = measure::clock::timed(|| {
+        ask(&|_| Work::Register {
+            addrs: addrs.clone(),
+            certs: certs.clone(),
+            registration: registration.clone(),
+        })
+    });
+    figures.clients_registration = t.into();
+    reg?;
+    for (i, r) in collect(&mut links, figures, "registration")?
+        .into_iter()
+        .enumerate()
+    {
+        match r {
+            Report::Setup(s) => figures.setup[i] = Some(*s),
+            _ => return Err(format!("node {i}: expected its registration figures")),
+        }
+    }
+
+    let progress = measure::progress::Progress::new(
+        &format!(
+            "cmix {} clients={} threads={}",
+            cfg.group.label(),
+            cfg.clients,
+            cfg.threads
+        ),
+        Some("batches"),
+        cfg.reps as u64,
+    );
+    let mut rng = seed_bytes(cfg.seed, 0xa5);
+    let mut status = "PASSED";
+    for rep in 0..cfg.reps {
+        let round = rep as u64 + 1;
+        let sent = workload(cfg.clients, body_bytes(g.as_ref(), cfg.width), &mut rng);
+        for l in links.iter_mut() {
+            l.send_json(&Command::Round(round))
+                .map_err(|e| e.to_string())?;
+        }
+        for (i, r) in collect(&mut links, figures, "precomputation")?
+            .into_iter()
+            .enumerate()
+        {
+            if !matches!(r, Report::Precomputed) {
+                return Err(format!("node {i}: expected the end of its precomputation"));
+            }
+        }
+        let (sentr, t) = measure::clock::timed(|| {
+            ask(&|w| Work::Send {
+                round,
+                messages: sent
+                    .iter()
+                    .filter(|m| m.sender as usize % workers == w)
+                    .cloned()
+                    .collect(),
+            })
+        });
+        sentr?;
+        figures.clients_blind.push(t.into());
+        let mut per_node = vec![];
+        for (i, r) in collect(&mut links, figures, "real time")?
+            .into_iter()
+            .enumerate()
+        {
+            match r {
+                Report::Done(f) => per_node.push(*f),
+                _ => return Err(format!("node {i}: expected its batch figures")),
+            }
+        }
+        figures.rounds.push(per_node);
+        let got = ask(&|_| Work::Receive)?;
+        let mut output: Vec<Option<(u32, Vec<u8>)>> = vec![None; cfg.clients];
+        let mut extra = vec![];
+        for (client, slot, body) in got.into_iter().flatten() {
+            match output.get_mut(slot as usize) {
+                Some(o @ None) => *o = Some((client, body)),
+                _ => extra.push(format!(
+                    "output slot {slot} delivered again (to client {client})"
+                )),
+            }
+        }
+        let out: Vec<(u32, Vec<u8>)> = output
+            .into_iter()
+            .map(|o| o.unwrap_or((u32::MAX, vec![])))
+            .collect();
+        let mut check = check_delivery(&sent, &out);
+        if !extra.is_empty() {
+            check.exactly_once = false;
+            check.problems.extend(extra);
+        }
+        if !(check.exactly_once && check.permuted) {
+            status = "FAILED";
+            figures.error = Some(check.problems.join("; "));
+        }
+        figures.checks.push(check);
+        progress.inc(1);
+        if status != "PASSED" {
+            break;
+        }
+    }
+    progress.finish();
+    for l in links.iter_mut() {
+        let _ = l.send_json(&Command::Bye);
+    }
+    drop(to_workers);
+    for h in handles {
+        let _ = h.join();
+    }
+    Ok(status)
+}

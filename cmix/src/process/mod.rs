@@ -1,0 +1,128 @@
+//! Processes: the node process ([`node`]) and the driver ([`driver`]) that starts three of
+//! them, runs the clients as tasks on a few threads, and collects every node's figures.
+//!
+//! Control messages (driver <-> node, JSON frames over the driver's TLS link):
+//!
+//! 1. node -> stdout: `CMIX-NODE <address> <certificate hex>` (read by the parent only);
+//! 2. driver -> node: [`Plan`] (group, slots, the other nodes' addresses and certificates);
+//! 3. the nodes connect (mesh), exchange key shares with proofs; node -> driver: [`Keys`];
+//! 4. driver -> node: `register`; the clients connect, node -> driver: [`Setup`];
+//! 5. per batch: driver -> node: `{"round": t}`; node -> driver: `precomputed`; the driver
+//!    lets the clients send; node -> driver: [`RoundFigures`] (the last node has delivered);
+//! 6. driver -> node: `bye`.
+//!
+//! A node that detects a fault reports it in its [`RoundFigures`] (or in place of
+//! `precomputed`) and stops; the driver then ends the others.
+
+pub mod driver;
+pub mod node;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Wall, user and system seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Times {
+    pub real: f64,
+    pub user: f64,
+    pub sys: f64,
+}
+
+impl Times {
+    pub fn cpu(&self) -> f64 {
+        self.user + self.sys
+    }
+    pub fn add(&mut self, o: &Times) {
+        self.real += o.real;
+        self.user += o.user;
+        self.sys += o.sys;
+    }
+}
+
+impl From<measure::clock::PhaseTimes> for Times {
+    fn from(p: measure::clock::PhaseTimes) -> Self {
+        Times {
+            real: p.real,
+            user: p.user,
+            sys: p.sys,
+        }
+    }
+}
+
+/// One step of one node: its computation (reading and writing elements included), its
+/// network I/O (TLS included; the wall time of a receive includes waiting for the peer), the
+/// bytes on its sockets, and the operations it counted.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Step {
+    pub compute: Times,
+    pub net: Times,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    pub ops: BTreeMap<String, u64>,
+}
+
+/// The steps a node reports, in protocol order.
+pub const STEPS: [&str; 8] = [
+    "prepre",
+    "premix",
+    "prepost",
+    "prepost_tags",
+    "realpre",
+    "realmix",
+    "realpost",
+    "realpost_tags",
+];
+
+/// The six phases of the protocol (the two tag steps are reported beside them).
+pub const PHASES: [&str; 6] = [
+    "prepre", "premix", "prepost", "realpre", "realmix", "realpost",
+];
+
+/// What the driver tells every node.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Plan {
+    pub group: String,
+    pub width: usize,
+    pub clients: usize,
+    /// Every node's address and certificate (hex), by node id.
+    pub peers: Vec<(String, String)>,
+    pub tamper: Option<String>,
+    /// 32-byte seed (hex) for a reproducible run; none: OS randomness.
+    pub seed: Option<String>,
+}
+
+/// Node -> driver after the key setup.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Keys {
+    /// The node's registration key (wire form, hex).
+    pub registration: String,
+    pub step: Step,
+}
+
+/// Node -> driver after registration.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Setup {
+    /// The clients' TLS handshakes, all together.
+    pub handshakes: Step,
+    pub handshake_count: u64,
+    /// The node's side of the clients' registration (Diffie-Hellman and KDF).
+    pub registration: Step,
+    /// Connecting to the other nodes (their handshakes).
+    pub mesh: Step,
+    pub mesh_handshakes: u64,
+}
+
+/// Node -> driver after a batch.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RoundFigures {
+    pub node: usize,
+    pub round: u64,
+    pub steps: BTreeMap<String, Step>,
+    /// `ok`, or `detected` (a check fired), or `error`.
+    pub outcome: String,
+    pub error: Option<String>,
+    pub peak_rss_mib: f64,
+    /// The last node: how many messages it delivered.
+    pub delivered: u64,
+}

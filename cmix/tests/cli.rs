@@ -1,0 +1,251 @@
+//! cmix-bench end to end: three node processes and the clients over TLS on loopback. A small
+//! run writes a report that conforms to docs/report.schema.json (checked with Python's
+//! jsonschema) with every node and step, passing delivery checks, and the targets' keys;
+//! every injected fault is detected over the network; bad input is refused with exit status
+//! 2 before any work.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cmix-bench"))
+        .args(args)
+        .env("SUITE_PROGRESS", "lines")
+        .output()
+        .expect("cmix-bench runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cmix-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Validates `report` against the schema with Python's jsonschema; Err(message) if invalid.
+fn validate(report: &Path) -> Result<(), String> {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
+    let code = "import json, sys, jsonschema\n\
+                s = json.load(open(sys.argv[1]))\n\
+                jsonschema.Draft202012Validator.check_schema(s)\n\
+                errs = sorted(jsonschema.Draft202012Validator(s).iter_errors(json.load(open(sys.argv[2]))), key=str)\n\
+                print('\\n'.join(e.message for e in errs))\n\
+                sys.exit(1 if errs else 0)\n";
+    let out = Command::new("python3")
+        .args(["-c", code])
+        .arg(schema)
+        .arg(report)
+        .output()
+        .expect("python3 with jsonschema (requirements.txt) is needed to check the schema");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+#[test]
+fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
+    let dir = scratch("run");
+    let out = dir.join("sub/report.json");
+    let o = bench(&[
+        "--clients",
+        "16,20",
+        "--groups",
+        "ec,mg",
+        "--threads",
+        "1,2",
+        "--reps",
+        "2",
+        "--ec-width",
+        "2",
+        "--unit-seconds",
+        "0.01",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("[progress] cmix ec clients=16 threads=1 batches: 2/2 done"),
+        "{stderr}"
+    );
+    validate(&out).unwrap();
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(r["status"], "PASSED");
+    let runs = r["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2 * 2 * 2);
+    for run in runs {
+        assert_eq!(run["status"], "PASSED", "{run}");
+        assert_eq!(run["checks"]["delivered_exactly_once"], true);
+        assert_eq!(run["checks"]["permuted"], true);
+        assert_eq!(run["checks"]["batches"], 2);
+        let steps = run["steps"].as_array().unwrap();
+        // Every node reports the six phases and its tag steps.
+        assert_eq!(steps.len(), 3 * 8, "{run}");
+        for s in steps {
+            assert!(s["lower_bound_s"].as_f64().unwrap() > 0.0, "{s}");
+            assert_eq!(s["cpu_s"]["n"], 2);
+        }
+        // The first node receives every client's slot; the last node delivers every message.
+        let find = |node: u64, step: &str| {
+            steps
+                .iter()
+                .find(|s| s["node"] == node && s["step"] == step)
+                .unwrap()
+                .clone()
+        };
+        let clients = run["clients"].as_u64().unwrap();
+        let width = run["elements_per_slot"].as_u64().unwrap();
+        let wire = if run["group"] == "ec" { 32 } else { 256 };
+        assert!(
+            find(0, "realpre")["bytes_received"]["mean"]
+                .as_f64()
+                .unwrap()
+                >= (clients * width * wire) as f64
+        );
+        assert!(
+            find(2, "realpost")["bytes_sent"]["mean"].as_f64().unwrap()
+                >= (clients * run["payload_bytes_per_slot"].as_u64().unwrap()) as f64
+        );
+        // realmix: one multiplication per element at every node.
+        assert_eq!(
+            find(1, "realmix")["ops"]["mul"].as_f64().unwrap(),
+            (clients * width) as f64
+        );
+        for setup in run["setup"].as_array().unwrap() {
+            assert_eq!(setup["tls_handshakes"]["count"], clients);
+        }
+    }
+    // ec against mg, per step and per payload byte.
+    assert!(!r["comparison"].as_array().unwrap().is_empty());
+    // No 500-client run: the targets are empty, not failed.
+    assert_eq!(r["targets"]["prepre_met"], Value::Null);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn detected(group: &str, tamper: &str, says: &str) {
+    let dir = scratch(&format!("tamper-{}", tamper.replace(':', "-")));
+    let out = dir.join("report.json");
+    let o = bench(&[
+        "--clients",
+        "16",
+        "--groups",
+        group,
+        "--threads",
+        "1",
+        "--reps",
+        "1",
+        "--ec-width",
+        "2",
+        "--unit-seconds",
+        "0.005",
+        "--tamper",
+        tamper,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "{group} {tamper} not detected: {stderr}"
+    );
+    validate(&out).unwrap();
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let run = &r["runs"][0];
+    assert_eq!(run["status"], "DETECTED", "{run}");
+    assert_eq!(run["tamper"], tamper);
+    let err = run["error"].as_str().unwrap();
+    assert!(err.contains(says), "{group} {tamper}: {err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_fault_is_detected_over_the_network() {
+    detected("ec", "proof:2", "proof of knowledge");
+    detected("ec", "element:1", "not a valid ec element");
+    detected("ec", "tag:0:3", "tagged");
+    detected("ec", "tag:2:15", "tagged");
+    detected("ec", "share:1:4", "precomputation tag hash");
+    detected("ec", "opening:5", "commitment");
+    detected("mg", "element:2", "not a valid mg element");
+    detected("mg", "tag:1:0", "tagged");
+    detected("mg", "share:0:9", "precomputation tag hash");
+}
+
+#[test]
+fn bad_input_exits_2_before_any_work() {
+    let dir = scratch("bad");
+    let out = dir.join("report.json");
+    let o = out.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--clients", "3"], "--clients 3"),
+        (
+            vec!["--clients", "16", "--groups", "ec,dh"],
+            "unknown group",
+        ),
+        (vec!["--clients", "16", "--threads", "0"], "--threads 0"),
+        (vec!["--clients", "16", "--reps", "0"], "--reps 0"),
+        (vec!["--clients", "16", "--ec-width", "0"], "--ec-width 0"),
+        (vec!["--clients", "16", "--tamper", "tag:5:1"], "node 5"),
+        (vec!["--clients", "16", "--tamper", "tag:1:16"], "slot 16"),
+        (
+            vec!["--clients", "16", "--tamper", "melt:1"],
+            "expected proof:N",
+        ),
+        (vec!["--clients", "16", "--seed", "abc"], "64 hex digits"),
+        (vec!["--clients", "x"], "invalid value"),
+    ] {
+        let mut a = args.clone();
+        a.extend(["--out", o]);
+        let r = bench(&a);
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("timing the operations"),
+            "{args:?} started work: {stderr}"
+        );
+    }
+    // An output path that is a directory.
+    let r = bench(&["--clients", "16", "--out", dir.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("is a directory"));
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_reference_report_conforms_and_meets_the_targets() {
+    // data/reference-report.json is the default run the README's figures come from.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-report.json");
+    validate(&path).unwrap();
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(r["status"], "PASSED");
+    assert_ne!(r["provenance"]["commit"], "unknown");
+    for group in ["ec", "mg", "mg-full"] {
+        for threads in [1, 2] {
+            assert!(
+                r["runs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["group"] == group
+                        && x["clients"] == 500
+                        && x["threads"] == threads
+                        && x["status"] == "PASSED"),
+                "{group} at 500 clients, {threads} threads"
+            );
+        }
+    }
+    assert_eq!(r["targets"]["prepre_met"], true);
+    assert_eq!(r["targets"]["realtime_met"], true);
+    assert_eq!(r["targets"]["prepre"].as_array().unwrap().len(), 9);
+    assert_eq!(r["targets"]["realtime"].as_array().unwrap().len(), 27);
+}
