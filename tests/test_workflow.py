@@ -33,7 +33,14 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     for statement in ("sm", "rsm"):
         out = f"results/raw/zksnark-sm-rsm/{statement}-poseidon-n10000-t1"
         assert (f"node zksnark-sm-rsm/run.mjs --statement {statement} --n 10000 --hash poseidon"
-                f" --threads 1 --out {out} --provers wasm,native 2> >(tee {out}/stderr.log >&2)") in text
+                f" --threads 1 --out {out} --provers wasm,native --circuits zokrates,optimized --keep-build"
+                f" 2> >(tee {out}/stderr.log >&2)") in text
+        # the collaborative prover proves the circuits this run keeps
+        build = f"{out}/build"
+        assert (f"target/release/collab-groth16 run --r1cs {build}/circuit.r1cs --wtns {build}/witness.wtns"
+                f" --parties 2,3,4 --variants semi-honest,malicious --threads 1"
+                f" --json results/raw/collab-groth16/{statement}-zokrates-n10000-t1/report.json") in text
+        assert f"--r1cs {build}/optimized.r1cs --wtns {build}/optimized.wtns" in text
     db = "results/raw/db-sm-rsm/n10000-m4-bn254-fast-s128-t1"
     assert (f"target/release/db-sm-rsm 10000 4 --curve bn254 --mode fast --security 128 --threads 1"
             f" --key-cache results/keys --json {db}/report.json > {db}/report.txt") in text
@@ -44,6 +51,9 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     assert "python3 -m analysis verify results" in text
     assert "cargo build --release -p db-sm-rsm --bin db-sm-rsm" in text
     assert "cargo build --release -p zksnark-prover --bin zksnark-prover" in text
+    assert "cargo build --release -p zksnark-optimized --bin zksnark-optimized" in text
+    assert "cargo build --release -p collab-groth16 --bin collab-groth16" in text
+    assert "cargo build --release -p veccom --bin veccom-bench" in text
     assert "cargo bench --no-run -p cpsnark-sm --bench membership_hash" in text
     assert "npm ci" in text
 
@@ -64,7 +74,7 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
     # repetition k runs with seed + k - 1, so repetitions differ yet are reproducible
     assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --security 128 --threads 1 --seed 6 "
                      r"--key-cache results/keys --json results/raw/db-sm-rsm/n1000-m4-bn254-fast-s128-t1-r2/",
-                     text)  # fmt: skip
+                     text), text  # fmt: skip
     assert re.search(r"--n 10 --hash sha256 --threads 2 --out "
                      r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ", text)
     assert re.search(r"CPSNARK_JSON=/\S+/results/raw/cpsnark-sm/n100-t1-r2/summary.json "

@@ -66,6 +66,16 @@ echo "[progress] veccom" >&2
 printf '{"report": "veccom-bench", "all_verified": true, "rows": []}\n' > "$out"
 """
 
+FAKE_COLLAB = r"""#!/bin/sh
+# stand-in for collab-groth16 run --r1cs R --wtns W ... --json FILE: the circuit files it is
+# given must exist (the zkSNARK run keeps them), and it writes its report
+r1cs=$(echo "$@" | sed -E 's/.*--r1cs ([^ ]+).*/\1/')
+out=$(echo "$@" | sed -E 's/.*--json ([^ ]+).*/\1/')
+test -f "$r1cs" || { echo "no $r1cs" >&2; exit 2; }
+echo "[progress] collab" >&2
+printf '{"experiment": "collab-groth16", "runs": []}\n' > "$out"
+"""
+
 FAKE_RUN_MJS = r"""
 // stand-in for the zkSNARK node driver: writes the files it is told to
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -80,6 +90,12 @@ for (const p of provers) {
   result[p] = { status: process.env.FAKE_ZK_STATUS ?? "PASSED" };
 }
 writeFileSync(`${out}/report.json`, JSON.stringify({ n: Number(get("--n")), provers: result }));
+if (args.includes("--keep-build")) {
+  mkdirSync(`${out}/build`, { recursive: true });
+  for (const f of ["circuit.r1cs", "witness.wtns", "optimized.r1cs", "optimized.wtns"]) {
+    writeFileSync(`${out}/build/${f}`, "stand-in\n");
+  }
+}
 process.exit(result[provers[0]].status === "PASSED" ? 0 : 1);
 """
 
@@ -167,6 +183,8 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     _write(root / "fake/db-sm-rsm", FAKE_DBSMRSM, executable=True)
     _write(root / "fake/zksnark-prover", "#!/bin/sh\n", executable=True)
     _write(root / "fake/veccom-bench", FAKE_VECCOM, executable=True)
+    _write(root / "fake/collab-groth16", FAKE_COLLAB, executable=True)
+    _write(root / "fake/zksnark-optimized", "#!/bin/sh\n", executable=True)
     _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)
     env = dict(os.environ)
