@@ -1,5 +1,5 @@
 // The native Groth16 prover (zksnark-sm-rsm/prover, ark-groth16), run on the R1CS and witness
-// that zokrates-js exports in circom format. Interface: /work/briefs/interfaces.md ("native").
+// that zokrates-js exports in circom format; its command line and JSON are in prover/README.md.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, readFileSync } from "node:fs";
 import path from "node:path";
