@@ -141,37 +141,43 @@ def plan_dbsmrsm(cfg: Mapping[str, Any]) -> list[Run]:
     return _runs("db-sm-rsm", grid, cfg)
 
 
-def zksnark_circuits(cfg: Mapping[str, Any], hash: str) -> list[str]:
-    """The configured circuits a run with this hash can prove: ours exists for Poseidon trees
-    and is proven by the native prover only."""
+# zokrates-js compiles the ZoKrates SHA-256 program up to this tree depth only (deeper, it runs
+# out of its 4 GiB WebAssembly memory); our optimised circuit has no such limit.
+ZOKRATES_SHA256_MAX_DEPTH = 4
+
+
+def tree_depth(n: int) -> int:
+    return max(1, (n - 1).bit_length())
+
+
+def zksnark_circuits(cfg: Mapping[str, Any], hash: str, n: int) -> list[str]:
+    """The configured circuits a run can prove: ours is proven by the native prover only, and
+    the ZoKrates SHA-256 program compiles only for small trees."""
     circuits = list(cfg["zksnark_circuits"])
-    if hash != "poseidon" or "native" not in cfg["zksnark_provers"]:
+    if "native" not in cfg["zksnark_provers"]:
         circuits = [c for c in circuits if c != "optimized"]
+    if hash == "sha256" and tree_depth(n) > ZOKRATES_SHA256_MAX_DEPTH:
+        circuits = [c for c in circuits if c != "zokrates"]
     return circuits
 
 
 def plan_zksnark(cfg: Mapping[str, Any]) -> list[Run]:
     out = []
-    for h in cfg["hash"]:
-        circuits = zksnark_circuits(cfg, h)
-        if not circuits:
-            continue
-        grid = [
-            {"statement": st, "hash": h, "n": n, "threads": t}
-            for st in cfg["statements"]
-            for n in set_sizes(cfg)
-            for t in cfg["threads"]
-        ]
-        extra = {
-            "provers": list(cfg["zksnark_provers"]),
-            "circuits": circuits,
-            # the collaborative prover proves the circuit and witness this run builds
-            "keep_build": "collab-groth16" in cfg["experiments"] and h == "poseidon",
-        }
-        out += _runs("zksnark-sm-rsm", grid, cfg, extra)
-    order = {h: i for i, h in enumerate(cfg["hash"])}
-    return sorted(out, key=lambda r: (cfg["statements"].index(r.params["statement"]), order[r.params["hash"]],
-                                      r.params["n"], r.params["threads"], r.rep))  # fmt: skip
+    for st in cfg["statements"]:
+        for h in cfg["hash"]:
+            for n in set_sizes(cfg):
+                circuits = zksnark_circuits(cfg, h, n)
+                if not circuits:
+                    continue
+                extra = {
+                    "provers": list(cfg["zksnark_provers"]),
+                    "circuits": circuits,
+                    # the collaborative prover proves the circuit and witness this run builds
+                    "keep_build": "collab-groth16" in cfg["experiments"] and h == "poseidon",
+                }
+                grid = [{"statement": st, "hash": h, "n": n, "threads": t} for t in cfg["threads"]]
+                out += _runs("zksnark-sm-rsm", grid, cfg, extra)
+    return out
 
 
 def plan_cpsnark(cfg: Mapping[str, Any]) -> list[Run]:

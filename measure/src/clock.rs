@@ -36,9 +36,21 @@ pub fn usage() -> Usage {
     Usage {
         user: secs(ru.ru_utime),
         sys: secs(ru.ru_stime),
-        // Linux reports ru_maxrss in KiB.
-        peak_rss_mib: ru.ru_maxrss as f64 / 1024.0,
+        // The process's own high-water mark where Linux gives it; else ru_maxrss (in KiB),
+        // which Linux carries across execve: a program started by a large parent (the Node
+        // driver, a benchmark driver) would report the parent's peak instead of its own.
+        peak_rss_mib: vm_hwm_kib().unwrap_or(ru.ru_maxrss as f64) / 1024.0,
     }
+}
+
+fn vm_hwm_kib() -> Option<f64> {
+    parse_vm_hwm(&std::fs::read_to_string("/proc/self/status").ok()?)
+}
+
+/// `VmHWM` (KiB) from the text of /proc/self/status.
+fn parse_vm_hwm(status: &str) -> Option<f64> {
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// CPU time of this process, all threads, with nanosecond resolution (`CLOCK_PROCESS_CPUTIME_ID`;

@@ -419,19 +419,10 @@ fn run<G: Group>(
     }
 }
 
-/// Peak resident memory of this process since it started, in MiB: `VmHWM` of
-/// /proc/self/status. (`getrusage`'s `ru_maxrss` keeps the peak of the parent from before
-/// `exec`, so a node started by a large driver would report the driver's peak.)
+/// Peak resident memory of this process since it started, in MiB (the process's own, not a
+/// parent's from before `exec`).
 pub fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-        })
-        .map(|kib| kib / 1024.0)
-        .unwrap_or_else(measure::clock::peak_rss_mib)
+    measure::clock::peak_rss_mib()
 }
 
 fn report_failure<G: Group>(

@@ -7,22 +7,18 @@ use ark_bn254::{Bn254, Fr};
 use ark_ff::PrimeField;
 use ark_groth16::{prepare_verifying_key, Groth16, Proof, ProvingKey, VerifyingKey};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
-use rand::{CryptoRng, RngCore, SeedableRng};
+use rand::{CryptoRng, RngCore};
 use rand_chacha::ChaCha20Rng;
 
 use crate::{Error, R1cs, R1csCircuit};
 
-/// Randomness for setup and proving: ChaCha20 seeded from the OS, or from `seed` for
-/// reproducible tests. Distinct `stream`s keep setup and proving randomness independent.
+/// Randomness for setup and proving: ChaCha20 keyed by the OS, or, for reproducible runs, by
+/// 32 bytes derived from `seed` (measure::seed). Distinct `stream`s keep setup and proving
+/// randomness independent.
 pub fn rng(seed: Option<u64>, stream: u64) -> ChaCha20Rng {
-    match seed {
-        Some(s) => {
-            let mut rng = ChaCha20Rng::seed_from_u64(s);
-            rng.set_stream(stream);
-            rng
-        }
-        None => ChaCha20Rng::from_entropy(),
-    }
+    let mut rng = measure::seed::rng("zksnark-prover", seed);
+    rng.set_stream(stream);
+    rng
 }
 
 pub fn setup<R: RngCore + CryptoRng>(
