@@ -159,6 +159,17 @@ def veccom_args(run):
     )
 
 
+def cmix_args(run):
+    """cmix-bench's options for a planned run (a configured seed as the 64 hex digits it takes)."""
+    e = run.extra
+    seed = plan_runs.seed_of(config, run.rep)
+    return (
+        f"--clients {run.params['clients']} --groups {','.join(e['groups'])}"
+        f" --threads {','.join(map(str, e['threads']))} --reps {e['reps']}"
+        + ("" if seed is None else f" --seed {seed:064x}")
+    )
+
+
 def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "test")):
     """Files matching the glob patterns, without build products or test files."""
     import glob
