@@ -193,7 +193,8 @@ def config(**overrides: Any) -> dict[str, Any]:
 
 
 def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str, str]) -> None:
-    """One run's report; `fail` maps run ids to the status (db) or prover status (zk) to fail."""
+    """One run's report; `fail` maps run ids to the status (db), prover status (zk) or group (cmix)
+    to fail."""
     p = run.params
     out = raw / run.experiment / run.id
     if run.experiment == "db-sm-rsm":
