@@ -54,6 +54,7 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     assert "cargo build --release -p zksnark-optimized --bin zksnark-optimized" in text
     assert "cargo build --release -p collab-groth16 --bin collab-groth16" in text
     assert "cargo build --release -p veccom --bin veccom-bench" in text
+    assert "cargo build --release -p cmix --bin cmix-bench" in text
     assert "cargo bench --no-run -p cpsnark-sm --bench membership_hash" in text
     assert "npm ci" in text
 
