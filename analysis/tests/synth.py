@@ -178,7 +178,7 @@ def cmix_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
         t = ref["targets"]
         t["prepre"] = [e for e in t["prepre"] if e["group"] in groups]
         t["realtime"] = [e for e in t["realtime"] if e["group"] in groups]
-    ref["provenance"] = PROVENANCE
+    ref["provenance"], ref["machine"] = PROVENANCE, MACHINE
     out.mkdir(parents=True, exist_ok=True)
     f = out / "report.json"
     f.write_text(json.dumps(ref))

@@ -231,3 +231,24 @@ def test_cmix_section(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFix
         and "Per phase and node: 100 clients, 2 threads" in text
     )
     assert not (other / "tables" / "cmix_target_prepre.csv").exists()
+
+
+def test_cmix_runs_of_two_hosts_are_not_pooled(tmp_path: Path, paper_dir: Path) -> None:
+    synth.make_results(tmp_path, paper_dir, synth.config(experiments=["cmix"], repetitions=3))
+    p = tmp_path / "raw/cmix/c500-t1-r2/report.json"
+    d = json.loads(p.read_text())
+    d["machine"]["hostname"] = "node7"
+    for r in d["runs"]:
+        for s in r["steps"]:
+            s["user_s"]["mean"] *= 2
+    p.write_text(json.dumps(d))
+    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    tables = tmp_path / "tables"
+    other = pd.read_csv(tables / "cmix_phases_c500_t1_node7.csv", index_col=0)
+    here = pd.read_csv(tables / "cmix_phases_c500_t1_testhost.csv", index_col=0)
+    prepre = "prepre, node 0 (first)"
+    assert other.loc[prepre, "ec user [ms]"] == pytest.approx(2 * here.loc[prepre, "ec user [ms]"])
+    targets = pd.read_csv(tables / "cmix_target_prepre.csv", index_col=0)
+    assert list(targets.index) == [
+        f"{g} on {h}" for h in ("node7", "testhost") for g in ("ec", "mg", "mg-full")
+    ]
