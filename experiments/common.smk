@@ -98,7 +98,10 @@ def measuring_threads(experiment):
     it asks for the threads it runs with (the profile gives it a node of its own)."""
     if workflow.local_exec:
         return workflow.cores
-    return lambda wildcards: int(run_of(experiment, wildcards.run).params["threads"])
+    # A run that measures several thread counts ("1_2") needs its largest.
+    return lambda wildcards: max(
+        int(t) for t in str(run_of(experiment, wildcards.run).params["threads"]).split("_")
+    )
 
 
 def whole_machine():
