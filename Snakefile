@@ -37,6 +37,7 @@ include: "experiments/dbsmrsm.smk"
 include: "experiments/cpsnark.smk"
 include: "experiments/veccom.smk"
 include: "experiments/collab.smk"
+include: "experiments/cmix.smk"
 include: "experiments/analysis.smk"
 
 

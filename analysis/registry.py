@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from analysis.parse import collab, cpsnark, dbsm, veccom, zksnark
+from analysis.parse import cmix, collab, cpsnark, dbsm, veccom, zksnark
 
-PARSERS: dict[str, ModuleType] = {m.EXPERIMENT: m for m in (zksnark, dbsm, cpsnark, veccom, collab)}
+PARSERS: dict[str, ModuleType] = {m.EXPERIMENT: m for m in (zksnark, dbsm, cpsnark, veccom, collab, cmix)}
 
 EXPERIMENTS: tuple[str, ...] = tuple(PARSERS)

@@ -10,6 +10,7 @@ CPSNARK_BENCH_STAMP = "build/stamps/cpsnark-bench.stamp"
 VECCOM_BIN = "target/release/veccom-bench"
 OPTIMIZED_BIN = "target/release/zksnark-optimized"
 COLLAB_BIN = "target/release/collab-groth16"
+CMIX_BIN = "target/release/cmix-bench"
 NODE_STAMP = "zksnark-sm-rsm/node_modules/.package-lock.json"
 JS_SOURCES = sources(
     "zksnark-sm-rsm/**/*.mjs", "zksnark-sm-rsm/**/*.js", "zksnark-sm-rsm/**/*.zok"
@@ -21,6 +22,7 @@ BUILD_OUTPUTS += [PROVER_BIN, OPTIMIZED_BIN, NODE_STAMP] if "zksnark-sm-rsm" in 
 BUILD_OUTPUTS += [COLLAB_BIN] if "collab-groth16" in EXPERIMENTS else []
 BUILD_OUTPUTS += [CPSNARK_BENCH_STAMP] if "cpsnark-sm" in EXPERIMENTS else []
 BUILD_OUTPUTS += [VECCOM_BIN] if "veccom" in EXPERIMENTS else []
+BUILD_OUTPUTS += [CMIX_BIN] if "cmix" in EXPERIMENTS else []
 
 
 rule build_dbsmrsm:
@@ -122,6 +124,23 @@ rule build_veccom:
         runtime=60,
     shell:
         "cargo build --release -p veccom --bin veccom-bench 2> >(tee {log} >&2)"
+        " && test -x {output} && touch {output}"
+
+
+rule build_cmix:
+    """Compile cmix-bench (release)."""
+    input:
+        crate_sources("cmix"),
+    output:
+        CMIX_BIN,
+    log:
+        "build/logs/build_cmix.log",
+    threads: whole_machine()
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    shell:
+        "cargo build --release -p cmix --bin cmix-bench 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
 
 

@@ -98,7 +98,10 @@ def measuring_threads(experiment):
     it asks for the threads it runs with (the profile gives it a node of its own)."""
     if workflow.local_exec:
         return workflow.cores
-    return lambda wildcards: int(run_of(experiment, wildcards.run).params["threads"])
+    # A run that measures several thread counts ("1_2") needs its largest.
+    return lambda wildcards: max(
+        int(t) for t in str(run_of(experiment, wildcards.run).params["threads"]).split("_")
+    )
 
 
 def whole_machine():
@@ -156,6 +159,17 @@ def veccom_args(run):
         f"--schemes {','.join(e['schemes'])} --n {','.join(map(str, e['pairing_n']))}"
         f" --merkle-n {','.join(map(str, e['merkle_n']))}"
         f" --threads {','.join(map(str, e['threads']))} --ablation-n {ablation}"
+    )
+
+
+def cmix_args(run):
+    """cmix-bench's options for a planned run (a configured seed as the 64 hex digits it takes)."""
+    e = run.extra
+    seed = plan_runs.seed_of(config, run.rep)
+    return (
+        f"--clients {run.params['clients']} --groups {','.join(e['groups'])}"
+        f" --threads {','.join(map(str, e['threads']))} --reps {e['reps']}"
+        + ("" if seed is None else f" --seed {seed:064x}")
     )
 
 

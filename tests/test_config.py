@@ -27,6 +27,9 @@ BAD_VALUES = {
     "seed": (-1, ["config key 'seed'", ">= 0"]),
     "results": ("my results", ["config key 'results'", "does not match"]),
     "colab_factor": (2, ["unknown config key 'colab_factor'; known keys:", "collab_factor"]),
+    "cmix_clients": ([500, 8], ["config key 'cmix_clients[1]'", ">= 16"]),
+    "cmix_groups": (["ec", "p256"], ["config key 'cmix_groups[1]'", "ec, mg, mg-full"]),
+    "cmix_reps": (0, ["config key 'cmix_reps'", ">= 1"]),
 }
 
 
@@ -81,3 +84,15 @@ def test_command_line_numbers_become_numbers(workflow_copy: Workflow) -> None:
                                    "--config", "experiments=[db-sm-rsm]", "threads=[1,2]",
                                    "sweep_entries=[100]")
     assert "db-sm-rsm 100 4 --curve bn254 --mode fast --security 128 --threads 2" in proc.stdout
+
+
+def test_cmix_seed_fits_in_its_256_bits() -> None:
+    """cmix-bench takes a seed of 64 hex digits; run k of a repeated set uses seed + k - 1."""
+    import pytest
+
+    from analysis.plan.settings import SettingsError, check
+
+    check({"seed": 2**256 - 1})
+    with pytest.raises(SettingsError, match="cmix-bench takes a 256-bit seed"):
+        check({"seed": 2**256 - 1, "repetitions": 2})
+    check({"seed": 2**256, "experiments": ["veccom"]})  # only cmix needs it

@@ -54,6 +54,7 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     assert "cargo build --release -p zksnark-optimized --bin zksnark-optimized" in text
     assert "cargo build --release -p collab-groth16 --bin collab-groth16" in text
     assert "cargo build --release -p veccom --bin veccom-bench" in text
+    assert "cargo build --release -p cmix --bin cmix-bench" in text
     assert "cargo bench --no-run -p cpsnark-sm --bench membership_hash" in text
     assert "npm ci" in text
 
@@ -79,6 +80,24 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
                      r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ", text)
     assert re.search(r"CPSNARK_JSON=/\S+/results/raw/cpsnark-sm/n100-t1-r2/summary.json "
                      r"CPSNARK_SEED=6 RAYON_NUM_THREADS=1 ", text)  # fmt: skip
+
+
+def test_cmix_runs_one_job_per_batch_size(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "experiments=[cmix]")
+    text = "\n".join(shell_commands(proc.stdout))
+    assert "cargo build --release -p cmix --bin cmix-bench" in text
+    assert ("target/release/cmix-bench --clients 500 --groups ec,mg,mg-full --threads 1 --reps 5"
+            " --out results/raw/cmix/c500-t1/report.json") in text  # fmt: skip
+    # Every group and thread count in one job per client count; repetition k seeded with seed + k - 1.
+    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "experiments=[cmix]", "cmix_clients=[100,200]",
+                                   "cmix_groups=[mg,ec]", "cmix_reps=3", "threads=[2,1]", "repetitions=2",
+                                   "seed=5")  # fmt: skip
+    text = "\n".join(shell_commands(proc.stdout))
+    runs = set(re.findall(r"results/raw/cmix/([^/ ]+)/report\.json", text))
+    assert runs == {"c100-t1_2", "c200-t1_2", "c100-t1_2-r2", "c200-t1_2-r2"}
+    assert (f"target/release/cmix-bench --clients 200 --groups mg,ec --threads 1,2 --reps 3 --seed {6:064x}"
+            " --out results/raw/cmix/c200-t1_2-r2/report.json") in text  # fmt: skip
+    assert re.search(r"^cmix_run\s+4$", proc.stdout, re.M), proc.stdout
 
 
 def test_estimates_are_printed_before_anything_runs(workflow_copy: Workflow) -> None:

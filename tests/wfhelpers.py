@@ -76,6 +76,13 @@ echo "[progress] collab" >&2
 printf '{"experiment": "collab-groth16", "runs": []}\n' > "$out"
 """
 
+FAKE_CMIX = r"""#!/bin/sh
+# stand-in for cmix-bench ... --out FILE
+out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
+echo "[progress] cmix" >&2
+printf '{"tool": "cmix-bench", "status": "PASSED", "runs": []}\n' > "$out"
+"""
+
 FAKE_RUN_MJS = r"""
 // stand-in for the zkSNARK node driver: writes the files it is told to
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -172,7 +179,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     for name in ("Cargo.toml", "Cargo.lock", "db-sm-rsm/src/main.rs", "cpsnark-sm/src/lib.rs",
                  "zksnark-sm-rsm/prover/src/main.rs", "zksnark-sm-rsm/package.json",
                  "zksnark-sm-rsm/package-lock.json", "analysis/__init__.py", "measure/src/lib.rs",
-                 "veccom/src/lib.rs"):
+                 "veccom/src/lib.rs", "cmix/src/lib.rs"):
         _write(root / name, "\n")
     # The workflow plans its runs and estimates with the real planning layer.
     shutil.copytree(REPO / "analysis/plan", root / "analysis/plan",
@@ -185,6 +192,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     _write(root / "fake/veccom-bench", FAKE_VECCOM, executable=True)
     _write(root / "fake/collab-groth16", FAKE_COLLAB, executable=True)
     _write(root / "fake/zksnark-optimized", "#!/bin/sh\n", executable=True)
+    _write(root / "fake/cmix-bench", FAKE_CMIX, executable=True)
     _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)
     env = dict(os.environ)

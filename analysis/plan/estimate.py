@@ -120,6 +120,26 @@ def features(run: Run) -> dict[str, float]:
             "pairing_n": float(sum(e["pairing_n"])) * pairing,
             "merkle_n": float(sum(e["merkle_n"])) * merkle,
         }
+    if run.experiment == "cmix":
+        e = run.extra
+        clients, configs = float(run.params["clients"]), float(len(e["threads"]))
+        out = {
+            "fixed": 1.0,
+            # each group's operations are timed alone once per run (the lower bounds' unit costs)
+            "groups": float(len(e["groups"])),
+            # the node processes' memory grows with the batch; the MODP group's fixed-base tables
+            # are the largest part of it
+            "clients": clients,
+            "modp": 1.0 if any(g.startswith("mg") for g in e["groups"]) else 0.0,
+        }
+        for g in ("ec", "mg", "mg-full"):
+            key = g.replace("-", "_")
+            on = configs if g in e["groups"] else 0.0
+            # per thread count: nodes started, every client's TLS handshakes and registration ...
+            out[f"{key}_clients"] = on * clients
+            # ... then reps batches of one slot per client
+            out[f"{key}_slots"] = on * clients * float(e["reps"])
+        return out
     raise KeyError(f"no cost model for experiment {run.experiment}")
 
 

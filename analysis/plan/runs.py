@@ -99,6 +99,11 @@ SCHEMES: dict[str, RunScheme] = {
         Part("statement", "", "sm|rsm"), Part("circuit", "", "zokrates|optimized"),
         Part("n", "n", INT, True), Part("threads", "t", INT, True),
     )),
+    # One run per batch size (clients) measures every configured group and thread count: the
+    # unit costs behind the lower bounds are timed once and serve them all.
+    "cmix": RunScheme("cmix", (
+        Part("clients", "c", INT, True), Part("threads", "t", "[0-9]+(?:_[0-9]+)*"),
+    )),
 }  # fmt: skip
 
 
@@ -211,6 +216,16 @@ def plan_collab(cfg: Mapping[str, Any]) -> list[Run]:
     return _runs("collab-groth16", grid, cfg, extra)
 
 
+def plan_cmix(cfg: Mapping[str, Any]) -> list[Run]:
+    """One run per client count; each measures every group and thread count, `cmix_reps` batches
+    each."""
+    threads = sorted(int(t) for t in cfg["threads"])
+    extra = {"groups": list(cfg["cmix_groups"]), "threads": threads, "reps": int(cfg["cmix_reps"])}
+    joined = "_".join(map(str, threads))
+    grid = [{"clients": c, "threads": joined} for c in sorted(map(int, cfg["cmix_clients"]))]
+    return _runs("cmix", grid, cfg, extra)
+
+
 def zksnark_run_of(collab: Run) -> str:
     """The zkSNARK run whose build files (circuit and witness) a collaborative run proves."""
     p = collab.params
@@ -225,6 +240,7 @@ PLANNERS: dict[str, Callable[[Mapping[str, Any]], list[Run]]] = {
     "cpsnark-sm": plan_cpsnark,
     "veccom": plan_veccom,
     "collab-groth16": plan_collab,
+    "cmix": plan_cmix,
 }
 
 EXPERIMENTS: tuple[str, ...] = tuple(PLANNERS)

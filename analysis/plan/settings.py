@@ -165,6 +165,12 @@ def cross_key_problems(config: Mapping[str, Any]) -> list[str]:
             "config key 'hash': collab-groth16 proves the circuits of the Poseidon-tree zkSNARK runs; "
             "add poseidon or leave collab-groth16 out"
         )
+    seed = config.get("seed")
+    if "cmix" in experiments and isinstance(seed, int) and seed + int(config.get("repetitions", 1)) > 2**256:
+        out.append(
+            "config key 'seed': cmix-bench takes a 256-bit seed (64 hex digits); give a seed below 2^256 "
+            "minus the repetitions, or leave cmix out"
+        )
     return out
 
 

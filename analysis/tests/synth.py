@@ -149,6 +149,42 @@ def collab_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
     return f
 
 
+def cmix_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
+    """The crate's reference report (a real cmix-bench run at 500 clients, one and two threads),
+    cut to the run's groups and thread counts and relabelled with its number of clients; `fail`
+    names a group whose first run lost a message."""
+    ref = json.loads((Path(__file__).resolve().parents[2] / "cmix/data/reference-report.json").read_text())
+    clients, groups, threads = run.params["clients"], run.extra["groups"], run.extra["threads"]
+    keep = [r for r in ref["runs"] if r["group"] in groups and r["threads"] in threads]
+    for r in keep:
+        r["clients"] = clients
+    if fail is not None:
+        bad = next(r for r in keep if r["group"] == fail)
+        bad["status"] = "FAILED"
+        bad["checks"]["delivered_exactly_once"] = False
+        bad["checks"]["problems"] = ["slot 3: delivered twice"]
+        ref["status"] = "FAILED"
+    ref["runs"] = keep
+    ref["groups"] = [g for g in ref["groups"] if g["label"] in groups]
+    ref["comparison"] = [
+        dict(c, clients=clients)
+        for c in ref["comparison"]
+        if c["threads"] in threads and c["mg_variant"] in groups
+    ]
+    ref["settings"].update(clients=[clients], groups=groups, threads=threads)
+    if clients != 500 or 1 not in threads:  # the targets are defined at 500 clients, one thread
+        ref["targets"].update(prepre=[], realtime=[], prepre_met=None, realtime_met=None)
+    else:
+        t = ref["targets"]
+        t["prepre"] = [e for e in t["prepre"] if e["group"] in groups]
+        t["realtime"] = [e for e in t["realtime"] if e["group"] in groups]
+    ref["provenance"], ref["machine"] = PROVENANCE, MACHINE
+    out.mkdir(parents=True, exist_ok=True)
+    f = out / "report.json"
+    f.write_text(json.dumps(ref))
+    return f
+
+
 def config(**overrides: Any) -> dict[str, Any]:
     """A checked configuration: the schema's defaults with the given keys changed."""
     cfg: dict[str, Any] = dict(overrides)
@@ -157,7 +193,8 @@ def config(**overrides: Any) -> dict[str, Any]:
 
 
 def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str, str]) -> None:
-    """One run's report; `fail` maps run ids to the status (db) or prover status (zk) to fail."""
+    """One run's report; `fail` maps run ids to the status (db), prover status (zk) or group (cmix)
+    to fail."""
     p = run.params
     out = raw / run.experiment / run.id
     if run.experiment == "db-sm-rsm":
@@ -181,6 +218,8 @@ def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str,
         )
         ref["provenance"] = PROVENANCE
         (out / "report.json").write_text(json.dumps(ref))
+    elif run.experiment == "cmix":
+        cmix_json(out, run, fail.get(run.id))
 
 
 def make_results(root: Path, paper_dir: Path, cfg: dict[str, Any] | None = None,

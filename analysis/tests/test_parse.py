@@ -232,3 +232,102 @@ def test_veccom_reference_report_and_seed_figures(tmp_path: Path) -> None:
     problems = veccom.problems(run)
     bad = d["rows"][3]
     assert problems == [f"{bad['scheme']} {bad['operation']} n={bad['n']} t={bad['threads']}"]
+
+
+def test_cmix_reference_report_and_seed_figures(tmp_path: Path) -> None:
+    """The crate's reference report (a real cmix-bench run) and the thesis's published figures."""
+    from analysis.parse import cmix
+
+    ref = Path(cmix.__file__).parents[2] / "cmix/data/reference-report.json"
+    d = json.loads(ref.read_text())
+    rows, info = cmix.report_rows(ref, "c500-t1_2")
+    assert info.ok and info.failed == [] and info.threads == 1
+    steps = {
+        (r["variant"], r["threads"], r["party"], r["section"])
+        for r in rows
+        if r["metric"] == "cpu_mean" and r["party"] in cmix.NODES
+    }
+    groups, threads = ("ec", "mg", "mg-full"), (1, 2)
+    assert steps == {
+        (g, t, f"node {k}", s) for g in groups for t in threads for k in range(3) for s in cmix.STEPS
+    }
+    # The clients' part of realpre (blinding their messages) is theirs, not a node's.
+    assert {r["section"] for r in rows if r["party"] == "clients" and r["metric"] == "cpu_mean"} == {
+        "realpre"
+    }
+    # Every figure of a step is the report's own: ec's prepre at the first node, one thread.
+    run = next(r for r in d["runs"] if r["group"] == "ec" and r["threads"] == 1)
+    step = next(s for s in run["steps"] if s["node"] == 0 and s["step"] == "prepre")
+    got = {r["metric"]: r["value"] for r in rows if r["variant"] == "ec" and r["threads"] == 1
+           and r["party"] == "node 0" and r["section"] == "prepre" and r["metric"] != "ops"}  # fmt: skip
+    for kind in ("user", "sys", "cpu", "wall"):
+        for stat in ("mean", "sd", "median"):
+            assert got[f"{kind}_{stat}"] == step[f"{kind}_s"][stat]
+            assert got[f"net_{kind}_{stat}"] == step["net"][f"{kind}_s"][stat]
+    assert (
+        got["bytes_sent_mean"] == step["bytes_sent"]["mean"] and got["lower_bound"] == step["lower_bound_s"]
+    )
+    assert (
+        got["overhead"] == step["overhead"] and got["cpu_per_payload_byte"] == step["cpu_per_payload_byte_s"]
+    )
+    assert all(r["n"] == 500 for r in rows if r["metric"] == "cpu_mean")
+    # The report's verdicts on the targets, at 500 clients and one thread.
+    factors = [r for r in rows if r["metric"] == "thesis_over_ours"]
+    assert len(factors) == 9 and all(r["n"] == 500 and r["threads"] == 1 for r in factors)
+    assert min(r["value"] for r in factors) > 10
+    met = [r["value"] for r in rows if r["metric"] == "target_met"]
+    assert len(met) == 9 + 27 and all(v == 1.0 for v in met)
+
+    seed = cmix.load_reference(tmp_path)
+    prepre = {r["variant"]: r for r in seed.rows if r["section"] == "prepre"}
+    assert prepre["ec"]["value"] == 3.67 and prepre["mg"]["value"] == 19.19
+    assert all(
+        r["source"] == "seed" and r["n"] == 500 and r["metric"] == "user_mean" for r in prepre.values()
+    )
+    payload = {r["variant"]: r["value"] for r in seed.rows if r["metric"] == "payload_bytes"}
+    assert payload == {"ec": 228.0, "mg": 236.0}
+
+    # A run that lost a message, or a PASSED run whose checks say otherwise, does not count.
+    out = tmp_path / "raw" / "cmix" / "c500-t1_2"
+    out.mkdir(parents=True)
+    d["runs"][2]["status"] = "FAILED"
+    d["runs"][2]["checks"].update(delivered_exactly_once=False, problems=["recipient 7 got 2 messages"])
+    d["runs"][4]["checks"]["permuted"] = False
+    d["status"] = "FAILED"
+    (out / "report.json").write_text(json.dumps(d))
+    assert cmix.problems(out) == [
+        "mg clients=500 threads=1: FAILED; recipient 7 got 2 messages",
+        "mg-full clients=500 threads=1: output order not permuted",
+    ]
+    # A run with an injected fault counts when the fault was detected, and only then.
+    d = json.loads(ref.read_text())
+    for r in d["runs"]:
+        r["tamper"], r["status"] = "tag:1:3", "DETECTED"
+    d["runs"][0]["status"] = "PASSED"
+    (out / "report.json").write_text(json.dumps(d))
+    assert cmix.problems(out) == ["ec clients=500 threads=1: PASSED (fault tag:1:3 not detected)"]
+    assert cmix.problems(tmp_path) == ["no report.json"]
+
+
+def test_cmix_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analysis.parse import cmix
+
+    d = json.loads((Path(cmix.__file__).parents[2] / "cmix/data/reference-report.json").read_text())
+    p = tmp_path / "report.json"
+    p.write_text(json.dumps(dict(d, tool="veccom-bench"), indent=1))
+    with pytest.raises(ReportError, match=r'report\.json:\d+: expected "tool": "cmix-bench"'):
+        cmix.report_rows(p, "c500-t1")
+    del d["runs"][1]["steps"][3]["wall_s"]
+    p.write_text(json.dumps(d))
+    with pytest.raises(ReportError, match=r"expected runs\[1\]\.steps\[3\]\.wall_s to be an object"):
+        cmix.report_rows(p, "c500-t1")
+    seed = tmp_path / "seed-figures.csv"
+    seed.write_text(
+        "quantity,group,clients,value,unit,machine,source\nprepre_user_s_per_node,ec,500,3.67,min,x,y\n"
+    )
+    monkeypatch.setattr(cmix, "SEED_FILE", seed)
+    with pytest.raises(ReportError, match=r"seed-figures\.csv:2: expected a unit of"):
+        cmix.load_reference(tmp_path)
+    monkeypatch.setattr(cmix, "SEED_FILE", tmp_path / "gone.csv")
+    with pytest.raises(ReportError, match=r"gone\.csv: expected the thesis's figures"):
+        cmix.load_reference(tmp_path)

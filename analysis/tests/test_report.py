@@ -74,7 +74,8 @@ def test_only_the_configured_runs_are_reported(tmp_path: Path, paper_dir: Path) 
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16))
     assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     tidy = pd.read_parquet(tmp_path / "tidy.parquet")
-    ours = tidy[(tidy["source"] == "ours") & (tidy["experiment"] != "veccom")]
+    # veccom's lengths and cmix's batch sizes (its n, the clients) have config keys of their own.
+    ours = tidy[(tidy["source"] == "ours") & ~tidy["experiment"].isin(["veccom", "cmix"])]
     assert set(ours["n"].dropna()) == {16}
     assert set(ours[ours["experiment"] == "db-sm-rsm"]["m"].dropna()) == {4}
     assert not ours["run"].str.contains("n8").any()
@@ -168,3 +169,86 @@ def test_tidy_cli_and_missing_results_dir(
     assert set(tidy["experiment"]) == {"cpsnark-sm"}
     assert main(["report", str(tmp_path / "nope"), "--paper-dir", str(paper_dir)]) == 2
     assert "results directory not found" in capsys.readouterr().err
+
+
+def test_cmix_section(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """cmix's pages: the targets, ec against mg, every phase per node beside the thesis and the bounds."""
+    cfg = synth.config(experiments=["cmix"], cmix_clients=[100, 500], threads=[1])
+    synth.make_results(tmp_path, paper_dir, cfg)
+    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    tables = tmp_path / "tables"
+    for name in ("cmix_target_prepre", "cmix_target_realtime", "cmix_ec_mg_c500_t1", "cmix_phases_c500_t1",
+                 "cmix_ec_c500_t1", "cmix_mg-full_c100_t1", "cmix_setup_c500_t1"):  # fmt: skip
+        assert (tables / f"{name}.csv").stat().st_size > 0, name
+    for name in ("cmix_steps", "cmix_scaling_t1"):
+        assert (tmp_path / "plots" / f"{name}.png").stat().st_size > 0
+    # Ours beside the thesis: its 3.67 s (ec) and 19.19 s (mg) per node at 500 clients only.
+    phases = pd.read_csv(tables / "cmix_phases_c500_t1.csv", index_col=0)
+    ref = json.loads((Path(__file__).parents[2] / "cmix/data/reference-report.json").read_text())
+    run = next(r for r in ref["runs"] if r["group"] == "ec" and r["threads"] == 1)
+    user = next(s for s in run["steps"] if s["node"] == 0 and s["step"] == "prepre")["user_s"]["mean"]
+    row = phases.loc["prepre, node 0 (first)"]
+    assert row["ec user [ms]"] == pytest.approx(user * 1e3)
+    assert row["thesis ec [ms]"] == 3670 and row["thesis mg [ms]"] == 19190
+    assert row["thesis / ours ec"] == pytest.approx(3.67 / user)
+    assert phases.loc["realmix, node 1 (middle)"].isna()["thesis ec [ms]"]
+    assert "thesis ec [ms]" not in pd.read_csv(tables / "cmix_phases_c100_t1.csv", index_col=0).columns
+    compare = pd.read_csv(tables / "cmix_ec_mg_c500_t1.csv", index_col=0)
+    assert compare.loc["prepre, thesis (user time; its mg)", "mg / ec"] == pytest.approx(19.19 / 3.67)
+    assert 0 < compare.loc["realmix", "mg / ec per byte"] < 1  # mg is cheaper per byte in real time
+    detail = pd.read_csv(tables / "cmix_ec_c500_t1.csv", index_col=0)
+    step = next(s for s in run["steps"] if s["node"] == 2 and s["step"] == "realpost")
+    assert detail.loc["realpost, node 2 (last)", "lower bound [ms]"] == pytest.approx(
+        step["lower_bound_s"] * 1e3
+    )
+    assert detail.loc["realpost, node 2 (last)", "overhead"] == pytest.approx(step["overhead"])
+    targets = pd.read_csv(tables / "cmix_target_prepre.csv", index_col=0)
+    assert list(targets.index) == ["ec", "mg", "mg-full"] and (targets["below the thesis (least)"] > 10).all()
+    text = pdf_text(tmp_path / "report.pdf")
+    for words in ("cmix: the cMix mixnet", "The targets (500 clients, one thread)", "Per phase and node: 100 "
+                  "clients, one thread", "ec against mg, per phase and per payload byte", "12 GB of RAM",
+                  "lower bound = the step's counted group operations"):  # fmt: skip
+        assert words in text, words
+    assert main(["verify", str(tmp_path)]) == 0
+
+    # A run that lost a message: flagged in the section and on the title page, and verify fails.
+    synth.make_results(tmp_path, paper_dir, cfg, fail={"c500-t1": "mg"})
+    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    text = pdf_text(tmp_path / "report.pdf")
+    assert "FAILED: a cmix run did not deliver every message exactly once" in text
+    assert "mg clients=500 threads=1: FAILED; slot 3: delivered twice" in text
+    capsys.readouterr()
+    assert main(["verify", str(tmp_path)]) == 1
+    assert "cmix/c500-t1: mg clients=500 threads=1: FAILED" in capsys.readouterr().err
+
+    # Without a run at 500 clients and one thread, the targets are not evaluated, and it says so.
+    other = tmp_path / "other"
+    synth.make_results(other, paper_dir, synth.config(experiments=["cmix"], cmix_clients=[100], threads=[2]))
+    assert main(["report", str(other), "--paper-dir", str(paper_dir)]) == 0
+    text = pdf_text(other / "report.pdf")
+    assert (
+        "No run at 500 clients and one thread" in text
+        and "Per phase and node: 100 clients, 2 threads" in text
+    )
+    assert not (other / "tables" / "cmix_target_prepre.csv").exists()
+
+
+def test_cmix_runs_of_two_hosts_are_not_pooled(tmp_path: Path, paper_dir: Path) -> None:
+    synth.make_results(tmp_path, paper_dir, synth.config(experiments=["cmix"], repetitions=3))
+    p = tmp_path / "raw/cmix/c500-t1-r2/report.json"
+    d = json.loads(p.read_text())
+    d["machine"]["hostname"] = "node7"
+    for r in d["runs"]:
+        for s in r["steps"]:
+            s["user_s"]["mean"] *= 2
+    p.write_text(json.dumps(d))
+    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    tables = tmp_path / "tables"
+    other = pd.read_csv(tables / "cmix_phases_c500_t1_node7.csv", index_col=0)
+    here = pd.read_csv(tables / "cmix_phases_c500_t1_testhost.csv", index_col=0)
+    prepre = "prepre, node 0 (first)"
+    assert other.loc[prepre, "ec user [ms]"] == pytest.approx(2 * here.loc[prepre, "ec user [ms]"])
+    targets = pd.read_csv(tables / "cmix_target_prepre.csv", index_col=0)
+    assert list(targets.index) == [
+        f"{g} on {h}" for h in ("node7", "testhost") for g in ("ec", "mg", "mg-full")
+    ]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.sections import collab, cpsnark, dbsm, veccom, zksnark
+from analysis.render.sections import cmix, collab, cpsnark, dbsm, veccom, zksnark
 
 SECTIONS: dict[str, Callable[[Doc, Context], None]] = {
     "db-sm-rsm": dbsm.section,
@@ -18,4 +18,5 @@ SECTIONS: dict[str, Callable[[Doc, Context], None]] = {
     "collab-groth16": collab.section,
     "cpsnark-sm": cpsnark.section,
     "veccom": veccom.section,
+    "cmix": cmix.section,
 }

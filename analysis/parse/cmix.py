@@ -1,0 +1,340 @@
+"""cmix-bench's report.json and the thesis's published figures (cmix/data/seed-figures.csv).
+
+One report holds one run per group (ec, mg, mg-full), client count and thread count. Each run
+times every step of the protocol at each of the three nodes (0 first, 1 middle, 2 last) over its
+batches: CPU user, system and wall time of the computation and of the network I/O (mean,
+standard deviation, median, min, max), the bytes on the sockets, the counted operations and the
+lower bound they imply, the overhead above it and the CPU per payload byte. The TLS handshakes,
+the key set-up and the clients' registration are timed apart, once per run. The report's
+`targets` compare prepre with the thesis and the real-time steps with their bounds.
+
+In the tidy table: `variant` is the group, `n` the number of clients (the batch's slots),
+`section` the step, `party` the node (`node 0` ...), and `label` says what was timed
+(`computation`, `network`).
+
+The thesis (a C++ implementation on one PC) printed two timings, prepre per node at 500 clients
+for ec and mg; they enter with source "seed", beside the facts of its set-up.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    commit_of,
+    json_line,
+    load_json,
+    machine_text,
+    need,
+    published,
+    row,
+)
+
+EXPERIMENT = "cmix"
+TOOL = "cmix-bench"
+SEED_FILE = Path(__file__).resolve().parents[2] / "cmix" / "data" / "seed-figures.csv"
+SEED_SOURCE = "seed"
+SEED_RUN = "thesis (cMix in C++, 2048-bit group against ed25519)"
+NODES = ("node 0", "node 1", "node 2")
+NODE_ROLES = {"node 0": "first", "node 1": "middle", "node 2": "last"}
+GROUPS = ("ec", "mg", "mg-full")
+# The protocol's steps in the order they run: the six phases and the tagging countermeasure's two.
+STEPS = ("prepre", "premix", "prepost", "prepost_tags", "realpre", "realmix", "realpost", "realpost_tags")
+PRECOMPUTATION = ("prepre", "premix", "prepost", "prepost_tags")
+STATS = ("mean", "sd", "median", "min", "max")
+TIMES = ("user", "sys", "cpu", "wall")
+# cmix-bench evaluates its targets at this batch and thread count (docs/report.schema.json).
+TARGET_CLIENTS = 500
+TARGET_THREADS = 1
+COMPUTATION = "computation"
+NETWORK = "network (TLS and sockets)"
+# The thesis's figures: quantity -> (section, metric) where they sit beside ours.
+SEED_TIMINGS = {"prepre_user_s_per_node": ("prepre", "user_mean")}
+SEED_UNITS = {"s", "count", "bytes", "GB"}
+# Figures of the set-up, measured once: key in the report -> (metric, unit).
+ONCE_TIMES = {"user_s": ("user", "s"), "sys_s": ("sys", "s"), "wall_s": ("wall", "s")}
+ONCE_BYTES = {"bytes_sent": ("bytes_sent", "bytes"), "bytes_received": ("bytes_received", "bytes")}
+
+
+def _num(v: Any) -> float | None:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+
+def _summary(obj: Any, p: Path, where: str) -> dict[str, float]:
+    """A `{n, mean, sd, median, min, max}` block of the report."""
+    if not isinstance(obj, dict):
+        raise ReportError(p, None, f"{where} to be an object with mean, sd, median, min and max")
+    out = {}
+    for k in STATS:
+        v = _num(obj.get(k))
+        if v is None:
+            raise ReportError(p, None, f"{where}.{k} to be a number", repr(obj.get(k))[:80])
+        out[k] = v
+    return out
+
+
+def _times_rows(base: dict[str, Any], obj: dict[str, Any], p: Path, where: str, prefix: str,
+                label: str) -> list[dict[str, Any]]:  # fmt: skip
+    """user/sys/cpu/wall, each with its mean, sd, median, min and max, as rows."""
+    out = []
+    for kind in TIMES:
+        s = _summary(obj.get(f"{kind}_s"), p, f"{where}{kind}_s")
+        for stat, v in s.items():
+            out.append(row(base, label=label, metric=f"{prefix}{kind}_{stat}", value=v, unit="s"))
+    return out
+
+
+def _once_rows(base: dict[str, Any], obj: Any, keys: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+    """Figures measured once (set-up): key in the report -> (metric, unit); absent keys skipped."""
+    out = []
+    if not isinstance(obj, dict):
+        return out
+    for key, (metric, unit) in keys.items():
+        v = _num(obj.get(key))
+        if v is not None:
+            out.append(row(base, metric=metric, value=v, unit=unit))
+    return out
+
+
+def _step_rows(base: dict[str, Any], s: dict[str, Any], p: Path, where: str) -> list[dict[str, Any]]:
+    step = need(s, "step", str, p, where)
+    if step not in STEPS:
+        raise ReportError(p, json_line(p, step), f"{where}step to be one of {', '.join(STEPS)}", step)
+    node = need(s, "node", int, p, where)
+    b = row(base, section=step, party=f"node {node}")
+    out = _times_rows(b, s, p, where, "", COMPUTATION)
+    out += _times_rows(b, need(s, "net", dict, p, where), p, where + "net.", "net_", NETWORK)
+    for key in ("bytes_sent", "bytes_received"):
+        sm = _summary(s.get(key), p, where + key)
+        for stat in ("mean", "sd"):
+            out.append(row(b, label=NETWORK, metric=f"{key}_{stat}", value=sm[stat], unit="bytes"))
+    scalars = {
+        "lower_bound_s": ("lower_bound", "s"),
+        "wall_lower_bound_s": ("wall_lower_bound", "s"),
+        "overhead": ("overhead", "x"),
+        "overhead_with_net": ("overhead_with_net", "x"),
+        "cpu_per_payload_byte_s": ("cpu_per_payload_byte", "s/byte"),
+    }
+    out += [dict(r, label=COMPUTATION) for r in _once_rows(b, s, scalars)]
+    for op, count in sorted((s.get("ops") or {}).items()):
+        if (v := _num(count)) is not None:
+            out.append(row(b, label=str(op), metric="ops", value=v, unit="count"))
+    return out
+
+
+def _setup_rows(base: dict[str, Any], setup: list[Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for s in setup:
+        if not isinstance(s, dict) or not isinstance(s.get("node"), int):
+            continue
+        b = row(base, party=f"node {s['node']}", label="set-up")
+        tls = {"count": ("handshakes", "count"), **ONCE_TIMES, **ONCE_BYTES,
+               "cpu_per_handshake_s": ("cpu_per_handshake", "s")}  # fmt: skip
+        out += _once_rows(row(b, section="tls handshakes (clients)"), s.get("tls_handshakes"), tls)
+        mesh = {"handshakes": ("handshakes", "count"), **ONCE_TIMES, **ONCE_BYTES}
+        out += _once_rows(row(b, section="tls handshakes (nodes)"), s.get("mesh"), mesh)
+        for key in ("registration", "keys"):
+            o = s.get(key)
+            if not isinstance(o, dict):
+                continue
+            sb = row(b, section=key)
+            for part, prefix in (("compute", ""), ("net", "net_")):
+                times = {f"{k}_s": (f"{prefix}{k}", "s") for k in ("user", "sys", "wall")}
+                out += _once_rows(sb, o.get(part), times)
+            out += _once_rows(sb, o, {**ONCE_BYTES, "lower_bound_s": ("lower_bound", "s")})
+    return out
+
+
+def _run_failures(r: dict[str, Any], what: str) -> list[str]:
+    """Why one (group, clients, threads) run does not count as verified (empty if it does)."""
+    status = r.get("status")
+    checks = r.get("checks") or {}
+    if r.get("tamper"):
+        # A run with an injected fault passes when a check detected it.
+        return [] if status == "DETECTED" else [f"{what}: {status} (fault {r['tamper']} not detected)"]
+    why = []
+    if status != "PASSED":
+        why.append(str(status))
+    if r.get("error"):
+        why.append(str(r["error"]))
+    why += [str(x) for x in checks.get("problems") or []]
+    if status == "PASSED":
+        if checks.get("delivered_exactly_once") is not True:
+            why.append("not every message delivered exactly once")
+        if checks.get("permuted") is not True:
+            why.append("output order not permuted")
+        if r.get("batches_done") != r.get("reps"):
+            why.append(f"{r.get('batches_done')} of {r.get('reps')} batches done")
+    return [f"{what}: {'; '.join(why)}"] if why else []
+
+
+def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
+    d = load_json(p)
+    if d.get("tool") != TOOL:
+        raise ReportError(p, json_line(p, "tool"), f'"tool": "{TOOL}"', repr(d.get("tool")))
+    machine = d.get("machine")
+    commit = commit_of(d)
+    base: dict[str, Any] = {
+        "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": None,
+        "statement": None, "prover": None, "n": None, "m": None, "curve": None, "hash": None,
+        "mode": None, "security": None, "threads": None, "run_ok": True, "machine": machine_text(machine),
+        "commit": commit, "versions": "{}", "party": None,
+    }  # fmt: skip
+    rows: list[dict[str, Any]] = []
+    load = d.get("load_avg_1m") or {}
+    for key in ("start", "end"):
+        if (v := _num(load.get(key))) is not None:
+            rows.append(row(base, section="run", label="one-minute load average", metric=f"load_{key}",
+                            value=v, unit="load"))  # fmt: skip
+    for i, g in enumerate(need(d, "groups", list, p, "")):
+        where = f"groups[{i}]."
+        label = need(g, "label", str, p, where)
+        gb = row(base, variant=label, section="group", label=str(g.get("description", label)))
+        sizes = {"exponent_bits": ("exponent_bits", "bits"), "wire_bytes": ("wire_bytes", "bytes"),
+                 "payload_bytes_per_element": ("payload_bytes_per_element", "bytes"),
+                 "elements_per_slot": ("elements_per_slot", "count"),
+                 "payload_bytes_per_slot": ("payload_bytes_per_slot", "bytes")}  # fmt: skip
+        rows += _once_rows(gb, g, sizes)
+        for op, cost in sorted(need(g, "unit_costs_s", dict, p, where).items()):
+            if (v := _num(cost)) is not None:
+                rows.append(
+                    row(gb, section="unit cost", label=str(op), metric="unit_cost", value=v, unit="s")
+                )
+    failed: list[str] = []
+    threads: set[int] = set()
+    for i, r in enumerate(need(d, "runs", list, p, "")):
+        where = f"runs[{i}]."
+        if not isinstance(r, dict):
+            raise ReportError(p, None, f"runs[{i}] to be an object")
+        group = need(r, "group", str, p, where)
+        clients, t = need(r, "clients", int, p, where), need(r, "threads", int, p, where)
+        threads.add(t)
+        what = f"{group} clients={clients} threads={t}"
+        bad = _run_failures(r, what)
+        failed += bad
+        rb = row(base, variant=group, n=clients, threads=t)
+        rows.append(row(rb, section="run", label=str(r.get("status")), metric="passed", value=float(not bad),
+                        unit="bool"))  # fmt: skip
+        rows += _once_rows(row(rb, section="run", label="the run"), r,
+                           {"wall_s": ("wall", "s"), "batches_done": ("batches", "count"),
+                            "payload_bytes_per_slot": ("payload_bytes_per_slot", "bytes"),
+                            "elements_per_slot": ("elements_per_slot", "count")})  # fmt: skip
+        rss = r.get("peak_rss_mib") or {}
+        for k, v in enumerate(rss.get("nodes") or []):
+            if (x := _num(v)) is not None:
+                rows.append(row(rb, section="run", party=f"node {k}", label="peak RSS", metric="peak_rss",
+                                value=x, unit="MiB"))  # fmt: skip
+        if (x := _num(rss.get("driver"))) is not None:
+            rows.append(row(rb, section="run", party="driver", label="peak RSS", metric="peak_rss", value=x,
+                            unit="MiB"))  # fmt: skip
+        for j, s in enumerate(need(r, "steps", list, p, where)):
+            if not isinstance(s, dict):
+                raise ReportError(p, None, f"{where}steps[{j}] to be an object")
+            rows += _step_rows(rb, s, p, f"{where}steps[{j}].")
+        rows += _setup_rows(rb, r.get("setup") or [])
+        side = r.get("clients_side") or {}
+        cb = row(rb, party="clients")
+        rows += _once_rows(
+            row(cb, section="registration", label="set-up"), side.get("registration"), ONCE_TIMES
+        )
+        if isinstance(side.get("blind"), dict):
+            blind = row(cb, section="realpre")
+            rows += _times_rows(
+                blind, side["blind"], p, f"{where}clients_side.blind.", "", "the clients' blinding"
+            )
+    rows += _target_rows(base, d, p)
+    status = d.get("status")
+    if status != "PASSED" and not failed:
+        failed = [f"report status {status}"]
+    ok = not failed
+    for r in rows:
+        r["run_ok"] = ok
+    info = RunInfo(EXPERIMENT, "ours", run, str(p), ok, min(threads) if threads else None, machine, {},
+                   failed=failed, commit=commit)  # fmt: skip
+    return rows, info
+
+
+def _target_rows(base: dict[str, Any], d: dict[str, Any], p: Path) -> list[dict[str, Any]]:
+    """The report's verdicts on the targets (at 500 clients, one thread), where it made them."""
+    t = d.get("targets")
+    if not isinstance(t, dict):
+        raise ReportError(p, json_line(p, "targets"), "targets to be an object")
+    out = []
+    for key in ("prepre_factor", "realtime_factor"):
+        if (v := _num(t.get(key))) is not None:
+            out.append(
+                row(base, section="targets", label="the target's factor", metric=key, value=v, unit="x")
+            )
+    tb = row(base, n=TARGET_CLIENTS, threads=TARGET_THREADS)
+    prepre = f"at least {_num(t.get('prepre_factor')) or math.nan:g}x below the thesis's user time"
+    for e in t.get("prepre") or []:
+        b = row(tb, variant=e.get("group"), section="prepre", party=f"node {e.get('node')}", label=prepre)
+        out += _once_rows(b, e, {"factor_below_thesis": ("thesis_over_ours", "x")})
+        out.append(row(b, metric="target_met", value=float(bool(e.get("met"))), unit="bool"))
+    realtime = (
+        f"within {_num(t.get('realtime_factor')) or math.nan:g}x of the lower bound plus the network CPU"
+    )
+    for e in t.get("realtime") or []:
+        b = row(
+            tb, variant=e.get("group"), section=e.get("step"), party=f"node {e.get('node')}", label=realtime
+        )
+        out += _once_rows(
+            b, e, {"ratio": ("realtime_ratio", "x"), "compute_ratio": ("realtime_compute_ratio", "x")}
+        )
+        out.append(row(b, metric="target_met", value=float(bool(e.get("met"))), unit="bool"))
+    return out
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+    rows, info = report_rows(js, run_id)
+    job = {**rows[0], "variant": None, "n": params.get("clients"), "threads": None} if rows else None
+    rows += benchmark_rows(job, run_dir) if job else []
+    return Parsed(rows, [info], [])
+
+
+def load_reference(_paper_dir: Path) -> Parsed:
+    """The thesis's published figures: its prepre timings and the facts of its set-up."""
+    p = published(SEED_FILE, "the thesis's figures (shipped in cmix/data/)")
+    rows: list[dict[str, Any]] = []
+    with p.open(encoding="utf-8", newline="") as f:
+        for no, r in enumerate(csv.DictReader(f), start=2):
+            try:
+                value = float(r["value"])
+            except (KeyError, TypeError, ValueError):
+                raise ReportError(p, no, "a number in column value", r.get("value")) from None
+            unit = r.get("unit") or ""
+            if unit not in SEED_UNITS:
+                raise ReportError(p, no, f"a unit of {', '.join(sorted(SEED_UNITS))}", unit)
+            quantity = r.get("quantity") or ""
+            if not quantity:
+                raise ReportError(p, no, "a quantity", "")
+            clients = (r.get("clients") or "").strip()
+            section, metric = SEED_TIMINGS.get(quantity, ("thesis set-up", quantity))
+            rows.append({
+                "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": SEED_RUN, "file": str(p),
+                "variant": r.get("group") or None, "statement": None, "prover": None,
+                "n": int(clients) if clients else None, "m": None, "curve": None, "hash": None, "mode": None,
+                "security": None, "threads": None, "run_ok": True, "machine": r.get("machine", ""),
+                "commit": None, "versions": "{}", "section": section, "party": None,
+                "label": r.get("source", ""), "metric": metric, "value": value, "unit": unit,
+            })  # fmt: skip
+    info = RunInfo(EXPERIMENT, SEED_SOURCE, SEED_RUN, str(p), True, None)
+    return Parsed(rows, [info], [])
+
+
+def problems(run_dir: Path) -> list[str]:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return ["no report.json"]
+    _rows, info = report_rows(js, run_dir.name)
+    return info.failed
