@@ -37,8 +37,9 @@ def test_every_bad_value_is_rejected_with_key_and_allowed_values(
     workflow_copy: Workflow,
 ) -> None:
     bad = {key: value for key, (value, _) in BAD_VALUES.items()}
-    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all",
-                                   *workflow_copy.configfile(**bad), check=False)
+    proc = workflow_copy.snakemake(
+        "--dry-run", "--cores", "1", "all", *workflow_copy.configfile(**bad), check=False
+    )
     assert proc.returncode != 0
     output = proc.stdout + proc.stderr
     assert "invalid configuration" in output
@@ -48,8 +49,9 @@ def test_every_bad_value_is_rejected_with_key_and_allowed_values(
 
 
 def test_bad_value_on_the_command_line_is_rejected(workflow_copy: Workflow) -> None:
-    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config",
-                                   "hash=[poseidon,md5]", "threads=[1,x]", check=False)
+    proc = workflow_copy.snakemake(
+        "--dry-run", "--cores", "1", "all", "--config", "hash=[poseidon,md5]", "threads=[1,x]", check=False
+    )
     assert proc.returncode != 0
     output = proc.stdout + proc.stderr
     assert "config key 'hash[1]': 'md5' is not allowed; allowed values: poseidon, sha256" in output
@@ -80,9 +82,17 @@ def test_every_key_can_be_set_from_the_command_line() -> None:
 
 
 def test_command_line_numbers_become_numbers(workflow_copy: Workflow) -> None:
-    proc = workflow_copy.snakemake("--dry-run", "--printshellcmds", "--cores", "1", "raw",
-                                   "--config", "experiments=[db-sm-rsm]", "threads=[1,2]",
-                                   "sweep_entries=[100]")
+    proc = workflow_copy.snakemake(
+        "--dry-run",
+        "--printshellcmds",
+        "--cores",
+        "1",
+        "raw",
+        "--config",
+        "experiments=[db-sm-rsm]",
+        "threads=[1,2]",
+        "sweep_entries=[100]",
+    )
     assert "db-sm-rsm 100 4 --curve bn254 --mode fast --security 128 --threads 2" in proc.stdout
 
 

@@ -18,24 +18,18 @@ REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "dbsm_compare_modes.py"
 BINARY = REPO / "target" / "release" / "db-sm-rsm"
 
-needs_binary = pytest.mark.skipif(
-    not BINARY.exists(), reason="cargo build --release -p db-sm-rsm first"
-)
+needs_binary = pytest.mark.skipif(not BINARY.exists(), reason="cargo build --release -p db-sm-rsm first")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=False
-    )
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=False)
 
 
 @needs_binary
 def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) -> None:
     calibration = tmp_path / "calibration.json"
     units = {"E1f": 1e4, "E1v": 5e4, "P": 1e6, "XN2(80)": 4e5, "XN2(4099)": 2e7, "CRT_dec": 1e6}
-    calibration.write_text(
-        json.dumps([{"op": op, "curve": "bn254", "ns": ns} for op, ns in units.items()])
-    )
+    calibration.write_text(json.dumps([{"op": op, "curve": "bn254", "ns": ns} for op, ns in units.items()]))
     out = tmp_path / "compare.json"
     proc = run(
         "--n", "4", "--m", "2", "--threads", "1", "--scaling", "2", "--seed", "3",

@@ -49,16 +49,20 @@ FAIL_TIMEOUT = 5 * 60
 # which keeps a finished job for MinJobAge seconds (900 here). The first status check comes
 # after 5 s instead of 40, to keep the test short.
 CLUSTER_ARGS = (
-    "--profile", str(PROFILE),
-    "--slurm-status-command", "squeue",
-    "--slurm-init-seconds-before-status-checks", "5",
+    "--profile",
+    str(PROFILE),
+    "--slurm-status-command",
+    "squeue",
+    "--slurm-init-seconds-before-status-checks",
+    "5",
     # No accounts either (without this the plugin tries to guess one with sacct, warns, and
     # submits without).
     "--slurm-no-account",
     # Each job's SLURM log stays, as evidence that it ran there.
     "--slurm-keep-successful-logs",
     # No job can have more threads than the one node has CPUs.
-    "--cores", str(os.cpu_count()),
+    "--cores",
+    str(os.cpu_count()),
 )
 
 SUBMITTED = re.compile(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: ([^)]+)\)")
@@ -81,8 +85,13 @@ class Cluster:
         """Snakemake in its own process group, killed with everything it started if it runs
         past the timeout (the SLURM jobs it submitted are cancelled when the cluster stops)."""
         proc = subprocess.Popen(
-            [sys.executable, "-m", "snakemake", *args], cwd=cwd, env=self.env,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            [sys.executable, "-m", "snakemake", *args],
+            cwd=cwd,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
         )
         try:
             out, _ = proc.communicate(timeout=timeout)
@@ -90,10 +99,17 @@ class Cluster:
             os.killpg(proc.pid, signal.SIGKILL)
             out, _ = proc.communicate()
             # A killed Snakemake leaves its working directory locked for the next run.
-            subprocess.run([sys.executable, "-m", "snakemake", "--unlock", *args], cwd=cwd,
-                           env=self.env, capture_output=True, timeout=300, check=False)
-            pytest.fail(f"snakemake {' '.join(args)} still running after {timeout} s; "
-                        f"killed. Output:\n{out[-20000:]}")
+            subprocess.run(
+                [sys.executable, "-m", "snakemake", "--unlock", *args],
+                cwd=cwd,
+                env=self.env,
+                capture_output=True,
+                timeout=300,
+                check=False,
+            )
+            pytest.fail(
+                f"snakemake {' '.join(args)} still running after {timeout} s; killed. Output:\n{out[-20000:]}"
+            )
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, "")
 
     def finished_jobs(self) -> dict[str, dict[str, str]]:
@@ -107,8 +123,7 @@ class Cluster:
 
 
 def run_slurm_local(command: str, env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SLURM_LOCAL), command], env=env, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run([str(SLURM_LOCAL), command], env=env, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -120,13 +135,20 @@ def cluster() -> Iterator[Cluster]:
     state = Path(tempfile.mkdtemp(prefix="slurm-", dir=os.environ.get("TMPDIR", "/tmp")))
     # SLURM's commands reach the cluster through SLURM_CONF, and inside a job through the
     # wrappers in bin/ (see scripts/slurm-local).
-    env = dict(os.environ, SLURM_LOCAL_DIR=str(state), SLURM_CONF=str(state / "slurm.conf"),
-               PATH=f"{state / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    env = dict(
+        os.environ,
+        SLURM_LOCAL_DIR=str(state),
+        SLURM_CONF=str(state / "slurm.conf"),
+        PATH=f"{state / 'bin'}{os.pathsep}{os.environ['PATH']}",
+    )
     pids: list[int] = []
     try:
         started = run_slurm_local("start", env)
-        pids = [int(line.split()[1]) for line in (state / "pids").read_text().splitlines()] \
-            if (state / "pids").exists() else []
+        pids = (
+            [int(line.split()[1]) for line in (state / "pids").read_text().splitlines()]
+            if (state / "pids").exists()
+            else []
+        )
         assert started.returncode == 0, f"slurm-local start failed:\n{started.stderr}"
         assert len(pids) == 3, (state / "pids").read_text()
         yield Cluster(state, env)
@@ -166,9 +188,21 @@ def job_resources(output: str) -> list[tuple[str, dict[str, str]]]:
 def test_dry_run_lists_each_jobs_threads_memory_and_runtime(tmp_path: Path) -> None:
     """Needs the SLURM plugin only, no cluster."""
     proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--dry-run", "--profile", str(PROFILE), "all",
-         "--config", f"results={tmp_path / 'results'}"],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "--dry-run",
+            "--profile",
+            str(PROFILE),
+            "all",
+            "--config",
+            f"results={tmp_path / 'results'}",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # `all` and run_config run on the login node (local rules of the workflow).
@@ -190,8 +224,16 @@ def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="slurm-smoke-"))
     results = tmp / "results"
     try:
-        args = ("all", "--configfile", "config/smoke.yaml", "--config", f"results={results}",
-                *CLUSTER_ARGS, "--slurm-logdir", str(tmp / "slurm-logs"))
+        args = (
+            "all",
+            "--configfile",
+            "config/smoke.yaml",
+            "--config",
+            f"results={results}",
+            *CLUSTER_ARGS,
+            "--slurm-logdir",
+            str(tmp / "slurm-logs"),
+        )
         start = time.monotonic()
         proc = cluster.snakemake(*args, cwd=REPO, timeout=SMOKE_TIMEOUT)
         took = time.monotonic() - start
@@ -205,8 +247,16 @@ def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
         counts = job_counts(out)
         local = counts.get("all", 0) + counts.get("run_config", 0)
         assert sum(counts.values()) - local == len(submitted), out[-20000:]
-        for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "veccom_run", "collab_run", "cmix_run",
-                     "analysis_report", "verify"):
+        for rule in (
+            "zksnark_run",
+            "dbsmrsm_run",
+            "cpsnark_run",
+            "veccom_run",
+            "collab_run",
+            "cmix_run",
+            "analysis_report",
+            "verify",
+        ):
             assert counts.get(rule), f"no {rule} job in {counts}"
         finished = cluster.finished_jobs()
         names = set()
@@ -219,8 +269,12 @@ def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
         assert len(names) == 1  # all jobs of this one run
 
         # The results came back: every run verified, the PDF is there.
-        check = subprocess.run([sys.executable, "-m", "analysis", "verify", str(results)], cwd=REPO,
-                               capture_output=True, text=True)
+        check = subprocess.run(
+            [sys.executable, "-m", "analysis", "verify", str(results)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
         assert check.returncode == 0, check.stdout + check.stderr
         assert (results / "verified.txt").exists()
         pdf = results / "report.pdf"
@@ -262,8 +316,7 @@ def test_a_job_failing_on_the_cluster_fails_the_run(cluster: Cluster) -> None:
         assert (work / "out/fine.txt").read_text() == "fine\n"
         assert not (work / "out/broken.txt").exists()
         # SLURM saw the job fail with the shell's exit status.
-        broken = [slurm_id for _, slurm_id, log in SUBMITTED.findall(out)
-                  if "rule_broken_run" in log]
+        broken = [slurm_id for _, slurm_id, log in SUBMITTED.findall(out) if "rule_broken_run" in log]
         assert len(broken) == 1, out
         job = cluster.finished_jobs()[broken[0]]
         assert job["JobState"] == "FAILED" and job["ExitCode"] != "0:0", job

@@ -32,21 +32,30 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     text = "\n".join(shell_commands(proc.stdout + proc.stderr))
     for statement in ("sm", "rsm"):
         out = f"results/raw/zksnark-sm-rsm/{statement}-poseidon-n10000-t1"
-        assert (f"node zksnark-sm-rsm/run.mjs --statement {statement} --n 10000 --hash poseidon"
-                f" --threads 1 --out {out} --provers wasm,native --circuits zokrates,optimized --keep-build"
-                f" 2> >(tee {out}/stderr.log >&2)") in text
+        assert (
+            f"node zksnark-sm-rsm/run.mjs --statement {statement} --n 10000 --hash poseidon"
+            f" --threads 1 --out {out} --provers wasm,native --circuits zokrates,optimized --keep-build"
+            f" 2> >(tee {out}/stderr.log >&2)"
+        ) in text
         # the collaborative prover proves the circuits this run keeps
         build = f"{out}/build"
-        assert (f"target/release/collab-groth16 run --r1cs {build}/circuit.r1cs --wtns {build}/witness.wtns"
-                f" --parties 2,3,4 --variants semi-honest,malicious --threads 1"
-                f" --json results/raw/collab-groth16/{statement}-zokrates-n10000-t1/report.json") in text
+        assert (
+            f"target/release/collab-groth16 run --r1cs {build}/circuit.r1cs --wtns {build}/witness.wtns"
+            f" --parties 2,3,4 --variants semi-honest,malicious --threads 1"
+            f" --json results/raw/collab-groth16/{statement}-zokrates-n10000-t1/report.json"
+        ) in text
         assert f"--r1cs {build}/optimized.r1cs --wtns {build}/optimized.wtns" in text
     db = "results/raw/db-sm-rsm/n10000-m4-bn254-fast-s128-t1"
-    assert (f"target/release/db-sm-rsm 10000 4 --curve bn254 --mode fast --security 128 --threads 1"
-            f" --key-cache results/keys --json {db}/report.json > {db}/report.txt") in text
+    assert (
+        f"target/release/db-sm-rsm 10000 4 --curve bn254 --mode fast --security 128 --threads 1"
+        f" --key-cache results/keys --json {db}/report.json > {db}/report.txt"
+    ) in text
     cp = "results/raw/cpsnark-sm/n10000-t1"
-    assert re.search(rf"env CPSNARK_N=10000 CPSNARK_SAMPLES=100 CPSNARK_JSON=/\S+/{cp}/summary.json"
-                     r" RAYON_NUM_THREADS=1 cargo bench -p cpsnark-sm --bench membership_hash", text)
+    assert re.search(
+        rf"env CPSNARK_N=10000 CPSNARK_SAMPLES=100 CPSNARK_JSON=/\S+/{cp}/summary.json"
+        r" RAYON_NUM_THREADS=1 cargo bench -p cpsnark-sm --bench membership_hash",
+        text,
+    )
     assert "python3 -m analysis report results" in text
     assert "python3 -m analysis verify results" in text
     assert "cargo build --release -p db-sm-rsm --bin db-sm-rsm" in text
@@ -76,8 +85,11 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
     assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --security 128 --threads 1 --seed 6 "
                      r"--key-cache results/keys --json results/raw/db-sm-rsm/n1000-m4-bn254-fast-s128-t1-r2/",
                      text), text  # fmt: skip
-    assert re.search(r"--n 10 --hash sha256 --threads 2 --out "
-                     r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ", text)
+    assert re.search(
+        r"--n 10 --hash sha256 --threads 2 --out "
+        r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ",
+        text,
+    )
     assert re.search(r"CPSNARK_JSON=/\S+/results/raw/cpsnark-sm/n100-t1-r2/summary.json "
                      r"CPSNARK_SEED=6 RAYON_NUM_THREADS=1 ", text)  # fmt: skip
 
@@ -191,8 +203,28 @@ def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> No
     # call some of these tools, e.g. `which`, when Snakemake starts).
     basic = tmp_path / "basic-tools"
     basic.mkdir()
-    for name in ("bash", "sh", "which", "env", "cat", "ls", "mkdir", "rm", "cp", "mv", "ln",
-                 "touch", "uname", "id", "grep", "sed", "awk", "dirname", "basename", "git"):
+    for name in (
+        "bash",
+        "sh",
+        "which",
+        "env",
+        "cat",
+        "ls",
+        "mkdir",
+        "rm",
+        "cp",
+        "mv",
+        "ln",
+        "touch",
+        "uname",
+        "id",
+        "grep",
+        "sed",
+        "awk",
+        "dirname",
+        "basename",
+        "git",
+    ):
         if found := shutil.which(name):
             (basic / name).symlink_to(found)
     assert not {"cargo", "node", "npm"} & {p.name for p in basic.iterdir()}

@@ -154,8 +154,7 @@ class Workflow:
             timeout=300,
         )
         if check and proc.returncode != 0:
-            raise AssertionError(
-                f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+            raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
         return proc
 
 
@@ -176,14 +175,24 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     shutil.copytree(REPO / "config", root / "config")
     shutil.copytree(REPO / "experiments", root / "experiments")
     # the sources the build rules depend on
-    for name in ("Cargo.toml", "Cargo.lock", "db-sm-rsm/src/main.rs", "cpsnark-sm/src/lib.rs",
-                 "zksnark-sm-rsm/prover/src/main.rs", "zksnark-sm-rsm/package.json",
-                 "zksnark-sm-rsm/package-lock.json", "analysis/__init__.py", "measure/src/lib.rs",
-                 "veccom/src/lib.rs", "cmix/src/lib.rs"):
+    for name in (
+        "Cargo.toml",
+        "Cargo.lock",
+        "db-sm-rsm/src/main.rs",
+        "cpsnark-sm/src/lib.rs",
+        "zksnark-sm-rsm/prover/src/main.rs",
+        "zksnark-sm-rsm/package.json",
+        "zksnark-sm-rsm/package-lock.json",
+        "analysis/__init__.py",
+        "measure/src/lib.rs",
+        "veccom/src/lib.rs",
+        "cmix/src/lib.rs",
+    ):
         _write(root / name, "\n")
     # The workflow plans its runs and estimates with the real planning layer.
-    shutil.copytree(REPO / "analysis/plan", root / "analysis/plan",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "analysis/plan", root / "analysis/plan", ignore=shutil.ignore_patterns("__pycache__")
+    )
     _write(root / "analysis/data/costs.yaml", (REPO / "analysis/data/costs.yaml").read_text())
     _write(root / "zksnark-sm-rsm/run.mjs", FAKE_RUN_MJS)
     _write(root / "analysis/__main__.py", FAKE_ANALYSIS)
