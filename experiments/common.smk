@@ -93,11 +93,19 @@ def run_of(experiment, run_id):
     return ESTIMATES[f"{experiment}/{run_id}"].run
 
 
+def local_cores():
+    """The cores Snakemake was given (commands that run no job, like --report, give none)."""
+    try:
+        return workflow.cores
+    except Exception:  # Snakemake's "requires a total number of cores" (its own error class)
+        return 1
+
+
 def measuring_threads(experiment):
     """Locally a measuring job claims every core, so no two measurements overlap; on a cluster
     it asks for the threads it runs with (the profile gives it a node of its own)."""
     if workflow.local_exec:
-        return workflow.cores
+        return local_cores()
     # A run that measures several thread counts ("1_2") needs its largest.
     return lambda wildcards: max(
         int(t) for t in str(run_of(experiment, wildcards.run).params["threads"]).split("_")
@@ -107,7 +115,7 @@ def measuring_threads(experiment):
 def whole_machine():
     """Threads of a job that must not share the machine when run locally (builds, calibration):
     every core. On a cluster a job gets a node of its own (or a fair share) by its resources."""
-    return workflow.cores if workflow.local_exec else 2
+    return local_cores() if workflow.local_exec else 2
 
 
 def job_resources(experiment):
