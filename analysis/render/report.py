@@ -170,15 +170,8 @@ def claims_section(doc: Doc, ctx: Context, claims: list[Claim]) -> None:
         "one-proof times to the digits it quotes, 2.178 s to 2.17 s, and speed-ups to whole numbers). "
         "'ours' is the same quantity from our runs; the verdict says how the two compare."
     )
-    header = [
-        "claim",
-        "README",
-        "paper (README rounding)",
-        "paper (exact)",
-        "ours",
-        "verdict",
-        "how ours was made",
-    ]
+    header = ["claim", "README", "paper (README rounding)", "paper (exact)", "ours",
+              "ours, collaborative factor measured", "verdict", "how ours was made"]  # fmt: skip
     rows, flagged = [], set()
     for i, c in enumerate(claims):
         fmt = unit_format(c.unit)
@@ -190,9 +183,9 @@ def claims_section(doc: Doc, ctx: Context, claims: list[Claim]) -> None:
             ours += " FAILED"
             flagged.add(i)
         readme = cell(c.readme if c.readme is not None else float("nan"), fmt)
-        rows.append(
-            [c.text, readme, cell(c.paper_quoted, fmt), cell(c.paper_exact, fmt), ours, verdict(c), c.note]
-        )
+        measured = "" if math.isnan(c.ours_measured) else f"{cell(c.ours_measured, fmt)}, {c.measured_note}"
+        rows.append([c.text, readme, cell(c.paper_quoted, fmt), cell(c.paper_exact, fmt), ours, measured,
+                     verdict(c), c.note])  # fmt: skip
     frame = claims_frame(claims).set_index("claim")
     ctx.written += write_table(frame, header, rows, "claims", ctx.results_dir / "tables",
                                "The paper's claims, recomputed, beside ours")  # fmt: skip

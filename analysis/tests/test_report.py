@@ -55,6 +55,14 @@ def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
         assert words in text
     summary = (tmp_path / "summary.txt").read_text()
     assert "FAILED: 1 of" in summary and str(tmp_path / "report.pdf") in summary
+    # Beside the 2x rule, the factor collab-groth16 measured (malicious, m = 4 parties: 1.34), at
+    # the claims' n (200, the largest).
+    claims = pd.read_csv(tmp_path / "tables" / "claims.csv", index_col=0)
+    measured = claims.loc[
+        "collab-zkSNARK-SM per prover, n proofs (estimate)", "ours, collaborative factor measured"
+    ]
+    assert measured == pytest.approx(1.34 * 200 * 1.502)
+    assert "Main Results 1 and 2, like with like" in text and "best against best" in text
 
 
 def test_report_with_only_zksnark_results(tmp_path: Path, paper_dir: Path) -> None:
