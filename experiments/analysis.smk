@@ -55,6 +55,8 @@ rule analysis_report:
         runtime=20,
     params:
         results=lambda wildcards, output: os.path.dirname(output.summary),
+    conda:
+        SOFTWARE
     shell:
         "python3 -m analysis report {params.results} 2> >(tee {log} >&2)"
 
@@ -74,6 +76,8 @@ rule verify:
         runtime=5,
     params:
         results=lambda wildcards, output: os.path.dirname(output[0]),
+    conda:
+        SOFTWARE
     shell:
         "python3 -m analysis verify {params.results} > {output}.tmp 2> >(tee {log} >&2)"
         " && mv {output}.tmp {output}"

@@ -37,6 +37,8 @@ rule build_dbsmrsm:
     resources:
         mem_mb=4000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "cargo build --release -p db-sm-rsm --bin db-sm-rsm 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
@@ -54,6 +56,8 @@ rule build_zksnark_prover:
     resources:
         mem_mb=4000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "cargo build --release -p zksnark-prover --bin zksnark-prover 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
@@ -71,6 +75,8 @@ rule build_zksnark_optimized:
     resources:
         mem_mb=4000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "cargo build --release -p zksnark-optimized --bin zksnark-optimized 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
@@ -88,6 +94,8 @@ rule build_collab:
     resources:
         mem_mb=4000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "cargo build --release -p collab-groth16 --bin collab-groth16 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
@@ -106,6 +114,8 @@ rule build_cpsnark_bench:
     resources:
         mem_mb=4000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "cargo bench --no-run -p cpsnark-sm --bench membership_hash 2> >(tee {log} >&2)"
 
@@ -122,6 +132,8 @@ rule build_veccom:
     resources:
         mem_mb=4000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "cargo build --release -p veccom --bin veccom-bench 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
@@ -139,6 +151,8 @@ rule build_cmix:
     resources:
         mem_mb=4000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "cargo build --release -p cmix --bin cmix-bench 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
@@ -156,6 +170,8 @@ rule npm_ci:
     resources:
         mem_mb=2000,
         runtime=30,
+    conda:
+        SOFTWARE
     shell:
         "(cd zksnark-sm-rsm && npm ci --no-audit --no-fund && touch node_modules/.package-lock.json)"
         " > {log} 2>&1"

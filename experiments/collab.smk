@@ -28,6 +28,8 @@ rule collab_run:
     resources:
         **job_resources("collab-groth16"),
     # A proof that does not verify exits 1 with the report written: keep it for the PDF.
+    conda:
+        SOFTWARE
     shell:
         "{input.binary} run {params.args} --json {output.json} 2> >(tee {log} >&2)"
         " || {{ rc=$?; echo \"collab-groth16 exited with status $rc; see {log}\" >&2;"

@@ -15,6 +15,10 @@ from analysis.plan import provenance as plan_provenance
 from analysis.plan import runs as plan_runs
 from analysis.plan import settings as plan_settings
 
+# The software of every rule, for `--software-deployment-method conda` (relative to the modules
+# in experiments/). Without that option the rules use what scripts/install put on the machine.
+SOFTWARE = "../envs/suite.yaml"
+
 
 def say(text):
     """A message for the user on the terminal (Snakemake's own output goes there too)."""

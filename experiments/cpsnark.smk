@@ -34,6 +34,8 @@ rule cpsnark_run:
     threads: measuring_threads("cpsnark-sm")
     resources:
         **job_resources("cpsnark-sm"),
+    conda:
+        SOFTWARE
     shell:
         "env CPSNARK_N={params.n} CPSNARK_SAMPLES={params.samples}"
         " CPSNARK_JSON={params.json}{params.seed} RAYON_NUM_THREADS={params.threads}"

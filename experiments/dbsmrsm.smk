@@ -35,6 +35,8 @@ rule dbsmrsm_run:
         **job_resources("db-sm-rsm"),
     # A status False exits non-zero but leaves complete reports: keep them for the PDF to flag
     # (the `verify` rule fails the run after the PDF is written).
+    conda:
+        SOFTWARE
     shell:
         "{input} {params.args} --key-cache {params.key_cache} --json {output.json}"
         " > {output.txt} 2> >(tee {log} >&2)"
@@ -62,6 +64,8 @@ rule dbsm_calibration:
     resources:
         mem_mb=2000,
         runtime=60,
+    conda:
+        SOFTWARE
     shell:
         "RAYON_NUM_THREADS=1 DBSM_CALIBRATION=$PWD/{output}"
         " cargo bench -p db-sm-rsm --bench ops > {log} 2>&1"
@@ -84,6 +88,8 @@ rule dbsm_perf:
     resources:
         mem_mb=4000,
         runtime=180,
+    conda:
+        SOFTWARE
     shell:
         "python3 scripts/dbsm_compare_modes.py --binary {input.binary} --n 1000"
         " --m {params.mixers} --threads 1 --scaling 2 --calibration {input.calibration}"

@@ -26,6 +26,8 @@ rule veccom_run:
     resources:
         **job_resources("veccom"),
     # A failed check exits 1 with the report written: keep it for the PDF to flag.
+    conda:
+        SOFTWARE
     shell:
         "{input} {params.args} --out {output.json} > {log}.stdout 2> >(tee {log} >&2)"
         " || {{ rc=$?; echo \"veccom-bench exited with status $rc; see {log}\" >&2;"

@@ -36,6 +36,8 @@ rule zksnark_run:
         **job_resources("zksnark-sm-rsm"),
     # A failed verification still leaves complete reports: keep them (the PDF flags FAILED and
     # the `verify` rule fails the run) instead of letting Snakemake delete them.
+    conda:
+        SOFTWARE
     shell:
         "node zksnark-sm-rsm/run.mjs {params.args} 2> >(tee {log} >&2)"
         " || {{ rc=$?; echo \"zksnark-sm-rsm exited with status $rc; see {log}\" >&2;"

@@ -174,6 +174,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     shutil.copy(REPO / "requirements.txt", root)
     shutil.copytree(REPO / "config", root / "config")
     shutil.copytree(REPO / "experiments", root / "experiments")
+    shutil.copytree(REPO / "envs", root / "envs")
     # the sources the build rules depend on
     for name in (
         "Cargo.toml",
