@@ -6,6 +6,8 @@
     python -m analysis tidy RESULTS_DIR       only the tidy table (tidy.csv, tidy.parquet)
     python -m analysis verify RESULTS_DIR     exit 1 unless every configured run verified
     python -m analysis costs RESULTS_DIR...   fit the per-unit costs of the estimates
+    python -m analysis estimates RESULTS_DIR... [--check EXPERIMENT --within F]
+                                              the estimates beside the measured CPU times
 
 RESULTS_DIR/config.json (written by the workflow) says which runs belong to the configuration;
 without it, every run found under RESULTS_DIR/raw is read. Errors (a missing directory, a
@@ -71,6 +73,27 @@ def _results_dir(p: Path) -> Path:
     return p
 
 
+def _estimates(dirs: list[Path], check: list[str], within: float) -> int:
+    from analysis.derive.costs import check_estimates, estimates_text
+
+    if within <= 1:
+        raise ConfigError(f"--within must be above 1, not {within}")
+    checks = check_estimates([_results_dir(d) for d in dirs])
+    print(estimates_text(checks))
+    status = 0
+    for experiment in check:
+        mine = [c for c in checks if c.run.experiment == experiment]
+        if not mine:
+            print(f"estimates: no measured run of {experiment}", file=sys.stderr)
+            status = 1
+        for c in mine:
+            if not 1 / within <= c.ratio <= within:
+                why = f"took {c.ratio:.2f}x its estimate (allowed: within {within:g}x)"
+                print(f"estimates: {c.run.dir} {why}", file=sys.stderr)
+                status = 1
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m analysis", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -88,6 +111,16 @@ def main(argv: list[str] | None = None) -> int:
     pk = sub.add_parser("costs", help="fit the estimates' per-unit costs from runs' benchmark files")
     pk.add_argument("results_dirs", type=Path, nargs="+")
     pk.add_argument("--out", type=Path, help="write the fitted costs.yaml here (default: print it)")
+    pe = sub.add_parser("estimates", help="the workflow's estimates beside the runs' measured CPU times")
+    pe.add_argument("results_dirs", type=Path, nargs="+")
+    pe.add_argument(
+        "--check",
+        metavar="EXPERIMENT",
+        action="append",
+        default=[],
+        help="exit 1 unless every run of EXPERIMENT is within --within of its estimate",
+    )
+    pe.add_argument("--within", type=float, default=2.0, help="allowed factor either way (default 2)")
     for p in (pc, pr, pt):
         p.add_argument(
             "--paper-dir",
@@ -125,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print(text, end="")
             return 0
+        if args.cmd == "estimates":
+            return _estimates(args.results_dirs, args.check, args.within)
         rc = for_results(_results_dir(args.results_dir))
         if args.cmd == "tidy":
             col = collect(args.results_dir, args.paper_dir, rc)

@@ -134,3 +134,37 @@ def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
         line for line in costs_path.read_text(encoding="utf-8").splitlines(True) if line.startswith("#")
     )
     return header + yaml.safe_dump(costs, sort_keys=False)
+
+
+@dataclass
+class Check:
+    """One run's estimate beside what Snakemake measured for its job."""
+
+    run: Run
+    estimated_cpu_s: float
+    measured_cpu_s: float
+
+    @property
+    def ratio(self) -> float:
+        """Measured over estimated CPU time (1 = exact)."""
+        return self.measured_cpu_s / self.estimated_cpu_s if self.estimated_cpu_s > 0 else float("inf")
+
+
+def check_estimates(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> list[Check]:
+    """Every measured run of the given results directories beside its estimate on this machine
+    now (the workflow's estimate, before the wall-time scaling by threads)."""
+    from analysis.plan.estimate import CostModel
+
+    model = CostModel.load(costs_path)
+    return [Check(s.run, model.estimate(s.run).cpu_s, s.cpu_s) for ss in samples(dirs).values() for s in ss]
+
+
+def estimates_text(checks: Sequence[Check]) -> str:
+    """A table of runs: estimated and measured CPU seconds and their ratio."""
+    from analysis.cli import text_table
+
+    rows = [
+        [c.run.dir, f"{c.estimated_cpu_s:,.1f}", f"{c.measured_cpu_s:,.1f}", f"{c.ratio:.2f}"]
+        for c in sorted(checks, key=lambda c: c.run.dir)
+    ]
+    return text_table(["run", "estimated CPU s", "measured CPU s", "measured/estimated"], rows)

@@ -214,3 +214,30 @@ def test_runs_of_different_machines_are_not_pooled(paper_dir: Path, tmp_path: Pa
     df = collect(tmp_path, None, for_results(tmp_path)).df
     names = [str(c) for c in figure10_top(df).table.columns]
     assert any("on testhost" in n for n in names) and any("on node7" in n for n in names)
+
+
+def test_estimates_check_flags_a_run_far_from_its_estimate(
+    paper_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from analysis.plan.estimate import CostModel
+    from analysis.plan.runs import plan
+
+    cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm"])
+    root = synth.make_results(tmp_path / "results", paper_dir, cfg)
+    (run,) = plan(cfg)["db-sm-rsm"]
+    estimated = CostModel.load().estimate(run)
+    bench = root / "raw" / run.dir / "benchmark.tsv"
+    header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+
+    def measured(cpu: float) -> tuple[int, int]:
+        bench.write_text(header + f"{cpu:.2f}\t0:00:01\t200\t250\t190\t195\t0\t0\t90\t{cpu:.2f}\n")
+        return main(["estimates", str(root), "--check", "db-sm-rsm", "--within", "1000"]), main(
+            ["estimates", str(root), "--check", "db-sm-rsm", "--within", "1.5"]
+        )
+
+    # Within a factor of 1000 of the estimate always; 100x above it never within 1.5x.
+    assert measured(estimated.cpu_s * 100) == (0, 1)
+    assert "took" in capsys.readouterr().err
+    # A check of an experiment with no measured run fails too.
+    assert main(["estimates", str(root), "--check", "cmix"]) == 1
+    assert main(["estimates", str(root), "--within", "0.5"]) == 2
