@@ -28,8 +28,9 @@ struct Cli {
     /// Number of entries (senders, ciphertexts), 1..=1000000.
     #[arg(value_parser = clap::value_parser!(u64).range(1..=MAX_N))]
     n: u64,
-    /// Number of mix-servers, 1..=64.
-    #[arg(value_parser = clap::value_parser!(u64).range(1..=MAX_M))]
+    /// Number of mix-servers, 2..=64 (with one mixer, "each mixer checks the others" checks
+    /// nothing).
+    #[arg(value_parser = clap::value_parser!(u64).range(2..=MAX_M))]
     m: u64,
     /// Pairing curve: bn254 (the paper's size class) or bls12-381 (the secure choice).
     #[arg(long, value_enum, default_value_t = Curve::Bn254)]

@@ -92,8 +92,17 @@ pub fn fixes() -> Vec<String> {
 
 /// Runs everything on the configured curve; returns the list of fixes for the JSON.
 pub fn run(cfg: &Config, report: &mut Report) -> Result<Vec<String>> {
-    if cfg.n == 0 || cfg.m == 0 {
-        return Err(crate::Error::Input("n and m must be at least 1".into()));
+    if cfg.n == 0 {
+        return Err(crate::Error::Input("n must be at least 1".into()));
+    }
+    if cfg.m < 2 {
+        // With one mixer every "each mixer verifies the others' proofs" step checks nothing, so
+        // a run would print True for statuses nobody checked.
+        return Err(crate::Error::Input(format!(
+            "m = {} mix-servers: at least 2 are needed, so that every proof is checked by \
+             another mixer",
+            cfg.m
+        )));
     }
     match cfg.curve {
         Curve::Bn254 => run_on::<ark_bn254::Bn254>(cfg, report)?,
@@ -167,6 +176,14 @@ mod tests {
         }
         assert_eq!(got.len(), want.len());
         assert!(r.all_ok());
+    }
+
+    #[test]
+    fn one_mixer_is_refused() {
+        let mut r = Report::new(1, false);
+        let err = run(&cfg(3, 1, Curve::Bn254), &mut r).unwrap_err();
+        assert!(err.to_string().contains("at least 2"), "{err}");
+        assert!(r.statuses().is_empty(), "no status may be printed for m = 1");
     }
 
     #[test]
