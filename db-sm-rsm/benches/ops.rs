@@ -125,7 +125,7 @@ fn cycle<'a, T>(pool: &'a [T]) -> impl FnMut() -> &'a T {
 }
 
 fn bench_curve<E: Pairing>(c: &mut Criterion, rec: &Recorder, curve: &str) {
-    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let mut rng = ChaCha20Rng::from_seed([7; 32]);
     let gens = Generators::<E>::new(&mut rng);
     let full: Vec<E::ScalarField> = (0..POOL).map(|_| E::ScalarField::rand(&mut rng)).collect();
     let s80: Vec<E::ScalarField> = (0..POOL).map(|_| random_short(&mut rng, 80)).collect();
@@ -212,7 +212,7 @@ fn bench_curve<E: Pairing>(c: &mut Criterion, rec: &Recorder, curve: &str) {
 /// and the 2050-bit N with the exponent lengths of spec §3, and CRT decryption under a per-mixer
 /// key. Test keys from the checked-in primes: their secrecy is irrelevant to timing.
 fn bench_paillier(c: &mut Criterion, rec: &Recorder) {
-    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let mut rng = ChaCha20Rng::from_seed([9; 32]);
     let mut th = ThresholdKey::fixed_test_key(&mut rng, 4).pk;
     th.build_table(13);
     let msg = random_bits(&mut rng, 250);

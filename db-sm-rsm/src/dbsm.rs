@@ -166,14 +166,16 @@ pub fn run<E: Pairing>(
                         let draws: Vec<(E::ScalarField, E::ScalarField)> = (0..n)
                             .map(|_| (E::ScalarField::rand(&mut mx.rng), E::ScalarField::rand(&mut mx.rng)))
                             .collect();
-                        let seeds: Vec<u64> = (0..n).map(|_| rand::RngCore::next_u64(&mut mx.rng)).collect();
+                        // One 32-byte seed per entry: the proofs are made in parallel, each from its
+                        // own stream.
+                        let seeds: Vec<[u8; 32]> = (0..n).map(|_| rand::Rng::gen(&mut mx.rng)).collect();
                         let out: Vec<(Ciphertext<E>, EncBlProof<E>)> = (0..n)
                             .into_par_iter()
                             .map(|i| {
                                 let (b, rho) = draws[i];
                                 let c = &blsig_cts[i];
                                 let ct = elgamal::reencrypt(gens, eg, &elgamal::exp(c, &b), &rho);
-                                let mut prng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(seeds[i]);
+                                let mut prng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::from_seed(seeds[i]);
                                 let pf = pk_enc_bl_prove(gens, eg, c, &ct, &rho, &b, &mut prng);
                                 (ct, pf)
                             })
