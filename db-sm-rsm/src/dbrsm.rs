@@ -302,7 +302,8 @@ pub fn run<E: Pairing>(
                             .into_par_iter()
                             .map(|seed| {
                                 let rng = &mut ChaCha20Rng::from_seed(seed);
-                                let bs = E::ScalarField::rand(rng);
+                                // bS ≠ 0: a zero total would leave S̃ = S, the verifier's own.
+                                let bs: E::ScalarField = crate::group::random_nonzero(rng);
                                 let bc = E::ScalarField::rand(rng);
                                 let br = E::ScalarField::rand(rng);
                                 let rho = E::ScalarField::rand(rng);
