@@ -113,13 +113,22 @@ pub fn run<E: Pairing>(
     let q = scalar_to_integer(&-E::ScalarField::one()) + 1u32;
     let mut statuses = Vec::new();
 
-    // §2.6.1: the verifier checks the senders' proofs of knowledge of their commitments.
+    // §2.6.1: the verifier checks the senders' proofs of knowledge of their commitments, each
+    // made by its sender in this run, and that no commitment is resubmitted.
     let ok = r.section("pkcommverifs", Totals::Verifier, |r| {
         let label = "verifying proof of knowledge of commitment openings";
         r.time(Party::Verifier, label, || {
-            (0..n)
-                .into_par_iter()
-                .all(|i| pkcomm_verify(gens, &inputs.gammas[i], &inputs.pkcomm[i]).is_ok())
+            let distinct = inputs
+                .gammas
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+                == n;
+            distinct
+                && (0..n).into_par_iter().all(|i| {
+                    let ctx = public.context("sender", i, "gamma");
+                    pkcomm_verify(gens, &ctx, &inputs.gammas[i], &inputs.pkcomm[i]).is_ok()
+                })
         })
     });
     r.status("status_pkcomms", ok);
@@ -298,9 +307,11 @@ pub fn run<E: Pairing>(
                             (Integer, PlaintextProof),
                             (Integer, PlaintextProof),
                         );
+                        let party = mx.party().to_string();
                         let rows: Vec<Row<E>> = seeds
                             .into_par_iter()
-                            .map(|seed| {
+                            .enumerate()
+                            .map(|(j, seed)| {
                                 let rng = &mut ChaCha20Rng::from_seed(seed);
                                 // bS ≠ 0: a zero total would leave S̃ = S, the verifier's own.
                                 let bs: E::ScalarField = crate::group::random_nonzero(rng);
@@ -309,15 +320,16 @@ pub fn run<E: Pairing>(
                                 let rho = E::ScalarField::rand(rng);
                                 let ct = elgamal::encrypt(gens, eg, &gens.g1.mul(&bs).into_affine(), &rho);
                                 let pf = pk_enc_blrev_prove(gens, eg, &ct, &rho, &bs, rng);
-                                let mut pai = |b: &E::ScalarField| {
+                                let mut pai = |b: &E::ScalarField, role: &str| {
                                     let plain = scalar_to_integer(b)
                                         + &q * offset::<E::ScalarField>(rng);
                                     let (c, rr) = th.encrypt(&plain, rng);
-                                    let p = th.prove_plaintext(&c, &plain, &rr, rng);
+                                    let ctx = public.context(&party, j, role);
+                                    let p = th.prove_plaintext(&ctx, &c, &plain, &rr, rng);
                                     (c, p)
                                 };
-                                let pc = pai(&bc);
-                                let pr = pai(&br);
+                                let pc = pai(&bc, "bc");
+                                let pr = pai(&br, "br");
                                 ([bs, bc, br], ct, pf, pc, pr)
                             })
                             .collect();
@@ -354,18 +366,23 @@ pub fn run<E: Pairing>(
                 for mx in mixers.iter() {
                     let label = "verifying others' proofs of knowledge of blinding factors";
                     all &= r.time(mx.party(), label, || {
-                        steps.par_iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, st)| {
+                        steps.par_iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(k, st)| {
                             let eg_ok = (0..n).into_par_iter().all(|j| {
                                 pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok()
                             });
+                            let party = Party::Mixer(k).to_string();
+                            let ctxs = |role: &str| -> Vec<Vec<u8>> {
+                                (0..n).map(|j| public.context(&party, j, role)).collect()
+                            };
+                            let (c_ctx, r_ctx) = (ctxs("bc"), ctxs("br"));
                             let pai_ok = if cfg.mode == Mode::Fast {
                                 // Small-exponent batch verification of the Paillier PoKs.
-                                th.verify_plaintext_batch(&st.c, &st.c_pf).is_ok()
-                                    && th.verify_plaintext_batch(&st.r, &st.r_pf).is_ok()
+                                th.verify_plaintext_batch(&c_ctx, &st.c, &st.c_pf).is_ok()
+                                    && th.verify_plaintext_batch(&r_ctx, &st.r, &st.r_pf).is_ok()
                             } else {
                                 (0..n).into_par_iter().all(|j| {
-                                    th.verify_plaintext(&st.c[j], &st.c_pf[j]).is_ok()
-                                        && th.verify_plaintext(&st.r[j], &st.r_pf[j]).is_ok()
+                                    th.verify_plaintext(&c_ctx[j], &st.c[j], &st.c_pf[j]).is_ok()
+                                        && th.verify_plaintext(&r_ctx[j], &st.r[j], &st.r_pf[j]).is_ok()
                                 })
                             };
                             eg_ok && pai_ok

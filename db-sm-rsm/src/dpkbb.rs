@@ -363,7 +363,10 @@ mod tests {
     #[test]
     fn identity_blinded_signature_is_rejected() {
         assert_eq!(zero_blinding::<ark_bn254::Bn254>(), vec![0, 1, 2, 3]);
-        assert_eq!(zero_blinding::<ark_bls12_381::Bls12_381>(), vec![0, 1, 2, 3]);
+        assert_eq!(
+            zero_blinding::<ark_bls12_381::Bls12_381>(),
+            vec![0, 1, 2, 3]
+        );
     }
 
     #[test]

@@ -424,7 +424,10 @@ mod tests {
     fn zero_blinding_is_rejected() {
         // bS = δ0 = 0: z1 = 1 and S̃ = S, a valid proof of a degenerate statement.
         assert_eq!(run_with::<ark_bn254::Bn254>(false, Some(1)), vec![1]);
-        assert_eq!(run_with::<ark_bls12_381::Bls12_381>(false, Some(2)), vec![2]);
+        assert_eq!(
+            run_with::<ark_bls12_381::Bls12_381>(false, Some(2)),
+            vec![2]
+        );
     }
 
     #[test]

@@ -85,6 +85,10 @@ fn main() -> ExitCode {
         seed: cli.seed,
         tamper: cli.tamper,
     };
+    if let Err(e) = cfg.validate() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     if let Err(e) = rayon::ThreadPoolBuilder::new()
         .num_threads(cli.threads as usize)
         .build_global()

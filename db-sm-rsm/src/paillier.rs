@@ -320,24 +320,32 @@ impl PaillierPublicKey {
         )
     }
 
+    /// Proof of knowledge of the plaintext m and randomness r of `c`, for the context `ctx`.
     pub fn prove_plaintext(
         &self,
+        ctx: &[u8],
         c: &Integer,
         m: &Integer,
         r: &Integer,
         rng: &mut (impl RngCore + CryptoRng),
     ) -> PlaintextProof {
-        self.pok_key().prove(c, m, r, rng)
+        self.pok_key().prove(ctx, c, m, r, rng)
     }
 
-    pub fn verify_plaintext(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
-        self.pok_key().verify(c, proof)
+    /// Checks a proof made for the context `ctx`.
+    pub fn verify_plaintext(&self, ctx: &[u8], c: &Integer, proof: &PlaintextProof) -> Result<()> {
+        self.pok_key().verify(ctx, c, proof)
     }
 
     /// Batch verification of many PoKs of plaintext: one long exponentiation per batch instead of
     /// one per proof (small-exponent batching, see `PokKey::verify_batch`).
-    pub fn verify_plaintext_batch(&self, cs: &[Integer], proofs: &[PlaintextProof]) -> Result<()> {
-        self.pok_key().verify_batch(cs, proofs)
+    pub fn verify_plaintext_batch(
+        &self,
+        ctxs: &[Vec<u8>],
+        cs: &[Integer],
+        proofs: &[PlaintextProof],
+    ) -> Result<()> {
+        self.pok_key().verify_batch(ctxs, cs, proofs)
     }
 
     fn pok_key(&self) -> PokKey<'_> {
@@ -403,8 +411,12 @@ impl PokKey<'_> {
         (bigint::rem_euc(m, self.n) * self.n + 1u32) % self.n2
     }
 
-    fn challenge(&self, c: &Integer, commitment: &Integer) -> Integer {
+    /// The challenge of one proof. `ctx` says what the proof is for (the run, the sender or
+    /// mixer and its entry, the role of the ciphertext), so that a proof cannot be replayed for
+    /// another sender, entry or run.
+    fn challenge(&self, ctx: &[u8], c: &Integer, commitment: &Integer) -> Integer {
         let mut t = Transcript::new(self.domain);
+        t.append_bytes(b"context", ctx);
         t.append_integer(b"N", self.n);
         t.append_integer(b"H", self.hn);
         t.append_integer(b"c", c);
@@ -415,6 +427,7 @@ impl PokKey<'_> {
     /// Masks of bitlen(N) + 2κ_r + κ_c bits hide chal·m (m < N) and chal·r statistically.
     pub fn prove(
         &self,
+        ctx: &[u8],
         c: &Integer,
         m: &Integer,
         r: &Integer,
@@ -423,7 +436,7 @@ impl PokKey<'_> {
         let rho_m = random_bits(rng, self.mask_bits);
         let rho_r = random_bits(rng, self.mask_bits);
         let commitment = mul_mod(&self.one_plus_n_pow(&rho_m), &self.h_pow(&rho_r), self.n2);
-        let chal = self.challenge(c, &commitment);
+        let chal = self.challenge(ctx, c, &commitment);
         PlaintextProof {
             z_m: rho_m + Integer::from(&chal * m),
             z_r: rho_r + Integer::from(&chal * r),
@@ -447,9 +460,9 @@ impl PokKey<'_> {
 
     /// Checks `c^{chal} · C ≡ (1+N)^{z_m} · H^{z_r} (mod N²)` and that the responses are in range
     /// (so a prover cannot use a wrapped-around or negative response).
-    pub fn verify(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
+    pub fn verify(&self, ctx: &[u8], c: &Integer, proof: &PlaintextProof) -> Result<()> {
         self.check_proof(c, proof)?;
-        let chal = self.challenge(c, &proof.commitment);
+        let chal = self.challenge(ctx, c, &proof.commitment);
         let lhs = mul_mod(&pow_mod(c, &chal, self.n2)?, &proof.commitment, self.n2);
         let rhs = mul_mod(
             &self.one_plus_n_pow(&proof.z_m),
@@ -470,10 +483,16 @@ impl PokKey<'_> {
     /// 2 (±1-type elements of Z*_{N²}), which a single-proof check would catch: accepting
     /// those changes nothing about knowledge of the plaintext, and without the squaring such a
     /// factor would be caught only with probability 1/2. Use [`Self::verify`] to find a culprit.
-    pub fn verify_batch(&self, cs: &[Integer], proofs: &[PlaintextProof]) -> Result<()> {
-        if cs.len() != proofs.len() {
+    pub fn verify_batch(
+        &self,
+        ctxs: &[Vec<u8>],
+        cs: &[Integer],
+        proofs: &[PlaintextProof],
+    ) -> Result<()> {
+        if cs.len() != proofs.len() || ctxs.len() != cs.len() {
             return Err(Error::Input(format!(
-                "{} ciphertexts but {} proofs",
+                "{} contexts, {} ciphertexts and {} proofs",
+                ctxs.len(),
                 cs.len(),
                 proofs.len()
             )));
@@ -481,13 +500,15 @@ impl PokKey<'_> {
         cs.par_iter()
             .zip(proofs)
             .try_for_each(|(c, p)| self.check_proof(c, p))?;
-        let chals: Vec<Integer> = cs
-            .par_iter()
-            .zip(proofs)
-            .map(|(c, p)| self.challenge(c, &p.commitment))
+        let chals: Vec<Integer> = (0..cs.len())
+            .into_par_iter()
+            .map(|i| self.challenge(&ctxs[i], &cs[i], &proofs[i].commitment))
             .collect();
         let mut t = Transcript::new(b"pok-plaintext/batch");
         t.append_bytes(b"domain", self.domain);
+        for ctx in ctxs {
+            t.append_bytes(b"context", ctx);
+        }
         t.append_integer(b"N", self.n);
         t.append_integer(b"H", self.hn);
         t.append_integers(b"c", cs);
@@ -534,6 +555,10 @@ impl PokKey<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn test_ctxs(n: usize) -> Vec<Vec<u8>> {
+        vec![b"test".to_vec(); n]
+    }
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -582,23 +607,23 @@ mod tests {
         let pk = &key.pk;
         let m = bigint::random_below(&mut r, &pk.n);
         let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(&c, &m, &rr, &mut r);
-        pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"test", &c, &proof).unwrap();
         assert!(proof.commitment < pk.n2);
         let (c2, _) = pk.encrypt(&m, &mut r);
-        assert!(pk.verify_plaintext(&c2, &proof).is_err());
+        assert!(pk.verify_plaintext(b"test", &c2, &proof).is_err());
         let mut bad = proof.clone();
         bad.z_m += 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.z_r -= 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.commitment = mul_mod(&bad.commitment, &pk.hn, &pk.n2);
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut pk2 = pk.clone();
         pk2.hn = mul_mod(&pk.hn, &pk.hn, &pk.n2);
-        assert!(pk2.verify_plaintext(&c, &proof).is_err());
+        assert!(pk2.verify_plaintext(b"test", &c, &proof).is_err());
     }
 
     #[test]
@@ -610,15 +635,18 @@ mod tests {
             .map(|i| {
                 let m = Integer::from(i + 3);
                 let (c, rr) = pk.encrypt(&m, &mut r);
-                let p = pk.prove_plaintext(&c, &m, &rr, &mut r);
+                let p = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
                 (c, p)
             })
             .unzip();
-        pk.verify_plaintext_batch(&cs, &proofs).unwrap();
+        pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &proofs)
+            .unwrap();
         for bad in [0usize, 2] {
             let mut ps = proofs.clone();
             ps[bad].z_r += 1;
-            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err());
+            assert!(pk
+                .verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
+                .is_err());
         }
     }
 
@@ -632,8 +660,8 @@ mod tests {
         let m = bigint::random_below(&mut r, &key.pk.n);
         let (c, rr) = key.pk.encrypt(&m, &mut r);
         assert_eq!(key.decrypt(&c).unwrap(), m);
-        let proof = key.pk.prove_plaintext(&c, &m, &rr, &mut r);
-        key.pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = key.pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        key.pk.verify_plaintext(b"test", &c, &proof).unwrap();
     }
 
     /// Prints fresh key material in the format of [`fixed`]. Run with

@@ -84,26 +84,46 @@ pub fn fixes() -> Vec<String> {
         "CSPRNG: ChaCha20 (seeded from the OS, or --seed) instead of Mersenne Twister",
         "S2: Paillier keys are fixed test keys generated once by our own safe-prime search \
          (not upstream's constants); fresh generation takes minutes and is not timed upstream",
+        "A1: DPK_BB rejects a blinded signature equal to the identity (blinding shares summing \
+         to 0), DPK_BBS+ an identity S~ or z1; honest mixers draw nonzero blindings",
+        "A3: every non-OS random generator is seeded with 32 bytes",
+        "A6: m < 2 is refused (with one mixer no proof is checked by another)",
+        "A7: input proofs bind the run identifier, the sender and the role of the proven value; \
+         duplicate input ciphertexts and commitments are rejected",
     ]
     .iter()
     .map(|s| s.to_string())
     .collect()
 }
 
+impl Config {
+    /// Checks what can be checked before any work: n >= 1, m >= 2, and a tamper that this n
+    /// allows.
+    pub fn validate(&self) -> Result<()> {
+        if self.n == 0 {
+            return Err(crate::Error::Input("n must be at least 1".into()));
+        }
+        if self.m < 2 {
+            // With one mixer every "each mixer verifies the others' proofs" step checks nothing,
+            // so a run would print True for statuses nobody checked.
+            return Err(crate::Error::Input(format!(
+                "m = {} mix-servers: at least 2 are needed, so that every proof is checked by \
+                 another mixer",
+                self.m
+            )));
+        }
+        if self.tampers(Tamper::Replay) && self.n < 2 {
+            return Err(crate::Error::Input(
+                "--tamper replay needs n >= 2 (sender 1 replays sender 0's input)".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Runs everything on the configured curve; returns the list of fixes for the JSON.
 pub fn run(cfg: &Config, report: &mut Report) -> Result<Vec<String>> {
-    if cfg.n == 0 {
-        return Err(crate::Error::Input("n must be at least 1".into()));
-    }
-    if cfg.m < 2 {
-        // With one mixer every "each mixer verifies the others' proofs" step checks nothing, so
-        // a run would print True for statuses nobody checked.
-        return Err(crate::Error::Input(format!(
-            "m = {} mix-servers: at least 2 are needed, so that every proof is checked by \
-             another mixer",
-            cfg.m
-        )));
-    }
+    cfg.validate()?;
     match cfg.curve {
         Curve::Bn254 => run_on::<ark_bn254::Bn254>(cfg, report)?,
         Curve::Bls12_381 => run_on::<ark_bls12_381::Bls12_381>(cfg, report)?,
@@ -194,7 +214,10 @@ mod tests {
         let mut r = Report::new(1, false);
         let err = run(&cfg(3, 1, Curve::Bn254), &mut r).unwrap_err();
         assert!(err.to_string().contains("at least 2"), "{err}");
-        assert!(r.statuses().is_empty(), "no status may be printed for m = 1");
+        assert!(
+            r.statuses().is_empty(),
+            "no status may be printed for m = 1"
+        );
     }
 
     #[test]

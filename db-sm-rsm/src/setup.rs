@@ -42,6 +42,25 @@ pub struct Public<E: Pairing> {
     pub ck_fo: fo::FoKey,
     /// permcomm_k for every mixer.
     pub permcomms: Vec<PermCommitment<E>>,
+    /// This run's identifier, fresh at setup: every proof of an input names it, so that a
+    /// proof from another run cannot be replayed into this one.
+    pub run_id: [u8; 32],
+}
+
+impl<E: Pairing> Public<E> {
+    /// What a proof is for, absorbed by its Fiat-Shamir challenge: this run, the party that
+    /// makes it (`"sender"`, `"mixer 2"`), the entry and the role of the proven value (`"cv"`).
+    /// A proof copied to another sender, entry, role or run no longer verifies.
+    pub fn context(&self, party: &str, entry: usize, role: &str) -> Vec<u8> {
+        let mut c = Vec::with_capacity(64 + party.len() + role.len());
+        c.extend_from_slice(b"db-sm-rsm/context/v1");
+        c.extend_from_slice(&self.run_id);
+        c.extend_from_slice(&(entry as u64).to_le_bytes());
+        c.extend_from_slice(&(party.len() as u64).to_le_bytes());
+        c.extend_from_slice(party.as_bytes());
+        c.extend_from_slice(role.as_bytes());
+        c
+    }
 }
 
 /// Mixer k and its secrets. Only mixer k's own steps get `&mut Mixer`.
@@ -195,6 +214,8 @@ pub fn preprocess<E: Pairing>(
     })?;
     r.status("status_permcomm", ok);
 
+    let mut run_id = [0u8; 32];
+    rand::RngCore::fill_bytes(&mut dealer, &mut run_id);
     let public = Public {
         n,
         m,
@@ -205,6 +226,7 @@ pub fn preprocess<E: Pairing>(
         ck,
         ck_fo,
         permcomms,
+        run_id,
     };
     let verifier = Verifier {
         rng: child_rng(master),

@@ -60,11 +60,15 @@ pub enum Tamper {
     /// identity, and every proof they make is honest.
     #[value(name = "zero-blinding")]
     ZeroBlinding,
+    /// Sender 1 resubmits sender 0's whole input (ciphertexts, commitment, shares and proofs),
+    /// so that sender 0's message would come out twice.
+    #[value(name = "replay")]
+    Replay,
 }
 
 impl Tamper {
     /// Every tamper, with the status it must turn False.
-    pub const ALL: [(Tamper, &'static str); 17] = [
+    pub const ALL: [(Tamper, &'static str); 18] = [
         (Tamper::PermComm, "status_permcomm"),
         (Tamper::InputPok, "status_encs"),
         (Tamper::Shuffle, "status_shuffle"),
@@ -82,6 +86,7 @@ impl Tamper {
         (Tamper::PkZ1, "status_pk_z1"),
         (Tamper::DpkBbsPlus, "status_dpk_bbsplussig"),
         (Tamper::ZeroBlinding, "status_dpk_bbsig"),
+        (Tamper::Replay, "status_encs"),
     ];
 
     /// The command-line name of the tamper (as in `--tamper NAME`).
@@ -104,6 +109,7 @@ impl Tamper {
             Tamper::PkZ1 => "pk-z1",
             Tamper::DpkBbsPlus => "dpk-bbsplus",
             Tamper::ZeroBlinding => "zero-blinding",
+            Tamper::Replay => "replay",
         }
     }
 

@@ -340,23 +340,30 @@ impl ThresholdPublicKey {
     /// bitlen(N) + 2κ_r + κ_c-bit masks, reduced commitment (B7) and integer responses (B9).
     pub fn prove_plaintext(
         &self,
+        ctx: &[u8],
         c: &Integer,
         m: &Integer,
         r: &Integer,
         rng: &mut (impl RngCore + CryptoRng),
     ) -> PlaintextProof {
-        self.pok_key().prove(c, m, r, rng)
+        self.pok_key().prove(ctx, c, m, r, rng)
     }
 
-    /// Checks `c^{chal} · C ≡ (1+N)^{z_m} · H^{z_r} (mod N²)` and the response ranges.
-    pub fn verify_plaintext(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
-        self.pok_key().verify(c, proof)
+    /// Checks `c^{chal} · C ≡ (1+N)^{z_m} · H^{z_r} (mod N²)` and the response ranges, for a
+    /// proof made for the context `ctx`.
+    pub fn verify_plaintext(&self, ctx: &[u8], c: &Integer, proof: &PlaintextProof) -> Result<()> {
+        self.pok_key().verify(ctx, c, proof)
     }
 
     /// Batch verification of many PoKs of plaintext under this key: one long exponentiation per
     /// batch instead of one per proof (small-exponent batching, see `paillier::PokKey::verify_batch`).
-    pub fn verify_plaintext_batch(&self, cs: &[Integer], proofs: &[PlaintextProof]) -> Result<()> {
-        self.pok_key().verify_batch(cs, proofs)
+    pub fn verify_plaintext_batch(
+        &self,
+        ctxs: &[Vec<u8>],
+        cs: &[Integer],
+        proofs: &[PlaintextProof],
+    ) -> Result<()> {
+        self.pok_key().verify_batch(ctxs, cs, proofs)
     }
 
     fn pok_key(&self) -> PokKey<'_> {
@@ -499,6 +506,10 @@ impl ThresholdSecretShare {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn test_ctxs(n: usize) -> Vec<Vec<u8>> {
+        vec![b"test".to_vec(); n]
+    }
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -581,29 +592,58 @@ mod tests {
         let mut r = rng(4);
         let m = random_below(&mut r, &pk.n);
         let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(&c, &m, &rr, &mut r);
-        pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"test", &c, &proof).unwrap();
         assert!(proof.commitment < pk.n2);
 
         let (c_other, _) = pk.encrypt(&m, &mut r);
-        assert!(pk.verify_plaintext(&c_other, &proof).is_err());
+        assert!(pk.verify_plaintext(b"test", &c_other, &proof).is_err());
         let mut bad = proof.clone();
         bad.z_m += 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.z_r += 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.commitment = mul_mod(&bad.commitment, &pk.hn, &pk.n2);
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         // Statement element: a different key's H.
         let mut pk2 = pk.clone();
         pk2.hn = mul_mod(&pk.hn, &pk.hn, &pk.n2);
-        assert!(pk2.verify_plaintext(&c, &proof).is_err());
+        assert!(pk2.verify_plaintext(b"test", &c, &proof).is_err());
         // Oversized response (would let a cheating prover wrap around).
         let mut bad = proof;
         bad.z_r += Integer::from(1) << (pk.pok_mask_bits() + 5);
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
+    }
+
+    /// A proof is bound to its context (run, sender, role): the same proof under another
+    /// context, alone or in a batch, is rejected.
+    #[test]
+    fn plaintext_proof_is_bound_to_its_context() {
+        let key = small_key(2);
+        let pk = &key.pk;
+        let mut r = rng(16);
+        let m = Integer::from(99);
+        let (c, rr) = pk.encrypt(&m, &mut r);
+        let proof = pk.prove_plaintext(b"run A/sender 0/cv", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"run A/sender 0/cv", &c, &proof)
+            .unwrap();
+        for other in [
+            &b"run A/sender 1/cv"[..],
+            b"run B/sender 0/cv",
+            b"run A/sender 0/cr",
+        ] {
+            assert!(pk.verify_plaintext(other, &c, &proof).is_err());
+        }
+        let (c2, rr2) = pk.encrypt(&m, &mut r);
+        let p2 = pk.prove_plaintext(b"run A/sender 1/cv", &c2, &m, &rr2, &mut r);
+        let cs = [c.clone(), c2.clone()];
+        let ps = [proof.clone(), p2.clone()];
+        let ctxs = vec![b"run A/sender 0/cv".to_vec(), b"run A/sender 1/cv".to_vec()];
+        pk.verify_plaintext_batch(&ctxs, &cs, &ps).unwrap();
+        let swapped = vec![ctxs[1].clone(), ctxs[0].clone()];
+        assert!(pk.verify_plaintext_batch(&swapped, &cs, &ps).is_err());
     }
 
     #[test]
@@ -615,26 +655,38 @@ mod tests {
             .map(|i| {
                 let m = Integer::from(i * 1000 + 7);
                 let (c, rr) = pk.encrypt(&m, &mut r);
-                let p = pk.prove_plaintext(&c, &m, &rr, &mut r);
+                let p = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
                 (c, p)
             })
             .unzip();
-        pk.verify_plaintext_batch(&cs, &proofs).unwrap();
+        pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &proofs)
+            .unwrap();
         for bad in [0usize, 4] {
             let mut ps = proofs.clone();
             ps[bad].z_m += 1;
-            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err(), "z_m at {bad}");
+            assert!(
+                pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
+                    .is_err(),
+                "z_m at {bad}"
+            );
             let mut ps = proofs.clone();
             ps[bad].commitment = mul_mod(&ps[bad].commitment, &pk.hn, &pk.n2);
-            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err(), "C at {bad}");
+            assert!(
+                pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
+                    .is_err(),
+                "C at {bad}"
+            );
             let mut cs2 = cs.clone();
             cs2[bad] = pk.reencrypt(&cs2[bad], &mut r).0;
             assert!(
-                pk.verify_plaintext_batch(&cs2, &proofs).is_err(),
+                pk.verify_plaintext_batch(&test_ctxs(cs2.len()), &cs2, &proofs)
+                    .is_err(),
                 "c at {bad}"
             );
         }
-        assert!(pk.verify_plaintext_batch(&cs[..5], &proofs).is_err());
+        assert!(pk
+            .verify_plaintext_batch(&test_ctxs(cs[..5].len()), &cs[..5], &proofs)
+            .is_err());
     }
 
     #[test]
@@ -650,15 +702,15 @@ mod tests {
         assert_eq!(none.encrypt_with(&m, &rr), c);
         let big = random_bits(&mut r, long.long_exponent_bits());
         assert_eq!(long.h_pow(&big), none.h_pow(&big));
-        let p1 = long.prove_plaintext(&c, &m, &rr, &mut r);
-        none.verify_plaintext(&c, &p1).unwrap();
-        let p2 = none.prove_plaintext(&c, &m, &rr, &mut r);
-        long.verify_plaintext(&c, &p2).unwrap();
-        long.verify_plaintext_batch(&[c.clone(), c.clone()], &[p1.clone(), p2])
+        let p1 = long.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        none.verify_plaintext(b"test", &c, &p1).unwrap();
+        let p2 = none.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        long.verify_plaintext(b"test", &c, &p2).unwrap();
+        long.verify_plaintext_batch(&test_ctxs(2), &[c.clone(), c.clone()], &[p1.clone(), p2])
             .unwrap();
         let mut bad = p1;
         bad.z_r += 1;
-        assert!(long.verify_plaintext(&c, &bad).is_err());
+        assert!(long.verify_plaintext(b"test", &c, &bad).is_err());
     }
 
     fn share_setup(n: usize) -> (ThresholdKey, Vec<Integer>, Vec<Integer>) {
@@ -771,8 +823,8 @@ mod tests {
         let pk = &key.pk;
         let m = Integer::from(987654321u64);
         let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(&c, &m, &rr, &mut r);
-        pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"test", &c, &proof).unwrap();
         let cts = vec![c.clone(), pk.reencrypt(&c, &mut r).0];
         let all: Vec<Vec<Integer>> = key
             .shares

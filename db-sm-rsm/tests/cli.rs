@@ -124,6 +124,7 @@ fn out_of_range_arguments_exit_2() {
         &["10", "2", "--threads", "0"][..],
         &["ten", "2"][..],
         &["10", "2", "--tamper", "nothing"][..],
+        &["1", "2", "--tamper", "replay"][..],
     ] {
         let (code, _, stderr) = run(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");

@@ -67,7 +67,8 @@ fn without_test_items(text: &str) -> String {
 
 #[test]
 fn the_scanner_drops_test_items_only() {
-    let text = "fn a() { x(); }\n#[cfg(test)]\nmod tests { fn b() { seed_from_u64(1); } }\nfn c() {}\n\
+    let text =
+        "fn a() { x(); }\n#[cfg(test)]\nmod tests { fn b() { seed_from_u64(1); } }\nfn c() {}\n\
                 #[cfg(test)]\nuse foo::seed_from_u64;\nfn d() { seed_from_u64(2) }\n";
     let kept = without_test_items(text);
     assert!(kept.contains("fn a()") && kept.contains("fn c()") && kept.contains("fn d()"));
