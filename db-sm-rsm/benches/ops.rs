@@ -256,7 +256,7 @@ fn bench_paillier(c: &mut Criterion, rec: &Recorder) {
     rec.bench(c, "MXN2_4096x80", None, || {
         multi_pow_mod(&bases, &exps, &th.n2)
     });
-    let mixer = PaillierKey::fixed_test_key(&mut rng);
+    let mixer = PaillierKey::fixed_test_key(&mut rng, 0);
     let (ct, _) = mixer.pk.encrypt(&msg, &mut rng);
     rec.bench(c, "CRT_dec", None, || mixer.decrypt(&ct).unwrap());
     let e448 = mixer.pk.random_r(&mut rng);

@@ -15,9 +15,9 @@ use rug::Integer;
 use crate::bbsplus::{self, QuasiSig, SigningKey};
 use crate::dpkbbsplus::{self, WitnessShares};
 use crate::elgamal::{self, Ciphertext};
-use crate::group::{integer_to_scalar, scalar_to_integer, Gt};
+use crate::group::{scalar_to_integer, Gt};
 use crate::inputs::Inputs;
-use crate::mix::{pshuffle_prove, pshuffle_verify, Mixed};
+use crate::mix::{combine_column, pshuffle_prove, pshuffle_verify, Combined, Mixed};
 use crate::pedersen::commit_gt;
 use crate::pshuffle;
 use crate::report::{Party, Report, Totals};
@@ -455,32 +455,21 @@ pub fn run<E: Pairing>(
                     })
                 });
             }
-            let mut out = (Vec::new(), Vec::new(), Vec::new());
+            let mut out = (Vec::new(), Combined::default(), Combined::default());
             for mx in mixers.iter() {
                 out = r.time(mx.party(), "combining decryption shares", || -> Result<_> {
                     let ds: Vec<Vec<E::G1Affine>> = all_shares.iter().map(|s| s.0.clone()).collect();
                     let s = elgamal::combine_many(&blinded.s, &ds)?;
-                    let pai = |list: &[Integer], pick: fn(&Shares<E>) -> &Vec<Integer>| {
-                        (0..n)
-                            .into_par_iter()
-                            .map(|j| {
-                                let col: Vec<Integer> =
-                                    all_shares.iter().map(|s| pick(s)[j].clone()).collect();
-                                let _ = list;
-                                th.combine(&col)
-                                    .map(|x| integer_to_scalar::<E::ScalarField>(&x))
-                                    .unwrap_or_default()
-                            })
-                            .collect::<Vec<_>>()
-                    };
-                    let c = pai(&blinded.c, |s| &s.2);
-                    let rr = pai(&blinded.r, |s| &s.4);
-                    Ok((s, c, rr))
+                    let dc: Vec<Vec<Integer>> = all_shares.iter().map(|s| s.2.clone()).collect();
+                    let dr: Vec<Vec<Integer>> = all_shares.iter().map(|s| s.4.clone()).collect();
+                    Ok((s, combine_column::<E>(th, &dc), combine_column::<E>(th, &dr)))
                 })?;
             }
-            r.status("status_decshares_blsigs_rev", all);
-            statuses.push(all);
-            Ok(out)
+            // A combination that fails is a failed decryption, whatever the proofs said.
+            let ok = all && out.1.failed.is_empty() && out.2.failed.is_empty();
+            r.status("status_decshares_blsigs_rev", ok);
+            statuses.push(ok);
+            Ok((out.0, out.1.values, out.2.values))
         })
     })?;
 

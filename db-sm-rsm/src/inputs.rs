@@ -169,6 +169,10 @@ pub fn prepare<E: Pairing>(
     if cfg.tampers(Tamper::Replay) {
         inp.replay(0, 1);
     }
+    if cfg.tampers(Tamper::ShareCiphertext) {
+        // 2 is a unit of Z*_{N²}; its component of order p′ survives decryption's power 2α.
+        inp.shares[0][0].cv = Integer::from(2);
+    }
     Ok(inp)
 }
 

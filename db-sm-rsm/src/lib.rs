@@ -17,6 +17,7 @@ pub mod error;
 pub mod fo;
 pub mod group;
 pub mod inputs;
+pub mod keys;
 pub mod machine;
 pub mod mix;
 pub mod paillier;

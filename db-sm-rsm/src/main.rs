@@ -55,6 +55,16 @@ struct Cli {
     /// exit code is 1. See the list below.
     #[arg(long, value_enum)]
     tamper: Option<Tamper>,
+    /// Use the checked-in test keys (public, insecure; up to 4 mixers) instead of generating the
+    /// Paillier keys. The report says so.
+    #[arg(long)]
+    test_keys: bool,
+    /// Keep the generated keys of runs with --seed in this directory (default: env
+    /// DBSM_KEY_CACHE), one JSON file per key named by kind, bits and seed, and load them in
+    /// later runs with the same seed instead of searching for primes again. Keys of runs without
+    /// --seed are never stored.
+    #[arg(long, value_name = "DIR")]
+    key_cache: Option<PathBuf>,
     /// Unit costs from `cargo bench -p db-sm-rsm --bench ops` (default: env DBSM_CALIBRATION).
     /// With it, every JSON timer row gets `lower_bound_s` = Σ op count × unit cost; without
     /// it, the rows carry the op counts only.
@@ -84,6 +94,11 @@ fn main() -> ExitCode {
         mode: cli.mode,
         seed: cli.seed,
         tamper: cli.tamper,
+        test_keys: cli.test_keys,
+        key_cache: cli
+            .key_cache
+            .clone()
+            .or_else(|| std::env::var_os("DBSM_KEY_CACHE").map(PathBuf::from)),
     };
     if let Err(e) = cfg.validate() {
         eprintln!("error: {e}");
@@ -125,8 +140,8 @@ fn main() -> ExitCode {
     }
 
     let mut report = Report::new(cfg.m, true);
-    let fixes = match run(&cfg, &mut report) {
-        Ok(fixes) => fixes,
+    let info = match run(&cfg, &mut report) {
+        Ok(info) => info,
         Err(e) => {
             eprintln!("error: the run stopped: {e}");
             return ExitCode::from(1);
@@ -142,11 +157,14 @@ fn main() -> ExitCode {
                 "n": cfg.n, "m": cfg.m, "curve": cfg.curve.name(), "mode": cfg.mode.name(),
                 "threads": cli.threads, "seed": cfg.seed,
                 "tamper": cfg.tamper.map(|t| t.name()),
+                "test_keys": cfg.test_keys,
+                "key_cache": cfg.key_cache.as_ref().map(|p| p.to_string_lossy().into_owned()),
             },
+            "keys": info.keys,
             "timers": report.timer_rows(),
             "statuses": report.statuses_json(),
             "sizes": report.sizes_json(),
-            "fixes": fixes,
+            "fixes": info.fixes,
             "machine": db_sm_rsm::machine::machine_json(),
             "version": env!("CARGO_PKG_VERSION"),
             "calibration": calibration.map(|p| p.to_string_lossy().into_owned()),

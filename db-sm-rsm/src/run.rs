@@ -10,7 +10,9 @@ use ark_ec::pairing::Pairing;
 use clap::ValueEnum;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use std::path::PathBuf;
 
+use crate::keys::{KeyMaterial, KeyOptions};
 use crate::report::{Report, Totals};
 use crate::tamper::Tamper;
 use crate::{dbrsm, dbsm, inputs, mix, setup, sizes, Result};
@@ -56,9 +58,31 @@ pub struct Config {
     pub mode: Mode,
     pub seed: Option<u64>,
     pub tamper: Option<Tamper>,
+    /// Use the checked-in test keys instead of generating keys (insecure; the report says so).
+    pub test_keys: bool,
+    /// Where generated keys of seeded runs are kept ([`crate::keys`]).
+    pub key_cache: Option<PathBuf>,
+}
+
+/// What a run returns besides its report: the fixes list and the keys block of the JSON.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    /// The upstream defects this implementation fixes ([`fixes`]).
+    pub fixes: Vec<String>,
+    /// Where the keys came from and their sizes ([`crate::keys::KeyMaterial::to_json`]).
+    pub keys: serde_json::Value,
 }
 
 impl Config {
+    /// How this run obtains its keys.
+    pub fn key_options(&self) -> KeyOptions {
+        KeyOptions {
+            test_keys: self.test_keys,
+            cache: self.key_cache.clone(),
+            seed: self.seed,
+        }
+    }
+
     /// True iff `t` is the requested tamper.
     pub fn tampers(&self, t: Tamper) -> bool {
         self.tamper == Some(t)
@@ -82,8 +106,11 @@ pub fn fixes() -> Vec<String> {
         "F1/F2: every Fiat-Shamir challenge hashes the whole statement",
         "S6: challenge vectors e and batching vectors delta come from Fiat-Shamir",
         "CSPRNG: ChaCha20 (seeded from the OS, or --seed) instead of Mersenne Twister",
-        "S2: Paillier keys are fixed test keys generated once by our own safe-prime search \
-         (not upstream's constants); fresh generation takes minutes and is not timed upstream",
+        "S2: Paillier keys are generated for every run (one key per mixer), outside the \
+         protocol's timers and timed on their own line; fixed test keys only with --test-keys",
+        "A2: each mixer's Paillier primes P = 2pp'+1, Q = 2qq'+1 have p', q' prime (no elements \
+         of small odd order); a share ciphertext that does not decrypt and a failed share \
+         combination are False statuses, not zero values",
         "A1: DPK_BB rejects a blinded signature equal to the identity (blinding shares summing \
          to 0), DPK_BBS+ an identity S~ or z1; honest mixers draw nonzero blindings",
         "A3: every non-OS random generator is seeded with 32 bytes",
@@ -117,18 +144,22 @@ impl Config {
                 "--tamper replay needs n >= 2 (sender 1 replays sender 0's input)".into(),
             ));
         }
-        Ok(())
+        crate::keys::check_options(&self.key_options(), self.m)
     }
 }
 
-/// Runs everything on the configured curve; returns the list of fixes for the JSON.
-pub fn run(cfg: &Config, report: &mut Report) -> Result<Vec<String>> {
+/// Runs everything on the configured curve; returns the fixes list and the keys block for the
+/// JSON.
+pub fn run(cfg: &Config, report: &mut Report) -> Result<RunInfo> {
     cfg.validate()?;
-    match cfg.curve {
+    let keys = match cfg.curve {
         Curve::Bn254 => run_on::<ark_bn254::Bn254>(cfg, report)?,
         Curve::Bls12_381 => run_on::<ark_bls12_381::Bls12_381>(cfg, report)?,
-    }
-    Ok(fixes())
+    };
+    Ok(RunInfo {
+        fixes: fixes(),
+        keys: keys.to_json(),
+    })
 }
 
 /// The 32-byte ChaCha20 seed of a run started with `--seed s`: SHA-256 of a domain tag and s.
@@ -142,17 +173,23 @@ pub fn seed_bytes(seed: u64) -> [u8; 32] {
     h.finalize().into()
 }
 
-fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<()> {
+fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<KeyMaterial> {
     let mut master = match cfg.seed {
         Some(s) => ChaCha20Rng::from_seed(seed_bytes(s)),
         None => ChaCha20Rng::from_entropy(),
     };
     crate::probe::record::<E>("start");
-    report.section("main", Totals::None, |r| -> Result<()> {
+    let keys = report.section("main", Totals::None, |r| -> Result<KeyMaterial> {
         r.line(format!("number of entries: {}", cfg.n));
         r.line(format!("number of mix-servers: {}", cfg.m));
+        // The primes of every Paillier key, before and outside the protocol's timers (upstream
+        // used fixed keys and timed only the dealer's work on them, in preprocessing).
+        let keys = r.time_plain("key generation", || {
+            crate::keys::obtain(&cfg.key_options(), cfg.m)
+        })?;
+        r.line(format!("keys: {}", keys.source.describe()));
         let (public, mut mixers, mut verifier) = r.section("preprocessing", Totals::None, |r| {
-            setup::preprocess::<E>(cfg, r, &mut master)
+            setup::preprocess::<E>(cfg, r, &mut master, &keys)
         })?;
         let mut senders_rng = ChaCha20Rng::from_rng(&mut master).expect("ChaCha never fails");
         let inputs = r.time_plain("input preparation", || {
@@ -171,16 +208,16 @@ fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<()> {
             dbrsm::run(cfg, r, &public, &mut mixers, &mut verifier, &inputs, &mixed)
         })?;
         sizes::report(r, &public, &inputs, &sm, &rsm);
-        Ok(())
+        Ok(keys)
     })?;
     crate::probe::record::<E>("end");
-    Ok(())
+    Ok(keys)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{mask_numbers, paper_sample, sample_label_tree};
+    use crate::report::{mask_numbers, paper_sample, sample_label_tree, without_additions};
 
     fn cfg(n: usize, m: usize, curve: Curve) -> Config {
         Config {
@@ -190,6 +227,8 @@ mod tests {
             mode: Mode::Fast,
             seed: Some(11),
             tamper: None,
+            test_keys: false,
+            key_cache: None,
         }
     }
 
@@ -200,7 +239,7 @@ mod tests {
         let sample = paper_sample();
         let mut r = Report::new(4, false);
         run(&cfg(2, 4, Curve::Bn254), &mut r).expect("the run completes");
-        let got = mask_numbers(&r.render());
+        let got = mask_numbers(&without_additions(&r.render()));
         let want = sample_label_tree(&sample);
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(g, w, "line {} differs", i + 1);
@@ -223,7 +262,12 @@ mod tests {
     #[test]
     fn json_rows_of_a_real_run_have_totals_per_party() {
         let mut r = Report::new(2, false);
-        run(&cfg(2, 2, Curve::Bls12_381), &mut r).expect("the run completes");
+        let c = Config {
+            test_keys: true,
+            ..cfg(2, 2, Curve::Bls12_381)
+        };
+        let info = run(&c, &mut r).expect("the run completes");
+        assert_eq!(info.keys["source"], "test");
         assert!(r.all_ok(), "{}", r.render());
         let rows = r.timer_rows();
         let totals = rows
@@ -233,6 +277,6 @@ mod tests {
         // forward/reverse sections, get_verfsigs, dpk_bbsig_nizkverifs, pkcommverifs,
         // get_verfsigs_rev, dpk_bbsplussig_nizkverifs.
         assert_eq!(totals, 7);
-        assert_eq!(r.statuses().len(), 18);
+        assert_eq!(r.statuses().len(), 19);
     }
 }

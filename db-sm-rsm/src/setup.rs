@@ -1,8 +1,8 @@
 //! Preprocessing (spec §2.1) and the parties of the protocol.
 //!
-//! A trusted dealer (upstream's shortcut S1, kept) makes the threshold-Paillier key and its
-//! shares, each mixer's own Paillier key, the threshold-ElGamal key shares and the Beaver
-//! triples; each mixer then picks its secret permutation, commits to it and proves knowledge of
+//! A trusted dealer (upstream's shortcut S1, kept) makes, from the primes of [`crate::keys`],
+//! the threshold-Paillier key and its shares and each mixer's own Paillier key; then the
+//! threshold-ElGamal key shares and the Beaver triples; each mixer then picks its secret permutation, commits to it and proves knowledge of
 //! the opening. What the dealer hands out is moved into the party that owns it ([`Mixer`]); what
 //! is public goes to [`Public`]. Nothing else carries secrets between steps.
 
@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use crate::elgamal;
 use crate::fo;
 use crate::group::Generators;
+use crate::keys::KeyMaterial;
 use crate::paillier;
 use crate::pedersen::CommitmentKey;
 use crate::perm::{commit_perm, prove_perm, verify_perm, PermCommitment, Permutation};
@@ -119,14 +120,24 @@ pub fn preprocess<E: Pairing>(
     cfg: &Config,
     r: &mut Report,
     master: &mut ChaCha20Rng,
+    keys: &KeyMaterial,
 ) -> Result<(Public<E>, Vec<Mixer<E>>, Verifier)> {
+    if keys.mixers.len() != cfg.m {
+        return Err(crate::Error::Input(format!(
+            "{} mixer keys for {} mixers",
+            keys.mixers.len(),
+            cfg.m
+        )));
+    }
     let (n, m) = (cfg.n, cfg.m);
     let mut dealer = child_rng(master);
     // Upstream made the global generators and their tables at import time, untimed.
     let gens = Generators::<E>::new(&mut dealer);
 
     let (th, th_shares) = r.section("pai_th_keygen", Totals::None, |r| {
-        let mut key = thpaillier::ThresholdKey::fixed_test_key(&mut dealer, m);
+        let t = &keys.threshold;
+        let mut key = thpaillier::ThresholdKey::from_safe_primes(&mut dealer, &t.p, &t.q, m)
+            .expect("the key material was validated when it was obtained");
         r.line("precomputing...");
         // Paper mode: upstream's 13-bit table over r's length only (spec §1.4, §8).
         let paper = cfg.mode == crate::run::Mode::Paper;
@@ -142,9 +153,18 @@ pub fn preprocess<E: Pairing>(
         (key.pk, key.shares)
     });
     let mut mixer_keys = Vec::with_capacity(m);
-    for _ in 0..m {
+    for primes in &keys.mixers {
         mixer_keys.push(r.section("pai_keygen", Totals::None, |r| {
-            let mut key = paillier::PaillierKey::fixed_test_key(&mut dealer);
+            let k = primes;
+            let mut key = paillier::PaillierKey::from_primes(
+                &mut dealer,
+                &k.big_p,
+                &k.p,
+                &k.big_q,
+                &k.q,
+                crate::keys::MIXER_PARAMS.l_bits,
+            )
+            .expect("the key material was validated when it was obtained");
             r.line("precomputing...");
             // Paper mode: upstream's per-mixer encryptions never used their table (B4 kept),
             // so the senders pay a 448-bit powmod per share encryption.

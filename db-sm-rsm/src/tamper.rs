@@ -64,11 +64,15 @@ pub enum Tamper {
     /// so that sender 0's message would come out twice.
     #[value(name = "replay")]
     Replay,
+    /// Sender 0 sends mixer 0 a share ciphertext that does not decrypt (2, a unit of Z*_{N²}
+    /// outside the group of ciphertexts).
+    #[value(name = "share-ciphertext")]
+    ShareCiphertext,
 }
 
 impl Tamper {
     /// Every tamper, with the status it must turn False.
-    pub const ALL: [(Tamper, &'static str); 18] = [
+    pub const ALL: [(Tamper, &'static str); 19] = [
         (Tamper::PermComm, "status_permcomm"),
         (Tamper::InputPok, "status_encs"),
         (Tamper::Shuffle, "status_shuffle"),
@@ -87,6 +91,7 @@ impl Tamper {
         (Tamper::DpkBbsPlus, "status_dpk_bbsplussig"),
         (Tamper::ZeroBlinding, "status_dpk_bbsig"),
         (Tamper::Replay, "status_encs"),
+        (Tamper::ShareCiphertext, "status_share_decryption"),
     ];
 
     /// The command-line name of the tamper (as in `--tamper NAME`).
@@ -110,6 +115,7 @@ impl Tamper {
             Tamper::DpkBbsPlus => "dpk-bbsplus",
             Tamper::ZeroBlinding => "zero-blinding",
             Tamper::Replay => "replay",
+            Tamper::ShareCiphertext => "share-ciphertext",
         }
     }
 
