@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use db_sm_rsm::report::Report;
 use db_sm_rsm::run::{run, Config, Curve, Mode};
+use db_sm_rsm::security::SecurityLevel;
 use db_sm_rsm::tamper::Tamper;
 use serde_json::json;
 
@@ -41,6 +42,11 @@ struct Cli {
     /// same proofs and statuses, for a like-for-like comparison with the paper's figures.
     #[arg(long, value_enum, default_value_t = Mode::Fast)]
     mode: Mode,
+    /// 128: 128-bit challenges and batching vectors, 80-bit statistical slack in every mask.
+    /// paper: upstream's lengths (80-bit challenges and vectors, 20-bit slack), for a
+    /// like-for-like comparison with the paper's figures. The report prints it.
+    #[arg(long, value_enum, default_value_t = SecurityLevel::Bits128)]
+    security: SecurityLevel,
     /// Seed every party's CSPRNG (ChaCha20) from this value, for reproducible runs. Without it
     /// the seed comes from the operating system.
     #[arg(long)]
@@ -92,6 +98,7 @@ fn main() -> ExitCode {
         m: cli.m as usize,
         curve: cli.curve,
         mode: cli.mode,
+        security: cli.security,
         seed: cli.seed,
         tamper: cli.tamper,
         test_keys: cli.test_keys,
@@ -112,11 +119,12 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     eprintln!(
-        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, threads = {}{}",
+        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}{}",
         cfg.n,
         cfg.m,
         cfg.curve.name(),
         cfg.mode.name(),
+        cfg.security.name(),
         cli.threads,
         cfg.tamper
             .map(|t| format!(", tamper = {}", t.name()))
@@ -155,12 +163,14 @@ fn main() -> ExitCode {
             "experiment": "db-sm-rsm",
             "params": {
                 "n": cfg.n, "m": cfg.m, "curve": cfg.curve.name(), "mode": cfg.mode.name(),
+                "security": cfg.security.name(),
                 "threads": cli.threads, "seed": cfg.seed,
                 "tamper": cfg.tamper.map(|t| t.name()),
                 "test_keys": cfg.test_keys,
                 "key_cache": cfg.key_cache.as_ref().map(|p| p.to_string_lossy().into_owned()),
             },
             "keys": info.keys,
+            "security": cfg.security.params().to_json(),
             "timers": report.timer_rows(),
             "statuses": report.statuses_json(),
             "sizes": report.sizes_json(),

@@ -21,7 +21,7 @@ use crate::bigint::{
     FixedBaseTable,
 };
 use crate::error::ensure;
-use crate::params::{KAPPA_C, KAPPA_E, KAPPA_R};
+use crate::security::Security;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
 use rand::{CryptoRng, RngCore};
@@ -57,6 +57,8 @@ pub struct PaillierPublicKey {
     /// Bits of the encryption randomness r (l).
     pub l_bits: u32,
     table: Option<Arc<FixedBaseTable>>,
+    /// Challenge, batching and slack lengths of this key's proofs.
+    pub security: Security,
 }
 
 #[derive(Clone, Debug)]
@@ -242,6 +244,7 @@ impl PaillierKey {
                 hn,
                 l_bits,
                 table: None,
+                security: Security::default(),
             },
             sk: PaillierSecretKey {
                 p: big_p.clone(),
@@ -299,15 +302,17 @@ impl PaillierPublicKey {
         self.table.as_deref()
     }
 
-    /// Mask length of the PoK of plaintext: bitlen(N) + 2κ_r + κ_c (2168 at 2048 bits).
+    /// Mask length of the PoK of plaintext: bitlen(N) + κ_c + the PoK slack (2256 at 2048 bits
+    /// and 128-bit security; upstream's 2168 = 2048 + 80 + 2·20 at paper security). chal·m has
+    /// at most bitlen(N) + κ_c bits.
     pub fn pok_mask_bits(&self) -> u32 {
-        self.n.significant_bits() + 2 * KAPPA_R + KAPPA_C
+        self.n.significant_bits() + self.security.challenge_bits + self.security.pok_slack_bits
     }
 
     /// Longest H-exponent the PoK of plaintext raises: a batch verifier's `Σ δ_i·z_r,i` (mask + 1
     /// + κ_e bits plus log2 of the batch, 24 bits of headroom: batches up to 2^24 proofs).
     pub fn long_exponent_bits(&self) -> u32 {
-        self.pok_mask_bits() + 1 + KAPPA_E + 24
+        self.pok_mask_bits() + 1 + self.security.batch_bits + 24
     }
 
     pub fn random_r(&self, rng: &mut (impl RngCore + CryptoRng)) -> Integer {
@@ -383,6 +388,7 @@ impl PaillierPublicKey {
             // (or none) it pays upstream's full powmods.
             table: self.table.as_deref(),
             mask_bits: self.pok_mask_bits(),
+            security: self.security,
         }
     }
 }
@@ -414,6 +420,7 @@ pub(crate) struct PokKey<'a> {
     pub hn: &'a Integer,
     pub table: Option<&'a FixedBaseTable>,
     pub mask_bits: u32,
+    pub security: Security,
 }
 
 impl PokKey<'_> {
@@ -446,7 +453,7 @@ impl PokKey<'_> {
         t.append_integer(b"H", self.hn);
         t.append_integer(b"c", c);
         t.append_integer(b"C", commitment);
-        t.challenge_bits(b"chal", KAPPA_C)
+        t.challenge_bits(b"chal", self.security.challenge_bits)
     }
 
     /// Masks of bitlen(N) + 2κ_r + κ_c bits hide chal·m (m < N) and chal·r statistically.
@@ -543,7 +550,7 @@ impl PokKey<'_> {
             t.append_integer(b"z_r", &p.z_r);
         }
         let deltas: Vec<Integer> = (0..cs.len())
-            .map(|_| t.challenge_bits(b"delta", KAPPA_E))
+            .map(|_| t.challenge_bits(b"delta", self.security.batch_bits))
             .collect();
         let mut bases: Vec<Integer> = cs.to_vec();
         bases.extend(proofs.iter().map(|p| p.commitment.clone()));
@@ -678,8 +685,11 @@ mod tests {
     #[test]
     fn paper_size_fixed_key() {
         let mut r = rng(4);
-        let key = PaillierKey::fixed_test_key(&mut r, 0);
+        let mut key = PaillierKey::fixed_test_key(&mut r, 0);
         assert_eq!(key.pk.n.significant_bits(), 2048);
+        assert_eq!(key.pk.pok_mask_bits(), 2256);
+        // Upstream's lengths at paper security.
+        key.pk.security = Security::PAPER;
         assert_eq!(key.pk.pok_mask_bits(), 2168);
         assert!(key.sk.two_alpha.significant_bits() <= 450);
         let m = bigint::random_below(&mut r, &key.pk.n);

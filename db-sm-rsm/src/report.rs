@@ -529,11 +529,15 @@ pub fn py_float_repr(x: f64) -> String {
     }
 }
 
-/// Lines our report adds to the paper's format, by their text after the indentation: where the
-/// keys came from and how long their generation took, and the status of the mixers' decryption
-/// of their own share ciphertexts. The paper-format parser can read every one of them (a timer
-/// line, an info line, a status line).
-pub const ADDED_LINES: &[&str] = &["key generation time: ", "keys: ", "status_share_decryption"];
+/// Lines our report adds to the paper's format, by their text after the indentation: the
+/// security level, where the keys came from and how long their generation took (a timer line),
+/// and the status of the mixers' decryption of their own share ciphertexts (a status line).
+pub const ADDED_LINES: &[&str] = &[
+    "security: ",
+    "key generation time: ",
+    "keys: ",
+    "status_share_decryption",
+];
 
 /// `report` without the lines of [`ADDED_LINES`]: what the paper's report would have printed.
 pub fn without_additions(report: &str) -> String {

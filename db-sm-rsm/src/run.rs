@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use crate::keys::{KeyMaterial, KeyOptions};
 use crate::report::{Report, Totals};
+use crate::security::SecurityLevel;
 use crate::tamper::Tamper;
 use crate::{dbrsm, dbsm, inputs, mix, setup, sizes, Result};
 
@@ -56,6 +57,8 @@ pub struct Config {
     pub m: usize,
     pub curve: Curve,
     pub mode: Mode,
+    /// Challenge, batching and slack lengths of every proof.
+    pub security: SecurityLevel,
     pub seed: Option<u64>,
     pub tamper: Option<Tamper>,
     /// Use the checked-in test keys instead of generating keys (insecure; the report says so).
@@ -114,6 +117,10 @@ pub fn fixes() -> Vec<String> {
         "A1: DPK_BB rejects a blinded signature equal to the identity (blinding shares summing \
          to 0), DPK_BBS+ an identity S~ or z1; honest mixers draw nonzero blindings",
         "A3: every non-OS random generator is seeded with 32 bytes",
+        "A4: every mask of the Paillier-side proofs exceeds the value it hides by at least \
+         80 bits (--security 128: kappa_r = 80)",
+        "A5: 128-bit challenges and batching vectors (--security 128), uniform (no forced top \
+         bit); both Paillier shuffle sub-proofs open one FO commitment to (t1, t2)",
         "A6: m < 2 is refused (with one mixer no proof is checked by another)",
         "A7: input proofs bind the run identifier, the sender and the role of the proven value; \
          duplicate input ciphertexts and commitments are rejected",
@@ -182,6 +189,7 @@ fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<KeyMaterial> 
     let keys = report.section("main", Totals::None, |r| -> Result<KeyMaterial> {
         r.line(format!("number of entries: {}", cfg.n));
         r.line(format!("number of mix-servers: {}", cfg.m));
+        r.line(format!("security: {}", cfg.security.name()));
         // The primes of every Paillier key, before and outside the protocol's timers (upstream
         // used fixed keys and timed only the dealer's work on them, in preprocessing).
         let keys = r.time_plain("key generation", || {
@@ -225,6 +233,7 @@ mod tests {
             m,
             curve,
             mode: Mode::Fast,
+            security: SecurityLevel::Bits128,
             seed: Some(11),
             tamper: None,
             test_keys: false,

@@ -132,12 +132,14 @@ pub fn preprocess<E: Pairing>(
     let (n, m) = (cfg.n, cfg.m);
     let mut dealer = child_rng(master);
     // Upstream made the global generators and their tables at import time, untimed.
-    let gens = Generators::<E>::new(&mut dealer);
+    let security = cfg.security.params();
+    let gens = Generators::<E>::with_security(&mut dealer, security);
 
     let (th, th_shares) = r.section("pai_th_keygen", Totals::None, |r| {
         let t = &keys.threshold;
         let mut key = thpaillier::ThresholdKey::from_safe_primes(&mut dealer, &t.p, &t.q, m)
             .expect("the key material was validated when it was obtained");
+        key.pk.security = security;
         r.line("precomputing...");
         // Paper mode: upstream's 13-bit table over r's length only (spec §1.4, §8).
         let paper = cfg.mode == crate::run::Mode::Paper;
@@ -165,6 +167,7 @@ pub fn preprocess<E: Pairing>(
                 crate::keys::MIXER_PARAMS.l_bits,
             )
             .expect("the key material was validated when it was obtained");
+            key.pk.security = security;
             r.line("precomputing...");
             // Paper mode: upstream's per-mixer encryptions never used their table (B4 kept),
             // so the senders pay a 448-bit powmod per share encryption.
@@ -208,7 +211,7 @@ pub fn preprocess<E: Pairing>(
     let label = "creating proof of knowledge of permutation commitment opening";
     let (ck, ck_fo, permcomms, ok) = r.time_plain(label, || -> Result<_> {
         let ck = CommitmentKey::new(&gens, n, &mut dealer);
-        let ck_fo = fo::FoKey::new(&mut dealer, &th.n, n);
+        let ck_fo = fo::FoKey::new(&mut dealer, &th.n, n, security.slack_bits);
         let mut permcomms = Vec::with_capacity(m);
         let mut proofs = Vec::with_capacity(m);
         for mx in mixers.iter_mut() {

@@ -13,7 +13,8 @@
 //! Fixes against upstream (listed for the report in [`FIXES`]): the PoK commitment is reduced mod N²
 //! (B7); responses are integers, never reduced mod 2^len (B9); the batched share proof draws its
 //! n+1 batching exponents by Fiat–Shamir and spends δ_0 on the verification key only (B5, S6) and
-//! masks with ≥ bitlen(N·M) + κ_e + κ_r bits (B6); every challenge binds the whole statement (F1).
+//! masks with ≥ bitlen(N·M) + κ_c + κ_r bits (B6); every challenge binds the whole statement (F1).
+//! The lengths κ_c, κ_e, κ_r come from the key's [`Security`] setting.
 
 use crate::bigint::{
     self, from_hex, invert, l_function, mul_mod, multi_pow_mod, pow_mod, random_below, random_bits,
@@ -22,7 +23,7 @@ use crate::bigint::{
 use crate::error::ensure;
 pub use crate::paillier::PlaintextProof;
 use crate::paillier::PokKey;
-use crate::params::{KAPPA_C, KAPPA_E, KAPPA_R};
+use crate::security::Security;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
 use rand::{CryptoRng, RngCore};
@@ -55,6 +56,8 @@ pub struct ThresholdPublicKey {
     pub v: Integer,
     pub vks: Vec<Integer>,
     table: Option<Arc<FixedBaseTable>>,
+    /// Challenge, batching and slack lengths of this key's proofs.
+    pub security: Security,
 }
 
 /// Mixer k's additive share of the decryption exponent.
@@ -167,6 +170,7 @@ impl ThresholdKey {
                 v,
                 vks,
                 table: None,
+                security: Security::default(),
             },
             shares,
         })
@@ -176,7 +180,7 @@ impl ThresholdKey {
 /// Batched proof that mixer k's shares `s_i = c_i^{4 d_k}` use the `d_k` behind `v_k`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShareProof {
-    /// κ_e-bit Fiat–Shamir challenge.
+    /// κ_c-bit Fiat–Shamir challenge.
     pub chal: Integer,
     /// `ρ + chal·d_k` over the integers.
     pub z: Integer,
@@ -199,15 +203,17 @@ impl ThresholdPublicKey {
         self.n.significant_bits().div_ceil(2)
     }
 
-    /// Mask length of the PoK of plaintext: bitlen(N) + 2κ_r + κ_c (2170 for the 2050-bit N).
+    /// Mask length of the PoK of plaintext: bitlen(N) + κ_c + the PoK slack (2258 for the
+    /// 2050-bit N at 128-bit security; upstream's 2170 at paper security).
     pub fn pok_mask_bits(&self) -> u32 {
-        self.n.significant_bits() + 2 * KAPPA_R + KAPPA_C
+        self.n.significant_bits() + self.security.challenge_bits + self.security.pok_slack_bits
     }
 
     /// Mask length of the share proof: the shares d_k are < N·M < N², so
-    /// bitlen(N²) + κ_e + κ_r (≈ 4199 bits) hides chal·d_k statistically (fix B6).
+    /// bitlen(N²) + κ_c + κ_r (4307 bits at 128-bit security, 4199 at paper security) hides
+    /// chal·d_k statistically (fix B6).
     pub fn share_mask_bits(&self) -> u32 {
-        self.n2.significant_bits() + KAPPA_E + KAPPA_R
+        self.n2.significant_bits() + self.security.challenge_bits + self.security.slack_bits
     }
 
     /// Builds (or rebuilds) the fixed-base table for H with `window`-bit digits; see
@@ -227,9 +233,9 @@ impl ThresholdPublicKey {
     }
 
     /// Longest H-exponent the proofs use: a PoK batch response sum Σ δ_i z_r,i for up to 2^24
-    /// proofs (mask + 1 + κ_e + 24 bits; 2275 for the 2050-bit N).
+    /// proofs (mask + 1 + κ_e + 24 bits; 2411 for the 2050-bit N at 128-bit security).
     pub fn long_exponent_bits(&self) -> u32 {
-        self.pok_mask_bits() + 1 + KAPPA_E + 24
+        self.pok_mask_bits() + 1 + self.security.batch_bits + 24
     }
 
     pub fn table(&self) -> Option<&FixedBaseTable> {
@@ -374,6 +380,7 @@ impl ThresholdPublicKey {
             hn: &self.hn,
             table: self.table.as_deref(),
             mask_bits: self.pok_mask_bits(),
+            security: self.security,
         }
     }
 
@@ -402,7 +409,7 @@ impl ThresholdPublicKey {
         t.append_integers(b"ciphertexts", cts);
         t.append_integers(b"shares", shares);
         let deltas: Vec<Integer> = (0..=cts.len())
-            .map(|_| t.challenge_bits(b"delta", KAPPA_E))
+            .map(|_| t.challenge_bits(b"delta", self.security.batch_bits))
             .collect();
         // A = v_k^{δ_0} ∏ s_i^{δ_{i+1}},  B = v^{δ_0} (∏ c_i^{δ_{i+1}})^4.
         let (a, b) = rayon::join(
@@ -463,7 +470,7 @@ impl ThresholdPublicKey {
         );
         t.append_integer(b"T", &tt);
         ensure(
-            t.challenge_bits(b"chal", KAPPA_E) == proof.chal,
+            t.challenge_bits(b"chal", self.security.challenge_bits) == proof.chal,
             "decryption-share proof: challenge mismatch",
         )
     }
@@ -497,7 +504,7 @@ impl ThresholdSecretShare {
         let rho = random_bits(rng, pk.share_mask_bits());
         let tt = pow_mod(&b, &rho, &pk.n2)?;
         t.append_integer(b"T", &tt);
-        let chal = t.challenge_bits(b"chal", KAPPA_E);
+        let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
         let z = rho + Integer::from(&chal * &self.d);
         Ok(ShareProof { chal, z })
     }
@@ -818,6 +825,9 @@ mod tests {
         let mut key = ThresholdKey::fixed_test_key(&mut r, 2);
         assert_eq!(key.pk.n.significant_bits(), 2050);
         assert_eq!(key.pk.n2.significant_bits(), 4099);
+        assert_eq!(key.pk.pok_mask_bits(), 2258);
+        // Upstream's lengths at paper security.
+        key.pk.security = Security::PAPER;
         assert_eq!(key.pk.pok_mask_bits(), 2170);
         key.pk.build_table(8);
         let pk = &key.pk;

@@ -211,6 +211,38 @@ fn keys_are_generated_cached_and_reported() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--security` is 128 unless asked otherwise, and the report says which.
+#[test]
+fn security_setting_is_reported() {
+    let dir = std::env::temp_dir().join(format!("dbsm-cli-security-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("r.json");
+    for (extra, level, chal, slack) in [
+        (vec![], "128", 128, 80),
+        (vec!["--security", "paper"], "paper", 80, 20),
+    ] {
+        let mut args = vec!["2", "2", "--test-keys", "--seed", "4", "--json"];
+        args.push(json.to_str().unwrap());
+        args.extend(extra);
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{stderr}");
+        assert_all_true(&stdout);
+        assert!(
+            stdout.contains(&format!("\n     security: {level}\n")),
+            "{stdout}"
+        );
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(doc["params"]["security"], level);
+        assert_eq!(doc["security"]["challenge_bits"], chal);
+        assert_eq!(doc["security"]["batch_bits"], chal);
+        assert_eq!(doc["security"]["slack_bits"], slack);
+    }
+    let (code, _, stderr) = run(&["2", "2", "--security", "64"]);
+    assert_eq!(code, 2, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn help_lists_every_tamper() {
     let (code, stdout, _) = run(&["--help"]);
