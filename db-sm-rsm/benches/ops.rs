@@ -5,11 +5,11 @@
 //! `[{"op", "curve", "ns", "wall_ns", "threads", "machine"}, ...]`: `ns` is the median over
 //! Criterion's samples of the process CPU time per call (robust on a shared machine), `wall_ns`
 //! the same for wall time (what Criterion prints). Operation names follow the spec's cost labels: `E1f`/`E1v`
-//! (G1 fixed/variable base, full exponent), `E1f80`, `E1v80`, `E1f180`, `E1v180` (short
-//! exponents), the same for G2 (`E2…`) and GT (`ET…`), `E1j2` (a two-base joint G1
+//! (G1 fixed/variable base, full exponent), `E1f80`, `E1v80`, `E1f128`, `E1v128`, `E1f180`,
+//! `E1v180` (short exponents), the same for G2 (`E2…`) and GT (`ET…`), `E1j2` (a two-base joint G1
 //! exponentiation, `group::mul_var_joint`), `P` (one pairing), `MP3` (a multi-pairing
-//! of three pairs, as in the batch signature checks), `MSM1024_G1` / `MSM1024_G1_80` (one
-//! 1024-term G1 multi-exponentiation, full and 80-bit exponents); curve-independent Paillier
+//! of three pairs, as in the batch signature checks), `MSM1024_G1` / `MSM1024_G1_80` /
+//! `MSM1024_G1_128` (one 1024-term G1 multi-exponentiation, full, 80- and 128-bit exponents); curve-independent Paillier
 //! operations have `curve: null`: `Enc_pp` (threshold-Paillier encryption with the fixed-base
 //! table), `XN2(b)` / `XN(b)` (b-bit exponent mod the 4099-bit N² / 2050-bit N), `XN2s(448)`
 //! (per-mixer encryption's powmod without table, mod the mixer's N²), `MXN2_4096x80` (one
@@ -125,12 +125,13 @@ fn cycle<'a, T>(pool: &'a [T]) -> impl FnMut() -> &'a T {
 }
 
 fn bench_curve<E: Pairing>(c: &mut Criterion, rec: &Recorder, curve: &str) {
-    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let mut rng = ChaCha20Rng::from_seed([7; 32]);
     let gens = Generators::<E>::new(&mut rng);
     let full: Vec<E::ScalarField> = (0..POOL).map(|_| E::ScalarField::rand(&mut rng)).collect();
     let s80: Vec<E::ScalarField> = (0..POOL).map(|_| random_short(&mut rng, 80)).collect();
+    let s128: Vec<E::ScalarField> = (0..POOL).map(|_| random_short(&mut rng, 128)).collect();
     let s180: Vec<E::ScalarField> = (0..POOL).map(|_| random_short(&mut rng, 180)).collect();
-    let exps = [("", &full), ("80", &s80), ("180", &s180)];
+    let exps = [("", &full), ("80", &s80), ("128", &s128), ("180", &s180)];
 
     let p1s: Vec<E::G1> = (0..POOL).map(|_| E::G1::rand(&mut rng)).collect();
     let p2s: Vec<E::G2> = (0..POOL).map(|_| E::G2::rand(&mut rng)).collect();
@@ -199,11 +200,15 @@ fn bench_curve<E: Pairing>(c: &mut Criterion, rec: &Recorder, curve: &str) {
         E::G1::normalize_batch(&(0..n).map(|_| E::G1::rand(&mut rng)).collect::<Vec<_>>());
     let fulls: Vec<E::ScalarField> = (0..n).map(|_| E::ScalarField::rand(&mut rng)).collect();
     let shorts: Vec<E::ScalarField> = (0..n).map(|_| random_short(&mut rng, 80)).collect();
+    let s128: Vec<E::ScalarField> = (0..n).map(|_| random_short(&mut rng, 128)).collect();
     rec.bench(c, "MSM1024_G1", Some(curve), || {
         msm::<E::G1>(&bases, &fulls).unwrap()
     });
     rec.bench(c, "MSM1024_G1_80", Some(curve), || {
         msm_short::<E::G1>(&bases, &shorts, 80).unwrap()
+    });
+    rec.bench(c, "MSM1024_G1_128", Some(curve), || {
+        msm_short::<E::G1>(&bases, &s128, 128).unwrap()
     });
 }
 
@@ -212,7 +217,7 @@ fn bench_curve<E: Pairing>(c: &mut Criterion, rec: &Recorder, curve: &str) {
 /// and the 2050-bit N with the exponent lengths of spec §3, and CRT decryption under a per-mixer
 /// key. Test keys from the checked-in primes: their secrecy is irrelevant to timing.
 fn bench_paillier(c: &mut Criterion, rec: &Recorder) {
-    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let mut rng = ChaCha20Rng::from_seed([9; 32]);
     let mut th = ThresholdKey::fixed_test_key(&mut rng, 4).pk;
     th.build_table(13);
     let msg = random_bits(&mut rng, 250);
@@ -221,7 +226,7 @@ fn bench_paillier(c: &mut Criterion, rec: &Recorder) {
     rec.bench(c, "Enc_pp", None, || th.encrypt_with(&msg, r()));
     let base = th.encrypt_with(&msg, &rs[0]);
     let cts: Vec<Integer> = rs.iter().map(|r| th.encrypt_with(&msg, r)).collect();
-    for bits in [4099u32, 2170, 180, 80] {
+    for bits in [4099u32, 2170, 180, 128, 80] {
         let pairs: Vec<(Integer, Integer)> = cts
             .iter()
             .map(|b| (b.clone(), random_bits(&mut rng, bits)))
@@ -232,7 +237,7 @@ fn bench_paillier(c: &mut Criterion, rec: &Recorder) {
             pow_mod(b, e, &th.n2).unwrap()
         });
     }
-    for bits in [2170u32, 180, 80] {
+    for bits in [2170u32, 180, 128, 80] {
         let pairs: Vec<(Integer, Integer)> = cts
             .iter()
             .map(|b| (Integer::from(b % &th.n), random_bits(&mut rng, bits)))
@@ -256,7 +261,7 @@ fn bench_paillier(c: &mut Criterion, rec: &Recorder) {
     rec.bench(c, "MXN2_4096x80", None, || {
         multi_pow_mod(&bases, &exps, &th.n2)
     });
-    let mixer = PaillierKey::fixed_test_key(&mut rng);
+    let mixer = PaillierKey::fixed_test_key(&mut rng, 0);
     let (ct, _) = mixer.pk.encrypt(&msg, &mut rng);
     rec.bench(c, "CRT_dec", None, || mixer.decrypt(&ct).unwrap());
     let e448 = mixer.pk.random_r(&mut rng);

@@ -23,7 +23,7 @@ fn pool(threads: usize) -> ThreadPool {
 }
 
 fn main() {
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+    let mut rng = rand_chacha::ChaCha20Rng::from_seed([1; 32]);
     let modulus = random_bits(&mut rng, 4096) | Integer::from(1);
     let half = 1000;
     let bases: Vec<Integer> = (0..2 * half).map(|_| random_bits(&mut rng, 4090)).collect();

@@ -3,11 +3,11 @@
 //! Secret x′ ∈ Zq, public `y = f2^{x′}` in G2; `σ(v) = g1^{1/(v+x′)}`; valid iff
 //! `e(σ, y·f2^{v}) = e(g1, f2)`.
 //!
-//! Batch verification (Bellare-Garay-Rabin small exponents): the verifier draws 80-bit δ_i with
+//! Batch verification (Bellare-Garay-Rabin small exponents): the verifier draws κ_e-bit δ_i with
 //! its own CSPRNG and checks `e(Σδ_iσ_i, y) · e(Σδ_i v_i σ_i, f2) = e(g1,f2)^{Σδ_i}`. Both sums are
 //! MSMs and the check is one multi-pairing of three pairs (`e(−g1^{Σδ}, f2)` replaces the GT
 //! exponentiation), so the per-batch cost is one Miller loop set and one final exponentiation.
-//! A batch with one bad signature passes with probability about 2^−80.
+//! A batch with one bad signature passes with probability about 2^−κ_e.
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
@@ -18,7 +18,6 @@ use rayon::prelude::*;
 
 use crate::error::ensure;
 use crate::group::{msm, msm_short, random_nonzero, random_short, Generators};
-use crate::params::KAPPA_E;
 use crate::{Error, Result};
 
 /// A signing key: secret x′ and public y = f2^{x′}.
@@ -96,9 +95,10 @@ pub fn batch_verify<E: Pairing>(
             "BB batch: a signature is the identity".into(),
         ));
     }
-    let delta: Vec<E::ScalarField> = (0..vs.len()).map(|_| random_short(rng, KAPPA_E)).collect();
+    let kappa_e = gens.batch_bits();
+    let delta: Vec<E::ScalarField> = (0..vs.len()).map(|_| random_short(rng, kappa_e)).collect();
     let dv: Vec<E::ScalarField> = delta.par_iter().zip(vs).map(|(d, v)| *d * v).collect();
-    let a = msm_short::<E::G1>(sigs, &delta, KAPPA_E as usize)?;
+    let a = msm_short::<E::G1>(sigs, &delta, kappa_e as usize)?;
     let b = msm::<E::G1>(sigs, &dv)?;
     let sum_delta: E::ScalarField = delta.iter().sum();
     let c = -gens.g1.mul(&sum_delta);

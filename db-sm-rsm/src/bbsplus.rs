@@ -5,7 +5,7 @@
 //! `e(S, y·f2^{c}) = e(f1·h1^{r̂}·C, f2)`; then `(S, c, r̂+r)` is an ordinary BBS+ signature on v:
 //! `e(S, y·f2^{c}) = e(f1·g1^{v}·h1^{r̂+r}, f2)`.
 //!
-//! Batch verification against the commitments, with the verifier's own 80-bit δ_i:
+//! Batch verification against the commitments, with the verifier's own κ_e-bit δ_i:
 //! `e(Σδ_i S_i, y) · e(Σδ_i (c_i S_i − C_i − r̂_i h1), f2) = e(f1,f2)^{Σδ_i}`, computed as MSMs
 //! and one multi-pairing of three pairs.
 
@@ -18,7 +18,6 @@ use rayon::prelude::*;
 
 use crate::error::ensure;
 use crate::group::{msm, msm_short, mul_var, random_short, Generators};
-use crate::params::KAPPA_E;
 use crate::{Error, Result};
 
 pub use crate::bbsig::SigningKey;
@@ -140,17 +139,18 @@ pub fn batch_verify_commitments<E: Pairing>(
         ));
     }
     let n = sigs.len();
-    let delta: Vec<E::ScalarField> = (0..n).map(|_| random_short(rng, KAPPA_E)).collect();
+    let kappa_e = gens.batch_bits();
+    let delta: Vec<E::ScalarField> = (0..n).map(|_| random_short(rng, kappa_e)).collect();
     let s: Vec<E::G1Affine> = sigs.iter().map(|q| q.s).collect();
     let dc: Vec<E::ScalarField> = (0..n)
         .into_par_iter()
         .map(|i| delta[i] * sigs[i].c)
         .collect();
-    let a = msm_short::<E::G1>(&s, &delta, KAPPA_E as usize)?;
+    let a = msm_short::<E::G1>(&s, &delta, kappa_e as usize)?;
     // B = Σ δ_i c_i S_i − Σ δ_i C_i − (Σ δ_i r̂_i)·h1.
     let sum_dr: E::ScalarField = (0..n).map(|i| delta[i] * sigs[i].r_hat).sum();
     let b = msm::<E::G1>(&s, &dc)?
-        - msm_short::<E::G1>(comms, &delta, KAPPA_E as usize)?
+        - msm_short::<E::G1>(comms, &delta, kappa_e as usize)?
         - gens.h1.mul(&sum_dr);
     let sum_delta: E::ScalarField = delta.iter().sum();
     let c = -gens.f1.mul(&sum_delta);

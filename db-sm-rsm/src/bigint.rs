@@ -315,10 +315,21 @@ pub fn is_prime(x: &Integer) -> bool {
 
 /// Uniform-ish prime with exactly `bits` bits (top bit forced), by rejection sampling.
 pub fn random_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
-    assert!(bits >= 3);
+    random_prime_with_top(rng, bits, 1, 1)
+}
+
+/// A random prime of exactly `bits` bits whose top `top_len` bits are the pattern `top` (the
+/// pattern's top bit is 1), by rejection sampling.
+pub fn random_prime_with_top(
+    rng: &mut (impl RngCore + CryptoRng),
+    bits: u32,
+    top: u32,
+    top_len: u32,
+) -> Integer {
+    assert!(bits > top_len + 1 && top_len >= 1 && top >> (top_len - 1) == 1);
     loop {
         let mut x = random_bits(rng, bits);
-        x.set_bit(bits - 1, true);
+        set_top(&mut x, bits, top, top_len);
         x.set_bit(0, true);
         if is_prime(&x) {
             return x;
@@ -326,14 +337,27 @@ pub fn random_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer 
     }
 }
 
-/// Small odd primes 5 ≤ p < 2^16 for sieving safe-prime candidates.
+/// Sets the top `top_len` bits of a `bits`-bit number to the pattern `top`.
+fn set_top(x: &mut Integer, bits: u32, top: u32, top_len: u32) {
+    for i in 0..top_len {
+        x.set_bit(bits - top_len + i, (top >> i) & 1 == 1);
+    }
+}
+
+/// True iff the top `top_len` bits of the `bits`-bit number x are `top`.
+fn has_top(x: &Integer, bits: u32, top: u32, top_len: u32) -> bool {
+    x.significant_bits() == bits
+        && (0..top_len).all(|i| x.get_bit(bits - top_len + i) == ((top >> i) & 1 == 1))
+}
+
+/// Small odd primes 3 ≤ s < 2^16 for sieving candidates.
 fn sieve_primes() -> Vec<u32> {
     const LIMIT: usize = 1 << 16;
     let mut composite = vec![false; LIMIT];
     let mut primes = Vec::new();
     for i in 2..LIMIT {
         if !composite[i] {
-            if i >= 5 {
+            if i >= 3 {
                 primes.push(i as u32);
             }
             let mut j = i * i;
@@ -346,67 +370,80 @@ fn sieve_primes() -> Vec<u32> {
     primes
 }
 
-/// A safe prime `P = 2p' + 1` (p' prime) of exactly `bits` bits, just above a power of two:
-/// `2^{bits-1} ≤ P < 1.125·2^{bits-1}`. Then the product N of an a-bit and a b-bit one has exactly
-/// a+b−1 bits and N² has 2·bitlen(N)−1, the shape of upstream's debug key (2^1024+x)(2^1025+y):
-/// 2050-bit N, 4099-bit N².
+/// A prime x of exactly `bits` bits, its top `top_len` bits the pattern `top`, such that
+/// `P = 2·a·x + 1` is prime too; returns (x, P). With a = 1, P is a safe prime; with a a prime
+/// p, P is a prime whose P − 1 = 2·p·x has no factor below min(p, x) other than 2 (the shape of
+/// a per-mixer Paillier prime, so that Z*_P has no small subgroup of odd order).
 ///
-/// Search: random p' ≡ 5 (mod 6) (the only class where neither p' nor 2p'+1 is divisible by 2 or
-/// 3), then a window of candidates p' + 6k is sieved against every prime below 2^16 for both p' and
-/// 2p'+1 at once; survivors get a base-2 Fermat test on p', then on P, then Miller-Rabin on both.
-/// Seconds for 1025 bits on one core.
-pub fn safe_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
-    assert!(bits >= 16, "safe_prime: too few bits");
+/// Search: a random odd start, then a window of candidates start + 2k sieved at once against
+/// every prime below 2^16, both for x and for P (a prime s kills the k with start + 2k ≡ 0 and,
+/// unless s | 2a, those with 2a·(start + 2k) + 1 ≡ 0 mod s); survivors get a base-2 Fermat test
+/// on x, then on P, then Miller-Rabin on both. Well under a second for 1025 bits on one core.
+pub fn prime_pair(
+    rng: &mut (impl RngCore + CryptoRng),
+    a: &Integer,
+    bits: u32,
+    top: u32,
+    top_len: u32,
+) -> (Integer, Integer) {
+    assert!(bits >= 16 && *a > 0, "prime_pair: too few bits or a <= 0");
     const WINDOW: usize = 1 << 15;
     let primes = sieve_primes();
     let two = Integer::from(2);
+    let two_a = Integer::from(a * 2u32);
     loop {
-        // p' has bits-1 bits with top bits 1000; then P = 2p'+1 has them too.
-        let mut q = random_bits(rng, bits - 1);
-        q.set_bit(bits - 2, true);
-        q.set_bit(bits - 3, false);
-        q.set_bit(bits - 4, false);
-        q.set_bit(bits - 5, false);
-        let r6 = q.mod_u(6);
-        q += (5 + 6 - r6) % 6;
+        let mut start = random_bits(rng, bits);
+        set_top(&mut start, bits, top, top_len);
+        start.set_bit(0, true);
         let mut dead = vec![false; WINDOW];
-        for &p in &primes {
-            let r = q.mod_u(p) as u64;
-            let p64 = p as u64;
-            let inv6 = pow_u64(6 % p64, p64 - 2, p64);
-            // k with q + 6k ≡ 0, and with 2(q + 6k) + 1 ≡ 0, i.e. q + 6k ≡ (p-1)/2.
-            for target in [0, (p64 - 1) / 2] {
-                let start = ((target + p64 - r) % p64) * inv6 % p64;
-                let mut k = start as usize;
+        for &s in &primes {
+            let s64 = u64::from(s);
+            let inv2 = s64 / 2 + 1; // 2⁻¹ mod s, s odd
+            let r = u64::from(start.mod_u(s));
+            // start + 2k ≡ t (mod s)  <=>  k ≡ (t − start)·2⁻¹.
+            let mut kill = |t: u64| {
+                let mut k = (((t + s64 - r) % s64) * inv2 % s64) as usize;
                 while k < WINDOW {
                     dead[k] = true;
-                    k += p as usize;
+                    k += s as usize;
                 }
+            };
+            kill(0);
+            let ta = u64::from(two_a.mod_u(s));
+            if ta != 0 {
+                // 2a·x + 1 ≡ 0  <=>  x ≡ −(2a)⁻¹ (mod s).
+                kill(s64 - pow_u64(ta, s64 - 2, s64));
             }
         }
         for (k, &d) in dead.iter().enumerate() {
             if d {
                 continue;
             }
-            let cand = Integer::from(&q + 6 * k as u64);
-            let pm1 = Integer::from(&cand - 1u32);
-            if Integer::from(two.pow_mod_ref(&pm1, &cand).expect("positive")) != 1 {
+            let x = Integer::from(&start + 2 * k as u64);
+            let xm1 = Integer::from(&x - 1u32);
+            if Integer::from(two.pow_mod_ref(&xm1, &x).expect("positive")) != 1 {
                 continue;
             }
-            let big = Integer::from(&cand * 2u32) + 1u32;
+            let big = Integer::from(&two_a * &x) + 1u32;
             let bm1 = Integer::from(&big - 1u32);
             if Integer::from(two.pow_mod_ref(&bm1, &big).expect("positive")) != 1 {
                 continue;
             }
-            if is_prime(&cand)
-                && is_prime(&big)
-                && big.significant_bits() == bits
-                && !big.get_bit(bits - 4)
-            {
-                return big;
+            if has_top(&x, bits, top, top_len) && is_prime(&x) && is_prime(&big) {
+                return (x, big);
             }
         }
     }
+}
+
+/// A safe prime `P = 2p' + 1` (p' prime) of exactly `bits` bits, just above a power of two:
+/// `2^{bits-1} ≤ P < 1.125·2^{bits-1}`. Then the product N of an a-bit and a b-bit one has exactly
+/// a+b−1 bits and N² has 2·bitlen(N)−1, the shape of upstream's debug key (2^1024+x)(2^1025+y):
+/// 2050-bit N, 4099-bit N².
+pub fn safe_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
+    assert!(bits >= 17, "safe_prime: too few bits");
+    // p' has bits−1 bits with top bits 1000; then P = 2p' + 1 has them too.
+    prime_pair(rng, &Integer::from(1), bits - 1, 0b1000, 4).1
 }
 
 fn pow_u64(mut b: u64, mut e: u64, m: u64) -> u64 {

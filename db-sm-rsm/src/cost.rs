@@ -36,36 +36,47 @@ pub const OPS: &[&str] = &[
     "FE", // pairings
     "E1f",
     "E1f180",
+    "E1f128",
     "E1f80",
     "E1v",
     "E1v180",
+    "E1v128",
     "E1v80", // G1
     "E2f",
     "E2f180",
+    "E2f128",
     "E2f80",
     "E2v",
     "E2v180",
+    "E2v128",
     "E2v80", // G2
     "ETf",
     "ETf180",
+    "ETf128",
     "ETf80",
     "ETv",
     "ETv180",
+    "ETv128",
     "ETv80", // GT
     "MSM_G1",
+    "MSM_G1_128",
     "MSM_G1_80",
     "MSM_G2",
+    "MSM_G2_128",
     "MSM_G2_80",
     "MSM_GT",
+    "MSM_GT_128",
     "MSM_GT_80", // MSM terms
     "MSM_calls",
     "XN2(80)",
+    "XN2(128)",
     "XN2(180)",
     "XN2(448)",
     "XN2(1025)",
     "XN2(2170)",
     "XN2(4099)",
     "XN(80)",
+    "XN(128)",
     "XN(180)",
     "XN(448)",
     "XN(1025)",
@@ -75,6 +86,7 @@ pub const OPS: &[&str] = &[
     "XN2f(1025)",
     "XN2f(2170)",
     "MXN2(80)",
+    "MXN2(128)",
     "MXN2(180)",
     "MXN2(448)",
     "MXN2(1025)",
@@ -203,12 +215,17 @@ pub fn merge(a: &mut BTreeMap<String, u64>, b: &BTreeMap<String, u64>) {
 // Slots of the families below, laid out as in [`OPS`] (checked by a test), so the hot paths
 // index the counters directly instead of formatting names.
 const SLOT_E1F: usize = 3;
-const SLOT_MSM: usize = 21;
-const SLOT_XN2: usize = 28;
-const SLOT_XN: usize = 34;
-const SLOT_XN2F: usize = 40;
-const SLOT_MXN2: usize = 43;
-const SLOT_MXN2_TERMS: usize = 49;
+const SLOT_MSM: usize = 27;
+const SLOT_XN2: usize = 37;
+const SLOT_XN: usize = 44;
+const SLOT_XN2F: usize = 51;
+const SLOT_MXN2: usize = 54;
+const SLOT_MXN2_TERMS: usize = 61;
+/// Exponent-length buckets of a pairing group (full, 180, 128, 80) and of a big integer (80,
+/// 128, 180, 448, 1025, 2170, 4099).
+const GROUP_BUCKETS: usize = 4;
+#[cfg(test)]
+const INT_BUCKETS: usize = 7;
 
 fn bump(slot: usize, k: u64) {
     if k == 0 || QUIET.with(|q| q.get()) {
@@ -217,12 +234,13 @@ fn bump(slot: usize, k: u64) {
     COUNTS[slot].fetch_add(k, Ordering::Relaxed);
 }
 
-/// Offset of a pairing-group exponent's length bucket: full length, or the 180- and 80-bit
-/// short exponents of the masks and batching vectors.
+/// Offset of a pairing-group exponent's length bucket: full length, or the 180-, 128- and
+/// 80-bit short exponents of the masks and batching vectors.
 fn group_bucket(bits: usize) -> usize {
     match bits {
-        0..=100 => 2,
-        101..=200 => 1,
+        0..=100 => 3,
+        101..=150 => 2,
+        151..=200 => 1,
         _ => 0,
     }
 }
@@ -243,27 +261,41 @@ pub fn group_of<G>() -> usize {
 
 /// One exponentiation in group `G` with a `bits`-bit exponent, fixed base (table) or not.
 pub fn group_exp<G>(fixed: bool, bits: usize) {
-    let fv = if fixed { 0 } else { 3 };
-    bump(SLOT_E1F + 6 * group_of::<G>() + fv + group_bucket(bits), 1);
+    let fv = if fixed { 0 } else { GROUP_BUCKETS };
+    bump(
+        SLOT_E1F + 2 * GROUP_BUCKETS * group_of::<G>() + fv + group_bucket(bits),
+        1,
+    );
 }
 
-/// A multi-scalar multiplication of `terms` terms in group `G` (short: scalars of <= 100 bits).
+/// A multi-scalar multiplication of `terms` terms in group `G` whose scalars have at most
+/// `bits` bits (full, 128 or 80).
 pub fn group_msm<G>(terms: usize, bits: usize) {
-    let short = usize::from(bits <= 100);
-    bump(SLOT_MSM + 2 * group_of::<G>() + short, terms as u64);
-    bump(SLOT_MSM + 6, 1);
+    let short = match bits {
+        0..=100 => 2,
+        101..=150 => 1,
+        _ => 0,
+    };
+    bump(SLOT_MSM + 3 * group_of::<G>() + short, terms as u64);
+    bump(SLOT_MSM + 9, 1);
 }
 
-/// Index of the exponent-length bucket of a big-integer exponentiation (spec §1.2's lengths
-/// 80, 180, 448, 1025, 2170 and 4099 bits).
+/// Index of the exponent-length bucket of a big-integer exponentiation, named after the
+/// lengths that occur (80, 128, 180, 448, 1025, 2170 and 4099 bits). A bucket starts at (or
+/// near) its name, so the unit cost of its name bounds its members from below: 151..=400 holds
+/// the 160-bit products chal·δ, 180-bit masks and 354-bit masks of the paper setting and the
+/// 256- and 336-bit ones of the 128-bit setting; 1001..=1999 the 1025-bit randomness and the
+/// shuffle's 1225- and 1381-bit r masks; 2000..=3999 the 2070-2338-bit masks; from 4000 the
+/// ~4099-bit decryption-share exponents and their proofs' masks.
 fn int_bucket(bits: u32) -> usize {
     match bits {
         0..=100 => 0,
-        101..=260 => 1,
-        261..=600 => 2,
-        601..=1200 => 3,
-        1201..=2300 => 4,
-        _ => 5,
+        101..=150 => 1,
+        151..=400 => 2,
+        401..=1000 => 3,
+        1001..=1999 => 4,
+        2000..=3999 => 5,
+        _ => 6,
     }
 }
 
@@ -277,9 +309,15 @@ pub fn powmod(exp_bits: u32, modulus_bits: u32) {
     bump(base + int_bucket(exp_bits), 1);
 }
 
-/// A fixed-base-table power mod N² with an exponent of `exp_bits` bits.
+/// A fixed-base-table power mod N² with an exponent of `exp_bits` bits (buckets 448, 1025 and
+/// 2170: the table's cost follows the exponent's windows).
 pub fn table_pow(exp_bits: u32) {
-    bump(SLOT_XN2F + int_bucket(exp_bits).clamp(2, 4) - 2, 1);
+    let b = match int_bucket(exp_bits) {
+        0..=3 => 0,
+        4 => 1,
+        _ => 2,
+    };
+    bump(SLOT_XN2F + b, 1);
 }
 
 /// A multi-exponentiation mod N² whose longest exponent has `max_bits` bits, over terms of
@@ -416,7 +454,7 @@ fn derive_units(raw: &BTreeMap<String, f64>) -> BTreeMap<String, f64> {
             *e = e.min(*c);
         }
     }
-    let buckets = [80u32, 180, 448, 1025, 2170, 4099];
+    let buckets = [80u32, 128, 180, 448, 1025, 2170, 4099];
     for m in ["XN2", "XN"] {
         let measured: Vec<(u32, f64)> = buckets
             .iter()
@@ -471,10 +509,13 @@ fn derive_units(raw: &BTreeMap<String, f64>) -> BTreeMap<String, f64> {
         if let Some(c) = raw.get("MSM1024_G1_80") {
             u.insert("MSM_G1_80".into(), c / 1024.0);
         }
+        if let Some(c) = raw.get("MSM1024_G1_128") {
+            u.insert("MSM_G1_128".into(), c / 1024.0);
+        }
         for g in ["2", "T"] {
             if let Some(ev) = raw.get(&format!("E{g}v")) {
                 let ratio = ev / e1v;
-                for s in ["", "_80"] {
+                for s in ["", "_128", "_80"] {
                     if let Some(c) = u.get(&format!("MSM_G1{s}")).copied() {
                         u.insert(format!("MSM_G{g}{s}"), c * ratio);
                     }
@@ -492,13 +533,16 @@ mod tests {
     #[test]
     fn slot_constants_match_names() {
         assert_eq!(SLOT_E1F, slot("E1f"));
-        assert_eq!(SLOT_E1F + 6 + 3 + 2, slot("E2v80"));
-        assert_eq!(SLOT_E1F + 12 + 1, slot("ETf180"));
+        assert_eq!(SLOT_E1F + 8 + 4 + 3, slot("E2v80"));
+        assert_eq!(SLOT_E1F + 16 + 1, slot("ETf180"));
+        assert_eq!(SLOT_E1F + 16 + 4 + 2, slot("ETv128"));
         assert_eq!(SLOT_MSM, slot("MSM_G1"));
-        assert_eq!(SLOT_MSM + 5, slot("MSM_GT_80"));
-        assert_eq!(SLOT_MSM + 6, slot("MSM_calls"));
+        assert_eq!(SLOT_MSM + 8, slot("MSM_GT_80"));
+        assert_eq!(SLOT_MSM + 9, slot("MSM_calls"));
         assert_eq!(SLOT_XN2, slot("XN2(80)"));
-        assert_eq!(SLOT_XN + 5, slot("XN(4099)"));
+        assert_eq!(SLOT_XN2 + INT_BUCKETS, SLOT_XN);
+        assert_eq!(SLOT_XN + INT_BUCKETS, SLOT_XN2F);
+        assert_eq!(SLOT_XN + 6, slot("XN(4099)"));
         assert_eq!(SLOT_XN2F, slot("XN2f(448)"));
         assert_eq!(SLOT_MXN2, slot("MXN2(80)"));
         assert_eq!(SLOT_MXN2_TERMS, slot("MXN2_terms"));

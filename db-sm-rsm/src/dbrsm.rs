@@ -15,9 +15,9 @@ use rug::Integer;
 use crate::bbsplus::{self, QuasiSig, SigningKey};
 use crate::dpkbbsplus::{self, WitnessShares};
 use crate::elgamal::{self, Ciphertext};
-use crate::group::{integer_to_scalar, scalar_to_integer, Gt};
+use crate::group::{scalar_to_integer, Gt};
 use crate::inputs::Inputs;
-use crate::mix::{pshuffle_prove, pshuffle_verify, Mixed};
+use crate::mix::{combine_column, pshuffle_prove, pshuffle_verify, Combined, Mixed};
 use crate::pedersen::commit_gt;
 use crate::pshuffle;
 use crate::report::{Party, Report, Totals};
@@ -113,13 +113,22 @@ pub fn run<E: Pairing>(
     let q = scalar_to_integer(&-E::ScalarField::one()) + 1u32;
     let mut statuses = Vec::new();
 
-    // §2.6.1: the verifier checks the senders' proofs of knowledge of their commitments.
+    // §2.6.1: the verifier checks the senders' proofs of knowledge of their commitments, each
+    // made by its sender in this run, and that no commitment is resubmitted.
     let ok = r.section("pkcommverifs", Totals::Verifier, |r| {
         let label = "verifying proof of knowledge of commitment openings";
         r.time(Party::Verifier, label, || {
-            (0..n)
-                .into_par_iter()
-                .all(|i| pkcomm_verify(gens, &inputs.gammas[i], &inputs.pkcomm[i]).is_ok())
+            let distinct = inputs
+                .gammas
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+                == n;
+            distinct
+                && (0..n).into_par_iter().all(|i| {
+                    let ctx = public.context("sender", i, "gamma");
+                    pkcomm_verify(gens, &ctx, &inputs.gammas[i], &inputs.pkcomm[i]).is_ok()
+                })
         })
     });
     r.status("status_pkcomms", ok);
@@ -298,25 +307,29 @@ pub fn run<E: Pairing>(
                             (Integer, PlaintextProof),
                             (Integer, PlaintextProof),
                         );
+                        let party = mx.party().to_string();
                         let rows: Vec<Row<E>> = seeds
                             .into_par_iter()
-                            .map(|seed| {
+                            .enumerate()
+                            .map(|(j, seed)| {
                                 let rng = &mut ChaCha20Rng::from_seed(seed);
-                                let bs = E::ScalarField::rand(rng);
+                                // bS ≠ 0: a zero total would leave S̃ = S, the verifier's own.
+                                let bs: E::ScalarField = crate::group::random_nonzero(rng);
                                 let bc = E::ScalarField::rand(rng);
                                 let br = E::ScalarField::rand(rng);
                                 let rho = E::ScalarField::rand(rng);
                                 let ct = elgamal::encrypt(gens, eg, &gens.g1.mul(&bs).into_affine(), &rho);
                                 let pf = pk_enc_blrev_prove(gens, eg, &ct, &rho, &bs, rng);
-                                let mut pai = |b: &E::ScalarField| {
+                                let mut pai = |b: &E::ScalarField, role: &str| {
                                     let plain = scalar_to_integer(b)
                                         + &q * offset::<E::ScalarField>(rng);
                                     let (c, rr) = th.encrypt(&plain, rng);
-                                    let p = th.prove_plaintext(&c, &plain, &rr, rng);
+                                    let ctx = public.context(&party, j, role);
+                                    let p = th.prove_plaintext(&ctx, &c, &plain, &rr, rng);
                                     (c, p)
                                 };
-                                let pc = pai(&bc);
-                                let pr = pai(&br);
+                                let pc = pai(&bc, "bc");
+                                let pr = pai(&br, "br");
                                 ([bs, bc, br], ct, pf, pc, pr)
                             })
                             .collect();
@@ -353,18 +366,23 @@ pub fn run<E: Pairing>(
                 for mx in mixers.iter() {
                     let label = "verifying others' proofs of knowledge of blinding factors";
                     all &= r.time(mx.party(), label, || {
-                        steps.par_iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(_, st)| {
+                        steps.par_iter().enumerate().filter(|(k, _)| *k != mx.k).all(|(k, st)| {
                             let eg_ok = (0..n).into_par_iter().all(|j| {
                                 pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok()
                             });
+                            let party = Party::Mixer(k).to_string();
+                            let ctxs = |role: &str| -> Vec<Vec<u8>> {
+                                (0..n).map(|j| public.context(&party, j, role)).collect()
+                            };
+                            let (c_ctx, r_ctx) = (ctxs("bc"), ctxs("br"));
                             let pai_ok = if cfg.mode == Mode::Fast {
                                 // Small-exponent batch verification of the Paillier PoKs.
-                                th.verify_plaintext_batch(&st.c, &st.c_pf).is_ok()
-                                    && th.verify_plaintext_batch(&st.r, &st.r_pf).is_ok()
+                                th.verify_plaintext_batch(&c_ctx, &st.c, &st.c_pf).is_ok()
+                                    && th.verify_plaintext_batch(&r_ctx, &st.r, &st.r_pf).is_ok()
                             } else {
                                 (0..n).into_par_iter().all(|j| {
-                                    th.verify_plaintext(&st.c[j], &st.c_pf[j]).is_ok()
-                                        && th.verify_plaintext(&st.r[j], &st.r_pf[j]).is_ok()
+                                    th.verify_plaintext(&c_ctx[j], &st.c[j], &st.c_pf[j]).is_ok()
+                                        && th.verify_plaintext(&r_ctx[j], &st.r[j], &st.r_pf[j]).is_ok()
                                 })
                             };
                             eg_ok && pai_ok
@@ -437,32 +455,21 @@ pub fn run<E: Pairing>(
                     })
                 });
             }
-            let mut out = (Vec::new(), Vec::new(), Vec::new());
+            let mut out = (Vec::new(), Combined::default(), Combined::default());
             for mx in mixers.iter() {
                 out = r.time(mx.party(), "combining decryption shares", || -> Result<_> {
                     let ds: Vec<Vec<E::G1Affine>> = all_shares.iter().map(|s| s.0.clone()).collect();
                     let s = elgamal::combine_many(&blinded.s, &ds)?;
-                    let pai = |list: &[Integer], pick: fn(&Shares<E>) -> &Vec<Integer>| {
-                        (0..n)
-                            .into_par_iter()
-                            .map(|j| {
-                                let col: Vec<Integer> =
-                                    all_shares.iter().map(|s| pick(s)[j].clone()).collect();
-                                let _ = list;
-                                th.combine(&col)
-                                    .map(|x| integer_to_scalar::<E::ScalarField>(&x))
-                                    .unwrap_or_default()
-                            })
-                            .collect::<Vec<_>>()
-                    };
-                    let c = pai(&blinded.c, |s| &s.2);
-                    let rr = pai(&blinded.r, |s| &s.4);
-                    Ok((s, c, rr))
+                    let dc: Vec<Vec<Integer>> = all_shares.iter().map(|s| s.2.clone()).collect();
+                    let dr: Vec<Vec<Integer>> = all_shares.iter().map(|s| s.4.clone()).collect();
+                    Ok((s, combine_column::<E>(th, &dc), combine_column::<E>(th, &dr)))
                 })?;
             }
-            r.status("status_decshares_blsigs_rev", all);
-            statuses.push(all);
-            Ok(out)
+            // A combination that fails is a failed decryption, whatever the proofs said.
+            let ok = all && out.1.failed.is_empty() && out.2.failed.is_empty();
+            r.status("status_decshares_blsigs_rev", ok);
+            statuses.push(ok);
+            Ok((out.0, out.1.values, out.2.values))
         })
     })?;
 

@@ -6,12 +6,13 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
-use ark_ff::{One, UniformRand};
+use ark_ff::{One, UniformRand, Zero};
 use rayon::prelude::*;
 
 use crate::bbsig::{self, SigningKey};
 use crate::dpkbb;
 use crate::elgamal::{self, Ciphertext};
+use crate::group::random_nonzero;
 use crate::inputs::Inputs;
 use crate::mix::Mixed;
 use crate::report::{Party, Report, Totals};
@@ -160,20 +161,32 @@ pub fn run<E: Pairing>(
             Totals::Mixers,
             |r| -> Result<_> {
                 let mut factors: Vec<BlindingFactors<E>> = Vec::new();
+                // Σ_k b_{i,k} so far: what colluding mixers need to make the total 0.
+                let mut b_sum = vec![E::ScalarField::zero(); n];
+                let m = public.m;
                 for mx in mixers.iter_mut() {
                     let label = "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors";
                     let (cs, proofs, bs) = r.time(mx.party(), label, || {
-                        let draws: Vec<(E::ScalarField, E::ScalarField)> = (0..n)
-                            .map(|_| (E::ScalarField::rand(&mut mx.rng), E::ScalarField::rand(&mut mx.rng)))
+                        // b ≠ 0: σ̃ = σ^b must be invertible back to σ.
+                        let mut draws: Vec<(E::ScalarField, E::ScalarField)> = (0..n)
+                            .map(|_| (random_nonzero(&mut mx.rng), E::ScalarField::rand(&mut mx.rng)))
                             .collect();
-                        let seeds: Vec<u64> = (0..n).map(|_| rand::RngCore::next_u64(&mut mx.rng)).collect();
+                        if mx.k == m - 1 && cfg.tampers(Tamper::ZeroBlinding) {
+                            // The mixers collude: the last one cancels the others' blinding.
+                            for (d, s) in draws.iter_mut().zip(&b_sum) {
+                                d.0 = -*s;
+                            }
+                        }
+                        // One 32-byte seed per entry: the proofs are made in parallel, each from its
+                        // own stream.
+                        let seeds: Vec<[u8; 32]> = (0..n).map(|_| rand::Rng::gen(&mut mx.rng)).collect();
                         let out: Vec<(Ciphertext<E>, EncBlProof<E>)> = (0..n)
                             .into_par_iter()
                             .map(|i| {
                                 let (b, rho) = draws[i];
                                 let c = &blsig_cts[i];
                                 let ct = elgamal::reencrypt(gens, eg, &elgamal::exp(c, &b), &rho);
-                                let mut prng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(seeds[i]);
+                                let mut prng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::from_seed(seeds[i]);
                                 let pf = pk_enc_bl_prove(gens, eg, c, &ct, &rho, &b, &mut prng);
                                 (ct, pf)
                             })
@@ -186,6 +199,9 @@ pub fn run<E: Pairing>(
                         proofs[0].z1 += E::ScalarField::one();
                     }
                     factors.push((cs, proofs));
+                    for (s, b) in b_sum.iter_mut().zip(&bs) {
+                        *s += b;
+                    }
                     mx.b_sm = bs;
                 }
                 let mut all = true;

@@ -12,6 +12,13 @@
 //! ([`challenges`]), and each mixer answers with its share of the responses ([`respond`]); the
 //! verifier adds the shares up ([`verify`]). The challenge hashes the whole per-entry statement
 //! (generators, y, γ_i, σ̃_i, the entry index and both commitments), fixing F1.
+//!
+//! The relation degenerates when σ̃_i is the identity: `e(1, ·) = 1`, so b = 0 satisfies the
+//! pairing equation for every v and the proof shows only that γ_i opens to *some* v. That is
+//! what the mixers get if their blinding shares b_{i,k} sum to 0 (colluding mixers can arrange
+//! it; every blinding, decryption and combination proof stays honest). The verifier therefore
+//! rejects σ̃_i = 1. Any other σ̃_i is sound: b = 0 would then need `y·f2^v = 1`, i.e.
+//! v = −x′, the verifier's secret key.
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
@@ -203,6 +210,10 @@ pub fn verify<E: Pairing>(
     let bad = (0..n)
         .into_par_iter()
         .filter(|&i| {
+            if st.sigmas[i].is_zero() {
+                // The identity: the total blinding is 0 and the relation holds for any v.
+                return true;
+            }
             let sum =
                 |z: &Vec<Vec<E::ScalarField>>| -> E::ScalarField { z.iter().map(|zk| zk[i]).sum() };
             let (zv, zr, zb) = (sum(&proof.zv), sum(&proof.zr), sum(&proof.zb));
@@ -290,6 +301,72 @@ mod tests {
             proof.zb[1][0] += E::ScalarField::from(1u64);
         }
         verify(&gens, &st, &proof).unwrap()
+    }
+
+    /// Mixers whose blinding shares sum to 0 get σ̃ = 1, and with it an honest-looking proof for
+    /// values nobody signed: every entry must be rejected.
+    fn zero_blinding<E: Pairing>() -> Vec<usize> {
+        let mut rng = ChaCha20Rng::seed_from_u64(8);
+        let gens = Generators::<E>::new(&mut rng);
+        let (n, m) = (4, 3);
+        let y = gens.f2.mul(&E::ScalarField::rand(&mut rng)).into_affine();
+        let mut gammas = Vec::new();
+        let mut shares: Vec<WitnessShares<E::ScalarField>> = (0..m)
+            .map(|_| WitnessShares {
+                v: vec![],
+                r: vec![],
+                b: vec![],
+            })
+            .collect();
+        for _ in 0..n {
+            // v is not signed by anyone; b is shared as shares summing to 0.
+            let (v, r) = (
+                E::ScalarField::rand(&mut rng),
+                E::ScalarField::rand(&mut rng),
+            );
+            gammas.push((gens.g1.mul(&v) + gens.h1.mul(&r)).into_affine());
+            let sv = share(v, m, &mut rng);
+            let sr = share(r, m, &mut rng);
+            let sb = share(E::ScalarField::zero(), m, &mut rng);
+            for k in 0..m {
+                shares[k].v.push(sv[k]);
+                shares[k].r.push(sr[k]);
+                shares[k].b.push(sb[k]);
+            }
+        }
+        let sigmas = vec![E::G1Affine::zero(); n];
+        let st = Statement {
+            y: &y,
+            gammas: &gammas,
+            sigmas: &sigmas,
+        };
+        let mut acc = Commitments::empty(n);
+        let nonces: Vec<_> = (0..m)
+            .map(|_| commit(&gens, &st, &mut acc, &mut rng))
+            .collect();
+        let ch = challenges(&gens, &st, &acc);
+        let mut proof = Proof {
+            ch,
+            zv: vec![],
+            zr: vec![],
+            zb: vec![],
+        };
+        for k in 0..m {
+            let (zv, zr, zb) = respond(&nonces[k], &shares[k], &proof.ch);
+            proof.zv.push(zv);
+            proof.zr.push(zr);
+            proof.zb.push(zb);
+        }
+        verify(&gens, &st, &proof).unwrap()
+    }
+
+    #[test]
+    fn identity_blinded_signature_is_rejected() {
+        assert_eq!(zero_blinding::<ark_bn254::Bn254>(), vec![0, 1, 2, 3]);
+        assert_eq!(
+            zero_blinding::<ark_bls12_381::Bls12_381>(),
+            vec![0, 1, 2, 3]
+        );
     }
 
     #[test]

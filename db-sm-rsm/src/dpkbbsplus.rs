@@ -18,6 +18,15 @@
 //! GT is written additively by arkworks: "z1^{−bc}" is `z1 * (−bc)`. The challenge hashes the
 //! whole per-entry statement (generators, y″, S̃, c̃, r̃, msg, z1, and T1..T3; geng1/geng2/z2
 //! are functions of those), fixing F1/F2.
+//!
+//! Degenerate statements. Unlike DPK_BB's, this relation stays sound for every blinding value:
+//! `z2 = geng1^{bc}·geng2^{bS}·genh1^{br}·genh2^{bS·bc}` is an identity in (S̃, c̃, r̃) that holds
+//! exactly when the unblinded triple is a BBS+ signature, also for S̃ = 1 or bS = 0, and the
+//! GT Pedersen commitment z1 binds δ1 to bS·bc whatever the values. What a zero total blinding
+//! does break is privacy: bS = 0 makes S̃_j the verifier's own S_{π(j)}, which links the output
+//! to its input. The verifier rejects the two degenerate values it can see, S̃_j = 1 and
+//! z1_j = 1 (bS = δ0 = 0); honest mixers draw bS ≠ 0, so with one honest mixer the total is
+//! uniform and never 0 but with probability 1/q.
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
@@ -272,6 +281,10 @@ pub fn verify<E: Pairing>(
     let bad = (0..n)
         .into_par_iter()
         .filter(|&j| {
+            if st.s[j].is_zero() || proof.z1[j].is_zero() {
+                // A blinded signature or a z1 that is the identity: a zero blinding.
+                return true;
+            }
             let sum = |f: fn(&WitnessShares<E::ScalarField>) -> &Vec<E::ScalarField>| {
                 proof.z.iter().map(|z| f(z)[j]).sum::<E::ScalarField>()
             };
@@ -333,6 +346,12 @@ mod tests {
     /// Builds blinded BBS+ signatures directly (the protocol gets them by threshold decryption)
     /// and runs the three rounds; returns the failing entries.
     fn run<E: Pairing>(tamper: bool) -> Vec<usize> {
+        run_with::<E>(tamper, None)
+    }
+
+    /// [`run`], with entry `zero` (if any) blinded by bS = δ0 = 0, so that its z1 is the
+    /// identity and S̃ is the unblinded S.
+    fn run_with<E: Pairing>(tamper: bool, zero: Option<usize>) -> Vec<usize> {
         type F<E> = <E as Pairing>::ScalarField;
         let mut rng = ChaCha20Rng::seed_from_u64(9);
         let gens = Generators::<E>::new(&mut rng);
@@ -341,7 +360,7 @@ mod tests {
         let y = gens.f2.mul(&x).into_affine();
         let (mut msgs, mut ss, mut cs, mut rs) = (vec![], vec![], vec![], vec![]);
         let mut w: Vec<WitnessShares<F<E>>> = vec![WitnessShares::default(); m];
-        for _ in 0..n {
+        for j in 0..n {
             let (v, c, r) = (
                 F::<E>::rand(&mut rng),
                 F::<E>::rand(&mut rng),
@@ -349,12 +368,16 @@ mod tests {
             );
             let base = gens.f1.point() + gens.g1.mul(&v) + gens.h1.mul(&r);
             let s = base * (c + x).inverse().unwrap();
-            let (bs, bc, br, d0) = (
+            let (mut bs, bc, br, mut d0) = (
                 F::<E>::rand(&mut rng),
                 F::<E>::rand(&mut rng),
                 F::<E>::rand(&mut rng),
                 F::<E>::rand(&mut rng),
             );
+            if zero == Some(j) {
+                bs = F::<E>::zero();
+                d0 = F::<E>::zero();
+            }
             msgs.push(v);
             ss.push((s + gens.g1.mul(&bs)).into_affine());
             cs.push(c + bc);
@@ -395,6 +418,45 @@ mod tests {
             proof.z[2].d2[3] += F::<E>::from(1u64);
         }
         verify(&gens, &st, &proof).unwrap()
+    }
+
+    #[test]
+    fn zero_blinding_is_rejected() {
+        // bS = δ0 = 0: z1 = 1 and S̃ = S, a valid proof of a degenerate statement.
+        assert_eq!(run_with::<ark_bn254::Bn254>(false, Some(1)), vec![1]);
+        assert_eq!(
+            run_with::<ark_bls12_381::Bls12_381>(false, Some(2)),
+            vec![2]
+        );
+    }
+
+    #[test]
+    fn identity_blinded_signature_is_rejected() {
+        let mut rng = ChaCha20Rng::seed_from_u64(12);
+        let gens = Generators::<ark_bn254::Bn254>::new(&mut rng);
+        let y = gens.f2.mul(&ark_bn254::Fr::rand(&mut rng)).into_affine();
+        let one = [ark_bn254::Fr::rand(&mut rng)];
+        let s = [ark_bn254::G1Affine::zero()];
+        let st = Statement {
+            y: &y,
+            msgs: &one,
+            s: &s,
+            c: &one,
+            r: &one,
+        };
+        let proof = Proof {
+            z1: vec![gens.ft.point()],
+            ch: one.to_vec(),
+            z: vec![WitnessShares {
+                bs: one.to_vec(),
+                bc: one.to_vec(),
+                br: one.to_vec(),
+                d0: one.to_vec(),
+                d1: one.to_vec(),
+                d2: one.to_vec(),
+            }],
+        };
+        assert_eq!(verify(&gens, &st, &proof).unwrap(), vec![0]);
     }
 
     #[test]

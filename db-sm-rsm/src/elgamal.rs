@@ -4,7 +4,7 @@
 //! decryption share `D_k = c0^{x_k}`, combination `M = c1 / ∏_k D_k`.
 //!
 //! The batched proof that a mixer's shares are correct uses Bellare-Garay-Rabin small-exponent
-//! batching with n+1 80-bit δ's: δ_0 weighs the verification key and δ_{i+1} ciphertext i, so
+//! batching with n+1 κ_e-bit δ's: δ_0 weighs the verification key and δ_{i+1} ciphertext i, so
 //! every ciphertext is covered (upstream's n deltas left ciphertext 0 unchecked, bug B5). The δ's
 //! are Fiat-Shamir challenges over the key, the ciphertexts and the shares (fix S6/F1), not
 //! chosen by the prover.
@@ -23,7 +23,6 @@ use crate::error::ensure;
 use crate::group::{
     challenge_short_vec, msm_short, mul_var, mul_var_joint, FixedBaseTable, Generators,
 };
-use crate::params::KAPPA_E;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
 
@@ -277,7 +276,8 @@ fn shares_statement<E: Pairing>(
     t.append_ark(b"Yk", vk);
     t.append_ark_slice(b"ciphertexts", cs);
     t.append_ark_slice(b"shares", shares);
-    let delta: Vec<E::ScalarField> = challenge_short_vec(&mut t, b"delta", cs.len() + 1, KAPPA_E);
+    let kappa_e = gens.batch_bits();
+    let delta: Vec<E::ScalarField> = challenge_short_vec(&mut t, b"delta", cs.len() + 1, kappa_e);
     // MSM over [vk, D_0..] and [g1, c_0[0]..] with 80-bit exponents.
     let mut a_bases = Vec::with_capacity(cs.len() + 1);
     a_bases.push(*vk);
@@ -285,8 +285,8 @@ fn shares_statement<E: Pairing>(
     let mut b_bases = Vec::with_capacity(cs.len() + 1);
     b_bases.push(gens.g1.base());
     b_bases.extend(cs.iter().map(|c| c.c0));
-    let a = msm_short::<E::G1>(&a_bases, &delta, KAPPA_E as usize)?;
-    let b = msm_short::<E::G1>(&b_bases, &delta, KAPPA_E as usize)?;
+    let a = msm_short::<E::G1>(&a_bases, &delta, kappa_e as usize)?;
+    let b = msm_short::<E::G1>(&b_bases, &delta, kappa_e as usize)?;
     let ab = E::G1::normalize_batch(&[a, b]);
     t.append_ark(b"A", &ab[0]);
     t.append_ark(b"B", &ab[1]);

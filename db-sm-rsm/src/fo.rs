@@ -7,7 +7,6 @@
 //! generate the same subgroup: binding rests on the dealer being trusted, as for the key itself.
 
 use crate::bigint::{self, multi_pow_mod, random_bits, random_unit};
-use crate::params::KAPPA_R;
 use crate::{Error, Result};
 use rand::{CryptoRng, RngCore};
 use rug::Integer;
@@ -18,12 +17,19 @@ pub struct FoKey {
     pub n: Integer,
     pub g: Integer,
     pub gens: Vec<Integer>,
+    /// κ_r: the statistical slack of commitment randomness.
+    pub slack_bits: u32,
 }
 
 impl FoKey {
     /// A key for vectors of up to `max(size, 2)` integers (upstream's `n' = max(n, 2)`): one squaring
     /// mod N per base.
-    pub fn new(rng: &mut (impl RngCore + CryptoRng), n: &Integer, size: usize) -> Self {
+    pub fn new(
+        rng: &mut (impl RngCore + CryptoRng),
+        n: &Integer,
+        size: usize,
+        slack_bits: u32,
+    ) -> Self {
         let square = |rng: &mut _| {
             let x = random_unit(rng, n);
             bigint::mul_mod(&x, &x, n)
@@ -34,13 +40,14 @@ impl FoKey {
             n: n.clone(),
             g,
             gens,
+            slack_bits,
         }
     }
 
-    /// Length of fresh commitment randomness: bitlen(N) + κ_r bits (2070 for the 2050-bit N), so
-    /// `g^y` is statistically close to uniform in the subgroup of squares.
+    /// Length of fresh commitment randomness: bitlen(N) + κ_r bits (2130 for the 2050-bit N at
+    /// κ_r = 80), so `g^y` is within 2^{−κ_r} of uniform in the subgroup of squares.
     pub fn randomness_bits(&self) -> u32 {
-        self.n.significant_bits() + KAPPA_R
+        self.n.significant_bits() + self.slack_bits
     }
 
     pub fn random_y(&self, rng: &mut (impl RngCore + CryptoRng)) -> Integer {
@@ -89,7 +96,7 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(1);
         let p = Integer::from_str_radix("e3c9d3f4ffbd0ac7f59b4e2f0d1d9d1f", 16).unwrap();
         let n = (p.next_prime() * Integer::from(0xfffffffbu64).next_prime()).clone();
-        (FoKey::new(&mut rng, &n, 5), rng)
+        (FoKey::new(&mut rng, &n, 5, 80), rng)
     }
 
     #[test]

@@ -27,6 +27,7 @@ use rand::{CryptoRng, RngCore};
 use rand_chacha::rand_core::SeedableRng;
 use rayon::prelude::*;
 
+use crate::security::Security;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
 
@@ -177,10 +178,18 @@ pub struct Generators<E: Pairing> {
     pub eg1f2: FixedBaseTable<Gt<E>>,
     /// e(h1, f2)
     pub eh1f2: FixedBaseTable<Gt<E>>,
+    /// The lengths of the challenge and batching vectors of every proof over these generators.
+    pub security: Security,
 }
 
 impl<E: Pairing> Generators<E> {
+    /// Fresh generators at the default security level.
     pub fn new(rng: &mut (impl RngCore + CryptoRng)) -> Self {
+        Self::with_security(rng, Security::default())
+    }
+
+    /// Fresh generators for proofs at the given security level.
+    pub fn with_security(rng: &mut (impl RngCore + CryptoRng), security: Security) -> Self {
         let f1 = E::G1::rand(rng);
         let g1 = E::G1::rand(rng);
         let h1 = E::G1::rand(rng);
@@ -200,11 +209,19 @@ impl<E: Pairing> Generators<E> {
             ef1f2: FixedBaseTable::full(ef1f2),
             eg1f2: FixedBaseTable::full(eg1f2),
             eh1f2: FixedBaseTable::full(eh1f2),
+            security,
         }
     }
 
-    /// Binds the generators into a transcript (every proof's statement includes them).
+    /// κ_e: the bit length of challenge and batching vectors.
+    pub fn batch_bits(&self) -> u32 {
+        self.security.batch_bits
+    }
+
+    /// Binds the generators and the security level into a transcript (every proof's statement
+    /// includes them).
     pub fn append_to(&self, t: &mut Transcript) {
+        t.append_bytes(b"security", self.security.level.name().as_bytes());
         t.append_ark(b"f1", &self.f1.base());
         t.append_ark(b"g1", &self.g1.base());
         t.append_ark(b"h1", &self.h1.base());
@@ -379,11 +396,7 @@ pub fn challenge_short_vec<F: PrimeField>(
     n: usize,
     bits: u32,
 ) -> Vec<F> {
-    let seed_int = t.challenge_bits(label, 256);
-    let mut seed = [0u8; 32];
-    let digits = seed_int.to_digits::<u8>(rug::integer::Order::MsfBe);
-    seed.copy_from_slice(&digits[..32]);
-    let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);
+    let mut rng = rand_chacha::ChaCha20Rng::from_seed(t.challenge_seed(label));
     (0..n).map(|_| random_short(&mut rng, bits)).collect()
 }
 

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use db_sm_rsm::report::Report;
 use db_sm_rsm::run::{run, Config, Curve, Mode};
+use db_sm_rsm::security::SecurityLevel;
 use db_sm_rsm::tamper::Tamper;
 use serde_json::json;
 
@@ -28,8 +29,9 @@ struct Cli {
     /// Number of entries (senders, ciphertexts), 1..=1000000.
     #[arg(value_parser = clap::value_parser!(u64).range(1..=MAX_N))]
     n: u64,
-    /// Number of mix-servers, 1..=64.
-    #[arg(value_parser = clap::value_parser!(u64).range(1..=MAX_M))]
+    /// Number of mix-servers, 2..=64 (with one mixer, "each mixer checks the others" checks
+    /// nothing).
+    #[arg(value_parser = clap::value_parser!(u64).range(2..=MAX_M))]
     m: u64,
     /// Pairing curve: bn254 (the paper's size class) or bls12-381 (the secure choice).
     #[arg(long, value_enum, default_value_t = Curve::Bn254)]
@@ -40,6 +42,11 @@ struct Cli {
     /// same proofs and statuses, for a like-for-like comparison with the paper's figures.
     #[arg(long, value_enum, default_value_t = Mode::Fast)]
     mode: Mode,
+    /// 128: 128-bit challenges and batching vectors, 80-bit statistical slack in every mask.
+    /// paper: upstream's lengths (80-bit challenges and vectors, 20-bit slack), for a
+    /// like-for-like comparison with the paper's figures. The report prints it.
+    #[arg(long, value_enum, default_value_t = SecurityLevel::Bits128)]
+    security: SecurityLevel,
     /// Seed every party's CSPRNG (ChaCha20) from this value, for reproducible runs. Without it
     /// the seed comes from the operating system.
     #[arg(long)]
@@ -54,6 +61,16 @@ struct Cli {
     /// exit code is 1. See the list below.
     #[arg(long, value_enum)]
     tamper: Option<Tamper>,
+    /// Use the checked-in test keys (public, insecure; up to 4 mixers) instead of generating the
+    /// Paillier keys. The report says so.
+    #[arg(long)]
+    test_keys: bool,
+    /// Keep the generated keys of runs with --seed in this directory (default: env
+    /// DBSM_KEY_CACHE), one JSON file per key named by kind, bits and seed, and load them in
+    /// later runs with the same seed instead of searching for primes again. Keys of runs without
+    /// --seed are never stored.
+    #[arg(long, value_name = "DIR")]
+    key_cache: Option<PathBuf>,
     /// Unit costs from `cargo bench -p db-sm-rsm --bench ops` (default: env DBSM_CALIBRATION).
     /// With it, every JSON timer row gets `lower_bound_s` = Σ op count × unit cost; without
     /// it, the rows carry the op counts only.
@@ -81,9 +98,19 @@ fn main() -> ExitCode {
         m: cli.m as usize,
         curve: cli.curve,
         mode: cli.mode,
+        security: cli.security,
         seed: cli.seed,
         tamper: cli.tamper,
+        test_keys: cli.test_keys,
+        key_cache: cli
+            .key_cache
+            .clone()
+            .or_else(|| std::env::var_os("DBSM_KEY_CACHE").map(PathBuf::from)),
     };
+    if let Err(e) = cfg.validate() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     if let Err(e) = rayon::ThreadPoolBuilder::new()
         .num_threads(cli.threads as usize)
         .build_global()
@@ -92,11 +119,12 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     eprintln!(
-        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, threads = {}{}",
+        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}{}",
         cfg.n,
         cfg.m,
         cfg.curve.name(),
         cfg.mode.name(),
+        cfg.security.name(),
         cli.threads,
         cfg.tamper
             .map(|t| format!(", tamper = {}", t.name()))
@@ -120,8 +148,8 @@ fn main() -> ExitCode {
     }
 
     let mut report = Report::new(cfg.m, true);
-    let fixes = match run(&cfg, &mut report) {
-        Ok(fixes) => fixes,
+    let info = match run(&cfg, &mut report) {
+        Ok(info) => info,
         Err(e) => {
             eprintln!("error: the run stopped: {e}");
             return ExitCode::from(1);
@@ -135,13 +163,18 @@ fn main() -> ExitCode {
             "experiment": "db-sm-rsm",
             "params": {
                 "n": cfg.n, "m": cfg.m, "curve": cfg.curve.name(), "mode": cfg.mode.name(),
+                "security": cfg.security.name(),
                 "threads": cli.threads, "seed": cfg.seed,
                 "tamper": cfg.tamper.map(|t| t.name()),
+                "test_keys": cfg.test_keys,
+                "key_cache": cfg.key_cache.as_ref().map(|p| p.to_string_lossy().into_owned()),
             },
+            "keys": info.keys,
+            "security": cfg.security.params().to_json(),
             "timers": report.timer_rows(),
             "statuses": report.statuses_json(),
             "sizes": report.sizes_json(),
-            "fixes": fixes,
+            "fixes": info.fixes,
             "machine": db_sm_rsm::machine::machine_json(),
             "version": env!("CARGO_PKG_VERSION"),
             "calibration": calibration.map(|p| p.to_string_lossy().into_owned()),

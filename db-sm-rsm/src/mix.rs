@@ -160,29 +160,16 @@ pub fn run<E: Pairing>(
                 });
             }
             // Every mixer combines all shares itself (identical results, §4.4).
-            let mut msgs = Vec::new();
+            let mut combined = Combined::default();
             for mx in mixers.iter() {
-                msgs = r.time(
-                    mx.party(),
-                    "combining decryption shares",
-                    || -> Result<_> {
-                        // A bad share makes the combination fail its 1 + xN form: that message is
-                        // then garbage (zero), and status_decshares already says why.
-                        Ok((0..n)
-                            .into_par_iter()
-                            .map(|i| {
-                                let col: Vec<Integer> =
-                                    shares.iter().map(|s| s[i].clone()).collect();
-                                th.combine(&col)
-                                    .map(|x| integer_to_scalar::<E::ScalarField>(&x))
-                                    .unwrap_or_default()
-                            })
-                            .collect::<Vec<_>>())
-                    },
-                )?;
+                combined = r.time(mx.party(), "combining decryption shares", || {
+                    combine_column::<E>(th, &shares)
+                });
             }
-            r.status("status_decshares", all);
-            Ok(msgs)
+            // A combination that fails (shares not of the form 1 + xN) is a failed decryption,
+            // whatever the share proofs said.
+            r.status("status_decshares", all && combined.failed.is_empty());
+            Ok(combined.values)
         },
     )?;
 
@@ -191,28 +178,82 @@ pub fn run<E: Pairing>(
         "decryption of individual message/randomness shares",
         Totals::Mixers,
         |r| {
+            let mut all = true;
             for mx in mixers.iter_mut() {
                 let label = "decryption of individual message/randomness shares";
                 let (v, rr) = r.time(mx.party(), label, || {
                     let own = &inputs.shares[mx.k];
                     let sk = &mx.sk;
-                    let dec: Vec<(E::ScalarField, E::ScalarField)> = own
-                        .par_iter()
-                        .map(|s| {
-                            (
-                                // An invalid ciphertext (already reported by status_encs)
-                                // yields a zero share.
-                                integer_to_scalar(&sk.decrypt(&s.cv).unwrap_or_default()),
-                                integer_to_scalar(&sk.decrypt(&s.cr).unwrap_or_default()),
-                            )
-                        })
-                        .collect();
-                    dec.into_iter().unzip()
+                    let v = decrypt_column::<E>(sk, own.iter().map(|s| &s.cv));
+                    let rr = decrypt_column::<E>(sk, own.iter().map(|s| &s.cr));
+                    (v, rr)
                 });
-                mx.v = v;
-                mx.r = rr;
+                all &= v.failed.is_empty() && rr.failed.is_empty();
+                mx.v = v.values;
+                mx.r = rr.values;
             }
+            // A share ciphertext that does not decrypt leaves the mixer without its share of
+            // that sender's witness: a failed step, never a made-up value.
+            r.status("status_share_decryption", all);
         },
     );
     Ok(Mixed { msgs })
+}
+
+/// Decrypted values of a list, and the positions whose decryption failed. A failed position
+/// holds zero only so that the lists keep their length; the step's status is False whenever
+/// `failed` is not empty.
+#[derive(Default)]
+pub(crate) struct Combined<F> {
+    pub values: Vec<F>,
+    pub failed: Vec<usize>,
+}
+
+impl<F: Default> FromIterator<Option<F>> for Combined<F> {
+    fn from_iter<I: IntoIterator<Item = Option<F>>>(it: I) -> Self {
+        let mut c = Combined {
+            values: Vec::new(),
+            failed: Vec::new(),
+        };
+        for (i, x) in it.into_iter().enumerate() {
+            match x {
+                Some(v) => c.values.push(v),
+                None => {
+                    c.failed.push(i);
+                    c.values.push(F::default());
+                }
+            }
+        }
+        c
+    }
+}
+
+/// Combines the m threshold-Paillier decryption shares of every ciphertext
+/// (`shares[k][i]`), reduced into Zq.
+pub(crate) fn combine_column<E: Pairing>(
+    th: &crate::thpaillier::ThresholdPublicKey,
+    shares: &[Vec<Integer>],
+) -> Combined<E::ScalarField> {
+    let n = shares.first().map_or(0, Vec::len);
+    let out: Vec<Option<E::ScalarField>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let col: Vec<Integer> = shares.iter().map(|s| s[i].clone()).collect();
+            th.combine(&col).ok().map(|x| integer_to_scalar(&x))
+        })
+        .collect();
+    out.into_iter().collect()
+}
+
+/// Decrypts a mixer's own share ciphertexts with its Paillier key (CRT), reduced into Zq.
+fn decrypt_column<'a, E: Pairing>(
+    sk: &crate::paillier::PaillierKey,
+    cts: impl Iterator<Item = &'a Integer>,
+) -> Combined<E::ScalarField> {
+    let cts: Vec<&Integer> = cts.collect();
+    let out: Vec<Option<E::ScalarField>> = cts
+        .par_iter()
+        .map(|c| sk.decrypt(c).ok().map(|x| integer_to_scalar(&x)))
+        .collect();
+    out.into_iter().collect()
 }

@@ -1,8 +1,13 @@
 //! Per-mixer Paillier in the Ma–Han–Lei variant (ACSAC'21 §3.2; spec §1.5), and the proof of
 //! knowledge of plaintext shared with the threshold scheme (spec §1.4, §1.5).
 //!
-//! * `N = PQ` with `P = 2pp'+1`, `Q = 2qq'+1`; p, q are l/2-bit primes, p', q' odd, and
-//!   p, q, p', q' pairwise coprime. `α = pq`, `β = p'q'`.
+//! * `N = PQ` with `P = 2pp'+1`, `Q = 2qq'+1`; p, q are l/2-bit primes and p', q' primes of
+//!   (n−l)/2 − 1 bits, all four distinct. `α = pq`, `β = p'q'`. Ma-Han-Lei only ask p', q' to
+//!   be odd and coprime to p, q (upstream's fixed key has p' = 3²·5·11·…); then Z*_N has
+//!   elements of small odd order, and a sender who multiplies its ciphertext by one of order 3
+//!   passes the proof of knowledge once in three tries with a ciphertext that does not decrypt.
+//!   With p', q' prime the only small orders are 1 and 2, which decryption (raising to 2α) and
+//!   the batch verifier (which squares) both absorb.
 //! * `h = −y^{2β} mod N` has order dividing α; `H = h^N mod N²`.
 //! * `Enc(m; r) = (1+N)^m · H^r mod N²` with r of l bits (448: a short exponent).
 //! * Decryption raises to 2α (≈ 442 bits) mod P² and mod Q² and recombines by CRT.
@@ -12,11 +17,11 @@
 //! upstream's cost builds a table for the keygen timing and encrypts with [`PaillierPublicKey::encrypt_without_table`].
 
 use crate::bigint::{
-    self, from_hex, invert, l_function, mul_mod, multi_pow_mod, pow_mod, random_bits, random_prime,
-    random_unit, FixedBaseTable,
+    self, from_hex, invert, l_function, mul_mod, multi_pow_mod, pow_mod, random_bits, random_unit,
+    FixedBaseTable,
 };
 use crate::error::ensure;
-use crate::params::{KAPPA_C, KAPPA_E, KAPPA_R};
+use crate::security::Security;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
 use rand::{CryptoRng, RngCore};
@@ -52,6 +57,8 @@ pub struct PaillierPublicKey {
     /// Bits of the encryption randomness r (l).
     pub l_bits: u32,
     table: Option<Arc<FixedBaseTable>>,
+    /// Challenge, batching and slack lengths of this key's proofs.
+    pub security: Security,
 }
 
 #[derive(Clone, Debug)]
@@ -75,24 +82,46 @@ pub struct PaillierKey {
     pub sk: PaillierSecretKey,
 }
 
-/// Fixed test key material (P = 2pp'+1, Q = 2qq'+1 with the listed p, q), generated once with
-/// [`PaillierKey::search_primes`] from OsRng and checked in so tests skip the search. TEST KEYS
-/// ONLY: public, never secret.
+/// Fixed test key material (P = 2pp′+1, Q = 2qq′+1 with p, q, p′, q′ prime, each as
+/// `[P, p, Q, q]` in hexadecimal), generated once by [`PaillierKey::search_primes`] from the
+/// operating system's generator and checked in so that `--test-keys` runs and tests skip the
+/// search. TEST KEYS ONLY: public, never secret.
 pub mod fixed {
-    /// n = 2048, l = 448 (upstream's parameters).
-    pub const P_2048: &str =
-        "d76a85a04903bc12ea5f58a601e89ea1f5485c0a8da94b55b2ac8feeefbe20c0bf3e08a3eafcbe88f1ab541bf2f9e013c506501a56f5e51ff9d1c7ec2750739c79be915bc4ab3054cb91700b23d8cdfdbd139f5aa8b49aa182b9b3b085174d332f0fb1e1a75be90d0968015b24919ce3b0bdf284797ee75911c21c95b5c8f08b";
-    pub const SP_2048: &str = "e4820a7431ad7342b912620a9edbbcbd0872779f75d28034d782c959";
-    pub const Q_2048: &str =
-        "a45595a7e6935893d9cbc73fae38d8340efbd2fc926b057e8a15e7011cae60b337a163a6bf4e9df8da3e84e77dd97b8e559014c7d066ba0b6e34eac17514548261930ee1aa1af16a81599e47516001cf9ca696ce659edf9998d6a6a447dc7e3ec155ac3409f89fbb89423e3cda70bd382bd7ec5daac831fbdc0404dfde1c9897";
-    pub const SQ_2048: &str = "af4fa3dde69fc496ca2af5659250d13e60de2c728891c97add6bc7ff";
-    /// n = 1024, l = 256, for fast tests.
-    pub const P_1024: &str =
-        "e3edd753ec3cb6ca351305d0aed37b9fa4af9733d24d795730e7a2cbb489f29860e52e39f20e6022f1f42226a6f87e347d1f205e44f46b65ec81566ad5760843";
-    pub const SP_1024: &str = "fa1fb4b6629f971c607be82364446e1f";
-    pub const Q_1024: &str =
-        "c01759e5bddc6bfe0e2c6eaa2b1205cc799c23223de80c44fb928d603132fea0be2e5f3c7bdbcd093bfaf391fa4fcfa5f433e8e5b950eddd194194457d1c3737";
-    pub const SQ_1024: &str = "efffc5ebf57a23d96df6430efb5c0dfb";
+    /// Four keys with n = 2048, l = 448 (upstream's parameters), one per mixer of a run with up
+    /// to four mixers and `--test-keys`.
+    pub const MIXER_2048: [[&str; 4]; 4] = [
+        [
+            "ef281d15141449a3f40bafe02a46c56120c7e36015fc4144fd3f5358b292a936b5d99d314d89186beb8853c4edd2765fb25819019f75f16486fdf7fae9fe80c1dfd86a94d19edcc036084d26b78fee58e856fdbba1c6046f0b52a3d4225091319fd50e19f91653aa61e6413028643057a2c72628d41322f0a08487b14228322f",
+            "fec0b32c5f503d409035cbfff5b6e94fba74dcdaf085bd5674da422f",
+            "e54e605ff2157d85fda6d1b29bd4d89903fb255989957e3b6cf1181ba3c21ba6eac5f6ca730e470a1e70f108a4f939d5ff7ff5aeb30bbebfdfad6dfb0ae6a21893abcb5e1898ae8deeab2df02b3580296ae13170c56c580896d4df615baaa8aa7f685d04325a5a5a724ccd396a81987143e215795c5c24a6d490e9d4adf97217",
+            "e8b006cada095b255b0466fb370eb485b77b1a3218c56dfd81cacc39",
+        ],
+        [
+            "d9d539bad5e90cd182a523475881021c4d47c9321d2ee899401fafb1bc96c5e8c6f5bc76d288566554c0fc0f9a5e622a6b60dd370696329fc9a02c7b91b2e64e65dffc196104dfc17e6c54ab3d7eb18bdb6cd606aac3c73cda0e01b6103d6fcc6bc76fa5c9c8d03e2751692a8df6fcc2330c6ed39f42875b5b146ba827ce445b",
+            "e70466ec73a63300a12912f9e9eaadfcc41d1fe380f76f1e550a869b",
+            "f4cecfa5762940d27b0d52e82abb7428c6b0e6b3e98deea4ea101757816a78ae1818faaf022b38b3391977259a8155c059b1eef0ab9a74d4a027483e939d164149bc83a38592ed01054c8dd000ab748ba7dcba909c1a01640fd03aa6eb859bb3afc91a425f757d4aaffa84b7eb60fe3eb86d6cfbd00e4cbb8597a113dddc589b",
+            "f82ede943e4f3a259080e35704448c8e1c70026b53a0fbd1a7ac2b89",
+        ],
+        [
+            "dea61b2563a2cc2666eb2cdbff447a658828754328f1e02bd8f3bbb1f25356e12d7c382ae4b51f95e97059fc4ad8bbb4a00b38443b0a8d47592e0b59ac4934246743bd12b2e0bee6ab3044d1e4304302c16592ba5043b0d39ca9e916931abf6379d1f00099dd4ea7e7daf4048b01ac358c5e3f49731f9fc54732da524fdd5d67",
+            "e8bef33442f949232c9726f5d6f3243e0ada33e1498463b9e99ec645",
+            "cb9fe7bb68b1fd45f1ee0a95ed6b25bdeb92808bea339c1a9108eb65ea7c9bb8d5f8e237cc2bab7f0afb3b40d2e6f4a6facad17bb8b084397e9ff57a690d3d2dd45eedbbf5c50c67b5bb289f19236ebbce184da2a8fe6930db3084def79e854093e884d7a31ade2b73262f3764fa0bfa255275d9e1c46a7e60a3fc0570c3719f",
+            "e2d8151c6691597b76a6bcf2ca9530a507a23c8321905d20d41565b9",
+        ],
+        [
+            "dade503d88efba778e993433f79478d8b04aeab5c17a9aaab159187354da91437e9235573fea6eb41b50a62b1df5710677a35f9b0717ad8dd9eff296a81ab070717df0b5c6dea0a4ac156e3695e9970fdae57bbaa9adc520526057f3208f553a3d7d70205a8d107612d1c53776974d385b2123c70171bc58a36ab2ff2beb6a47",
+            "f7e0c0ee82ba7cd5c33a95ac4798255fc69861fc91fa4db26673fb6f",
+            "db9f97d2037208504ac26a02584fa7c21c0022ad766e7b8be3d6496eb2aa9cb2c1e5fe56a12e26ee7a7c4fa9ef30b87cde84a499451fd9f6c1dae6a12cb97dc3c67af985ef104e1cfccf7f6847f4b5e9c3fe8312e8ab7f44fca3d70302df0fcc60a0a3ad032b7d926b1c3318aa531fe6c3f13b255b08abc2f78fa5c11b99d663",
+            "f8416575490f34d68c047b18486bc07f33e8c7e984d748adc6e3ee45",
+        ],
+    ];
+    /// One key with n = 1024, l = 256, for fast tests.
+    pub const SMALL_1024: [&str; 4] = [
+        "da7fe708dc738c277fc8d3a9291fd8c234389fb3a258772f97d3f9cbff8bf5c59b8dbb8455158e35efbb0f85aff9610f2b21b59539429c23f79cac418d91799b",
+        "e41876770a183da011e20c9b0868b831",
+        "ea9c121a5627faa1603dab67769ae5a7efe589d23f04e582fd74f226f292434c7396c3581a73b3e78eaf2aff787030979723ccea325c16f2b5a4f4a0482bc327",
+        "f74fda287449d35457a7977ce323fae9",
+    ];
 }
 
 impl PaillierKey {
@@ -106,11 +135,8 @@ impl PaillierKey {
         loop {
             let (big_p, p, pp) = Self::one_prime(rng, half, other);
             let (big_q, q, qp) = Self::one_prime(rng, half, other);
-            let coprime = |a: &Integer, b: &Integer| a.gcd_ref(b).complete() == 1;
             if p != q
-                && coprime(&pp, &qp)
-                && coprime(&p, &qp)
-                && coprime(&q, &pp)
+                && pp != qp
                 && Integer::from(&big_p * &big_q).significant_bits() == params.n_bits
             {
                 return (big_p, p, big_q, q);
@@ -118,23 +144,17 @@ impl PaillierKey {
         }
     }
 
-    /// `P = 2·p·p' + 1` prime, with p a `half`-bit prime and p' an odd `other`-bit number coprime
-    /// to p.
+    /// `P = 2·p·p' + 1` prime, with p a `half`-bit and p' an `other`-bit prime. The top three bits
+    /// of p and p' are set, so that P has half + other + 1 bits and a product of two such P has
+    /// twice that (`1.75² > 2`).
     fn one_prime(
         rng: &mut (impl RngCore + CryptoRng),
         half: u32,
         other: u32,
     ) -> (Integer, Integer, Integer) {
-        let p = random_prime(rng, half);
-        loop {
-            let mut pp = random_bits(rng, other);
-            pp.set_bit(other - 1, true);
-            pp.set_bit(0, true);
-            let big = Integer::from(&p * &pp) * 2u32 + 1u32;
-            if pp.gcd_ref(&p).complete() == 1 && bigint::is_prime(&big) {
-                return (big, p, pp);
-            }
-        }
+        let p = bigint::random_prime_with_top(rng, half, 0b111, 3);
+        let (pp, big) = bigint::prime_pair(rng, &p, other, 0b111, 3);
+        (big, p, pp)
     }
 
     /// Fresh key (upstream's non-debug path).
@@ -143,32 +163,50 @@ impl PaillierKey {
         Self::from_primes(rng, &bp, &p, &bq, &q, params.l_bits).expect("fresh primes are valid")
     }
 
-    /// TEST KEY from the checked-in 2048-bit material ([`fixed`]); fresh y.
-    pub fn fixed_test_key(rng: &mut (impl RngCore + CryptoRng)) -> Self {
-        let f = |s| from_hex(s);
-        Self::from_primes(
-            rng,
-            &f(fixed::P_2048),
-            &f(fixed::SP_2048),
-            &f(fixed::Q_2048),
-            &f(fixed::SQ_2048),
-            MhlParams::PAPER.l_bits,
-        )
-        .expect("checked-in test key is valid")
+    /// TEST KEY k (0..4) from the checked-in 2048-bit material ([`fixed`]); fresh y.
+    pub fn fixed_test_key(rng: &mut (impl RngCore + CryptoRng), k: usize) -> Self {
+        let [bp, p, bq, q] = fixed::MIXER_2048[k].map(from_hex);
+        Self::from_primes(rng, &bp, &p, &bq, &q, MhlParams::PAPER.l_bits)
+            .expect("checked-in test key is valid")
     }
 
     /// TEST KEY from the checked-in 1024-bit material ([`fixed`]), for fast tests.
     pub fn fixed_small_test_key(rng: &mut (impl RngCore + CryptoRng)) -> Self {
-        let f = |s| from_hex(s);
-        Self::from_primes(
-            rng,
-            &f(fixed::P_1024),
-            &f(fixed::SP_1024),
-            &f(fixed::Q_1024),
-            &f(fixed::SQ_1024),
-            MhlParams::SMALL.l_bits,
-        )
-        .expect("checked-in test key is valid")
+        let [bp, p, bq, q] = fixed::SMALL_1024.map(from_hex);
+        Self::from_primes(rng, &bp, &p, &bq, &q, MhlParams::SMALL.l_bits)
+            .expect("checked-in test key is valid")
+    }
+
+    /// Checks the shape of a key's primes: `P = 2pp′+1`, `Q = 2qq′+1` with P, p, p′, Q, q, q′
+    /// prime and P ≠ Q, p ≠ q, p′ ≠ q′.
+    pub fn check_primes(big_p: &Integer, p: &Integer, big_q: &Integer, q: &Integer) -> Result<()> {
+        Self::cofactors(big_p, p, big_q, q).map(|_| ())
+    }
+
+    /// (p′, q′) of valid primes, else an error naming the problem.
+    fn cofactors(
+        big_p: &Integer,
+        p: &Integer,
+        big_q: &Integer,
+        q: &Integer,
+    ) -> Result<(Integer, Integer)> {
+        let (pp, rp) = Integer::from(big_p - 1u32).div_rem(Integer::from(p * 2u32));
+        let (qp, rq) = Integer::from(big_q - 1u32).div_rem(Integer::from(q * 2u32));
+        if rp != 0 || rq != 0 || big_p == big_q || p == q || pp == qp {
+            return Err(Error::Input(
+                "P - 1 must be 2p·p' and Q - 1 must be 2q·q', with P ≠ Q, p ≠ q and p' ≠ q'".into(),
+            ));
+        }
+        for x in [big_p, p, &pp, big_q, q, &qp] {
+            if !bigint::is_prime(x) {
+                return Err(Error::Input(
+                    "P, p, p', Q, q, q' must be prime (a composite p' or q' leaves elements of \
+                     small odd order in Z*_N)"
+                        .into(),
+                ));
+            }
+        }
+        Ok((pp, qp))
     }
 
     /// Key from `P = 2pp'+1`, `Q = 2qq'+1` and the small primes p, q.
@@ -180,18 +218,7 @@ impl PaillierKey {
         q: &Integer,
         l_bits: u32,
     ) -> Result<Self> {
-        let (pp, rp) = Integer::from(big_p - 1u32).div_rem(Integer::from(p * 2u32));
-        let (qp, rq) = Integer::from(big_q - 1u32).div_rem(Integer::from(q * 2u32));
-        if rp != 0 || rq != 0 || big_p == big_q {
-            return Err(Error::Input(
-                "P - 1 must be 2p·p' and Q - 1 must be 2q·q'".into(),
-            ));
-        }
-        for x in [big_p, p, big_q, q] {
-            if !bigint::is_prime(x) {
-                return Err(Error::Input("P, p, Q, q must be prime".into()));
-            }
-        }
+        let (pp, qp) = Self::cofactors(big_p, p, big_q, q)?;
         let n = Integer::from(big_p * big_q);
         let n2 = Integer::from(&n * &n);
         let beta = Integer::from(&pp * &qp);
@@ -217,6 +244,7 @@ impl PaillierKey {
                 hn,
                 l_bits,
                 table: None,
+                security: Security::default(),
             },
             sk: PaillierSecretKey {
                 p: big_p.clone(),
@@ -274,15 +302,17 @@ impl PaillierPublicKey {
         self.table.as_deref()
     }
 
-    /// Mask length of the PoK of plaintext: bitlen(N) + 2κ_r + κ_c (2168 at 2048 bits).
+    /// Mask length of the PoK of plaintext: bitlen(N) + κ_c + the PoK slack (2256 at 2048 bits
+    /// and 128-bit security; upstream's 2168 = 2048 + 80 + 2·20 at paper security). chal·m has
+    /// at most bitlen(N) + κ_c bits.
     pub fn pok_mask_bits(&self) -> u32 {
-        self.n.significant_bits() + 2 * KAPPA_R + KAPPA_C
+        self.n.significant_bits() + self.security.challenge_bits + self.security.pok_slack_bits
     }
 
     /// Longest H-exponent the PoK of plaintext raises: a batch verifier's `Σ δ_i·z_r,i` (mask + 1
     /// + κ_e bits plus log2 of the batch, 24 bits of headroom: batches up to 2^24 proofs).
     pub fn long_exponent_bits(&self) -> u32 {
-        self.pok_mask_bits() + 1 + KAPPA_E + 24
+        self.pok_mask_bits() + 1 + self.security.batch_bits + 24
     }
 
     pub fn random_r(&self, rng: &mut (impl RngCore + CryptoRng)) -> Integer {
@@ -320,24 +350,32 @@ impl PaillierPublicKey {
         )
     }
 
+    /// Proof of knowledge of the plaintext m and randomness r of `c`, for the context `ctx`.
     pub fn prove_plaintext(
         &self,
+        ctx: &[u8],
         c: &Integer,
         m: &Integer,
         r: &Integer,
         rng: &mut (impl RngCore + CryptoRng),
     ) -> PlaintextProof {
-        self.pok_key().prove(c, m, r, rng)
+        self.pok_key().prove(ctx, c, m, r, rng)
     }
 
-    pub fn verify_plaintext(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
-        self.pok_key().verify(c, proof)
+    /// Checks a proof made for the context `ctx`.
+    pub fn verify_plaintext(&self, ctx: &[u8], c: &Integer, proof: &PlaintextProof) -> Result<()> {
+        self.pok_key().verify(ctx, c, proof)
     }
 
     /// Batch verification of many PoKs of plaintext: one long exponentiation per batch instead of
     /// one per proof (small-exponent batching, see `PokKey::verify_batch`).
-    pub fn verify_plaintext_batch(&self, cs: &[Integer], proofs: &[PlaintextProof]) -> Result<()> {
-        self.pok_key().verify_batch(cs, proofs)
+    pub fn verify_plaintext_batch(
+        &self,
+        ctxs: &[Vec<u8>],
+        cs: &[Integer],
+        proofs: &[PlaintextProof],
+    ) -> Result<()> {
+        self.pok_key().verify_batch(ctxs, cs, proofs)
     }
 
     fn pok_key(&self) -> PokKey<'_> {
@@ -350,6 +388,7 @@ impl PaillierPublicKey {
             // (or none) it pays upstream's full powmods.
             table: self.table.as_deref(),
             mask_bits: self.pok_mask_bits(),
+            security: self.security,
         }
     }
 }
@@ -381,6 +420,7 @@ pub(crate) struct PokKey<'a> {
     pub hn: &'a Integer,
     pub table: Option<&'a FixedBaseTable>,
     pub mask_bits: u32,
+    pub security: Security,
 }
 
 impl PokKey<'_> {
@@ -403,18 +443,23 @@ impl PokKey<'_> {
         (bigint::rem_euc(m, self.n) * self.n + 1u32) % self.n2
     }
 
-    fn challenge(&self, c: &Integer, commitment: &Integer) -> Integer {
+    /// The challenge of one proof. `ctx` says what the proof is for (the run, the sender or
+    /// mixer and its entry, the role of the ciphertext), so that a proof cannot be replayed for
+    /// another sender, entry or run.
+    fn challenge(&self, ctx: &[u8], c: &Integer, commitment: &Integer) -> Integer {
         let mut t = Transcript::new(self.domain);
+        t.append_bytes(b"context", ctx);
         t.append_integer(b"N", self.n);
         t.append_integer(b"H", self.hn);
         t.append_integer(b"c", c);
         t.append_integer(b"C", commitment);
-        t.challenge_bits(b"chal", KAPPA_C)
+        t.challenge_bits(b"chal", self.security.challenge_bits)
     }
 
     /// Masks of bitlen(N) + 2κ_r + κ_c bits hide chal·m (m < N) and chal·r statistically.
     pub fn prove(
         &self,
+        ctx: &[u8],
         c: &Integer,
         m: &Integer,
         r: &Integer,
@@ -423,7 +468,7 @@ impl PokKey<'_> {
         let rho_m = random_bits(rng, self.mask_bits);
         let rho_r = random_bits(rng, self.mask_bits);
         let commitment = mul_mod(&self.one_plus_n_pow(&rho_m), &self.h_pow(&rho_r), self.n2);
-        let chal = self.challenge(c, &commitment);
+        let chal = self.challenge(ctx, c, &commitment);
         PlaintextProof {
             z_m: rho_m + Integer::from(&chal * m),
             z_r: rho_r + Integer::from(&chal * r),
@@ -447,9 +492,9 @@ impl PokKey<'_> {
 
     /// Checks `c^{chal} · C ≡ (1+N)^{z_m} · H^{z_r} (mod N²)` and that the responses are in range
     /// (so a prover cannot use a wrapped-around or negative response).
-    pub fn verify(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
+    pub fn verify(&self, ctx: &[u8], c: &Integer, proof: &PlaintextProof) -> Result<()> {
         self.check_proof(c, proof)?;
-        let chal = self.challenge(c, &proof.commitment);
+        let chal = self.challenge(ctx, c, &proof.commitment);
         let lhs = mul_mod(&pow_mod(c, &chal, self.n2)?, &proof.commitment, self.n2);
         let rhs = mul_mod(
             &self.one_plus_n_pow(&proof.z_m),
@@ -470,10 +515,16 @@ impl PokKey<'_> {
     /// 2 (±1-type elements of Z*_{N²}), which a single-proof check would catch: accepting
     /// those changes nothing about knowledge of the plaintext, and without the squaring such a
     /// factor would be caught only with probability 1/2. Use [`Self::verify`] to find a culprit.
-    pub fn verify_batch(&self, cs: &[Integer], proofs: &[PlaintextProof]) -> Result<()> {
-        if cs.len() != proofs.len() {
+    pub fn verify_batch(
+        &self,
+        ctxs: &[Vec<u8>],
+        cs: &[Integer],
+        proofs: &[PlaintextProof],
+    ) -> Result<()> {
+        if cs.len() != proofs.len() || ctxs.len() != cs.len() {
             return Err(Error::Input(format!(
-                "{} ciphertexts but {} proofs",
+                "{} contexts, {} ciphertexts and {} proofs",
+                ctxs.len(),
                 cs.len(),
                 proofs.len()
             )));
@@ -481,13 +532,15 @@ impl PokKey<'_> {
         cs.par_iter()
             .zip(proofs)
             .try_for_each(|(c, p)| self.check_proof(c, p))?;
-        let chals: Vec<Integer> = cs
-            .par_iter()
-            .zip(proofs)
-            .map(|(c, p)| self.challenge(c, &p.commitment))
+        let chals: Vec<Integer> = (0..cs.len())
+            .into_par_iter()
+            .map(|i| self.challenge(&ctxs[i], &cs[i], &proofs[i].commitment))
             .collect();
         let mut t = Transcript::new(b"pok-plaintext/batch");
         t.append_bytes(b"domain", self.domain);
+        for ctx in ctxs {
+            t.append_bytes(b"context", ctx);
+        }
         t.append_integer(b"N", self.n);
         t.append_integer(b"H", self.hn);
         t.append_integers(b"c", cs);
@@ -497,7 +550,7 @@ impl PokKey<'_> {
             t.append_integer(b"z_r", &p.z_r);
         }
         let deltas: Vec<Integer> = (0..cs.len())
-            .map(|_| t.challenge_bits(b"delta", KAPPA_E))
+            .map(|_| t.challenge_bits(b"delta", self.security.batch_bits))
             .collect();
         let mut bases: Vec<Integer> = cs.to_vec();
         bases.extend(proofs.iter().map(|p| p.commitment.clone()));
@@ -534,6 +587,10 @@ impl PokKey<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn test_ctxs(n: usize) -> Vec<Vec<u8>> {
+        vec![b"test".to_vec(); n]
+    }
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -582,23 +639,23 @@ mod tests {
         let pk = &key.pk;
         let m = bigint::random_below(&mut r, &pk.n);
         let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(&c, &m, &rr, &mut r);
-        pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"test", &c, &proof).unwrap();
         assert!(proof.commitment < pk.n2);
         let (c2, _) = pk.encrypt(&m, &mut r);
-        assert!(pk.verify_plaintext(&c2, &proof).is_err());
+        assert!(pk.verify_plaintext(b"test", &c2, &proof).is_err());
         let mut bad = proof.clone();
         bad.z_m += 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.z_r -= 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.commitment = mul_mod(&bad.commitment, &pk.hn, &pk.n2);
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut pk2 = pk.clone();
         pk2.hn = mul_mod(&pk.hn, &pk.hn, &pk.n2);
-        assert!(pk2.verify_plaintext(&c, &proof).is_err());
+        assert!(pk2.verify_plaintext(b"test", &c, &proof).is_err());
     }
 
     #[test]
@@ -610,30 +667,36 @@ mod tests {
             .map(|i| {
                 let m = Integer::from(i + 3);
                 let (c, rr) = pk.encrypt(&m, &mut r);
-                let p = pk.prove_plaintext(&c, &m, &rr, &mut r);
+                let p = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
                 (c, p)
             })
             .unzip();
-        pk.verify_plaintext_batch(&cs, &proofs).unwrap();
+        pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &proofs)
+            .unwrap();
         for bad in [0usize, 2] {
             let mut ps = proofs.clone();
             ps[bad].z_r += 1;
-            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err());
+            assert!(pk
+                .verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
+                .is_err());
         }
     }
 
     #[test]
     fn paper_size_fixed_key() {
         let mut r = rng(4);
-        let key = PaillierKey::fixed_test_key(&mut r);
+        let mut key = PaillierKey::fixed_test_key(&mut r, 0);
         assert_eq!(key.pk.n.significant_bits(), 2048);
+        assert_eq!(key.pk.pok_mask_bits(), 2256);
+        // Upstream's lengths at paper security.
+        key.pk.security = Security::PAPER;
         assert_eq!(key.pk.pok_mask_bits(), 2168);
         assert!(key.sk.two_alpha.significant_bits() <= 450);
         let m = bigint::random_below(&mut r, &key.pk.n);
         let (c, rr) = key.pk.encrypt(&m, &mut r);
         assert_eq!(key.decrypt(&c).unwrap(), m);
-        let proof = key.pk.prove_plaintext(&c, &m, &rr, &mut r);
-        key.pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = key.pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        key.pk.verify_plaintext(b"test", &c, &proof).unwrap();
     }
 
     /// Prints fresh key material in the format of [`fixed`]. Run with
@@ -642,14 +705,19 @@ mod tests {
     #[ignore = "generates the checked-in test keys"]
     fn generate_fixed_mhl_keys() {
         let mut r = rand::rngs::OsRng;
-        for (params, tag) in [(MhlParams::PAPER, "2048"), (MhlParams::SMALL, "1024")] {
-            let (bp, p, bq, q) = PaillierKey::search_primes(&mut r, params);
-            for (name, x) in [("P", bp), ("SP", p), ("Q", bq), ("SQ", q)] {
-                println!(
-                    "    pub const {name}_{tag}: &str = \"{}\";",
-                    x.to_string_radix(16)
-                );
-            }
+        let hex = |(bp, p, bq, q): (Integer, Integer, Integer, Integer)| {
+            [bp, p, bq, q].map(|x| format!("\"{}\"", x.to_string_radix(16)))
+        };
+        println!("KEYS_2048");
+        for _ in 0..4 {
+            let k = hex(PaillierKey::search_primes(&mut r, MhlParams::PAPER));
+            println!(
+                "        [\n            {},\n        ],",
+                k.join(",\n            ")
+            );
         }
+        println!("KEY_1024");
+        let k = hex(PaillierKey::search_primes(&mut r, MhlParams::SMALL));
+        println!("        {},", k.join(",\n        "));
     }
 }

@@ -25,7 +25,6 @@ use rayon::prelude::*;
 
 use crate::error::ensure;
 use crate::group::{challenge_short_vec, msm, msm_short, mul_var, mul_var_joint, Generators};
-use crate::params::KAPPA_E;
 use crate::pedersen::CommitmentKey;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
@@ -190,10 +189,14 @@ pub(crate) struct PermProverState<E: Pairing> {
     w_hat: E::ScalarField,
 }
 
-/// The statement's e-vector: n 80-bit scalars from a transcript that already holds the
+/// The statement's e-vector: n κ_e-bit scalars from a transcript that already holds the
 /// statement (generators, key, commitment, and for a shuffle the ciphertexts).
-pub(crate) fn derive_e<E: Pairing>(t: &mut Transcript, n: usize) -> Vec<E::ScalarField> {
-    challenge_short_vec(t, b"e", n, KAPPA_E)
+pub(crate) fn derive_e<E: Pairing>(
+    gens: &Generators<E>,
+    t: &mut Transcript,
+    n: usize,
+) -> Vec<E::ScalarField> {
+    challenge_short_vec(t, b"e", n, gens.batch_bits())
 }
 
 /// Absorbs the common statement: generators, key, commitment.
@@ -343,7 +346,7 @@ pub(crate) fn recompute_commit<E: Pairing>(
     let sum_a: E::G1 = a.a.par_iter().map(|x| x.into_group()).sum();
     let sum_g: E::G1 = ck.gens[..n].par_iter().map(|x| x.into_group()).sum();
     let lc1 = sum_a - sum_g;
-    let lc2 = msm_short::<E::G1>(&a.a, e, KAPPA_E as usize)?;
+    let lc2 = msm_short::<E::G1>(&a.a, e, gens.batch_bits() as usize)?;
     let prod_e: E::ScalarField = e.iter().product();
     let lw = proof.b[n - 1].into_group() - gens.g1.mul(&prod_e);
 
@@ -382,7 +385,7 @@ fn statement_transcript<E: Pairing>(
 ) -> (Transcript, Vec<E::ScalarField>) {
     let mut t = Transcript::new(DOMAIN);
     append_statement(&mut t, gens, ck, a);
-    let e = derive_e::<E>(&mut t, a.a.len());
+    let e = derive_e(gens, &mut t, a.a.len());
     t.append_ark_slice(b"e", &e);
     (t, e)
 }

@@ -15,6 +15,12 @@
 //! (b) `b2 / ∏ c_i^{e_i} = (1+N)^{t1} H^{t2 + r}` for the (t1, t2) inside b1 (re-encryption
 //!     subproof).
 //!
+//! Both sub-proofs open one published FO commitment `z_t = FO((t1, t2); y_t)`. With a commitment
+//! each (upstream's layout), the two agreed on t1 only mod q, through b1: a mixer could shift
+//! one output's plaintext by q·k, prove (a) with t1 and (b) with t1 + q·k·e′_j, and pass whenever
+//! the larger response still fit its range (probability about 2^{−57} at upstream's lengths;
+//! the test `sub_proofs_bind_one_t1` does it every time with 8-bit challenges).
+//!
 //! Differences from upstream, for the report ([`FIXES`]): responses are integers (no reduction
 //! mod 2^len, B9) and the verifier bounds them; e⃗ and both challenges come from Fiat–Shamir over
 //! the whole statement (generators, keys, a⃗, c⃗, c⃗′: F1, S6); `e0` and `t0`, which only live in
@@ -35,7 +41,6 @@ use crate::fo::FoKey;
 use crate::group::{
     challenge_short_vec, integer_to_scalar, msm_short, scalar_to_integer, Generators,
 };
-use crate::params::{KAPPA_C, KAPPA_E, KAPPA_R};
 use crate::pedersen::CommitmentKey;
 use crate::perm::{PermCommitment, Permutation};
 use crate::thpaillier::ThresholdPublicKey;
@@ -45,6 +50,7 @@ use crate::{Error, Result};
 pub const FIXES: &[&str] = &[
     "B9: Paillier shuffle responses are integers (no reduction mod 2^len), so honest proofs never fail; the verifier bounds them",
     "F1/S6: Paillier shuffle e-vector and challenges are Fiat-Shamir over generators, keys, permutation commitment and both ciphertext vectors",
+    "A5: both Paillier shuffle sub-proofs open one FO commitment to (t1, t2)",
 ];
 
 /// Upper bound on n: r = Σ ρ_i e_i must stay below its mask's slack (spec §1.2's κ'/2 uses +20).
@@ -72,9 +78,8 @@ pub struct ShuffleWitness<'a, E: Pairing> {
 /// Equal-exponent subproof (spec §1.13 (a)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EqualExponentProof<E: Pairing> {
-    /// `FO(e′⃗; y1)` and `FO((t1, t2); y2)`.
+    /// `FO(e′⃗; y1)`.
     pub z1: Integer,
-    pub z2: Integer,
     pub ca: E::G1Affine,
     pub cb1: E::G1Affine,
     pub cb2: Integer,
@@ -92,9 +97,8 @@ pub struct EqualExponentProof<E: Pairing> {
 /// Re-encryption subproof (spec §1.13 (b)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReencryptionProof<E: Pairing> {
-    /// `FO((r); y1)` and `FO((t1, t2); y2)`.
+    /// `FO((r); y1)`.
     pub z1: Integer,
-    pub z2: Integer,
     pub cb1: E::G1Affine,
     pub cb2c: Integer,
     pub cz1: Integer,
@@ -107,11 +111,13 @@ pub struct ReencryptionProof<E: Pairing> {
     pub d_y2: Integer,
 }
 
-/// `(b1, b2, π_eq, π_renc)`.
+/// `(b1, b2, z_t, π_eq, π_renc)`. Both sub-proofs open the one commitment `z_t = FO((t1, t2);
+/// y_t)` (their `d_t1, d_t2, d_y2`), which binds them to the same integers t1, t2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PaillierShuffleProof<E: Pairing> {
     pub b1: E::G1Affine,
     pub b2: Integer,
+    pub z_t: Integer,
     pub eq: EqualExponentProof<E>,
     pub renc: ReencryptionProof<E>,
 }
@@ -129,42 +135,46 @@ impl<E: Pairing> PaillierShuffleProof<E> {
         let eq = &self.eq;
         let r = &self.renc;
         let ints_eq: usize = [
-            &eq.z1, &eq.z2, &eq.cb2, &eq.cz1, &eq.cz2, &eq.d_t1, &eq.d_t2, &eq.d_y1, &eq.d_y2,
+            &eq.z1, &eq.cb2, &eq.cz1, &eq.cz2, &eq.d_t1, &eq.d_t2, &eq.d_y1, &eq.d_y2,
         ]
         .iter()
         .map(|x| ibytes(x))
         .sum::<usize>()
             + eq.d_e.iter().map(ibytes).sum::<usize>();
         let ints_r: usize = [
-            &r.z1, &r.z2, &r.cb2c, &r.cz1, &r.cz2, &r.d_r, &r.d_t1, &r.d_t2, &r.d_y1, &r.d_y2,
+            &r.z1, &r.cb2c, &r.cz1, &r.cz2, &r.d_r, &r.d_t1, &r.d_t2, &r.d_y1, &r.d_y2,
         ]
         .iter()
         .map(|x| ibytes(x))
         .sum();
-        g * 4 + f * 3 + ibytes(&self.b2) + ints_eq + ints_r
+        g * 4 + f * 3 + ibytes(&self.b2) + ibytes(&self.z_t) + ints_eq + ints_r
     }
 }
 
-/// Mask lengths (spec §1.2), derived from the key and the curve rather than hard-coded (B13).
-struct Lengths {
-    /// e′ masks: κ_e + κ_r + κ_c (180).
-    e: u32,
-    /// t1, t2 masks: bitlen(q) + κ_r + κ_c (354 on BN254, 355 on BLS12-381).
-    t: u32,
-    /// FO randomness masks: bitlen(y) + κ_r + κ_c (2170 for the 2050-bit N).
-    y: u32,
-    /// r masks: (r_bits + κ_e + 20) + κ_r + κ_c (1225 for the 2050-bit N).
-    r: u32,
+/// Mask lengths, derived from the key, the curve and the security level rather than hard-coded
+/// (B13). Each is the bit length of the largest value it masks (a response is mask + chal·x)
+/// plus κ_r; at 128-bit security (κ_e = κ_c = 128, κ_r = 80) and the 2050-bit N:
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lengths {
+    /// e′ masks: κ_e + κ_c + κ_r (336; upstream 180).
+    pub e: u32,
+    /// t1, t2 masks: bitlen(q) + κ_c + κ_r (462 on BN254; upstream 354).
+    pub t: u32,
+    /// FO randomness masks: bitlen(y) + κ_c + κ_r (2338; upstream 2170).
+    pub y: u32,
+    /// r masks: (r_bits + κ_e + 20) + κ_c + κ_r, r = Σ ρ_i·e_i for n ≤ 2^20 (1381; upstream 1225).
+    pub r: u32,
 }
 
 impl Lengths {
-    fn new<E: Pairing>(pk: &ThresholdPublicKey, fo: &FoKey) -> Self {
-        let slack = KAPPA_R + KAPPA_C;
+    pub(crate) fn new<E: Pairing>(pk: &ThresholdPublicKey, fo: &FoKey) -> Self {
+        let s = pk.security;
+        let slack = s.slack_bits + s.challenge_bits;
         Lengths {
-            e: KAPPA_E + slack,
+            e: s.batch_bits + slack,
             t: E::ScalarField::MODULUS_BIT_SIZE + slack,
             y: fo.randomness_bits() + slack,
-            r: pk.r_bits() + KAPPA_E + 20 + slack,
+            r: pk.r_bits() + s.batch_bits + 20 + slack,
         }
     }
 }
@@ -188,6 +198,15 @@ impl<E: Pairing> ShuffleStatement<'_, E> {
         if self.fo.n != self.pk.n {
             return Err(Error::Input("FO key is not over the threshold N".into()));
         }
+        if self.gens.security != self.pk.security
+            || self.fo.slack_bits != self.pk.security.slack_bits
+        {
+            return Err(Error::Input(
+                "Paillier shuffle: generators, threshold key and FO key at different security \
+                 levels"
+                    .into(),
+            ));
+        }
         self.ck.check_h(self.gens)?;
         Ok(n)
     }
@@ -204,7 +223,8 @@ impl<E: Pairing> ShuffleStatement<'_, E> {
         t.append_integers(b"fo.G", &self.fo.gens);
         t.append_integers(b"in", self.input);
         t.append_integers(b"out", self.output);
-        let e_f: Vec<E::ScalarField> = challenge_short_vec(&mut t, b"e", n, KAPPA_E);
+        let kappa_e = self.pk.security.batch_bits;
+        let e_f: Vec<E::ScalarField> = challenge_short_vec(&mut t, b"e", n, kappa_e);
         let e: Vec<Integer> = e_f.iter().map(scalar_to_integer).collect();
         (t, e, e_f)
     }
@@ -223,140 +243,200 @@ fn in_range(x: &Integer, bits: u32) -> bool {
     x.cmp0() != std::cmp::Ordering::Less && x.significant_bits() <= bits + 1
 }
 
+/// What both sub-proofs share: the statement's e⃗ (as integers and scalars) with its transcript,
+/// the prover's values t0, t1, t2, e0, e′⃗, r, and b1, b2 and `c = ∏ c_i^{e_i}`.
+pub(crate) struct Common<E: Pairing> {
+    pub transcript: Transcript,
+    pub e_p: Vec<Integer>,
+    pub e0: E::ScalarField,
+    pub r: Integer,
+    pub t0: E::ScalarField,
+    pub t1: Integer,
+    pub t2: Integer,
+    pub b1: E::G1Affine,
+    pub b2: Integer,
+    pub c_e: Integer,
+    /// `FO((t1, t2); y_t)`: the one commitment to the integers t1, t2 that both sub-proofs
+    /// open, so that both speak of the same t1, t2 and not merely of the same values mod q.
+    pub z_t: Integer,
+    pub y_t: Integer,
+}
+
+impl<E: Pairing> Common<E> {
+    /// The prover's first step: e⃗ from the statement, then fresh t0, t1, t2 and b1, b2.
+    pub(crate) fn new(
+        st: &ShuffleStatement<'_, E>,
+        w: &ShuffleWitness<'_, E>,
+        rng: &mut (impl RngCore + CryptoRng),
+    ) -> Result<Self> {
+        let n = st.check_shape()?;
+        if w.perm.len() != n || w.s.len() != n || w.rho.len() != n {
+            return Err(Error::Input(
+                "Paillier shuffle: witness lengths differ".into(),
+            ));
+        }
+        let pk = st.pk;
+        let (transcript, e, e_f) = st.transcript(n);
+        let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+        let e_p: Vec<Integer> = w.perm.pi.iter().map(|&i| e[i].clone()).collect();
+        let e0: E::ScalarField = w.s.iter().zip(&e_f).map(|(s, e)| *s * e).sum();
+        let r: Integer = w
+            .rho
+            .iter()
+            .zip(&e)
+            .map(|(rho, e)| Integer::from(rho * e))
+            .sum();
+        let t0 = E::ScalarField::rand(rng);
+        let t1 = scalar_to_integer(&E::ScalarField::rand(rng));
+        let t2 = scalar_to_integer(&E::ScalarField::rand(rng));
+        let n2 = &pk.n2;
+        let b1 = (st.gens.h1.mul(&t0) + smul::<E>(&g0, &t1) + smul::<E>(&g1, &t2)).into_affine();
+        let (cp_e, c_e) = rayon::join(
+            || multi_pow_mod(st.output, &e_p, n2),
+            || multi_pow_mod(st.input, &e, n2),
+        );
+        let b2 = mul_mod(
+            &mul_mod(&pk.one_plus_n_pow(&t1), &pk.h_pow(&t2), n2),
+            &cp_e,
+            n2,
+        );
+        let y_t = st.fo.random_y(rng);
+        let z_t = st.fo.commit(&[t1.clone(), t2.clone()], &y_t)?;
+        Ok(Common {
+            transcript,
+            e_p,
+            e0,
+            r,
+            t0,
+            t1,
+            t2,
+            b1,
+            b2,
+            c_e,
+            z_t,
+            y_t,
+        })
+    }
+}
+
 /// Proves that `output` is a re-encryption and permutation of `input` under the committed π.
 pub fn prove_shuffle<E: Pairing>(
     st: &ShuffleStatement<'_, E>,
     w: &ShuffleWitness<'_, E>,
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Result<PaillierShuffleProof<E>> {
-    let n = st.check_shape()?;
-    if w.perm.len() != n || w.s.len() != n || w.rho.len() != n {
-        return Err(Error::Input(
-            "Paillier shuffle: witness lengths differ".into(),
-        ));
-    }
-    let pk = st.pk;
-    let fo = st.fo;
+    let c = Common::new(st, w, rng)?;
+    let eq = prove_equal_exponents(st, &c, rng)?;
+    let renc = prove_reencryption(st, &c, rng)?;
+    Ok(PaillierShuffleProof {
+        b1: c.b1,
+        b2: c.b2,
+        z_t: c.z_t,
+        eq,
+        renc,
+    })
+}
+
+/// (a) The equal-exponent sub-proof.
+pub(crate) fn prove_equal_exponents<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    c: &Common<E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<EqualExponentProof<E>> {
+    let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
+    let n = st.input.len();
     let len = Lengths::new::<E>(pk, fo);
-    let (t0_transcript, e, e_f) = st.transcript(n);
     let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
-
-    // Witness-derived values.
-    let e_p: Vec<Integer> = w.perm.pi.iter().map(|&i| e[i].clone()).collect();
-    let e0: E::ScalarField = w.s.iter().zip(&e_f).map(|(s, e)| *s * e).sum();
-    let r: Integer = w
-        .rho
-        .iter()
-        .zip(&e)
-        .map(|(rho, e)| Integer::from(rho * e))
-        .sum();
-    let t0 = E::ScalarField::rand(rng);
-    let t1 = scalar_to_integer(&E::ScalarField::rand(rng));
-    let t2 = scalar_to_integer(&E::ScalarField::rand(rng));
-    let n2 = &pk.n2;
-
-    let b1 = (st.gens.h1.mul(&t0) + smul::<E>(&g0, &t1) + smul::<E>(&g1, &t2)).into_affine();
-    let (cp_e, c_e) = rayon::join(
-        || multi_pow_mod(st.output, &e_p, n2),
-        || multi_pow_mod(st.input, &e, n2),
-    );
-    let b2 = mul_mod(
-        &mul_mod(&pk.one_plus_n_pow(&t1), &pk.h_pow(&t2), n2),
-        &cp_e,
+    let y1 = fo.random_y(rng);
+    let z1 = fo.commit(&c.e_p, &y1)?;
+    let m_e0 = E::ScalarField::rand(rng);
+    let m_t0 = E::ScalarField::rand(rng);
+    let m_e: Vec<Integer> = (0..n).map(|_| random_bits(rng, len.e)).collect();
+    let m_t1 = random_bits(rng, len.t);
+    let m_t2 = random_bits(rng, len.t);
+    let m_y1 = random_bits(rng, len.y);
+    let m_y2 = random_bits(rng, len.y);
+    let m_e_f: Vec<E::ScalarField> = to_scalars(&m_e);
+    let ca = (st.gens.h1.mul(&m_e0)
+        + msm_short::<E::G1>(&st.ck.gens[..n], &m_e_f, len.e as usize)?)
+    .into_affine();
+    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let cb2 = mul_mod(
+        &mul_mod(&pk.one_plus_n_pow(&m_t1), &pk.h_pow(&m_t2), n2),
+        &multi_pow_mod(st.output, &m_e, n2),
         n2,
     );
+    let cz1 = fo.commit(&m_e, &m_y1)?;
+    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
+    let mut t = c.transcript.clone();
+    absorb_eq_commit::<E>(
+        &mut t, &c.b1, &c.b2, &c.z_t, &z1, &ca, &cb1, &cb2, &cz1, &cz2,
+    );
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
+    let chal_f: E::ScalarField = integer_to_scalar(&chal);
+    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    Ok(EqualExponentProof {
+        d_e0: m_e0 + chal_f * c.e0,
+        d_t0: m_t0 + chal_f * c.t0,
+        d_e: m_e.into_iter().zip(&c.e_p).map(|(m, x)| d(m, x)).collect(),
+        d_t1: d(m_t1, &c.t1),
+        d_t2: d(m_t2, &c.t2),
+        d_y1: d(m_y1, &y1),
+        d_y2: d(m_y2, &c.y_t),
+        z1,
+        ca,
+        cb1,
+        cb2,
+        cz1,
+        cz2,
+    })
+}
 
-    // (a) Equal-exponent subproof.
-    let eq = {
-        let y1 = fo.random_y(rng);
-        let y2 = fo.random_y(rng);
-        let z1 = fo.commit(&e_p, &y1)?;
-        let z2 = fo.commit(&[t1.clone(), t2.clone()], &y2)?;
-        let m_e0 = E::ScalarField::rand(rng);
-        let m_t0 = E::ScalarField::rand(rng);
-        let m_e: Vec<Integer> = (0..n).map(|_| random_bits(rng, len.e)).collect();
-        let m_t1 = random_bits(rng, len.t);
-        let m_t2 = random_bits(rng, len.t);
-        let m_y1 = random_bits(rng, len.y);
-        let m_y2 = random_bits(rng, len.y);
-        let m_e_f: Vec<E::ScalarField> = to_scalars(&m_e);
-        let ca = (st.gens.h1.mul(&m_e0)
-            + msm_short::<E::G1>(&st.ck.gens[..n], &m_e_f, len.e as usize)?)
-        .into_affine();
-        let cb1 =
-            (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
-        let cb2 = mul_mod(
-            &mul_mod(&pk.one_plus_n_pow(&m_t1), &pk.h_pow(&m_t2), n2),
-            &multi_pow_mod(st.output, &m_e, n2),
-            n2,
-        );
-        let cz1 = fo.commit(&m_e, &m_y1)?;
-        let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
-        let mut t = t0_transcript.clone();
-        absorb_eq_commit::<E>(&mut t, &b1, &b2, &z1, &z2, &ca, &cb1, &cb2, &cz1, &cz2);
-        let chal = t.challenge_bits(b"chal", KAPPA_E);
-        let chal_f: E::ScalarField = integer_to_scalar(&chal);
-        let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
-        EqualExponentProof {
-            d_e0: m_e0 + chal_f * e0,
-            d_t0: m_t0 + chal_f * t0,
-            d_e: m_e.into_iter().zip(&e_p).map(|(m, x)| d(m, x)).collect(),
-            d_t1: d(m_t1, &t1),
-            d_t2: d(m_t2, &t2),
-            d_y1: d(m_y1, &y1),
-            d_y2: d(m_y2, &y2),
-            z1,
-            z2,
-            ca,
-            cb1,
-            cb2,
-            cz1,
-            cz2,
-        }
-    };
-
-    // (b) Re-encryption subproof.
-    let renc = {
-        let y1 = fo.random_y(rng);
-        let y2 = fo.random_y(rng);
-        let z1 = fo.commit(std::slice::from_ref(&r), &y1)?;
-        let z2 = fo.commit(&[t1.clone(), t2.clone()], &y2)?;
-        let m_t0 = E::ScalarField::rand(rng);
-        let m_r = random_bits(rng, len.r);
-        let m_t1 = random_bits(rng, len.t);
-        let m_t2 = random_bits(rng, len.t);
-        let m_y1 = random_bits(rng, len.y);
-        let m_y2 = random_bits(rng, len.y);
-        let cb1 =
-            (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
-        let cb2c = mul_mod(
-            &pk.one_plus_n_pow(&m_t1),
-            &pk.h_pow(&Integer::from(&m_t2 + &m_r)),
-            n2,
-        );
-        let cz1 = fo.commit(std::slice::from_ref(&m_r), &m_y1)?;
-        let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
-        let mut t = t0_transcript;
-        absorb_renc_commit::<E>(&mut t, &b1, &b2, &c_e, &z1, &z2, &cb1, &cb2c, &cz1, &cz2);
-        let chal = t.challenge_bits(b"chal", KAPPA_E);
-        let chal_f: E::ScalarField = integer_to_scalar(&chal);
-        let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
-        ReencryptionProof {
-            d_t0: m_t0 + chal_f * t0,
-            d_r: d(m_r, &r),
-            d_t1: d(m_t1, &t1),
-            d_t2: d(m_t2, &t2),
-            d_y1: d(m_y1, &y1),
-            d_y2: d(m_y2, &y2),
-            z1,
-            z2,
-            cb1,
-            cb2c,
-            cz1,
-            cz2,
-        }
-    };
-    Ok(PaillierShuffleProof { b1, b2, eq, renc })
+/// (b) The re-encryption sub-proof.
+pub(crate) fn prove_reencryption<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    c: &Common<E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<ReencryptionProof<E>> {
+    let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
+    let len = Lengths::new::<E>(pk, fo);
+    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+    let y1 = fo.random_y(rng);
+    let z1 = fo.commit(std::slice::from_ref(&c.r), &y1)?;
+    let m_t0 = E::ScalarField::rand(rng);
+    let m_r = random_bits(rng, len.r);
+    let m_t1 = random_bits(rng, len.t);
+    let m_t2 = random_bits(rng, len.t);
+    let m_y1 = random_bits(rng, len.y);
+    let m_y2 = random_bits(rng, len.y);
+    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let cb2c = mul_mod(
+        &pk.one_plus_n_pow(&m_t1),
+        &pk.h_pow(&Integer::from(&m_t2 + &m_r)),
+        n2,
+    );
+    let cz1 = fo.commit(std::slice::from_ref(&m_r), &m_y1)?;
+    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
+    let mut t = c.transcript.clone();
+    absorb_renc_commit::<E>(
+        &mut t, &c.b1, &c.b2, &c.z_t, &c.c_e, &z1, &cb1, &cb2c, &cz1, &cz2,
+    );
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
+    let chal_f: E::ScalarField = integer_to_scalar(&chal);
+    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    Ok(ReencryptionProof {
+        d_t0: m_t0 + chal_f * c.t0,
+        d_r: d(m_r, &c.r),
+        d_t1: d(m_t1, &c.t1),
+        d_t2: d(m_t2, &c.t2),
+        d_y1: d(m_y1, &y1),
+        d_y2: d(m_y2, &c.y_t),
+        z1,
+        cb1,
+        cb2c,
+        cz1,
+        cz2,
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -364,8 +444,8 @@ fn absorb_eq_commit<E: Pairing>(
     t: &mut Transcript,
     b1: &E::G1Affine,
     b2: &Integer,
+    z_t: &Integer,
     z1: &Integer,
-    z2: &Integer,
     ca: &E::G1Affine,
     cb1: &E::G1Affine,
     cb2: &Integer,
@@ -375,8 +455,8 @@ fn absorb_eq_commit<E: Pairing>(
     t.append_bytes(b"sub", b"equal-exponent");
     t.append_ark(b"b1", b1);
     t.append_integer(b"b2", b2);
+    t.append_integer(b"z_t", z_t);
     t.append_integer(b"z1", z1);
-    t.append_integer(b"z2", z2);
     t.append_ark(b"Ca", ca);
     t.append_ark(b"Cb1", cb1);
     t.append_integer(b"Cb2", cb2);
@@ -389,9 +469,9 @@ fn absorb_renc_commit<E: Pairing>(
     t: &mut Transcript,
     b1: &E::G1Affine,
     b2: &Integer,
+    z_t: &Integer,
     c: &Integer,
     z1: &Integer,
-    z2: &Integer,
     cb1: &E::G1Affine,
     cb2c: &Integer,
     cz1: &Integer,
@@ -400,9 +480,9 @@ fn absorb_renc_commit<E: Pairing>(
     t.append_bytes(b"sub", b"re-encryption");
     t.append_ark(b"b1", b1);
     t.append_integer(b"b2", b2);
+    t.append_integer(b"z_t", z_t);
     t.append_integer(b"c", c);
     t.append_integer(b"z1", z1);
-    t.append_integer(b"z2", z2);
     t.append_ark(b"Cb1", cb1);
     t.append_integer(b"Cb2c", cb2c);
     t.append_integer(b"Cz1", cz1);
@@ -434,7 +514,7 @@ pub fn verify_shuffle<E: Pairing>(
         pk.check_ciphertext(x)?;
     }
     for x in [
-        &eq.z1, &eq.z2, &eq.cz1, &eq.cz2, &rp.z1, &rp.z2, &rp.cz1, &rp.cz2,
+        &proof.z_t, &eq.z1, &eq.cz1, &eq.cz2, &rp.z1, &rp.cz1, &rp.cz2,
     ] {
         ensure(
             *x > 0 && *x < fo.n && x.gcd_ref(&fo.n).complete() == 1,
@@ -457,13 +537,14 @@ pub fn verify_shuffle<E: Pairing>(
     // (a)
     let mut t = t0_transcript.clone();
     absorb_eq_commit::<E>(
-        &mut t, &proof.b1, &proof.b2, &eq.z1, &eq.z2, &eq.ca, &eq.cb1, &eq.cb2, &eq.cz1, &eq.cz2,
+        &mut t, &proof.b1, &proof.b2, &proof.z_t, &eq.z1, &eq.ca, &eq.cb1, &eq.cb2, &eq.cz1,
+        &eq.cz2,
     );
-    let chal = t.challenge_bits(b"chal", KAPPA_E);
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let d_e_f: Vec<E::ScalarField> = to_scalars(&eq.d_e);
     let (a, rhs_a) = rayon::join(
-        || msm_short::<E::G1>(&st.perm_commitment.a, &e_f, KAPPA_E as usize),
+        || msm_short::<E::G1>(&st.perm_commitment.a, &e_f, pk.security.batch_bits as usize),
         || msm_short::<E::G1>(&st.ck.gens[..n], &d_e_f, len.e as usize + 1),
     );
     let a = a?;
@@ -506,22 +587,22 @@ pub fn verify_shuffle<E: Pairing>(
     )?;
     ensure(
         fo_ok(
-            &eq.z2,
+            &proof.z_t,
             &eq.cz2,
             &chal,
             &[eq.d_t1.clone(), eq.d_t2.clone()],
             &eq.d_y2,
         )?,
-        "Paillier shuffle (a): z2 equation fails",
+        "Paillier shuffle (a): z_t equation fails",
     )?;
 
     // (b)
     let c_e = multi_pow_mod(st.input, &e, n2);
     let mut t = t0_transcript;
     absorb_renc_commit::<E>(
-        &mut t, &proof.b1, &proof.b2, &c_e, &rp.z1, &rp.z2, &rp.cb1, &rp.cb2c, &rp.cz1, &rp.cz2,
+        &mut t, &proof.b1, &proof.b2, &proof.z_t, &c_e, &rp.z1, &rp.cb1, &rp.cb2c, &rp.cz1, &rp.cz2,
     );
-    let chal = t.challenge_bits(b"chal", KAPPA_E);
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     ensure(
         b1_ok(&proof.b1, &rp.cb1, chal_f, &rp.d_t0, &rp.d_t1, &rp.d_t2),
@@ -554,13 +635,13 @@ pub fn verify_shuffle<E: Pairing>(
     )?;
     ensure(
         fo_ok(
-            &rp.z2,
+            &proof.z_t,
             &rp.cz2,
             &chal,
             &[rp.d_t1.clone(), rp.d_t2.clone()],
             &rp.d_y2,
         )?,
-        "Paillier shuffle (b): z2 equation fails",
+        "Paillier shuffle (b): z_t equation fails",
     )?;
     Ok(())
 }
@@ -569,6 +650,7 @@ pub fn verify_shuffle<E: Pairing>(
 mod tests {
     use super::*;
     use crate::perm::commit_perm_random;
+    use crate::security::{Security, SecurityLevel};
     use crate::thpaillier::ThresholdKey;
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
@@ -592,8 +674,12 @@ mod tests {
         }
 
         fn with_key(n: usize, seed: u64, paper_size: bool) -> Self {
+            Self::with_security(n, seed, paper_size, Security::default())
+        }
+
+        fn with_security(n: usize, seed: u64, paper_size: bool, security: Security) -> Self {
             let mut rng = ChaCha20Rng::seed_from_u64(seed);
-            let gens = Generators::<E>::new(&mut rng);
+            let gens = Generators::<E>::with_security(&mut rng, security);
             let ck = CommitmentKey::new(&gens, n, &mut rng);
             let perm = Permutation::random(n, &mut rng);
             let (a, s) = commit_perm_random(&gens, &ck, &perm, &mut rng).unwrap();
@@ -602,9 +688,10 @@ mod tests {
             } else {
                 ThresholdKey::fixed_small_test_key(&mut rng, 2)
             };
+            key.pk.security = security;
             key.pk.build_table(6);
             let pk = key.pk;
-            let fo = FoKey::new(&mut rng, &pk.n, n);
+            let fo = FoKey::new(&mut rng, &pk.n, n, pk.security.slack_bits);
             let input: Vec<Integer> = (0..n)
                 .map(|i| pk.encrypt(&Integer::from(1000 + i), &mut rng).0)
                 .collect();
@@ -760,6 +847,68 @@ mod tests {
             verify_shuffle(&su.statement(), &proof).is_err(),
             "wrong permutation"
         );
+    }
+
+    /// Lengths short enough for the attack below to pass the response ranges every time (8-bit
+    /// challenges and e⃗, 20-bit slack); with 80-bit ones it passes with probability ~2^{−57}.
+    const SHORT: Security = Security {
+        level: SecurityLevel::Paper,
+        challenge_bits: 8,
+        batch_bits: 8,
+        slack_bits: 20,
+        pok_slack_bits: 40,
+    };
+
+    /// A mixer changes the plaintext of output j by q (the group order) and proves the shuffle
+    /// anyway: the equal-exponent sub-proof honestly, with (t1, t2); the re-encryption sub-proof
+    /// with t1* = t1 + q·e′_j, which absorbs the change (b2/c = (1+N)^{t1*}·H^{t2+r}) and agrees
+    /// with b1 mod q. Only a commitment that binds t1 as an integer in both sub-proofs at once
+    /// catches it.
+    fn split_t1_cheat<E: Pairing>(seed: u64) -> Result<()> {
+        let mut su = Setup::<E>::with_security(4, seed, false, SHORT);
+        let j = 2;
+        let q = scalar_to_integer(&-E::ScalarField::from(1u64)) + 1u32;
+        su.output[j] = su.pk.add(&su.output[j], &su.pk.one_plus_n_pow(&q));
+        let w = ShuffleWitness {
+            perm: &su.perm,
+            s: &su.s,
+            rho: &su.rho,
+        };
+        let st = su.statement();
+        let mut rng = ChaCha20Rng::seed_from_u64(seed + 1);
+        let c = Common::new(&st, &w, &mut rng)?;
+        let eq = prove_equal_exponents(&st, &c, &mut rng)?;
+        let cheat = Common {
+            transcript: c.transcript.clone(),
+            e_p: c.e_p.clone(),
+            r: c.r.clone(),
+            t1: &c.t1 + Integer::from(&q * &c.e_p[j]),
+            t2: c.t2.clone(),
+            b2: c.b2.clone(),
+            c_e: c.c_e.clone(),
+            z_t: c.z_t.clone(),
+            y_t: c.y_t.clone(),
+            ..c
+        };
+        let renc = prove_reencryption(&st, &cheat, &mut rng)?;
+        let proof = PaillierShuffleProof {
+            b1: c.b1,
+            b2: c.b2.clone(),
+            z_t: c.z_t.clone(),
+            eq,
+            renc,
+        };
+        verify_shuffle(&st, &proof)
+    }
+
+    #[test]
+    fn sub_proofs_bind_one_t1() {
+        for seed in [21, 22, 23] {
+            assert!(
+                split_t1_cheat::<ark_bn254::Bn254>(seed).is_err(),
+                "a shuffle with a changed plaintext was accepted (seed {seed})"
+            );
+        }
     }
 
     /// The 2050-bit fixed key, as in a real run: honest proof passes, a changed output fails.

@@ -529,6 +529,25 @@ pub fn py_float_repr(x: f64) -> String {
     }
 }
 
+/// Lines our report adds to the paper's format, by their text after the indentation: the
+/// security level, where the keys came from and how long their generation took (a timer line),
+/// and the status of the mixers' decryption of their own share ciphertexts (a status line).
+pub const ADDED_LINES: &[&str] = &[
+    "security: ",
+    "key generation time: ",
+    "keys: ",
+    "status_share_decryption",
+];
+
+/// `report` without the lines of [`ADDED_LINES`]: what the paper's report would have printed.
+pub fn without_additions(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| !ADDED_LINES.iter().any(|a| l.trim_start().starts_with(a)))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// Parses a status line in either form (`status_x: True` or `status_x True`).
 pub fn parse_status_line(line: &str) -> Option<(String, bool)> {
     let t = line.trim();

@@ -1,8 +1,8 @@
 //! Preprocessing (spec §2.1) and the parties of the protocol.
 //!
-//! A trusted dealer (upstream's shortcut S1, kept) makes the threshold-Paillier key and its
-//! shares, each mixer's own Paillier key, the threshold-ElGamal key shares and the Beaver
-//! triples; each mixer then picks its secret permutation, commits to it and proves knowledge of
+//! A trusted dealer (upstream's shortcut S1, kept) makes, from the primes of [`crate::keys`],
+//! the threshold-Paillier key and its shares and each mixer's own Paillier key; then the
+//! threshold-ElGamal key shares and the Beaver triples; each mixer then picks its secret permutation, commits to it and proves knowledge of
 //! the opening. What the dealer hands out is moved into the party that owns it ([`Mixer`]); what
 //! is public goes to [`Public`]. Nothing else carries secrets between steps.
 
@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use crate::elgamal;
 use crate::fo;
 use crate::group::Generators;
+use crate::keys::KeyMaterial;
 use crate::paillier;
 use crate::pedersen::CommitmentKey;
 use crate::perm::{commit_perm, prove_perm, verify_perm, PermCommitment, Permutation};
@@ -42,6 +43,25 @@ pub struct Public<E: Pairing> {
     pub ck_fo: fo::FoKey,
     /// permcomm_k for every mixer.
     pub permcomms: Vec<PermCommitment<E>>,
+    /// This run's identifier, fresh at setup: every proof of an input names it, so that a
+    /// proof from another run cannot be replayed into this one.
+    pub run_id: [u8; 32],
+}
+
+impl<E: Pairing> Public<E> {
+    /// What a proof is for, absorbed by its Fiat-Shamir challenge: this run, the party that
+    /// makes it (`"sender"`, `"mixer 2"`), the entry and the role of the proven value (`"cv"`).
+    /// A proof copied to another sender, entry, role or run no longer verifies.
+    pub fn context(&self, party: &str, entry: usize, role: &str) -> Vec<u8> {
+        let mut c = Vec::with_capacity(64 + party.len() + role.len());
+        c.extend_from_slice(b"db-sm-rsm/context/v1");
+        c.extend_from_slice(&self.run_id);
+        c.extend_from_slice(&(entry as u64).to_le_bytes());
+        c.extend_from_slice(&(party.len() as u64).to_le_bytes());
+        c.extend_from_slice(party.as_bytes());
+        c.extend_from_slice(role.as_bytes());
+        c
+    }
 }
 
 /// Mixer k and its secrets. Only mixer k's own steps get `&mut Mixer`.
@@ -100,14 +120,26 @@ pub fn preprocess<E: Pairing>(
     cfg: &Config,
     r: &mut Report,
     master: &mut ChaCha20Rng,
+    keys: &KeyMaterial,
 ) -> Result<(Public<E>, Vec<Mixer<E>>, Verifier)> {
+    if keys.mixers.len() != cfg.m {
+        return Err(crate::Error::Input(format!(
+            "{} mixer keys for {} mixers",
+            keys.mixers.len(),
+            cfg.m
+        )));
+    }
     let (n, m) = (cfg.n, cfg.m);
     let mut dealer = child_rng(master);
     // Upstream made the global generators and their tables at import time, untimed.
-    let gens = Generators::<E>::new(&mut dealer);
+    let security = cfg.security.params();
+    let gens = Generators::<E>::with_security(&mut dealer, security);
 
     let (th, th_shares) = r.section("pai_th_keygen", Totals::None, |r| {
-        let mut key = thpaillier::ThresholdKey::fixed_test_key(&mut dealer, m);
+        let t = &keys.threshold;
+        let mut key = thpaillier::ThresholdKey::from_safe_primes(&mut dealer, &t.p, &t.q, m)
+            .expect("the key material was validated when it was obtained");
+        key.pk.security = security;
         r.line("precomputing...");
         // Paper mode: upstream's 13-bit table over r's length only (spec §1.4, §8).
         let paper = cfg.mode == crate::run::Mode::Paper;
@@ -123,9 +155,19 @@ pub fn preprocess<E: Pairing>(
         (key.pk, key.shares)
     });
     let mut mixer_keys = Vec::with_capacity(m);
-    for _ in 0..m {
+    for primes in &keys.mixers {
         mixer_keys.push(r.section("pai_keygen", Totals::None, |r| {
-            let mut key = paillier::PaillierKey::fixed_test_key(&mut dealer);
+            let k = primes;
+            let mut key = paillier::PaillierKey::from_primes(
+                &mut dealer,
+                &k.big_p,
+                &k.p,
+                &k.big_q,
+                &k.q,
+                crate::keys::MIXER_PARAMS.l_bits,
+            )
+            .expect("the key material was validated when it was obtained");
+            key.pk.security = security;
             r.line("precomputing...");
             // Paper mode: upstream's per-mixer encryptions never used their table (B4 kept),
             // so the senders pay a 448-bit powmod per share encryption.
@@ -169,7 +211,7 @@ pub fn preprocess<E: Pairing>(
     let label = "creating proof of knowledge of permutation commitment opening";
     let (ck, ck_fo, permcomms, ok) = r.time_plain(label, || -> Result<_> {
         let ck = CommitmentKey::new(&gens, n, &mut dealer);
-        let ck_fo = fo::FoKey::new(&mut dealer, &th.n, n);
+        let ck_fo = fo::FoKey::new(&mut dealer, &th.n, n, security.slack_bits);
         let mut permcomms = Vec::with_capacity(m);
         let mut proofs = Vec::with_capacity(m);
         for mx in mixers.iter_mut() {
@@ -195,6 +237,8 @@ pub fn preprocess<E: Pairing>(
     })?;
     r.status("status_permcomm", ok);
 
+    let mut run_id = [0u8; 32];
+    rand::RngCore::fill_bytes(&mut dealer, &mut run_id);
     let public = Public {
         n,
         m,
@@ -205,6 +249,7 @@ pub fn preprocess<E: Pairing>(
         ck,
         ck_fo,
         permcomms,
+        run_id,
     };
     let verifier = Verifier {
         rng: child_rng(master),

@@ -24,7 +24,6 @@ use rand::{CryptoRng, RngCore};
 use crate::elgamal::{reencrypt_many, Ciphertext, PublicKey};
 use crate::error::ensure;
 use crate::group::{msm, msm_short, mul_var, Generators};
-use crate::params::KAPPA_E;
 use crate::pedersen::CommitmentKey;
 use crate::perm::{
     append_commit, append_statement, derive_e, prove_commit, prove_respond, recompute_commit,
@@ -86,7 +85,7 @@ fn statement_transcript<E: Pairing>(
     pk.append_to(&mut t);
     t.append_ark_slice(b"inputs", inputs);
     t.append_ark_slice(b"outputs", outputs);
-    let e = derive_e::<E>(&mut t, n);
+    let e = derive_e(gens, &mut t, n);
     t.append_ark_slice(b"e", &e);
     Ok((t, e))
 }
@@ -149,8 +148,9 @@ pub fn verify_shuffle<E: Pairing>(
     let out0: Vec<E::G1Affine> = outputs.iter().map(|x| x.c0).collect();
     let out1: Vec<E::G1Affine> = outputs.iter().map(|x| x.c1).collect();
     // LCC = ∏ in_i^{e_i} (80-bit), ZCC = Enc(1; −z_u) ⊙ ∏ out_j^{z_e′_j}; CC = LCC^c ⊙ ZCC.
-    let lcc0 = msm_short::<E::G1>(&in0, &e, KAPPA_E as usize)?;
-    let lcc1 = msm_short::<E::G1>(&in1, &e, KAPPA_E as usize)?;
+    let kappa_e = gens.batch_bits() as usize;
+    let lcc0 = msm_short::<E::G1>(&in0, &e, kappa_e)?;
+    let lcc1 = msm_short::<E::G1>(&in1, &e, kappa_e)?;
     let cc0 = mul_var(lcc0, &c) + msm::<E::G1>(&out0, &proof.perm.z_e)? - gens.g1.mul(&proof.z_u);
     let cc1 = mul_var(lcc1, &c) + msm::<E::G1>(&out1, &proof.perm.z_e)? - pk.y_mul(&proof.z_u);
     append_commit(&mut t, &pc);

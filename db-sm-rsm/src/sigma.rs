@@ -56,23 +56,30 @@ fn respond<E: Pairing>(
     }
 }
 
-fn pkcomm_transcript<E: Pairing>(gens: &Generators<E>, comm: &E::G1Affine) -> Transcript {
+fn pkcomm_transcript<E: Pairing>(
+    gens: &Generators<E>,
+    ctx: &[u8],
+    comm: &E::G1Affine,
+) -> Transcript {
     let mut t = Transcript::new(b"db-sm-rsm/pkcomm-g1/v1");
+    t.append_bytes(b"context", ctx);
     gens.append_to(&mut t);
     t.append_ark(b"C", comm);
     t
 }
 
-/// Proves knowledge of the opening (v, r) of `comm = g1^v·h1^r` (prover: 2 fixed-base exps).
+/// Proves knowledge of the opening (v, r) of `comm = g1^v·h1^r` (prover: 2 fixed-base exps),
+/// for the context `ctx` (the run and the sender: a proof cannot be replayed for another).
 pub fn pkcomm_prove<E: Pairing>(
     gens: &Generators<E>,
+    ctx: &[u8],
     comm: &E::G1Affine,
     v: &E::ScalarField,
     r: &E::ScalarField,
     rng: &mut (impl RngCore + CryptoRng),
 ) -> PkcommProof<E> {
     let (a, b) = (E::ScalarField::rand(rng), E::ScalarField::rand(rng));
-    let mut t = pkcomm_transcript(gens, comm);
+    let mut t = pkcomm_transcript(gens, ctx, comm);
     t.append_ark(b"s", &commit_g1(gens, &a, &b).into_affine());
     respond(t.challenge_scalar(b"chal"), (a, b), (v, r))
 }
@@ -80,11 +87,12 @@ pub fn pkcomm_prove<E: Pairing>(
 /// Verifies a G1 pkcomm proof: `s′ = C^{chal}·g1^{z_v}·h1^{z_r}` must hash back to chal.
 pub fn pkcomm_verify<E: Pairing>(
     gens: &Generators<E>,
+    ctx: &[u8],
     comm: &E::G1Affine,
     proof: &PkcommProof<E>,
 ) -> crate::Result<()> {
     let s = mul_var(comm.into_group(), &proof.chal) + commit_g1(gens, &proof.z1, &proof.z2);
-    let mut t = pkcomm_transcript(gens, comm);
+    let mut t = pkcomm_transcript(gens, ctx, comm);
     t.append_ark(b"s", &s.into_affine());
     let chal: E::ScalarField = t.challenge_scalar(b"chal");
     ensure(chal == proof.chal, "pkcomm (G1)")
@@ -247,17 +255,19 @@ mod tests {
 
         // pkcomm in G1.
         let c = commit_g1(&gens, &v, &r).into_affine();
-        let p = pkcomm_prove(&gens, &c, &v, &r, &mut rng);
-        pkcomm_verify(&gens, &c, &p).unwrap();
+        let p = pkcomm_prove(&gens, b"sender 0", &c, &v, &r, &mut rng);
+        pkcomm_verify(&gens, b"sender 0", &c, &p).unwrap();
+        // Bound to its context: sender 1 cannot replay sender 0's proof.
+        assert!(pkcomm_verify(&gens, b"sender 1", &c, &p).is_err());
         assert_eq!(p.size_bytes(), 96);
         let mut bad = p;
         bad.z1 += one;
-        assert!(pkcomm_verify(&gens, &c, &bad).is_err());
+        assert!(pkcomm_verify(&gens, b"sender 0", &c, &bad).is_err());
         let c_bad = (c + gens.g1.base()).into_affine();
-        assert!(pkcomm_verify(&gens, &c_bad, &p).is_err());
+        assert!(pkcomm_verify(&gens, b"sender 0", &c_bad, &p).is_err());
         // A wrong witness gives a rejected proof.
-        let p_bad = pkcomm_prove(&gens, &c, &(v + one), &r, &mut rng);
-        assert!(pkcomm_verify(&gens, &c, &p_bad).is_err());
+        let p_bad = pkcomm_prove(&gens, b"sender 0", &c, &(v + one), &r, &mut rng);
+        assert!(pkcomm_verify(&gens, b"sender 0", &c, &p_bad).is_err());
 
         // pkcomm in GT.
         let ct = commit_gt(&gens, &v, &r);

@@ -56,11 +56,23 @@ pub enum Tamper {
     /// Mixer 0 changes one of its response shares of the DPK for BBS+ signatures.
     #[value(name = "dpk-bbsplus")]
     DpkBbsPlus,
+    /// The mixers collude: their BB blinding shares sum to 0, so every blinded signature is the
+    /// identity, and every proof they make is honest.
+    #[value(name = "zero-blinding")]
+    ZeroBlinding,
+    /// Sender 1 resubmits sender 0's whole input (ciphertexts, commitment, shares and proofs),
+    /// so that sender 0's message would come out twice.
+    #[value(name = "replay")]
+    Replay,
+    /// Sender 0 sends mixer 0 a share ciphertext that does not decrypt (2, a unit of Z*_{N²}
+    /// outside the group of ciphertexts).
+    #[value(name = "share-ciphertext")]
+    ShareCiphertext,
 }
 
 impl Tamper {
     /// Every tamper, with the status it must turn False.
-    pub const ALL: [(Tamper, &'static str); 16] = [
+    pub const ALL: [(Tamper, &'static str); 19] = [
         (Tamper::PermComm, "status_permcomm"),
         (Tamper::InputPok, "status_encs"),
         (Tamper::Shuffle, "status_shuffle"),
@@ -77,6 +89,9 @@ impl Tamper {
         (Tamper::DecShareBbsPlus, "status_decshares_blsigs_rev"),
         (Tamper::PkZ1, "status_pk_z1"),
         (Tamper::DpkBbsPlus, "status_dpk_bbsplussig"),
+        (Tamper::ZeroBlinding, "status_dpk_bbsig"),
+        (Tamper::Replay, "status_encs"),
+        (Tamper::ShareCiphertext, "status_share_decryption"),
     ];
 
     /// The command-line name of the tamper (as in `--tamper NAME`).
@@ -98,6 +113,9 @@ impl Tamper {
             Tamper::DecShareBbsPlus => "decshare-bbsplus",
             Tamper::PkZ1 => "pk-z1",
             Tamper::DpkBbsPlus => "dpk-bbsplus",
+            Tamper::ZeroBlinding => "zero-blinding",
+            Tamper::Replay => "replay",
+            Tamper::ShareCiphertext => "share-ciphertext",
         }
     }
 

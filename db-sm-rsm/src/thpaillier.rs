@@ -13,7 +13,8 @@
 //! Fixes against upstream (listed for the report in [`FIXES`]): the PoK commitment is reduced mod N²
 //! (B7); responses are integers, never reduced mod 2^len (B9); the batched share proof draws its
 //! n+1 batching exponents by Fiat–Shamir and spends δ_0 on the verification key only (B5, S6) and
-//! masks with ≥ bitlen(N·M) + κ_e + κ_r bits (B6); every challenge binds the whole statement (F1).
+//! masks with ≥ bitlen(N·M) + κ_c + κ_r bits (B6); every challenge binds the whole statement (F1).
+//! The lengths κ_c, κ_e, κ_r come from the key's [`Security`] setting.
 
 use crate::bigint::{
     self, from_hex, invert, l_function, mul_mod, multi_pow_mod, pow_mod, random_below, random_bits,
@@ -22,7 +23,7 @@ use crate::bigint::{
 use crate::error::ensure;
 pub use crate::paillier::PlaintextProof;
 use crate::paillier::PokKey;
-use crate::params::{KAPPA_C, KAPPA_E, KAPPA_R};
+use crate::security::Security;
 use crate::transcript::Transcript;
 use crate::{Error, Result};
 use rand::{CryptoRng, RngCore};
@@ -55,6 +56,8 @@ pub struct ThresholdPublicKey {
     pub v: Integer,
     pub vks: Vec<Integer>,
     table: Option<Arc<FixedBaseTable>>,
+    /// Challenge, batching and slack lengths of this key's proofs.
+    pub security: Security,
 }
 
 /// Mixer k's additive share of the decryption exponent.
@@ -167,6 +170,7 @@ impl ThresholdKey {
                 v,
                 vks,
                 table: None,
+                security: Security::default(),
             },
             shares,
         })
@@ -176,7 +180,7 @@ impl ThresholdKey {
 /// Batched proof that mixer k's shares `s_i = c_i^{4 d_k}` use the `d_k` behind `v_k`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShareProof {
-    /// κ_e-bit Fiat–Shamir challenge.
+    /// κ_c-bit Fiat–Shamir challenge.
     pub chal: Integer,
     /// `ρ + chal·d_k` over the integers.
     pub z: Integer,
@@ -199,15 +203,17 @@ impl ThresholdPublicKey {
         self.n.significant_bits().div_ceil(2)
     }
 
-    /// Mask length of the PoK of plaintext: bitlen(N) + 2κ_r + κ_c (2170 for the 2050-bit N).
+    /// Mask length of the PoK of plaintext: bitlen(N) + κ_c + the PoK slack (2258 for the
+    /// 2050-bit N at 128-bit security; upstream's 2170 at paper security).
     pub fn pok_mask_bits(&self) -> u32 {
-        self.n.significant_bits() + 2 * KAPPA_R + KAPPA_C
+        self.n.significant_bits() + self.security.challenge_bits + self.security.pok_slack_bits
     }
 
     /// Mask length of the share proof: the shares d_k are < N·M < N², so
-    /// bitlen(N²) + κ_e + κ_r (≈ 4199 bits) hides chal·d_k statistically (fix B6).
+    /// bitlen(N²) + κ_c + κ_r (4307 bits at 128-bit security, 4199 at paper security) hides
+    /// chal·d_k statistically (fix B6).
     pub fn share_mask_bits(&self) -> u32 {
-        self.n2.significant_bits() + KAPPA_E + KAPPA_R
+        self.n2.significant_bits() + self.security.challenge_bits + self.security.slack_bits
     }
 
     /// Builds (or rebuilds) the fixed-base table for H with `window`-bit digits; see
@@ -227,9 +233,9 @@ impl ThresholdPublicKey {
     }
 
     /// Longest H-exponent the proofs use: a PoK batch response sum Σ δ_i z_r,i for up to 2^24
-    /// proofs (mask + 1 + κ_e + 24 bits; 2275 for the 2050-bit N).
+    /// proofs (mask + 1 + κ_e + 24 bits; 2411 for the 2050-bit N at 128-bit security).
     pub fn long_exponent_bits(&self) -> u32 {
-        self.pok_mask_bits() + 1 + KAPPA_E + 24
+        self.pok_mask_bits() + 1 + self.security.batch_bits + 24
     }
 
     pub fn table(&self) -> Option<&FixedBaseTable> {
@@ -340,23 +346,30 @@ impl ThresholdPublicKey {
     /// bitlen(N) + 2κ_r + κ_c-bit masks, reduced commitment (B7) and integer responses (B9).
     pub fn prove_plaintext(
         &self,
+        ctx: &[u8],
         c: &Integer,
         m: &Integer,
         r: &Integer,
         rng: &mut (impl RngCore + CryptoRng),
     ) -> PlaintextProof {
-        self.pok_key().prove(c, m, r, rng)
+        self.pok_key().prove(ctx, c, m, r, rng)
     }
 
-    /// Checks `c^{chal} · C ≡ (1+N)^{z_m} · H^{z_r} (mod N²)` and the response ranges.
-    pub fn verify_plaintext(&self, c: &Integer, proof: &PlaintextProof) -> Result<()> {
-        self.pok_key().verify(c, proof)
+    /// Checks `c^{chal} · C ≡ (1+N)^{z_m} · H^{z_r} (mod N²)` and the response ranges, for a
+    /// proof made for the context `ctx`.
+    pub fn verify_plaintext(&self, ctx: &[u8], c: &Integer, proof: &PlaintextProof) -> Result<()> {
+        self.pok_key().verify(ctx, c, proof)
     }
 
     /// Batch verification of many PoKs of plaintext under this key: one long exponentiation per
     /// batch instead of one per proof (small-exponent batching, see `paillier::PokKey::verify_batch`).
-    pub fn verify_plaintext_batch(&self, cs: &[Integer], proofs: &[PlaintextProof]) -> Result<()> {
-        self.pok_key().verify_batch(cs, proofs)
+    pub fn verify_plaintext_batch(
+        &self,
+        ctxs: &[Vec<u8>],
+        cs: &[Integer],
+        proofs: &[PlaintextProof],
+    ) -> Result<()> {
+        self.pok_key().verify_batch(ctxs, cs, proofs)
     }
 
     fn pok_key(&self) -> PokKey<'_> {
@@ -367,6 +380,7 @@ impl ThresholdPublicKey {
             hn: &self.hn,
             table: self.table.as_deref(),
             mask_bits: self.pok_mask_bits(),
+            security: self.security,
         }
     }
 
@@ -395,7 +409,7 @@ impl ThresholdPublicKey {
         t.append_integers(b"ciphertexts", cts);
         t.append_integers(b"shares", shares);
         let deltas: Vec<Integer> = (0..=cts.len())
-            .map(|_| t.challenge_bits(b"delta", KAPPA_E))
+            .map(|_| t.challenge_bits(b"delta", self.security.batch_bits))
             .collect();
         // A = v_k^{δ_0} ∏ s_i^{δ_{i+1}},  B = v^{δ_0} (∏ c_i^{δ_{i+1}})^4.
         let (a, b) = rayon::join(
@@ -456,7 +470,7 @@ impl ThresholdPublicKey {
         );
         t.append_integer(b"T", &tt);
         ensure(
-            t.challenge_bits(b"chal", KAPPA_E) == proof.chal,
+            t.challenge_bits(b"chal", self.security.challenge_bits) == proof.chal,
             "decryption-share proof: challenge mismatch",
         )
     }
@@ -490,7 +504,7 @@ impl ThresholdSecretShare {
         let rho = random_bits(rng, pk.share_mask_bits());
         let tt = pow_mod(&b, &rho, &pk.n2)?;
         t.append_integer(b"T", &tt);
-        let chal = t.challenge_bits(b"chal", KAPPA_E);
+        let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
         let z = rho + Integer::from(&chal * &self.d);
         Ok(ShareProof { chal, z })
     }
@@ -499,6 +513,10 @@ impl ThresholdSecretShare {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn test_ctxs(n: usize) -> Vec<Vec<u8>> {
+        vec![b"test".to_vec(); n]
+    }
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -581,29 +599,58 @@ mod tests {
         let mut r = rng(4);
         let m = random_below(&mut r, &pk.n);
         let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(&c, &m, &rr, &mut r);
-        pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"test", &c, &proof).unwrap();
         assert!(proof.commitment < pk.n2);
 
         let (c_other, _) = pk.encrypt(&m, &mut r);
-        assert!(pk.verify_plaintext(&c_other, &proof).is_err());
+        assert!(pk.verify_plaintext(b"test", &c_other, &proof).is_err());
         let mut bad = proof.clone();
         bad.z_m += 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.z_r += 1;
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         let mut bad = proof.clone();
         bad.commitment = mul_mod(&bad.commitment, &pk.hn, &pk.n2);
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
         // Statement element: a different key's H.
         let mut pk2 = pk.clone();
         pk2.hn = mul_mod(&pk.hn, &pk.hn, &pk.n2);
-        assert!(pk2.verify_plaintext(&c, &proof).is_err());
+        assert!(pk2.verify_plaintext(b"test", &c, &proof).is_err());
         // Oversized response (would let a cheating prover wrap around).
         let mut bad = proof;
         bad.z_r += Integer::from(1) << (pk.pok_mask_bits() + 5);
-        assert!(pk.verify_plaintext(&c, &bad).is_err());
+        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
+    }
+
+    /// A proof is bound to its context (run, sender, role): the same proof under another
+    /// context, alone or in a batch, is rejected.
+    #[test]
+    fn plaintext_proof_is_bound_to_its_context() {
+        let key = small_key(2);
+        let pk = &key.pk;
+        let mut r = rng(16);
+        let m = Integer::from(99);
+        let (c, rr) = pk.encrypt(&m, &mut r);
+        let proof = pk.prove_plaintext(b"run A/sender 0/cv", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"run A/sender 0/cv", &c, &proof)
+            .unwrap();
+        for other in [
+            &b"run A/sender 1/cv"[..],
+            b"run B/sender 0/cv",
+            b"run A/sender 0/cr",
+        ] {
+            assert!(pk.verify_plaintext(other, &c, &proof).is_err());
+        }
+        let (c2, rr2) = pk.encrypt(&m, &mut r);
+        let p2 = pk.prove_plaintext(b"run A/sender 1/cv", &c2, &m, &rr2, &mut r);
+        let cs = [c.clone(), c2.clone()];
+        let ps = [proof.clone(), p2.clone()];
+        let ctxs = vec![b"run A/sender 0/cv".to_vec(), b"run A/sender 1/cv".to_vec()];
+        pk.verify_plaintext_batch(&ctxs, &cs, &ps).unwrap();
+        let swapped = vec![ctxs[1].clone(), ctxs[0].clone()];
+        assert!(pk.verify_plaintext_batch(&swapped, &cs, &ps).is_err());
     }
 
     #[test]
@@ -615,26 +662,38 @@ mod tests {
             .map(|i| {
                 let m = Integer::from(i * 1000 + 7);
                 let (c, rr) = pk.encrypt(&m, &mut r);
-                let p = pk.prove_plaintext(&c, &m, &rr, &mut r);
+                let p = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
                 (c, p)
             })
             .unzip();
-        pk.verify_plaintext_batch(&cs, &proofs).unwrap();
+        pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &proofs)
+            .unwrap();
         for bad in [0usize, 4] {
             let mut ps = proofs.clone();
             ps[bad].z_m += 1;
-            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err(), "z_m at {bad}");
+            assert!(
+                pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
+                    .is_err(),
+                "z_m at {bad}"
+            );
             let mut ps = proofs.clone();
             ps[bad].commitment = mul_mod(&ps[bad].commitment, &pk.hn, &pk.n2);
-            assert!(pk.verify_plaintext_batch(&cs, &ps).is_err(), "C at {bad}");
+            assert!(
+                pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
+                    .is_err(),
+                "C at {bad}"
+            );
             let mut cs2 = cs.clone();
             cs2[bad] = pk.reencrypt(&cs2[bad], &mut r).0;
             assert!(
-                pk.verify_plaintext_batch(&cs2, &proofs).is_err(),
+                pk.verify_plaintext_batch(&test_ctxs(cs2.len()), &cs2, &proofs)
+                    .is_err(),
                 "c at {bad}"
             );
         }
-        assert!(pk.verify_plaintext_batch(&cs[..5], &proofs).is_err());
+        assert!(pk
+            .verify_plaintext_batch(&test_ctxs(cs[..5].len()), &cs[..5], &proofs)
+            .is_err());
     }
 
     #[test]
@@ -650,15 +709,15 @@ mod tests {
         assert_eq!(none.encrypt_with(&m, &rr), c);
         let big = random_bits(&mut r, long.long_exponent_bits());
         assert_eq!(long.h_pow(&big), none.h_pow(&big));
-        let p1 = long.prove_plaintext(&c, &m, &rr, &mut r);
-        none.verify_plaintext(&c, &p1).unwrap();
-        let p2 = none.prove_plaintext(&c, &m, &rr, &mut r);
-        long.verify_plaintext(&c, &p2).unwrap();
-        long.verify_plaintext_batch(&[c.clone(), c.clone()], &[p1.clone(), p2])
+        let p1 = long.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        none.verify_plaintext(b"test", &c, &p1).unwrap();
+        let p2 = none.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        long.verify_plaintext(b"test", &c, &p2).unwrap();
+        long.verify_plaintext_batch(&test_ctxs(2), &[c.clone(), c.clone()], &[p1.clone(), p2])
             .unwrap();
         let mut bad = p1;
         bad.z_r += 1;
-        assert!(long.verify_plaintext(&c, &bad).is_err());
+        assert!(long.verify_plaintext(b"test", &c, &bad).is_err());
     }
 
     fn share_setup(n: usize) -> (ThresholdKey, Vec<Integer>, Vec<Integer>) {
@@ -766,13 +825,16 @@ mod tests {
         let mut key = ThresholdKey::fixed_test_key(&mut r, 2);
         assert_eq!(key.pk.n.significant_bits(), 2050);
         assert_eq!(key.pk.n2.significant_bits(), 4099);
+        assert_eq!(key.pk.pok_mask_bits(), 2258);
+        // Upstream's lengths at paper security.
+        key.pk.security = Security::PAPER;
         assert_eq!(key.pk.pok_mask_bits(), 2170);
         key.pk.build_table(8);
         let pk = &key.pk;
         let m = Integer::from(987654321u64);
         let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(&c, &m, &rr, &mut r);
-        pk.verify_plaintext(&c, &proof).unwrap();
+        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
+        pk.verify_plaintext(b"test", &c, &proof).unwrap();
         let cts = vec![c.clone(), pk.reencrypt(&c, &mut r).0];
         let all: Vec<Vec<Integer>> = key
             .shares

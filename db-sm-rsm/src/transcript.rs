@@ -77,6 +77,15 @@ impl Transcript {
         out
     }
 
+    /// 32 challenge bytes, to seed a generator that expands them (challenge vectors).
+    pub fn challenge_seed(&mut self, label: &[u8]) -> [u8; 32] {
+        let bytes = self.squeeze(label);
+        self.append_bytes(b"chal", label);
+        let mut seed = [0u8; 32];
+        seed.copy_from_slice(&bytes[..32]);
+        seed
+    }
+
     /// A challenge in the scalar field. 512 bits are reduced so the bias is negligible.
     pub fn challenge_scalar<F: PrimeField>(&mut self, label: &[u8]) -> F {
         let bytes = self.squeeze(label);
@@ -84,14 +93,14 @@ impl Transcript {
         F::from_be_bytes_mod_order(&bytes)
     }
 
-    /// A challenge integer of exactly `bits` bits (top bit set), at most 512.
+    /// A uniform challenge integer in [0, 2^bits), bits at most 512: all `bits` bits carry
+    /// entropy (upstream forced the top bit, leaving 79 of its 80).
     pub fn challenge_bits(&mut self, label: &[u8], bits: u32) -> Integer {
         assert!((1..=512).contains(&bits), "challenge length out of range");
         let bytes = self.squeeze(label);
         self.append_bytes(b"chal", label);
         let mut x = Integer::from_digits(&bytes, rug::integer::Order::MsfBe);
         x.keep_bits_mut(bits);
-        x.set_bit(bits - 1, true);
         x
     }
 }
@@ -125,10 +134,12 @@ mod tests {
     }
 
     #[test]
-    fn challenge_bits_has_exact_length() {
+    fn challenge_bits_are_uniform_in_range() {
         let mut t = Transcript::new(b"t");
-        for _ in 0..20 {
-            assert_eq!(t.challenge_bits(b"c", 80).significant_bits(), 80);
-        }
+        let chals: Vec<Integer> = (0..64).map(|_| t.challenge_bits(b"c", 128)).collect();
+        assert!(chals.iter().all(|c| c.significant_bits() <= 128));
+        // The top bit is not forced: about half the challenges have it clear.
+        let top = chals.iter().filter(|c| c.significant_bits() == 128).count();
+        assert!((16..=48).contains(&top), "{top} of 64 with the top bit set");
     }
 }

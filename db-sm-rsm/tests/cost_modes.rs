@@ -13,6 +13,11 @@ use serde_json::Value;
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"))
         .args(args)
+        // Seeded runs keep their generated keys here, so each seed's keys are searched once.
+        .env(
+            "DBSM_KEY_CACHE",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/dbsm-keys"),
+        )
         .env_remove("DBSM_CALIBRATION")
         .output()
         .expect("the binary runs");
