@@ -1,0 +1,196 @@
+//! Parameters, keys, proofs: PLONK with KZG commitments on BN254 (`halo2-axiom`), SHPLONK
+//! multi-openings, BLAKE2b Fiat–Shamir transcript.
+//!
+//! The structured reference string is made here from a CSPRNG (a benchmark has no ceremony to
+//! take one from; the prover and verifier costs do not depend on where it came from, but its
+//! trapdoor existed in this process, so these proofs are for measuring, not for trusting).
+
+use halo2_base::gates::circuit::builder::BaseCircuitBuilder;
+use halo2_base::gates::circuit::{BaseCircuitParams, CircuitBuilderStage};
+use halo2_base::gates::flex_gate::MultiPhaseThreadBreakPoints;
+use halo2_base::halo2_proofs::dev::MockProver;
+use halo2_base::halo2_proofs::halo2curves::bn256::{Bn256, Fr, G1Affine};
+use halo2_base::halo2_proofs::plonk::{
+    create_proof, keygen_pk, keygen_vk, verify_proof, ProvingKey, VerifyingKey,
+};
+use halo2_base::halo2_proofs::poly::commitment::ParamsProver;
+use halo2_base::halo2_proofs::poly::kzg::commitment::{KZGCommitmentScheme, ParamsKZG};
+use halo2_base::halo2_proofs::poly::kzg::multiopen::{ProverSHPLONK, VerifierSHPLONK};
+use halo2_base::halo2_proofs::poly::kzg::strategy::SingleStrategy;
+use halo2_base::halo2_proofs::transcript::{
+    Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
+};
+use rand_core::{CryptoRng, RngCore};
+use serde::Serialize;
+
+use super::relation::{synthesize, Statement};
+use super::{Shape, BLINDING_ROWS};
+
+/// The size of a laid-out circuit.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct CircuitSize {
+    /// log2 of the rows.
+    pub k: u32,
+    /// Rows, 2^k.
+    pub rows: usize,
+    /// Bits of the range-check table.
+    pub lookup_bits: usize,
+    /// Advice cells of the main gate (the cells the relation fills).
+    pub advice_cells: usize,
+    /// Advice cells copied into the lookup columns for range checks.
+    pub lookup_cells: usize,
+    /// Distinct constants (fixed cells).
+    pub fixed_cells: usize,
+    /// Advice columns of the main gate.
+    pub advice_columns: usize,
+    /// Advice columns for range-check lookups.
+    pub lookup_advice_columns: usize,
+    /// Fixed columns.
+    pub fixed_columns: usize,
+}
+
+fn builder(stage: CircuitBuilderStage, shape: &Shape) -> BaseCircuitBuilder<Fr> {
+    BaseCircuitBuilder::from_stage(stage)
+        .use_k(shape.k as usize)
+        .use_lookup_bits(shape.lookup_bits)
+        .use_instance_columns(1)
+}
+
+/// Lays out the circuit for `st` (with constraints, no proof) and fixes its column counts.
+fn laid_out(st: &Statement, shape: &Shape, stage: CircuitBuilderStage) -> BaseCircuitBuilder<Fr> {
+    let mut b = builder(stage, shape);
+    synthesize(&mut b, st, shape);
+    b.calculate_params(Some(BLINDING_ROWS));
+    b
+}
+
+fn size_of(b: &BaseCircuitBuilder<Fr>, shape: &Shape) -> CircuitSize {
+    let stats = b.statistics();
+    let p = &b.config_params;
+    CircuitSize {
+        k: shape.k,
+        rows: 1usize << shape.k,
+        lookup_bits: shape.lookup_bits,
+        advice_cells: stats.gate.total_advice_per_phase.iter().sum(),
+        lookup_cells: stats.total_lookup_advice_per_phase.iter().sum(),
+        fixed_cells: stats.gate.total_fixed,
+        advice_columns: p.num_advice_per_phase.iter().sum(),
+        lookup_advice_columns: p.num_lookup_advice_per_phase.iter().sum(),
+        fixed_columns: p.num_fixed,
+    }
+}
+
+/// The circuit's size for `st` at `shape`, without proving.
+pub fn size(st: &Statement, shape: &Shape) -> CircuitSize {
+    let b = laid_out(st, shape, CircuitBuilderStage::Mock);
+    size_of(&b, shape)
+}
+
+/// Runs `halo2`'s MockProver on `st` against the public inputs `instances`: `Ok` when every
+/// constraint holds, otherwise the number of failed constraints.
+pub fn mock_check(st: &Statement, shape: &Shape, instances: Vec<Fr>) -> Result<(), usize> {
+    let b = laid_out(st, shape, CircuitBuilderStage::Mock);
+    let prover = MockProver::run(shape.k, &b, vec![instances]).map_err(|_| usize::MAX)?;
+    prover.verify_par().map_err(|f| f.len())
+}
+
+/// A fresh structured reference string for 2^k rows.
+pub fn setup(k: u32, rng: &mut (impl RngCore + CryptoRng)) -> ParamsKZG<Bn256> {
+    ParamsKZG::<Bn256>::setup(k, rng)
+}
+
+/// The proving key with what a prover needs to lay out witnesses the same way.
+pub struct Keys {
+    /// Proving key (holds the verifying key).
+    pub pk: ProvingKey<G1Affine>,
+    /// Column counts.
+    pub params: BaseCircuitParams,
+    /// Where each column's assignments end.
+    pub break_points: MultiPhaseThreadBreakPoints,
+    /// The size of the circuit the keys were made for.
+    pub size: CircuitSize,
+}
+
+impl Keys {
+    /// The verifying key.
+    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
+        self.pk.get_vk()
+    }
+}
+
+/// Makes the circuit's keys for statements with `st`'s n (its witness values do not matter).
+pub fn keygen(
+    srs: &ParamsKZG<Bn256>,
+    st: &Statement,
+    shape: &Shape,
+) -> Result<Keys, halo2_base::halo2_proofs::plonk::Error> {
+    let b = laid_out(st, shape, CircuitBuilderStage::Keygen);
+    let size = size_of(&b, shape);
+    let vk = keygen_vk(srs, &b)?;
+    let pk = keygen_pk(srs, vk, &b)?;
+    Ok(Keys {
+        pk,
+        params: b.config_params.clone(),
+        break_points: b.break_points(),
+        size,
+    })
+}
+
+/// Witness generation alone: the prover's circuit for `st`, laid out on the keys' break points.
+pub fn witness(keys: &Keys, st: &Statement, shape: &Shape) -> BaseCircuitBuilder<Fr> {
+    let mut b = BaseCircuitBuilder::prover(keys.params.clone(), keys.break_points.clone());
+    synthesize(&mut b, st, shape);
+    b
+}
+
+/// A proof for the laid-out witness `circuit` with public inputs `instances`.
+pub fn prove(
+    srs: &ParamsKZG<Bn256>,
+    keys: &Keys,
+    circuit: BaseCircuitBuilder<Fr>,
+    instances: &[Fr],
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<Vec<u8>, halo2_base::halo2_proofs::plonk::Error> {
+    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
+    create_proof::<
+        KZGCommitmentScheme<Bn256>,
+        ProverSHPLONK<'_, Bn256>,
+        Challenge255<_>,
+        _,
+        Blake2bWrite<Vec<u8>, G1Affine, _>,
+        _,
+    >(
+        srs,
+        &keys.pk,
+        &[circuit],
+        &[&[instances]],
+        rng,
+        &mut transcript,
+    )?;
+    Ok(transcript.finalize())
+}
+
+/// Whether `proof` verifies for the public inputs `instances`.
+pub fn verify(
+    srs: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    instances: &[Fr],
+    proof: &[u8],
+) -> bool {
+    let strategy = SingleStrategy::new(srs);
+    let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof);
+    verify_proof::<
+        KZGCommitmentScheme<Bn256>,
+        VerifierSHPLONK<'_, Bn256>,
+        Challenge255<G1Affine>,
+        Blake2bRead<&[u8], G1Affine, Challenge255<G1Affine>>,
+        SingleStrategy<'_, Bn256>,
+    >(
+        srs.verifier_params(),
+        vk,
+        strategy,
+        &[&[instances]],
+        &mut transcript,
+    )
+    .is_ok()
+}
