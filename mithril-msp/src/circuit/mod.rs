@@ -10,9 +10,12 @@
 //! is `halo2-ecc`'s, the relation and its layout are this crate's.
 
 pub mod bn254;
+pub mod pairing;
 pub mod poseidon;
 pub mod proof;
 pub mod relation;
+
+pub use pairing::PairingCheck;
 
 /// Bits per limb of an emulated F_q element.
 pub const LIMB_BITS: usize = 88;
@@ -30,6 +33,8 @@ pub struct Shape {
     pub lookup_bits: usize,
     /// Window of the in-circuit multi-scalar multiplications.
     pub window_bits: usize,
+    /// How the BLS check is laid out.
+    pub pairing: PairingCheck,
 }
 
 impl Shape {
@@ -39,6 +44,7 @@ impl Shape {
             k,
             lookup_bits: k as usize - 1,
             window_bits: 4,
+            pairing: PairingCheck::ResidueWitness,
         }
     }
 

@@ -71,7 +71,7 @@ pub fn permute(state: &mut [Fr; T]) {
         for (s, k) in state.iter_mut().zip(rc) {
             *s += k;
         }
-        let full = round < R_F / 2 || round >= R_F / 2 + R_P;
+        let full = !(R_F / 2..R_F / 2 + R_P).contains(&round);
         if full {
             for s in state.iter_mut() {
                 *s = Params::sbox(*s);
@@ -104,7 +104,7 @@ pub fn hash(inputs: &[Fr]) -> Fr {
     for chunk in inputs.chunks(RATE) {
         absorb(chunk);
     }
-    if inputs.len() % RATE == 0 {
+    if inputs.len().is_multiple_of(RATE) {
         absorb(&[]);
     }
     state[1]

@@ -30,19 +30,19 @@
 
 use halo2_base::gates::circuit::builder::BaseCircuitBuilder;
 use halo2_base::gates::{GateInstructions, RangeInstructions};
-use halo2_base::halo2_proofs::halo2curves::bn256::{Fq12, Fr, G1Affine, G2Affine};
+use halo2_base::halo2_proofs::halo2curves::bn256::{Fq2, Fr, G1Affine, G2Affine};
 use halo2_base::halo2_proofs::halo2curves::ff::{Field, PrimeField};
 use halo2_base::poseidon::hasher::{spec::OptimizedPoseidonSpec, PoseidonHasher};
 use halo2_base::utils::{biguint_to_fe, modulus};
 use halo2_base::AssignedValue;
 use halo2_base::QuantumCell::Constant;
-use halo2_ecc::bn254::pairing::PairingChip;
-use halo2_ecc::bn254::{Fp12Chip, Fp2Chip, FpChip};
+use halo2_ecc::bn254::{Fp2Chip, FpChip, FpPoint, FqPoint};
 use halo2_ecc::ecc::{multi_scalar_multiply, EcPoint, EccChip};
 use halo2_ecc::fields::FieldChip;
 use num_bigint::BigUint;
 
 use super::bn254::{self, WEIGHT_BITS};
+use super::pairing::pairing_product_is_one;
 use super::poseidon::{RATE, R_F, R_P, T};
 use super::{Shape, LIMB_BITS, NUM_LIMBS};
 
@@ -62,9 +62,10 @@ pub struct Statement {
     pub keys: Vec<G2Affine>,
     /// Their signatures, private.
     pub signatures: Vec<G1Affine>,
-    /// A replacement for one weight's low half in the prover's split hint (index, value): how a
-    /// cheating prover would try to use a weight other than the hash's. Honest provers: `None`.
-    pub weight_hint: Option<(usize, u128)>,
+    /// A replacement for the prover's split hint of one weight digest (index, low half, and
+    /// optionally high half): how a cheating prover would try to use a weight other than the
+    /// hash's. Honest provers: `None`.
+    pub weight_hint: Option<(usize, u128, Option<u128>)>,
 }
 
 impl Statement {
@@ -170,12 +171,13 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
         let index = ctx.load_constant(Fr::from(i as u64));
         let digest = hasher.hash_fix_len_array(ctx, gate, &[seed, index]);
         let mut lo_val = bn254::low_bits(digest.value());
-        if let Some((j, v)) = st.weight_hint {
+        let mut hi_val = bn254::high_bits(digest.value());
+        if let Some((j, lo, hi)) = st.weight_hint {
             if j == i {
-                lo_val = v;
+                lo_val = lo;
+                hi_val = hi.unwrap_or(hi_val);
             }
         }
-        let hi_val = bn254::high_bits(digest.value());
         let lo = ctx.load_witness(Fr::from_u128(lo_val));
         let hi = ctx.load_witness(Fr::from_u128(hi_val));
         range.range_check(ctx, lo, WEIGHT_BITS);
@@ -217,14 +219,19 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     let mu_y = fp.enforce_less_than(ctx, mu.y().clone());
 
     // 6. The BLS check on the weighted aggregate.
-    let pairing = PairingChip::new(&fp);
     let neg_g2 = g2.assign_constant_point::<G2Affine>(ctx, -G2Affine::generator());
-    let f = pairing.multi_miller_loop(ctx, vec![(&mu, &neg_g2), (&hm, &ivk)]);
-    let fe = pairing.final_exp(ctx, f);
-    let fp12 = Fp12Chip::<Fr>::new(&fp);
-    let one = fp12.load_constant(ctx, Fq12::one());
-    let is_one = fp12.is_equal(ctx, fe, one);
-    gate.assert_is_const(ctx, &is_one, &Fr::ONE);
+    let values = [
+        (g1_value(&fp, &mu), -G2Affine::generator()),
+        (st.message_point, g2_value(&fp2, &ivk)),
+    ];
+    let holds = pairing_product_is_one(
+        ctx,
+        &fp,
+        &[(&mu, &neg_g2), (&hm, &ivk)],
+        &values,
+        shape.pairing,
+    );
+    gate.assert_is_const(ctx, &holds, &Fr::ONE);
 
     let mut public: Vec<AssignedValue<Fr>> = Vec::with_capacity(NUM_INSTANCES);
     public.extend(hm.x().limbs());
@@ -233,4 +240,19 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     public.extend(mu_y.inner().limbs());
     public.push(commitment);
     builder.assigned_instances = vec![public];
+}
+
+/// The value of an assigned G1 point.
+fn g1_value(fp: &FpChip<Fr>, p: &EcPoint<Fr, FpPoint<Fr>>) -> G1Affine {
+    G1Affine {
+        x: fp.get_assigned_value(&p.x().clone().into()),
+        y: fp.get_assigned_value(&p.y().clone().into()),
+    }
+}
+
+/// The value of an assigned G2 point.
+fn g2_value(fp2: &Fp2Chip<Fr>, p: &EcPoint<Fr, FqPoint<Fr>>) -> G2Affine {
+    let x: Fq2 = fp2.get_assigned_value(&p.x().clone().into());
+    let y: Fq2 = fp2.get_assigned_value(&p.y().clone().into());
+    G2Affine { x, y }
 }
