@@ -18,4 +18,5 @@
 #![deny(unsafe_code)]
 
 pub mod circuit;
+pub mod measurement;
 pub mod native;

@@ -22,9 +22,9 @@ fn rng() -> ChaCha20Rng {
     ChaCha20Rng::from_seed(seed)
 }
 
-/// Large enough for n ≤ 2 (about 5.1 M advice cells: 5 columns of 2^20 rows).
+/// Large enough for n ≤ 2 (about 3.5 M advice cells: 7 columns of 2^19 rows).
 fn shape() -> Shape {
-    Shape::with_k(20)
+    Shape::with_k(19)
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn bn254_msp_verifies_natively_and_splits_weights() {
     }
 }
 
-/// One MockProver at a time: each holds about 4 GB at k = 20.
+/// One MockProver at a time: each holds about 4 GB.
 static MOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn satisfied(st: &Statement) -> bool {
@@ -184,7 +184,7 @@ fn a_wrong_key_commitment_is_unsatisfied() {
 }
 
 #[test]
-#[ignore = "a real proof at k = 20: a few minutes and about 3 GB"]
+#[ignore = "a real proof: a few minutes of CPU and about 3 GB"]
 fn a_real_proof_verifies_and_fails_on_a_changed_public_input() {
     let mut r = rng();
     let shape = shape();

@@ -37,7 +37,7 @@ use halo2_base::utils::modulus;
 use halo2_base::{AssignedValue, Context};
 use halo2_ecc::bn254::pairing::{
     fp12_multiply_with_line_equal, fp12_multiply_with_line_unequal, neg_twisted_frobenius,
-    twisted_frobenius, PairingChip,
+    sparse_fp12_multiply, twisted_frobenius, PairingChip,
 };
 use halo2_ecc::bn254::{Fp12Chip, Fp2Chip, FpChip, FpPoint, FqPoint};
 use halo2_ecc::ecc::{EcPoint, EccChip};
@@ -73,9 +73,6 @@ impl PairingCheck {
         }
     }
 }
-
-/// A (G1, G2) pair of assigned points.
-pub type AssignedPair<'a> = (&'a EcPoint<Fr, FpPoint<Fr>>, &'a EcPoint<Fr, FqPoint<Fr>>);
 
 /// BN254's parameter x (6x + 2 is the optimal-ate loop length).
 pub const BN_X: u64 = 4965661367192848881;
@@ -227,24 +224,89 @@ fn fq2_times_fq(a: Fq2, b: Fq) -> Fq2 {
     Fq2::new(a.c0 * b, a.c1 * b)
 }
 
-/// The tangent line at R evaluated at P, as `halo2-ecc` forms it (unscaled).
-fn line_double(r: &G2Affine, p: &G1Affine) -> Fq12 {
-    let (x, y) = (r.x, r.y);
-    let x_sq = x.square();
-    let out0 = (x_sq * x * Fq2::new(Fq::from(3u64), Fq::ZERO)
-        - y.square() * Fq2::new(Fq::from(2u64), Fq::ZERO))
-        * xi();
-    let out3 = fq2_times_fq(y, p.y) * Fq2::new(Fq::from(2u64), Fq::ZERO);
-    let out4 = -fq2_times_fq(x_sq, p.x) * Fq2::new(Fq::from(3u64), Fq::ZERO);
-    from_w_coeffs([out0, Fq2::ZERO, Fq2::ZERO, out3, out4, Fq2::ZERO])
+/// What a line coefficient is multiplied by: 1, P's x or P's y.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Factor {
+    One,
+    Px,
+    Py,
 }
 
-/// The line through R and Q evaluated at P, as `halo2-ecc` forms it (unscaled).
+/// A sparse line: three (power of w, F_q^2 coefficient, factor) terms.
+type LineTerms = [(usize, Fq2, Factor); 3];
+
+fn fq2_small(k: u64) -> Fq2 {
+    Fq2::new(Fq::from(k), Fq::ZERO)
+}
+
+/// The tangent line at R, as `halo2-ecc` forms it (unscaled): (3x^3 − 2y^2)·ξ + 2y·P_y·w^3 −
+/// 3x^2·P_x·w^4.
+fn double_terms(r: &G2Affine) -> LineTerms {
+    let (x, y) = (r.x, r.y);
+    let x_sq = x.square();
+    [
+        (
+            0,
+            (x_sq * x * fq2_small(3) - y.square() * fq2_small(2)) * xi(),
+            Factor::One,
+        ),
+        (3, y * fq2_small(2), Factor::Py),
+        (4, -(x_sq * fq2_small(3)), Factor::Px),
+    ]
+}
+
+/// The line through R and Q, as `halo2-ecc` forms it (unscaled): (x_Q − x_R)·P_y·w^2 +
+/// (y_R − y_Q)·P_x·w^3 + (x_R·y_Q − x_Q·y_R)·w^5.
+fn add_terms(r: &G2Affine, q: &G2Affine) -> LineTerms {
+    [
+        (2, q.x - r.x, Factor::Py),
+        (3, r.y - q.y, Factor::Px),
+        (5, r.x * q.y - q.x * r.y, Factor::One),
+    ]
+}
+
+/// A line's value at P.
+fn eval_terms(terms: &LineTerms, p: &G1Affine) -> Fq12 {
+    let mut a = [Fq2::ZERO; 6];
+    for (i, c, f) in terms {
+        a[*i] = match f {
+            Factor::One => *c,
+            Factor::Px => fq2_times_fq(*c, p.x),
+            Factor::Py => fq2_times_fq(*c, p.y),
+        };
+    }
+    from_w_coeffs(a)
+}
+
+fn line_double(r: &G2Affine, p: &G1Affine) -> Fq12 {
+    eval_terms(&double_terms(r), p)
+}
+
 fn line_add(r: &G2Affine, q: &G2Affine, p: &G1Affine) -> Fq12 {
-    let out2 = fq2_times_fq(q.x - r.x, p.y);
-    let out3 = fq2_times_fq(r.y - q.y, p.x);
-    let out5 = r.x * q.y - q.x * r.y;
-    from_w_coeffs([Fq2::ZERO, Fq2::ZERO, out2, out3, Fq2::ZERO, out5])
+    eval_terms(&add_terms(r, q), p)
+}
+
+/// A line with constant coefficients at an assigned P, as the sparse vector `halo2-ecc`'s
+/// sparse multiplication takes.
+fn assign_terms(
+    fp2: &Fp2Chip<Fr>,
+    ctx: &mut Context<Fr>,
+    terms: &LineTerms,
+    p: &EcPoint<Fr, FpPoint<Fr>>,
+) -> Vec<Option<FqPoint<Fr>>> {
+    let mut line: Vec<Option<FqPoint<Fr>>> = vec![None; 6];
+    for (i, c, f) in terms {
+        let c = fp2.load_constant(ctx, *c);
+        line[*i] = Some(match f {
+            Factor::One => c,
+            Factor::Px | Factor::Py => {
+                let coord = if *f == Factor::Px { p.x() } else { p.y() };
+                let nc = fp2.0.fp_mul_no_carry(ctx, c, coord.clone());
+                fp2.carry_mod(ctx, nc)
+            }
+        });
+    }
+    line
 }
 
 fn g2_double(r: &G2Affine) -> G2Affine {
@@ -317,20 +379,42 @@ pub fn miller_loop(pairs: &[(G1Affine, G2Affine)]) -> Fq12 {
     f
 }
 
+/// The G2 side of a pair: a point of the circuit, or a constant known when the circuit is laid
+/// out (its multiples along the loop, and so its lines' coefficients, are then constants too).
+#[derive(Clone, Debug)]
+pub enum G2Side<'a> {
+    /// An assigned point.
+    Assigned(&'a EcPoint<Fr, FqPoint<Fr>>),
+    /// A fixed point.
+    Constant(G2Affine),
+}
+
 /// Lays out Π e(P_j, Q_j) = 1 with `check` and returns the bit "it holds" (not yet constrained).
 /// `values` are the points' values, for the residue witness.
 pub fn pairing_product_is_one(
     ctx: &mut Context<Fr>,
     fp: &FpChip<Fr>,
-    pairs: &[AssignedPair<'_>],
+    pairs: &[(&EcPoint<Fr, FpPoint<Fr>>, G2Side<'_>)],
     values: &[(G1Affine, G2Affine)],
     check: PairingCheck,
 ) -> AssignedValue<Fr> {
     let fp12 = Fp12Chip::<Fr>::new(fp);
     match check {
         PairingCheck::FinalExponentiation => {
+            let fp2 = Fp2Chip::<Fr>::new(fp);
+            let g2 = EccChip::new(&fp2);
+            let qs: Vec<EcPoint<Fr, FqPoint<Fr>>> = pairs
+                .iter()
+                .map(|(_, q)| match q {
+                    G2Side::Assigned(q) => (*q).clone(),
+                    G2Side::Constant(q) => g2.assign_constant_point::<G2Affine>(ctx, *q),
+                })
+                .collect();
             let pairing = PairingChip::new(fp);
-            let f = pairing.multi_miller_loop(ctx, pairs.to_vec());
+            let f = pairing.multi_miller_loop(
+                ctx,
+                pairs.iter().zip(&qs).map(|((p, _), q)| (*p, q)).collect(),
+            );
             let fe = pairing.final_exp(ctx, f);
             let one = fp12.load_constant(ctx, Fq12::one());
             fp12.is_equal(ctx, fe, one)
@@ -339,10 +423,23 @@ pub fn pairing_product_is_one(
     }
 }
 
+/// The running multiple R of a pair's Q along the loop, and ±Q.
+enum Running {
+    Assigned {
+        r: EcPoint<Fr, FqPoint<Fr>>,
+        q: EcPoint<Fr, FqPoint<Fr>>,
+        neg_q: EcPoint<Fr, FqPoint<Fr>>,
+    },
+    Constant {
+        r: G2Affine,
+        q: G2Affine,
+    },
+}
+
 fn residue_check(
     ctx: &mut Context<Fr>,
     fp: &FpChip<Fr>,
-    pairs: &[AssignedPair<'_>],
+    pairs: &[(&EcPoint<Fr, FpPoint<Fr>>, G2Side<'_>)],
     values: &[(G1Affine, G2Affine)],
 ) -> AssignedValue<Fr> {
     let k = constants();
@@ -351,8 +448,8 @@ fn residue_check(
     let g2 = EccChip::new(&fp2);
     let gate = fp.gate();
 
-    // The witness; a prover whose f is not 1 after exponentiation has none and puts c = 1,
-    // which fails the check below.
+    // The witness; a prover whose product is not 1 has none and puts c = 1, which fails the
+    // check below.
     let (c_val, i_val) = residue_witness(&miller_loop(values)).unwrap_or((Fq12::ONE, 0));
     let c = fp12.load_private(ctx, c_val);
     let c_inv = fp12.load_private(ctx, c_val.invert().unwrap_or(Fq12::ONE));
@@ -368,42 +465,76 @@ fn residue_check(
 
     // A = f·c^−(6x+2), f the Miller loop of the pairs.
     let naf = &SIX_U_PLUS_2_NAF;
-    let top = naf
+    let top = naf.iter().rposition(|d| *d != 0).expect("non-zero loop length");
+    let mut running: Vec<Running> = pairs
         .iter()
-        .rposition(|d| *d != 0)
-        .expect("non-zero loop length");
-    let neg_q: Vec<_> = pairs
-        .iter()
-        .map(|(_, q)| g2.negate(ctx, (*q).clone()))
+        .map(|(_, q)| match q {
+            G2Side::Assigned(q) => Running::Assigned {
+                r: (*q).clone(),
+                q: (*q).clone(),
+                neg_q: g2.negate(ctx, (*q).clone()),
+            },
+            G2Side::Constant(q) => Running::Constant { r: *q, q: *q },
+        })
         .collect();
-    let mut r: Vec<EcPoint<Fr, FqPoint<Fr>>> = pairs.iter().map(|(_, q)| (*q).clone()).collect();
     let mut acc = c_inv.clone();
     for i in (0..top).rev() {
         acc = fp12.mul(ctx, &acc, &acc);
-        for ((p, _), rj) in pairs.iter().zip(r.iter_mut()) {
-            acc = fp12_multiply_with_line_equal(&fp2, ctx, &acc, rj, p);
-            *rj = g2.double(ctx, rj.clone());
+        for ((p, _), run) in pairs.iter().zip(running.iter_mut()) {
+            match run {
+                Running::Assigned { r, .. } => {
+                    acc = fp12_multiply_with_line_equal(&fp2, ctx, &acc, r, p);
+                    *r = g2.double(ctx, r.clone());
+                }
+                Running::Constant { r, .. } => {
+                    let line = assign_terms(&fp2, ctx, &double_terms(r), p);
+                    acc = sparse_fp12_multiply(&fp2, ctx, &acc, &line);
+                    *r = g2_double(r);
+                }
+            }
         }
         if naf[i] != 0 {
             let c_part = if naf[i] == 1 { &c_inv } else { &c };
             acc = fp12.mul(ctx, &acc, c_part);
-            for (((p, q), nq), rj) in pairs.iter().zip(&neg_q).zip(r.iter_mut()) {
-                let q = if naf[i] == 1 { *q } else { nq };
-                acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (rj, q), p);
-                *rj = g2.add_unequal(ctx, rj.clone(), q.clone(), false);
+            for ((p, _), run) in pairs.iter().zip(running.iter_mut()) {
+                match run {
+                    Running::Assigned { r, q, neg_q } => {
+                        let q = if naf[i] == 1 { q } else { neg_q };
+                        acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (r, q), p);
+                        *r = g2.add_unequal(ctx, r.clone(), q.clone(), false);
+                    }
+                    Running::Constant { r, q } => {
+                        let q = if naf[i] == 1 { *q } else { -*q };
+                        let line = assign_terms(&fp2, ctx, &add_terms(r, &q), p);
+                        acc = sparse_fp12_multiply(&fp2, ctx, &acc, &line);
+                        *r = g2_add(r, &q);
+                    }
+                }
             }
         }
     }
-    let c2 = FROBENIUS_COEFF_FQ12_C1[1] * FROBENIUS_COEFF_FQ12_C1[1];
-    let c3 = c2 * FROBENIUS_COEFF_FQ12_C1[1];
-    let c2 = fp2.load_constant(ctx, c2);
-    let c3 = fp2.load_constant(ctx, c3);
-    for ((p, q), rj) in pairs.iter().zip(r.iter_mut()) {
-        let q1 = twisted_frobenius(&g2, ctx, (*q).clone(), &c2, &c3);
-        let neg_q2 = neg_twisted_frobenius(&g2, ctx, &q1, &c2, &c3);
-        acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (rj, &q1), p);
-        *rj = g2.add_unequal(ctx, rj.clone(), q1, false);
-        acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (rj, &neg_q2), p);
+    let xi1 = FROBENIUS_COEFF_FQ12_C1[1];
+    let c2 = fp2.load_constant(ctx, xi1 * xi1);
+    let c3 = fp2.load_constant(ctx, xi1 * xi1 * xi1);
+    for ((p, _), run) in pairs.iter().zip(running.iter_mut()) {
+        match run {
+            Running::Assigned { r, q, .. } => {
+                let q1 = twisted_frobenius(&g2, ctx, q.clone(), &c2, &c3);
+                let neg_q2 = neg_twisted_frobenius(&g2, ctx, &q1, &c2, &c3);
+                acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (r, &q1), p);
+                *r = g2.add_unequal(ctx, r.clone(), q1, false);
+                acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (r, &neg_q2), p);
+            }
+            Running::Constant { r, q } => {
+                let q1 = twisted_frobenius_native(q, false);
+                let neg_q2 = twisted_frobenius_native(&q1, true);
+                let line = assign_terms(&fp2, ctx, &add_terms(r, &q1), p);
+                acc = sparse_fp12_multiply(&fp2, ctx, &acc, &line);
+                *r = g2_add(r, &q1);
+                let line = assign_terms(&fp2, ctx, &add_terms(r, &neg_q2), p);
+                acc = sparse_fp12_multiply(&fp2, ctx, &acc, &line);
+            }
+        }
     }
 
     // A·w^i = c^p·(c^−1)^(p^2)·c^(p^3).

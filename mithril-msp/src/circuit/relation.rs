@@ -42,7 +42,7 @@ use halo2_ecc::fields::FieldChip;
 use num_bigint::BigUint;
 
 use super::bn254::{self, WEIGHT_BITS};
-use super::pairing::pairing_product_is_one;
+use super::pairing::{pairing_product_is_one, G2Side};
 use super::poseidon::{RATE, R_F, R_P, T};
 use super::{Shape, LIMB_BITS, NUM_LIMBS};
 
@@ -219,15 +219,15 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     let mu_y = fp.enforce_less_than(ctx, mu.y().clone());
 
     // 6. The BLS check on the weighted aggregate.
-    let neg_g2 = g2.assign_constant_point::<G2Affine>(ctx, -G2Affine::generator());
+    let neg_g2 = -G2Affine::generator();
     let values = [
-        (g1_value(&fp, &mu), -G2Affine::generator()),
+        (g1_value(&fp, &mu), neg_g2),
         (st.message_point, g2_value(&fp2, &ivk)),
     ];
     let holds = pairing_product_is_one(
         ctx,
         &fp,
-        &[(&mu, &neg_g2), (&hm, &ivk)],
+        &[(&mu, G2Side::Constant(neg_g2)), (&hm, G2Side::Assigned(&ivk))],
         &values,
         shape.pairing,
     );
