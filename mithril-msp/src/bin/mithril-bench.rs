@@ -93,7 +93,11 @@ fn config(a: &Args) -> Result<Config, String> {
                 native = true;
                 circuit = true
             }
-            other => return Err(format!("--parts: unknown part {other:?} (native, circuit, all)")),
+            other => {
+                return Err(format!(
+                    "--parts: unknown part {other:?} (native, circuit, all)"
+                ))
+            }
         }
     }
     let k = match a.k.trim() {
@@ -174,7 +178,11 @@ fn main() -> ExitCode {
     eprintln!(
         "mithril-bench: wrote {}{}",
         cfg.out.display(),
-        if ok { "" } else { "; SOME CHECKS OR RUNS FAILED" }
+        if ok {
+            ""
+        } else {
+            "; SOME CHECKS OR RUNS FAILED"
+        }
     );
     if ok {
         ExitCode::SUCCESS

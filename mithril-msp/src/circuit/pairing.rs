@@ -465,7 +465,10 @@ fn residue_check(
 
     // A = f·c^−(6x+2), f the Miller loop of the pairs.
     let naf = &SIX_U_PLUS_2_NAF;
-    let top = naf.iter().rposition(|d| *d != 0).expect("non-zero loop length");
+    let top = naf
+        .iter()
+        .rposition(|d| *d != 0)
+        .expect("non-zero loop length");
     let mut running: Vec<Running> = pairs
         .iter()
         .map(|(_, q)| match q {

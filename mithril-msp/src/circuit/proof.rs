@@ -120,12 +120,12 @@ pub fn setup(k: u32, rng: &mut (impl RngCore + CryptoRng)) -> ParamsKZG<Bn256> {
     }
     let omegas = par_powers(omega, n);
     let mut denominators: Vec<Fr> = omegas.par_iter().map(|w| s - w).collect();
-    denominators
-        .par_chunks_mut(1 << 12)
-        .for_each(|c| {
-            c.batch_invert();
-        });
-    let n_inv = Fr::from(n as u64).invert().expect("n is not a multiple of r");
+    denominators.par_chunks_mut(1 << 12).for_each(|c| {
+        c.batch_invert();
+    });
+    let n_inv = Fr::from(n as u64)
+        .invert()
+        .expect("n is not a multiple of r");
     let multiplier = (s.pow_vartime([n as u64]) - Fr::ONE) * n_inv;
     let lagrange: Vec<Fr> = omegas
         .par_iter()
@@ -150,13 +150,15 @@ pub fn setup(k: u32, rng: &mut (impl RngCore + CryptoRng)) -> ParamsKZG<Bn256> {
 /// x^0, x^1, ..., x^(n−1), computed in parallel chunks.
 fn par_powers(x: Fr, n: usize) -> Vec<Fr> {
     let mut out = vec![Fr::ZERO; n];
-    out.par_chunks_mut(1 << 12).enumerate().for_each(|(j, chunk)| {
-        let mut cur = x.pow_vartime([(j << 12) as u64]);
-        for o in chunk.iter_mut() {
-            *o = cur;
-            cur *= x;
-        }
-    });
+    out.par_chunks_mut(1 << 12)
+        .enumerate()
+        .for_each(|(j, chunk)| {
+            let mut cur = x.pow_vartime([(j << 12) as u64]);
+            for o in chunk.iter_mut() {
+                *o = cur;
+                cur *= x;
+            }
+        });
     out
 }
 
@@ -298,6 +300,38 @@ pub fn verify(
         &mut transcript,
     )
     .is_ok()
+}
+
+/// Cells of the seed's per-signature design, counted with the same chips: one independent
+/// 254-bit scalar multiplication (window 4) of a G1 point and one of a G2 point, as its circuit
+/// makes for every signature. Returns (G1 advice cells, G2 advice cells).
+pub fn seed_design_cells(shape: &Shape, rng: &mut (impl RngCore + CryptoRng)) -> (usize, usize) {
+    use halo2_base::halo2_proofs::halo2curves::bn256::{G1Affine as A1, G2Affine as A2, G2};
+    use halo2_ecc::bn254::{Fp2Chip, FpChip};
+    use halo2_ecc::ecc::{scalar_multiply, EccChip};
+
+    let mut b = builder(CircuitBuilderStage::Mock, shape);
+    let range = b.range_chip();
+    let fp = FpChip::<Fr>::new(&range, super::LIMB_BITS, super::NUM_LIMBS);
+    let fp2 = Fp2Chip::<Fr>::new(&fp);
+    let g1 = EccChip::new(&fp);
+    let g2 = EccChip::new(&fp2);
+    let cells = |b: &BaseCircuitBuilder<Fr>| b.statistics().gate.total_advice_per_phase[0];
+    let p1 = (G1::generator() * Fr::random(&mut *rng)).to_affine();
+    let p2 = (G2::generator() * Fr::random(&mut *rng)).to_affine();
+    let ctx = b.main(0);
+    let a1 = g1.load_private::<A1>(ctx, (p1.x, p1.y));
+    let a2 = g2.load_private::<A2>(ctx, (p2.x, p2.y));
+    let s1 = ctx.load_witness(Fr::random(&mut *rng));
+    let s2 = ctx.load_witness(Fr::random(&mut *rng));
+    let c0 = cells(&b);
+    let ctx = b.main(0);
+    scalar_multiply::<Fr, _, A1>(&fp, ctx, a1, vec![s1], 254, shape.window_bits);
+    let c1 = cells(&b);
+    let ctx = b.main(0);
+    scalar_multiply::<Fr, _, A2>(&fp2, ctx, a2, vec![s2], 254, shape.window_bits);
+    let c2 = cells(&b);
+    (c1 - c0, c2 - c1)
 }
 
 #[cfg(test)]

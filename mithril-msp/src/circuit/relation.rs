@@ -227,7 +227,10 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     let holds = pairing_product_is_one(
         ctx,
         &fp,
-        &[(&mu, G2Side::Constant(neg_g2)), (&hm, G2Side::Assigned(&ivk))],
+        &[
+            (&mu, G2Side::Constant(neg_g2)),
+            (&hm, G2Side::Assigned(&ivk)),
+        ],
         &values,
         shape.pairing,
     );

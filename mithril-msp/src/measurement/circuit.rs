@@ -258,7 +258,11 @@ pub fn fit_line(xs: &[f64], ys: &[f64]) -> Option<Line> {
     Some(Line {
         intercept,
         slope,
-        r2: if ss_tot == 0.0 { 1.0 } else { 1.0 - ss_res / ss_tot },
+        r2: if ss_tot == 0.0 {
+            1.0
+        } else {
+            1.0 - ss_res / ss_tot
+        },
         points: xs.len(),
     })
 }

@@ -274,7 +274,13 @@ fn native_part(cfg: &Config, rng: &mut ChaCha20Rng) -> Result<(Vec<Row>, Value),
 }
 
 /// Runs this program as a child for one circuit size or proof; its JSON object.
-fn child(cfg: &Config, mode: &str, n: usize, k: Option<u32>, seed: [u8; 32]) -> Result<Value, String> {
+fn child(
+    cfg: &Config,
+    mode: &str,
+    n: usize,
+    k: Option<u32>,
+    seed: [u8; 32],
+) -> Result<Value, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.args(["--child", mode, "--child-n", &n.to_string()])
@@ -330,6 +336,7 @@ fn other(p: PairingCheck) -> PairingCheck {
 }
 
 struct CircuitResults {
+    seed_design: Value,
     sizes: Vec<SizeRow>,
     ablation: Vec<SizeRow>,
     proofs: Vec<ProofRow>,
@@ -342,7 +349,16 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng) -> CircuitResults {
     size_n.dedup();
     let steps = (size_n.len() + cfg.ablation_n.len() + cfg.circuit_n.len()) as u64;
     let progress = Progress::new("mithril-msp circuit", None, steps);
+    let mut design_shape = crate::circuit::Shape::with_k(18);
+    design_shape.pairing = cfg.pairing;
+    let (g1_cells, g2_cells) = crate::circuit::proof::seed_design_cells(&design_shape, rng);
     let mut res = CircuitResults {
+        seed_design: json!({
+            "what": "one 254-bit scalar multiplication per group per signature (window 4), counted with the same chips",
+            "g1_scalar_mult_cells": g1_cells,
+            "g2_scalar_mult_cells": g2_cells,
+            "cells_per_signature": g1_cells + g2_cells,
+        }),
         sizes: vec![],
         ablation: vec![],
         proofs: vec![],
@@ -448,7 +464,8 @@ fn fits(cfg: &Config, c: &CircuitResults) -> Value {
             })
         })
         .collect();
-    let at = |l: &Option<super::circuit::Line>, n: f64| l.as_ref().map(|l| l.intercept + l.slope * n);
+    let at =
+        |l: &Option<super::circuit::Line>, n: f64| l.as_ref().map(|l| l.intercept + l.slope * n);
     let extrapolations: Vec<Value> = cfg
         .extrapolate
         .iter()
@@ -578,6 +595,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             "weight_bits": crate::circuit::bn254::WEIGHT_BITS,
             "pairing_check": cfg.pairing.name(),
             "prover_threads": cfg.prover_threads,
+            "seed_design": c.seed_design,
             "sizes": c.sizes,
             "ablation": c.ablation,
             "proofs": c.proofs,
@@ -588,7 +606,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
     Ok(json!({
         "report": "mithril-bench",
         "format_version": 1,
-        "generated_by": format!("mithril-bench {}", env!("CARGO_PKG_VERSION")),
+        "generated_by": {"program": "mithril-bench", "version": env!("CARGO_PKG_VERSION")},
         "parameters": cfg.parameters(),
         "machine": machine,
         "provenance": provenance,
@@ -631,7 +649,10 @@ mod tests {
 
     #[test]
     fn lists_seeds_and_ranges() {
-        assert_eq!(parse_list("1, 2,2^3..2^5", "x").unwrap(), vec![1, 2, 8, 16, 32]);
+        assert_eq!(
+            parse_list("1, 2,2^3..2^5", "x").unwrap(),
+            vec![1, 2, 8, 16, 32]
+        );
         assert!(parse_list("none", "x").unwrap().is_empty());
         assert!(parse_list("ten", "--n").unwrap_err().contains("--n"));
         assert!(parse_list("2^5..2^3", "x").is_err());

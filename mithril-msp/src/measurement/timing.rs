@@ -71,7 +71,10 @@ fn per_call(f: &mut dyn FnMut(), iters: usize) -> (f64, f64) {
         f();
     }
     let wall = w.elapsed().as_secs_f64();
-    ((process_cpu_seconds() - c) / iters as f64, wall / iters as f64)
+    (
+        (process_cpu_seconds() - c) / iters as f64,
+        wall / iters as f64,
+    )
 }
 
 /// Calls per repetition for a repetition of about `rep_seconds` (after one warm-up call).
@@ -103,9 +106,7 @@ pub fn time_with_bound(
 ) -> (Timing, Option<Timing>) {
     let reps = plan.repetitions.max(1);
     let it_op = iterations_for(op, plan.rep_seconds);
-    let it_bound = bound
-        .as_mut()
-        .map(|b| iterations_for(*b, plan.rep_seconds));
+    let it_bound = bound.as_mut().map(|b| iterations_for(*b, plan.rep_seconds));
     let mut s_op = Vec::with_capacity(reps);
     let mut s_bound = Vec::with_capacity(reps);
     for _ in 0..reps {
