@@ -132,15 +132,14 @@ pub struct ProofRow {
     pub load_avg_1m: [f64; 2],
 }
 
-/// k for n signers: the smallest k ≥ [`MIN_K`] whose rows hold the circuit in at most
-/// `max_columns` main-gate advice columns (the circuit is laid out once at k = 18 to count).
-pub fn auto_k(n: usize, pairing: PairingCheck, max_columns: usize) -> u32 {
-    let st = sample_statement(n, &mut rand_core::OsRng);
-    let mut shape = Shape::with_k(18);
-    shape.pairing = pairing;
-    let cells = proof::size(&st, &shape).advice_cells;
+/// The probe layout's k for [`auto_k`].
+pub const PROBE_K: u32 = 18;
+
+/// k for a circuit of `advice_cells` main-gate cells: the smallest k ≥ [`MIN_K`] whose rows hold
+/// them in at most `max_columns` advice columns.
+pub fn auto_k(advice_cells: usize, max_columns: usize) -> u32 {
     (MIN_K..=MAX_K)
-        .find(|k| cells.div_ceil((1usize << k) - BLINDING_ROWS) <= max_columns)
+        .find(|k| advice_cells.div_ceil((1usize << k) - BLINDING_ROWS) <= max_columns)
         .unwrap_or(MAX_K)
 }
 
@@ -148,13 +147,39 @@ fn sample_statement(n: usize, rng: &mut (impl RngCore + CryptoRng)) -> Statement
     Statement::honest(&Signing::new(n, MESSAGE, rng))
 }
 
-/// Lays out the circuit for n signers (no proof).
-pub fn size_run(n: usize, shape: &Shape, rng: &mut (impl RngCore + CryptoRng)) -> SizeRow {
+/// Lays out the circuit for n signers (no proof). With `k` unset, the circuit is laid out at
+/// [`PROBE_K`] and, if [`auto_k`] picks another k, again at that k.
+pub fn size_run(
+    n: usize,
+    k: Option<u32>,
+    pairing: PairingCheck,
+    max_columns: usize,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> SizeRow {
     let st = sample_statement(n, rng);
-    let (size, t) = timed(|| proof::size(&st, shape));
+    let shape = |k: u32| {
+        let mut s = Shape::with_k(k);
+        s.pairing = pairing;
+        s
+    };
+    let ((size, k), t) = timed(|| {
+        let first = proof::size(&st, &shape(k.unwrap_or(PROBE_K)));
+        match k {
+            Some(k) => (first, k),
+            None => {
+                let k = auto_k(first.advice_cells, max_columns);
+                if k == PROBE_K {
+                    (first, k)
+                } else {
+                    (proof::size(&st, &shape(k)), k)
+                }
+            }
+        }
+    });
+    debug_assert_eq!(size.k, k);
     SizeRow {
         n,
-        pairing_check: shape.pairing.name().to_string(),
+        pairing_check: pairing.name().to_string(),
         size: size.into(),
         layout_cpu_s: t.cpu(),
         peak_rss_mib: measure::clock::peak_rss_mib(),

@@ -315,15 +315,23 @@ pub fn child_main(
     seed: [u8; 32],
 ) -> Result<Value, String> {
     let mut rng = ChaCha20Rng::from_seed(seed);
-    let k = k.unwrap_or_else(|| super::circuit::auto_k(n, pairing, max_columns));
-    let mut shape = crate::circuit::Shape::with_k(k);
-    shape.pairing = pairing;
-    shape.validate()?;
     match mode {
-        "size" => serde_json::to_value(super::circuit::size_run(n, &shape, &mut rng))
-            .map_err(|e| e.to_string()),
-        "prove" => serde_json::to_value(super::circuit::proof_run(n, &shape, &mut rng)?)
-            .map_err(|e| e.to_string()),
+        "size" => serde_json::to_value(super::circuit::size_run(
+            n,
+            k,
+            pairing,
+            max_columns,
+            &mut rng,
+        ))
+        .map_err(|e| e.to_string()),
+        "prove" => {
+            let k = k.ok_or("the prove run needs --k")?;
+            let mut shape = crate::circuit::Shape::with_k(k);
+            shape.pairing = pairing;
+            shape.validate()?;
+            serde_json::to_value(super::circuit::proof_run(n, &shape, &mut rng)?)
+                .map_err(|e| e.to_string())
+        }
         other => Err(format!("unknown child mode {other:?}")),
     }
 }
