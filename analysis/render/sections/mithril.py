@@ -33,8 +33,8 @@ INTRO = (
 )
 SEED = (
     "Compared with: the report 'Mithril MSP and Benchmark' (Zhejiang University, 2024), which proves the "
-    "same aggregation with halo2-lib over BN254: 254-bit weights, one independent scalar multiplication "
-    "per signature in each group, two full BLS checks, its result bit not constrained. Its machines: a "
+    "same aggregation with halo2-lib over BN254: 254-bit weights and one independent scalar "
+    "multiplication per signature in each group, summed (window 4). Its machines: a "
     "server with a 48-core Xeon Silver 4214 and 128 GB (MSP.B, k = 19), and an Apple M1 laptop with 16 GB "
     "(three circuit shapes, keys in G1 and in G2); MSP.A's machine is not stated. It states no thread "
     "count (halo2's prover uses every core by default). Its proving time is its benchmark's proof step; "
