@@ -131,18 +131,36 @@ mod tests {
     }
 
     #[test]
-    fn heavier_work_takes_longer() {
+    fn operation_and_bound_alternate_repetition_by_repetition() {
         let plan = Plan {
-            repetitions: 3,
-            rep_seconds: 0.005,
+            repetitions: 4,
+            rep_seconds: 1e-4,
         };
-        let mut x = 0u64;
-        let mut light = || x = (0..1_000u64).fold(x, |a, b| a.wrapping_mul(31) ^ b);
-        let mut y = 0u64;
-        let mut heavy = || y = (0..100_000u64).fold(y, |a, b| a.wrapping_mul(31) ^ b);
-        let (l, h) = time_with_bound(&plan, &mut light, Some(&mut heavy));
-        let h = h.unwrap();
-        assert!(h.cpu_s.median > l.cpu_s.median, "{l:?} {h:?}");
-        assert_eq!(l.repetitions, 3);
+        let log = std::cell::RefCell::new(String::new());
+        let spin = |k: u64| (0..k).fold(0u64, |a, b| std::hint::black_box(a.wrapping_mul(31) ^ b));
+        let mut op = || {
+            log.borrow_mut().push('o');
+            std::hint::black_box(spin(2_000));
+        };
+        let mut bound = || {
+            log.borrow_mut().push('b');
+            std::hint::black_box(spin(1_000));
+        };
+        let (t, b) = time_with_bound(&plan, &mut op, Some(&mut bound));
+        let b = b.expect("a bound was given");
+        assert_eq!((t.repetitions, b.repetitions), (4, 4));
+        assert!(t.iterations >= 1 && b.iterations >= 1);
+        // Calibration (a warm-up and one timed call each), then each repetition: the
+        // operation's calls, then the bound's.
+        let one = "o".repeat(t.iterations) + &"b".repeat(b.iterations);
+        assert_eq!(log.into_inner(), format!("oobb{}", one.repeat(4)));
+        for s in [t.cpu_s, t.wall_s, b.cpu_s, b.wall_s] {
+            assert!(
+                0.0 <= s.min && s.min <= s.median && s.median <= s.max,
+                "{s:?}"
+            );
+        }
+        let (alone, none) = time_with_bound(&plan, &mut || (), None);
+        assert!(none.is_none() && alone.repetitions == 4);
     }
 }
