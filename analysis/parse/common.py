@@ -134,6 +134,7 @@ class RunInfo:
     failed: list[str] = field(default_factory=list)  # names of the failed statuses
     commit: str | None = None
     problems: list[str] = field(default_factory=list)  # e.g. a truncated text report
+    settings: dict[str, str] = field(default_factory=dict)  # e.g. where its keys came from
 
 
 @dataclass
