@@ -38,6 +38,7 @@ include: "experiments/cpsnark.smk"
 include: "experiments/veccom.smk"
 include: "experiments/collab.smk"
 include: "experiments/cmix.smk"
+include: "experiments/mithril.smk"
 include: "experiments/analysis.smk"
 
 

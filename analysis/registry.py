@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from analysis.parse import cmix, collab, cpsnark, dbsm, veccom, zksnark
+from analysis.parse import cmix, collab, cpsnark, dbsm, mithril, veccom, zksnark
 
-PARSERS: dict[str, ModuleType] = {m.EXPERIMENT: m for m in (zksnark, dbsm, cpsnark, veccom, collab, cmix)}
+PARSERS: dict[str, ModuleType] = {
+    m.EXPERIMENT: m for m in (zksnark, dbsm, cpsnark, veccom, collab, cmix, mithril)
+}
 
 EXPERIMENTS: tuple[str, ...] = tuple(PARSERS)

@@ -11,6 +11,7 @@ VECCOM_BIN = "target/release/veccom-bench"
 OPTIMIZED_BIN = "target/release/zksnark-optimized"
 COLLAB_BIN = "target/release/collab-groth16"
 CMIX_BIN = "target/release/cmix-bench"
+MITHRIL_BIN = "target/release/mithril-bench"
 NODE_STAMP = "zksnark-sm-rsm/node_modules/.package-lock.json"
 JS_SOURCES = sources(
     "zksnark-sm-rsm/**/*.mjs", "zksnark-sm-rsm/**/*.js", "zksnark-sm-rsm/**/*.zok"
@@ -23,6 +24,7 @@ BUILD_OUTPUTS += [COLLAB_BIN] if "collab-groth16" in EXPERIMENTS else []
 BUILD_OUTPUTS += [CPSNARK_BENCH_STAMP] if "cpsnark-sm" in EXPERIMENTS else []
 BUILD_OUTPUTS += [VECCOM_BIN] if "veccom" in EXPERIMENTS else []
 BUILD_OUTPUTS += [CMIX_BIN] if "cmix" in EXPERIMENTS else []
+BUILD_OUTPUTS += [MITHRIL_BIN] if "mithril" in EXPERIMENTS else []
 
 
 rule build_dbsmrsm:
@@ -155,6 +157,25 @@ rule build_cmix:
         SOFTWARE
     shell:
         "cargo build --release -p cmix --bin cmix-bench 2> >(tee {log} >&2)"
+        " && test -x {output} && touch {output}"
+
+
+rule build_mithril:
+    """Compile mithril-bench (release)."""
+    input:
+        crate_sources("mithril-msp"),
+    output:
+        MITHRIL_BIN,
+    log:
+        "build/logs/build_mithril.log",
+    threads: whole_machine()
+    resources:
+        mem_mb=6000,
+        runtime=60,
+    conda:
+        SOFTWARE
+    shell:
+        "cargo build --release -p mithril-msp --bin mithril-bench 2> >(tee {log} >&2)"
         " && test -x {output} && touch {output}"
 
 

@@ -185,6 +185,23 @@ def cmix_args(run):
     )
 
 
+def mithril_args(run):
+    """mithril-bench's options for a planned run: the prover on the largest thread count (a
+    configured seed as the 64 hex digits it takes)."""
+    e = run.extra
+    seed = plan_runs.seed_of(config, run.rep)
+
+    def listed(xs):
+        return ",".join(map(str, xs)) or "none"
+
+    return (
+        f"--native-n {listed(e['native_n'])} --threads {listed(e['threads'])}"
+        f" --circuit-n {listed(e['circuit_n'])} --size-n {listed(e['size_n'])}"
+        f" --prover-threads {max(e['threads'])}"
+        + ("" if seed is None else f" --seed {seed:064x}")
+    )
+
+
 def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "test")):
     """Files matching the glob patterns, without build products or test files."""
     import glob

@@ -30,6 +30,9 @@ BAD_VALUES = {
     "cmix_clients": ([500, 8], ["config key 'cmix_clients[1]'", ">= 16"]),
     "cmix_groups": (["ec", "p256"], ["config key 'cmix_groups[1]'", "ec, mg, mg-full"]),
     "cmix_reps": (0, ["config key 'cmix_reps'", ">= 1"]),
+    "mithril_native_n": ([], ["config key 'mithril_native_n'", "should be non-empty"]),
+    "mithril_circuit_n": ([2, 2000], ["config key 'mithril_circuit_n[1]'", "<= 1024"]),
+    "mithril_size_n": ([0], ["config key 'mithril_size_n[0]'", ">= 1"]),
 }
 
 
@@ -105,4 +108,6 @@ def test_cmix_seed_fits_in_its_256_bits() -> None:
     check({"seed": 2**256 - 1})
     with pytest.raises(SettingsError, match="cmix-bench takes a 256-bit seed"):
         check({"seed": 2**256 - 1, "repetitions": 2})
-    check({"seed": 2**256, "experiments": ["veccom"]})  # only cmix needs it
+    check({"seed": 2**256, "experiments": ["veccom"]})  # only cmix and mithril need it
+    with pytest.raises(SettingsError, match="mithril-bench takes a 256-bit seed"):
+        check({"seed": 2**256, "experiments": ["mithril"]})

@@ -208,7 +208,7 @@ def test_dry_run_lists_each_jobs_threads_memory_and_runtime(tmp_path: Path) -> N
     # `all` and run_config run on the login node (local rules of the workflow).
     jobs = [(rule, res) for rule, res in job_resources(proc.stdout) if rule not in ("all", "run_config")]
     assert {"zksnark_run", "dbsmrsm_run", "cpsnark_run", "veccom_run", "collab_run", "cmix_run",
-            "analysis_report", "verify"} <= {r for r, _ in jobs}  # fmt: skip
+            "mithril_run", "analysis_report", "verify"} <= {r for r, _ in jobs}  # fmt: skip
     for rule, res in jobs:
         assert int(res["cpus_per_task"]) >= 1 and int(res["mem_mb"]) > 0, (rule, res)
         assert int(res["runtime"]) > 0, (rule, res)
@@ -254,6 +254,7 @@ def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
             "veccom_run",
             "collab_run",
             "cmix_run",
+            "mithril_run",
             "analysis_report",
             "verify",
         ):

@@ -65,6 +65,7 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     assert "cargo build --release -p collab-groth16 --bin collab-groth16" in text
     assert "cargo build --release -p veccom --bin veccom-bench" in text
     assert "cargo build --release -p cmix --bin cmix-bench" in text
+    assert "cargo build --release -p mithril-msp --bin mithril-bench" in text
     assert "cargo bench --no-run -p cpsnark-sm --bench membership_hash" in text
     assert "npm ci" in text
 
@@ -111,6 +112,40 @@ def test_cmix_runs_one_job_per_batch_size(workflow_copy: Workflow) -> None:
     assert (f"target/release/cmix-bench --clients 200 --groups mg,ec --threads 1,2 --reps 3 --seed {6:064x}"
             " --out results/raw/cmix/c200-t1_2-r2/report.json") in text  # fmt: skip
     assert re.search(r"^cmix_run\s+4$", proc.stdout, re.M), proc.stdout
+
+
+def test_mithril_runs_one_job_for_every_signer_count(workflow_copy: Workflow) -> None:
+    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "experiments=[mithril]")
+    text = "\n".join(shell_commands(proc.stdout))
+    assert "cargo build --release -p mithril-msp --bin mithril-bench" in text
+    assert (
+        "target/release/mithril-bench --native-n 4,16,64,256,1024,4096 --threads 1 --circuit-n 1,2"
+        " --size-n 1,2,4,8 --prover-threads 1 --out results/raw/mithril/t1/report.json"
+    ) in text
+    # Every signer count and thread count in one job; the prover on the largest thread count; the
+    # proved signer counts counted too; repetition k seeded with seed + k - 1.
+    proc = workflow_copy.snakemake(
+        *DRY,
+        "raw",
+        "--config",
+        "experiments=[mithril]",
+        "threads=[2,1]",
+        "mithril_native_n=[64,4]",
+        "mithril_circuit_n=[32,1]",
+        "mithril_size_n=[2]",
+        "repetitions=2",
+        "seed=5",
+    )
+    text = "\n".join(shell_commands(proc.stdout))
+    assert set(re.findall(r"results/raw/mithril/([^/ ]+)/report\.json", text)) == {"t1_2", "t1_2-r2"}
+    assert (
+        f"target/release/mithril-bench --native-n 4,64 --threads 1,2 --circuit-n 1,32 --size-n 1,2,32"
+        f" --prover-threads 2 --seed {6:064x} --out results/raw/mithril/t1_2-r2/report.json"
+    ) in text
+    assert re.search(r"^mithril_run\s+2$", proc.stdout, re.M), proc.stdout
+    # No proof at all: the circuit is only counted.
+    proc = workflow_copy.snakemake(*DRY, "raw", "--config", "experiments=[mithril]", "mithril_circuit_n=[]")
+    assert "--circuit-n none --size-n 1,2,4,8 " in "\n".join(shell_commands(proc.stdout))
 
 
 def test_estimates_are_printed_before_anything_runs(workflow_copy: Workflow) -> None:

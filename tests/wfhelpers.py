@@ -83,6 +83,13 @@ echo "[progress] cmix" >&2
 printf '{"tool": "cmix-bench", "status": "PASSED", "runs": []}\n' > "$out"
 """
 
+FAKE_MITHRIL = r"""#!/bin/sh
+# stand-in for mithril-bench ... --out FILE
+out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
+echo "[progress] mithril-msp" >&2
+printf '{"report": "mithril-bench", "all_verified": true, "targets": []}\n' > "$out"
+"""
+
 FAKE_RUN_MJS = r"""
 // stand-in for the zkSNARK node driver: writes the files it is told to
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -188,6 +195,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
         "measure/src/lib.rs",
         "veccom/src/lib.rs",
         "cmix/src/lib.rs",
+        "mithril-msp/src/lib.rs",
     ):
         _write(root / name, "\n")
     # The workflow plans its runs and estimates with the real planning layer.
@@ -203,6 +211,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     _write(root / "fake/collab-groth16", FAKE_COLLAB, executable=True)
     _write(root / "fake/zksnark-optimized", "#!/bin/sh\n", executable=True)
     _write(root / "fake/cmix-bench", FAKE_CMIX, executable=True)
+    _write(root / "fake/mithril-bench", FAKE_MITHRIL, executable=True)
     _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)
     env = dict(os.environ)

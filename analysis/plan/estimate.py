@@ -140,6 +140,29 @@ def features(run: Run) -> dict[str, float]:
             # ... then reps batches of one slot per client
             out[f"{key}_slots"] = on * clients * float(e["reps"])
         return out
+    if run.experiment == "mithril":
+        e = run.extra
+        threads = float(len(e["threads"]))
+        proved = [float(n) for n in e["circuit_n"]]
+        counted = [float(n) for n in e["size_n"]]
+        return {
+            "fixed": 1.0,
+            # each native signer count at each thread count: fixed repetitions of every operation,
+            # after keys and signatures made for that n
+            "native": float(len(e["native_n"])) * threads,
+            "native_n": float(sum(e["native_n"])) * threads,
+            # each counted circuit is laid out once in a child process (and one with the other BLS
+            # check), the larger ones at k = 19
+            "sizes": float(len(counted)) + 1.0,
+            "size_n": float(sum(counted)),
+            # each proof: parameters, keys, witness, prover and verifier in a child process
+            "proofs": float(len(proved)),
+            "proof_n": float(sum(proved)),
+            # memory: the largest child (a proof, or the layout of the largest circuit)
+            "any_proof": 1.0 if proved else 0.0,
+            "max_proof_n": max(proved, default=0.0),
+            "max_size_n": max(counted, default=0.0),
+        }
     raise KeyError(f"no cost model for experiment {run.experiment}")
 
 

@@ -104,6 +104,9 @@ SCHEMES: dict[str, RunScheme] = {
     "cmix": RunScheme("cmix", (
         Part("clients", "c", INT, True), Part("threads", "t", "[0-9]+(?:_[0-9]+)*"),
     )),
+    # One run measures the native operations at every signer count and thread count, counts the
+    # circuit at every signer count and proves the configured ones (on the largest thread count).
+    "mithril": RunScheme("mithril", (Part("threads", "t", "[0-9]+(?:_[0-9]+)*"),)),
 }  # fmt: skip
 
 
@@ -226,6 +229,20 @@ def plan_cmix(cfg: Mapping[str, Any]) -> list[Run]:
     return _runs("cmix", grid, cfg, extra)
 
 
+def plan_mithril(cfg: Mapping[str, Any]) -> list[Run]:
+    """One run: the native signer counts at every thread count, the circuit's layout at every
+    counted signer count (the proved ones too), and a real proof at each proved one."""
+    threads = sorted(int(t) for t in cfg["threads"])
+    proved = sorted(int(n) for n in cfg["mithril_circuit_n"])
+    extra = {
+        "native_n": sorted(int(n) for n in cfg["mithril_native_n"]),
+        "circuit_n": proved,
+        "size_n": sorted({*map(int, cfg["mithril_size_n"]), *proved}),
+        "threads": threads,
+    }
+    return _runs("mithril", [{"threads": "_".join(map(str, threads))}], cfg, extra)
+
+
 def zksnark_run_of(collab: Run) -> str:
     """The zkSNARK run whose build files (circuit and witness) a collaborative run proves."""
     p = collab.params
@@ -241,6 +258,7 @@ PLANNERS: dict[str, Callable[[Mapping[str, Any]], list[Run]]] = {
     "veccom": plan_veccom,
     "collab-groth16": plan_collab,
     "cmix": plan_cmix,
+    "mithril": plan_mithril,
 }
 
 EXPERIMENTS: tuple[str, ...] = tuple(PLANNERS)

@@ -166,11 +166,13 @@ def cross_key_problems(config: Mapping[str, Any]) -> list[str]:
             "add poseidon or leave collab-groth16 out"
         )
     seed = config.get("seed")
-    if "cmix" in experiments and isinstance(seed, int) and seed + int(config.get("repetitions", 1)) > 2**256:
-        out.append(
-            "config key 'seed': cmix-bench takes a 256-bit seed (64 hex digits); give a seed below 2^256 "
-            "minus the repetitions, or leave cmix out"
-        )
+    if isinstance(seed, int) and seed + int(config.get("repetitions", 1)) > 2**256:
+        for experiment, program in (("cmix", "cmix-bench"), ("mithril", "mithril-bench")):
+            if experiment in experiments:
+                out.append(
+                    f"config key 'seed': {program} takes a 256-bit seed (64 hex digits); give a seed "
+                    f"below 2^256 minus the repetitions, or leave {experiment} out"
+                )
     return out
 
 

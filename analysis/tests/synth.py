@@ -193,6 +193,42 @@ def cmix_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
     return f
 
 
+def mithril_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
+    """The crate's reference report (a real mithril-bench run), cut to the run's signer and thread
+    counts; `fail` is "proof" (the first proof's verification failed) or "native" (a native row's
+    check failed)."""
+    ref = json.loads(
+        (Path(__file__).resolve().parents[2] / "mithril-msp/data/reference-report.json").read_text()
+    )
+    e = run.extra
+    native = ref["native"]
+    native["rows"] = [
+        r
+        for r in native["rows"]
+        if r["threads"] in e["threads"] and (r["n"] in e["native_n"] or r["aggregates"] is not None)
+    ]
+    circuit = ref["circuit"]
+    circuit["sizes"] = [s for s in circuit["sizes"] if s["n"] in e["size_n"]]
+    circuit["proofs"] = [p for p in circuit["proofs"] if p["n"] in e["circuit_n"]]
+    kept = {t["target"] for t in ref["targets"]}
+    if 64 not in e["native_n"] or 1 not in e["threads"]:
+        kept = {t for t in kept if "n = 64" not in t}
+    if 8 not in e["circuit_n"]:
+        kept = {t for t in kept if "n = 8" not in t}
+    ref["targets"] = [t for t in ref["targets"] if t["target"] in kept]
+    if fail == "proof" and circuit["proofs"]:
+        circuit["proofs"][0]["verified"] = False
+        ref["all_verified"] = False
+    elif fail == "native":
+        native["rows"][0]["verified"] = False
+        ref["all_verified"] = False
+    ref["provenance"], ref["machine"] = PROVENANCE, dict(ref["machine"], hostname=MACHINE["hostname"])
+    out.mkdir(parents=True, exist_ok=True)
+    f = out / "report.json"
+    f.write_text(json.dumps(ref))
+    return f
+
+
 def config(**overrides: Any) -> dict[str, Any]:
     """A checked configuration: the schema's defaults with the given keys changed."""
     cfg: dict[str, Any] = dict(overrides)
@@ -201,8 +237,8 @@ def config(**overrides: Any) -> dict[str, Any]:
 
 
 def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str, str]) -> None:
-    """One run's report; `fail` maps run ids to the status (db), prover status (zk) or group (cmix)
-    to fail."""
+    """One run's report; `fail` maps run ids to the status (db), prover status (zk), group (cmix) or
+    part (mithril: proof, native) to fail."""
     p = run.params
     out = raw / run.experiment / run.id
     if run.experiment == "db-sm-rsm":
@@ -228,6 +264,8 @@ def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str,
         (out / "report.json").write_text(json.dumps(ref))
     elif run.experiment == "cmix":
         cmix_json(out, run, fail.get(run.id))
+    elif run.experiment == "mithril":
+        mithril_json(out, run, fail.get(run.id))
 
 
 def make_results(root: Path, paper_dir: Path, cfg: dict[str, Any] | None = None,

@@ -346,3 +346,113 @@ def test_cmix_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(cmix, "SEED_FILE", tmp_path / "gone.csv")
     with pytest.raises(ReportError, match=r"gone\.csv: expected the thesis's figures"):
         cmix.load_reference(tmp_path)
+
+
+def test_mithril_reference_report_and_seed_figures(tmp_path: Path) -> None:
+    """The crate's reference report (a real mithril-bench run) and the seed's published figures."""
+    from analysis.parse import mithril
+
+    ref = Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json"
+    d = json.loads(ref.read_text())
+    rows, info = mithril.report_rows(ref, "t1_2")
+    assert info.ok and info.failed == [] and info.threads == 1
+    native = [r for r in rows if r["variant"] == "native" and r["metric"] == "cpu_median"]
+    assert {r["section"] for r in native} == set(mithril.OPERATIONS)
+    assert {r["curve"] for r in native} == {"bls12-381"}
+    # Every native figure is the report's own: b_total at n = 64, one thread.
+    src = next(
+        r for r in d["native"]["rows"] if r["operation"] == "b_total" and r["n"] == 64 and r["threads"] == 1
+    )
+    got = {
+        r["metric"]: r["value"]
+        for r in rows
+        if r["variant"] == "native" and r["section"] == "b_total" and r["n"] == 64 and r["threads"] == 1
+    }
+    assert got["cpu_median"] == src["cpu_s"]["median"] and got["wall_max"] == src["wall_s"]["max"]
+    assert got["lower_bound_cpu"] == src["lower_bound"]["cpu_s"]["median"] and got["status"] == 1.0
+    # Batch rows carry the number of aggregates as n.
+    batch = {r["n"] for r in native if r["section"] == "batch_verify"}
+    assert batch == {r["aggregates"] for r in d["native"]["rows"] if r["operation"] == "batch_verify"}
+    # The circuit: every counted size (both BLS checks) and every proof's phases.
+    sizes = {(r["n"], r["mode"]) for r in rows if r["section"] == "size" and r["metric"] == "advice_cells"}
+    assert sizes == {(s["n"], s["pairing_check"]) for s in d["circuit"]["sizes"] + d["circuit"]["ablation"]}
+    proof = d["circuit"]["proofs"][-1]
+    at = {
+        (r["section"], r["metric"]): r["value"]
+        for r in rows
+        if r["variant"] == "circuit" and r["n"] == proof["n"] and r["section"] in (*mithril.PHASES, "proof")
+    }
+    assert at[("prove_total", "cpu")] == proof["prove_total"]["cpu_s"]
+    assert at[("proof", "peak_rss")] == proof["peak_rss_mib"] and at[("proof", "verified")] == 1.0
+    slope = next(
+        r for r in rows if r["section"] == "fit" and r["label"] == "advice_cells" and r["metric"] == "slope"
+    )
+    assert slope["value"] == d["circuit"]["fit"]["advice_cells"]["slope"] < 300_000
+    extrapolated = {r["n"] for r in rows if r["section"] == "extrapolated"}
+    assert extrapolated == set(d["parameters"]["extrapolate"])
+    design = [r for r in rows if r["section"] == "seed design" and r["metric"] == "cells_per_signature"]
+    assert design[0]["value"] == d["circuit"]["seed_design"]["cells_per_signature"]
+    met = [r for r in rows if r["metric"] == "target_met"]
+    assert len(met) == len(d["targets"])
+
+    seed = mithril.load_reference(tmp_path)
+    m1 = [r for r in seed.rows if r["metric"] == "prove_published" and "M1" in r["machine"] and r["n"] == 8]
+    assert min(r["value"] for r in m1) == 114.6814 and all(r["source"] == "seed" for r in m1)
+    verify = next(r for r in seed.rows if r["metric"] == "verify_published" and r["variant"] == "msp_a")
+    assert verify["value"] == pytest.approx(72.7713e-3) and verify["unit"] == "s"
+    killed = {
+        (r["n"], r["machine"].split(",")[0]) for r in seed.rows if r["metric"] == "status" and r["value"] == 0
+    }
+    assert killed == {(128, "Xeon Silver 4214 server"), (32, "Apple M1")}
+
+    # A proof that did not verify, a native check, a circuit child killed: the run does not count.
+    out = tmp_path / "raw" / "mithril" / "t1_2"
+    out.mkdir(parents=True)
+    d["circuit"]["proofs"][0]["rejects_changed_proof"] = False
+    d["native"]["rows"][3]["verified"] = False
+    d["circuit"]["failures"] = [{"part": "prove", "n": 64, "error": "killed by a signal (out of memory?)"}]
+    d["all_verified"] = False
+    (out / "report.json").write_text(json.dumps(d))
+    r3 = d["native"]["rows"][3]
+    assert mithril.problems(out) == [
+        f"native {r3['operation']} n={r3['n']} threads={r3['threads']}: not verified",
+        f"proof n={d['circuit']['proofs'][0]['n']}: rejects changed proof failed",
+        "circuit prove n=64: killed by a signal (out of memory?)",
+    ]
+    d = json.loads(ref.read_text())
+    d["native"]["checks"]["cancellation"]["passed"] = False
+    (out / "report.json").write_text(json.dumps(d))
+    assert mithril.problems(out) == ["cancellation check failed"]
+    assert mithril.problems(tmp_path) == ["no report.json"]
+
+
+def test_mithril_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analysis.parse import mithril
+
+    d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
+    p = tmp_path / "report.json"
+    p.write_text(json.dumps(dict(d, report="veccom-bench"), indent=1))
+    with pytest.raises(ReportError, match=r'report\.json:\d+: expected "report": "mithril-bench"'):
+        mithril.report_rows(p, "t1")
+    del d["native"]["rows"][2]["cpu_s"]
+    p.write_text(json.dumps(d))
+    with pytest.raises(ReportError, match=r"expected native\.rows\[2\]\.cpu_s to be an object"):
+        mithril.report_rows(p, "t1")
+    d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
+    d["circuit"]["proofs"][0]["prove_total"]["wall_s"] = "slow"
+    p.write_text(json.dumps(d))
+    with pytest.raises(
+        ReportError, match=r"expected circuit\.proofs\[0\]\.prove_total\.wall_s to be a number"
+    ):
+        mithril.report_rows(p, "t1")
+    seed = tmp_path / "seed-figures.csv"
+    seed.write_text("experiment,keys_in,n,prove_s,status\nmsp_c,G1,4,70.5,ok\n")
+    monkeypatch.setattr(mithril, "SEED_FILE", seed)
+    with pytest.raises(ReportError, match=r"seed-figures\.csv:2: expected experiment msp_a or msp_b"):
+        mithril.load_reference(tmp_path)
+    seed.write_text("experiment,keys_in,n,prove_s,status\nmsp_b,G1,4,fast,ok\n")
+    with pytest.raises(ReportError, match=r"seed-figures\.csv:2: expected a number in column prove_s"):
+        mithril.load_reference(tmp_path)
+    monkeypatch.setattr(mithril, "SEED_FILE", tmp_path / "gone.csv")
+    with pytest.raises(ReportError, match=r"gone\.csv: expected the seed's figures"):
+        mithril.load_reference(tmp_path)

@@ -82,8 +82,8 @@ def test_only_the_configured_runs_are_reported(tmp_path: Path, paper_dir: Path) 
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16))
     assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     tidy = pd.read_parquet(tmp_path / "tidy.parquet")
-    # veccom's lengths and cmix's batch sizes (its n, the clients) have config keys of their own.
-    ours = tidy[(tidy["source"] == "ours") & ~tidy["experiment"].isin(["veccom", "cmix"])]
+    # veccom's lengths, cmix's batch sizes and mithril's signer counts have config keys of their own.
+    ours = tidy[(tidy["source"] == "ours") & ~tidy["experiment"].isin(["veccom", "cmix", "mithril"])]
     assert set(ours["n"].dropna()) == {16}
     assert set(ours[ours["experiment"] == "db-sm-rsm"]["m"].dropna()) == {4}
     assert not ours["run"].str.contains("n8").any()
@@ -279,3 +279,90 @@ def test_cmix_runs_of_two_hosts_are_not_pooled(tmp_path: Path, paper_dir: Path) 
     assert list(targets.index) == [
         f"{g} on {h}" for h in ("node7", "testhost") for g in ("ec", "mg", "mg-full")
     ]
+
+
+def test_mithril_section(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """mithril's pages: the targets, native rows beside their bounds, the circuit's sizes and proofs
+    beside the seed's figures (machines stated), the fits drawn and the extrapolations labelled."""
+    cfg = synth.config(
+        experiments=["mithril"],
+        threads=[1, 2],
+        mithril_circuit_n=[1, 2, 4, 8],
+        mithril_size_n=[1, 2, 4, 8, 16, 32],
+    )
+    synth.make_results(tmp_path, paper_dir, cfg)
+    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    tables = tmp_path / "tables"
+    for name in (
+        "mithril_targets",
+        "mithril_native",
+        "mithril_sizes",
+        "mithril_proofs",
+        "mithril_extrapolated",
+        "mithril_seed",
+    ):
+        assert (tables / f"{name}.csv").stat().st_size > 0, name
+    for name in ("mithril_native", "mithril_circuit"):
+        assert (tmp_path / "plots" / f"{name}.png").stat().st_size > 0
+    ref = json.loads((Path(__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
+    # Ours beside the seed's at the same n: its server's 100.4 s and its M1's fastest 114.7 s at n = 8.
+    proofs = pd.read_csv(tables / "mithril_proofs.csv", index_col=0)
+    eight = next(p for p in ref["circuit"]["proofs"] if p["n"] == 8)
+    assert proofs.loc["n=8", "prove CPU"] == pytest.approx(eight["prove_total"]["cpu_s"])
+    assert proofs.loc["n=8", "peak [MiB]"] == pytest.approx(eight["peak_rss_mib"])
+    assert proofs.loc["n=8", "seed M1"] == pytest.approx(114.6814)
+    assert proofs.loc["n=8", "seed server"] == pytest.approx(100.3936)
+    assert proofs.isna().loc["n=1", "seed server"]
+    sizes = pd.read_csv(tables / "mithril_sizes.csv", index_col=0)
+    design = ref["circuit"]["seed_design"]["cells_per_signature"]
+    assert sizes.loc["the seed's design, per signature", "per signature"] == design
+    assert sizes.loc["n=2, residue", "per signature"] == pytest.approx(
+        sizes.loc["n=2, residue", "advice cells"] - sizes.loc["n=1, residue", "advice cells"]
+    )
+    assert {"n=1, final-exp", "n=32, residue"} <= set(sizes.index)
+    native = pd.read_csv(tables / "mithril_native.csv", index_col=0)
+    b64 = next(
+        r for r in ref["native"]["rows"] if r["operation"] == "b_total" and r["n"] == 64 and r["threads"] == 1
+    )
+    assert native.loc["b_total n=64 t=1", "CPU"] == pytest.approx(b64["cpu_s"]["median"])
+    assert "batch_verify b=4 t=1" in native.index
+    extrapolated = pd.read_csv(tables / "mithril_extrapolated.csv", index_col=0)
+    assert list(extrapolated.index) == [f"n={n} (extrapolated)" for n in ref["parameters"]["extrapolate"]]
+    targets = pd.read_csv(tables / "mithril_targets.csv", index_col=0)
+    assert len(targets) == len(ref["targets"])
+    text = pdf_text(tmp_path / "report.pdf")
+    for words in (
+        "mithril: Mithril's multisignature aggregation",
+        "48-core Xeon Silver 4214",
+        "Apple M1 laptop with 16 GB",
+        "It states no thread count",
+        "EXTRAPOLATED from the fitted lines",
+        "plain aggregation accepts, weighted aggregation rejects",
+        "Fitted lines",
+    ):
+        assert words in text, words
+    assert main(["verify", str(tmp_path)]) == 0
+
+    # A proof that failed its verification: flagged in the section and on the title page; verify fails.
+    synth.make_results(tmp_path, paper_dir, cfg, fail={"t1_2": "proof"})
+    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    text = pdf_text(tmp_path / "report.pdf")
+    assert "FAILED: a mithril check, proof or circuit run failed" in text
+    assert "proof n=1: verified failed" in text
+    capsys.readouterr()
+    assert main(["verify", str(tmp_path)]) == 1
+    assert "mithril/t1_2: proof n=1: verified failed" in capsys.readouterr().err
+
+    # Native only, at one thread without n = 64 and no proof: no target of those, and it says so.
+    other = tmp_path / "other"
+    synth.make_results(
+        other,
+        paper_dir,
+        synth.config(
+            experiments=["mithril"], mithril_native_n=[4], mithril_circuit_n=[], mithril_size_n=[1, 2]
+        ),
+    )
+    assert main(["report", str(other), "--paper-dir", str(paper_dir)]) == 0
+    targets = pd.read_csv(other / "tables" / "mithril_targets.csv", index_col=0)
+    assert not any("n = 64" in t or "n = 8" in t for t in targets.index)
+    assert not (other / "tables" / "mithril_proofs.csv").exists()

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.sections import cmix, collab, cpsnark, dbsm, veccom, zksnark
+from analysis.render.sections import cmix, collab, cpsnark, dbsm, mithril, veccom, zksnark
 
 SECTIONS: dict[str, Callable[[Doc, Context], None]] = {
     "db-sm-rsm": dbsm.section,
@@ -19,4 +19,5 @@ SECTIONS: dict[str, Callable[[Doc, Context], None]] = {
     "cpsnark-sm": cpsnark.section,
     "veccom": veccom.section,
     "cmix": cmix.section,
+    "mithril": mithril.section,
 }

@@ -1,0 +1,362 @@
+"""mithril-bench's report.json and the seed's published figures (mithril-msp/data/seed-figures.csv).
+
+One report holds Mithril's MSP measured twice. Native (BLS12-381, blst): each operation (akey,
+asig, weights, bkey, bsig, ver, their totals, batch verification) at each signer count and thread
+count, CPU and wall time per call (median, min, max over repetitions) beside its counted-operation
+lower bound, and the cancellation check. In the circuit (MSP.B over BN254, halo2): the layout of
+each signer count (k, rows, advice and lookup cells, columns), the same with the other layout of
+the BLS check, each real proof's phases (parameters, keys, witness, prover, verifier: CPU and
+wall), proof size and peak memory, the cells of the seed's per-signature design, the fitted lines
+against n with their extrapolations, and the report's verdicts on the targets.
+
+In the tidy table: `variant` is `native` or `circuit`, `curve` the curve, `n` the signers (for
+batch verification: the aggregates checked together, 4 signers each), `section` the operation,
+the proof phase or what a group of figures is (`size`, `proof`, `fit`, `extrapolated`,
+`seed design`, `targets`), `mode` the circuit's BLS-check layout (`residue`, `final-exp`).
+
+The seed (a report on proving Mithril's aggregation with halo2-lib) published proving times,
+proof sizes and verification times on a 48-core server and a 16 GB M1 laptop; they enter with
+source "seed", the machine in `machine`, the group of the keys in `statement`, the circuit's
+shape in `label`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    commit_of,
+    json_line,
+    load_json,
+    machine_text,
+    need,
+    published,
+    row,
+)
+
+EXPERIMENT = "mithril"
+REPORT = "mithril-bench"
+SEED_FILE = Path(__file__).resolve().parents[2] / "mithril-msp" / "data" / "seed-figures.csv"
+SEED_SOURCE = "seed"
+SEED_RUN = "Mithril MSP and Benchmark (2024)"
+NATIVE_CURVE = "bls12-381"
+CIRCUIT_CURVE = "bn254"
+OPERATIONS = ("akey", "asig", "weights", "bkey", "bsig", "ver", "a_total", "b_total", "batch_verify",
+              "ver_each")  # fmt: skip
+BATCH_OPERATIONS = ("batch_verify", "ver_each")
+PHASES = ("srs", "keygen", "witness", "prove", "prove_total", "verify")
+SIZE_KEYS = ("k", "rows", "lookup_bits", "advice_cells", "lookup_cells", "fixed_cells", "advice_columns",
+             "lookup_advice_columns", "fixed_columns")  # fmt: skip
+FIT_KEYS = ("advice_cells", "advice_and_lookup_cells", "prove_cpu_s", "prove_wall_s", "keygen_cpu_s",
+            "peak_rss_mib")  # fmt: skip
+FIT_UNITS = {"advice_cells": "cells", "advice_and_lookup_cells": "cells", "prove_cpu_s": "s",
+             "prove_wall_s": "s", "keygen_cpu_s": "s", "peak_rss_mib": "MiB"}  # fmt: skip
+PROOF_CHECKS = ("verified", "rejects_changed_public_input", "rejects_changed_proof")
+# The seed's columns: key -> (metric, unit, scale to the unit).
+SEED_VALUES = {"prove_s": ("prove_published", "s", 1.0), "proof_bytes": ("proof_bytes", "bytes", 1.0),
+               "verify_ms": ("verify_published", "s", 1e-3)}  # fmt: skip
+
+
+def _num(v: Any) -> float | None:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+
+def _stat(obj: Any, p: Path, where: str) -> dict[str, float]:
+    """A `{median, min, max}` block of seconds."""
+    if not isinstance(obj, dict):
+        raise ReportError(p, None, f"{where} to be an object with median, min and max")
+    out = {}
+    for k in ("median", "min", "max"):
+        v = _num(obj.get(k))
+        if v is None:
+            raise ReportError(p, None, f"{where}.{k} to be a number of seconds", repr(obj.get(k))[:80])
+        out[k] = v
+    return out
+
+
+def _native_rows(
+    base: dict[str, Any], native: dict[str, Any], p: Path
+) -> tuple[list[dict[str, Any]], list[str]]:
+    rows: list[dict[str, Any]] = []
+    failed: list[str] = []
+    nb = row(base, variant="native", curve=NATIVE_CURVE)
+    for i, r in enumerate(need(native, "rows", list, p, "native.")):
+        where = f"native.rows[{i}]."
+        if not isinstance(r, dict):
+            raise ReportError(p, None, f"native.rows[{i}] to be an object")
+        op = need(r, "operation", str, p, where)
+        if op not in OPERATIONS:
+            raise ReportError(
+                p, json_line(p, op), f"{where}operation to be one of {', '.join(OPERATIONS)}", op
+            )
+        n, t = need(r, "n", int, p, where), need(r, "threads", int, p, where)
+        aggregates = r.get("aggregates")
+        batch = op in BATCH_OPERATIONS
+        if batch and not isinstance(aggregates, int):
+            raise ReportError(p, None, f"{where}aggregates to be an integer", repr(aggregates))
+        label = f"aggregates of {n} signers" if batch else op
+        b = row(nb, section=op, n=aggregates if batch else n, threads=t, label=label)
+        cpu = _stat(r.get("cpu_s"), p, where + "cpu_s")
+        wall = _stat(r.get("wall_s"), p, where + "wall_s")
+        rows += [row(b, metric=f"cpu_{k}", value=v, unit="s") for k, v in cpu.items()]
+        rows += [row(b, metric=f"wall_{k}", value=v, unit="s") for k, v in wall.items()]
+        lb = r.get("lower_bound")
+        if isinstance(lb, dict):
+            lb_cpu = _stat(lb.get("cpu_s"), p, where + "lower_bound.cpu_s")
+            what = str(lb.get("what", "lower bound"))
+            rows.append(row(b, label=what, metric="lower_bound_cpu", value=lb_cpu["median"], unit="s"))
+            if (x := _num(lb.get("ratio_cpu"))) is not None:
+                rows.append(row(b, label=what, metric="ratio_to_bound", value=x, unit="x"))
+        ok = r.get("verified") is True
+        rows.append(row(b, metric="status", value=float(ok), unit="bool"))
+        if not ok:
+            failed.append(f"native {op} n={n} threads={t}: not verified")
+    checks = native.get("checks") or {}
+    c = checks.get("cancellation")
+    if isinstance(c, dict):
+        cb = row(nb, section="cancellation", n=_num(c.get("n")) and int(c["n"]), threads=None)
+        for key in ("plain_aggregation_accepts", "weighted_aggregation_rejects", "passed"):
+            rows.append(row(cb, label=key.replace("_", " "), metric=key, value=float(c.get(key) is True),
+                            unit="bool"))  # fmt: skip
+        if c.get("passed") is not True:
+            failed.append("cancellation check failed")
+    return rows, failed
+
+
+def _size_rows(base: dict[str, Any], s: dict[str, Any], p: Path, where: str) -> list[dict[str, Any]]:
+    n = need(s, "n", int, p, where)
+    # The report's size rows are flat: the layout's figures beside n and the BLS check.
+    size = s["size"] if isinstance(s.get("size"), dict) else s
+    b = row(base, section="size", n=n, mode=str(s.get("pairing_check")), label="circuit layout")
+    out = []
+    for key in SIZE_KEYS:
+        v = _num(size.get(key))
+        if v is None:
+            raise ReportError(p, None, f"{where}size.{key} to be a number", repr(size.get(key))[:80])
+        out.append(row(b, metric=key, value=v, unit="count"))
+    for key, unit in (("layout_cpu_s", "s"), ("peak_rss_mib", "MiB")):
+        if (v := _num(s.get(key))) is not None:
+            out.append(row(b, metric=key.removesuffix("_s").removesuffix("_mib"), value=v, unit=unit))
+    return out
+
+
+def _proof_rows(
+    base: dict[str, Any], r: dict[str, Any], p: Path, where: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    n, t = need(r, "n", int, p, where), need(r, "threads", int, p, where)
+    size = need(r, "size", dict, p, where)
+    b = row(base, n=n, threads=t, mode=str(r.get("pairing_check")))
+    out = []
+    k = _num(size.get("k"))
+    if k is not None:
+        out.append(row(b, section="proof", label="log2 rows", metric="k", value=k, unit="count"))
+    for ph in PHASES:
+        obj = need(r, ph, dict, p, where)
+        for kind in ("cpu", "wall"):
+            v = _num(obj.get(f"{kind}_s"))
+            if v is None:
+                raise ReportError(p, None, f"{where}{ph}.{kind}_s to be a number", repr(obj.get(f"{kind}_s")))
+            out.append(row(b, section=ph, label=ph, metric=kind, value=v, unit="s"))
+    pb = row(b, section="proof", label="proof")
+    out.append(
+        row(pb, metric="proof_bytes", value=float(need(r, "proof_bytes", int, p, where)), unit="bytes")
+    )
+    out.append(row(pb, metric="peak_rss", value=float(need(r, "peak_rss_mib", (int, float), p, where)),
+                   unit="MiB"))  # fmt: skip
+    for i, v in enumerate(r.get("load_avg_1m") or []):
+        if (x := _num(v)) is not None:
+            out.append(row(pb, label="one-minute load average", metric=("load_start", "load_end")[min(i, 1)],
+                           value=x, unit="load"))  # fmt: skip
+    bad = [c.replace("_", " ") for c in PROOF_CHECKS if r.get(c) is not True]
+    for c in PROOF_CHECKS:
+        out.append(row(pb, label=c.replace("_", " "), metric=c, value=float(r.get(c) is True), unit="bool"))
+    return out, [f"proof n={n}: {', '.join(bad)} failed"] if bad else []
+
+
+def _fit_rows(base: dict[str, Any], fit: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for key in FIT_KEYS:
+        line = fit.get(key)
+        if not isinstance(line, dict):
+            continue
+        b = row(base, section="fit", label=key, n=None)
+        for m in ("intercept", "slope", "r2", "points"):
+            if (v := _num(line.get(m))) is not None:
+                out.append(
+                    row(b, metric=m, value=v, unit=FIT_UNITS[key] if m in ("intercept", "slope") else "-")
+                )
+    for m in fit.get("marginal") or []:
+        if isinstance(m, dict) and (v := _num(m.get("advice_cells_per_signature"))) is not None:
+            out.append(row(base, section="marginal", n=m.get("to_n"), label=f"from n={m.get('from_n')}",
+                           metric="advice_cells_per_signature", value=v, unit="cells"))  # fmt: skip
+    for e in fit.get("extrapolations") or []:
+        if not isinstance(e, dict) or not isinstance(e.get("n"), int) or e.get("extrapolated") is not True:
+            continue
+        b = row(base, section="extrapolated", n=e["n"], label="extrapolated from the fitted line")
+        for key in FIT_KEYS:
+            if (v := _num(e.get(key))) is not None:
+                out.append(row(b, metric=key, value=v, unit=FIT_UNITS[key]))
+    return out
+
+
+def _target_rows(base: dict[str, Any], targets: list[Any]) -> list[dict[str, Any]]:
+    out = []
+    for t in targets:
+        if not isinstance(t, dict) or not isinstance(t.get("target"), str):
+            continue
+        b = row(base, variant=None, curve=None, section="targets", label=t["target"])
+        out.append(row(b, metric="target_met", value=float(t.get("holds") is True), unit="bool"))
+        for key, metric in (("measured", "target_measured"), ("bound", "target_bound")):
+            v = t.get(key)
+            if isinstance(v, bool):
+                out.append(row(b, metric=metric, value=float(v), unit="bool"))
+            elif (x := _num(v)) is not None:
+                out.append(row(b, metric=metric, value=x, unit=str(t.get("unit", ""))))
+        for key, metric, unit in (("peak_rss_mib", "peak_rss", "MiB"), ("threads", "threads", "count"),
+                                  ("cpu_s", "cpu", "s")):  # fmt: skip
+            if (x := _num(t.get(key))) is not None:
+                out.append(row(b, metric=metric, value=x, unit=unit))
+    return out
+
+
+def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
+    d = load_json(p)
+    if d.get("report") != REPORT:
+        raise ReportError(p, json_line(p, "report"), f'"report": "{REPORT}"', repr(d.get("report")))
+    machine = d.get("machine")
+    commit = commit_of(d)
+    version = str((d.get("generated_by") or {}).get("version", "?"))
+    base: dict[str, Any] = {
+        "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": None,
+        "statement": None, "prover": None, "n": None, "m": None, "curve": None, "hash": None,
+        "mode": None, "security": None, "threads": None, "run_ok": True, "machine": machine_text(machine),
+        "commit": commit, "versions": json.dumps({"mithril-msp": version}), "party": None,
+    }  # fmt: skip
+    rows: list[dict[str, Any]] = []
+    failed: list[str] = []
+    load = d.get("load_avg") or {}
+    for key in ("start", "end"):
+        vals = load.get(key) or []
+        if vals and (v := _num(vals[0])) is not None:
+            rows.append(row(base, section="run", label="one-minute load average", metric=f"load_{key}",
+                            value=v, unit="load"))  # fmt: skip
+    if (v := _num(d.get("elapsed_s"))) is not None:
+        rows.append(row(base, section="run", label="the run", metric="wall", value=v, unit="s"))
+    threads: set[int] = set()
+    native = d.get("native")
+    if native is not None:
+        if not isinstance(native, dict):
+            raise ReportError(p, json_line(p, "native"), "native to be an object or null")
+        nrows, nfail = _native_rows(base, native, p)
+        rows += nrows
+        failed += nfail
+        threads |= {int(r["threads"]) for r in nrows if r["threads"] is not None}
+    circuit = d.get("circuit")
+    if circuit is not None:
+        if not isinstance(circuit, dict):
+            raise ReportError(p, json_line(p, "circuit"), "circuit to be an object or null")
+        cb = row(base, variant="circuit", curve=CIRCUIT_CURVE, mode=str(circuit.get("pairing_check")))
+        for key in ("sizes", "ablation"):
+            for i, s in enumerate(need(circuit, key, list, p, "circuit.")):
+                if not isinstance(s, dict):
+                    raise ReportError(p, None, f"circuit.{key}[{i}] to be an object")
+                rows += _size_rows(cb, s, p, f"circuit.{key}[{i}].")
+        for i, r in enumerate(need(circuit, "proofs", list, p, "circuit.")):
+            if not isinstance(r, dict):
+                raise ReportError(p, None, f"circuit.proofs[{i}] to be an object")
+            prows, pfail = _proof_rows(cb, r, p, f"circuit.proofs[{i}].")
+            rows += prows
+            failed += pfail
+        for f in circuit.get("failures") or []:
+            if isinstance(f, dict):
+                failed.append(f"circuit {f.get('part')} n={f.get('n')}: {f.get('error')}")
+        design = circuit.get("seed_design")
+        if isinstance(design, dict):
+            db = row(cb, section="seed design", label=str(design.get("what", "the seed's design")))
+            for key in ("g1_scalar_mult_cells", "g2_scalar_mult_cells", "cells_per_signature"):
+                if (v := _num(design.get(key))) is not None:
+                    rows.append(row(db, metric=key, value=v, unit="cells"))
+        if isinstance(circuit.get("fit"), dict):
+            rows += _fit_rows(cb, circuit["fit"])
+    rows += _target_rows(base, need(d, "targets", list, p, ""))
+    if d.get("all_verified") is not True and not failed:
+        failed = ["all_verified is false"]
+    ok = not failed
+    for r in rows:
+        r["run_ok"] = ok
+    info = RunInfo(EXPERIMENT, "ours", run, str(p), ok, min(threads) if threads else None, machine,
+                   {"mithril-msp": version}, failed=failed, commit=commit)  # fmt: skip
+    return rows, info
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+    rows, info = report_rows(js, run_id)
+    job = (
+        {**rows[0], "variant": None, "n": None, "threads": None, "curve": None, "mode": None}
+        if rows
+        else None
+    )
+    rows += benchmark_rows(job, run_dir) if job else []
+    return Parsed(rows, [info], [])
+
+
+def load_reference(_paper_dir: Path) -> Parsed:
+    """The seed's published figures: MSP.A and MSP.B proofs on its machines, and its failures."""
+    p = published(SEED_FILE, "the seed's figures (shipped in mithril-msp/data/)")
+    rows: list[dict[str, Any]] = []
+    with p.open(encoding="utf-8", newline="") as f:
+        for no, r in enumerate(csv.DictReader(f), start=2):
+            experiment = r.get("experiment") or ""
+            if experiment not in ("msp_a", "msp_b"):
+                raise ReportError(p, no, "experiment msp_a or msp_b", experiment)
+            try:
+                n = int(r["n"])
+            except (KeyError, TypeError, ValueError):
+                raise ReportError(p, no, "an integer in column n", r.get("n")) from None
+            status = r.get("status") or ""
+            shape = ", ".join(
+                text.format(r[k])
+                for k, text in (("k", "k = {}"), ("advice_columns", "{} advice columns"),
+                                ("lookup_bits", "lookup bits {}"), ("limb_bits", "{}-bit limbs"))
+                if r.get(k)
+            )  # fmt: skip
+            b = {
+                "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": SEED_RUN, "file": str(p),
+                "variant": experiment, "statement": r.get("keys_in") or None, "prover": None, "n": n,
+                "m": None, "curve": CIRCUIT_CURVE, "hash": None, "mode": None, "security": None,
+                "threads": None, "run_ok": True, "machine": r.get("machine", ""), "commit": None,
+                "versions": "{}", "section": "proof", "party": None, "label": shape or "shape not stated",
+            }  # fmt: skip
+            if status != "ok":
+                rows.append(row(b, metric="status", value=0.0, unit=status or "failed"))
+                continue
+            rows.append(row(b, metric="status", value=1.0, unit="ok"))
+            for key, (metric, unit, scale) in SEED_VALUES.items():
+                raw = (r.get(key) or "").strip()
+                if not raw:
+                    continue
+                try:
+                    value = float(raw) * scale
+                except ValueError:
+                    raise ReportError(p, no, f"a number in column {key}", raw) from None
+                rows.append(row(b, metric=metric, value=value, unit=unit))
+    info = RunInfo(EXPERIMENT, SEED_SOURCE, SEED_RUN, str(p), True, None)
+    return Parsed(rows, [info], [])
+
+
+def problems(run_dir: Path) -> list[str]:
+    js = run_dir / "report.json"
+    if not js.exists():
+        return ["no report.json"]
+    _rows, info = report_rows(js, run_dir.name)
+    return info.failed

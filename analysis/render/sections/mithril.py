@@ -1,0 +1,667 @@
+"""mithril: Mithril's mergeable multisignatures, natively on BLS12-381 beside the lower bounds, and
+the randomised aggregation proven in a halo2 circuit over BN254, beside the seed's published
+figures (its curves, machines and thread counts stated); the fitted lines drawn, extrapolations
+labelled as such."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.derive.spread import NAN, Spread
+from analysis.parse.mithril import BATCH_OPERATIONS, EXPERIMENT, OPERATIONS, SEED_SOURCE
+from analysis.render.context import Context
+from analysis.render.pdf import Doc
+
+INTRO = (
+    "Mithril certifies that a stake-weighted quorum signed a message with mergeable multisignatures "
+    "(MSP): BLS signatures whose keys and signatures add up. MSP.A aggregates by plain sums; MSP.B "
+    "weights each key and signature by e_i, a 128-bit hash of all the signatures and i, so that errors "
+    "cannot cancel across signatures (the cancellation check below: valid s1, s2 submitted as s1 + D, "
+    "s2 - D pass plain aggregation and fail the weighted one). MSP.Ver is one two-pair pairing check. "
+    "Native: BLS12-381 with blst, keys in G2 and signatures in G1 as in Mithril. In the circuit: MSP.B "
+    "over BN254 with halo2-base / halo2-ecc 0.5.5 (the curve those libraries provide, and the seed's): "
+    "public inputs H(m), the aggregate and a commitment to the signers' keys; weights from an "
+    "in-circuit Poseidon of the signatures; one multi-scalar multiplication per group with 128-bit "
+    "weights; one BLS check whose result is constrained to hold (by a residue witness instead of the "
+    "final exponentiation, unless the run says final-exp)."
+)
+SEED = (
+    "Compared with: the report 'Mithril MSP and Benchmark' (Zhejiang University, 2024), which proves the "
+    "same aggregation with halo2-lib over BN254: 254-bit weights and one independent scalar "
+    "multiplication per signature in each group, summed (window 4). Its machines: a "
+    "server with a 48-core Xeon Silver 4214 and 128 GB (MSP.B, k = 19), and an Apple M1 laptop with 16 GB "
+    "(three circuit shapes, keys in G1 and in G2); MSP.A's machine is not stated. It states no thread "
+    "count (halo2's prover uses every core by default). Its proving time is its benchmark's proof step; "
+    "ours (prove) is witness generation and the prover, with the parameters and keys timed apart."
+)
+NATIVE_NOTE = (
+    "CPU time (process, all threads) per call, median [min-max] over the repetitions of one run; wall "
+    "time per call, median. lower bound = the same library's counted operations on the same data, timed "
+    "in alternation with the operation: n - 1 additions for akey and asig; BLAKE2b over the signatures "
+    "for the weights; one blst Pippenger multi-scalar multiplication with 128-bit scalars for bkey and "
+    "bsig; a two-pair Miller loop and one final exponentiation for ver; their sums for the totals; a "
+    "(b + 1)-pair Miller loop for a batch of b aggregates. b_total = BKey + BSig + Ver with the weights "
+    "computed once. batch_verify and ver_each: b aggregates of 4 signers each, checked at once or one "
+    "by one (their n column is b)."
+)
+SIZE_NOTE = (
+    "advice cells: cells of halo2-base's main gate; lookup cells: cells copied into the range-check "
+    "lookup columns; k: log2 of the rows, the smallest k >= 17 with at most the run's column budget. "
+    "per signature: the advice cells added per signer from the previous n. The seed's design row: one "
+    "254-bit scalar multiplication per group per signature (window 4), counted with the same chips in "
+    "the same run, i.e. what each signature costs the seed's circuit."
+)
+PROOF_NOTE = (
+    "Ours: a real proof per n (KZG over BN254, made in a child process of its own), verified, and "
+    "refused with any public input changed and with a bit of the proof flipped. keys = verifying and "
+    "proving key; prove = witness generation + prover (CPU: all threads; wall: on a shared machine, "
+    "inflated by its load); peak memory = the child's peak RSS (parameters, keys and proof). Seed: its "
+    "published proving and verification times at the same n, on its own machines (above), thread count "
+    "not stated; its curve and limbs are the same as ours (BN254, 3 limbs of 88 or 90 bits)."
+)
+
+
+def _time(v: float) -> str:
+    if math.isnan(v):
+        return "-"
+    if v >= 100:
+        return f"{v:,.0f} s"
+    if v >= 1:
+        return f"{v:.3g} s"
+    if v >= 1e-3:
+        return f"{v * 1e3:.3g} ms"
+    return f"{v * 1e6:.3g} us"
+
+
+def _count(v: float) -> str:
+    return "-" if math.isnan(v) else f"{v:,.0f}"
+
+
+def _ratio(v: float) -> str:
+    return "-" if math.isnan(v) else (f"{v:.2f}" if abs(v) < 100 else f"{v:,.0f}")
+
+
+def _mib(v: float) -> str:
+    return "-" if math.isnan(v) else f"{v:,.0f}"
+
+
+def _ours(df: pd.DataFrame) -> pd.DataFrame:
+    d = df[(df["experiment"] == EXPERIMENT) & (df["source"] == "ours")]
+    hosts = d["machine"].fillna("").str.split(":").str[0]
+    return d.assign(host=hosts if hosts.nunique() > 1 else None)
+
+
+def _seed(df: pd.DataFrame) -> pd.DataFrame:
+    return df[(df["experiment"] == EXPERIMENT) & (df["source"] == SEED_SOURCE)]
+
+
+def _hosts(d: pd.DataFrame) -> list[str | None]:
+    return sorted({h for h in d["host"] if isinstance(h, str)}) or [None]
+
+
+def _on(d: pd.DataFrame, host: str | None) -> pd.DataFrame:
+    return d if host is None else d[d["host"] == host]
+
+
+def _suffix(host: str | None) -> str:
+    return "" if host is None else f" on {host}"
+
+
+def _spread(g: pd.DataFrame, metric: str, scale: float = 1.0) -> Spread:
+    """A figure over the repetitions of a run (one value without repetitions)."""
+    return Spread.of(g[g["metric"] == metric]["value"]).scaled(scale)
+
+
+def _median(g: pd.DataFrame, metric: str) -> float:
+    v = g[g["metric"] == metric]["value"]
+    return float(np.median(v)) if len(v) else NAN
+
+
+# ---- the tables ------------------------------------------------------------------------------
+
+
+def target_table(df: pd.DataFrame) -> tuple[pd.DataFrame, set[int]]:
+    """The report's verdicts on its targets (per host; a target holds if it held in every run)."""
+    d = _ours(df)
+    rows: dict[str, dict[str, object]] = {}
+    bad: set[int] = set()
+    for host in _hosts(d):
+        t = _on(d, host)
+        t = t[t["section"] == "targets"]
+        for label in dict.fromkeys(t["label"]):
+            g = t[t["label"] == label]
+            measured = g[g["metric"] == "target_measured"]
+            unit = str(measured["unit"].iloc[0]) if len(measured) else ""
+            holds = bool((g[g["metric"] == "target_met"]["value"] == 1).all())
+            m, bound = _spread(g, "target_measured"), _median(g, "target_bound")
+            if unit in ("check", "bool") or not len(measured):
+                shown = "yes" if m.median == 1 else "no"
+                limit = "yes"
+            elif unit.startswith("s"):
+                clock = unit.removeprefix("s").strip(" ()")
+                shown, limit = f"{m.text(_time)} {clock}".strip(), _time(bound)
+            else:
+                shown, limit = m.text(_count), _count(bound)
+            r: dict[str, object] = {
+                "measured": shown,
+                "bound": limit,
+                "threads": _count(_median(g, "threads")),
+                "peak memory [MiB]": _mib(_median(g, "peak_rss")),
+                "met": "yes" if holds else "NO",
+            }
+            if not holds:
+                bad.add(len(rows))
+            rows[label + _suffix(host)] = r
+    return pd.DataFrame.from_dict(rows, orient="index"), bad
+
+
+def native_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Every native operation at each signer count and thread count, beside its lower bound."""
+    d = _ours(df)
+    d = d[(d["variant"] == "native") & d["section"].isin(OPERATIONS)]
+    rows: dict[str, dict[str, object]] = {}
+    order = {op: i for i, op in enumerate(OPERATIONS)}
+    keys = sorted(
+        {
+            (h, s, int(n), int(t))
+            for h, s, n, t in zip(d["host"], d["section"], d["n"], d["threads"], strict=True)
+        },
+        key=lambda k: (
+            k[0] or "",
+            k[1] in BATCH_OPERATIONS,
+            k[2] if k[1] in BATCH_OPERATIONS else 0,
+            order[k[1]],
+            k[2],
+            k[3],
+        ),
+    )
+    for host, op, n, t in keys:
+        g = d[(d["section"] == op) & (d["n"] == n) & (d["threads"] == t)]
+        g = g if host is None else g[g["host"] == host]
+        cpu = _spread(g, "cpu_median")
+        bound = _median(g, "lower_bound_cpu")
+        size = f"b={n}" if op in BATCH_OPERATIONS else f"n={n}"
+        rows[f"{op} {size} t={t}{_suffix(host)}"] = {
+            "CPU": cpu,
+            "wall": _median(g, "wall_median"),
+            "lower bound": bound,
+            "CPU / bound": _median(g, "ratio_to_bound"),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def size_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The circuit's size at each counted signer count (the run's BLS check and the other one),
+    with the cells per signature, and the seed's per-signature design counted with the same chips."""
+    d = _ours(df)
+    d = d[(d["variant"] == "circuit") & (d["section"] == "size")]
+    rows: dict[str, dict[str, object]] = {}
+    for host in _hosts(d):
+        h = _on(d, host)
+        for mode in sorted(set(h["mode"].dropna())):
+            m = h[h["mode"] == mode]
+            prev: tuple[int, float] | None = None
+            for n in sorted({int(x) for x in m["n"].dropna()}):
+                g = m[m["n"] == n]
+                cells = _median(g, "advice_cells")
+                per = (cells - prev[1]) / (n - prev[0]) if prev else NAN
+                prev = (n, cells)
+                rows[f"n={n}, {mode}{_suffix(host)}"] = {
+                    "k": _median(g, "k"),
+                    "advice cells": cells,
+                    "lookup cells": _median(g, "lookup_cells"),
+                    "advice columns": _median(g, "advice_columns"),
+                    "per signature": per,
+                    "layout CPU [s]": _median(g, "layout_cpu"),
+                }
+    design = _ours(df)
+    design = design[design["section"] == "seed design"]
+    if len(design):
+        rows["the seed's design, per signature"] = {
+            "k": NAN,
+            "advice cells": NAN,
+            "lookup cells": NAN,
+            "advice columns": NAN,
+            "per signature": _median(design, "cells_per_signature"),
+            "layout CPU [s]": NAN,
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _seed_prove(df: pd.DataFrame, machine_word: str, n: int) -> float:
+    """The seed's fastest published proving time at n on the machine whose name has the word."""
+    s = _seed(df)
+    s = s[(s["variant"] == "msp_b") & (s["n"] == n) & (s["metric"] == "prove_published")]
+    s = s[s["machine"].str.contains(machine_word, regex=False)]
+    return float(s["value"].min()) if len(s) else NAN
+
+
+def proof_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Each proved n: k, keys, prover, verifier, proof size, memory; the seed's times at that n."""
+    d = _ours(df)
+    d = d[(d["variant"] == "circuit") & (d["n"].notna())]
+    proved = d[d["section"] == "prove_total"]
+    rows: dict[str, dict[str, object]] = {}
+    for host in _hosts(proved):
+        for n in sorted({int(x) for x in _on(proved, host)["n"]}):
+            g = _on(d, host)
+            g = g[g["n"] == n]
+
+            def phase(section: str, metric: str, g: pd.DataFrame = g) -> Spread:
+                return _spread(g[g["section"] == section], metric)
+
+            proof = g[g["section"] == "proof"]
+            threads = sorted({int(t) for t in g[g["section"] == "prove_total"]["threads"].dropna()})
+            rows[f"n={n}{_suffix(host)}"] = {
+                "k": _median(proof, "k"),
+                "threads": ", ".join(map(str, threads)),
+                "keys CPU": phase("keygen", "cpu"),
+                "prove wall": phase("prove_total", "wall"),
+                "prove CPU": phase("prove_total", "cpu"),
+                "verify": phase("verify", "wall"),
+                "proof [bytes]": _median(proof, "proof_bytes"),
+                "peak [MiB]": _spread(proof, "peak_rss"),
+                "seed server": _seed_prove(df, "Xeon", n),
+                "seed M1": _seed_prove(df, "M1", n),
+            }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def seed_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Every figure the seed published, with its machine and circuit shape."""
+    s = _seed(df)
+    rows: dict[str, dict[str, object]] = {}
+    keys = s[["variant", "statement", "n", "machine", "label"]].drop_duplicates()
+    for i, (variant, keys_in, n, machine, shape) in enumerate(keys.itertuples(index=False, name=None)):
+        g = s[
+            (s["variant"] == variant)
+            & (s["statement"] == keys_in)
+            & (s["n"] == n)
+            & (s["machine"] == machine)
+            & (s["label"] == shape)
+        ]
+        status = g[g["metric"] == "status"]
+        ok = bool(len(status)) and float(status["value"].iloc[0]) == 1.0
+        name = "MSP.A" if variant == "msp_a" else "MSP.B"
+        rows[f"{i + 1}. {name} n={n}"] = {
+            "keys in": keys_in if isinstance(keys_in, str) else "-",
+            "prove": _median(g, "prove_published") if ok else str(status["unit"].iloc[0]),
+            "verify": _median(g, "verify_published"),
+            "proof [bytes]": _median(g, "proof_bytes"),
+            "shape": shape,
+            "machine": machine,
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def fit_text(df: pd.DataFrame) -> str:
+    """The fitted lines, in words (per host)."""
+    d = _ours(df)
+    d = d[d["section"] == "fit"]
+    out = []
+    for host in _hosts(d):
+        h = _on(d, host)
+        parts = []
+        for label, what, scale, unit in (
+            ("advice_cells", "advice cells", 1e-3, "k cells"),
+            ("prove_cpu_s", "prove CPU", 1.0, "s"),
+            ("prove_wall_s", "prove wall", 1.0, "s"),
+            ("peak_rss_mib", "peak memory", 1.0, "MiB"),
+        ):
+            g = h[h["label"] == label]
+            a, b, r2 = _median(g, "intercept"), _median(g, "slope"), _median(g, "r2")
+            if not math.isnan(b):
+                parts.append(f"{what} = {a * scale:,.1f} + {b * scale:,.2f} n {unit} (R² {r2:.3f})")
+        if parts:
+            out.append(("" if host is None else f"{host}: ") + "; ".join(parts))
+    return ". ".join(out)
+
+
+# ---- the plots -------------------------------------------------------------------------------
+
+
+def plot_native(df: pd.DataFrame) -> Figure:
+    """CPU per call of each native operation against n (smallest thread count), with the bounds."""
+    d = _ours(df)
+    d = d[(d["variant"] == "native") & d["section"].isin(OPERATIONS) & ~d["section"].isin(BATCH_OPERATIONS)]
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    if len(d):
+        t = int(d["threads"].min())
+        d = d[d["threads"] == t]
+        for op in [o for o in OPERATIONS if o in set(d["section"])]:
+            g = d[d["section"] == op]
+            ns = sorted({int(n) for n in g["n"]})
+            cpu = [_median(g[g["n"] == n], "cpu_median") for n in ns]
+            bound = [_median(g[g["n"] == n], "lower_bound_cpu") for n in ns]
+            (line,) = ax.plot(ns, cpu, marker="o", ms=4, label=op)
+            ax.plot(ns, bound, ls=":", color=line.get_color(), lw=1)
+        ax.axhline(0.010, color="red", ls="--", lw=1, label="target for b_total at n = 64 (10 ms)")
+        ax.set_title(
+            f"native MSP on BLS12-381, {'one thread' if t == 1 else f'{t} threads'}: "
+            "CPU per call (lines), lower bounds (dotted)"
+        )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("signers n")
+    ax.set_ylabel("CPU time per call [s]")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def _fit(d: pd.DataFrame, label: str) -> tuple[float, float]:
+    g = d[(d["section"] == "fit") & (d["label"] == label)]
+    return _median(g, "intercept"), _median(g, "slope")
+
+
+def plot_circuit(df: pd.DataFrame) -> Figure:
+    """Left: advice cells against n, the fitted line and its extrapolations, and the seed's design
+    at the same intercept. Right: proving time against n, ours (CPU and wall) with the fitted lines
+    and extrapolations, the seed's on its server and M1."""
+    d = _ours(df)
+    d = d[d["variant"] == "circuit"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12.5, 5.5))
+    sizes = d[(d["section"] == "size") & (d["metric"] == "advice_cells")]
+    main_mode = sizes["mode"].mode()
+    sizes = sizes[sizes["mode"] == main_mode.iloc[0]] if len(main_mode) else sizes
+    ext = d[d["section"] == "extrapolated"]
+    ns = sorted({int(n) for n in sizes["n"].dropna()})
+    if ns:
+        cells = [_median(sizes[sizes["n"] == n], "advice_cells") / 1e6 for n in ns]
+        left.plot(ns, cells, "o", color="tab:blue", label="ours, counted")
+        a, b = _fit(d, "advice_cells")
+        xn = sorted({*ns, *(int(n) for n in ext["n"].dropna())})
+        if not math.isnan(b):
+            xs = np.linspace(min(xn), max(xn), 100)
+            left.plot(
+                xs,
+                (a + b * xs) / 1e6,
+                "-",
+                color="tab:blue",
+                lw=1,
+                label=f"fit: {a / 1e6:.2f} M + {b / 1e3:.0f} k x n",
+            )
+            seed_per = _median(d[d["section"] == "seed design"], "cells_per_signature")
+            if not math.isnan(seed_per):
+                left.plot(
+                    xs,
+                    (a + seed_per * xs) / 1e6,
+                    "--",
+                    color="tab:red",
+                    lw=1,
+                    label=f"the seed's design: {seed_per / 1e3:.0f} k per signature (same chips)",
+                )
+        en = sorted({int(n) for n in ext["n"].dropna()})
+        ev = [_median(ext[ext["n"] == n], "advice_cells") / 1e6 for n in en]
+        if en:
+            left.plot(en, ev, "o", mfc="none", color="tab:blue", label="ours, extrapolated (fit)")
+    left.set_xscale("log")
+    left.set_yscale("log")
+    left.set_xlabel("signers n")
+    left.set_ylabel("advice cells [millions]")
+    left.set_title("MSP.B circuit size (BN254)")
+    left.grid(True, which="both", alpha=0.3)
+    left.legend(fontsize=7)
+
+    proved = d[d["section"] == "prove_total"]
+    pn = sorted({int(n) for n in proved["n"].dropna()})
+    en = sorted({int(n) for n in ext["n"].dropna()})
+    for metric, label, colour in (("cpu", "CPU", "tab:blue"), ("wall", "wall", "tab:green")):
+        if not pn:
+            break
+        v = [_median(proved[proved["n"] == n], metric) for n in pn]
+        threads = sorted({int(t) for t in proved["threads"].dropna()})
+        tt = "/".join(map(str, threads))
+        right.plot(pn, v, "o", color=colour, label=f"ours, prove {label} ({tt} threads)")
+        a, b = _fit(d, f"prove_{metric}_s")
+        if not math.isnan(b):
+            xs = np.linspace(min(pn), max(pn), 50)
+            right.plot(xs, a + b * xs, "-", lw=1, color=colour)
+            if en:
+                xe = np.linspace(max(pn), max(en), 50)
+                right.plot(xe, a + b * xe, ":", lw=1, color=colour)
+                ev = [_median(ext[ext["n"] == n], f"prove_{metric}_s") for n in en]
+                right.plot(en, ev, "o", mfc="none", color=colour, label=f"ours, {label} extrapolated (fit)")
+    s = _seed(df)
+    s = s[s["variant"] == "msp_b"]
+    for word, marker, colour, name in (
+        ("Xeon", "*", "tab:red", "seed, 48-core server"),
+        ("M1", "^", "tab:purple", "seed, M1 16 GB (fastest shape)"),
+    ):
+        g = s[s["machine"].str.contains(word, regex=False)]
+        ok = g[g["metric"] == "prove_published"]
+        xs = sorted({int(n) for n in ok["n"]})
+        if xs:
+            right.plot(
+                xs,
+                [float(ok[ok["n"] == n]["value"].min()) for n in xs],
+                marker,
+                ms=10,
+                ls="none",
+                mfc="none",
+                color=colour,
+                label=name,
+            )
+        killed = g[(g["metric"] == "status") & (g["value"] == 0)]
+        for n in sorted({int(n) for n in killed["n"]}):
+            right.axvline(n, color=colour, ls="--", lw=0.8)
+            right.annotate(
+                f"{name.split(',')[1].strip()}: killed at n = {n} (out of memory)",
+                (n, 0.98),
+                xycoords=("data", "axes fraction"),
+                rotation=90,
+                va="top",
+                ha="right",
+                fontsize=6,
+                color=colour,
+            )
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel("signers n")
+    right.set_ylabel("proving time [s]")
+    right.set_title("MSP.B proofs: ours against the seed's")
+    right.grid(True, which="both", alpha=0.3)
+    right.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+# ---- the section -----------------------------------------------------------------------------
+
+
+def _machines(ctx: Context) -> str:
+    """Each machine of our runs in words, with the load it had during them."""
+    d = _ours(ctx.df)
+    seen: dict[str, list[str]] = {}
+    for r in ctx.col.runs:
+        if r.experiment != EXPERIMENT or r.source != "ours":
+            continue
+        m = r.machine or {}
+        mem = m.get("mem_total_gib")
+        text = (
+            f"{m.get('hostname', '?')}: {m.get('cpu_model', '?')}, {m.get('logical_cpus', '?')} "
+            f"logical CPUs, {mem:.0f} GiB, {m.get('os', '?')}"
+            if isinstance(mem, int | float)
+            else "not recorded"
+        )
+        seen.setdefault(text, []).append(r.run)
+    out = []
+    for text, runs in seen.items():
+        loads = d[d["run"].isin(runs) & d["metric"].isin(["load_start", "load_end"])]["value"]
+        load = f" (one-minute load average {loads.min():.1f} to {loads.max():.1f})" if len(loads) else ""
+        out.append(f"{text}{load}")
+    return "; ".join(out)
+
+
+def _fmts(frame: pd.DataFrame, default: Callable[[float], str]) -> dict[str, Callable[..., str]]:
+    out: dict[str, Callable[..., str]] = {}
+    for c in frame.columns:
+        name = str(c)
+        if name in ("threads", "shape", "machine", "keys in", "met", "measured", "bound"):
+            out[name] = str
+        elif "/" in name or name.endswith("[s]"):
+            out[name] = _ratio
+        elif "[" in name or name in ("k", "advice cells", "lookup cells", "advice columns", "per signature"):
+            out[name] = _count
+        else:
+            out[name] = default
+    return out
+
+
+def section(doc: Doc, ctx: Context) -> None:
+    df = ctx.df
+    doc.h1("mithril: Mithril's multisignature aggregation, native and proven in a circuit")
+    doc.para(INTRO)
+    doc.para(SEED)
+    ours = _ours(df)
+    if ours.empty:
+        doc.para("No mithril results.")
+        return
+    doc.para(
+        f"<b>Machines.</b> Ours: {_machines(ctx)}. The thread count is stated in every table.", markup=True
+    )
+    failed = sorted(
+        {
+            r.run + ": " + "; ".join(r.failed)
+            for r in ctx.col.runs
+            if r.experiment == EXPERIMENT and r.source == "ours" and not r.ok
+        }
+    )
+    if failed:
+        doc.box(["FAILED: a mithril check, proof or circuit run failed:", *failed], ok=False)
+
+    doc.h2("The targets")
+    t, bad = target_table(df)
+    if t.empty:
+        doc.para("The runs evaluated no target (no native run at n = 64 and no circuit run).")
+    else:
+        ctx.table(
+            doc,
+            "mithril_targets",
+            "mithril: the targets, as mithril-bench evaluated them",
+            t,
+            _fmts(t, str),
+            [0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
+            flagged=bad,
+            index_name="target",
+        )
+        doc.para(
+            "The cells per signature are the slope of the line fitted to the counted circuits; n = 8's "
+            "proving time is wall time (the seed's figure is one, on 16 GB M1 with all its cores), so it "
+            "depends on this machine's load, given above; its CPU time is in the proof table.",
+            small=True,
+        )
+
+    doc.h2("Native MSP on BLS12-381")
+    nt = native_table(df)
+    if not nt.empty:
+        ctx.table(
+            doc,
+            "mithril_native",
+            "mithril: native operations, CPU time per call",
+            nt,
+            _fmts(nt, _time),
+            [0.34, 0.26, 0.13, 0.14, 0.13],
+            index_name="operation, size, threads",
+        )
+        doc.para(NATIVE_NOTE, small=True)
+        canc = ours[(ours["section"] == "cancellation") & (ours["metric"] == "passed")]
+        if len(canc):
+            held = bool((canc["value"] == 1).all())
+            doc.para(
+                "Cancellation check (valid s1, s2 submitted as s1 + D, s2 - D): "
+                + (
+                    "plain aggregation accepts, weighted aggregation rejects, in every run."
+                    if held
+                    else "FAILED in a run (see the run list)."
+                ),
+                small=True,
+            )
+        ctx.plot(
+            doc,
+            "mithril_native",
+            plot_native(df),
+            "mithril: native CPU time per call against the signer count (log-log), each operation's "
+            "counted-operation lower bound dotted.",
+        )
+
+    doc.h2("The MSP.B circuit: size and proofs, beside the seed's")
+    st = size_table(df)
+    if not st.empty:
+        ctx.table(
+            doc,
+            "mithril_sizes",
+            "mithril: circuit size per signer count (BN254, 3 x 88-bit limbs, window 4)",
+            st,
+            _fmts(st, _count),
+            index_name="n, BLS check",
+        )
+        doc.para(SIZE_NOTE, small=True)
+    fits = fit_text(df)
+    if fits:
+        doc.para(f"Fitted lines (least squares against n): {fits}.", small=True)
+    pt = proof_table(df)
+    if not pt.empty:
+        fmts = _fmts(pt, _time)
+        fmts.update({"seed server": _time, "seed M1": _time})
+        ctx.table(
+            doc,
+            "mithril_proofs",
+            "mithril: real proofs per signer count, ours beside the seed's proving time at the same n",
+            pt,
+            fmts,
+            index_name="n",
+        )
+        doc.para(PROOF_NOTE, small=True)
+    ext = ours[ours["section"] == "extrapolated"]
+    if len(ext):
+        rows: dict[str, dict[str, object]] = {}
+        for n in sorted({int(x) for x in ext["n"].dropna()}):
+            g = ext[ext["n"] == n]
+            rows[f"n={n} (extrapolated)"] = {
+                "advice cells": _median(g, "advice_cells"),
+                "prove CPU": _median(g, "prove_cpu_s"),
+                "prove wall": _median(g, "prove_wall_s"),
+                "keys CPU": _median(g, "keygen_cpu_s"),
+                "peak [MiB]": _median(g, "peak_rss_mib"),
+            }
+        et = pd.DataFrame.from_dict(rows, orient="index")
+        ctx.table(
+            doc,
+            "mithril_extrapolated",
+            (
+                "mithril: EXTRAPOLATED from the fitted lines, not measured (lines in n fitted over the "
+                "measured n; a larger n needs a larger k, which these lines do not foresee)"
+            ),
+            et,
+            _fmts(et, _time),
+            index_name="n",
+        )
+    ctx.plot(
+        doc,
+        "mithril_circuit",
+        plot_circuit(df),
+        "mithril: left, advice cells against n, counted (dots), the fitted line, its extrapolations "
+        "(hollow) and the seed's per-signature design; right, proving time (witness + prover) against "
+        "n, ours in CPU and wall time with the fitted lines (dotted beyond the measured n, extrapolated "
+        "points hollow), the seed's published times on its machines (thread counts not stated).",
+    )
+    sd = seed_table(df)
+    if not sd.empty:
+        fm = _fmts(sd, _time)
+        ctx.table(
+            doc,
+            "mithril_seed",
+            "mithril: every figure the seed published (its machines; thread counts not stated)",
+            sd,
+            fm,
+            [0.14, 0.08, 0.12, 0.1, 0.1, 0.22, 0.24],
+            index_name="seed",
+        )

@@ -1,0 +1,192 @@
+//! mithril-bench: times MSP natively on BLS12-381 and proves MSP.B in a halo2 circuit over
+//! BN254, and writes report.json.
+//!
+//! Native steps are timed at each n and thread count beside their lower bounds; the circuit is
+//! laid out at each size n (cells, columns), and proved at each proof n, each in a child process
+//! of this program (its peak memory its own; a child killed for lack of memory is reported, the
+//! run goes on). Progress goes to stderr; the report is written atomically at the end.
+//! Exit status: 0 all checks passed, 1 a check failed or a circuit run failed (the report is
+//! still written), 2 bad input.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use mithril_msp::circuit::PairingCheck;
+use mithril_msp::measurement::run::{child_main, parse_list, parse_seed, run, Config};
+use mithril_msp::measurement::timing::Plan;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mithril-bench",
+    version,
+    about = "Times Mithril's MSP natively (BLS12-381) and proves MSP.B in a halo2 circuit (BN254); writes report.json",
+    after_help = "Lists are comma-separated and may hold power-of-two ranges: --native-n 2^2..2^12 \
+                  is 4, 8, ..., 4096; \"none\" is the empty list."
+)]
+struct Args {
+    /// Parts to run: native, circuit (comma-separated).
+    #[arg(long, default_value = "native,circuit")]
+    parts: String,
+    /// Signer counts of the native runs.
+    #[arg(long, default_value = "4,16,64,256,1024,4096")]
+    native_n: String,
+    /// Thread counts of the native runs (one-thread steps run at the first only).
+    #[arg(long, default_value = "1,2")]
+    threads: String,
+    /// Aggregates per batch verification (4 signers each).
+    #[arg(long, default_value = "1,4,16")]
+    batch: String,
+    /// Repetitions per native measurement (median, min, max reported).
+    #[arg(long, default_value_t = 7)]
+    reps: usize,
+    /// Minimum seconds per repetition.
+    #[arg(long, default_value_t = 0.05)]
+    rep_seconds: f64,
+    /// Signer counts proved in the circuit.
+    #[arg(long, default_value = "1,2,4,8")]
+    circuit_n: String,
+    /// Signer counts whose circuit is laid out and counted (the proved ones are counted too).
+    #[arg(long, default_value = "1,2,4,8,16,32")]
+    size_n: String,
+    /// log2 of the circuit's rows, or "auto" (the smallest k ≥ 17 with at most --max-columns
+    /// advice columns).
+    #[arg(long, default_value = "auto")]
+    k: String,
+    /// Column budget of the automatic k.
+    #[arg(long, default_value_t = 24)]
+    max_columns: usize,
+    /// The BLS check's layout: residue (λ-th residue witness) or final-exp.
+    #[arg(long, default_value = "residue")]
+    pairing: String,
+    /// Signer counts also counted with the other BLS-check layout.
+    #[arg(long, default_value = "1")]
+    ablation_n: String,
+    /// Threads of the circuit prover (default: all logical CPUs).
+    #[arg(long)]
+    prover_threads: Option<usize>,
+    /// Signer counts the fits are extrapolated to (labelled as such).
+    #[arg(long, default_value = "64,128,256")]
+    extrapolate: String,
+    /// 64 hex digits: a reproducible run (keys, signatures, parameters from ChaCha20).
+    #[arg(long)]
+    seed: Option<String>,
+    /// Output file.
+    #[arg(long, short, default_value = "report.json")]
+    out: PathBuf,
+    /// Internal: run one circuit size or proof and print its JSON.
+    #[arg(long, hide = true)]
+    child: Option<String>,
+    /// Internal: the child's n.
+    #[arg(long, hide = true)]
+    child_n: Option<usize>,
+}
+
+fn config(a: &Args) -> Result<Config, String> {
+    let mut native = false;
+    let mut circuit = false;
+    for p in a.parts.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match p {
+            "native" => native = true,
+            "circuit" => circuit = true,
+            "all" => {
+                native = true;
+                circuit = true
+            }
+            other => {
+                return Err(format!(
+                    "--parts: unknown part {other:?} (native, circuit, all)"
+                ))
+            }
+        }
+    }
+    let k = match a.k.trim() {
+        "auto" => None,
+        s => Some(
+            s.parse::<u32>()
+                .map_err(|_| format!("--k: {s:?} is neither a number nor \"auto\""))?,
+        ),
+    };
+    let pairing = PairingCheck::parse(a.pairing.trim())
+        .ok_or_else(|| format!("--pairing: {:?} is not residue or final-exp", a.pairing))?;
+    Ok(Config {
+        native,
+        circuit,
+        native_n: parse_list(&a.native_n, "--native-n")?,
+        threads: parse_list(&a.threads, "--threads")?,
+        batch: parse_list(&a.batch, "--batch")?,
+        plan: Plan {
+            repetitions: a.reps,
+            rep_seconds: a.rep_seconds,
+        },
+        circuit_n: parse_list(&a.circuit_n, "--circuit-n")?,
+        size_n: parse_list(&a.size_n, "--size-n")?,
+        k,
+        max_columns: a.max_columns,
+        pairing,
+        ablation_n: parse_list(&a.ablation_n, "--ablation-n")?,
+        prover_threads: a
+            .prover_threads
+            .unwrap_or_else(measure::machine::logical_cpus),
+        extrapolate: parse_list(&a.extrapolate, "--extrapolate")?,
+        seed: a.seed.as_deref().map(parse_seed).transpose()?,
+        out: a.out.clone(),
+    })
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let cfg = match config(&args).and_then(|c| c.validate().map(|_| c)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("mithril-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(mode) = &args.child {
+        let (Some(n), Some(seed)) = (args.child_n, cfg.seed) else {
+            eprintln!("mithril-bench: --child needs --child-n and --seed");
+            return ExitCode::from(2);
+        };
+        return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, seed) {
+            Ok(v) => {
+                println!("{v}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("mithril-bench: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    if let Err(e) = measure::output::check_writable(&cfg.out) {
+        eprintln!("mithril-bench: {e}");
+        return ExitCode::from(2);
+    }
+    let report = match run(&cfg) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mithril-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = measure::output::write_json_atomic(&cfg.out, &report) {
+        eprintln!("mithril-bench: cannot write {}: {e}", cfg.out.display());
+        return ExitCode::from(2);
+    }
+    let ok = report["all_verified"].as_bool() == Some(true);
+    eprintln!(
+        "mithril-bench: wrote {}{}",
+        cfg.out.display(),
+        if ok {
+            ""
+        } else {
+            "; SOME CHECKS OR RUNS FAILED"
+        }
+    );
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

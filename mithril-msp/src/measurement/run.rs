@@ -1,0 +1,670 @@
+//! One benchmark run: the configuration, checked before any work; the native rows; the circuit
+//! sizes and proofs (each in a child process of the benchmark binary); the fits, the targets and
+//! the report.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use measure::progress::Progress;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{OsRng, RngCore, SeedableRng};
+use serde_json::{json, Value};
+
+use super::circuit::{fit_line, ProofRow, SizeRow};
+use super::native::{batch_rows, cancellation_check, is_parallel, measure, Fixture, Row};
+use super::timing::Plan;
+use crate::circuit::{PairingCheck, LIMB_BITS, NUM_LIMBS};
+
+/// The seed's 16 GB M1 proved n = 8 in this many seconds (the target to beat).
+pub const SEED_M1_N8_PROVE_S: f64 = 114.6814;
+/// Target for BKey + BSig + Ver at n = 64 on one thread, seconds.
+pub const NATIVE_N64_TARGET_S: f64 = 0.010;
+/// Target for the circuit's cells per signature.
+pub const CELLS_PER_SIGNATURE_TARGET: f64 = 300_000.0;
+
+/// Largest n for the native runs.
+pub const NATIVE_MAX_N: usize = 1 << 16;
+/// Largest n for the circuit runs.
+pub const CIRCUIT_MAX_N: usize = 1024;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Run the native part.
+    pub native: bool,
+    /// Run the circuit part.
+    pub circuit: bool,
+    /// Native signer counts.
+    pub native_n: Vec<usize>,
+    /// Native thread counts.
+    pub threads: Vec<usize>,
+    /// Aggregates per batch verification.
+    pub batch: Vec<usize>,
+    /// Repetitions and their length.
+    pub plan: Plan,
+    /// n proved.
+    pub circuit_n: Vec<usize>,
+    /// n laid out and counted (the proved n are counted too).
+    pub size_n: Vec<usize>,
+    /// k, or `None` for the automatic choice.
+    pub k: Option<u32>,
+    /// The automatic k's column budget.
+    pub max_columns: usize,
+    /// The BLS check's layout.
+    pub pairing: PairingCheck,
+    /// n whose size is also counted with the other layout of the BLS check.
+    pub ablation_n: Vec<usize>,
+    /// Prover threads.
+    pub prover_threads: usize,
+    /// n to extrapolate the fits to.
+    pub extrapolate: Vec<usize>,
+    /// 32-byte seed of a reproducible run.
+    pub seed: Option<[u8; 32]>,
+    /// The report.
+    pub out: PathBuf,
+}
+
+/// Parses a comma-separated list of counts; `none` is the empty list; `a^b..a^c` ranges of
+/// powers of two are allowed.
+pub fn parse_list(s: &str, what: &str) -> Result<Vec<usize>, String> {
+    let s = s.trim();
+    if s == "none" || s.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        if let Some((a, b)) = part.split_once("..") {
+            let exp = |t: &str| {
+                t.trim()
+                    .strip_prefix("2^")
+                    .and_then(|e| e.parse::<u32>().ok())
+                    .filter(|e| *e < 31)
+                    .ok_or_else(|| format!("{what}: {t:?} is not 2^e"))
+            };
+            let (lo, hi) = (exp(a)?, exp(b)?);
+            if lo > hi {
+                return Err(format!("{what}: empty range {part:?}"));
+            }
+            out.extend((lo..=hi).map(|e| 1usize << e));
+        } else {
+            out.push(
+                part.parse::<usize>()
+                    .map_err(|_| format!("{what}: {part:?} is not a count"))?,
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// Parses a 64-hex-digit seed.
+pub fn parse_seed(s: &str) -> Result<[u8; 32], String> {
+    let s = s.trim();
+    if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!("--seed: {s:?} is not 64 hex digits"));
+    }
+    let mut out = [0u8; 32];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex digits");
+    }
+    Ok(out)
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+impl Config {
+    /// Refuses values that cannot run, naming the option.
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.native && !self.circuit {
+            return Err("--parts: nothing to run".into());
+        }
+        let in_range = |xs: &[usize], lo: usize, hi: usize, what: &str| -> Result<(), String> {
+            match xs.iter().find(|x| **x < lo || **x > hi) {
+                Some(x) => Err(format!("{what}: {x} is outside {lo}..={hi}")),
+                None => Ok(()),
+            }
+        };
+        in_range(&self.native_n, 1, NATIVE_MAX_N, "--native-n")?;
+        in_range(&self.threads, 1, 256, "--threads")?;
+        in_range(&self.batch, 1, 1024, "--batch")?;
+        in_range(&self.circuit_n, 1, CIRCUIT_MAX_N, "--circuit-n")?;
+        in_range(&self.size_n, 1, CIRCUIT_MAX_N, "--size-n")?;
+        in_range(&self.ablation_n, 1, CIRCUIT_MAX_N, "--ablation-n")?;
+        in_range(&self.extrapolate, 1, 1 << 20, "--extrapolate")?;
+        if self.native && (self.native_n.is_empty() || self.threads.is_empty()) {
+            return Err("--native-n and --threads need at least one value".into());
+        }
+        if self.plan.repetitions == 0 || self.plan.repetitions > 1000 {
+            return Err(format!(
+                "--reps: {} is outside 1..=1000",
+                self.plan.repetitions
+            ));
+        }
+        if !(self.plan.rep_seconds > 0.0 && self.plan.rep_seconds <= 60.0) {
+            return Err(format!(
+                "--rep-seconds: {} is outside (0, 60]",
+                self.plan.rep_seconds
+            ));
+        }
+        if let Some(k) = self.k {
+            crate::circuit::Shape::with_k(k).validate()?;
+        }
+        if !(2..=1000).contains(&self.max_columns) {
+            return Err(format!(
+                "--max-columns: {} is outside 2..=1000",
+                self.max_columns
+            ));
+        }
+        if !(1..=256).contains(&self.prover_threads) {
+            return Err(format!(
+                "--prover-threads: {} is outside 1..=256",
+                self.prover_threads
+            ));
+        }
+        Ok(())
+    }
+
+    fn parameters(&self) -> Value {
+        let parts: Vec<&str> = [
+            self.native.then_some("native"),
+            self.circuit.then_some("circuit"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        json!({
+            "parts": parts,
+            "native_n": self.native_n,
+            "threads": self.threads,
+            "batch": self.batch,
+            "repetitions": self.plan.repetitions,
+            "rep_seconds": self.plan.rep_seconds,
+            "circuit_n": self.circuit_n,
+            "size_n": self.size_n,
+            "k": self.k.map_or(json!("auto"), |k| json!(k)),
+            "max_columns": self.max_columns,
+            "pairing_check": self.pairing.name(),
+            "ablation_n": self.ablation_n,
+            "prover_threads": self.prover_threads,
+            "extrapolate": self.extrapolate,
+            "seed": self.seed.map(|s| hex(&s)),
+        })
+    }
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}
+
+fn row_line(r: &Row) -> String {
+    let bound = r.lower_bound.as_ref().map_or(String::new(), |b| {
+        format!(", x{:.2} of bound ({})", b.ratio_cpu, b.what)
+    });
+    let agg = r.aggregates.map_or(String::new(), |a| format!(" b={a}"));
+    format!(
+        "[mithril-msp] native {} n={}{agg} threads={}: {:.4} ms cpu{bound}{}",
+        r.operation,
+        r.n,
+        r.threads,
+        1e3 * r.cpu_s.median,
+        if r.verified { "" } else { " CHECK FAILED" }
+    )
+}
+
+fn native_part(cfg: &Config, rng: &mut ChaCha20Rng) -> Result<(Vec<Row>, Value), String> {
+    let first = cfg.threads[0];
+    let ops = super::native::OPERATIONS;
+    let per_n: u64 = cfg
+        .threads
+        .iter()
+        .map(|&t| {
+            ops.iter()
+                .filter(|o| !o.ends_with("_each") && **o != "batch_verify")
+                .filter(|o| t == first || is_parallel(o))
+                .count() as u64
+        })
+        .sum();
+    let progress = Progress::new(
+        "mithril-msp native",
+        None,
+        per_n * cfg.native_n.len() as u64 + cfg.batch.len() as u64,
+    );
+    let mut rows = Vec::new();
+    for &t in &cfg.threads {
+        let pool = pool(t)?;
+        for &n in &cfg.native_n {
+            let fx = Fixture::new(n, rng);
+            for op in ops {
+                if op == "batch_verify" || op == "ver_each" || (t != first && !is_parallel(op)) {
+                    continue;
+                }
+                if let Some(r) = pool.install(|| measure(&cfg.plan, &fx, op)) {
+                    eprintln!("{}", row_line(&r));
+                    rows.push(r);
+                }
+                progress.inc(1);
+            }
+        }
+    }
+    let one = pool(first)?;
+    for &b in &cfg.batch {
+        let rs = one.install(|| batch_rows(&cfg.plan, 4, b, rng));
+        for r in &rs {
+            eprintln!("{}", row_line(r));
+        }
+        rows.extend(rs);
+        progress.inc(1);
+    }
+    progress.finish();
+    let (plain_accepts, weighted_rejects) = cancellation_check(rng);
+    let checks = json!({
+        "cancellation": {
+            "n": 2,
+            "plain_aggregation_accepts": plain_accepts,
+            "weighted_aggregation_rejects": weighted_rejects,
+            "passed": plain_accepts && weighted_rejects,
+        }
+    });
+    Ok((rows, checks))
+}
+
+/// Runs this program as a child for one circuit size or proof; its JSON object.
+fn child(
+    cfg: &Config,
+    mode: &str,
+    n: usize,
+    k: Option<u32>,
+    seed: [u8; 32],
+) -> Result<Value, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let mut cmd = Command::new(exe);
+    cmd.args(["--child", mode, "--child-n", &n.to_string()])
+        .args(["--pairing", cfg.pairing.name()])
+        .args(["--max-columns", &cfg.max_columns.to_string()])
+        .args(["--seed", &hex(&seed)])
+        .env("RAYON_NUM_THREADS", cfg.prover_threads.to_string());
+    if let Some(k) = k {
+        cmd.args(["--k", &k.to_string()]);
+    }
+    let out = cmd
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot start the {mode} run: {e}"))?;
+    if !out.status.success() {
+        let why = match out.status.code() {
+            Some(c) => format!("exit status {c}"),
+            None => "killed by a signal (out of memory?)".to_string(),
+        };
+        return Err(format!("the {mode} run at n = {n} failed: {why}"));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("the {mode} run's output: {e}"))
+}
+
+/// The child's work: one size or one proof, printed as JSON on stdout.
+pub fn child_main(
+    mode: &str,
+    n: usize,
+    k: Option<u32>,
+    pairing: PairingCheck,
+    max_columns: usize,
+    seed: [u8; 32],
+) -> Result<Value, String> {
+    let mut rng = ChaCha20Rng::from_seed(seed);
+    match mode {
+        "size" => serde_json::to_value(super::circuit::size_run(
+            n,
+            k,
+            pairing,
+            max_columns,
+            &mut rng,
+        ))
+        .map_err(|e| e.to_string()),
+        "prove" => {
+            let k = k.ok_or("the prove run needs --k")?;
+            let mut shape = crate::circuit::Shape::with_k(k);
+            shape.pairing = pairing;
+            shape.validate()?;
+            serde_json::to_value(super::circuit::proof_run(n, &shape, &mut rng)?)
+                .map_err(|e| e.to_string())
+        }
+        other => Err(format!("unknown child mode {other:?}")),
+    }
+}
+
+fn other(p: PairingCheck) -> PairingCheck {
+    match p {
+        PairingCheck::FinalExponentiation => PairingCheck::ResidueWitness,
+        PairingCheck::ResidueWitness => PairingCheck::FinalExponentiation,
+    }
+}
+
+struct CircuitResults {
+    seed_design: Value,
+    sizes: Vec<SizeRow>,
+    ablation: Vec<SizeRow>,
+    proofs: Vec<ProofRow>,
+    failures: Vec<Value>,
+}
+
+fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng) -> CircuitResults {
+    let mut size_n: Vec<usize> = cfg.size_n.iter().chain(&cfg.circuit_n).copied().collect();
+    size_n.sort_unstable();
+    size_n.dedup();
+    let steps = (size_n.len() + cfg.ablation_n.len() + cfg.circuit_n.len()) as u64;
+    let progress = Progress::new("mithril-msp circuit", None, steps);
+    let mut design_shape = crate::circuit::Shape::with_k(18);
+    design_shape.pairing = cfg.pairing;
+    let (g1_cells, g2_cells) = crate::circuit::proof::seed_design_cells(&design_shape, rng);
+    let mut res = CircuitResults {
+        seed_design: json!({
+            "what": "one 254-bit scalar multiplication per group per signature (window 4), counted with the same chips",
+            "g1_scalar_mult_cells": g1_cells,
+            "g2_scalar_mult_cells": g2_cells,
+            "cells_per_signature": g1_cells + g2_cells,
+        }),
+        sizes: vec![],
+        ablation: vec![],
+        proofs: vec![],
+        failures: vec![],
+    };
+    let mut seed = || {
+        let mut s = [0u8; 32];
+        rng.fill_bytes(&mut s);
+        s
+    };
+    let failed = |res: &mut CircuitResults, what: &str, n: usize, e: String| {
+        eprintln!("[mithril-msp] circuit {what} n={n}: {e}");
+        res.failures.push(json!({"part": what, "n": n, "error": e}));
+    };
+    for &n in &size_n {
+        match child(cfg, "size", n, cfg.k, seed())
+            .and_then(|v| serde_json::from_value::<SizeRow>(v).map_err(|e| e.to_string()))
+        {
+            Ok(r) => {
+                eprintln!(
+                    "[mithril-msp] circuit size n={n}: k={}, {} advice cells ({} columns), {} lookup cells",
+                    r.size.k, r.size.advice_cells, r.size.advice_columns, r.size.lookup_cells
+                );
+                res.sizes.push(r);
+            }
+            Err(e) => failed(&mut res, "size", n, e),
+        }
+        progress.inc(1);
+    }
+    let alt = Config {
+        pairing: other(cfg.pairing),
+        ..cfg.clone()
+    };
+    for &n in &cfg.ablation_n {
+        match child(&alt, "size", n, cfg.k, seed())
+            .and_then(|v| serde_json::from_value::<SizeRow>(v).map_err(|e| e.to_string()))
+        {
+            Ok(r) => res.ablation.push(r),
+            Err(e) => failed(&mut res, "ablation", n, e),
+        }
+        progress.inc(1);
+    }
+    for &n in &cfg.circuit_n {
+        let k = cfg
+            .k
+            .or_else(|| res.sizes.iter().find(|s| s.n == n).map(|s| s.size.k));
+        match child(cfg, "prove", n, k, seed())
+            .and_then(|v| serde_json::from_value::<ProofRow>(v).map_err(|e| e.to_string()))
+        {
+            Ok(r) => {
+                eprintln!(
+                    "[mithril-msp] circuit proof n={n} k={}: prove {:.1} s wall / {:.1} s cpu, keygen {:.1} s cpu, verify {:.1} ms, {} bytes, peak {:.0} MiB{}",
+                    r.size.k,
+                    r.prove_total.wall_s,
+                    r.prove_total.cpu_s,
+                    r.keygen.cpu_s,
+                    1e3 * r.verify.wall_s,
+                    r.proof_bytes,
+                    r.peak_rss_mib,
+                    if r.verified && r.rejects_changed_public_input && r.rejects_changed_proof { "" } else { " CHECK FAILED" }
+                );
+                res.proofs.push(r);
+            }
+            Err(e) => failed(&mut res, "prove", n, e),
+        }
+        progress.inc(1);
+    }
+    progress.finish();
+    res
+}
+
+fn fits(cfg: &Config, c: &CircuitResults) -> Value {
+    let xs: Vec<f64> = c.sizes.iter().map(|s| s.n as f64).collect();
+    let advice: Vec<f64> = c.sizes.iter().map(|s| s.size.advice_cells as f64).collect();
+    let total: Vec<f64> = c
+        .sizes
+        .iter()
+        .map(|s| (s.size.advice_cells + s.size.lookup_cells) as f64)
+        .collect();
+    let ok: Vec<&ProofRow> = c.proofs.iter().filter(|p| p.verified).collect();
+    let pn: Vec<f64> = ok.iter().map(|p| p.n as f64).collect();
+    let prove_cpu: Vec<f64> = ok.iter().map(|p| p.prove_total.cpu_s).collect();
+    let prove_wall: Vec<f64> = ok.iter().map(|p| p.prove_total.wall_s).collect();
+    let keygen_cpu: Vec<f64> = ok.iter().map(|p| p.keygen.cpu_s).collect();
+    let rss: Vec<f64> = ok.iter().map(|p| p.peak_rss_mib).collect();
+    let l_advice = fit_line(&xs, &advice);
+    let l_total = fit_line(&xs, &total);
+    let l_prove = fit_line(&pn, &prove_cpu);
+    let l_wall = fit_line(&pn, &prove_wall);
+    let l_keygen = fit_line(&pn, &keygen_cpu);
+    let l_rss = fit_line(&pn, &rss);
+    // Marginal cells per signature between consecutive counted n.
+    let marginal: Vec<Value> = c
+        .sizes
+        .windows(2)
+        .map(|w| {
+            json!({
+                "from_n": w[0].n,
+                "to_n": w[1].n,
+                "advice_cells_per_signature":
+                    (w[1].size.advice_cells as f64 - w[0].size.advice_cells as f64)
+                        / (w[1].n - w[0].n) as f64,
+            })
+        })
+        .collect();
+    let at =
+        |l: &Option<super::circuit::Line>, n: f64| l.as_ref().map(|l| l.intercept + l.slope * n);
+    let extrapolations: Vec<Value> = cfg
+        .extrapolate
+        .iter()
+        .map(|&n| {
+            let x = n as f64;
+            json!({
+                "n": n,
+                "extrapolated": true,
+                "advice_cells": at(&l_advice, x),
+                "advice_and_lookup_cells": at(&l_total, x),
+                "prove_cpu_s": at(&l_prove, x),
+                "prove_wall_s": at(&l_wall, x),
+                "keygen_cpu_s": at(&l_keygen, x),
+                "peak_rss_mib": at(&l_rss, x),
+            })
+        })
+        .collect();
+    json!({
+        "advice_cells": l_advice,
+        "advice_and_lookup_cells": l_total,
+        "marginal": marginal,
+        "prove_cpu_s": l_prove,
+        "prove_wall_s": l_wall,
+        "keygen_cpu_s": l_keygen,
+        "peak_rss_mib": l_rss,
+        "extrapolations": extrapolations,
+    })
+}
+
+fn targets(native: &[Row], c: Option<&CircuitResults>, fit: &Value, checks: &Value) -> Value {
+    let mut out = Vec::new();
+    if let Some(r) = native
+        .iter()
+        .find(|r| r.operation == "b_total" && r.n == 64 && r.threads == 1)
+    {
+        out.push(json!({
+            "target": "native BKey + BSig + Ver at n = 64, one thread, under 10 ms",
+            "measured": r.cpu_s.median,
+            "unit": "s (CPU)",
+            "bound": NATIVE_N64_TARGET_S,
+            "holds": r.cpu_s.median < NATIVE_N64_TARGET_S && r.verified,
+        }));
+    }
+    if let Some(ch) = checks.get("cancellation") {
+        out.push(json!({
+            "target": "cancellation: plain aggregation accepts sigma1 + D, sigma2 - D, weighted rejects",
+            "measured": ch["passed"],
+            "unit": "check",
+            "bound": true,
+            "holds": ch["passed"],
+        }));
+    }
+    if let Some(c) = c {
+        if let Some(slope) = fit["advice_cells"]["slope"].as_f64() {
+            out.push(json!({
+                "target": "circuit advice cells per signature at most 0.3 M (fitted slope)",
+                "measured": slope,
+                "unit": "cells",
+                "bound": CELLS_PER_SIGNATURE_TARGET,
+                "holds": slope <= CELLS_PER_SIGNATURE_TARGET,
+            }));
+        }
+        if let Some(p) = c.proofs.iter().find(|p| p.n == 32) {
+            out.push(json!({
+                "target": "n = 32 proves on this machine",
+                "measured": p.verified,
+                "unit": "check",
+                "bound": true,
+                "holds": p.verified,
+                "peak_rss_mib": p.peak_rss_mib,
+            }));
+        }
+        if let Some(p) = c.proofs.iter().find(|p| p.n == 8) {
+            out.push(json!({
+                "target": "n = 8 proves in less than the seed's 16 GB M1 (114.7 s, wall)",
+                "measured": p.prove_total.wall_s,
+                "unit": "s (wall)",
+                "bound": SEED_M1_N8_PROVE_S,
+                "holds": p.prove_total.wall_s < SEED_M1_N8_PROVE_S && p.verified,
+                "cpu_s": p.prove_total.cpu_s,
+                "threads": p.threads,
+                "cpu_s_per_thread": p.prove_total.cpu_s / p.threads as f64,
+                "load_avg_1m": p.load_avg_1m,
+                "peak_rss_mib": p.peak_rss_mib,
+            }));
+        }
+    }
+    Value::Array(out)
+}
+
+/// Runs everything `cfg` asks for and returns the report.
+pub fn run(cfg: &Config) -> Result<Value, String> {
+    let provenance = measure::provenance::provenance_json();
+    let machine = measure::machine::machine_json();
+    let load_start = load_avg();
+    let start = Instant::now();
+    let seed = cfg.seed.unwrap_or_else(|| {
+        let mut s = [0u8; 32];
+        OsRng.fill_bytes(&mut s);
+        s
+    });
+    let mut rng = ChaCha20Rng::from_seed(seed);
+    let (native_rows, checks) = if cfg.native {
+        native_part(cfg, &mut rng)?
+    } else {
+        (vec![], json!({}))
+    };
+    let circuit = cfg.circuit.then(|| circuit_part(cfg, &mut rng));
+    let fit = circuit.as_ref().map_or(Value::Null, |c| fits(cfg, c));
+    let targets = targets(&native_rows, circuit.as_ref(), &fit, &checks);
+    let mut all_verified = native_rows.iter().all(|r| r.verified)
+        && checks
+            .get("cancellation")
+            .is_none_or(|c| c["passed"] == json!(true));
+    if let Some(c) = &circuit {
+        all_verified &= c.failures.is_empty()
+            && c.proofs
+                .iter()
+                .all(|p| p.verified && p.rejects_changed_public_input && p.rejects_changed_proof);
+    }
+    let circuit_json = circuit.as_ref().map(|c| {
+        json!({
+            "curve": "BN254 (circuit field: its scalar field; signatures in G1, keys in G2)",
+            "limb_bits": LIMB_BITS,
+            "num_limbs": NUM_LIMBS,
+            "window_bits": 4,
+            "weight_bits": crate::circuit::bn254::WEIGHT_BITS,
+            "pairing_check": cfg.pairing.name(),
+            "prover_threads": cfg.prover_threads,
+            "seed_design": c.seed_design,
+            "sizes": c.sizes,
+            "ablation": c.ablation,
+            "proofs": c.proofs,
+            "failures": c.failures,
+            "fit": fit,
+        })
+    });
+    Ok(json!({
+        "report": "mithril-bench",
+        "format_version": 1,
+        "generated_by": {"program": "mithril-bench", "version": env!("CARGO_PKG_VERSION")},
+        "parameters": cfg.parameters(),
+        "machine": machine,
+        "provenance": provenance,
+        "load_avg": {"start": load_start, "end": load_avg()},
+        "clock": "cpu_s: CPU time of the process (user + system, all threads); wall_s: elapsed time",
+        "elapsed_s": start.elapsed().as_secs_f64(),
+        "all_verified": all_verified,
+        "native": if cfg.native {
+            json!({
+                "curve": "BLS12-381 (blst; keys in G2, signatures in G1)",
+                "hash_to_curve": "RFC 9380 BLS12381G1_XMD:SHA-256_SSWU_RO_, tag BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_POP_",
+                "weights": "BLAKE2b-128(signatures || index), 128-bit",
+                "rows": native_rows,
+                "checks": checks,
+            })
+        } else {
+            Value::Null
+        },
+        "circuit": circuit_json,
+        "targets": targets,
+    }))
+}
+
+/// 1, 5 and 15-minute load averages.
+fn load_avg() -> Vec<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| {
+            s.split_whitespace()
+                .take(3)
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_seeds_and_ranges() {
+        assert_eq!(
+            parse_list("1, 2,2^3..2^5", "x").unwrap(),
+            vec![1, 2, 8, 16, 32]
+        );
+        assert!(parse_list("none", "x").unwrap().is_empty());
+        assert!(parse_list("ten", "--n").unwrap_err().contains("--n"));
+        assert!(parse_list("2^5..2^3", "x").is_err());
+        assert_eq!(parse_seed(&"0a".repeat(32)).unwrap(), [10u8; 32]);
+        assert!(parse_seed("00").is_err());
+    }
+}

@@ -1,0 +1,86 @@
+//! The seed's published figures are well-formed data: the declared columns, known experiments,
+//! groups and statuses, positive values where the run finished and none where it was killed.
+
+use std::path::Path;
+
+/// Splits one CSV line (fields may be double-quoted, with no quotes inside).
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().unwrap().push(c),
+        }
+    }
+    assert!(!quoted, "unbalanced quotes in {line:?}");
+    out
+}
+
+#[test]
+fn seed_figures_are_well_formed() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = fields(lines.next().unwrap());
+    assert_eq!(
+        header,
+        [
+            "experiment",
+            "keys_in",
+            "n",
+            "prove_s",
+            "proof_bytes",
+            "verify_ms",
+            "status",
+            "k",
+            "advice_columns",
+            "lookup_bits",
+            "limb_bits",
+            "num_limbs",
+            "machine",
+            "threads",
+            "source"
+        ]
+    );
+    let mut rows = 0;
+    let mut m1_n8_fastest = f64::INFINITY;
+    for line in lines {
+        let f = fields(line);
+        assert_eq!(f.len(), header.len(), "{line}");
+        assert!(["msp_a", "msp_b"].contains(&f[0].as_str()), "{line}");
+        assert!(["G1", "G2", "unstated"].contains(&f[1].as_str()), "{line}");
+        let n: u64 = f[2].parse().unwrap();
+        assert!(n >= 2, "{line}");
+        let num = |i: usize| -> Option<f64> {
+            (!f[i].is_empty()).then(|| f[i].parse::<f64>().expect("a number"))
+        };
+        match f[6].as_str() {
+            "ok" => {
+                assert!(num(3).unwrap() > 0.0 && num(5).unwrap() > 0.0, "{line}");
+                assert!(num(4).is_none_or(|b| b > 0.0));
+                let k = num(7).unwrap();
+                assert!((17.0..=21.0).contains(&k), "{line}");
+            }
+            "killed (out of memory)" => {
+                assert!(
+                    num(3).is_none() && num(4).is_none() && num(5).is_none(),
+                    "{line}"
+                );
+            }
+            other => panic!("unknown status {other:?}"),
+        }
+        assert!(!f[12].is_empty() && !f[14].is_empty(), "{line}");
+        if f[0] == "msp_b" && n == 8 && f[12].contains("M1") {
+            m1_n8_fastest = m1_n8_fastest.min(num(3).unwrap());
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 26);
+    // The target the benchmark compares with.
+    assert_eq!(
+        m1_n8_fastest,
+        mithril_msp::measurement::run::SEED_M1_N8_PROVE_S
+    );
+}
