@@ -18,7 +18,6 @@ for ec and mg; they enter with source "seed", beside the facts of its set-up.
 
 from __future__ import annotations
 
-import csv
 import math
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from analysis.parse.common import (
     load_json,
     machine_text,
     need,
-    published,
+    published_rows,
     row,
 )
 
@@ -304,30 +303,23 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 def load_reference(_paper_dir: Path) -> Parsed:
     """The thesis's published figures: its prepre timings and the facts of its set-up."""
-    p = published(SEED_FILE, "the thesis's figures (shipped in cmix/data/)")
+    p = SEED_FILE
     rows: list[dict[str, Any]] = []
-    with p.open(encoding="utf-8", newline="") as f:
-        for no, r in enumerate(csv.DictReader(f), start=2):
-            try:
-                value = float(r["value"])
-            except (KeyError, TypeError, ValueError):
-                raise ReportError(p, no, "a number in column value", r.get("value")) from None
-            unit = r.get("unit") or ""
-            if unit not in SEED_UNITS:
-                raise ReportError(p, no, f"a unit of {', '.join(sorted(SEED_UNITS))}", unit)
-            quantity = r.get("quantity") or ""
-            if not quantity:
-                raise ReportError(p, no, "a quantity", "")
-            clients = (r.get("clients") or "").strip()
-            section, metric = SEED_TIMINGS.get(quantity, ("thesis set-up", quantity))
-            rows.append({
-                "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": SEED_RUN, "file": str(p),
-                "variant": r.get("group") or None, "statement": None, "prover": None,
-                "n": int(clients) if clients else None, "m": None, "curve": None, "hash": None, "mode": None,
-                "security": None, "threads": None, "run_ok": True, "machine": r.get("machine", ""),
-                "commit": None, "versions": "{}", "section": section, "party": None,
-                "label": r.get("source", ""), "metric": metric, "value": value, "unit": unit,
-            })  # fmt: skip
+    for no, r, value in published_rows(p, "the thesis's figures (shipped in cmix/data/)", SEED_UNITS):
+        unit = r.get("unit") or ""
+        quantity = r.get("quantity") or ""
+        if not quantity:
+            raise ReportError(p, no, "a quantity", "")
+        clients = (r.get("clients") or "").strip()
+        section, metric = SEED_TIMINGS.get(quantity, ("thesis set-up", quantity))
+        rows.append({
+            "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": SEED_RUN, "file": str(p),
+            "variant": r.get("group") or None, "statement": None, "prover": None,
+            "n": int(clients) if clients else None, "m": None, "curve": None, "hash": None, "mode": None,
+            "security": None, "threads": None, "run_ok": True, "machine": r.get("machine", ""),
+            "commit": None, "versions": "{}", "section": section, "party": None,
+            "label": r.get("source", ""), "metric": metric, "value": value, "unit": unit,
+        })  # fmt: skip
     info = RunInfo(EXPERIMENT, SEED_SOURCE, SEED_RUN, str(p), True, None)
     return Parsed(rows, [info], [])
 

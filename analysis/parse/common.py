@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,22 @@ def published(path: Path, what: str = "the paper's sample report (shipped in ana
     if not path.exists():
         raise ReportError(path, None, what, "no such file")
     return path
+
+
+def published_rows(path: Path, what: str, units: set[str]) -> Iterator[tuple[int, dict[str, str], float]]:
+    """The rows of a published figures' CSV (columns value and unit, at least): line number, the
+    row, and its value; a missing file, a value that is not a number or an unknown unit is an
+    error naming the file and line."""
+    p = published(path, what)
+    with p.open(encoding="utf-8", newline="") as f:
+        for no, r in enumerate(csv.DictReader(f), start=2):
+            try:
+                value = float(r["value"])
+            except (KeyError, TypeError, ValueError):
+                raise ReportError(p, no, "a number in column value", r.get("value")) from None
+            if (r.get("unit") or "") not in units:
+                raise ReportError(p, no, f"a unit of {', '.join(sorted(units))}", r.get("unit"))
+            yield no, r, value
 
 
 def machine_text(machine: dict[str, Any] | None) -> str:
@@ -134,6 +151,7 @@ class RunInfo:
     failed: list[str] = field(default_factory=list)  # names of the failed statuses
     commit: str | None = None
     problems: list[str] = field(default_factory=list)  # e.g. a truncated text report
+    settings: dict[str, str] = field(default_factory=dict)  # e.g. where its keys came from
 
 
 @dataclass

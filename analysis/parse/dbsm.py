@@ -33,6 +33,8 @@ TIME_RE = re.compile(r"^(?P<label>.+?) time: (?P<t>[0-9]+(?:\.[0-9]*)?(?:[eE][-+
 STATUS_RE = re.compile(r"^(?P<name>status_\w+):? (?P<v>True|False)$")
 SIZE_RE = re.compile(r"^(?P<label>size of .+): (?P<v>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) MB$")
 COUNT_RE = re.compile(r"^number of (?P<what>entries|mix-servers): (?P<v>\d+)$")
+# Settings our program prints (not timed): the security level and where the Paillier keys came from.
+SETTING_RE = re.compile(r"^(?P<what>security|keys): (?P<v>[A-Za-z0-9 _.,()-]+)$")
 HEADER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .,'/+()-]*$")
 # Lines the authors' run harness appended after the report; nothing in the program prints them.
 HARNESS_RE = re.compile(r"^(\*+ Worker \d+ \*+|-+)$")
@@ -59,6 +61,7 @@ class DbReport:
     threads: int | None = None
     seed: int | None = None
     security: str | None = None
+    keys: str | None = None  # "generated", "cached" or "test keys" (ours only)
     commit: str | None = None
     timers: list[Timer] = field(default_factory=list)
     statuses: dict[str, bool] = field(default_factory=dict)
@@ -138,6 +141,9 @@ def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
         if (m := COUNT_RE.match(text)) is not None:
             counts[m.group("what")] = int(m.group("v"))
             continue
+        if (m := SETTING_RE.match(text)) is not None:
+            setattr(rep, m.group("what"), m.group("v"))
+            continue
         if ":" not in text and HEADER_RE.match(text):
             del stack[level:]
             stack.append(text)
@@ -203,6 +209,9 @@ def parse_db_json(path: str | Path) -> DbReport:
             raise ReportError(p, None, f"sizes.{k!r} to be a number (MB)", repr(v))
         rep.sizes[k] = float(v)
     rep.fixes = [str(x) for x in d.get("fixes", [])]
+    keys = d.get("keys")
+    if isinstance(keys, dict) and keys.get("source") is not None:
+        rep.keys = str(keys["source"])
     rep.machine = d.get("machine")
     ver = d.get("version")
     rep.versions = {"db-sm-rsm": str(ver)} if ver is not None else {}
@@ -244,6 +253,8 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
         rows += benchmark_rows(base, run_dir)
     info = RunInfo(EXPERIMENT, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
                    rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
+    if rep.keys is not None:
+        info.settings["keys"] = rep.keys
     return Parsed(rows, [info], [])
 
 
@@ -285,6 +296,13 @@ def problems(run_dir: Path) -> list[str]:
     if not js.exists():
         return ["no report.json"]
     rep = parse_db_json(js)
-    if not rep.statuses:
-        return ["no statuses"]
-    return [f"{k} is False" for k, v in rep.statuses.items() if not v]
+    found = [f"{k} is False" for k, v in rep.statuses.items() if not v] if rep.statuses else ["no statuses"]
+    # The text report is the paper-format record of the same run: as in the report, a malformed
+    # one means the run does not count.
+    txt = run_dir / "report.txt"
+    if txt.exists():
+        try:
+            parse_db_text(txt)
+        except ReportError as e:
+            found.append(f"report.txt unreadable: {e}")
+    return found

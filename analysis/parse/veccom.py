@@ -8,7 +8,6 @@ measured on the seed's own machine.
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from analysis.parse.common import (
     load_json,
     machine_text,
     need,
-    published,
+    published_rows,
     row,
 )
 
@@ -132,28 +131,23 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 def load_reference(_paper_dir: Path) -> Parsed:
     """The seed's published figures (one value per operation, its own machine)."""
-    p = published(SEED_FILE, "the seed's figures (shipped in veccom/data/)")
+    p = SEED_FILE
     rows: list[dict[str, Any]] = []
-    with p.open(encoding="utf-8", newline="") as f:
-        for no, r in enumerate(csv.DictReader(f), start=2):
-            try:
-                value = float(r["value"])
-            except (KeyError, ValueError):
-                raise ReportError(p, no, "a number in column value", r.get("value")) from None
-            unit = r.get("unit", "")
-            is_size = unit == "bytes"
-            if not is_size and unit not in UNIT_SECONDS:
-                raise ReportError(p, no, "a unit of s, ms, us, ns or bytes", unit)
-            rows.append({
-                "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": "veccom-rust (2019)", "file": str(p),
-                "variant": r["scheme"], "statement": None, "prover": None, "n": int(r["n"]), "m": None,
-                "curve": None, "hash": None, "mode": None, "security": None, "threads": 1, "run_ok": True,
-                "machine": r.get("machine", ""), "commit": None, "versions": "{}",
-                "section": r["operation"], "party": None, "label": r["operation"],
-                "metric": "size" if is_size else "published",
-                "value": value if is_size else value * UNIT_SECONDS[unit],
-                "unit": "bytes" if is_size else "s",
-            })  # fmt: skip
+    for _no, r, value in published_rows(
+        p, "the seed's figures (shipped in veccom/data/)", {*UNIT_SECONDS, "bytes"}
+    ):
+        unit = r["unit"]
+        is_size = unit == "bytes"
+        rows.append({
+            "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": "veccom-rust (2019)", "file": str(p),
+            "variant": r["scheme"], "statement": None, "prover": None, "n": int(r["n"]), "m": None,
+            "curve": None, "hash": None, "mode": None, "security": None, "threads": 1, "run_ok": True,
+            "machine": r.get("machine", ""), "commit": None, "versions": "{}",
+            "section": r["operation"], "party": None, "label": r["operation"],
+            "metric": "size" if is_size else "published",
+            "value": value if is_size else value * UNIT_SECONDS[unit],
+            "unit": "bytes" if is_size else "s",
+        })  # fmt: skip
     info = RunInfo(EXPERIMENT, SEED_SOURCE, "veccom-rust (2019)", str(p), True, 1)
     return Parsed(rows, [info], [])
 

@@ -24,7 +24,14 @@ PROVENANCE = {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": Fal
 
 
 def db_json(
-    paper_db: Path, out: Path, n: int, m: int, scale: float, fail: str | None = None, **params: Any
+    paper_db: Path,
+    out: Path,
+    n: int,
+    m: int,
+    scale: float,
+    fail: str | None = None,
+    keys: str = "generated",
+    **params: Any,
 ) -> Path:
     rep = parse_db_text(paper_db, "paper")
     keep = {f"mixer {k}" for k in range(m)} | {"verifier"}
@@ -44,7 +51,8 @@ def db_json(
         "experiment": "db-sm-rsm", "params": p,
         "timers": timers, "statuses": statuses,
         "sizes": {k: v * n / rep.n for k, v in rep.sizes.items()},
-        "fixes": ["B5: n+1 deltas"], "machine": MACHINE, "version": "0.1.0", "provenance": PROVENANCE,
+        "fixes": ["B5: n+1 deltas"], "keys": {"source": keys},
+        "machine": MACHINE, "version": "0.1.0", "provenance": PROVENANCE,
     }))  # fmt: skip
     return f
 

@@ -87,6 +87,21 @@ def test_truncated_db_report_names_file_and_line(paper_dir: Path, tmp_path: Path
     assert f"{f}:121" in str(e.value)
 
 
+def test_db_text_settings_lines(paper_dir: Path, tmp_path: Path) -> None:
+    """Our report's header states the security level and where the keys came from, and its key
+    generation is a timer of its own."""
+    lines = (paper_dir / DB).read_text().splitlines()
+    assert lines[2].strip() == "number of mix-servers: 4" and lines[3] == " main"
+    ours = [*lines[:3], "     security: 128", lines[3], "     key generation time: 5.4 s",
+            "     keys: generated, from the key cache", *lines[4:]]  # fmt: skip
+    rep = parse_db_text(_write(tmp_path, "ours.txt", "\n".join(ours)))
+    assert (rep.security, rep.keys, rep.timer(("main",), "key generation")) == (
+        "128",
+        "generated, from the key cache",
+        5.4,
+    )
+
+
 def test_malformed_db_line(paper_dir: Path, tmp_path: Path) -> None:
     lines = (paper_dir / DB).read_text().splitlines()
     assert lines[39].endswith("mixer 2: re-encryption time: 4.5 s")

@@ -106,6 +106,23 @@ def test_sixty_repetitions_paginate(tmp_path: Path, paper_dir: Path) -> None:
     assert len(PdfReader(str(tmp_path / "report.pdf")).pages) >= 5
 
 
+def test_key_source_and_fixes_are_in_the_pdf(tmp_path: Path, paper_dir: Path) -> None:
+    """The PDF says where each run's keys came from (test keys named run by run) and lists the
+    fixes the runs report."""
+    synth.make_results(
+        tmp_path, paper_dir, synth.config(entries=16, sweep_mixers=[2], experiments=["db-sm-rsm"])
+    )
+    run = tmp_path / "raw" / "db-sm-rsm" / "n16-m2-bn254-fast-s128-t1"
+    doc = json.loads((run / "report.json").read_text())
+    doc["keys"] = {"source": "test"}
+    (run / "report.json").write_text(json.dumps(doc))
+    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
+    text = " ".join(pdf_text(tmp_path / "report.pdf").split())
+    assert "1 run(s): generated for the run" in text
+    assert "1 run(s): the FIXED TEST KEYS (public constants: insecure, for quick runs only): n16-m2-" in text
+    assert "B5 n+1 deltas" in text
+
+
 def test_truncated_text_report_is_flagged(tmp_path: Path, paper_dir: Path) -> None:
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["db-sm-rsm"]))
     run = tmp_path / "raw" / "db-sm-rsm" / "n16-m4-bn254-fast-s128-t1"
@@ -114,7 +131,9 @@ def test_truncated_text_report_is_flagged(tmp_path: Path, paper_dir: Path) -> No
     col = collect(tmp_path, paper_dir, for_results(tmp_path))
     bad = [r for r in col.runs if r.source == "ours" and not r.ok]
     assert bad and "report.txt unreadable" in bad[0].problems[0]
-    assert main(["verify", str(tmp_path)]) == 0  # the statuses in report.json are all true
+    # The statuses in report.json are all true, but the run's paper-format record is broken: the
+    # workflow's last step fails, as the report's summary says.
+    assert main(["verify", str(tmp_path)]) == 1
     build_report(tmp_path, paper_dir, for_results(tmp_path))
     assert "report.txt unreadable" in (tmp_path / "summary.txt").read_text()
 
