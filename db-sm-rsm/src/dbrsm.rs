@@ -41,6 +41,50 @@ pub struct RsmOutput {
     pub dpk_entry_bytes: usize,
 }
 
+/// The verifier's BBS+ quasi-signatures on the γ_i and their encryptions (S under ElGamal, c
+/// and r̂ under threshold Paillier), with the randomness revealed (B17).
+#[derive(Clone)]
+pub(crate) struct VerfSigs<E: Pairing> {
+    pub y: E::G2Affine,
+    pub sigs: Vec<QuasiSig<E>>,
+    pub s_ct: Vec<Ciphertext<E>>,
+    pub s_rho: Vec<E::ScalarField>,
+    pub c_ct: Vec<Integer>,
+    pub c_rand: Vec<Integer>,
+    pub r_ct: Vec<Integer>,
+    pub r_rand: Vec<Integer>,
+}
+
+impl<E: Pairing> VerfSigs<E> {
+    /// True iff all three encryptions of every signature are what the revealed randomness
+    /// gives: the mixers' check that the verifier encrypted what it signed.
+    pub(crate) fn encryptions_match(
+        &self,
+        gens: &crate::group::Generators<E>,
+        eg: &elgamal::PublicKey<E>,
+        th: &ThresholdPublicKey,
+    ) -> bool {
+        let n = self.sigs.len();
+        [
+            self.s_ct.len(),
+            self.s_rho.len(),
+            self.c_ct.len(),
+            self.c_rand.len(),
+            self.r_ct.len(),
+            self.r_rand.len(),
+        ]
+        .iter()
+        .all(|l| *l == n)
+            && (0..n).into_par_iter().all(|i| {
+                let q = &self.sigs[i];
+                elgamal::encrypt(gens, eg, &q.s, &self.s_rho[i]) == self.s_ct[i]
+                    && th.encrypt_with(&scalar_to_integer(&q.c), &self.c_rand[i]) == self.c_ct[i]
+                    && th.encrypt_with(&scalar_to_integer(&q.r_hat), &self.r_rand[i])
+                        == self.r_ct[i]
+            })
+    }
+}
+
 /// The three encrypted lists that travel through the mixers: Enc_ElG(S), Enc_th(c), Enc_th(r).
 #[derive(Clone)]
 struct SigLists<E: Pairing> {
@@ -136,16 +180,6 @@ pub fn run<E: Pairing>(
 
     // §2.6.2: BBS+ quasi-signatures on every γ_i, encrypted (S under ElGamal, c and r̂ under
     // threshold Paillier), with the randomness revealed (B17).
-    struct VerfSigs<E: Pairing> {
-        y: E::G2Affine,
-        sigs: Vec<QuasiSig<E>>,
-        s_ct: Vec<Ciphertext<E>>,
-        s_rho: Vec<E::ScalarField>,
-        c_ct: Vec<Integer>,
-        c_rand: Vec<Integer>,
-        r_ct: Vec<Integer>,
-        r_rand: Vec<Integer>,
-    }
     let vs = r.section("get_verfsigs_rev", Totals::Verifier, |r| {
         r.time(
             Party::Verifier,
@@ -165,6 +199,11 @@ pub fn run<E: Pairing>(
                     .into_par_iter()
                     .map(|i| th.encrypt_with(&scalar_to_integer(&sigs[i].c), &c_rand[i]))
                     .collect();
+                let mut c_rand = c_rand;
+                if cfg.tampers(Tamper::VerfSigRevEnc) {
+                    // The revealed randomness of c's encryption is not the one used.
+                    c_rand[0] += 1;
+                }
                 let r_ct = (0..n)
                     .into_par_iter()
                     .map(|i| th.encrypt_with(&scalar_to_integer(&sigs[i].r_hat), &r_rand[i]))
@@ -197,14 +236,7 @@ pub fn run<E: Pairing>(
                     &mut mx.rng,
                 )
                 .is_ok();
-                let enc_ok = (0..n).into_par_iter().all(|i| {
-                    let q = &vs.sigs[i];
-                    elgamal::encrypt(gens, eg, &q.s, &vs.s_rho[i]) == vs.s_ct[i]
-                        && th.encrypt_with(&scalar_to_integer(&q.c), &vs.c_rand[i]) == vs.c_ct[i]
-                        && th.encrypt_with(&scalar_to_integer(&q.r_hat), &vs.r_rand[i])
-                            == vs.r_ct[i]
-                });
-                sig_ok && enc_ok
+                sig_ok && vs.encryptions_match(gens, eg, th)
             });
         }
         all
@@ -447,12 +479,14 @@ pub fn run<E: Pairing>(
             let mut all = true;
             for mx in mixers.iter() {
                 all &= r.time(mx.party(), "verifying others' decryption shares", || {
-                    (0..m).into_par_iter().filter(|k| *k != mx.k).all(|k| {
-                        let (ds, dsp, dc, dcp, dr, drp) = &all_shares[k];
-                        elgamal::verify_shares(gens, &eg.vks[k], &blinded.s, ds, dsp).is_ok()
-                            && th.verify_shares(k, &blinded.c, dc, dcp).is_ok()
-                            && th.verify_shares(k, &blinded.r, dr, drp).is_ok()
-                    })
+                    // The ElGamal shares decrypt only if the Y_k combine to Y.
+                    eg.check().is_ok()
+                        && (0..m).into_par_iter().filter(|k| *k != mx.k).all(|k| {
+                            let (ds, dsp, dc, dcp, dr, drp) = &all_shares[k];
+                            elgamal::verify_shares(gens, &eg.vks[k], &blinded.s, ds, dsp).is_ok()
+                                && th.verify_shares(k, &blinded.c, dc, dcp).is_ok()
+                                && th.verify_shares(k, &blinded.r, dr, drp).is_ok()
+                        })
                 });
             }
             let mut out = (Vec::new(), Combined::default(), Combined::default());
@@ -634,4 +668,60 @@ pub fn run<E: Pairing>(
         sig_bytes: vs.sigs[0].size_bytes(),
         dpk_entry_bytes: proof.entry_size_bytes(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::Generators;
+    use crate::pedersen::commit_g1;
+    use crate::thpaillier::ThresholdKey;
+    use rand::SeedableRng;
+
+    /// The mixers' check of the verifier's encryptions catches each of the three components.
+    #[test]
+    fn encryption_check_rejects_each_component() {
+        type E = ark_bn254::Bn254;
+        type F = ark_bn254::Fr;
+        let mut rng = ChaCha20Rng::seed_from_u64(32);
+        let gens = Generators::<E>::new(&mut rng);
+        let (eg, _) = elgamal::keygen(&gens, 2, &mut rng).unwrap();
+        let th = ThresholdKey::fixed_small_test_key(&mut rng, 2).pk;
+        let sk = SigningKey::<E>::generate(&gens, &mut rng);
+        let gammas: Vec<_> = (0..3)
+            .map(|_| commit_g1(&gens, &F::rand(&mut rng), &F::rand(&mut rng)).into_affine())
+            .collect();
+        let sigs = bbsplus::sign_commitments(&gens, &sk, &gammas, &mut rng);
+        let s: Vec<_> = sigs.iter().map(|q| q.s).collect();
+        let (s_ct, s_rho) = elgamal::encrypt_many(&gens, &eg, &s, &mut rng);
+        let enc = |x: &F, rng: &mut ChaCha20Rng| th.encrypt(&scalar_to_integer(x), rng);
+        let (c_ct, c_rand): (Vec<_>, Vec<_>) = sigs.iter().map(|q| enc(&q.c, &mut rng)).unzip();
+        let (r_ct, r_rand): (Vec<_>, Vec<_>) = sigs.iter().map(|q| enc(&q.r_hat, &mut rng)).unzip();
+        let vs = VerfSigs {
+            y: sk.y,
+            sigs,
+            s_ct,
+            s_rho,
+            c_ct,
+            c_rand,
+            r_ct,
+            r_rand,
+        };
+        assert!(vs.encryptions_match(&gens, &eg, &th));
+        let changed = |f: &dyn Fn(&mut VerfSigs<E>)| {
+            let mut v = vs.clone();
+            f(&mut v);
+            v.encryptions_match(&gens, &eg, &th)
+        };
+        assert!(!changed(&|v| v.s_rho[1] += F::one()), "S");
+        assert!(!changed(&|v| v.c_rand[2] += 1), "c");
+        assert!(!changed(&|v| v.r_rand[0] += 1), "r");
+        assert!(!changed(&|v| v.sigs[0].c += F::one()), "signature's c");
+        assert!(
+            !changed(&|v| {
+                v.r_ct.pop();
+            }),
+            "length"
+        );
+    }
 }

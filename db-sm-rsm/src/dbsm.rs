@@ -71,7 +71,11 @@ pub fn run<E: Pairing>(
                     if cfg.tampers(Tamper::VerfSig) {
                         sigs[0] = (sigs[0].into_group() + gens.g1.point()).into_affine();
                     }
-                    let (cts, rho) = elgamal::encrypt_many(gens, eg, &sigs, &mut verifier.rng);
+                    let (cts, mut rho) = elgamal::encrypt_many(gens, eg, &sigs, &mut verifier.rng);
+                    if cfg.tampers(Tamper::VerfSigEnc) {
+                        // The revealed randomness is not the one used.
+                        rho[0] += E::ScalarField::one();
+                    }
                     Ok((sk.y, sigs, cts, rho))
                 }
             },
@@ -86,10 +90,7 @@ pub fn run<E: Pairing>(
             all &= r.time(mx.party(), label, || {
                 let sig_ok =
                     bbsig::batch_verify(gens, &bb, &mixed.msgs, &sigs, &mut mx.rng).is_ok();
-                let enc_ok = (0..n)
-                    .into_par_iter()
-                    .all(|j| elgamal::encrypt(gens, eg, &sigs[j], &rho[j]) == cts[j]);
-                sig_ok && enc_ok
+                sig_ok && encryptions_match(gens, eg, &sigs, &rho, &cts)
             });
         }
         all
@@ -252,9 +253,13 @@ pub fn run<E: Pairing>(
             let mut all = true;
             for mx in mixers.iter() {
                 all &= r.time(mx.party(), "verifying others' decryption shares", || {
-                    (0..public.m).into_par_iter().filter(|k| *k != mx.k).all(|k| {
-                        elgamal::verify_shares(gens, &eg.vks[k], &blinded, &shares[k], &proofs[k]).is_ok()
-                    })
+                    // The shares are proved against the verification keys Y_k; they decrypt
+                    // only if those combine to Y.
+                    eg.check().is_ok()
+                        && (0..public.m).into_par_iter().filter(|k| *k != mx.k).all(|k| {
+                            elgamal::verify_shares(gens, &eg.vks[k], &blinded, &shares[k], &proofs[k])
+                                .is_ok()
+                        })
                 });
             }
             let mut sigmas = Vec::new();
@@ -333,4 +338,51 @@ pub fn run<E: Pairing>(
         sig_bytes: bbsig::signature_size::<E>(),
         dpk_entry_bytes: proof.entry_size_bytes(),
     })
+}
+
+/// True iff every ciphertext is the encryption of its signature with the revealed randomness:
+/// the mixers' check that the verifier encrypted what it signed.
+pub(crate) fn encryptions_match<E: Pairing>(
+    gens: &crate::group::Generators<E>,
+    eg: &elgamal::PublicKey<E>,
+    sigs: &[E::G1Affine],
+    rho: &[E::ScalarField],
+    cts: &[Ciphertext<E>],
+) -> bool {
+    sigs.len() == cts.len()
+        && rho.len() == cts.len()
+        && (0..cts.len())
+            .into_par_iter()
+            .all(|j| elgamal::encrypt(gens, eg, &sigs[j], &rho[j]) == cts[j])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::Generators;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    #[test]
+    fn encryption_check_rejects_a_wrong_randomness_signature_or_ciphertext() {
+        type E = ark_bn254::Bn254;
+        let mut rng = ChaCha20Rng::seed_from_u64(31);
+        let gens = Generators::<E>::new(&mut rng);
+        let (eg, _) = elgamal::keygen(&gens, 2, &mut rng).unwrap();
+        let sigs: Vec<_> = (0..3)
+            .map(|_| elgamal::random_message::<E>(&mut rng))
+            .collect();
+        let (cts, rho) = elgamal::encrypt_many(&gens, &eg, &sigs, &mut rng);
+        assert!(encryptions_match(&gens, &eg, &sigs, &rho, &cts));
+        let mut bad = rho.clone();
+        bad[2] += ark_bn254::Fr::one();
+        assert!(!encryptions_match(&gens, &eg, &sigs, &bad, &cts));
+        let mut bad = sigs.clone();
+        bad[0] = (bad[0] + gens.g1.base()).into_affine();
+        assert!(!encryptions_match(&gens, &eg, &bad, &rho, &cts));
+        let mut bad = cts.clone();
+        bad.swap(0, 1);
+        assert!(!encryptions_match(&gens, &eg, &sigs, &rho, &bad));
+        assert!(!encryptions_match(&gens, &eg, &sigs[1..], &rho, &cts));
+    }
 }

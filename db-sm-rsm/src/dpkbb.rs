@@ -242,6 +242,12 @@ mod tests {
     }
 
     fn run<E: Pairing>(tamper: bool) -> Vec<usize> {
+        run_changed::<E>(if tamper { "zb" } else { "" })
+    }
+
+    /// An honest proof of 5 entries, checked after one change: `zb` (a response share), or a
+    /// statement element the proof was made for: `gamma` (γ_0), `sigma` (σ̃_3) or `y`.
+    fn run_changed<E: Pairing>(change: &str) -> Vec<usize> {
         let mut rng = ChaCha20Rng::seed_from_u64(7);
         let gens = Generators::<E>::new(&mut rng);
         let (n, m) = (5, 3);
@@ -297,10 +303,29 @@ mod tests {
             proof.zr.push(zr);
             proof.zb.push(zb);
         }
-        if tamper {
-            proof.zb[1][0] += E::ScalarField::from(1u64);
+        let (mut y2, mut gammas2, mut sigmas2) = (y, gammas.clone(), sigmas.clone());
+        match change {
+            "zb" => proof.zb[1][0] += E::ScalarField::from(1u64),
+            "gamma" => gammas2[0] = (gammas2[0] + gens.g1.base()).into_affine(),
+            "sigma" => sigmas2[3] = (sigmas2[3] + gens.g1.base()).into_affine(),
+            "y" => y2 = (y2 + gens.f2.base()).into_affine(),
+            _ => {}
         }
+        let st = Statement {
+            y: &y2,
+            gammas: &gammas2,
+            sigmas: &sigmas2,
+        };
         verify(&gens, &st, &proof).unwrap()
+    }
+
+    /// The proof is bound to its statement: a changed commitment, blinded signature or key
+    /// fails the entries it touches.
+    #[test]
+    fn rejects_a_changed_statement() {
+        assert_eq!(run_changed::<ark_bn254::Bn254>("gamma"), vec![0]);
+        assert_eq!(run_changed::<ark_bn254::Bn254>("sigma"), vec![3]);
+        assert_eq!(run_changed::<ark_bn254::Bn254>("y"), vec![0, 1, 2, 3, 4]);
     }
 
     /// Mixers whose blinding shares sum to 0 get σ̃ = 1, and with it an honest-looking proof for

@@ -352,6 +352,13 @@ mod tests {
     /// [`run`], with entry `zero` (if any) blinded by bS = δ0 = 0, so that its z1 is the
     /// identity and S̃ is the unblinded S.
     fn run_with<E: Pairing>(tamper: bool, zero: Option<usize>) -> Vec<usize> {
+        run_changed::<E>(if tamper { "d2" } else { "" }, zero)
+    }
+
+    /// [`run_with`] with one change after the proof is made: `d2` (a response share), or a
+    /// statement element: `msg` (msg_0), `s` (S̃_1), `c` (c̃_2), `r` (r̃_3), `y`, or the proof's
+    /// `z1` (entry 0).
+    fn run_changed<E: Pairing>(change: &str, zero: Option<usize>) -> Vec<usize> {
         type F<E> = <E as Pairing>::ScalarField;
         let mut rng = ChaCha20Rng::seed_from_u64(9);
         let gens = Generators::<E>::new(&mut rng);
@@ -414,10 +421,39 @@ mod tests {
         let ch = challenges(&gens, &st, &z1, &acc);
         let z = (0..m).map(|k| respond(&nonces[k], &w[k], &ch)).collect();
         let mut proof = Proof { z1, ch, z };
-        if tamper {
-            proof.z[2].d2[3] += F::<E>::from(1u64);
+        let one = F::<E>::from(1u64);
+        let (mut y2, mut msgs2, mut ss2, mut cs2, mut rs2) =
+            (y, msgs.clone(), ss.clone(), cs.clone(), rs.clone());
+        match change {
+            "d2" => proof.z[2].d2[3] += one,
+            "msg" => msgs2[0] += one,
+            "s" => ss2[1] = (ss2[1] + gens.g1.base()).into_affine(),
+            "c" => cs2[2] += one,
+            "r" => rs2[3] += one,
+            "y" => y2 = (y2 + gens.f2.base()).into_affine(),
+            "z1" => proof.z1[0] += gens.ft.point(),
+            _ => {}
         }
+        let st = Statement {
+            y: &y2,
+            msgs: &msgs2,
+            s: &ss2,
+            c: &cs2,
+            r: &rs2,
+        };
         verify(&gens, &st, &proof).unwrap()
+    }
+
+    /// The proof is bound to its statement: every changed element fails the entries it touches.
+    #[test]
+    fn rejects_a_changed_statement() {
+        type E = ark_bn254::Bn254;
+        assert_eq!(run_changed::<E>("msg", None), vec![0]);
+        assert_eq!(run_changed::<E>("s", None), vec![1]);
+        assert_eq!(run_changed::<E>("c", None), vec![2]);
+        assert_eq!(run_changed::<E>("r", None), vec![3]);
+        assert_eq!(run_changed::<E>("z1", None), vec![0]);
+        assert_eq!(run_changed::<E>("y", None), vec![0, 1, 2, 3]);
     }
 
     #[test]

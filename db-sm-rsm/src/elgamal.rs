@@ -409,6 +409,11 @@ mod tests {
         assert!(verify_shares(&gens, &pk.vks[0], &cs_bad, &shares[0], &p0).is_err());
         assert!(verify_shares(&gens, &pk.vks[0], &cs2, &shares[0][1..], &p0).is_err());
         assert!(keygen(&gens, 0, &mut rng).is_err());
+        // Verification keys that do not combine to Y: a key share changed behind the key.
+        let mut vks = pk.vks.clone();
+        vks[1] = (vks[1] + gens.g1.base()).into_affine();
+        assert!(PublicKey::<E>::new(pk.y, vks).check().is_err());
+        assert!(PublicKey::<E>::new(pk.y, vec![]).check().is_err());
     }
 
     #[test]

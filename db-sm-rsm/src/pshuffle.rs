@@ -649,6 +649,7 @@ pub fn verify_shuffle<E: Pairing>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bigint::from_hex;
     use crate::perm::commit_perm_random;
     use crate::security::{Security, SecurityLevel};
     use crate::thpaillier::ThresholdKey;
@@ -793,6 +794,74 @@ mod tests {
         let mut p = proof.clone();
         p.eq.d_e[2] += Integer::from(1) << 300;
         assert!(rejects(&p), "oversized d_e");
+
+        // The guards before the equations: ciphertexts and the mod-N² commitments units in
+        // (0, N²), FO commitments units in (0, N), responses non-negative and within their
+        // mask's length. Each rejection names the guard.
+        let guard = |p: &PaillierShuffleProof<E>, st: &ShuffleStatement<'_, E>, what: &str| {
+            let err = verify_shuffle(st, p).unwrap_err().to_string();
+            assert!(err.contains("out of range"), "{what}: {err}");
+        };
+        let factor = from_hex(crate::thpaillier::fixed::P_1024);
+        let n2 = &su.pk.n2;
+        for (what, c) in [
+            ("zero", Integer::new()),
+            ("N²", n2.clone()),
+            ("not a unit", factor.clone()),
+        ] {
+            let mut out = su.output.clone();
+            out[1] = c.clone();
+            let st_out = ShuffleStatement {
+                output: &out,
+                ..su.statement()
+            };
+            guard(&proof, &st_out, &format!("output {what}"));
+            let mut inp = su.input.clone();
+            inp[4] = c.clone();
+            let st_in = ShuffleStatement {
+                input: &inp,
+                ..su.statement()
+            };
+            guard(&proof, &st_in, &format!("input {what}"));
+            let mut p = proof.clone();
+            p.b2 = c.clone();
+            guard(&p, &st, &format!("b2 {what}"));
+            let mut p = proof.clone();
+            p.renc.cb2c = c;
+            guard(&p, &st, &format!("Cb2c {what}"));
+        }
+        for (what, c) in [
+            ("zero", Integer::new()),
+            ("N", su.fo.n.clone()),
+            ("not a unit", factor),
+        ] {
+            let mut p = proof.clone();
+            p.z_t = c.clone();
+            guard(&p, &st, &format!("z_t {what}"));
+            let mut p = proof.clone();
+            p.eq.cz1 = c.clone();
+            guard(&p, &st, &format!("eq Cz1 {what}"));
+            let mut p = proof.clone();
+            p.renc.z1 = c;
+            guard(&p, &st, &format!("renc z1 {what}"));
+        }
+        let len = Lengths::new::<E>(&su.pk, &su.fo);
+        let long = |bits: u32| Integer::from(1) << (bits + 2);
+        let mut p = proof.clone();
+        p.eq.d_t1 = Integer::from(-1);
+        guard(&p, &st, "negative eq d_t1");
+        let mut p = proof.clone();
+        p.renc.d_t2 = long(len.t);
+        guard(&p, &st, "long renc d_t2");
+        let mut p = proof.clone();
+        p.eq.d_y1 = long(len.y);
+        guard(&p, &st, "long eq d_y1");
+        let mut p = proof.clone();
+        p.renc.d_r = long(len.r);
+        guard(&p, &st, "long d_r");
+        let mut p = proof.clone();
+        p.eq.d_e[5] = Integer::from(-2);
+        guard(&p, &st, "negative d_e");
 
         // Statement elements: an output re-randomised, an input changed, another commitment.
         let mut out = su.output.clone();

@@ -7,6 +7,7 @@
 //! is public goes to [`Public`]. Nothing else carries secrets between steps.
 
 use ark_ec::pairing::Pairing;
+use ark_ec::CurveGroup;
 use ark_ff::{One, UniformRand};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -100,16 +101,28 @@ pub struct Verifier {
     pub(crate) rng: ChaCha20Rng,
 }
 
-/// Window of the fixed-base table for the threshold key's H (1025-bit exponents): 103 rows of
-/// 1024 entries of 512 bytes, about 54 MB, and about 103 multiplications per encryption
-/// (upstream: 13-bit windows, 332 MB, 79 multiplications).
+/// Largest window of the fast mode's fixed-base table for the threshold key's H, which covers
+/// the proofs' long exponents (about 2400 bits): 241 rows of 1023 entries of 512 bytes, about
+/// 126 MB, and about 241 multiplications per power (upstream: 13-bit windows over the 1025-bit
+/// r only, 332 MB, 79 multiplications).
 pub const TH_TABLE_WINDOW: u32 = 10;
-/// Window of each mixer's table. Fast mode covers the PoK's long exponents (masks of ~2170 bits,
-/// batch sums): 289 rows of 255 entries of 512 bytes, about 38 MB per mixer, so a sender's PoK
-/// of each share costs table look-ups instead of a 2170-bit powmod mod N² (input preparation
-/// per sender: 8 such powmods at m = 4). Unlike upstream (B4, table built but never used),
-/// senders' encryptions to the mixers use it.
+/// Largest window of each mixer's table. Fast mode covers the PoK's long exponents (masks of
+/// ~2260 bits, batch sums): about 300 rows of 255 entries of 512 bytes, about 39 MB per mixer,
+/// so a sender's PoK of each share costs table look-ups instead of a long powmod mod N² (input
+/// preparation per sender: 8 such powmods at m = 4). Unlike upstream (B4, table built but never
+/// used), senders' encryptions to the mixers use it.
 pub const MIXER_TABLE_WINDOW: u32 = 8;
+
+/// The window, at most `max` bits, of a fixed-base table for `bits`-bit exponents that makes
+/// building it and computing `uses` powers cheapest: ⌈bits/w⌉ rows of 2^w − 1 entries cost one
+/// modular multiplication each to build, and each power one per row. Large runs get `max`
+/// (n = 1000, m = 4 already does); a run with a handful of entries gets a small table instead of
+/// spending seconds on one it barely uses.
+pub fn table_window(bits: u32, uses: usize, max: u32) -> u32 {
+    (1..=max)
+        .min_by_key(|w| u64::from(bits.div_ceil(*w)) * ((1u64 << w) - 1 + uses as u64))
+        .expect("max >= 1")
+}
 
 fn child_rng(master: &mut ChaCha20Rng) -> ChaCha20Rng {
     ChaCha20Rng::from_rng(master).expect("ChaCha20 never fails")
@@ -147,10 +160,13 @@ pub fn preprocess<E: Pairing>(
             key.pk.build_table(13);
         } else {
             // Fast mode: the table also covers the proofs' long exponents (PoK masks and
-            // responses, the shuffle's H^{t2+r}), so they cost table look-ups, not 2170-bit
-            // powmods (issue 8); ~120 MB at this window.
+            // responses, the shuffle's H^{t2+r}), so they cost table look-ups, not long
+            // powmods. About 6 + 9m powers of H per entry: the senders' 2 encryptions and 2
+            // PoK masks, m re-encryptions in mixing, and in DB-RSM the verifier's 2 encryptions
+            // and per mixer 2 re-checked, 2 re-encrypted and 2 fresh ciphertexts with 2 masks.
             let bits = key.pk.long_exponent_bits();
-            key.pk.build_table_bits(TH_TABLE_WINDOW, bits);
+            let window = table_window(bits, (6 + 9 * m) * n, TH_TABLE_WINDOW);
+            key.pk.build_table_bits(window, bits);
         }
         (key.pk, key.shares)
     });
@@ -172,13 +188,22 @@ pub fn preprocess<E: Pairing>(
             // Paper mode: upstream's per-mixer encryptions never used their table (B4 kept),
             // so the senders pay a 448-bit powmod per share encryption.
             if cfg.mode != crate::run::Mode::Paper {
+                // Per sender: 2 share encryptions and 2 PoK masks.
                 let bits = key.pk.long_exponent_bits();
-                key.pk.build_table_bits(MIXER_TABLE_WINDOW, bits);
+                key.pk
+                    .build_table_bits(table_window(bits, 4 * n, MIXER_TABLE_WINDOW), bits);
             }
             (key.pk.clone(), key)
         }));
     }
-    let (eg, eg_shares) = elgamal::keygen(&gens, m, &mut dealer)?;
+    let (mut eg, mut eg_shares) = elgamal::keygen(&gens, m, &mut dealer)?;
+    if cfg.tampers(Tamper::ElgamalKey) {
+        // Mixer 0's share moves off the key, and its verification key with it.
+        eg_shares[0] += E::ScalarField::one();
+        let mut vks = eg.vks.clone();
+        vks[0] = gens.g1.mul(&eg_shares[0]).into_affine();
+        eg = elgamal::PublicKey::new(eg.y, vks);
+    }
     let (mut t1, mut t2) = r.time_plain("gen_beaver_triples", || {
         (
             gen_beaver_triples::<E::ScalarField>(n, m, &mut dealer),
@@ -255,4 +280,20 @@ pub fn preprocess<E: Pairing>(
         rng: child_rng(master),
     };
     Ok((public, mixers, verifier))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_window_grows_with_the_number_of_powers() {
+        assert_eq!(table_window(2411, 42_000, TH_TABLE_WINDOW), TH_TABLE_WINDOW);
+        assert!(table_window(2411, 72, TH_TABLE_WINDOW) <= 5);
+        assert_eq!(
+            table_window(2300, 4_000, MIXER_TABLE_WINDOW),
+            MIXER_TABLE_WINDOW
+        );
+        assert!(table_window(100, 0, 8) == 1);
+    }
 }

@@ -68,11 +68,23 @@ pub enum Tamper {
     /// outside the group of ciphertexts).
     #[value(name = "share-ciphertext")]
     ShareCiphertext,
+    /// The verifier reveals a randomness other than the one of its first BB signature's
+    /// encryption.
+    #[value(name = "verfsig-enc")]
+    VerfSigEnc,
+    /// The verifier reveals a randomness other than the one of its first BBS+ signature's c
+    /// encryption.
+    #[value(name = "verfsig-rev-enc")]
+    VerfSigRevEnc,
+    /// Mixer 0 holds an ElGamal key share that does not match the public key Y; its
+    /// verification key Y_0 matches the share, so its decryption-share proofs verify.
+    #[value(name = "elgamal-key")]
+    ElgamalKey,
 }
 
 impl Tamper {
     /// Every tamper, with the status it must turn False.
-    pub const ALL: [(Tamper, &'static str); 19] = [
+    pub const ALL: [(Tamper, &'static str); 22] = [
         (Tamper::PermComm, "status_permcomm"),
         (Tamper::InputPok, "status_encs"),
         (Tamper::Shuffle, "status_shuffle"),
@@ -92,6 +104,9 @@ impl Tamper {
         (Tamper::ZeroBlinding, "status_dpk_bbsig"),
         (Tamper::Replay, "status_encs"),
         (Tamper::ShareCiphertext, "status_share_decryption"),
+        (Tamper::VerfSigEnc, "status_verfsigs"),
+        (Tamper::VerfSigRevEnc, "status_verfsigs_rev"),
+        (Tamper::ElgamalKey, "status_decshares_blsigs"),
     ];
 
     /// The command-line name of the tamper (as in `--tamper NAME`).
@@ -116,6 +131,9 @@ impl Tamper {
             Tamper::ZeroBlinding => "zero-blinding",
             Tamper::Replay => "replay",
             Tamper::ShareCiphertext => "share-ciphertext",
+            Tamper::VerfSigEnc => "verfsig-enc",
+            Tamper::VerfSigRevEnc => "verfsig-rev-enc",
+            Tamper::ElgamalKey => "elgamal-key",
         }
     }
 

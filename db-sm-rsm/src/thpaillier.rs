@@ -794,6 +794,42 @@ mod tests {
         assert_eq!(key.pk.combine(&col).unwrap(), Integer::from(0));
     }
 
+    /// The guards before the equation: every share a unit in (0, N²), the response
+    /// non-negative and no longer than the mask allows. Each rejection names the guard.
+    #[test]
+    fn share_proof_rejects_out_of_range_shares_and_responses() {
+        let (key, cts, shares) = share_setup(4);
+        let pk = &key.pk;
+        let proof = key.shares[1]
+            .prove_shares(pk, &cts, &shares, &mut rng(17))
+            .unwrap();
+        pk.verify_shares(1, &cts, &shares, &proof).unwrap();
+        let p_prime = from_hex(fixed::P_1024);
+        for (what, bad) in [
+            ("zero", Integer::new()),
+            ("N²", pk.n2.clone()),
+            ("above N²", Integer::from(&pk.n2 + 5u32)),
+            ("negative", Integer::from(-3)),
+            ("not a unit", p_prime.clone()),
+        ] {
+            let mut s = shares.clone();
+            s[2] = bad;
+            let err = pk.verify_shares(1, &cts, &s, &proof).unwrap_err();
+            assert!(err.to_string().contains("out of range"), "{what}: {err}");
+        }
+        for (what, z) in [
+            ("negative response", Integer::from(-&proof.z)),
+            (
+                "long response",
+                Integer::from(1) << (pk.share_mask_bits() + 2),
+            ),
+        ] {
+            let bad = ShareProof { z, ..proof.clone() };
+            let err = pk.verify_shares(1, &cts, &shares, &bad).unwrap_err();
+            assert!(err.to_string().contains("out of range"), "{what}: {err}");
+        }
+    }
+
     #[test]
     fn share_proof_rejects_tampered_response_challenge_and_statement() {
         let (key, cts, shares) = share_setup(4);

@@ -1,31 +1,10 @@
 //! End-to-end tests of the `db-sm-rsm` command: honest runs print every status True and exit 0;
 //! each `--tamper` turns its status False and makes the exit code non-zero; bad arguments exit 2.
 
-use std::process::Command;
+mod common;
 
-use db_sm_rsm::report::parse_status_line;
+use common::{par_map, run, statuses};
 use db_sm_rsm::tamper::Tamper;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"))
-        .args(args)
-        // Seeded runs keep their generated keys here, so each seed's keys are searched once.
-        .env(
-            "DBSM_KEY_CACHE",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/dbsm-keys"),
-        )
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn statuses(report: &str) -> Vec<(String, bool)> {
-    report.lines().filter_map(parse_status_line).collect()
-}
 
 const ALL_STATUSES: [&str; 19] = [
     "status_permcomm",
@@ -86,8 +65,7 @@ fn honest_run_bls12_381() {
 
 #[test]
 fn every_tamper_turns_its_status_false() {
-    let mut failures = Vec::new();
-    for (t, status) in Tamper::ALL {
+    let failures: Vec<String> = par_map(&Tamper::ALL, |&(t, status)| {
         let (code, stdout, stderr) = run(&["3", "2", "--seed", "3", "--tamper", t.name()]);
         let st = statuses(&stdout);
         let got = st.iter().find(|(n, _)| n == status).map(|(_, ok)| *ok);
@@ -111,13 +89,16 @@ fn every_tamper_turns_its_status_false() {
         } else {
             Some(false)
         };
-        if code == 0 || got != Some(false) || overall != want_overall {
-            failures.push(format!(
+        (code == 0 || got != Some(false) || overall != want_overall).then(|| {
+            format!(
                 "--tamper {}: exit {code}, {status} = {got:?}, {section} = {overall:?}\n{stderr}",
                 t.name()
-            ));
-        }
-    }
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
