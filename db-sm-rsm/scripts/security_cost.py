@@ -4,10 +4,11 @@
 Runs the program once per setting, alternately (128, paper, 128, ... for `--pairs` pairs), with
 the same seed, mode and thread count, reads the JSON reports and prints one Markdown table: per
 section and party, the time per entry at each setting (mean over the runs of that setting and over
-the mixers), the counted-operation lower bound at each setting (op counts x calibrated unit costs,
-scaled by the run's measured drift of each arithmetic family), time over bound, and the ratio
-128 / paper of both. Times are CPU seconds of the party's timers (the run is single-threaded by
-default, so CPU time is the time the party worked, undisturbed by waiting for a core).
+the mixers), the counted-operation lower bound at each setting (op counts x calibrated unit costs),
+time over bound, and the ratio 128 / paper of both. Times are CPU seconds of the party's timers:
+the calibration's unit costs are CPU times too, and on a shared machine CPU time is not inflated
+by waiting for a core (with one thread it is the time the party worked). `--from-dir DIR` prints
+the table from the reports a previous invocation kept with `--raw-dir DIR`.
 
     cargo build --release -p db-sm-rsm
     python3 db-sm-rsm/scripts/security_cost.py --n 1000 --m 4 --threads 1 \\
@@ -90,40 +91,54 @@ def main() -> None:
                     help="unit costs from `cargo bench -p db-sm-rsm --bench ops`")  # fmt: skip
     ap.add_argument("--key-cache", type=Path, default=os.environ.get("DBSM_KEY_CACHE"))
     ap.add_argument("--raw-dir", type=Path, help="keep every run's JSON report here")
+    ap.add_argument(
+        "--from-dir", type=Path, help="no runs: read the reports kept in this directory"
+    )
     args = ap.parse_args()
     if min(args.n, args.m, args.threads, args.pairs) < 1:
         ap.error("n, m, threads and pairs must be at least 1")
-    if not args.binary.exists():
-        ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
-    if not args.calibration or not Path(args.calibration).exists():
-        ap.error("a calibration file is needed for the bound (--calibration or DBSM_CALIBRATION)")
-
     docs: dict[str, list[dict]] = {"128": [], "paper": []}
-    with tempfile.TemporaryDirectory() as scratch:
-        raw = args.raw_dir or Path(scratch)
-        raw.mkdir(parents=True, exist_ok=True)
-        for k in range(args.pairs):
-            for sec in ("128", "paper"):
-                docs[sec].append(run(args, sec, raw / f"security-{sec}-{k}.json"))
+    if args.from_dir:
+        for sec in docs:
+            for f in sorted(args.from_dir.glob(f"security-{sec}-*.json")):
+                docs[sec].append(json.loads(f.read_text()))
+        if not all(docs.values()):
+            ap.error(f"{args.from_dir} lacks the reports of one setting")
+        args.pairs = len(docs["128"])
+    else:
+        if not args.binary.exists():
+            ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
+        if not args.calibration or not Path(args.calibration).exists():
+            ap.error(
+                "a calibration file is needed for the bound (--calibration or DBSM_CALIBRATION)"
+            )
+        with tempfile.TemporaryDirectory() as scratch:
+            raw = args.raw_dir or Path(scratch)
+            raw.mkdir(parents=True, exist_ok=True)
+            for k in range(args.pairs):
+                for sec in ("128", "paper"):
+                    docs[sec].append(run(args, sec, raw / f"security-{sec}-{k}.json"))
 
-    load = os.getloadavg()[0]
-    print(f"n = {args.n}, m = {args.m}, {args.curve}, mode {args.mode}, {args.threads} thread(s), "
-          f"seed {args.seed}, {args.pairs} alternated pair(s) (128 first); load {load:.2f} at the "
-          "end. ms per entry: CPU time of the party's timers (mixers: mean per mixer); bound: "
-          "counted operations x calibrated unit costs, drift-corrected")  # fmt: skip
+    first = docs["128"][0]
+    p = first["params"]
+    loads = ", ".join(f"{d['machine']['load_avg_1m']:.1f}" for d in docs["128"] + docs["paper"])
+    print(f"n = {p['n']}, m = {p['m']}, {p['curve']}, mode {p['mode']}, {p['threads']} thread(s), "
+          f"seed {p['seed']}, {args.pairs} alternated pair(s) (128 first); 1-minute load at the "
+          f"end of each run: {loads}. ms per entry: CPU time of the party's timers (mixers: mean "
+          "per mixer); bound: counted operations x calibrated unit costs")  # fmt: skip
     print()
     print("| section | party | 128: time | 128: bound | 128: time / bound "
           "| paper: time | paper: bound | paper: time / bound | 128 / paper: time "
           "| 128 / paper: bound |")  # fmt: skip
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    per_entry = 1000.0 / args.n
+    per_entry = 1000.0 / p["n"]
     for section, party in SECTIONS:
         fig = {
             sec: {f: mean([section_figures(d, section, party)[f] for d in ds]) for f in FIELDS}
             for sec, ds in docs.items()
         }
         t = {sec: fig[sec]["cpu_seconds"] * per_entry for sec in fig}
-        b = {sec: fig[sec]["lower_bound_drift_s"] * per_entry for sec in fig}
+        b = {sec: fig[sec]["lower_bound_s"] * per_entry for sec in fig}
 
         def ratio(x: float, y: float) -> str:
             return f"{x / y:.2f}" if y > 0 else "-"

@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{par_map, run, statuses};
-use db_sm_rsm::tamper::Tamper;
+use common::{assert_conforms, par_map, run, statuses};
+use db_sm_rsm::protocol::tamper::Tamper;
 
 const ALL_STATUSES: [&str; 19] = [
     "status_permcomm",
@@ -53,6 +53,7 @@ fn honest_run_bn254_10_2() {
     assert!(doc["timers"].as_array().unwrap().len() > 50);
     assert!(doc["machine"]["logical_cpus"].as_u64().unwrap() >= 1);
     assert_eq!(doc["sizes"].as_object().unwrap().len(), 5);
+    assert_conforms(&json, "report.schema.json");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -169,6 +170,7 @@ fn keys_are_generated_cached_and_reported() {
             serde_json::json!([2048, 2048])
         );
         assert_eq!(doc["params"]["test_keys"], source == "test");
+        assert_conforms(&json, "report.schema.json");
     }
     assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 3);
     // A cache that is a file, and more mixers than test keys: refused before any work.
@@ -218,6 +220,7 @@ fn security_setting_is_reported() {
         assert_eq!(doc["security"]["challenge_bits"], chal);
         assert_eq!(doc["security"]["batch_bits"], chal);
         assert_eq!(doc["security"]["slack_bits"], slack);
+        assert_conforms(&json, "report.schema.json");
     }
     let (code, _, stderr) = run(&["2", "2", "--security", "64"]);
     assert_eq!(code, 2, "{stderr}");

@@ -1,4 +1,4 @@
-//! The computed cost model and `--mode paper` end to end (issue 8): every JSON timer row carries
+//! The computed cost model and `--mode paper` end to end: every JSON timer row carries
 //! its operation counts, a calibration file adds lower bounds, paper mode uses upstream's
 //! operation classes (no multi-exponentiation) and both modes reject every tamper.
 
@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 mod common;
 
-use common::{par_map, run, statuses};
-use db_sm_rsm::tamper::Tamper;
+use common::{assert_conforms, par_map, run, statuses};
+use db_sm_rsm::protocol::tamper::Tamper;
 use serde_json::Value;
 
 fn tmp(name: &str) -> PathBuf {
@@ -25,6 +25,7 @@ fn run_json(mode: &str, tag: &str, extra: &[&str]) -> Value {
     let (code, stdout, stderr) = run(&args);
     assert_eq!(code, 0, "{mode}: stderr:\n{stderr}");
     assert!(statuses(&stdout).iter().all(|(_, ok)| *ok));
+    assert_conforms(&json, "report.schema.json");
     serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
 }
 
@@ -104,6 +105,7 @@ fn calibration_adds_lower_bounds_and_bad_files_exit_2() {
     .map(|(op, ns)| serde_json::json!({"op": op, "curve": "bn254", "ns": ns}))
     .collect();
     std::fs::write(&cal, serde_json::to_vec(&rows).unwrap()).unwrap();
+    assert_conforms(&cal, "calibration.schema.json");
     let doc = run_json(
         "fast",
         "calibrated",

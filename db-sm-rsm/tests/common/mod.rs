@@ -5,7 +5,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use db_sm_rsm::report::parse_status_line;
+use db_sm_rsm::measurement::format::parse_status_line;
 
 /// Runs `db-sm-rsm` with `args`: (exit code, stdout, stderr). Seeded runs keep their generated
 /// keys in one cache under the target directory, so each seed's keys are searched once; no
@@ -52,4 +52,33 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
         .into_iter()
         .map(|r| r.expect("every item ran"))
         .collect()
+}
+
+/// Checks the JSON file `doc` against `docs/<schema>` with Python's jsonschema (Draft 2020-12),
+/// and the schema itself; panics with every violation.
+pub fn assert_conforms(doc: &std::path::Path, schema: &str) {
+    let code = "import json, sys, jsonschema\n\
+                s = json.load(open(sys.argv[1]))\n\
+                jsonschema.Draft202012Validator.check_schema(s)\n\
+                v = jsonschema.Draft202012Validator(s)\n\
+                errs = sorted(v.iter_errors(json.load(open(sys.argv[2]))), key=str)\n\
+                print('\\n'.join(f'{list(e.path)}: {e.message}' for e in errs))\n\
+                sys.exit(1 if errs else 0)\n";
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs")
+        .join(schema);
+    let out = Command::new("python3")
+        .args(["-c", code])
+        .arg(&schema)
+        .arg(doc)
+        .output()
+        .expect("python3 with jsonschema (requirements.txt) checks the schemas");
+    assert!(
+        out.status.success(),
+        "{} does not conform to {}:\n{}{}",
+        doc.display(),
+        schema.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
