@@ -1,10 +1,11 @@
-//! Unit operations of the cost model (spec §3.3) on BN254 and BLS12-381, with Criterion.
+//! Unit operations of the cost model (docs/protocol.md §10) on BN254 and BLS12-381, with Criterion.
 //!
 //! `cargo bench -p db-sm-rsm --bench ops` prints Criterion's estimates and writes a calibration
 //! file (env `DBSM_CALIBRATION`, default `target/calibration.json`):
 //! `[{"op", "curve", "ns", "wall_ns", "threads", "machine"}, ...]`: `ns` is the median over
 //! Criterion's samples of the process CPU time per call (robust on a shared machine), `wall_ns`
-//! the same for wall time (what Criterion prints). Operation names follow the spec's cost labels: `E1f`/`E1v`
+//! the same for wall time (what Criterion prints). Operation names follow the cost model's classes
+//! ([`db_sm_rsm::primitives::counters`]): `E1f`/`E1v`
 //! (G1 fixed/variable base, full exponent), `E1f80`, `E1v80`, `E1f128`, `E1v128`, `E1f180`,
 //! `E1v180` (short exponents), the same for G2 (`E2…`) and GT (`ET…`), `E1j2` (a two-base joint G1
 //! exponentiation, `group::mul_var_joint`), `P` (one pairing), `MP3` (a multi-pairing
@@ -31,30 +32,18 @@ use criterion::{black_box, Criterion};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use db_sm_rsm::bigint::{multi_pow_mod, pow_mod, random_bits};
-use db_sm_rsm::group::{msm, msm_short, mul_var, mul_var_joint, random_short, Generators};
-use db_sm_rsm::machine::machine_json;
-use db_sm_rsm::paillier::PaillierKey;
-use db_sm_rsm::thpaillier::ThresholdKey;
+use db_sm_rsm::primitives::bigint::{multi_pow_mod, pow_mod, random_bits};
+use db_sm_rsm::primitives::group::{
+    msm, msm_short, mul_var, mul_var_joint, random_short, Generators,
+};
+use db_sm_rsm::primitives::paillier::PaillierKey;
+use db_sm_rsm::primitives::thpaillier::ThresholdKey;
+use measure::clock::process_cpu_seconds;
+use measure::machine::machine_json;
 use rug::Integer;
 
 /// Per-call (CPU, wall) nanoseconds of every sample, keyed by (op, curve).
 type Samples = Mutex<BTreeMap<(String, Option<String>), Vec<(f64, f64)>>>;
-
-/// CPU time of the whole process in nanoseconds: the sum over its threads of
-/// `/proc/self/task/*/schedstat` (first field, ns on CPU). All threads count because the work
-/// runs on rayon's worker(s), not on the calling thread. CPU time rather than wall time is what
-/// the calibration records: the 2-core machine is shared, and wall time there includes waiting
-/// for a core. None off Linux.
-fn process_cpu_ns() -> Option<u64> {
-    let mut total = 0u64;
-    for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let path = task.ok()?.path().join("schedstat");
-        let text = std::fs::read_to_string(path).ok()?;
-        total += text.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(total)
-}
 
 struct Recorder {
     samples: Samples,
@@ -70,15 +59,18 @@ impl Recorder {
         let key = (op.to_string(), curve.map(str::to_string));
         c.bench_function(&id, |b| {
             b.iter_custom(|iters| {
-                let cpu0 = process_cpu_ns();
+                // CPU time of the whole process (every thread: the work runs on rayon's
+                // workers), not wall time: the machine is shared, and wall time there includes
+                // waiting for a core.
+                let cpu0 = process_cpu_seconds();
                 let start = Instant::now();
                 for _ in 0..iters {
                     black_box(f());
                 }
                 let el = start.elapsed();
                 let wall = el.as_nanos() as f64 / iters as f64;
-                let cpu = match (cpu0, process_cpu_ns()) {
-                    (Some(a), Some(b)) => b.saturating_sub(a) as f64 / iters as f64,
+                let cpu = match (process_cpu_seconds() - cpu0) * 1e9 / iters as f64 {
+                    c if c.is_finite() => c,
                     _ => wall,
                 };
                 self.samples
@@ -214,7 +206,7 @@ fn bench_curve<E: Pairing>(c: &mut Criterion, rec: &Recorder, curve: &str) {
 
 /// Paillier unit operations (curve-independent): threshold-Paillier encryption with the
 /// 13-bit-window table for H (upstream's `Enc_pp`), modular exponentiations mod the 4099-bit N²
-/// and the 2050-bit N with the exponent lengths of spec §3, and CRT decryption under a per-mixer
+/// and the 2050-bit N with the exponent lengths the protocol uses, and CRT decryption under a per-mixer
 /// key. Test keys from the checked-in primes: their secrecy is irrelevant to timing.
 fn bench_paillier(c: &mut Criterion, rec: &Recorder) {
     let mut rng = ChaCha20Rng::from_seed([9; 32]);

@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
-use db_sm_rsm::bigint::{mul_mod, multi_pow_mod, random_bits};
-use db_sm_rsm::report::process_cpu_seconds as cpu_seconds;
+use db_sm_rsm::primitives::bigint::{mul_mod, multi_pow_mod, random_bits};
+use measure::clock::process_cpu_seconds as cpu_seconds;
 use rand::SeedableRng;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use rug::Integer;

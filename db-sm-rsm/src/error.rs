@@ -11,6 +11,7 @@ pub enum Error {
     Input(String),
 }
 
+/// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Returns `Err(Error::Verify(what))` unless `ok`.

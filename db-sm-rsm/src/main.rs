@@ -1,16 +1,22 @@
 //! `db-sm-rsm N M`: one full run of the traceable-mixnet protocol with distributed set-membership
 //! (DB-SM) and reverse set-membership (DB-RSM) proofs, printing the paper-format report on stdout
-//! (spec §4), progress on stderr, and optionally the same data as JSON (interfaces.md).
+//! (docs/protocol.md §9), progress on stderr, and optionally the same data as JSON
+//! (docs/report.schema.json).
+
+#![forbid(unsafe_code)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use db_sm_rsm::report::Report;
-use db_sm_rsm::run::{run, Config, Curve, Mode};
-use db_sm_rsm::security::SecurityLevel;
-use db_sm_rsm::tamper::Tamper;
+use db_sm_rsm::measurement::cost::{self, Calibration};
+use db_sm_rsm::measurement::probe;
+use db_sm_rsm::measurement::report::Report;
+use db_sm_rsm::primitives::security::SecurityLevel;
+use db_sm_rsm::protocol::config::{Config, Curve, Mode};
+use db_sm_rsm::protocol::run::run;
+use db_sm_rsm::protocol::tamper::Tamper;
 use serde_json::json;
 
 /// Largest n and m accepted: far beyond what fits the 8 GiB budget is refused up front.
@@ -37,9 +43,9 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = Curve::Bn254)]
     curve: Curve,
     /// fast: multi-exponentiations for every product of powers, fixed-base tables for every
-    /// reused base, batch verification. paper: upstream's operation counts (spec §8): every
-    /// power computed separately, each proof checked on its own, upstream's table sizes; the
-    /// same proofs and statuses, for a like-for-like comparison with the paper's figures.
+    /// reused base, batch verification. paper: upstream's operation counts: every power
+    /// computed separately, each proof checked on its own, upstream's table sizes; the same
+    /// proofs and statuses, for a like-for-like comparison with the paper's figures.
     #[arg(long, value_enum, default_value_t = Mode::Fast)]
     mode: Mode,
     /// 128: 128-bit challenges and batching vectors, 80-bit statistical slack in every mask.
@@ -78,19 +84,6 @@ struct Cli {
     calibration: Option<PathBuf>,
 }
 
-/// Writes to `path.tmp` then renames, so a reader never sees a half-written file.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let cfg = Config {
@@ -110,6 +103,12 @@ fn main() -> ExitCode {
     if let Err(e) = cfg.validate() {
         eprintln!("error: {e}");
         return ExitCode::from(2);
+    }
+    if let Some(path) = &cli.json {
+        if let Err(e) = measure::output::check_writable(path) {
+            eprintln!("error: --json: {e}");
+            return ExitCode::from(2);
+        }
     }
     if let Err(e) = rayon::ThreadPoolBuilder::new()
         .num_threads(cli.threads as usize)
@@ -131,15 +130,13 @@ fn main() -> ExitCode {
             .unwrap_or_default()
     );
 
-    // Paper mode computes every product of powers term by term, as upstream (spec §8).
-    db_sm_rsm::cost::set_paper(cfg.mode == Mode::Paper);
     let calibration = cli
         .calibration
         .clone()
         .or_else(|| std::env::var_os("DBSM_CALIBRATION").map(PathBuf::from));
     if let Some(path) = &calibration {
-        match db_sm_rsm::cost::Calibration::load(&path.to_string_lossy(), cfg.curve.name()) {
-            Ok(c) => db_sm_rsm::cost::set_calibration(c),
+        match Calibration::load(&path.to_string_lossy(), cfg.curve.name()) {
+            Ok(c) => cost::set_calibration(c),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
@@ -175,13 +172,12 @@ fn main() -> ExitCode {
             "statuses": report.statuses_json(),
             "sizes": report.sizes_json(),
             "fixes": info.fixes,
-            "machine": db_sm_rsm::machine::machine_json(),
+            "machine": measure::machine::machine_json(),
             "version": env!("CARGO_PKG_VERSION"),
             "calibration": calibration.map(|p| p.to_string_lossy().into_owned()),
-            "speed_probe": db_sm_rsm::probe::recorded_json(),
+            "speed_probe": probe::recorded_json(),
         });
-        let text = serde_json::to_vec_pretty(&doc).expect("JSON values always serialise");
-        if let Err(e) = write_atomically(path, &text) {
+        if let Err(e) = measure::output::write_json_atomic(path, &doc) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(2);
         }

@@ -1,31 +1,10 @@
 //! End-to-end tests of the `db-sm-rsm` command: honest runs print every status True and exit 0;
 //! each `--tamper` turns its status False and makes the exit code non-zero; bad arguments exit 2.
 
-use std::process::Command;
+mod common;
 
-use db_sm_rsm::report::parse_status_line;
-use db_sm_rsm::tamper::Tamper;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"))
-        .args(args)
-        // Seeded runs keep their generated keys here, so each seed's keys are searched once.
-        .env(
-            "DBSM_KEY_CACHE",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/dbsm-keys"),
-        )
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn statuses(report: &str) -> Vec<(String, bool)> {
-    report.lines().filter_map(parse_status_line).collect()
-}
+use common::{assert_conforms, par_map, run, statuses};
+use db_sm_rsm::protocol::tamper::Tamper;
 
 const ALL_STATUSES: [&str; 19] = [
     "status_permcomm",
@@ -74,6 +53,7 @@ fn honest_run_bn254_10_2() {
     assert!(doc["timers"].as_array().unwrap().len() > 50);
     assert!(doc["machine"]["logical_cpus"].as_u64().unwrap() >= 1);
     assert_eq!(doc["sizes"].as_object().unwrap().len(), 5);
+    assert_conforms(&json, "report.schema.json");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -86,8 +66,7 @@ fn honest_run_bls12_381() {
 
 #[test]
 fn every_tamper_turns_its_status_false() {
-    let mut failures = Vec::new();
-    for (t, status) in Tamper::ALL {
+    let failures: Vec<String> = par_map(&Tamper::ALL, |&(t, status)| {
         let (code, stdout, stderr) = run(&["3", "2", "--seed", "3", "--tamper", t.name()]);
         let st = statuses(&stdout);
         let got = st.iter().find(|(n, _)| n == status).map(|(_, ok)| *ok);
@@ -111,13 +90,16 @@ fn every_tamper_turns_its_status_false() {
         } else {
             Some(false)
         };
-        if code == 0 || got != Some(false) || overall != want_overall {
-            failures.push(format!(
+        (code == 0 || got != Some(false) || overall != want_overall).then(|| {
+            format!(
                 "--tamper {}: exit {code}, {status} = {got:?}, {section} = {overall:?}\n{stderr}",
                 t.name()
-            ));
-        }
-    }
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -188,6 +170,7 @@ fn keys_are_generated_cached_and_reported() {
             serde_json::json!([2048, 2048])
         );
         assert_eq!(doc["params"]["test_keys"], source == "test");
+        assert_conforms(&json, "report.schema.json");
     }
     assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 3);
     // A cache that is a file, and more mixers than test keys: refused before any work.
@@ -237,6 +220,7 @@ fn security_setting_is_reported() {
         assert_eq!(doc["security"]["challenge_bits"], chal);
         assert_eq!(doc["security"]["batch_bits"], chal);
         assert_eq!(doc["security"]["slack_bits"], slack);
+        assert_conforms(&json, "report.schema.json");
     }
     let (code, _, stderr) = run(&["2", "2", "--security", "64"]);
     assert_eq!(code, 2, "{stderr}");
@@ -247,7 +231,17 @@ fn security_setting_is_reported() {
 fn help_lists_every_tamper() {
     let (code, stdout, _) = run(&["--help"]);
     assert_eq!(code, 0);
-    for (t, status) in Tamper::ALL {
-        assert!(stdout.contains(t.name()) && stdout.contains(status));
-    }
+    // One line per tamper: its name, then the status it turns False.
+    let table: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Tamper steps"))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .filter(|w: &Vec<&str>| w.len() == 2)
+        .collect();
+    let want: Vec<Vec<&str>> = Tamper::ALL
+        .iter()
+        .map(|(t, status)| vec![t.name(), *status])
+        .collect();
+    assert_eq!(table, want, "{stdout}");
 }

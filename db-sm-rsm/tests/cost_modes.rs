@@ -1,32 +1,14 @@
-//! The computed cost model and `--mode paper` end to end (issue 8): every JSON timer row carries
+//! The computed cost model and `--mode paper` end to end: every JSON timer row carries
 //! its operation counts, a calibration file adds lower bounds, paper mode uses upstream's
 //! operation classes (no multi-exponentiation) and both modes reject every tamper.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-use db_sm_rsm::report::parse_status_line;
-use db_sm_rsm::tamper::Tamper;
+use common::{assert_conforms, par_map, run, statuses};
+use db_sm_rsm::protocol::tamper::Tamper;
 use serde_json::Value;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"))
-        .args(args)
-        // Seeded runs keep their generated keys here, so each seed's keys are searched once.
-        .env(
-            "DBSM_KEY_CACHE",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/dbsm-keys"),
-        )
-        .env_remove("DBSM_CALIBRATION")
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dbsm-cost-{}", std::process::id()));
@@ -42,10 +24,8 @@ fn run_json(mode: &str, tag: &str, extra: &[&str]) -> Value {
     args.extend_from_slice(extra);
     let (code, stdout, stderr) = run(&args);
     assert_eq!(code, 0, "{mode}: stderr:\n{stderr}");
-    assert!(stdout
-        .lines()
-        .filter_map(parse_status_line)
-        .all(|(_, ok)| ok));
+    assert!(statuses(&stdout).iter().all(|(_, ok)| *ok));
+    assert_conforms(&json, "report.schema.json");
     serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
 }
 
@@ -125,6 +105,7 @@ fn calibration_adds_lower_bounds_and_bad_files_exit_2() {
     .map(|(op, ns)| serde_json::json!({"op": op, "curve": "bn254", "ns": ns}))
     .collect();
     std::fs::write(&cal, serde_json::to_vec(&rows).unwrap()).unwrap();
+    assert_conforms(&cal, "calibration.schema.json");
     let doc = run_json(
         "fast",
         "calibrated",
@@ -166,8 +147,7 @@ fn calibration_adds_lower_bounds_and_bad_files_exit_2() {
 
 #[test]
 fn paper_mode_rejects_every_tamper() {
-    let mut failures = Vec::new();
-    for (t, status) in Tamper::ALL {
+    let failures: Vec<String> = par_map(&Tamper::ALL, |&(t, status)| {
         let (code, stdout, stderr) = run(&[
             "3",
             "2",
@@ -178,17 +158,19 @@ fn paper_mode_rejects_every_tamper() {
             "--tamper",
             t.name(),
         ]);
-        let got = stdout
-            .lines()
-            .filter_map(parse_status_line)
+        let got = statuses(&stdout)
+            .into_iter()
             .find(|(n, _)| n == status)
             .map(|(_, ok)| ok);
-        if code == 0 || got != Some(false) {
-            failures.push(format!(
+        (code == 0 || got != Some(false)).then(|| {
+            format!(
                 "--tamper {}: exit {code}, {status} = {got:?}\n{stderr}",
                 t.name()
-            ));
-        }
-    }
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

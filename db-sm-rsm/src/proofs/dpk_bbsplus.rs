@@ -1,0 +1,530 @@
+//! DPK_BBS+: the distributed proof of knowledge behind DB-RSM (docs/protocol.md §7.5-§7.6, the paper's
+//! Figure 9). For every output j the mixers hold additive shares of the blinding factors
+//! (bS, bc, br) of a blinded BBS+ signature (S̃_j, c̃_j, r̃_j) on msgs_out_j, plus shares of δ0
+//! (random), δ1 = bS·bc and δ2 = δ0·bc (Beaver products), and prove
+//!
+//! ```text
+//! DPK{(bS, bc, br, δ0, δ1, δ2):
+//!       z2 = geng1^{bc}·geng2^{bS}·genh1^{br}·genh2^{δ1}
+//!    ∧  z1 = genh2^{bS}·genh3^{δ0}
+//!    ∧  1_T = z1^{−bc}·genh2^{δ1}·genh3^{δ2}}
+//! ```
+//!
+//! with `geng1 = e(S̃, f2)`, `geng2 = e(g1, y″)·e(g1, f2)^{c̃}`, `genh1 = e(h1, f2)⁻¹`,
+//! `genh2 = e(g1, f2)⁻¹`, `genh3 = fT` and
+//! `z2 = e(S̃, y″·f2^{c̃}) / (e(f1, f2)·e(g1, f2)^{msg}·e(h1, f2)^{r̃})`: the unblinded
+//! (S̃·g1^{−bS}, c̃ − bc, r̃ − br) is then a valid BBS+ signature on msg.
+//!
+//! GT is written additively by arkworks: "z1^{−bc}" is `z1 * (−bc)`. The challenge hashes the
+//! whole per-entry statement (generators, y″, S̃, c̃, r̃, msg, z1, and T1..T3; geng1/geng2/z2
+//! are functions of those), fixing F1/F2.
+//!
+//! Degenerate statements. Unlike DPK_BB's, this relation stays sound for every blinding value:
+//! `z2 = geng1^{bc}·geng2^{bS}·genh1^{br}·genh2^{bS·bc}` is an identity in (S̃, c̃, r̃) that holds
+//! exactly when the unblinded triple is a BBS+ signature, also for S̃ = 1 or bS = 0, and the
+//! GT Pedersen commitment z1 binds δ1 to bS·bc whatever the values. What a zero total blinding
+//! does break is privacy: bS = 0 makes S̃_j the verifier's own S_{π(j)}, which links the output
+//! to its input. The verifier rejects the two degenerate values it can see, S̃_j = 1 and
+//! z1_j = 1 (bS = δ0 = 0); honest mixers draw bS ≠ 0, so with one honest mixer the total is
+//! uniform and never 0 but with probability 1/q.
+
+use ark_ec::pairing::Pairing;
+use ark_ec::{AffineRepr, CurveGroup};
+use ark_ff::{PrimeField, UniformRand, Zero};
+use ark_serialize::CanonicalSerialize;
+use rand::{CryptoRng, RngCore};
+use rayon::prelude::*;
+
+use crate::primitives::counters::vmul;
+use crate::primitives::group::{Generators, Gt};
+use crate::primitives::transcript::Transcript;
+use crate::{Error, Result};
+
+/// The public statement of all n proofs (output order).
+pub struct Statement<'a, E: Pairing> {
+    /// The verifier's BBS+ public key y″ = f2^{x″}.
+    pub y: &'a E::G2Affine,
+    /// The outputs msgs_out_j.
+    pub msgs: &'a [E::ScalarField],
+    /// The blinded S̃_j.
+    pub s: &'a [E::G1Affine],
+    /// The blinded c̃_j.
+    pub c: &'a [E::ScalarField],
+    /// The blinded r̃_j.
+    pub r: &'a [E::ScalarField],
+}
+
+/// The per-entry generators that both the mixers and the verifier derive from the statement.
+pub struct Derived<E: Pairing> {
+    /// geng1_j = e(S̃_j, f2).
+    pub geng1: Vec<Gt<E>>,
+    /// geng2_j = e(g1, y)·e(g1, f2)^{c̃_j}.
+    pub geng2: Vec<Gt<E>>,
+    /// z2_j, the pairing equation's target.
+    pub z2: Vec<Gt<E>>,
+}
+
+/// The three fixed GT bases (genh1, genh2, genh3).
+fn fixed_bases<E: Pairing>(gens: &Generators<E>) -> (Gt<E>, Gt<E>, Gt<E>) {
+    (-gens.eh1f2.point(), -gens.eg1f2.point(), gens.ft.point())
+}
+
+/// "Computing generators": e(g1, y″) once, then per entry 2 pairings, 1 G2 and 3 GT fixed-base
+/// exponentiations (the `computing generators` step).
+pub fn derive<E: Pairing>(gens: &Generators<E>, st: &Statement<E>) -> Derived<E> {
+    let eg1y = crate::primitives::counters::pairing::<E>(gens.g1.base(), *st.y);
+    let y = st.y.into_group();
+    let rows: Vec<(Gt<E>, Gt<E>, Gt<E>)> = (0..st.s.len())
+        .into_par_iter()
+        .map(|j| {
+            let geng1 = crate::primitives::counters::pairing::<E>(st.s[j], gens.f2.base());
+            let egc = gens.eg1f2.mul(&st.c[j]);
+            let geng2 = eg1y + egc;
+            let lhs = crate::primitives::counters::pairing::<E>(
+                st.s[j],
+                (y + gens.f2.mul(&st.c[j])).into_affine(),
+            );
+            let rhs = gens.ef1f2.point() + gens.eg1f2.mul(&st.msgs[j]) + gens.eh1f2.mul(&st.r[j]);
+            crate::primitives::counters::tick(1);
+            (geng1, geng2, lhs - rhs)
+        })
+        .collect();
+    let mut d = Derived {
+        geng1: Vec::with_capacity(rows.len()),
+        geng2: Vec::with_capacity(rows.len()),
+        z2: Vec::with_capacity(rows.len()),
+    };
+    for (a, b, c) in rows {
+        d.geng1.push(a);
+        d.geng2.push(b);
+        d.z2.push(c);
+    }
+    d
+}
+
+/// Mixer k's shares of the six witnesses, one per entry.
+#[derive(Clone, Debug, Default)]
+pub struct WitnessShares<F> {
+    /// Shares of bS.
+    pub bs: Vec<F>,
+    /// Shares of bc.
+    pub bc: Vec<F>,
+    /// Shares of br.
+    pub br: Vec<F>,
+    /// Shares of δ0.
+    pub d0: Vec<F>,
+    /// Shares of δ1 = bS·bc.
+    pub d1: Vec<F>,
+    /// Shares of δ2 = δ0·bc.
+    pub d2: Vec<F>,
+}
+
+/// Mixer k's nonces (secret until the response round).
+pub struct Nonces<F>(WitnessShares<F>);
+
+/// Running products T1, T2, T3 of every entry.
+pub struct Commitments<E: Pairing> {
+    /// T1 of every entry.
+    pub t1: Vec<Gt<E>>,
+    /// T2 of every entry.
+    pub t2: Vec<Gt<E>>,
+    /// T3 of every entry.
+    pub t3: Vec<Gt<E>>,
+}
+
+impl<E: Pairing> Commitments<E> {
+    /// The identity for n entries.
+    pub fn empty(n: usize) -> Self {
+        Commitments {
+            t1: vec![Gt::<E>::zero(); n],
+            t2: vec![Gt::<E>::zero(); n],
+            t3: vec![Gt::<E>::zero(); n],
+        }
+    }
+}
+
+/// One proof per entry: z1 (the product of the mixers' z1 shares), the challenge, and every
+/// mixer's six response shares (`z[k]` holds mixer k's, as a [`WitnessShares`] of responses).
+#[derive(Clone, Debug)]
+pub struct Proof<E: Pairing> {
+    /// z1_j = genh2^{bS}·genh3^{δ0}.
+    pub z1: Vec<Gt<E>>,
+    /// The challenges.
+    pub ch: Vec<E::ScalarField>,
+    /// Every mixer's response shares.
+    pub z: Vec<WitnessShares<E::ScalarField>>,
+}
+
+impl<E: Pairing> Proof<E> {
+    /// Bytes of one entry's proof: z1, the challenge and 6m response shares.
+    pub fn entry_size_bytes(&self) -> usize {
+        match (self.z1.first(), self.ch.first()) {
+            (Some(z1), Some(ch)) => {
+                z1.compressed_size() + ch.compressed_size() * (1 + 6 * self.z.len())
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Mixer k's commit round: six fresh nonces per entry and the three
+/// factors multiplied into the running products.
+pub fn commit<E: Pairing>(
+    gens: &Generators<E>,
+    d: &Derived<E>,
+    z1: &[Gt<E>],
+    acc: &mut Commitments<E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Nonces<E::ScalarField> {
+    let n = z1.len();
+    let mut draw = || {
+        (0..n)
+            .map(|_| E::ScalarField::rand(rng))
+            .collect::<Vec<_>>()
+    };
+    let w = WitnessShares {
+        bs: draw(),
+        bc: draw(),
+        br: draw(),
+        d0: draw(),
+        d1: draw(),
+        d2: draw(),
+    };
+    let factors: Vec<(Gt<E>, Gt<E>, Gt<E>)> = (0..n)
+        .into_par_iter()
+        .map(|j| {
+            // genh1 = e(h1,f2)^{-1} and genh2 = e(g1,f2)^{-1}: negated exponents on the tables.
+            let h2d1 = gens.eg1f2.mul(&-w.d1[j]);
+            let t1 = vmul(d.geng1[j], &w.bc[j])
+                + vmul(d.geng2[j], &w.bs[j])
+                + gens.eh1f2.mul(&-w.br[j])
+                + h2d1;
+            let t2 = gens.eg1f2.mul(&-w.bs[j]) + gens.ft.mul(&w.d0[j]);
+            let t3 = vmul(z1[j], &-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
+            crate::primitives::counters::tick(1);
+            (t1, t2, t3)
+        })
+        .collect();
+    for (j, (a, b, c)) in factors.into_iter().enumerate() {
+        acc.t1[j] += a;
+        acc.t2[j] += b;
+        acc.t3[j] += c;
+    }
+    Nonces(w)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn challenge<E: Pairing>(
+    gens: &Generators<E>,
+    st: &Statement<E>,
+    j: usize,
+    z1: &Gt<E>,
+    t1: &Gt<E>,
+    t2: &Gt<E>,
+    t3: &Gt<E>,
+) -> E::ScalarField {
+    let mut t = Transcript::new(b"db-sm-rsm/dpk_bbsplussig");
+    gens.append_to(&mut t);
+    t.append_ark(b"y", st.y);
+    t.append_bytes(b"j", &(j as u64).to_le_bytes());
+    t.append_ark(b"msg", &st.msgs[j]);
+    t.append_ark(b"S", &st.s[j]);
+    t.append_ark(b"c", &st.c[j]);
+    t.append_ark(b"r", &st.r[j]);
+    t.append_ark(b"z1", z1);
+    t.append_ark(b"T1", t1);
+    t.append_ark(b"T2", t2);
+    t.append_ark(b"T3", t3);
+    t.challenge_scalar(b"ch")
+}
+
+/// The challenge round (every mixer computes all n challenges).
+pub fn challenges<E: Pairing>(
+    gens: &Generators<E>,
+    st: &Statement<E>,
+    z1: &[Gt<E>],
+    acc: &Commitments<E>,
+) -> Vec<E::ScalarField> {
+    (0..z1.len())
+        .into_par_iter()
+        .map(|j| challenge(gens, st, j, &z1[j], &acc.t1[j], &acc.t2[j], &acc.t3[j]))
+        .collect()
+}
+
+/// Mixer k's response round: `x̂ − ch·x_k` for each of the six witnesses.
+pub fn respond<F: PrimeField>(
+    nonces: &Nonces<F>,
+    w: &WitnessShares<F>,
+    ch: &[F],
+) -> WitnessShares<F> {
+    let resp = |hat: &[F], x: &[F]| -> Vec<F> {
+        hat.iter()
+            .zip(x)
+            .zip(ch)
+            .map(|((h, x), c)| *h - *x * c)
+            .collect()
+    };
+    let h = &nonces.0;
+    WitnessShares {
+        bs: resp(&h.bs, &w.bs),
+        bc: resp(&h.bc, &w.bc),
+        br: resp(&h.br, &w.br),
+        d0: resp(&h.d0, &w.d0),
+        d1: resp(&h.d1, &w.d1),
+        d2: resp(&h.d2, &w.d2),
+    }
+}
+
+/// The verifier: derives the generators itself, sums the shares, recomputes T1'..T3' and
+/// re-hashes. Returns the indices of the failing entries.
+pub fn verify<E: Pairing>(
+    gens: &Generators<E>,
+    st: &Statement<E>,
+    proof: &Proof<E>,
+) -> Result<Vec<usize>> {
+    let n = st.s.len();
+    let shapes_ok = [
+        st.msgs.len(),
+        st.c.len(),
+        st.r.len(),
+        proof.z1.len(),
+        proof.ch.len(),
+    ]
+    .iter()
+    .all(|&l| l == n)
+        && proof.z.iter().all(|z| {
+            [&z.bs, &z.bc, &z.br, &z.d0, &z.d1, &z.d2]
+                .iter()
+                .all(|v| v.len() == n)
+        });
+    if !shapes_ok {
+        return Err(Error::Input(
+            "dpk_bbsplussig: proof and statement lengths differ".into(),
+        ));
+    }
+    let d = derive(gens, st);
+    let bad = (0..n)
+        .into_par_iter()
+        .filter(|&j| {
+            crate::primitives::counters::tick(1);
+            if st.s[j].is_zero() || proof.z1[j].is_zero() {
+                // A blinded signature or a z1 that is the identity: a zero blinding.
+                return true;
+            }
+            let sum = |f: fn(&WitnessShares<E::ScalarField>) -> &Vec<E::ScalarField>| {
+                proof.z.iter().map(|z| f(z)[j]).sum::<E::ScalarField>()
+            };
+            let zbs = sum(|z| &z.bs);
+            let zbc = sum(|z| &z.bc);
+            let zbr = sum(|z| &z.br);
+            let zd0 = sum(|z| &z.d0);
+            let zd1 = sum(|z| &z.d1);
+            let zd2 = sum(|z| &z.d2);
+            let ch = proof.ch[j];
+            let z1 = proof.z1[j];
+            let h2d1 = gens.eg1f2.mul(&-zd1);
+            let t1 = vmul(d.z2[j], &ch)
+                + vmul(d.geng1[j], &zbc)
+                + vmul(d.geng2[j], &zbs)
+                + gens.eh1f2.mul(&-zbr)
+                + h2d1;
+            let t2 = vmul(z1, &ch) + gens.eg1f2.mul(&-zbs) + gens.ft.mul(&zd0);
+            // Upstream also exponentiated the identity by ch here (B11); 1_T^ch is 1_T.
+            let t3 = vmul(z1, &-zbc) + h2d1 + gens.ft.mul(&zd2);
+            challenge(gens, st, j, &z1, &t1, &t2, &t3) != ch
+        })
+        .collect();
+    Ok(bad)
+}
+
+/// GT Pedersen base pair used for the z1 shares: (genh2, genh3) = (e(g1,f2)⁻¹, fT).
+pub fn z1_bases<E: Pairing>(gens: &Generators<E>) -> (Gt<E>, Gt<E>) {
+    let (_, h2, h3) = fixed_bases(gens);
+    (h2, h3)
+}
+
+/// z1_{j,k} = genh2^{bS_k}·genh3^{δ0_k} for mixer k's shares (2 GT fixed-base exponentiations).
+pub fn z1_shares<E: Pairing>(
+    gens: &Generators<E>,
+    bs: &[E::ScalarField],
+    d0: &[E::ScalarField],
+) -> Vec<Gt<E>> {
+    bs.par_iter()
+        .zip(d0)
+        .map(|(b, d)| gens.eg1f2.mul(&-*b) + gens.ft.mul(d))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ff::Field;
+    use rand_chacha::rand_core::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    fn share<F: PrimeField>(x: F, m: usize, rng: &mut ChaCha20Rng) -> Vec<F> {
+        let mut s: Vec<F> = (0..m - 1).map(|_| F::rand(rng)).collect();
+        let rest: F = s.iter().copied().sum();
+        s.push(x - rest);
+        s
+    }
+
+    /// Builds blinded BBS+ signatures directly (the protocol gets them by threshold decryption)
+    /// and runs the three rounds; returns the failing entries.
+    fn run<E: Pairing>(tamper: bool) -> Vec<usize> {
+        run_with::<E>(tamper, None)
+    }
+
+    /// [`run`], with entry `zero` (if any) blinded by bS = δ0 = 0, so that its z1 is the
+    /// identity and S̃ is the unblinded S.
+    fn run_with<E: Pairing>(tamper: bool, zero: Option<usize>) -> Vec<usize> {
+        run_changed::<E>(if tamper { "d2" } else { "" }, zero)
+    }
+
+    /// [`run_with`] with one change after the proof is made: `d2` (a response share), or a
+    /// statement element: `msg` (msg_0), `s` (S̃_1), `c` (c̃_2), `r` (r̃_3), `y`, or the proof's
+    /// `z1` (entry 0).
+    fn run_changed<E: Pairing>(change: &str, zero: Option<usize>) -> Vec<usize> {
+        type F<E> = <E as Pairing>::ScalarField;
+        let mut rng = ChaCha20Rng::seed_from_u64(9);
+        let gens = Generators::<E>::new(&mut rng);
+        let (n, m) = (4, 3);
+        let x = F::<E>::rand(&mut rng);
+        let y = gens.f2.mul(&x).into_affine();
+        let (mut msgs, mut ss, mut cs, mut rs) = (vec![], vec![], vec![], vec![]);
+        let mut w: Vec<WitnessShares<F<E>>> = vec![WitnessShares::default(); m];
+        for j in 0..n {
+            let (v, c, r) = (
+                F::<E>::rand(&mut rng),
+                F::<E>::rand(&mut rng),
+                F::<E>::rand(&mut rng),
+            );
+            let base = gens.f1.point() + gens.g1.mul(&v) + gens.h1.mul(&r);
+            let s = base * (c + x).inverse().unwrap();
+            let (mut bs, bc, br, mut d0) = (
+                F::<E>::rand(&mut rng),
+                F::<E>::rand(&mut rng),
+                F::<E>::rand(&mut rng),
+                F::<E>::rand(&mut rng),
+            );
+            if zero == Some(j) {
+                bs = F::<E>::zero();
+                d0 = F::<E>::zero();
+            }
+            msgs.push(v);
+            ss.push((s + gens.g1.mul(&bs)).into_affine());
+            cs.push(c + bc);
+            rs.push(r + br);
+            let vals = [bs, bc, br, d0, bs * bc, d0 * bc];
+            for (idx, val) in vals.into_iter().enumerate() {
+                for (k, sh) in share(val, m, &mut rng).into_iter().enumerate() {
+                    let t = &mut w[k];
+                    [
+                        &mut t.bs, &mut t.bc, &mut t.br, &mut t.d0, &mut t.d1, &mut t.d2,
+                    ][idx]
+                        .push(sh);
+                }
+            }
+        }
+        let st = Statement {
+            y: &y,
+            msgs: &msgs,
+            s: &ss,
+            c: &cs,
+            r: &rs,
+        };
+        let d = derive(&gens, &st);
+        let mut z1 = vec![Gt::<E>::zero(); n];
+        for wk in &w {
+            for (acc, s) in z1.iter_mut().zip(z1_shares(&gens, &wk.bs, &wk.d0)) {
+                *acc += s;
+            }
+        }
+        let mut acc = Commitments::empty(n);
+        let nonces: Vec<_> = (0..m)
+            .map(|_| commit(&gens, &d, &z1, &mut acc, &mut rng))
+            .collect();
+        let ch = challenges(&gens, &st, &z1, &acc);
+        let z = (0..m).map(|k| respond(&nonces[k], &w[k], &ch)).collect();
+        let mut proof = Proof { z1, ch, z };
+        let one = F::<E>::from(1u64);
+        let (mut y2, mut msgs2, mut ss2, mut cs2, mut rs2) =
+            (y, msgs.clone(), ss.clone(), cs.clone(), rs.clone());
+        match change {
+            "d2" => proof.z[2].d2[3] += one,
+            "msg" => msgs2[0] += one,
+            "s" => ss2[1] = (ss2[1] + gens.g1.base()).into_affine(),
+            "c" => cs2[2] += one,
+            "r" => rs2[3] += one,
+            "y" => y2 = (y2 + gens.f2.base()).into_affine(),
+            "z1" => proof.z1[0] += gens.ft.point(),
+            _ => {}
+        }
+        let st = Statement {
+            y: &y2,
+            msgs: &msgs2,
+            s: &ss2,
+            c: &cs2,
+            r: &rs2,
+        };
+        verify(&gens, &st, &proof).unwrap()
+    }
+
+    /// The proof is bound to its statement: every changed element fails the entries it touches.
+    #[test]
+    fn rejects_a_changed_statement() {
+        type E = ark_bn254::Bn254;
+        assert_eq!(run_changed::<E>("msg", None), vec![0]);
+        assert_eq!(run_changed::<E>("s", None), vec![1]);
+        assert_eq!(run_changed::<E>("c", None), vec![2]);
+        assert_eq!(run_changed::<E>("r", None), vec![3]);
+        assert_eq!(run_changed::<E>("z1", None), vec![0]);
+        assert_eq!(run_changed::<E>("y", None), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn zero_blinding_is_rejected() {
+        // bS = δ0 = 0: z1 = 1 and S̃ = S, a valid proof of a degenerate statement.
+        assert_eq!(run_with::<ark_bn254::Bn254>(false, Some(1)), vec![1]);
+        assert_eq!(
+            run_with::<ark_bls12_381::Bls12_381>(false, Some(2)),
+            vec![2]
+        );
+    }
+
+    #[test]
+    fn identity_blinded_signature_is_rejected() {
+        let mut rng = ChaCha20Rng::seed_from_u64(12);
+        let gens = Generators::<ark_bn254::Bn254>::new(&mut rng);
+        let y = gens.f2.mul(&ark_bn254::Fr::rand(&mut rng)).into_affine();
+        let one = [ark_bn254::Fr::rand(&mut rng)];
+        let s = [ark_bn254::G1Affine::zero()];
+        let st = Statement {
+            y: &y,
+            msgs: &one,
+            s: &s,
+            c: &one,
+            r: &one,
+        };
+        let proof = Proof {
+            z1: vec![gens.ft.point()],
+            ch: one.to_vec(),
+            z: vec![WitnessShares {
+                bs: one.to_vec(),
+                bc: one.to_vec(),
+                br: one.to_vec(),
+                d0: one.to_vec(),
+                d1: one.to_vec(),
+                d2: one.to_vec(),
+            }],
+        };
+        assert_eq!(verify(&gens, &st, &proof).unwrap(), vec![0]);
+    }
+
+    fn completes_and_rejects_a_tampered_share<E: Pairing>() {
+        assert!(run::<E>(false).is_empty());
+        assert_eq!(run::<E>(true), vec![3]);
+    }
+
+    crate::curve_tests!(completes_and_rejects_a_tampered_share);
+}

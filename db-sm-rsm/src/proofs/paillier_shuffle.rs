@@ -1,0 +1,1052 @@
+//! Wikström's commitment-consistent proof of shuffle for threshold-Paillier ciphertexts
+//! (ACISP'09 Protocol 15 with App. D.2 / Protocol 23; upstream `shuffle_paillier_*`).
+//!
+//! Statement: the G1 commitment key `(h1; G_j)`, a mixer's permutation commitment
+//! `a_i = h1^{s_i} · G_{π⁻¹(i)}`, the threshold key, an FO key mod N, inputs `c⃗` and outputs
+//! `c⃗′` with `c′_j = c_{π(j)} · H^{ρ_{π(j)}}` (ρ indexed by input position, as in [`crate::proofs::perm`]).
+//! The opening of the commitment itself is proved once, elsewhere (`perm::prove_perm`).
+//!
+//! With Fiat–Shamir exponents e⃗ (κ_e bits) and `e′_j = e_{π(j)}`:
+//! `∏ a_i^{e_i} = h1^{e0} ∏ G_j^{e′_j}` and `∏ c′_j^{e′_j} = ∏ c_i^{e_i} · H^{r}`, r = Σ ρ_i e_i.
+//! The proof publishes `b1 = h1^{t0} G_0^{t1} G_1^{t2}` and
+//! `b2 = (1+N)^{t1} H^{t2} ∏ c′_j^{e′_j}` and shows
+//! (a) the same e′ open `∏ a_i^{e_i}` in G1 and sit in the exponents of b2 (equal-exponent
+//!     subproof, with FO commitments tying the integers together), and
+//! (b) `b2 / ∏ c_i^{e_i} = (1+N)^{t1} H^{t2 + r}` for the (t1, t2) inside b1 (re-encryption
+//!     subproof).
+//!
+//! Both sub-proofs open one published FO commitment `z_t = FO((t1, t2); y_t)`. With a commitment
+//! each (upstream's layout), the two agreed on t1 only mod q, through b1: a mixer could shift
+//! one output's plaintext by q·k, prove (a) with t1 and (b) with t1 + q·k·e′_j, and pass whenever
+//! the larger response still fit its range (probability about 2^{−57} at upstream's lengths;
+//! the test `sub_proofs_bind_one_t1` does it every time with 8-bit challenges).
+//!
+//! Differences from upstream (codes of docs/fixes.md): responses are integers (no reduction
+//! mod 2^len, B9) and the verifier bounds them; e⃗ and both challenges come from Fiat–Shamir over
+//! the whole statement (generators, keys, a⃗, c⃗, c⃗′: F1, S6); `e0` and `t0`, which only live in
+//! G1, get uniform Zq masks and responses mod q. Products of many powers use multi-exponentiation
+//! (G1: short-exponent Pippenger; mod N and N²: bucket multi-exponentiation).
+
+use ark_ec::pairing::Pairing;
+use ark_ec::CurveGroup;
+use ark_ff::{PrimeField, UniformRand};
+use ark_serialize::CanonicalSerialize;
+use rand::{CryptoRng, RngCore};
+use rayon::prelude::*;
+use rug::{Complete, Integer};
+
+use crate::error::ensure;
+use crate::primitives::bigint::{mul_mod, multi_pow_mod, pow_mod, random_bits};
+use crate::primitives::fo::FoKey;
+use crate::primitives::group::{
+    challenge_short_vec, integer_to_scalar, msm_short, scalar_to_integer, Generators,
+};
+use crate::primitives::pedersen::CommitmentKey;
+use crate::primitives::thpaillier::ThresholdPublicKey;
+use crate::primitives::transcript::Transcript;
+use crate::proofs::perm::{PermCommitment, Permutation};
+use crate::{Error, Result};
+
+/// Re-encrypts every threshold-Paillier ciphertext with fresh randomness ρ and applies π:
+/// `out_j = in_{π(j)} · H^{ρ_{π(j)}}`. Returns the outputs and ρ indexed by input position (the
+/// witness).
+pub fn shuffle(
+    pk: &ThresholdPublicKey,
+    perm: &Permutation,
+    input: &[Integer],
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<(Vec<Integer>, Vec<Integer>)> {
+    let rho: Vec<Integer> = (0..input.len()).map(|_| pk.random_r(rng)).collect();
+    let re: Vec<Integer> = input
+        .par_iter()
+        .zip(&rho)
+        .map(|(c, r)| {
+            crate::primitives::counters::tick(1);
+            pk.reencrypt_with(c, r)
+        })
+        .collect();
+    Ok((perm.apply(&re)?, rho))
+}
+
+/// Upper bound on n: r = Σ ρ_i e_i must stay below its mask's slack (the r mask allows 20 bits for the sum of n terms).
+pub const MAX_ENTRIES: usize = 1 << 20;
+
+/// What the proof is about.
+pub struct ShuffleStatement<'a, E: Pairing> {
+    /// The global generators.
+    pub gens: &'a Generators<E>,
+    /// The Pedersen vector commitment key.
+    pub ck: &'a CommitmentKey<E>,
+    /// The mixer's permutation commitment.
+    pub perm_commitment: &'a PermCommitment<E>,
+    /// The threshold key.
+    pub pk: &'a ThresholdPublicKey,
+    /// The FO key mod the threshold N.
+    pub fo: &'a FoKey,
+    /// The ciphertexts c⃗.
+    pub input: &'a [Integer],
+    /// The ciphertexts c⃗′.
+    pub output: &'a [Integer],
+}
+
+/// The prover's secrets: π, the commitment randomness s⃗ and the re-encryption randomness ρ⃗
+/// (indexed by input position).
+pub struct ShuffleWitness<'a, E: Pairing> {
+    /// π.
+    pub perm: &'a Permutation,
+    /// The commitment's randomness s⃗.
+    pub s: &'a [E::ScalarField],
+    /// The re-encryption randomness, by input position.
+    pub rho: &'a [Integer],
+}
+
+/// Equal-exponent subproof, (a) above.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EqualExponentProof<E: Pairing> {
+    /// `FO(e′⃗; y1)`.
+    pub z1: Integer,
+    /// Commitment to the e′ masks in G1.
+    pub ca: E::G1Affine,
+    /// Commitment to the (t0, t1, t2) masks in G1.
+    pub cb1: E::G1Affine,
+    /// Commitment to the masks in the exponents of b2.
+    pub cb2: Integer,
+    /// FO commitment to the e′ masks.
+    pub cz1: Integer,
+    /// FO commitment to the (t1, t2) masks.
+    pub cz2: Integer,
+    /// Response for e0.
+    pub d_e0: E::ScalarField,
+    /// Response for t0.
+    pub d_t0: E::ScalarField,
+    /// Responses for e′⃗.
+    pub d_e: Vec<Integer>,
+    /// Response for t1.
+    pub d_t1: Integer,
+    /// Response for t2.
+    pub d_t2: Integer,
+    /// Response for z1's randomness.
+    pub d_y1: Integer,
+    /// Response for z_t's randomness.
+    pub d_y2: Integer,
+}
+
+/// Re-encryption subproof, (b) above.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReencryptionProof<E: Pairing> {
+    /// `FO((r); y1)`.
+    pub z1: Integer,
+    /// Commitment to the (t0, t1, t2) masks in G1.
+    pub cb1: E::G1Affine,
+    /// Commitment to the masks of b2/c.
+    pub cb2c: Integer,
+    /// FO commitment to the r mask.
+    pub cz1: Integer,
+    /// FO commitment to the (t1, t2) masks.
+    pub cz2: Integer,
+    /// Response for t0.
+    pub d_t0: E::ScalarField,
+    /// Response for r.
+    pub d_r: Integer,
+    /// Response for t1.
+    pub d_t1: Integer,
+    /// Response for t2.
+    pub d_t2: Integer,
+    /// Response for z1's randomness.
+    pub d_y1: Integer,
+    /// Response for z_t's randomness.
+    pub d_y2: Integer,
+}
+
+/// `(b1, b2, z_t, π_eq, π_renc)`. Both sub-proofs open the one commitment `z_t = FO((t1, t2);
+/// y_t)` (their `d_t1, d_t2, d_y2`), which binds them to the same integers t1, t2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PaillierShuffleProof<E: Pairing> {
+    /// h1^{t0}·G_0^{t1}·G_1^{t2}.
+    pub b1: E::G1Affine,
+    /// (1+N)^{t1}·H^{t2}·∏ c′_j^{e′_j}.
+    pub b2: Integer,
+    /// FO((t1, t2); y_t).
+    pub z_t: Integer,
+    /// The equal-exponent sub-proof.
+    pub eq: EqualExponentProof<E>,
+    /// The re-encryption sub-proof.
+    pub renc: ReencryptionProof<E>,
+}
+
+fn ibytes(x: &Integer) -> usize {
+    // sign byte + magnitude, as the transcript serialises it
+    1 + x.significant_bits().div_ceil(8) as usize
+}
+
+impl<E: Pairing> PaillierShuffleProof<E> {
+    /// Serialised size: compressed G1 points, field elements, and integers at their length.
+    pub fn size_bytes(&self) -> usize {
+        let g = self.b1.compressed_size();
+        let f = E::ScalarField::default().compressed_size();
+        let eq = &self.eq;
+        let r = &self.renc;
+        let ints_eq: usize = [
+            &eq.z1, &eq.cb2, &eq.cz1, &eq.cz2, &eq.d_t1, &eq.d_t2, &eq.d_y1, &eq.d_y2,
+        ]
+        .iter()
+        .map(|x| ibytes(x))
+        .sum::<usize>()
+            + eq.d_e.iter().map(ibytes).sum::<usize>();
+        let ints_r: usize = [
+            &r.z1, &r.cb2c, &r.cz1, &r.cz2, &r.d_r, &r.d_t1, &r.d_t2, &r.d_y1, &r.d_y2,
+        ]
+        .iter()
+        .map(|x| ibytes(x))
+        .sum();
+        g * 4 + f * 3 + ibytes(&self.b2) + ibytes(&self.z_t) + ints_eq + ints_r
+    }
+}
+
+/// Mask lengths, derived from the key, the curve and the security level rather than hard-coded
+/// (B13). Each is the bit length of the largest value it masks (a response is mask + chal·x)
+/// plus κ_r; at 128-bit security (κ_e = κ_c = 128, κ_r = 80) and the 2050-bit N:
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lengths {
+    /// e′ masks: κ_e + κ_c + κ_r (336; upstream 180).
+    pub e: u32,
+    /// t1, t2 masks: bitlen(q) + κ_c + κ_r (462 on BN254; upstream 354).
+    pub t: u32,
+    /// FO randomness masks: bitlen(y) + κ_c + κ_r (2338; upstream 2170).
+    pub y: u32,
+    /// r masks: (r_bits + κ_e + 20) + κ_c + κ_r, r = Σ ρ_i·e_i for n ≤ 2^20 (1381; upstream 1225).
+    pub r: u32,
+}
+
+impl Lengths {
+    pub(crate) fn new<E: Pairing>(pk: &ThresholdPublicKey, fo: &FoKey) -> Self {
+        let s = pk.security;
+        let slack = s.slack_bits + s.challenge_bits;
+        Lengths {
+            e: s.batch_bits + slack,
+            t: E::ScalarField::MODULUS_BIT_SIZE + slack,
+            y: fo.randomness_bits() + slack,
+            r: pk.r_bits() + s.batch_bits + 20 + slack,
+        }
+    }
+}
+
+impl<E: Pairing> ShuffleStatement<'_, E> {
+    fn check_shape(&self) -> Result<usize> {
+        let n = self.input.len();
+        if self.output.len() != n || self.perm_commitment.a.len() != n {
+            return Err(Error::Input(format!(
+                "Paillier shuffle: {} inputs, {} outputs, {} commitments",
+                n,
+                self.output.len(),
+                self.perm_commitment.a.len()
+            )));
+        }
+        if n == 0 || n > MAX_ENTRIES || self.ck.len() < n.max(2) || self.fo.gens.len() < n.max(2) {
+            return Err(Error::Input(format!(
+                "Paillier shuffle: n = {n} needs 1..=2^20 entries and keys of at least max(n, 2)"
+            )));
+        }
+        if self.fo.n != self.pk.n {
+            return Err(Error::Input("FO key is not over the threshold N".into()));
+        }
+        if self.gens.security != self.pk.security
+            || self.fo.slack_bits != self.pk.security.slack_bits
+        {
+            return Err(Error::Input(
+                "Paillier shuffle: generators, threshold key and FO key at different security \
+                 levels"
+                    .into(),
+            ));
+        }
+        self.ck.check_h(self.gens)?;
+        Ok(n)
+    }
+
+    /// Absorbs the whole statement and derives e⃗ (κ_e-bit integers).
+    fn transcript(&self, n: usize) -> (Transcript, Vec<Integer>, Vec<E::ScalarField>) {
+        let mut t = Transcript::new(b"pshuffle/statement");
+        self.gens.append_to(&mut t);
+        self.ck.append_to(&mut t);
+        t.append_ark_slice(b"a", &self.perm_commitment.a);
+        t.append_integer(b"N", &self.pk.n);
+        t.append_integer(b"H", &self.pk.hn);
+        t.append_integer(b"fo.g", &self.fo.g);
+        t.append_integers(b"fo.G", &self.fo.gens);
+        t.append_integers(b"in", self.input);
+        t.append_integers(b"out", self.output);
+        let kappa_e = self.pk.security.batch_bits;
+        let e_f: Vec<E::ScalarField> = challenge_short_vec(&mut t, b"e", n, kappa_e);
+        let e: Vec<Integer> = e_f.iter().map(scalar_to_integer).collect();
+        (t, e, e_f)
+    }
+}
+
+fn to_scalars<F: PrimeField>(xs: &[Integer]) -> Vec<F> {
+    xs.par_iter().map(integer_to_scalar).collect()
+}
+
+/// `g1^x` for an integer x (reduced mod q).
+fn smul<E: Pairing>(p: &E::G1Affine, x: &Integer) -> E::G1 {
+    *p * integer_to_scalar::<E::ScalarField>(x)
+}
+
+fn in_range(x: &Integer, bits: u32) -> bool {
+    x.cmp0() != std::cmp::Ordering::Less && x.significant_bits() <= bits + 1
+}
+
+/// What both sub-proofs share: the statement's e⃗ (as integers and scalars) with its transcript,
+/// the prover's values t0, t1, t2, e0, e′⃗, r, and b1, b2 and `c = ∏ c_i^{e_i}`.
+pub(crate) struct Common<E: Pairing> {
+    pub transcript: Transcript,
+    pub e_p: Vec<Integer>,
+    pub e0: E::ScalarField,
+    pub r: Integer,
+    pub t0: E::ScalarField,
+    pub t1: Integer,
+    pub t2: Integer,
+    pub b1: E::G1Affine,
+    pub b2: Integer,
+    pub c_e: Integer,
+    /// `FO((t1, t2); y_t)`: the one commitment to the integers t1, t2 that both sub-proofs
+    /// open, so that both speak of the same t1, t2 and not merely of the same values mod q.
+    pub z_t: Integer,
+    pub y_t: Integer,
+}
+
+impl<E: Pairing> Common<E> {
+    /// The prover's first step: e⃗ from the statement, then fresh t0, t1, t2 and b1, b2.
+    pub(crate) fn new(
+        st: &ShuffleStatement<'_, E>,
+        w: &ShuffleWitness<'_, E>,
+        rng: &mut (impl RngCore + CryptoRng),
+    ) -> Result<Self> {
+        let n = st.check_shape()?;
+        if w.perm.len() != n || w.s.len() != n || w.rho.len() != n {
+            return Err(Error::Input(
+                "Paillier shuffle: witness lengths differ".into(),
+            ));
+        }
+        let pk = st.pk;
+        let (transcript, e, e_f) = st.transcript(n);
+        let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+        let e_p: Vec<Integer> = w.perm.pi.iter().map(|&i| e[i].clone()).collect();
+        let e0: E::ScalarField = w.s.iter().zip(&e_f).map(|(s, e)| *s * e).sum();
+        let r: Integer = w
+            .rho
+            .iter()
+            .zip(&e)
+            .map(|(rho, e)| Integer::from(rho * e))
+            .sum();
+        let t0 = E::ScalarField::rand(rng);
+        let t1 = scalar_to_integer(&E::ScalarField::rand(rng));
+        let t2 = scalar_to_integer(&E::ScalarField::rand(rng));
+        let n2 = &pk.n2;
+        let b1 = (st.gens.h1.mul(&t0) + smul::<E>(&g0, &t1) + smul::<E>(&g1, &t2)).into_affine();
+        let (cp_e, c_e) = rayon::join(
+            || multi_pow_mod(st.output, &e_p, n2),
+            || multi_pow_mod(st.input, &e, n2),
+        );
+        let b2 = mul_mod(
+            &mul_mod(&pk.one_plus_n_pow(&t1), &pk.h_pow(&t2), n2),
+            &cp_e,
+            n2,
+        );
+        let y_t = st.fo.random_y(rng);
+        let z_t = st.fo.commit(&[t1.clone(), t2.clone()], &y_t)?;
+        Ok(Common {
+            transcript,
+            e_p,
+            e0,
+            r,
+            t0,
+            t1,
+            t2,
+            b1,
+            b2,
+            c_e,
+            z_t,
+            y_t,
+        })
+    }
+}
+
+/// Proves that `output` is a re-encryption and permutation of `input` under the committed π.
+pub fn prove_shuffle<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    w: &ShuffleWitness<'_, E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<PaillierShuffleProof<E>> {
+    let c = Common::new(st, w, rng)?;
+    let eq = prove_equal_exponents(st, &c, rng)?;
+    let renc = prove_reencryption(st, &c, rng)?;
+    Ok(PaillierShuffleProof {
+        b1: c.b1,
+        b2: c.b2,
+        z_t: c.z_t,
+        eq,
+        renc,
+    })
+}
+
+/// (a) The equal-exponent sub-proof.
+pub(crate) fn prove_equal_exponents<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    c: &Common<E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<EqualExponentProof<E>> {
+    let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
+    let n = st.input.len();
+    let len = Lengths::new::<E>(pk, fo);
+    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+    let y1 = fo.random_y(rng);
+    let z1 = fo.commit(&c.e_p, &y1)?;
+    let m_e0 = E::ScalarField::rand(rng);
+    let m_t0 = E::ScalarField::rand(rng);
+    let m_e: Vec<Integer> = (0..n).map(|_| random_bits(rng, len.e)).collect();
+    let m_t1 = random_bits(rng, len.t);
+    let m_t2 = random_bits(rng, len.t);
+    let m_y1 = random_bits(rng, len.y);
+    let m_y2 = random_bits(rng, len.y);
+    let m_e_f: Vec<E::ScalarField> = to_scalars(&m_e);
+    let ca = (st.gens.h1.mul(&m_e0)
+        + msm_short::<E::G1>(&st.ck.gens[..n], &m_e_f, len.e as usize)?)
+    .into_affine();
+    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let cb2 = mul_mod(
+        &mul_mod(&pk.one_plus_n_pow(&m_t1), &pk.h_pow(&m_t2), n2),
+        &multi_pow_mod(st.output, &m_e, n2),
+        n2,
+    );
+    let cz1 = fo.commit(&m_e, &m_y1)?;
+    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
+    let mut t = c.transcript.clone();
+    absorb_eq_commit::<E>(
+        &mut t, &c.b1, &c.b2, &c.z_t, &z1, &ca, &cb1, &cb2, &cz1, &cz2,
+    );
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
+    let chal_f: E::ScalarField = integer_to_scalar(&chal);
+    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    Ok(EqualExponentProof {
+        d_e0: m_e0 + chal_f * c.e0,
+        d_t0: m_t0 + chal_f * c.t0,
+        d_e: m_e.into_iter().zip(&c.e_p).map(|(m, x)| d(m, x)).collect(),
+        d_t1: d(m_t1, &c.t1),
+        d_t2: d(m_t2, &c.t2),
+        d_y1: d(m_y1, &y1),
+        d_y2: d(m_y2, &c.y_t),
+        z1,
+        ca,
+        cb1,
+        cb2,
+        cz1,
+        cz2,
+    })
+}
+
+/// (b) The re-encryption sub-proof.
+pub(crate) fn prove_reencryption<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    c: &Common<E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> Result<ReencryptionProof<E>> {
+    let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
+    let len = Lengths::new::<E>(pk, fo);
+    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+    let y1 = fo.random_y(rng);
+    let z1 = fo.commit(std::slice::from_ref(&c.r), &y1)?;
+    let m_t0 = E::ScalarField::rand(rng);
+    let m_r = random_bits(rng, len.r);
+    let m_t1 = random_bits(rng, len.t);
+    let m_t2 = random_bits(rng, len.t);
+    let m_y1 = random_bits(rng, len.y);
+    let m_y2 = random_bits(rng, len.y);
+    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let cb2c = mul_mod(
+        &pk.one_plus_n_pow(&m_t1),
+        &pk.h_pow(&Integer::from(&m_t2 + &m_r)),
+        n2,
+    );
+    let cz1 = fo.commit(std::slice::from_ref(&m_r), &m_y1)?;
+    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
+    let mut t = c.transcript.clone();
+    absorb_renc_commit::<E>(
+        &mut t, &c.b1, &c.b2, &c.z_t, &c.c_e, &z1, &cb1, &cb2c, &cz1, &cz2,
+    );
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
+    let chal_f: E::ScalarField = integer_to_scalar(&chal);
+    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    Ok(ReencryptionProof {
+        d_t0: m_t0 + chal_f * c.t0,
+        d_r: d(m_r, &c.r),
+        d_t1: d(m_t1, &c.t1),
+        d_t2: d(m_t2, &c.t2),
+        d_y1: d(m_y1, &y1),
+        d_y2: d(m_y2, &c.y_t),
+        z1,
+        cb1,
+        cb2c,
+        cz1,
+        cz2,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn absorb_eq_commit<E: Pairing>(
+    t: &mut Transcript,
+    b1: &E::G1Affine,
+    b2: &Integer,
+    z_t: &Integer,
+    z1: &Integer,
+    ca: &E::G1Affine,
+    cb1: &E::G1Affine,
+    cb2: &Integer,
+    cz1: &Integer,
+    cz2: &Integer,
+) {
+    t.append_bytes(b"sub", b"equal-exponent");
+    t.append_ark(b"b1", b1);
+    t.append_integer(b"b2", b2);
+    t.append_integer(b"z_t", z_t);
+    t.append_integer(b"z1", z1);
+    t.append_ark(b"Ca", ca);
+    t.append_ark(b"Cb1", cb1);
+    t.append_integer(b"Cb2", cb2);
+    t.append_integer(b"Cz1", cz1);
+    t.append_integer(b"Cz2", cz2);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn absorb_renc_commit<E: Pairing>(
+    t: &mut Transcript,
+    b1: &E::G1Affine,
+    b2: &Integer,
+    z_t: &Integer,
+    c: &Integer,
+    z1: &Integer,
+    cb1: &E::G1Affine,
+    cb2c: &Integer,
+    cz1: &Integer,
+    cz2: &Integer,
+) {
+    t.append_bytes(b"sub", b"re-encryption");
+    t.append_ark(b"b1", b1);
+    t.append_integer(b"b2", b2);
+    t.append_integer(b"z_t", z_t);
+    t.append_integer(b"c", c);
+    t.append_integer(b"z1", z1);
+    t.append_ark(b"Cb1", cb1);
+    t.append_integer(b"Cb2c", cb2c);
+    t.append_integer(b"Cz1", cz1);
+    t.append_integer(b"Cz2", cz2);
+}
+
+/// Verifies a [`PaillierShuffleProof`]: both subproofs' equations, response ranges, and that every
+/// ciphertext and commitment is a unit in range.
+pub fn verify_shuffle<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    proof: &PaillierShuffleProof<E>,
+) -> Result<()> {
+    let n = st.check_shape()?;
+    let pk = st.pk;
+    let fo = st.fo;
+    let n2 = &pk.n2;
+    let len = Lengths::new::<E>(pk, fo);
+    let eq = &proof.eq;
+    let rp = &proof.renc;
+    ensure(
+        eq.d_e.len() == n,
+        "Paillier shuffle: wrong number of responses",
+    )?;
+    st.output
+        .par_iter()
+        .chain(st.input.par_iter())
+        .try_for_each(|c| pk.check_ciphertext(c))?;
+    for x in [&proof.b2, &eq.cb2, &rp.cb2c] {
+        pk.check_ciphertext(x)?;
+    }
+    for x in [
+        &proof.z_t, &eq.z1, &eq.cz1, &eq.cz2, &rp.z1, &rp.cz1, &rp.cz2,
+    ] {
+        ensure(
+            *x > 0 && *x < fo.n && x.gcd_ref(&fo.n).complete() == 1,
+            "Paillier shuffle: FO commitment out of range",
+        )?;
+    }
+    let ranges_ok = eq.d_e.iter().all(|d| in_range(d, len.e))
+        && [&eq.d_t1, &eq.d_t2, &rp.d_t1, &rp.d_t2]
+            .iter()
+            .all(|d| in_range(d, len.t))
+        && [&eq.d_y1, &eq.d_y2, &rp.d_y1, &rp.d_y2]
+            .iter()
+            .all(|d| in_range(d, len.y))
+        && in_range(&rp.d_r, len.r);
+    ensure(ranges_ok, "Paillier shuffle: response out of range")?;
+
+    let (t0_transcript, e, e_f) = st.transcript(n);
+    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+
+    // (a)
+    let mut t = t0_transcript.clone();
+    absorb_eq_commit::<E>(
+        &mut t, &proof.b1, &proof.b2, &proof.z_t, &eq.z1, &eq.ca, &eq.cb1, &eq.cb2, &eq.cz1,
+        &eq.cz2,
+    );
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
+    let chal_f: E::ScalarField = integer_to_scalar(&chal);
+    let d_e_f: Vec<E::ScalarField> = to_scalars(&eq.d_e);
+    let (a, rhs_a) = rayon::join(
+        || msm_short::<E::G1>(&st.perm_commitment.a, &e_f, pk.security.batch_bits as usize),
+        || msm_short::<E::G1>(&st.ck.gens[..n], &d_e_f, len.e as usize + 1),
+    );
+    let a = a?;
+    let rhs_a = rhs_a? + st.gens.h1.mul(&eq.d_e0);
+    ensure(
+        a * chal_f + eq.ca == rhs_a,
+        "Paillier shuffle (a): commitment equation fails",
+    )?;
+    let b1_ok = |b1: &E::G1Affine, cb1: &E::G1Affine, chal_f: E::ScalarField, d_t0, d_t1, d_t2| {
+        *b1 * chal_f + *cb1 == st.gens.h1.mul(d_t0) + smul::<E>(&g0, d_t1) + smul::<E>(&g1, d_t2)
+    };
+    ensure(
+        b1_ok(&proof.b1, &eq.cb1, chal_f, &eq.d_t0, &eq.d_t1, &eq.d_t2),
+        "Paillier shuffle (a): b1 equation fails",
+    )?;
+    let (lhs_b2, rhs_b2) = rayon::join(
+        || {
+            mul_mod(
+                &pow_mod(&proof.b2, &chal, n2).expect("chal >= 0"),
+                &eq.cb2,
+                n2,
+            )
+        },
+        || {
+            mul_mod(
+                &mul_mod(&pk.one_plus_n_pow(&eq.d_t1), &pk.h_pow(&eq.d_t2), n2),
+                &multi_pow_mod(st.output, &eq.d_e, n2),
+                n2,
+            )
+        },
+    );
+    ensure(lhs_b2 == rhs_b2, "Paillier shuffle (a): b2 equation fails")?;
+    let fo_ok = |z: &Integer, cz: &Integer, chal: &Integer, xs: &[Integer], y: &Integer| {
+        let lhs = mul_mod(&pow_mod(z, chal, &fo.n)?, cz, &fo.n);
+        Ok::<bool, Error>(lhs == fo.commit(xs, y)?)
+    };
+    ensure(
+        fo_ok(&eq.z1, &eq.cz1, &chal, &eq.d_e, &eq.d_y1)?,
+        "Paillier shuffle (a): z1 equation fails",
+    )?;
+    ensure(
+        fo_ok(
+            &proof.z_t,
+            &eq.cz2,
+            &chal,
+            &[eq.d_t1.clone(), eq.d_t2.clone()],
+            &eq.d_y2,
+        )?,
+        "Paillier shuffle (a): z_t equation fails",
+    )?;
+
+    // (b)
+    let c_e = multi_pow_mod(st.input, &e, n2);
+    let mut t = t0_transcript;
+    absorb_renc_commit::<E>(
+        &mut t, &proof.b1, &proof.b2, &proof.z_t, &c_e, &rp.z1, &rp.cb1, &rp.cb2c, &rp.cz1, &rp.cz2,
+    );
+    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
+    let chal_f: E::ScalarField = integer_to_scalar(&chal);
+    ensure(
+        b1_ok(&proof.b1, &rp.cb1, chal_f, &rp.d_t0, &rp.d_t1, &rp.d_t2),
+        "Paillier shuffle (b): b1 equation fails",
+    )?;
+    // (b2 / c)^chal · Cb2c = (1+N)^{d_t1} H^{d_t2 + d_r}, checked without the inverse.
+    let lhs = mul_mod(&pow_mod(&proof.b2, &chal, n2)?, &rp.cb2c, n2);
+    let rhs = mul_mod(
+        &mul_mod(
+            &pk.one_plus_n_pow(&rp.d_t1),
+            &pk.h_pow(&Integer::from(&rp.d_t2 + &rp.d_r)),
+            n2,
+        ),
+        &pow_mod(&c_e, &chal, n2)?,
+        n2,
+    );
+    ensure(
+        lhs == rhs,
+        "Paillier shuffle (b): re-encryption equation fails",
+    )?;
+    ensure(
+        fo_ok(
+            &rp.z1,
+            &rp.cz1,
+            &chal,
+            std::slice::from_ref(&rp.d_r),
+            &rp.d_y1,
+        )?,
+        "Paillier shuffle (b): z1 equation fails",
+    )?;
+    ensure(
+        fo_ok(
+            &proof.z_t,
+            &rp.cz2,
+            &chal,
+            &[rp.d_t1.clone(), rp.d_t2.clone()],
+            &rp.d_y2,
+        )?,
+        "Paillier shuffle (b): z_t equation fails",
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::primitives::bigint::from_hex;
+    use crate::primitives::security::{Security, SecurityLevel};
+    use crate::primitives::thpaillier::ThresholdKey;
+    use crate::proofs::perm::commit_perm_random;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    struct Setup<E: Pairing> {
+        gens: Generators<E>,
+        ck: CommitmentKey<E>,
+        a: PermCommitment<E>,
+        perm: Permutation,
+        s: Vec<E::ScalarField>,
+        pk: ThresholdPublicKey,
+        fo: FoKey,
+        input: Vec<Integer>,
+        output: Vec<Integer>,
+        rho: Vec<Integer>,
+    }
+
+    impl<E: Pairing> Setup<E> {
+        fn new(n: usize, seed: u64) -> Self {
+            Self::with_key(n, seed, false)
+        }
+
+        fn with_key(n: usize, seed: u64, paper_size: bool) -> Self {
+            Self::with_security(n, seed, paper_size, Security::default())
+        }
+
+        fn with_security(n: usize, seed: u64, paper_size: bool, security: Security) -> Self {
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let gens = Generators::<E>::with_security(&mut rng, security);
+            let ck = CommitmentKey::new(&gens, n, &mut rng);
+            let perm = Permutation::random(n, &mut rng);
+            let (a, s) = commit_perm_random(&gens, &ck, &perm, &mut rng).unwrap();
+            let mut key = if paper_size {
+                ThresholdKey::fixed_test_key(&mut rng, 2)
+            } else {
+                ThresholdKey::fixed_small_test_key(&mut rng, 2)
+            };
+            key.pk.security = security;
+            key.pk.build_table(6);
+            let pk = key.pk;
+            let fo = FoKey::new(&mut rng, &pk.n, n, pk.security.slack_bits);
+            let input: Vec<Integer> = (0..n)
+                .map(|i| pk.encrypt(&Integer::from(1000 + i), &mut rng).0)
+                .collect();
+            let rho: Vec<Integer> = (0..n).map(|_| pk.random_r(&mut rng)).collect();
+            // out_j = Reenc(in_{π(j)}; ρ_{π(j)})
+            let output = perm
+                .pi
+                .iter()
+                .map(|&i| pk.reencrypt_with(&input[i], &rho[i]))
+                .collect();
+            Setup {
+                gens,
+                ck,
+                a,
+                perm,
+                s,
+                pk,
+                fo,
+                input,
+                output,
+                rho,
+            }
+        }
+
+        fn statement(&self) -> ShuffleStatement<'_, E> {
+            ShuffleStatement {
+                gens: &self.gens,
+                ck: &self.ck,
+                perm_commitment: &self.a,
+                pk: &self.pk,
+                fo: &self.fo,
+                input: &self.input,
+                output: &self.output,
+            }
+        }
+
+        fn prove(&self, seed: u64) -> Result<PaillierShuffleProof<E>> {
+            let w = ShuffleWitness {
+                perm: &self.perm,
+                s: &self.s,
+                rho: &self.rho,
+            };
+            prove_shuffle(&self.statement(), &w, &mut ChaCha20Rng::seed_from_u64(seed))
+        }
+    }
+
+    fn completes<E: Pairing>() {
+        for n in [1usize, 2, 7] {
+            let su = Setup::<E>::new(n, 100 + n as u64);
+            let proof = su.prove(1).unwrap();
+            verify_shuffle(&su.statement(), &proof).unwrap();
+            assert!(proof.size_bytes() > 0);
+        }
+    }
+
+    fn rejects_tampering<E: Pairing>() {
+        let su = Setup::<E>::new(6, 7);
+        let st = su.statement();
+        let proof = su.prove(2).unwrap();
+        verify_shuffle(&st, &proof).unwrap();
+        let rejects = |p: &PaillierShuffleProof<E>| verify_shuffle(&st, p).is_err();
+
+        let mut p = proof.clone();
+        p.eq.d_e[0] += 1;
+        assert!(rejects(&p), "d_e");
+        let mut p = proof.clone();
+        p.eq.d_e0 += E::ScalarField::from(1u64);
+        assert!(rejects(&p), "d_e0");
+        let mut p = proof.clone();
+        p.eq.d_t1 += 1;
+        assert!(rejects(&p), "eq d_t1");
+        let mut p = proof.clone();
+        p.eq.d_y1 += 1;
+        assert!(rejects(&p), "eq d_y1");
+        let mut p = proof.clone();
+        p.renc.d_r += 1;
+        assert!(rejects(&p), "d_r");
+        let mut p = proof.clone();
+        p.renc.d_t2 += 1;
+        assert!(rejects(&p), "renc d_t2");
+        let mut p = proof.clone();
+        p.renc.d_y2 += 1;
+        assert!(rejects(&p), "renc d_y2");
+        let mut p = proof.clone();
+        p.eq.cb2 = mul_mod(&p.eq.cb2, &su.pk.hn, &su.pk.n2);
+        assert!(rejects(&p), "Cb2");
+        let mut p = proof.clone();
+        p.renc.cz1 = mul_mod(&p.renc.cz1, &su.fo.g, &su.fo.n);
+        assert!(rejects(&p), "Cz1");
+        let mut p = proof.clone();
+        p.b1 = (p.b1 + su.gens.h1.base()).into_affine();
+        assert!(rejects(&p), "b1");
+        let mut p = proof.clone();
+        p.b2 = mul_mod(&p.b2, &su.pk.hn, &su.pk.n2);
+        assert!(rejects(&p), "b2");
+        let mut p = proof.clone();
+        p.eq.ca = (p.eq.ca + su.gens.h1.base()).into_affine();
+        assert!(rejects(&p), "Ca");
+        let mut p = proof.clone();
+        p.eq.d_e[2] += Integer::from(1) << 300;
+        assert!(rejects(&p), "oversized d_e");
+
+        // The guards before the equations: ciphertexts and the mod-N² commitments units in
+        // (0, N²), FO commitments units in (0, N), responses non-negative and within their
+        // mask's length. Each rejection names the guard.
+        let guard = |p: &PaillierShuffleProof<E>, st: &ShuffleStatement<'_, E>, what: &str| {
+            let err = verify_shuffle(st, p).unwrap_err().to_string();
+            assert!(err.contains("out of range"), "{what}: {err}");
+        };
+        let factor = from_hex(crate::primitives::thpaillier::fixed::P_1024);
+        let n2 = &su.pk.n2;
+        for (what, c) in [
+            ("zero", Integer::new()),
+            ("N²", n2.clone()),
+            ("not a unit", factor.clone()),
+        ] {
+            let mut out = su.output.clone();
+            out[1] = c.clone();
+            let st_out = ShuffleStatement {
+                output: &out,
+                ..su.statement()
+            };
+            guard(&proof, &st_out, &format!("output {what}"));
+            let mut inp = su.input.clone();
+            inp[4] = c.clone();
+            let st_in = ShuffleStatement {
+                input: &inp,
+                ..su.statement()
+            };
+            guard(&proof, &st_in, &format!("input {what}"));
+            let mut p = proof.clone();
+            p.b2 = c.clone();
+            guard(&p, &st, &format!("b2 {what}"));
+            let mut p = proof.clone();
+            p.renc.cb2c = c;
+            guard(&p, &st, &format!("Cb2c {what}"));
+        }
+        for (what, c) in [
+            ("zero", Integer::new()),
+            ("N", su.fo.n.clone()),
+            ("not a unit", factor),
+        ] {
+            let mut p = proof.clone();
+            p.z_t = c.clone();
+            guard(&p, &st, &format!("z_t {what}"));
+            let mut p = proof.clone();
+            p.eq.cz1 = c.clone();
+            guard(&p, &st, &format!("eq Cz1 {what}"));
+            let mut p = proof.clone();
+            p.renc.z1 = c;
+            guard(&p, &st, &format!("renc z1 {what}"));
+        }
+        let len = Lengths::new::<E>(&su.pk, &su.fo);
+        let long = |bits: u32| Integer::from(1) << (bits + 2);
+        let mut p = proof.clone();
+        p.eq.d_t1 = Integer::from(-1);
+        guard(&p, &st, "negative eq d_t1");
+        let mut p = proof.clone();
+        p.renc.d_t2 = long(len.t);
+        guard(&p, &st, "long renc d_t2");
+        let mut p = proof.clone();
+        p.eq.d_y1 = long(len.y);
+        guard(&p, &st, "long eq d_y1");
+        let mut p = proof.clone();
+        p.renc.d_r = long(len.r);
+        guard(&p, &st, "long d_r");
+        let mut p = proof.clone();
+        p.eq.d_e[5] = Integer::from(-2);
+        guard(&p, &st, "negative d_e");
+
+        // Statement elements: an output re-randomised, an input changed, another commitment.
+        let mut out = su.output.clone();
+        out[3] = su
+            .pk
+            .reencrypt(&out[3], &mut ChaCha20Rng::seed_from_u64(3))
+            .0;
+        let st2 = ShuffleStatement {
+            output: &out,
+            ..su.statement()
+        };
+        assert!(verify_shuffle(&st2, &proof).is_err(), "changed output");
+        let mut inp = su.input.clone();
+        inp[0] = su
+            .pk
+            .reencrypt(&inp[0], &mut ChaCha20Rng::seed_from_u64(4))
+            .0;
+        let st3 = ShuffleStatement {
+            input: &inp,
+            ..su.statement()
+        };
+        assert!(verify_shuffle(&st3, &proof).is_err(), "changed input");
+        let other = Permutation::random(6, &mut ChaCha20Rng::seed_from_u64(5));
+        let (a2, _) =
+            commit_perm_random(&su.gens, &su.ck, &other, &mut ChaCha20Rng::seed_from_u64(6))
+                .unwrap();
+        let st4 = ShuffleStatement {
+            perm_commitment: &a2,
+            ..su.statement()
+        };
+        assert!(verify_shuffle(&st4, &proof).is_err(), "other commitment");
+    }
+
+    /// An honest prover cannot make a proof for outputs that are not a shuffle of the inputs.
+    fn rejects_false_statements<E: Pairing>() {
+        let mut su = Setup::<E>::new(5, 9);
+        // One output now encrypts a different message.
+        su.output[2] = su
+            .pk
+            .encrypt(&Integer::from(77), &mut ChaCha20Rng::seed_from_u64(1))
+            .0;
+        let proof = su.prove(3).unwrap();
+        assert!(
+            verify_shuffle(&su.statement(), &proof).is_err(),
+            "wrong plaintext"
+        );
+        // Outputs permuted by a permutation other than the committed one.
+        let mut su = Setup::<E>::new(5, 10);
+        su.output.swap(0, 1);
+        let proof = su.prove(4).unwrap();
+        assert!(
+            verify_shuffle(&su.statement(), &proof).is_err(),
+            "wrong permutation"
+        );
+    }
+
+    /// Lengths short enough for the attack below to pass the response ranges every time (8-bit
+    /// challenges and e⃗, 20-bit slack); with 80-bit ones it passes with probability ~2^{−57}.
+    const SHORT: Security = Security {
+        level: SecurityLevel::Paper,
+        challenge_bits: 8,
+        batch_bits: 8,
+        slack_bits: 20,
+        pok_slack_bits: 40,
+    };
+
+    /// A mixer changes the plaintext of output j by q (the group order) and proves the shuffle
+    /// anyway: the equal-exponent sub-proof honestly, with (t1, t2); the re-encryption sub-proof
+    /// with t1* = t1 + q·e′_j, which absorbs the change (b2/c = (1+N)^{t1*}·H^{t2+r}) and agrees
+    /// with b1 mod q. Only a commitment that binds t1 as an integer in both sub-proofs at once
+    /// catches it.
+    fn split_t1_cheat<E: Pairing>(seed: u64) -> Result<()> {
+        let mut su = Setup::<E>::with_security(4, seed, false, SHORT);
+        let j = 2;
+        let q = scalar_to_integer(&-E::ScalarField::from(1u64)) + 1u32;
+        su.output[j] = su.pk.add(&su.output[j], &su.pk.one_plus_n_pow(&q));
+        let w = ShuffleWitness {
+            perm: &su.perm,
+            s: &su.s,
+            rho: &su.rho,
+        };
+        let st = su.statement();
+        let mut rng = ChaCha20Rng::seed_from_u64(seed + 1);
+        let c = Common::new(&st, &w, &mut rng)?;
+        let eq = prove_equal_exponents(&st, &c, &mut rng)?;
+        let cheat = Common {
+            transcript: c.transcript.clone(),
+            e_p: c.e_p.clone(),
+            r: c.r.clone(),
+            t1: &c.t1 + Integer::from(&q * &c.e_p[j]),
+            t2: c.t2.clone(),
+            b2: c.b2.clone(),
+            c_e: c.c_e.clone(),
+            z_t: c.z_t.clone(),
+            y_t: c.y_t.clone(),
+            ..c
+        };
+        let renc = prove_reencryption(&st, &cheat, &mut rng)?;
+        let proof = PaillierShuffleProof {
+            b1: c.b1,
+            b2: c.b2.clone(),
+            z_t: c.z_t.clone(),
+            eq,
+            renc,
+        };
+        verify_shuffle(&st, &proof)
+    }
+
+    #[test]
+    fn sub_proofs_bind_one_t1() {
+        for seed in [21, 22, 23] {
+            assert!(
+                split_t1_cheat::<ark_bn254::Bn254>(seed).is_err(),
+                "a shuffle with a changed plaintext was accepted (seed {seed})"
+            );
+        }
+    }
+
+    /// The 2050-bit fixed key, as in a real run: honest proof passes, a changed output fails.
+    #[test]
+    fn paper_size_key_bn254() {
+        let su = Setup::<ark_bn254::Bn254>::with_key(3, 11, true);
+        assert_eq!(su.pk.n.significant_bits(), 2050);
+        let proof = su.prove(12).unwrap();
+        verify_shuffle(&su.statement(), &proof).unwrap();
+        let mut out = su.output.clone();
+        out.swap(1, 2);
+        let st = ShuffleStatement {
+            output: &out,
+            ..su.statement()
+        };
+        assert!(verify_shuffle(&st, &proof).is_err());
+    }
+
+    crate::curve_tests!(completes, rejects_tampering, rejects_false_statements);
+}

@@ -1,0 +1,482 @@
+//! `forward set membership`, DB-SM (docs/protocol.md §6, the paper's Figure 8): for every input
+//! i, the mixers prove that γ_i commits to a value in the published output list, without
+//! revealing which. The verifier BB-signs every output; the mixers shuffle the encrypted
+//! signatures back into input order, blind them, decrypt, and prove with
+//! [`crate::proofs::dpk_bb`] that each blinded signature unblinds to a signature on γ_i's value.
+
+use ark_ec::pairing::Pairing;
+use ark_ec::{AffineRepr, CurveGroup};
+use ark_ff::{One, UniformRand, Zero};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+
+use crate::measurement::report::{Party, Report, Totals};
+use crate::primitives::bbsig::{self, SigningKey};
+use crate::primitives::elgamal::{self, Ciphertext};
+use crate::primitives::group::{random_nonzero, Generators};
+use crate::proofs::dpk_bb;
+use crate::proofs::elgamal_shuffle::{
+    prove_shuffle, reverse_witness, shuffle, verify_shuffle, ShuffleProof,
+};
+use crate::proofs::perm::Direction;
+use crate::proofs::sigma::{pk_enc_bl_prove, pk_enc_bl_verify, EncBlProof};
+use crate::protocol::config::Config;
+use crate::protocol::inputs::Inputs;
+use crate::protocol::mix::Mixed;
+use crate::protocol::setup::{Mixer, Public, Verifier};
+use crate::protocol::steps::{
+    each_mixer, each_mixer_checks, each_mixer_checks_the_others, each_mixer_entries,
+};
+use crate::protocol::tamper::{Cheater, Tamper};
+use crate::Result;
+
+/// What the size lines need from DB-SM.
+pub struct SmOutput {
+    /// Bytes of one verifier-uploaded BB signature.
+    pub sig_bytes: usize,
+    /// Bytes of one entry's DPK_BB proof.
+    pub dpk_entry_bytes: usize,
+}
+
+/// The verifier's BB signatures on the outputs and their ElGamal encryptions, with the
+/// encryption randomness revealed (B17 in docs/fixes.md).
+struct VerifierSigs<E: Pairing> {
+    /// The verification key y = f2^{x′}.
+    y: E::G2Affine,
+    sigs: Vec<E::G1Affine>,
+    cts: Vec<Ciphertext<E>>,
+    rho: Vec<E::ScalarField>,
+}
+
+/// One mixer's re-encrypt-and-reverse-permute step, with its proof.
+struct ReverseStep<E: Pairing> {
+    /// The list it received (in mixer k+1's order).
+    old: Vec<Ciphertext<E>>,
+    /// The list it published.
+    new: Vec<Ciphertext<E>>,
+    proof: ShuffleProof<E>,
+}
+
+/// One mixer's blinding of every signature ciphertext, with its proofs of knowledge.
+struct Blinding<E: Pairing> {
+    cts: Vec<Ciphertext<E>>,
+    proofs: Vec<EncBlProof<E>>,
+}
+
+/// `forward set membership`: every step of DB-SM; records each step's status and
+/// `status_forward_set_membership`, the AND of all of them (B2).
+pub fn forward_set_membership<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    verifier: &mut Verifier,
+    inputs: &Inputs<E>,
+    mixed: &Mixed<E>,
+) -> Result<SmOutput> {
+    r.section("forward set membership", Totals::MixersAndVerifier, |r| {
+        let vs = get_verfsigs(cfg, r, public, verifier, mixed)?;
+        let mut ok = check_verfsigs(r, public, mixers, mixed, &vs);
+        let (sigmas, blsigs_ok) = get_blsigs(cfg, r, public, mixers, &vs.cts)?;
+        ok &= blsigs_ok;
+        let st = dpk_bb::Statement {
+            y: &vs.y,
+            gammas: &inputs.gammas,
+            sigmas: &sigmas,
+        };
+        let proof = dpk_bbsig_nizkproofs(cfg, r, &public.gens, mixers, &st);
+        ok &= dpk_bbsig_nizkverifs(r, &public.gens, &st, &proof);
+        r.status("status_forward_set_membership", ok);
+        Ok(SmOutput {
+            sig_bytes: bbsig::signature_size::<E>(),
+            dpk_entry_bytes: proof.entry_size_bytes(),
+        })
+    })
+}
+
+/// `get_verfsigs`: the verifier signs every output and encrypts the signatures, revealing the
+/// randomness so that the mixers can check the encryptions.
+fn get_verfsigs<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    verifier: &mut Verifier,
+    mixed: &Mixed<E>,
+) -> Result<VerifierSigs<E>> {
+    let (gens, eg) = (&public.gens, &public.eg);
+    r.section("get_verfsigs", Totals::Verifier, |r| {
+        let label = "creating BB signatures and encryptions";
+        r.time(Party::Verifier, label, || {
+            let sk = SigningKey::<E>::generate(gens, &mut verifier.rng);
+            let mut sigs = bbsig::sign_many(gens, &sk, &mixed.msgs)?;
+            if cfg.cheats(Tamper::VerfSig, Cheater::Verifier) {
+                sigs[0] = (sigs[0].into_group() + gens.g1.point()).into_affine();
+            }
+            let (cts, mut rho) = elgamal::encrypt_many(gens, eg, &sigs, &mut verifier.rng);
+            if cfg.cheats(Tamper::VerfSigEnc, Cheater::Verifier) {
+                // The revealed randomness is not the one used.
+                rho[0] += E::ScalarField::one();
+            }
+            Ok(VerifierSigs {
+                y: sk.y,
+                sigs,
+                cts,
+                rho,
+            })
+        })
+    })
+}
+
+/// `check_verfsigs`: every mixer batch-verifies the signatures and recomputes the encryptions.
+/// Records `status_verfsigs`.
+fn check_verfsigs<E: Pairing>(
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    mixed: &Mixed<E>,
+    vs: &VerifierSigs<E>,
+) -> bool {
+    let (gens, eg) = (&public.gens, &public.eg);
+    let ok = r.section("check_verfsigs", Totals::Mixers, |r| {
+        let label = "checking verifier's signatures and encryptions";
+        each_mixer_checks(r, mixers, label, |mx| {
+            bbsig::batch_verify(gens, &vs.y, &mixed.msgs, &vs.sigs, &mut mx.rng).is_ok()
+                && encryptions_match(gens, eg, &vs.sigs, &vs.rho, &vs.cts)
+        })
+    });
+    r.status("status_verfsigs", ok);
+    ok
+}
+
+/// `get_blsigs`: the signatures back in input order, blinded and decrypted: σ̃_i = σ^{b_i} with
+/// b_i = Σ_k b_{i,k}. Returns them with the AND of the three steps' statuses.
+fn get_blsigs<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    cts: &[Ciphertext<E>],
+) -> Result<(Vec<E::G1Affine>, bool)> {
+    r.section("get_blsigs", Totals::Mixers, |r| {
+        let (list, a) = reencrypt_and_reverse_permute(cfg, r, public, mixers, cts)?;
+        let (blinded, b) = generate_encrypted_blinded_signatures(cfg, r, public, mixers, &list);
+        let (sigmas, c) = decrypt_blinded_signatures(cfg, r, public, mixers, &blinded)?;
+        Ok((sigmas, a && b && c))
+    })
+}
+
+/// `re-encrypt and reverse-permute BB signatures`: mixers m−1..0 re-encrypt and apply π_k⁻¹, so
+/// the list returns to input order; each proves its step with the TW shuffle proof, roles
+/// swapped, which lets it reuse permcomm_k for the inverse permutation. Records
+/// `status_shuffle_blsigs`.
+fn reencrypt_and_reverse_permute<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    cts: &[Ciphertext<E>],
+) -> Result<(Vec<Ciphertext<E>>, bool)> {
+    let (gens, eg) = (&public.gens, &public.eg);
+    let label = "re-encrypt and reverse-permute BB signatures";
+    r.section(label, Totals::Mixers, |r| {
+        let mut list = cts.to_vec();
+        let mut steps: Vec<Option<ReverseStep<E>>> = (0..mixers.len()).map(|_| None).collect();
+        for mx in mixers.iter_mut().rev() {
+            let label = "reencrypting encrypted BB signatures";
+            let (mut new, rho) = r.time_entries(mx.party(), label, list.len(), || {
+                shuffle(gens, eg, &mx.perm, Direction::Reverse, &list, &mut mx.rng)
+            })?;
+            if cfg.cheats(Tamper::ShuffleBb, mx.cheater()) {
+                new[0].c1 = (new[0].c1.into_group() + gens.g1.point()).into_affine();
+            }
+            let label = "creating proof of shuffle of encrypted BB signatures";
+            let proof = r.time(mx.party(), label, || -> Result<_> {
+                let w = reverse_witness::<E>(&mx.perm, &rho)?;
+                let a = &public.permcomms[mx.k];
+                prove_shuffle(
+                    gens,
+                    &public.ck,
+                    a,
+                    eg,
+                    &new,
+                    &list,
+                    &mx.perm,
+                    &mx.s,
+                    &w,
+                    &mut mx.rng,
+                )
+            })?;
+            let old = std::mem::replace(&mut list, new.clone());
+            steps[mx.k] = Some(ReverseStep { old, new, proof });
+        }
+        let label = "verifying others' proofs of shuffle of encrypted BB signatures";
+        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+            let s = steps[k].as_ref().expect("every mixer made its step");
+            let a = &public.permcomms[k];
+            verify_shuffle(gens, &public.ck, a, eg, &s.new, &s.old, &s.proof).is_ok()
+        });
+        r.status("status_shuffle_blsigs", ok);
+        Ok((list, ok))
+    })
+}
+
+/// Mixer k's blinding of every signature ciphertext c_i: `Reenc(c_i^{b_{i,k}}; ρ)` with a proof
+/// of knowledge of b and ρ per entry, made in parallel from one 32-byte seed per entry.
+fn blind<E: Pairing>(
+    public: &Public<E>,
+    mx: &mut Mixer<E>,
+    list: &[Ciphertext<E>],
+    draws: &[(E::ScalarField, E::ScalarField)],
+) -> Blinding<E> {
+    let (gens, eg) = (&public.gens, &public.eg);
+    let seeds: Vec<[u8; 32]> = (0..list.len())
+        .map(|_| rand::Rng::gen(&mut mx.rng))
+        .collect();
+    let (cts, proofs) = (0..list.len())
+        .into_par_iter()
+        .map(|i| {
+            let (b, rho) = draws[i];
+            let c = &list[i];
+            let ct = elgamal::reencrypt(gens, eg, &elgamal::exp(c, &b), &rho);
+            let mut prng = ChaCha20Rng::from_seed(seeds[i]);
+            let pf = pk_enc_bl_prove(gens, eg, c, &ct, &rho, &b, &mut prng);
+            crate::primitives::counters::tick(1);
+            (ct, pf)
+        })
+        .unzip();
+    Blinding { cts, proofs }
+}
+
+/// `generate encrypted blinded BB signatures`: each mixer blinds every signature ciphertext with
+/// its own b_{i,k} ≠ 0 and proves knowledge of the blinding; the others check the proofs
+/// (`status_pk_bl`, the AND over every mixer's checks: B1); the homomorphic product of all
+/// mixers' factors encrypts σ^b.
+fn generate_encrypted_blinded_signatures<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    list: &[Ciphertext<E>],
+) -> (Vec<Ciphertext<E>>, bool) {
+    let (gens, eg, n, m) = (&public.gens, &public.eg, public.n, public.m);
+    r.section("generate encrypted blinded BB signatures", Totals::Mixers, |r| {
+        // Σ_k b_{i,k} so far: what colluding mixers need to make the total 0.
+        let mut b_sum = vec![E::ScalarField::zero(); n];
+        let mut factors: Vec<Blinding<E>> = Vec::with_capacity(m);
+        for mx in mixers.iter_mut() {
+            let label = "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors";
+            let blinding = r.time_entries(mx.party(), label, n, || {
+                // b ≠ 0: σ̃ = σ^b must be invertible back to σ.
+                let mut draws: Vec<(E::ScalarField, E::ScalarField)> = (0..n)
+                    .map(|_| (random_nonzero(&mut mx.rng), E::ScalarField::rand(&mut mx.rng)))
+                    .collect();
+                if cfg.cheats(Tamper::ZeroBlinding, mx.cheater()) {
+                    // The mixers collude: the last one cancels the others' blinding.
+                    for (d, s) in draws.iter_mut().zip(&b_sum) {
+                        d.0 = -*s;
+                    }
+                }
+                mx.b_sm = draws.iter().map(|d| d.0).collect();
+                blind(public, mx, list, &draws)
+            });
+            let mut blinding = blinding;
+            if cfg.cheats(Tamper::Blinding, mx.cheater()) {
+                blinding.proofs[0].z1 += E::ScalarField::one();
+            }
+            for (s, b) in b_sum.iter_mut().zip(&mx.b_sm) {
+                *s += b;
+            }
+            factors.push(blinding);
+        }
+        let label = "verifying others' proofs of knowledge of blinding factors";
+        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+            let f = &factors[k];
+            (0..n).into_par_iter().all(|i| {
+                pk_enc_bl_verify(gens, eg, &list[i], &f.cts[i], &f.proofs[i]).is_ok()
+            })
+        });
+        r.status("status_pk_bl", ok);
+        // The homomorphic product is computed once; each mixer's timer multiplies in its own
+        // factor (as upstream).
+        let mut acc: Vec<(E::G1, E::G1)> = vec![Default::default(); n];
+        each_mixer(r, mixers, "generate encrypted blinded BB signatures", |mx| {
+            acc.par_iter_mut()
+                .zip(&factors[mx.k].cts)
+                .for_each(|(a, c)| {
+                    a.0 += c.c0;
+                    a.1 += c.c1;
+                })
+        });
+        (elgamal::normalize(&acc), ok)
+    })
+}
+
+/// `decrypt blinded signatures`: threshold decryption of the blinded signatures, with proofs of
+/// the shares checked by every other mixer against keys that must combine to Y. Records
+/// `status_decshares_blsigs`.
+fn decrypt_blinded_signatures<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    blinded: &[Ciphertext<E>],
+) -> Result<(Vec<E::G1Affine>, bool)> {
+    let (gens, eg) = (&public.gens, &public.eg);
+    r.section("decrypt blinded signatures", Totals::Mixers, |r| {
+        let label = "obtain decryption shares";
+        let shares = each_mixer_entries(r, mixers, label, blinded.len(), |mx| {
+            let cheat = cfg.cheats(Tamper::DecShareBb, mx.cheater());
+            elgamal_shares(gens, eg, mx, blinded, cheat)
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
+        let label = "verifying others' decryption shares";
+        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+            // The shares are proved against the verification keys Y_k; they decrypt only if
+            // those combine to Y.
+            eg.check().is_ok()
+                && elgamal::verify_shares(gens, &eg.vks[k], blinded, &shares[k].0, &shares[k].1)
+                    .is_ok()
+        });
+        let columns: Vec<Vec<E::G1Affine>> = shares.into_iter().map(|s| s.0).collect();
+        let sigmas = each_mixer(r, mixers, "combine decryption shares", |_| {
+            elgamal::combine_many(blinded, &columns)
+        })
+        .pop()
+        .expect("m >= 2 mixers")?;
+        r.status("status_decshares_blsigs", ok);
+        Ok((sigmas, ok))
+    })
+}
+
+/// Mixer k's ElGamal decryption shares of `cts` and their batched proof (the tamper changes
+/// one share).
+pub(crate) fn elgamal_shares<E: Pairing>(
+    gens: &Generators<E>,
+    eg: &elgamal::PublicKey<E>,
+    mx: &mut Mixer<E>,
+    cts: &[Ciphertext<E>],
+    cheat: bool,
+) -> Result<(Vec<E::G1Affine>, elgamal::SharesProof<E>)> {
+    let mut d = elgamal::decryption_shares(cts, &mx.x);
+    if cheat {
+        d[0] = (d[0].into_group() + gens.g1.point()).into_affine();
+    }
+    let p = elgamal::prove_shares(gens, &eg.vks[mx.k], &mx.x, cts, &d, &mut mx.rng)?;
+    Ok((d, p))
+}
+
+/// `dpk_bbsig_nizkproofs`: the distributed proof, one per input, in three rounds: every mixer's
+/// commitments, the challenges (each mixer derives them), every mixer's response shares.
+fn dpk_bbsig_nizkproofs<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    gens: &Generators<E>,
+    mixers: &mut [Mixer<E>],
+    st: &dpk_bb::Statement<E>,
+) -> dpk_bb::Proof<E::ScalarField> {
+    let n = st.gammas.len();
+    r.section("dpk_bbsig_nizkproofs", Totals::Mixers, |r| {
+        let mut acc = dpk_bb::Commitments::<E>::empty(n);
+        let label = "creating dpk_bbsig commit message";
+        let nonces = each_mixer_entries(r, mixers, label, n, |mx| {
+            dpk_bb::commit(gens, st, &mut acc, &mut mx.rng)
+        });
+        let ch = each_mixer(r, mixers, "creating dpk_bbsig challenge", |_| {
+            dpk_bb::challenges(gens, st, &acc)
+        })
+        .pop()
+        .expect("m >= 2 mixers");
+        let mut proof = dpk_bb::Proof {
+            ch,
+            zv: Vec::new(),
+            zr: Vec::new(),
+            zb: Vec::new(),
+        };
+        let responses = each_mixer(r, mixers, "creating dpk_bbsig response message", |mx| {
+            let w = dpk_bb::WitnessShares {
+                v: mx.v.clone(),
+                r: mx.r.clone(),
+                b: mx.b_sm.clone(),
+            };
+            dpk_bb::respond(&nonces[mx.k], &w, &proof.ch)
+        });
+        for (k, (mut zv, zr, zb)) in responses.into_iter().enumerate() {
+            if cfg.cheats(Tamper::DpkBb, Cheater::Mixer(k)) {
+                zv[0] += E::ScalarField::one();
+            }
+            proof.zv.push(zv);
+            proof.zr.push(zr);
+            proof.zb.push(zb);
+        }
+        proof
+    })
+}
+
+/// `dpk_bbsig_nizkverifs`: the verifier checks every entry's proof. Records `status_dpk_bbsig`.
+fn dpk_bbsig_nizkverifs<E: Pairing>(
+    r: &mut Report,
+    gens: &Generators<E>,
+    st: &dpk_bb::Statement<E>,
+    proof: &dpk_bb::Proof<E::ScalarField>,
+) -> bool {
+    let ok = r.section("dpk_bbsig_nizkverifs", Totals::Verifier, |r| {
+        let n = st.gammas.len();
+        r.time_entries(
+            Party::Verifier,
+            "verifying dpk_bbsig proof",
+            n,
+            || matches!(dpk_bb::verify(gens, st, proof), Ok(bad) if bad.is_empty()),
+        )
+    });
+    r.status("status_dpk_bbsig", ok);
+    ok
+}
+
+/// True iff every ciphertext is the encryption of its signature with the revealed randomness:
+/// the mixers' check that the verifier encrypted what it signed.
+pub(crate) fn encryptions_match<E: Pairing>(
+    gens: &Generators<E>,
+    eg: &elgamal::PublicKey<E>,
+    sigs: &[E::G1Affine],
+    rho: &[E::ScalarField],
+    cts: &[Ciphertext<E>],
+) -> bool {
+    sigs.len() == cts.len()
+        && rho.len() == cts.len()
+        && (0..cts.len())
+            .into_par_iter()
+            .all(|j| elgamal::encrypt(gens, eg, &sigs[j], &rho[j]) == cts[j])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::primitives::group::Generators;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    #[test]
+    fn encryption_check_rejects_a_wrong_randomness_signature_or_ciphertext() {
+        type E = ark_bn254::Bn254;
+        let mut rng = ChaCha20Rng::seed_from_u64(31);
+        let gens = Generators::<E>::new(&mut rng);
+        let (eg, _) = elgamal::keygen(&gens, 2, &mut rng).unwrap();
+        let sigs: Vec<_> = (0..3)
+            .map(|_| elgamal::random_message::<E>(&mut rng))
+            .collect();
+        let (cts, rho) = elgamal::encrypt_many(&gens, &eg, &sigs, &mut rng);
+        assert!(encryptions_match(&gens, &eg, &sigs, &rho, &cts));
+        let mut bad = rho.clone();
+        bad[2] += ark_bn254::Fr::one();
+        assert!(!encryptions_match(&gens, &eg, &sigs, &bad, &cts));
+        let mut bad = sigs.clone();
+        bad[0] = (bad[0] + gens.g1.base()).into_affine();
+        assert!(!encryptions_match(&gens, &eg, &bad, &rho, &cts));
+        let mut bad = cts.clone();
+        bad.swap(0, 1);
+        assert!(!encryptions_match(&gens, &eg, &sigs, &rho, &bad));
+        assert!(!encryptions_match(&gens, &eg, &sigs[1..], &rho, &cts));
+    }
+}

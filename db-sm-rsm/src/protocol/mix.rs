@@ -1,0 +1,247 @@
+//! `mixing` (docs/protocol.md §5): the mixers re-encrypt and permute the threshold-Paillier
+//! ciphertexts cv in turn, each proving its shuffle against its permutation commitment
+//! (Wikström's commitment-consistent proof of shuffle); then they threshold-decrypt the final
+//! list with batched proofs of correct decryption shares, and each decrypts its own share
+//! ciphertexts.
+
+use ark_ec::pairing::Pairing;
+use rayon::prelude::*;
+use rug::Integer;
+
+use crate::measurement::report::{Report, Totals};
+use crate::primitives::group::integer_to_scalar;
+use crate::primitives::paillier::PaillierKey;
+use crate::primitives::thpaillier::{ShareProof, ThresholdPublicKey};
+use crate::proofs::paillier_shuffle::{self, PaillierShuffleProof, ShuffleWitness};
+use crate::protocol::config::Config;
+use crate::protocol::inputs::Inputs;
+use crate::protocol::setup::{Mixer, Public};
+use crate::protocol::steps::{
+    each_mixer, each_mixer_checks_the_others, each_mixer_entries, Decrypted,
+};
+use crate::protocol::tamper::Tamper;
+use crate::Result;
+
+/// The mixnet's output: the messages in output order (reduced into Zq).
+pub struct Mixed<E: Pairing> {
+    /// msgs_out_j.
+    pub msgs: Vec<E::ScalarField>,
+}
+
+/// One mixer's step of a Paillier re-encryption chain: what it received, what it published and
+/// its proof.
+pub(crate) struct PaillierStep<E: Pairing> {
+    pub input: Vec<Integer>,
+    pub output: Vec<Integer>,
+    pub proof: PaillierShuffleProof<E>,
+}
+
+/// One mixer's decryption shares of a list with their batched proof.
+pub(crate) struct PaillierShares {
+    pub shares: Vec<Integer>,
+    pub proof: ShareProof,
+}
+
+/// Mixer k's Wikström proof that `output` re-encrypts `input` permuted by its committed π.
+pub(crate) fn prove_paillier_shuffle<E: Pairing>(
+    public: &Public<E>,
+    mx: &mut Mixer<E>,
+    input: &[Integer],
+    output: &[Integer],
+    rho: &[Integer],
+) -> Result<PaillierShuffleProof<E>> {
+    let w = ShuffleWitness {
+        perm: &mx.perm,
+        s: &mx.s,
+        rho,
+    };
+    paillier_shuffle::prove_shuffle(
+        &public.paillier_shuffle(mx.k, input, output),
+        &w,
+        &mut mx.rng,
+    )
+}
+
+/// True iff mixer k's Paillier shuffle step verifies.
+pub(crate) fn paillier_step_holds<E: Pairing>(
+    public: &Public<E>,
+    k: usize,
+    step: &PaillierStep<E>,
+) -> bool {
+    let st = public.paillier_shuffle(k, &step.input, &step.output);
+    paillier_shuffle::verify_shuffle(&st, &step.proof).is_ok()
+}
+
+/// `mixing`: the re-encryption chain, the threshold decryption of its output, and each mixer's
+/// decryption of its own share ciphertexts.
+pub fn mixing<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    inputs: &Inputs<E>,
+) -> Result<Mixed<E>> {
+    r.section("mixing", Totals::Mixers, |r| {
+        let list = reencryption_and_permutation(cfg, r, public, mixers, inputs)?;
+        let msgs = decryption_of_output_messages(cfg, r, public, mixers, &list)?;
+        decryption_of_individual_shares(r, mixers, inputs);
+        Ok(Mixed { msgs })
+    })
+}
+
+/// `re-encryption and permutation`: mixer k's output is mixer k+1's input; each proves its step
+/// and every mixer checks the others' proofs. Records `status_shuffle`.
+fn reencryption_and_permutation<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    inputs: &Inputs<E>,
+) -> Result<Vec<Integer>> {
+    let th = &public.th;
+    r.section("re-encryption and permutation", Totals::Mixers, |r| {
+        let mut list = inputs.cv.clone();
+        let mut steps: Vec<PaillierStep<E>> = Vec::new();
+        for mx in mixers.iter_mut() {
+            let (mut out, rho) = r.time_entries(mx.party(), "re-encryption", list.len(), || {
+                paillier_shuffle::shuffle(th, &mx.perm, &list, &mut mx.rng)
+            })?;
+            if cfg.cheats(Tamper::Shuffle, mx.cheater()) {
+                // Adds 1 to the plaintext of one output: no longer a re-encryption.
+                out[0] = th.add(
+                    &out[0],
+                    &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
+                );
+            }
+            let proof = r.time(mx.party(), "creating proof of correct shuffle", || {
+                prove_paillier_shuffle(public, mx, &list, &out, &rho)
+            })?;
+            let input = std::mem::replace(&mut list, out.clone());
+            steps.push(PaillierStep {
+                input,
+                output: out,
+                proof,
+            });
+        }
+        let label = "verifying others' proofs of shuffle";
+        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+            paillier_step_holds(public, k, &steps[k])
+        });
+        r.status("status_shuffle", ok);
+        Ok(list)
+    })
+}
+
+/// Mixer k's decryption shares of `list` and their batched proof (the `decshare` tamper
+/// changes one share).
+pub(crate) fn paillier_shares<E: Pairing>(
+    th: &ThresholdPublicKey,
+    mx: &mut Mixer<E>,
+    list: &[Integer],
+    cheat: bool,
+) -> Result<PaillierShares> {
+    let mut shares = mx.th_share.decryption_shares(th, list);
+    if cheat {
+        shares[0] = th.add(
+            &shares[0],
+            &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
+        );
+    }
+    let proof = mx.th_share.prove_shares(th, list, &shares, &mut mx.rng)?;
+    Ok(PaillierShares { shares, proof })
+}
+
+/// `decryption of output messages`: threshold decryption with batched share proofs, checked by
+/// every other mixer, then combined by every mixer. Records `status_decshares`, False also when
+/// a combination fails whatever the share proofs said.
+fn decryption_of_output_messages<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    public: &Public<E>,
+    mixers: &mut [Mixer<E>],
+    list: &[Integer],
+) -> Result<Vec<E::ScalarField>> {
+    let th = &public.th;
+    r.section("decryption of output messages", Totals::Mixers, |r| {
+        let shares = each_mixer_entries(r, mixers, "threshold decryption", list.len(), |mx| {
+            let cheat = cfg.cheats(Tamper::DecShare, mx.cheater());
+            paillier_shares(th, mx, list, cheat)
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
+        let label = "verifying others' decryption shares (batched)";
+        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+            th.verify_shares(k, list, &shares[k].shares, &shares[k].proof)
+                .is_ok()
+        });
+        // Every mixer combines all shares itself (identical results, as upstream).
+        let columns: Vec<Vec<Integer>> = shares.into_iter().map(|s| s.shares).collect();
+        let combined = each_mixer(r, mixers, "combining decryption shares", |_| {
+            combine_column::<E>(th, &columns)
+        });
+        let last = combined.into_iter().last().expect("m >= 2 mixers");
+        let ([msgs], _) = Decrypted::with_status(r, "status_decshares", ok, [last]);
+        Ok(msgs)
+    })
+}
+
+/// `decryption of individual message/randomness shares`: each mixer decrypts its own share
+/// ciphertexts (CRT), learning v_{i,k}, r_{i,k}. A share ciphertext that does not decrypt leaves
+/// the mixer without its share of that sender's witness: `status_share_decryption` False, never
+/// a made-up value.
+fn decryption_of_individual_shares<E: Pairing>(
+    r: &mut Report,
+    mixers: &mut [Mixer<E>],
+    inputs: &Inputs<E>,
+) {
+    let label = "decryption of individual message/randomness shares";
+    r.section(label, Totals::Mixers, |r| {
+        let total = 2 * inputs.cv.len();
+        let decrypted = each_mixer_entries(r, mixers, label, total, |mx| {
+            let own = &inputs.shares[mx.k];
+            [
+                decrypt_column::<E>(&mx.sk, own.iter().map(|s| &s.cv)),
+                decrypt_column::<E>(&mx.sk, own.iter().map(|s| &s.cr)),
+            ]
+        });
+        let values = Decrypted::each_with_status(r, "status_share_decryption", decrypted);
+        for (mx, [v, rr]) in mixers.iter_mut().zip(values) {
+            mx.v = v;
+            mx.r = rr;
+        }
+    })
+}
+
+/// Combines the m threshold-Paillier decryption shares of every ciphertext
+/// (`shares[k][i]`), reduced into Zq.
+pub(crate) fn combine_column<E: Pairing>(
+    th: &ThresholdPublicKey,
+    shares: &[Vec<Integer>],
+) -> Decrypted<E::ScalarField> {
+    let n = shares.first().map_or(0, Vec::len);
+    let out: Vec<Option<E::ScalarField>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let col: Vec<Integer> = shares.iter().map(|s| s[i].clone()).collect();
+            th.combine(&col).ok().map(|x| integer_to_scalar(&x))
+        })
+        .collect();
+    out.into_iter().collect()
+}
+
+/// Decrypts a mixer's own share ciphertexts with its Paillier key (CRT), reduced into Zq.
+fn decrypt_column<'a, E: Pairing>(
+    sk: &PaillierKey,
+    cts: impl Iterator<Item = &'a Integer>,
+) -> Decrypted<E::ScalarField> {
+    let cts: Vec<&Integer> = cts.collect();
+    let out: Vec<Option<E::ScalarField>> = cts
+        .par_iter()
+        .map(|c| {
+            let x = sk.decrypt(c).ok().map(|x| integer_to_scalar(&x));
+            crate::primitives::counters::tick(1);
+            x
+        })
+        .collect();
+    out.into_iter().collect()
+}

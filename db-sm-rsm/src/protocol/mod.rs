@@ -1,0 +1,17 @@
+//! The protocol, one module per stage in report order: the run's configuration, the parties'
+//! keys and preprocessing, the senders' inputs, mixing, DB-SM, DB-RSM and the size lines, with
+//! what every step shares (the parties, "each mixer checks the others", tampering) and the list
+//! of fixes the report prints. `docs/protocol.md` maps every report label to its function.
+
+pub mod config;
+pub mod dbrsm;
+pub mod dbsm;
+pub mod fixes;
+pub mod inputs;
+pub mod keys;
+pub mod mix;
+pub mod run;
+pub mod setup;
+pub mod sizes;
+pub mod steps;
+pub mod tamper;

@@ -1,0 +1,438 @@
+//! `preprocessing` (docs/protocol.md §2) and the parties of the protocol.
+//!
+//! A trusted dealer (upstream's shortcut S1 in docs/fixes.md, kept) makes, from the primes of
+//! [`crate::protocol::keys`], the threshold-Paillier key and its shares and each mixer's own
+//! Paillier key; then the threshold-ElGamal key shares and the Beaver triples; each mixer then
+//! picks its secret permutation, commits to it and proves knowledge of the opening. What the
+//! dealer hands out is moved into the party that owns it ([`Mixer`]); what is public goes to
+//! [`Public`]. Nothing else carries secrets between steps.
+
+use ark_ec::pairing::Pairing;
+use ark_ec::CurveGroup;
+use ark_ff::{One, UniformRand};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use rayon::prelude::*;
+
+use rug::Integer;
+
+use crate::measurement::report::{Party, Report, Totals};
+use crate::primitives::elgamal;
+use crate::primitives::fo;
+use crate::primitives::group::Generators;
+use crate::primitives::paillier;
+use crate::primitives::pedersen::CommitmentKey;
+use crate::primitives::security::Security;
+use crate::primitives::sharing::{self, TripleShare};
+use crate::primitives::thpaillier::{self, ThresholdPublicKey, ThresholdSecretShare};
+use crate::proofs::paillier_shuffle::ShuffleStatement;
+use crate::proofs::perm::{commit_perm, prove_perm, verify_perm, PermCommitment, Permutation};
+use crate::protocol::config::{Config, Mode};
+use crate::protocol::keys::{self, KeyMaterial, MixerPrimes};
+use crate::protocol::tamper::{Cheater, Tamper};
+use crate::{Error, Result};
+
+/// Everything every party may read.
+pub struct Public<E: Pairing> {
+    /// Number of entries.
+    pub n: usize,
+    /// Number of mix-servers.
+    pub m: usize,
+    /// The global generators (with their fixed-base tables) and the security setting.
+    pub gens: Generators<E>,
+    /// Threshold Paillier public key (with the fixed-base table for H).
+    pub th: thpaillier::ThresholdPublicKey,
+    /// Mixer k's own Paillier public key (senders encrypt shares to it).
+    pub mixer_pks: Vec<paillier::PaillierPublicKey>,
+    /// Threshold ElGamal public key Y and verification keys Y_k.
+    pub eg: elgamal::PublicKey<E>,
+    /// Vector commitment key for permutations (h1; G_0..G_{n'-1}).
+    pub ck: CommitmentKey<E>,
+    /// Fujisaki-Okamoto commitment key mod the threshold N (Paillier shuffle proofs).
+    pub ck_fo: fo::FoKey,
+    /// permcomm_k for every mixer.
+    pub permcomms: Vec<PermCommitment<E>>,
+    /// This run's identifier, fresh at setup: every proof of an input names it, so that a
+    /// proof from another run cannot be replayed into this one.
+    pub run_id: [u8; 32],
+}
+
+impl<E: Pairing> Public<E> {
+    /// What a proof is for, absorbed by its Fiat-Shamir challenge: this run, the party that
+    /// makes it (`"sender"`, `"mixer 2"`), the entry and the role of the proven value (`"cv"`).
+    /// A proof copied to another sender, entry, role or run no longer verifies.
+    pub fn context(&self, party: &str, entry: usize, role: &str) -> Vec<u8> {
+        let mut c = Vec::with_capacity(64 + party.len() + role.len());
+        c.extend_from_slice(b"db-sm-rsm/context/v1");
+        c.extend_from_slice(&self.run_id);
+        c.extend_from_slice(&(entry as u64).to_le_bytes());
+        c.extend_from_slice(&(party.len() as u64).to_le_bytes());
+        c.extend_from_slice(party.as_bytes());
+        c.extend_from_slice(role.as_bytes());
+        c
+    }
+
+    /// The statement of mixer k's Paillier shuffle proof from `input` to `output`.
+    pub(crate) fn paillier_shuffle<'a>(
+        &'a self,
+        k: usize,
+        input: &'a [Integer],
+        output: &'a [Integer],
+    ) -> ShuffleStatement<'a, E> {
+        ShuffleStatement {
+            gens: &self.gens,
+            ck: &self.ck,
+            perm_commitment: &self.permcomms[k],
+            pk: &self.th,
+            fo: &self.ck_fo,
+            input,
+            output,
+        }
+    }
+}
+
+/// Mixer k and its secrets. Only mixer k's own steps get `&mut Mixer`.
+pub struct Mixer<E: Pairing> {
+    /// Its index, 0..m.
+    pub k: usize,
+    pub(crate) rng: ChaCha20Rng,
+    /// Share d_k of the threshold-Paillier secret.
+    pub(crate) th_share: thpaillier::ThresholdSecretShare,
+    /// Its own Paillier key pair (CRT decryption needs the factors).
+    pub(crate) sk: paillier::PaillierKey,
+    /// Share x_k of the ElGamal secret.
+    pub(crate) x: E::ScalarField,
+    /// Its secret permutation π_k.
+    pub(crate) perm: Permutation,
+    /// Randomness s of permcomm_k.
+    pub(crate) s: Vec<E::ScalarField>,
+    /// Its shares of the Beaver triples for δ1 = bS·bc and δ2 = δ0·bc (DB-RSM).
+    pub(crate) triples_d1: Vec<TripleShare<E::ScalarField>>,
+    pub(crate) triples_d2: Vec<TripleShare<E::ScalarField>>,
+    /// Shares v_{i,k}, r_{i,k} of the senders' messages and commitment randomness (input
+    /// order), learnt by decrypting its share ciphertexts in mixing (docs/protocol.md §5).
+    pub(crate) v: Vec<E::ScalarField>,
+    pub(crate) r: Vec<E::ScalarField>,
+    /// DB-SM: its shares b_{i,k} of the signature blinding factors (input order).
+    pub(crate) b_sm: Vec<E::ScalarField>,
+    /// DB-RSM: its shares of (bS, bc, br, δ0, δ1, δ2) per output.
+    pub(crate) w_rsm: crate::proofs::dpk_bbsplus::WitnessShares<E::ScalarField>,
+}
+
+impl<E: Pairing> Mixer<E> {
+    /// Its tag in the report.
+    pub fn party(&self) -> Party {
+        Party::Mixer(self.k)
+    }
+
+    /// Its name when it applies a tamper.
+    pub fn cheater(&self) -> Cheater {
+        Cheater::Mixer(self.k)
+    }
+}
+
+/// The verifier (querier): its own randomness; its signing keys are made when it needs them.
+pub struct Verifier {
+    pub(crate) rng: ChaCha20Rng,
+}
+
+/// Largest window of the fast mode's fixed-base table for the threshold key's H, which covers
+/// the proofs' long exponents (about 2400 bits): 241 rows of 1023 entries of 512 bytes, about
+/// 126 MB, and about 241 multiplications per power (upstream: 13-bit windows over the 1025-bit
+/// r only, 332 MB, 79 multiplications).
+pub const TH_TABLE_WINDOW: u32 = 10;
+/// Largest window of each mixer's table. Fast mode covers the PoK's long exponents (masks of
+/// ~2260 bits, batch sums): about 300 rows of 255 entries of 512 bytes, about 39 MB per mixer,
+/// so a sender's PoK of each share costs table look-ups instead of a long powmod mod N² (input
+/// preparation per sender: 8 such powmods at m = 4). Unlike upstream (B4, table built but never
+/// used), senders' encryptions to the mixers use it.
+pub const MIXER_TABLE_WINDOW: u32 = 8;
+
+/// The window, at most `max` bits, of a fixed-base table for `bits`-bit exponents that makes
+/// building it and computing `uses` powers cheapest: ⌈bits/w⌉ rows of 2^w − 1 entries cost one
+/// modular multiplication each to build, and each power one per row. Large runs get `max`
+/// (n = 1000, m = 4 already does); a run with a handful of entries gets a small table instead of
+/// spending seconds on one it barely uses.
+pub fn table_window(bits: u32, uses: usize, max: u32) -> u32 {
+    (1..=max)
+        .min_by_key(|w| u64::from(bits.div_ceil(*w)) * ((1u64 << w) - 1 + uses as u64))
+        .expect("max >= 1")
+}
+
+fn child_rng(master: &mut ChaCha20Rng) -> ChaCha20Rng {
+    ChaCha20Rng::from_rng(master).expect("ChaCha20 never fails")
+}
+
+/// Every party after preprocessing.
+pub struct Parties<E: Pairing> {
+    /// What everyone may read.
+    pub public: Public<E>,
+    /// The mix-servers, in order.
+    pub mixers: Vec<Mixer<E>>,
+    /// The verifier.
+    pub verifier: Verifier,
+}
+
+/// What the dealer hands to one mixer.
+struct MixerKeys<E: Pairing> {
+    th_share: ThresholdSecretShare,
+    paillier: paillier::PaillierKey,
+    x: E::ScalarField,
+    triples_d1: Vec<TripleShare<E::ScalarField>>,
+    triples_d2: Vec<TripleShare<E::ScalarField>>,
+}
+
+/// `preprocessing`: the dealer's keys and triples, then each mixer's permutation commitment.
+pub fn preprocessing<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    master: &mut ChaCha20Rng,
+    keys: &KeyMaterial,
+) -> Result<Parties<E>> {
+    if keys.mixers.len() != cfg.m {
+        return Err(Error::Input(format!(
+            "{} mixer keys for {} mixers",
+            keys.mixers.len(),
+            cfg.m
+        )));
+    }
+    r.section("preprocessing", Totals::None, |r| {
+        let mut dealer = child_rng(master);
+        // Upstream made the global generators and their tables at import time, untimed.
+        let security = cfg.security.params();
+        let gens = Generators::<E>::with_security(&mut dealer, security);
+        let (th, th_shares) = pai_th_keygen(cfg, r, &mut dealer, keys, security);
+        let mixer_keys: Vec<paillier::PaillierKey> = keys
+            .mixers
+            .iter()
+            .map(|primes| pai_keygen(cfg, r, &mut dealer, primes, security))
+            .collect();
+        let (eg, eg_shares) = elgamal_keys(cfg, &gens, &mut dealer)?;
+        let (t1, t2) = gen_beaver_triples::<E>(cfg, r, &mut dealer);
+        let mixer_pks = mixer_keys.iter().map(|k| k.pk.clone()).collect();
+        let mut mixers: Vec<Mixer<E>> = th_shares
+            .into_iter()
+            .zip(mixer_keys)
+            .zip(eg_shares)
+            .zip(t1.into_iter().zip(t2))
+            .enumerate()
+            .map(
+                |(k, (((th_share, paillier), x), (triples_d1, triples_d2)))| {
+                    let keys = MixerKeys {
+                        th_share,
+                        paillier,
+                        x,
+                        triples_d1,
+                        triples_d2,
+                    };
+                    Mixer::new(k, child_rng(master), keys)
+                },
+            )
+            .collect();
+        let (ck, ck_fo, permcomms) =
+            permutation_commitments(cfg, r, &gens, &th, &mut dealer, &mut mixers)?;
+        let mut run_id = [0u8; 32];
+        rand::RngCore::fill_bytes(&mut dealer, &mut run_id);
+        let public = Public {
+            n: cfg.n,
+            m: cfg.m,
+            gens,
+            th,
+            mixer_pks,
+            eg,
+            ck,
+            ck_fo,
+            permcomms,
+            run_id,
+        };
+        let verifier = Verifier {
+            rng: child_rng(master),
+        };
+        Ok(Parties {
+            public,
+            mixers,
+            verifier,
+        })
+    })
+}
+
+impl<E: Pairing> Mixer<E> {
+    fn new(k: usize, rng: ChaCha20Rng, keys: MixerKeys<E>) -> Self {
+        Mixer {
+            k,
+            rng,
+            th_share: keys.th_share,
+            sk: keys.paillier,
+            x: keys.x,
+            perm: Permutation::identity(0),
+            s: Vec::new(),
+            triples_d1: keys.triples_d1,
+            triples_d2: keys.triples_d2,
+            v: Vec::new(),
+            r: Vec::new(),
+            b_sm: Vec::new(),
+            w_rsm: Default::default(),
+        }
+    }
+}
+
+/// `pai_th_keygen`: the threshold-Paillier key and its shares from the safe primes, with the
+/// fixed-base table for H.
+fn pai_th_keygen(
+    cfg: &Config,
+    r: &mut Report,
+    dealer: &mut ChaCha20Rng,
+    keys: &KeyMaterial,
+    security: Security,
+) -> (ThresholdPublicKey, Vec<ThresholdSecretShare>) {
+    r.section("pai_th_keygen", Totals::None, |r| {
+        let t = &keys.threshold;
+        let mut key = thpaillier::ThresholdKey::from_safe_primes(dealer, &t.p, &t.q, cfg.m)
+            .expect("the key material was validated when it was obtained");
+        key.pk.security = security;
+        r.line("precomputing...");
+        if cfg.mode == Mode::Paper {
+            // Upstream's 13-bit table over r's length only.
+            key.pk.build_table(13);
+        } else {
+            // Fast mode: the table also covers the proofs' long exponents (PoK masks and
+            // responses, the shuffle's H^{t2+r}), so they cost table look-ups, not long
+            // powmods. About 6 + 9m powers of H per entry: the senders' 2 encryptions and 2
+            // PoK masks, m re-encryptions in mixing, and in DB-RSM the verifier's 2 encryptions
+            // and per mixer 2 re-checked, 2 re-encrypted and 2 fresh ciphertexts with 2 masks.
+            let bits = key.pk.long_exponent_bits();
+            let window = table_window(bits, (6 + 9 * cfg.m) * cfg.n, TH_TABLE_WINDOW);
+            key.pk.build_table_bits(window, bits);
+        }
+        (key.pk, key.shares)
+    })
+}
+
+/// `pai_keygen`: one mixer's own Paillier key from its primes.
+fn pai_keygen(
+    cfg: &Config,
+    r: &mut Report,
+    dealer: &mut ChaCha20Rng,
+    primes: &MixerPrimes,
+    security: Security,
+) -> paillier::PaillierKey {
+    r.section("pai_keygen", Totals::None, |r| {
+        let p = primes;
+        let mut key = paillier::PaillierKey::from_primes(
+            dealer,
+            &p.big_p,
+            &p.p,
+            &p.big_q,
+            &p.q,
+            keys::MIXER_PARAMS.l_bits,
+        )
+        .expect("the key material was validated when it was obtained");
+        key.pk.security = security;
+        r.line("precomputing...");
+        // Paper mode: upstream's per-mixer encryptions never used their table (B4 kept), so the
+        // senders pay a 448-bit powmod per share encryption.
+        if cfg.mode != Mode::Paper {
+            // Per sender: 2 share encryptions and 2 PoK masks.
+            let bits = key.pk.long_exponent_bits();
+            key.pk
+                .build_table_bits(table_window(bits, 4 * cfg.n, MIXER_TABLE_WINDOW), bits);
+        }
+        key
+    })
+}
+
+/// The threshold-ElGamal key Y, the verification keys Y_k and the shares x_k (untimed, as
+/// upstream).
+fn elgamal_keys<E: Pairing>(
+    cfg: &Config,
+    gens: &Generators<E>,
+    dealer: &mut ChaCha20Rng,
+) -> Result<(elgamal::PublicKey<E>, Vec<E::ScalarField>)> {
+    let (mut eg, mut shares) = elgamal::keygen(gens, cfg.m, dealer)?;
+    if cfg.cheats(Tamper::ElgamalKey, Cheater::Dealer) {
+        // Mixer 0's share moves off the key, and its verification key with it.
+        shares[0] += E::ScalarField::one();
+        let mut vks = eg.vks.clone();
+        vks[0] = gens.g1.mul(&shares[0]).into_affine();
+        eg = elgamal::PublicKey::new(eg.y, vks);
+    }
+    Ok((eg, shares))
+}
+
+/// Each mixer's shares of the Beaver triples for δ1 and δ2, as two lists indexed by mixer.
+type TripleShares<F> = Vec<Vec<TripleShare<F>>>;
+
+/// `gen_beaver_triples`: the dealer's two triples per entry, shared among the mixers.
+fn gen_beaver_triples<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    dealer: &mut ChaCha20Rng,
+) -> (TripleShares<E::ScalarField>, TripleShares<E::ScalarField>) {
+    r.time_plain("gen_beaver_triples", || {
+        (
+            sharing::gen_beaver_triples::<E::ScalarField>(cfg.n, cfg.m, dealer),
+            sharing::gen_beaver_triples::<E::ScalarField>(cfg.n, cfg.m, dealer),
+        )
+    })
+}
+
+/// The commitment keys (Pedersen vector key, FO key) and every mixer's permutation commitment.
+type CommitmentKeys<E> = (CommitmentKey<E>, fo::FoKey, Vec<PermCommitment<E>>);
+
+/// `creating proof of knowledge of permutation commitment opening`: the dealer's commitment
+/// keys, then each mixer picks π_k, commits to it and proves knowledge of the opening; each
+/// proof is checked once, as upstream (S5), and all checks run (no short-circuit, B3). Records
+/// `status_permcomm`.
+fn permutation_commitments<E: Pairing>(
+    cfg: &Config,
+    r: &mut Report,
+    gens: &Generators<E>,
+    th: &ThresholdPublicKey,
+    dealer: &mut ChaCha20Rng,
+    mixers: &mut [Mixer<E>],
+) -> Result<CommitmentKeys<E>> {
+    let label = "creating proof of knowledge of permutation commitment opening";
+    let (keys, ok) = r.time_plain(label, || -> Result<_> {
+        let ck = CommitmentKey::new(gens, cfg.n, dealer);
+        let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
+        let mut permcomms = Vec::with_capacity(mixers.len());
+        let mut proofs = Vec::with_capacity(mixers.len());
+        for mx in mixers.iter_mut() {
+            mx.perm = Permutation::random(cfg.n, &mut mx.rng);
+            mx.s = (0..cfg.n)
+                .map(|_| E::ScalarField::rand(&mut mx.rng))
+                .collect();
+            let a = commit_perm(gens, &ck, &mx.perm, &mx.s)?;
+            let mut proof = prove_perm(gens, &ck, &a, &mx.perm, &mx.s, &mut mx.rng)?;
+            if cfg.cheats(Tamper::PermComm, mx.cheater()) {
+                proof.z_t += E::ScalarField::one();
+            }
+            permcomms.push(a);
+            proofs.push(proof);
+        }
+        let oks: Vec<bool> = permcomms
+            .par_iter()
+            .zip(&proofs)
+            .map(|(a, p)| verify_perm(gens, &ck, a, p).is_ok())
+            .collect();
+        Ok(((ck, ck_fo, permcomms), oks.into_iter().all(|b| b)))
+    })?;
+    r.status("status_permcomm", ok);
+    Ok(keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_window_grows_with_the_number_of_powers() {
+        assert_eq!(table_window(2411, 42_000, TH_TABLE_WINDOW), TH_TABLE_WINDOW);
+        assert!(table_window(2411, 72, TH_TABLE_WINDOW) <= 5);
+        assert_eq!(
+            table_window(2300, 4_000, MIXER_TABLE_WINDOW),
+            MIXER_TABLE_WINDOW
+        );
+        assert!(table_window(100, 0, 8) == 1);
+    }
+}
