@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare db-sm-rsm's paper mode and fast mode in one go (issue 8).
+"""Compare db-sm-rsm's paper mode and fast mode in one go.
 
 Runs `db-sm-rsm N M --mode paper` and `--mode fast` with the same seed and thread count, reads
 both JSON reports and prints, per party and section: paper-mode time, fast-mode time, their

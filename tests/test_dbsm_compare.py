@@ -1,4 +1,4 @@
-"""The db-sm-rsm mode comparison (scripts/dbsm_compare_modes.py, issue 8) on a tiny run.
+"""The db-sm-rsm mode comparison (scripts/dbsm_compare_modes.py) on a tiny run.
 
 Runs the real release binary (built by part 1 of scripts/test) in paper and fast mode and once
 more with two threads, with a made-up calibration file (only the arithmetic of the bound column is

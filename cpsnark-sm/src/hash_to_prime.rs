@@ -1,5 +1,4 @@
-//! Hash-to-prime: native nonce search and the R1CS circuit that recomputes one candidate
-//! (spec §3.4, §3.5).
+//! Hash-to-prime: native nonce search and the R1CS circuit that recomputes one candidate.
 //!
 //! A candidate is Blake2s-256 of (padding ‖ nonce ‖ element); its first μ−1 digest bits, with a
 //! leading 1, give a μ-bit integer. The native search tries nonces 0, 1, … until the candidate is

@@ -1,7 +1,6 @@
 //! cpSNARK-Set membership with hash-to-prime (`membership_hash`) of Benarroch, Campanelli,
 //! Fiore, Gurkan and Kolonelos ("Zero-Knowledge Proofs for Set Membership", eprint 2019/1255),
-//! written from the project's specification (`shared/specs/cpsnark-sm.md`), not from the
-//! reference code.
+//! written from the paper's description, not from the reference code.
 //!
 //! A prover shows that a Pedersen commitment c_e_q (BLS12-381 G1) holds a prime e = H2P(x), the
 //! Blake2s hash-to-prime of a secret element x, and that e is accumulated in an RSA-2048

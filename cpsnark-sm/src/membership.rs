@@ -1,4 +1,4 @@
-//! The composed cpSNARK-Set membership proof `membership_hash` (spec §1.2): CP_Root, CP_ModEq and
+//! The composed cpSNARK-Set membership proof `membership_hash`: CP_Root, CP_ModEq and
 //! CP_HashToPrime glued by one Fiat-Shamir transcript.
 //!
 //! Statement (A, c_e_q): "c_e_q commits to H2P(x) for some x, and H2P(x) is accumulated in A".

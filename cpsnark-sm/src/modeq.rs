@@ -1,5 +1,5 @@
 //! CP_ModEq: the integer commitment c_e (in the RSA group) and the Pedersen commitment c_e_q (on
-//! the curve) open to the same value mod q (spec §3.3). One integer mask r_e serves both sides,
+//! the curve) open to the same value mod q. One integer mask r_e serves both sides,
 //! so the responses tie the two openings together.
 
 use ark_ec::{pairing::Pairing, CurveGroup};

@@ -1,4 +1,4 @@
-//! Security parameters, derived from the size of the SNARK curve's scalar field (spec §2).
+//! Security parameters, derived from the size of the SNARK curve's scalar field.
 //!
 //! Everything in the protocol is sized from ν = bit length of the scalar field: the hash-to-prime
 //! output must fit in the field with room for the masking slack, so the curve fixes the rest.

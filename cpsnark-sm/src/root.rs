@@ -1,5 +1,5 @@
 //! CP_Root: knowledge of an e-th root W of the accumulator A, with e hidden in an integer
-//! commitment c_e = G^e H^r (spec §3.2). Together with the range check on s_e this shows that
+//! commitment c_e = G^e H^r. Together with the range check on s_e this shows that
 //! the committed value is a (bounded) exponent under which A has a known root, i.e. that it is
 //! accumulated.
 

@@ -1,5 +1,5 @@
 //! CP_HashToPrime: a LegoGroth16 proof (BLS12-381) of the hash-to-prime circuit with the CP_link
-//! commitment (spec §3.4).
+//! commitment.
 //!
 //! LegoGroth16 (docknetwork's `legogroth16`) commits the first witness of the circuit, the prime,
 //! in the proof element D, and proves with a subspace QA-NIZK that the Pedersen commitment
