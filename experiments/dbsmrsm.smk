@@ -26,17 +26,16 @@ rule dbsmrsm_run:
         run=DB_SCHEME.pattern,
     params:
         args=lambda wc: (
-            "{n} {m} --curve {curve} --mode {mode} --security {security} --threads {threads}"
+            "{n} {m} --curve {curve} --mode {mode} --threads {threads}"
         ).format(**run_of("db-sm-rsm", wc.run).params)
         + seed_arg(run_of("db-sm-rsm", wc.run)),
-        key_cache=f"{RESULTS}/keys",
     threads: measuring_threads("db-sm-rsm")
     resources:
         **job_resources("db-sm-rsm"),
     # A status False exits non-zero but leaves complete reports: keep them for the PDF to flag
     # (the `verify` rule fails the run after the PDF is written).
     shell:
-        "{input} {params.args} --key-cache {params.key_cache} --json {output.json}"
+        "{input} {params.args} --json {output.json}"
         " > {output.txt} 2> >(tee {log} >&2)"
         " || {{ rc=$?; echo \"db-sm-rsm exited with status $rc; see {log}\" >&2;"
         " test -s {output.json} || exit $rc; }}"

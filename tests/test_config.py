@@ -8,7 +8,7 @@ from wfhelpers import REPO, Workflow
 # Every bad value at once (one Snakemake start is several seconds): key -> (value, expected text)
 BAD_VALUES = {
     "hash": (["blake2"], ["config key 'hash[0]'", "'blake2'", "poseidon, sha256"]),
-    "security": (["64"], ["config key 'security[0]'", "'64'", "128, paper"]),
+    "security": (["64"], ["config key 'security[0]'", "'64'", "allowed values: paper"]),
     "statements": (["sm", "xsm"], ["config key 'statements[1]'", "sm, rsm"]),
     "experiments": (["zksnark"], ["config key 'experiments[0]'", "db-sm-rsm"]),
     "curve": (["bn256"], ["config key 'curve[0]'", "bn254, bls12-381"]),
@@ -57,7 +57,7 @@ def test_default_config_is_the_papers_setting() -> None:
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     assert config["entries"] == 10000 and config["mixers"] == 4
     assert config["hash"] == ["poseidon"] and config["curve"] == ["bn254"]
-    assert config["statements"] == ["sm", "rsm"] and config["security"] == ["128"]
+    assert config["statements"] == ["sm", "rsm"] and config["security"] == ["paper"]
     assert config["collab_factor"] == 2.0
 
 
@@ -80,4 +80,4 @@ def test_command_line_numbers_become_numbers(workflow_copy: Workflow) -> None:
     proc = workflow_copy.snakemake("--dry-run", "--printshellcmds", "--cores", "1", "raw",
                                    "--config", "experiments=[db-sm-rsm]", "threads=[1,2]",
                                    "sweep_entries=[100]")
-    assert "db-sm-rsm 100 4 --curve bn254 --mode fast --security 128 --threads 2" in proc.stdout
+    assert "db-sm-rsm 100 4 --curve bn254 --mode fast --threads 2" in proc.stdout

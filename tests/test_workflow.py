@@ -41,9 +41,9 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
                 f" --parties 2,3,4 --variants semi-honest,malicious --threads 1"
                 f" --json results/raw/collab-groth16/{statement}-zokrates-n10000-t1/report.json") in text
         assert f"--r1cs {build}/optimized.r1cs --wtns {build}/optimized.wtns" in text
-    db = "results/raw/db-sm-rsm/n10000-m4-bn254-fast-s128-t1"
-    assert (f"target/release/db-sm-rsm 10000 4 --curve bn254 --mode fast --security 128 --threads 1"
-            f" --key-cache results/keys --json {db}/report.json > {db}/report.txt") in text
+    db = "results/raw/db-sm-rsm/n10000-m4-bn254-fast-spaper-t1"
+    assert (f"target/release/db-sm-rsm 10000 4 --curve bn254 --mode fast --threads 1"
+            f" --json {db}/report.json > {db}/report.txt") in text
     cp = "results/raw/cpsnark-sm/n10000-t1"
     assert re.search(rf"env CPSNARK_N=10000 CPSNARK_SAMPLES=100 CPSNARK_JSON=/\S+/{cp}/summary.json"
                      r" RAYON_NUM_THREADS=1 cargo bench -p cpsnark-sm --bench membership_hash", text)
@@ -70,10 +70,10 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
     assert len(zk) == 2 * 2 * 3 * 2 * 2  # statements, hashes, n, threads, repetitions
     assert len(db) == 4 * 2 * 2 * 2  # (n, m) points (3 n at m=4, m=2 at n=100), curves, ...
     assert len(cp) == 3 * 2 * 2
-    assert "results/raw/db-sm-rsm/n100-m2-bls12-381-fast-s128-t2-r2" in db
+    assert "results/raw/db-sm-rsm/n100-m2-bls12-381-fast-spaper-t2-r2" in db
     # repetition k runs with seed + k - 1, so repetitions differ yet are reproducible
-    assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --security 128 --threads 1 --seed 6 "
-                     r"--key-cache results/keys --json results/raw/db-sm-rsm/n1000-m4-bn254-fast-s128-t1-r2/",
+    assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --threads 1 --seed 6 "
+                     r"--json results/raw/db-sm-rsm/n1000-m4-bn254-fast-spaper-t1-r2/",
                      text), text  # fmt: skip
     assert re.search(r"--n 10 --hash sha256 --threads 2 --out "
                      r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ", text)
@@ -84,7 +84,7 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
 def test_estimates_are_printed_before_anything_runs(workflow_copy: Workflow) -> None:
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=1000")
     assert re.search(r"^job\s+threads\s+time\s+peak memory$", proc.stderr, re.M), proc.stderr
-    assert re.search(r"^db-sm-rsm/n1000-m4-bn254-fast-s128-t1\s+1\s+[0-9.]+ (s|min|h)\s+[0-9,]+ MB$",
+    assert re.search(r"^db-sm-rsm/n1000-m4-bn254-fast-spaper-t1\s+1\s+[0-9.]+ (s|min|h)\s+[0-9,]+ MB$",
                      proc.stderr, re.M)  # fmt: skip
     assert "total (one job at a time)" in proc.stderr and "speed probe" in proc.stderr
     # A job's estimate becomes its resources (what a scheduler reserves).
@@ -131,20 +131,20 @@ def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(workflow_copy: 
     assert summary["n"] == 16  # the benchmark found its JSON path from inside its crate
     config = json.loads((results / "config.json").read_text())
     assert config["config"]["entries"] == 8 and config["config"]["collab_factor"] == 2.0
-    assert "db-sm-rsm" in config["runs"] and "n16-m4-bn254-fast-s128-t1" in config["runs"]["db-sm-rsm"]
+    assert "db-sm-rsm" in config["runs"] and "n16-m4-bn254-fast-spaper-t1" in config["runs"]["db-sm-rsm"]
     assert "commit" in config["provenance"]
-    log = results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/stderr.log"
+    log = results / "raw/db-sm-rsm/n16-m4-bn254-fast-spaper-t1/stderr.log"
     # Progress reaches the terminal and the log; the summary and the PDF's path close the run.
     assert "progress" in log.read_text() and "progress" in proc.stderr
     assert "Report: results/report.pdf" in proc.stderr.split("==== summary ====")[-1]
-    assert (results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/benchmark.tsv").exists()
+    assert (results / "raw/db-sm-rsm/n16-m4-bn254-fast-spaper-t1/benchmark.tsv").exists()
 
     again = workflow_copy.snakemake("--dry-run", *args)
     assert "Nothing to be done" in again.stdout, again.stdout
 
     # An interrupted run (one result, the PDF and the check not yet written) resumes: what is
     # missing is redone, and only that.
-    (results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/report.json").unlink()
+    (results / "raw/db-sm-rsm/n16-m4-bn254-fast-spaper-t1/report.json").unlink()
     (results / "report.pdf").unlink()
     (results / "verified.txt").unlink()
     resumed = workflow_copy.snakemake("--dry-run", *args)

@@ -114,18 +114,18 @@ def test_breakdowns_and_hbc_on_paper(paper_dir: Path) -> None:
     rsm = dict(breakdown(run, DBRSM_BREAKDOWN))
     assert rsm["(M_k) Homomorphic blinding of encrypted signatures"] == 870
     assert rsm["(M_k) Generating n DPK proofs for p_BBS+"] == 730  # largest mixer
-    # Spec 7.3: about 240 s and 1150 s per mixer once the malicious-security steps are dropped.
+    # The paper: about 240 s and 1150 s per mixer once the malicious-security steps are dropped.
     assert hbc_total(run, FSM) == pytest.approx(242)
     assert hbc_total(run, RSM) == pytest.approx(1155)
 
 
 def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
-    synth.make_results(tmp_path, paper_dir, fail={"n100-m2-bn254-fast-s128-t1": "status_pk_bl"})
+    synth.make_results(tmp_path, paper_dir, fail={"n100-m2-bn254-fast-spaper-t1": "status_pk_bl"})
     col = collect(tmp_path, paper_dir, for_results(tmp_path))
     df = col.df
     assert set(df["source"]) == {"ours", "paper", "seed"}
     picked = pick_db_group(df, "ours")
-    assert picked is not None and picked.runs == ("n200-m4-bn254-fast-s128-t1",)  # largest n at m=4
+    assert picked is not None and picked.runs == ("n200-m4-bn254-fast-spaper-t1",)  # largest n at m=4
     claims = {c.key: c for c in compute_claims(df, factor=2.0)}
     # ours: native CPU = user + sys = 1.502 s at n=200; DB-SM per prover = 500 * 0.02 = 10 s.
     assert claims["zk_sm_prove"].ours == pytest.approx(1.502)
@@ -173,7 +173,7 @@ def test_repetitions_are_medians(paper_dir: Path, tmp_path: Path) -> None:
     df = collect(tmp_path, None).df
     assert sorted(df[df["experiment"] == "db-sm-rsm"]["rep"].unique()) == [1, 2, 3]
     top = figure10_top(df).table
-    col = "ours m=4 n=100 t=1 bn254 fast sec=128 (3 reps)"
+    col = "ours m=4 n=100 t=1 bn254 fast sec=paper (3 reps)"
     assert next(iter(top.columns)) == col
     # repetitions k = 1, 2, 3 are 1.0, 1.1, 1.2 x 500 x 0.01: median 5.5, min 5, max 6
     cell = top.loc["DB-SM - M_k (per prover)", col]
@@ -207,7 +207,7 @@ def test_runs_of_different_machines_are_not_pooled(paper_dir: Path, tmp_path: Pa
     """Repetitions that ran on two hosts (a cluster) are two columns, each named by its host."""
     cfg = synth.config(entries=100, repetitions=2, experiments=["db-sm-rsm"])
     synth.make_results(tmp_path, paper_dir, cfg)
-    second = tmp_path / "raw" / "db-sm-rsm" / "n100-m4-bn254-fast-s128-t1-r2" / "report.json"
+    second = tmp_path / "raw" / "db-sm-rsm" / "n100-m4-bn254-fast-spaper-t1-r2" / "report.json"
     d = json.loads(second.read_text())
     d["machine"] = dict(d["machine"], hostname="node7")
     second.write_text(json.dumps(d))

@@ -26,7 +26,7 @@ def pdf_text(pdf: Path) -> str:
 
 def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
     cfg = synth.config(entries=100, sweep_entries=[200], sweep_mixers=[2], collab_factor=1.5)
-    synth.make_results(tmp_path, paper_dir, cfg, fail={"n100-m2-bn254-fast-s128-t1": "status_pk_bl"})
+    synth.make_results(tmp_path, paper_dir, cfg, fail={"n100-m2-bn254-fast-spaper-t1": "status_pk_bl"})
     assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     for name in ("claims", "figure10_top", "figure10_dbsm", "figure10_dbrsm", "zksnark_runs", "cpsnark_runs",
                  "sizes", "runs"):  # fmt: skip
@@ -79,7 +79,7 @@ def test_only_the_configured_runs_are_reported(tmp_path: Path, paper_dir: Path) 
     assert set(ours[ours["experiment"] == "db-sm-rsm"]["m"].dropna()) == {4}
     assert not ours["run"].str.contains("n8").any()
     text = pdf_text(tmp_path / "report.pdf")
-    assert "not in this configuration (left out)" in text and "db-sm-rsm/n8-m3-bn254-fast-s128-t1" in text
+    assert "not in this configuration (left out)" in text and "db-sm-rsm/n8-m3-bn254-fast-spaper-t1" in text
     claims = pd.read_csv(tmp_path / "tables" / "claims.csv")
     assert claims["ours / paper"].isna().all()  # n = 16 is not the paper's workload
     assert claims["verdict"].str.contains("other workload").any()
@@ -92,14 +92,14 @@ def test_sixty_repetitions_paginate(tmp_path: Path, paper_dir: Path) -> None:
     assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     text = pdf_text(tmp_path / "report.pdf")
     for k in range(2, 61):
-        assert f"n8-m4-bn254-fast-s128-t1-r{k}" in text
+        assert f"n8-m4-bn254-fast-spaper-t1-r{k}" in text
     assert "x60" in text  # medians shown with their spread and count
     assert len(PdfReader(str(tmp_path / "report.pdf")).pages) >= 5
 
 
 def test_truncated_text_report_is_flagged(tmp_path: Path, paper_dir: Path) -> None:
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["db-sm-rsm"]))
-    run = tmp_path / "raw" / "db-sm-rsm" / "n16-m4-bn254-fast-s128-t1"
+    run = tmp_path / "raw" / "db-sm-rsm" / "n16-m4-bn254-fast-spaper-t1"
     lines = (paper_dir / "report-db-sm-rsm-n10000-m4").read_text().splitlines()
     (run / "report.txt").write_text("\n".join(lines[:40]) + "\n")
     col = collect(tmp_path, paper_dir, for_results(tmp_path))
