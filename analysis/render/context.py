@@ -51,6 +51,29 @@ class Context:
     def factor(self) -> float:
         return self.rc.collab_factor
 
+    def machines(self, experiment: str) -> str:
+        """Each machine of our runs of `experiment` in words, with the load it had during them."""
+        d = self.df[(self.df["experiment"] == experiment) & (self.df["source"] == "ours")]
+        seen: dict[str, list[str]] = {}
+        for r in self.col.runs:
+            if r.experiment != experiment or r.source != "ours":
+                continue
+            m = r.machine or {}
+            mem = m.get("mem_total_gib")
+            text = (
+                f"{m.get('hostname', '?')}: {m.get('cpu_model', '?')}, {m.get('logical_cpus', '?')} "
+                f"logical CPUs, {mem:.0f} GiB, {m.get('os', '?')}"
+                if isinstance(mem, int | float)
+                else "not recorded"
+            )
+            seen.setdefault(text, []).append(r.run)
+        out = []
+        for text, runs in seen.items():
+            loads = d[d["run"].isin(runs) & d["metric"].isin(["load_start", "load_end"])]["value"]
+            load = f" (one-minute load average {loads.min():.1f} to {loads.max():.1f})" if len(loads) else ""
+            out.append(f"{text}{load}")
+        return "; ".join(out)
+
     def table(
         self,
         doc: Doc,

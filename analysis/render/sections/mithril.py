@@ -476,30 +476,6 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
 # ---- the section -----------------------------------------------------------------------------
 
 
-def _machines(ctx: Context) -> str:
-    """Each machine of our runs in words, with the load it had during them."""
-    d = _ours(ctx.df)
-    seen: dict[str, list[str]] = {}
-    for r in ctx.col.runs:
-        if r.experiment != EXPERIMENT or r.source != "ours":
-            continue
-        m = r.machine or {}
-        mem = m.get("mem_total_gib")
-        text = (
-            f"{m.get('hostname', '?')}: {m.get('cpu_model', '?')}, {m.get('logical_cpus', '?')} "
-            f"logical CPUs, {mem:.0f} GiB, {m.get('os', '?')}"
-            if isinstance(mem, int | float)
-            else "not recorded"
-        )
-        seen.setdefault(text, []).append(r.run)
-    out = []
-    for text, runs in seen.items():
-        loads = d[d["run"].isin(runs) & d["metric"].isin(["load_start", "load_end"])]["value"]
-        load = f" (one-minute load average {loads.min():.1f} to {loads.max():.1f})" if len(loads) else ""
-        out.append(f"{text}{load}")
-    return "; ".join(out)
-
-
 def _fmts(frame: pd.DataFrame, default: Callable[[float], str]) -> dict[str, Callable[..., str]]:
     out: dict[str, Callable[..., str]] = {}
     for c in frame.columns:
@@ -524,9 +500,8 @@ def section(doc: Doc, ctx: Context) -> None:
     if ours.empty:
         doc.para("No mithril results.")
         return
-    doc.para(
-        f"<b>Machines.</b> Ours: {_machines(ctx)}. The thread count is stated in every table.", markup=True
-    )
+    machines = ctx.machines(EXPERIMENT)
+    doc.para(f"<b>Machines.</b> Ours: {machines}. The thread count is stated in every table.", markup=True)
     failed = sorted(
         {
             r.run + ": " + "; ".join(r.failed)
