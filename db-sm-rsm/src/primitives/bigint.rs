@@ -97,9 +97,10 @@ pub fn multi_pow_mod(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> 
 
 /// The bucket method, parallel over windows: each window's bucket sum is independent of the
 /// others, and only the final pass (one squaring per exponent bit, as in a single powmod) runs
-/// on one thread. An earlier version split the terms into one chunk per thread instead; each
-/// chunk then paid its own bucket aggregation (`2^{c+1}` per window) at a smaller best window,
-/// and 2 threads spent 14-23 % more CPU than 1 on the input-PoK batches (n = 1000, m = 4).
+/// on one thread. Splitting the terms into one chunk per thread instead would make each chunk
+/// pay its own bucket aggregation (`2^{c+1}` per window) at a smaller best window: 2 threads
+/// then spend 14-23 % more CPU than 1 on the input-PoK batches (n = 1000, m = 4;
+/// `examples/multipow_threads.rs` compares both).
 fn multi_pow_mod_buckets(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> Integer {
     let n = bases.len();
     let bits = exps.iter().map(|e| e.significant_bits()).max().unwrap_or(0);

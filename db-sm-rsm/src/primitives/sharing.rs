@@ -82,7 +82,7 @@ pub fn beaver_finish<F: PrimeField>(k: usize, d: &F, e: &F, t: &TripleShare<F>) 
 }
 
 /// Runs the whole multiplication for vectors of shares `x[k][i]`, `y[k][i]` with triples
-/// `triples[k][i]`: returns `z[k][i]` with Σ_k z[k][i] = x_i·y_i.
+/// `triples[k][i]`: returns `z[k][i]` with `Σ_k z[k][i] = x_i·y_i`.
 pub fn beaver_multiply<F: PrimeField>(
     x: &[Vec<F>],
     y: &[Vec<F>],

@@ -962,7 +962,7 @@ mod tests {
     /// An honest prover cannot make a proof for outputs that are not a shuffle of the inputs.
     fn rejects_false_statements<E: Pairing>() {
         let mut su = Setup::<E>::new(5, 9);
-        // One output now encrypts a different message.
+        // One output encrypts a different message.
         su.output[2] = su
             .pk
             .encrypt(&Integer::from(77), &mut ChaCha20Rng::seed_from_u64(1))
