@@ -292,12 +292,6 @@ impl FixedBaseTable {
         }
         acc.unwrap_or_else(|| Integer::from(1) % &self.modulus)
     }
-
-    /// Bytes held by the table's residues (limb storage, excluding allocator overhead).
-    pub fn memory_bytes(&self) -> usize {
-        let per = self.modulus.significant_bits().div_ceil(64) as usize * 8;
-        self.entries.iter().map(|r| r.len() * per).sum()
-    }
 }
 
 /// `x mod m` in `[0, m)`, also for negative x.
@@ -319,11 +313,6 @@ pub fn l_function(u: &Integer, n: &Integer) -> Integer {
 /// Miller-Rabin with enough rounds for a 2^-100 error on adversarial inputs.
 pub fn is_prime(x: &Integer) -> bool {
     x.is_probably_prime(50) != IsPrime::No
-}
-
-/// Uniform-ish prime with exactly `bits` bits (top bit forced), by rejection sampling.
-pub fn random_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
-    random_prime_with_top(rng, bits, 1, 1)
 }
 
 /// A random prime of exactly `bits` bits whose top `top_len` bits are the pattern `top` (the

@@ -16,7 +16,7 @@
 //! input `new`, output `old`, the same π, and randomness `−ρ` rearranged to new's indices.
 
 use ark_ec::pairing::Pairing;
-use ark_ec::{AffineRepr, CurveGroup};
+use ark_ec::CurveGroup;
 use ark_ff::UniformRand;
 use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
@@ -191,19 +191,20 @@ pub fn reverse_witness<E: Pairing>(
     perm.apply_inverse(&neg)
 }
 
-/// True when both ciphertext lists have a nonzero first component (a sanity check for callers).
-pub fn nontrivial<E: Pairing>(cs: &[Ciphertext<E>]) -> bool {
-    cs.iter().all(|c| !c.c0.is_zero())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::primitives::elgamal::{decrypt_with_secret, encrypt_many, keygen, random_message};
     use crate::proofs::perm::commit_perm_random;
+    use ark_ec::AffineRepr;
     use ark_ff::One;
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
+
+    /// True when both ciphertext lists have a nonzero first component (a sanity check for callers).
+    fn nontrivial<E: Pairing>(cs: &[Ciphertext<E>]) -> bool {
+        cs.iter().all(|c| !c.c0.is_zero())
+    }
 
     /// The statement of a shuffle from `input` to `output` under commitment `a`.
     fn stmt<'a, E: Pairing>(
