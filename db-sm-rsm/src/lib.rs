@@ -3,18 +3,18 @@
 //! (PETS 2024): one run of the whole protocol, timed party by party and printed in the paper's
 //! report format (the `db-sm-rsm` program).
 //!
-//! The crate is built in four layers; each uses only the layers above it in this list (the
-//! operation counters of [`measurement::cost`] excepted, which every layer calls):
+//! The crate is built in four layers; each uses only the layers above it in this list:
 //!
-//! * [`primitives`]: groups, big integers, Fiat–Shamir transcripts, the security setting,
-//!   commitments, ElGamal and Paillier encryption, BB and BBS+ signatures, secret sharing;
+//! * [`primitives`]: groups, big integers, the counters of expensive operations, Fiat–Shamir
+//!   transcripts, the security setting, commitments, ElGamal and Paillier encryption, BB and
+//!   BBS+ signatures, secret sharing;
 //! * [`proofs`]: the zero-knowledge proofs: sigma proofs, the permutation-commitment proof, the
 //!   ElGamal and Paillier shuffle proofs, the Paillier proofs of knowledge of plaintext, and the
 //!   two distributed proofs DPK_BB and DPK_BBS+;
+//! * [`measurement`]: the report (timer tree, paper format, JSON rows), the lower bound implied
+//!   by the operation counts, and the machine's speed probe;
 //! * [`protocol`]: the run's configuration, the parties and their keys, and one function per
-//!   step of the report, from preprocessing to the size lines;
-//! * [`measurement`]: the report (timer tree, paper format, JSON rows), the operation counters
-//!   and their lower bound, and the machine's speed probe.
+//!   step of the report, from preprocessing to the size lines.
 //!
 //! Upstream's shortcuts and defects, and what this crate does about each, are listed with their
 //! codes in `docs/fixes.md`; the protocol notes follow.

@@ -19,7 +19,7 @@ pub struct Calibration {
 
 static CALIBRATION: OnceLock<Calibration> = OnceLock::new();
 
-/// Installs the calibration used by [`lower_bound`] (once per process).
+/// Installs the calibration used by [`Calibration::lower_bound`] (once per process).
 pub fn set_calibration(c: Calibration) {
     let _ = CALIBRATION.set(c);
 }

@@ -187,15 +187,13 @@ impl Report {
 
     /// Times `f` as a leaf of `party`, printed as `"<party>: <name> time: <t> s"`.
     pub fn time<T>(&mut self, party: Party, name: &str, f: impl FnOnce() -> T) -> T {
-        self.open(name, Some(party), Totals::None);
-        let out = f();
-        self.close();
-        out
+        self.time_entries(party, name, 0, f)
     }
 
     /// [`Report::time`] of a step over `total` entries: with progress shown, the hot loops'
     /// ticks ([`counters::tick`]) advance a bar on a terminal, or a line every few seconds in a
-    /// log, on stderr: stage, party and step, done/total, elapsed time and time left.
+    /// log, on stderr: stage, party and step, done/total, elapsed time and time left. With
+    /// `total` 0 it is [`Report::time`].
     pub fn time_entries<T>(
         &mut self,
         party: Party,
@@ -221,7 +219,7 @@ impl Report {
     /// section below `main` (DB-SM and DB-RSM by those names) and `step`, or by the leaf itself
     /// when it has no section.
     fn with_progress<T>(&mut self, step: Option<&str>, total: usize, f: impl FnOnce() -> T) -> T {
-        if !self.progress {
+        if !self.progress || total == 0 {
             return f();
         }
         let stage = self.stack[1..]
@@ -246,10 +244,7 @@ impl Report {
 
     /// Times `f` as a party-less leaf (key generation, input preparation).
     pub fn time_plain<T>(&mut self, name: &str, f: impl FnOnce() -> T) -> T {
-        self.open(name, None, Totals::None);
-        let out = f();
-        self.close();
-        out
+        self.time_plain_entries(name, 0, f)
     }
 
     /// Records a finished leaf with a given duration (for work timed elsewhere, and for tests).

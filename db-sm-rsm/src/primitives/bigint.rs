@@ -97,9 +97,10 @@ pub fn multi_pow_mod(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> 
 
 /// The bucket method, parallel over windows: each window's bucket sum is independent of the
 /// others, and only the final pass (one squaring per exponent bit, as in a single powmod) runs
-/// on one thread. An earlier version split the terms into one chunk per thread instead; each
-/// chunk then paid its own bucket aggregation (`2^{c+1}` per window) at a smaller best window,
-/// and 2 threads spent 14-23 % more CPU than 1 on the input-PoK batches (n = 1000, m = 4).
+/// on one thread. Splitting the terms into one chunk per thread instead would make each chunk
+/// pay its own bucket aggregation (`2^{c+1}` per window) at a smaller best window: 2 threads
+/// then spend 14-23 % more CPU than 1 on the input-PoK batches (n = 1000, m = 4;
+/// `examples/multipow_threads.rs` compares both).
 fn multi_pow_mod_buckets(bases: &[Integer], exps: &[Integer], modulus: &Integer) -> Integer {
     let n = bases.len();
     let bits = exps.iter().map(|e| e.significant_bits()).max().unwrap_or(0);
@@ -291,12 +292,6 @@ impl FixedBaseTable {
         }
         acc.unwrap_or_else(|| Integer::from(1) % &self.modulus)
     }
-
-    /// Bytes held by the table's residues (limb storage, excluding allocator overhead).
-    pub fn memory_bytes(&self) -> usize {
-        let per = self.modulus.significant_bits().div_ceil(64) as usize * 8;
-        self.entries.iter().map(|r| r.len() * per).sum()
-    }
 }
 
 /// `x mod m` in `[0, m)`, also for negative x.
@@ -318,11 +313,6 @@ pub fn l_function(u: &Integer, n: &Integer) -> Integer {
 /// Miller-Rabin with enough rounds for a 2^-100 error on adversarial inputs.
 pub fn is_prime(x: &Integer) -> bool {
     x.is_probably_prime(50) != IsPrime::No
-}
-
-/// Uniform-ish prime with exactly `bits` bits (top bit forced), by rejection sampling.
-pub fn random_prime(rng: &mut (impl RngCore + CryptoRng), bits: u32) -> Integer {
-    random_prime_with_top(rng, bits, 1, 1)
 }
 
 /// A random prime of exactly `bits` bits whose top `top_len` bits are the pattern `top` (the

@@ -353,17 +353,17 @@ pub fn decrypt_with_secret<E: Pairing>(c: &Ciphertext<E>, x: &E::ScalarField) ->
     (c.c1.into_group() - mul_var(c.c0.into_group(), x)).into_affine()
 }
 
-/// True if the ciphertext is (1, 1), i.e. the trivial encryption of the identity.
-pub fn is_trivial<E: Pairing>(c: &Ciphertext<E>) -> bool {
-    c.c0.is_zero() && c.c1.is_zero()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use ark_ff::One;
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
+
+    /// True if the ciphertext is (1, 1), i.e. the trivial encryption of the identity.
+    fn is_trivial<E: Pairing>(c: &Ciphertext<E>) -> bool {
+        c.c0.is_zero() && c.c1.is_zero()
+    }
 
     fn elgamal<E: Pairing>() {
         let mut rng = ChaCha20Rng::seed_from_u64(30);

@@ -370,11 +370,8 @@ impl PaillierPublicKey {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
+    use crate::proofs::plaintext::PlaintextPok;
 
-    fn test_ctxs(n: usize) -> Vec<Vec<u8>> {
-        vec![b"test".to_vec(); n]
-    }
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -414,56 +411,6 @@ mod tests {
         assert_eq!(key.pk.encrypt_with(&m1, &r1), c1);
         assert_eq!(key.pk.encrypt_without_table(&m1, &r1), c1);
         assert!(key.decrypt(&Integer::from(0)).is_err());
-    }
-
-    #[test]
-    fn plaintext_proof_completes_and_rejects_tampering() {
-        let mut r = rng(3);
-        let key = PaillierKey::fixed_small_test_key(&mut r);
-        let pk = &key.pk;
-        let m = bigint::random_below(&mut r, &pk.n);
-        let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
-        pk.verify_plaintext(b"test", &c, &proof).unwrap();
-        assert!(proof.commitment < pk.n2);
-        let (c2, _) = pk.encrypt(&m, &mut r);
-        assert!(pk.verify_plaintext(b"test", &c2, &proof).is_err());
-        let mut bad = proof.clone();
-        bad.z_m += 1;
-        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
-        let mut bad = proof.clone();
-        bad.z_r -= 1;
-        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
-        let mut bad = proof.clone();
-        bad.commitment = mul_mod(&bad.commitment, &pk.hn, &pk.n2);
-        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
-        let mut pk2 = pk.clone();
-        pk2.hn = mul_mod(&pk.hn, &pk.hn, &pk.n2);
-        assert!(pk2.verify_plaintext(b"test", &c, &proof).is_err());
-    }
-
-    #[test]
-    fn plaintext_batch_rejects_one_bad_proof() {
-        let mut r = rng(5);
-        let key = PaillierKey::fixed_small_test_key(&mut r);
-        let pk = &key.pk;
-        let (cs, proofs): (Vec<Integer>, Vec<PlaintextProof>) = (0..5)
-            .map(|i| {
-                let m = Integer::from(i + 3);
-                let (c, rr) = pk.encrypt(&m, &mut r);
-                let p = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
-                (c, p)
-            })
-            .unzip();
-        pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &proofs)
-            .unwrap();
-        for bad in [0usize, 2] {
-            let mut ps = proofs.clone();
-            ps[bad].z_r += 1;
-            assert!(pk
-                .verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
-                .is_err());
-        }
     }
 
     #[test]

@@ -21,11 +21,6 @@ pub fn commit_g1<E: Pairing>(
     gens.g1.mul(v) + gens.h1.mul(r)
 }
 
-/// The GT Pedersen bases of DPK_BBS+: genh2 = e(g1,f2)⁻¹ and genh3 = fT.
-pub fn gt_bases<E: Pairing>(gens: &Generators<E>) -> (Gt<E>, Gt<E>) {
-    (-gens.eg1f2.point(), gens.ft.point())
-}
-
 /// `genh2^v · genh3^r` in GT. genh2 = e(g1,f2)⁻¹, so genh2^v is e(g1,f2)^{-v}: the table of
 /// e(g1,f2) serves without a table for its inverse.
 pub fn commit_gt<E: Pairing>(
@@ -132,6 +127,11 @@ mod tests {
     use super::*;
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
+
+    /// The GT Pedersen bases of DPK_BBS+: genh2 = e(g1,f2)⁻¹ and genh3 = fT.
+    fn gt_bases<E: Pairing>(gens: &Generators<E>) -> (Gt<E>, Gt<E>) {
+        (-gens.eg1f2.point(), gens.ft.point())
+    }
 
     fn pedersen<E: Pairing>() {
         let mut rng = ChaCha20Rng::seed_from_u64(10);

@@ -24,12 +24,6 @@ pub fn reconstruct<F: PrimeField>(shares: &[F]) -> F {
     shares.iter().sum()
 }
 
-/// Fresh uniform values, one per entry: a party's share of an unknown random value
-/// (upstream's `sharerands`).
-pub fn share_rands<F: PrimeField>(n: usize, rng: &mut (impl RngCore + CryptoRng)) -> Vec<F> {
-    (0..n).map(|_| F::rand(rng)).collect()
-}
-
 /// One party's shares of one Beaver triple.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TripleShare<F: PrimeField> {
@@ -82,7 +76,7 @@ pub fn beaver_finish<F: PrimeField>(k: usize, d: &F, e: &F, t: &TripleShare<F>) 
 }
 
 /// Runs the whole multiplication for vectors of shares `x[k][i]`, `y[k][i]` with triples
-/// `triples[k][i]`: returns `z[k][i]` with Σ_k z[k][i] = x_i·y_i.
+/// `triples[k][i]`: returns `z[k][i]` with `Σ_k z[k][i] = x_i·y_i`.
 pub fn beaver_multiply<F: PrimeField>(
     x: &[Vec<F>],
     y: &[Vec<F>],
@@ -126,6 +120,12 @@ mod tests {
     use super::*;
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
+
+    /// Fresh uniform values, one per entry: a party's share of an unknown random value
+    /// (upstream's `sharerands`).
+    fn share_rands<F: PrimeField>(n: usize, rng: &mut (impl RngCore + CryptoRng)) -> Vec<F> {
+        (0..n).map(|_| F::rand(rng)).collect()
+    }
 
     fn sharing<F: PrimeField>() {
         let mut rng = ChaCha20Rng::seed_from_u64(50);

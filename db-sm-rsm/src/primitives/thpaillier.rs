@@ -476,7 +476,7 @@ impl ThresholdSecretShare {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
+    use crate::proofs::plaintext::PlaintextPok;
 
     fn test_ctxs(n: usize) -> Vec<Vec<u8>> {
         vec![b"test".to_vec(); n]
@@ -554,110 +554,6 @@ mod tests {
         shares[1] = key.shares[1].decryption_share(&key.pk, &c2);
         assert_ne!(key.pk.combine(&shares).ok(), Some(m));
         assert!(key.pk.combine(&shares[..2]).is_err());
-    }
-
-    #[test]
-    fn plaintext_proof_completes_and_rejects_tampering() {
-        let key = small_key(2);
-        let pk = &key.pk;
-        let mut r = rng(4);
-        let m = random_below(&mut r, &pk.n);
-        let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
-        pk.verify_plaintext(b"test", &c, &proof).unwrap();
-        assert!(proof.commitment < pk.n2);
-
-        let (c_other, _) = pk.encrypt(&m, &mut r);
-        assert!(pk.verify_plaintext(b"test", &c_other, &proof).is_err());
-        let mut bad = proof.clone();
-        bad.z_m += 1;
-        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
-        let mut bad = proof.clone();
-        bad.z_r += 1;
-        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
-        let mut bad = proof.clone();
-        bad.commitment = mul_mod(&bad.commitment, &pk.hn, &pk.n2);
-        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
-        // Statement element: a different key's H.
-        let mut pk2 = pk.clone();
-        pk2.hn = mul_mod(&pk.hn, &pk.hn, &pk.n2);
-        assert!(pk2.verify_plaintext(b"test", &c, &proof).is_err());
-        // Oversized response (would let a cheating prover wrap around).
-        let mut bad = proof;
-        bad.z_r += Integer::from(1) << (pk.pok_mask_bits() + 5);
-        assert!(pk.verify_plaintext(b"test", &c, &bad).is_err());
-    }
-
-    /// A proof is bound to its context (run, sender, role): the same proof under another
-    /// context, alone or in a batch, is rejected.
-    #[test]
-    fn plaintext_proof_is_bound_to_its_context() {
-        let key = small_key(2);
-        let pk = &key.pk;
-        let mut r = rng(16);
-        let m = Integer::from(99);
-        let (c, rr) = pk.encrypt(&m, &mut r);
-        let proof = pk.prove_plaintext(b"run A/sender 0/cv", &c, &m, &rr, &mut r);
-        pk.verify_plaintext(b"run A/sender 0/cv", &c, &proof)
-            .unwrap();
-        for other in [
-            &b"run A/sender 1/cv"[..],
-            b"run B/sender 0/cv",
-            b"run A/sender 0/cr",
-        ] {
-            assert!(pk.verify_plaintext(other, &c, &proof).is_err());
-        }
-        let (c2, rr2) = pk.encrypt(&m, &mut r);
-        let p2 = pk.prove_plaintext(b"run A/sender 1/cv", &c2, &m, &rr2, &mut r);
-        let cs = [c.clone(), c2.clone()];
-        let ps = [proof.clone(), p2.clone()];
-        let ctxs = vec![b"run A/sender 0/cv".to_vec(), b"run A/sender 1/cv".to_vec()];
-        pk.verify_plaintext_batch(&ctxs, &cs, &ps).unwrap();
-        let swapped = vec![ctxs[1].clone(), ctxs[0].clone()];
-        assert!(pk.verify_plaintext_batch(&swapped, &cs, &ps).is_err());
-    }
-
-    #[test]
-    fn plaintext_batch_accepts_honest_and_rejects_one_bad_proof() {
-        let key = small_key(2);
-        let pk = &key.pk;
-        let mut r = rng(13);
-        let (cs, proofs): (Vec<Integer>, Vec<PlaintextProof>) = (0..6)
-            .map(|i| {
-                let m = Integer::from(i * 1000 + 7);
-                let (c, rr) = pk.encrypt(&m, &mut r);
-                let p = pk.prove_plaintext(b"test", &c, &m, &rr, &mut r);
-                (c, p)
-            })
-            .unzip();
-        pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &proofs)
-            .unwrap();
-        for bad in [0usize, 4] {
-            let mut ps = proofs.clone();
-            ps[bad].z_m += 1;
-            assert!(
-                pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
-                    .is_err(),
-                "z_m at {bad}"
-            );
-            let mut ps = proofs.clone();
-            ps[bad].commitment = mul_mod(&ps[bad].commitment, &pk.hn, &pk.n2);
-            assert!(
-                pk.verify_plaintext_batch(&test_ctxs(cs.len()), &cs, &ps)
-                    .is_err(),
-                "C at {bad}"
-            );
-            let mut cs2 = cs.clone();
-            cs2[bad] = pk.reencrypt(&cs2[bad], &mut r).0;
-            assert!(
-                pk.verify_plaintext_batch(&test_ctxs(cs2.len()), &cs2, &proofs)
-                    .is_err(),
-                "c at {bad}"
-            );
-        }
-        assert!(pk
-            .verify_plaintext_batch(&test_ctxs(cs[..5].len()), &cs[..5], &proofs)
-            .is_err());
     }
 
     #[test]

@@ -254,6 +254,44 @@ mod tests {
         s
     }
 
+    fn no_shares<F: ark_ff::PrimeField>(m: usize) -> Vec<WitnessShares<F>> {
+        (0..m)
+            .map(|_| WitnessShares {
+                v: vec![],
+                r: vec![],
+                b: vec![],
+            })
+            .collect()
+    }
+
+    /// The three rounds among the mixers holding `shares`, as the protocol runs them.
+    fn prove_all<E: Pairing>(
+        gens: &Generators<E>,
+        st: &Statement<E>,
+        shares: &[WitnessShares<E::ScalarField>],
+        rng: &mut ChaCha20Rng,
+    ) -> Proof<E::ScalarField> {
+        let mut acc = Commitments::empty(st.sigmas.len());
+        let nonces: Vec<_> = shares
+            .iter()
+            .map(|_| commit(gens, st, &mut acc, rng))
+            .collect();
+        let ch = challenges(gens, st, &acc);
+        let mut proof = Proof {
+            ch,
+            zv: vec![],
+            zr: vec![],
+            zb: vec![],
+        };
+        for (nonce, w) in nonces.iter().zip(shares) {
+            let (zv, zr, zb) = respond(nonce, w, &proof.ch);
+            proof.zv.push(zv);
+            proof.zr.push(zr);
+            proof.zb.push(zb);
+        }
+        proof
+    }
+
     fn run<E: Pairing>(tamper: bool) -> Vec<usize> {
         run_changed::<E>(if tamper { "zb" } else { "" })
     }
@@ -268,13 +306,7 @@ mod tests {
         let y = gens.f2.mul(&xp).into_affine();
         let mut gammas = Vec::new();
         let mut sigmas = Vec::new();
-        let mut shares: Vec<WitnessShares<E::ScalarField>> = (0..m)
-            .map(|_| WitnessShares {
-                v: vec![],
-                r: vec![],
-                b: vec![],
-            })
-            .collect();
+        let mut shares = no_shares::<E::ScalarField>(m);
         for _ in 0..n {
             let (v, r, b) = (
                 E::ScalarField::rand(&mut rng),
@@ -299,23 +331,7 @@ mod tests {
             gammas: &gammas,
             sigmas: &sigmas,
         };
-        let mut acc = Commitments::empty(n);
-        let nonces: Vec<_> = (0..m)
-            .map(|_| commit(&gens, &st, &mut acc, &mut rng))
-            .collect();
-        let ch = challenges(&gens, &st, &acc);
-        let mut proof = Proof {
-            ch,
-            zv: vec![],
-            zr: vec![],
-            zb: vec![],
-        };
-        for k in 0..m {
-            let (zv, zr, zb) = respond(&nonces[k], &shares[k], &proof.ch);
-            proof.zv.push(zv);
-            proof.zr.push(zr);
-            proof.zb.push(zb);
-        }
+        let mut proof = prove_all(&gens, &st, &shares, &mut rng);
         let (mut y2, mut gammas2, mut sigmas2) = (y, gammas.clone(), sigmas.clone());
         match change {
             "zb" => proof.zb[1][0] += E::ScalarField::from(1u64),
@@ -349,13 +365,7 @@ mod tests {
         let (n, m) = (4, 3);
         let y = gens.f2.mul(&E::ScalarField::rand(&mut rng)).into_affine();
         let mut gammas = Vec::new();
-        let mut shares: Vec<WitnessShares<E::ScalarField>> = (0..m)
-            .map(|_| WitnessShares {
-                v: vec![],
-                r: vec![],
-                b: vec![],
-            })
-            .collect();
+        let mut shares = no_shares::<E::ScalarField>(m);
         for _ in 0..n {
             // v is not signed by anyone; b is shared as shares summing to 0.
             let (v, r) = (
@@ -378,23 +388,7 @@ mod tests {
             gammas: &gammas,
             sigmas: &sigmas,
         };
-        let mut acc = Commitments::empty(n);
-        let nonces: Vec<_> = (0..m)
-            .map(|_| commit(&gens, &st, &mut acc, &mut rng))
-            .collect();
-        let ch = challenges(&gens, &st, &acc);
-        let mut proof = Proof {
-            ch,
-            zv: vec![],
-            zr: vec![],
-            zb: vec![],
-        };
-        for k in 0..m {
-            let (zv, zr, zb) = respond(&nonces[k], &shares[k], &proof.ch);
-            proof.zv.push(zv);
-            proof.zr.push(zr);
-            proof.zb.push(zb);
-        }
+        let proof = prove_all(&gens, &st, &shares, &mut rng);
         verify(&gens, &st, &proof).unwrap()
     }
 

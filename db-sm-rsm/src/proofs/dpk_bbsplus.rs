@@ -64,11 +64,6 @@ pub struct Derived<E: Pairing> {
     pub z2: Vec<Gt<E>>,
 }
 
-/// The three fixed GT bases (genh1, genh2, genh3).
-fn fixed_bases<E: Pairing>(gens: &Generators<E>) -> (Gt<E>, Gt<E>, Gt<E>) {
-    (-gens.eh1f2.point(), -gens.eg1f2.point(), gens.ft.point())
-}
-
 /// "Computing generators": e(g1, y″) once, then per entry 2 pairings, 1 G2 and 3 GT fixed-base
 /// exponentiations (the `computing generators` step).
 pub fn derive<E: Pairing>(gens: &Generators<E>, st: &Statement<E>) -> Derived<E> {
@@ -335,12 +330,6 @@ pub fn verify<E: Pairing>(
         })
         .collect();
     Ok(bad)
-}
-
-/// GT Pedersen base pair used for the z1 shares: (genh2, genh3) = (e(g1,f2)⁻¹, fT).
-pub fn z1_bases<E: Pairing>(gens: &Generators<E>) -> (Gt<E>, Gt<E>) {
-    let (_, h2, h3) = fixed_bases(gens);
-    (h2, h3)
 }
 
 /// z1_{j,k} = genh2^{bS_k}·genh3^{δ0_k} for mixer k's shares (2 GT fixed-base exponentiations).

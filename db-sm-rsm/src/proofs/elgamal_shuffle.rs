@@ -16,7 +16,7 @@
 //! input `new`, output `old`, the same π, and randomness `−ρ` rearranged to new's indices.
 
 use ark_ec::pairing::Pairing;
-use ark_ec::{AffineRepr, CurveGroup};
+use ark_ec::CurveGroup;
 use ark_ff::UniformRand;
 use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
@@ -70,14 +70,39 @@ pub fn shuffle<E: Pairing>(
 
 const DOMAIN: &[u8] = b"db-sm-rsm/tw-elgamal-shuffle/v1";
 
+/// What a shuffle proof is about: outputs that re-encrypt the inputs permuted by the π that
+/// `perm_commitment` commits to, under the ElGamal key `pk`.
+pub struct ShuffleStatement<'a, E: Pairing> {
+    /// The global generators.
+    pub gens: &'a Generators<E>,
+    /// The Pedersen vector commitment key.
+    pub ck: &'a CommitmentKey<E>,
+    /// The mixer's permutation commitment.
+    pub perm_commitment: &'a PermCommitment<E>,
+    /// The ElGamal key.
+    pub pk: &'a PublicKey<E>,
+    /// The ciphertexts before the shuffle.
+    pub input: &'a [Ciphertext<E>],
+    /// The ciphertexts after it.
+    pub output: &'a [Ciphertext<E>],
+}
+
+/// The prover's secrets: π, the commitment's randomness and the re-encryption randomness
+/// (indexed by input position).
+pub struct ShuffleWitness<'a, E: Pairing> {
+    /// π.
+    pub perm: &'a Permutation,
+    /// The commitment's randomness s⃗.
+    pub s: &'a [E::ScalarField],
+    /// ρ⃗.
+    pub rho: &'a [E::ScalarField],
+}
+
 fn statement_transcript<E: Pairing>(
-    gens: &Generators<E>,
-    ck: &CommitmentKey<E>,
-    a: &PermCommitment<E>,
-    pk: &PublicKey<E>,
-    inputs: &[Ciphertext<E>],
-    outputs: &[Ciphertext<E>],
+    st: &ShuffleStatement<'_, E>,
 ) -> Result<(Transcript, Vec<E::ScalarField>)> {
+    let (gens, ck, a, pk) = (st.gens, st.ck, st.perm_commitment, st.pk);
+    let (inputs, outputs) = (st.input, st.output);
     let n = a.a.len();
     if inputs.len() != n || outputs.len() != n || n == 0 {
         return Err(Error::Input(format!(
@@ -102,51 +127,42 @@ fn append_cc<E: Pairing>(t: &mut Transcript, cc: (E::G1, E::G1)) {
     t.append_ark(b"CC1", &cc[1]);
 }
 
-/// Proves that `outputs` is a re-encryption of `inputs` permuted by the committed π.
-#[allow(clippy::too_many_arguments)]
+/// Proves that the statement's outputs re-encrypt its inputs permuted by the committed π.
 pub fn prove_shuffle<E: Pairing>(
-    gens: &Generators<E>,
-    ck: &CommitmentKey<E>,
-    a: &PermCommitment<E>,
-    pk: &PublicKey<E>,
-    inputs: &[Ciphertext<E>],
-    outputs: &[Ciphertext<E>],
-    perm: &Permutation,
-    s: &[E::ScalarField],
-    rho: &[E::ScalarField],
+    st: &ShuffleStatement<'_, E>,
+    w: &ShuffleWitness<'_, E>,
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Result<ShuffleProof<E>> {
-    let (mut t, e) = statement_transcript(gens, ck, a, pk, inputs, outputs)?;
+    let (mut t, e) = statement_transcript(st)?;
+    let (gens, ck, pk, inputs, outputs) = (st.gens, st.ck, st.pk, st.input, st.output);
+    let (perm, s, rho) = (w.perm, w.s, w.rho);
     if rho.len() != inputs.len() || perm.len() != inputs.len() {
         return Err(Error::Input("shuffle witness lengths differ".into()));
     }
-    let (pc, st) = prove_commit(gens, ck, perm, s, &e, rng)?;
+    let (pc, state) = prove_commit(gens, ck, perm, s, &e, rng)?;
     let u: E::ScalarField = rho.iter().zip(&e).map(|(r, e)| *r * e).sum();
     let u_hat = E::ScalarField::rand(rng);
     let out0: Vec<E::G1Affine> = outputs.iter().map(|c| c.c0).collect();
     let out1: Vec<E::G1Affine> = outputs.iter().map(|c| c.c1).collect();
-    let cc0 = msm::<E::G1>(&out0, &st.e_hat)? - gens.g1.mul(&u_hat);
-    let cc1 = msm::<E::G1>(&out1, &st.e_hat)? - pk.y_mul(&u_hat);
+    let cc0 = msm::<E::G1>(&out0, &state.e_hat)? - gens.g1.mul(&u_hat);
+    let cc1 = msm::<E::G1>(&out1, &state.e_hat)? - pk.y_mul(&u_hat);
     append_commit(&mut t, &pc);
     append_cc::<E>(&mut t, (cc0, cc1));
     let c: E::ScalarField = t.challenge_scalar(b"c");
     Ok(ShuffleProof {
-        perm: prove_respond(pc, st, c),
+        perm: prove_respond(pc, state, c),
         z_u: u_hat - c * u,
     })
 }
 
 /// Verifies a [`ShuffleProof`].
 pub fn verify_shuffle<E: Pairing>(
-    gens: &Generators<E>,
-    ck: &CommitmentKey<E>,
-    a: &PermCommitment<E>,
-    pk: &PublicKey<E>,
-    inputs: &[Ciphertext<E>],
-    outputs: &[Ciphertext<E>],
+    st: &ShuffleStatement<'_, E>,
     proof: &ShuffleProof<E>,
 ) -> Result<()> {
-    let (mut t, e) = statement_transcript(gens, ck, a, pk, inputs, outputs)?;
+    let (mut t, e) = statement_transcript(st)?;
+    let (gens, ck, a, pk) = (st.gens, st.ck, st.perm_commitment, st.pk);
+    let (inputs, outputs) = (st.input, st.output);
     let pc = recompute_commit(gens, ck, a, &e, &proof.perm)?;
     let c = proof.perm.c;
     let in0: Vec<E::G1Affine> = inputs.iter().map(|x| x.c0).collect();
@@ -175,19 +191,39 @@ pub fn reverse_witness<E: Pairing>(
     perm.apply_inverse(&neg)
 }
 
-/// True when both ciphertext lists have a nonzero first component (a sanity check for callers).
-pub fn nontrivial<E: Pairing>(cs: &[Ciphertext<E>]) -> bool {
-    cs.iter().all(|c| !c.c0.is_zero())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::primitives::elgamal::{decrypt_with_secret, encrypt_many, keygen, random_message};
     use crate::proofs::perm::commit_perm_random;
+    use ark_ec::AffineRepr;
     use ark_ff::One;
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
+
+    /// True when both ciphertext lists have a nonzero first component (a sanity check for callers).
+    fn nontrivial<E: Pairing>(cs: &[Ciphertext<E>]) -> bool {
+        cs.iter().all(|c| !c.c0.is_zero())
+    }
+
+    /// The statement of a shuffle from `input` to `output` under commitment `a`.
+    fn stmt<'a, E: Pairing>(
+        gens: &'a Generators<E>,
+        ck: &'a CommitmentKey<E>,
+        a: &'a PermCommitment<E>,
+        pk: &'a PublicKey<E>,
+        input: &'a [Ciphertext<E>],
+        output: &'a [Ciphertext<E>],
+    ) -> ShuffleStatement<'a, E> {
+        ShuffleStatement {
+            gens,
+            ck,
+            perm_commitment: a,
+            pk,
+            input,
+            output,
+        }
+    }
 
     fn shuffle_proof<E: Pairing>() {
         let mut rng = ChaCha20Rng::seed_from_u64(40);
@@ -206,27 +242,35 @@ mod tests {
                 assert_eq!(decrypt_with_secret(&outputs[j], &x), msgs[perm.pi[j]]);
             }
             let proof = prove_shuffle(
-                &gens, &ck, &a, &pk, &inputs, &outputs, &perm, &s, &rho, &mut rng,
+                &stmt(&gens, &ck, &a, &pk, &inputs, &outputs),
+                &ShuffleWitness {
+                    perm: &perm,
+                    s: &s,
+                    rho: &rho,
+                },
+                &mut rng,
             )
             .unwrap();
-            verify_shuffle(&gens, &ck, &a, &pk, &inputs, &outputs, &proof).unwrap();
+            verify_shuffle(&stmt(&gens, &ck, &a, &pk, &inputs, &outputs), &proof).unwrap();
             assert!(proof.size_bytes() > 0);
 
             // Tampers: an output ciphertext, an input, a response, the permutation commitment.
             let mut bad = outputs.clone();
             bad[n - 1].c1 = (bad[n - 1].c1 + gens.g1.base()).into_affine();
-            assert!(verify_shuffle(&gens, &ck, &a, &pk, &inputs, &bad, &proof).is_err());
+            assert!(verify_shuffle(&stmt(&gens, &ck, &a, &pk, &inputs, &bad), &proof).is_err());
             let mut bad = inputs.clone();
             bad[0].c0 = (bad[0].c0 + gens.g1.base()).into_affine();
-            assert!(verify_shuffle(&gens, &ck, &a, &pk, &bad, &outputs, &proof).is_err());
+            assert!(verify_shuffle(&stmt(&gens, &ck, &a, &pk, &bad, &outputs), &proof).is_err());
             let mut badp = proof.clone();
             badp.z_u += E::ScalarField::one();
-            assert!(verify_shuffle(&gens, &ck, &a, &pk, &inputs, &outputs, &badp).is_err());
+            assert!(verify_shuffle(&stmt(&gens, &ck, &a, &pk, &inputs, &outputs), &badp).is_err());
             let mut badp = proof.clone();
             badp.perm.z_e[0] += E::ScalarField::one();
-            assert!(verify_shuffle(&gens, &ck, &a, &pk, &inputs, &outputs, &badp).is_err());
+            assert!(verify_shuffle(&stmt(&gens, &ck, &a, &pk, &inputs, &outputs), &badp).is_err());
             let (a2, _) = commit_perm_random(&gens, &ck, &perm, &mut rng).unwrap();
-            assert!(verify_shuffle(&gens, &ck, &a2, &pk, &inputs, &outputs, &proof).is_err());
+            assert!(
+                verify_shuffle(&stmt(&gens, &ck, &a2, &pk, &inputs, &outputs), &proof).is_err()
+            );
 
             // The reverse shuffle reuses the forward commitment with roles swapped.
             let (new, rho_r) =
@@ -235,26 +279,31 @@ mod tests {
                 assert_eq!(decrypt_with_secret(&new[i], &x), msgs[i]);
             }
             let w = reverse_witness::<E>(&perm, &rho_r).unwrap();
-            let proof = prove_shuffle(&gens, &ck, &a, &pk, &new, &outputs, &perm, &s, &w, &mut rng)
-                .unwrap();
-            verify_shuffle(&gens, &ck, &a, &pk, &new, &outputs, &proof).unwrap();
+            let proof = prove_shuffle(
+                &stmt(&gens, &ck, &a, &pk, &new, &outputs),
+                &ShuffleWitness {
+                    perm: &perm,
+                    s: &s,
+                    rho: &w,
+                },
+                &mut rng,
+            )
+            .unwrap();
+            verify_shuffle(&stmt(&gens, &ck, &a, &pk, &new, &outputs), &proof).unwrap();
             assert!(nontrivial(&new));
+
+            // A cheating mixer that replaces one ciphertext cannot produce a valid proof.
+            let mut forged = outputs.clone();
+            forged[0] = encrypt_many(&gens, &pk, &[random_message::<E>(&mut rng)], &mut rng).0[0];
+            let w = ShuffleWitness {
+                perm: &perm,
+                s: &s,
+                rho: &rho,
+            };
+            let st = stmt(&gens, &ck, &a, &pk, &inputs, &forged);
+            let proof = prove_shuffle(&st, &w, &mut rng).unwrap();
+            assert!(verify_shuffle(&st, &proof).is_err());
         }
-        // A cheating mixer that replaces one ciphertext cannot produce a valid proof.
-        let n = 4;
-        let ck = CommitmentKey::<E>::new(&gens, n, &mut rng);
-        let perm = Permutation::random(n, &mut rng);
-        let (a, s) = commit_perm_random(&gens, &ck, &perm, &mut rng).unwrap();
-        let msgs: Vec<E::G1Affine> = (0..n).map(|_| random_message::<E>(&mut rng)).collect();
-        let (inputs, _) = encrypt_many(&gens, &pk, &msgs, &mut rng);
-        let (mut outputs, rho) =
-            shuffle(&gens, &pk, &perm, Direction::Forward, &inputs, &mut rng).unwrap();
-        outputs[0] = encrypt_many(&gens, &pk, &[random_message::<E>(&mut rng)], &mut rng).0[0];
-        let proof = prove_shuffle(
-            &gens, &ck, &a, &pk, &inputs, &outputs, &perm, &s, &rho, &mut rng,
-        )
-        .unwrap();
-        assert!(verify_shuffle(&gens, &ck, &a, &pk, &inputs, &outputs, &proof).is_err());
     }
 
     crate::curve_tests!(shuffle_proof);

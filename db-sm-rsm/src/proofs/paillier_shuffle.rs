@@ -420,11 +420,20 @@ pub(crate) fn prove_equal_exponents<E: Pairing>(
     );
     let cz1 = fo.commit(&m_e, &m_y1)?;
     let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
-    let mut t = c.transcript.clone();
-    absorb_eq_commit::<E>(
-        &mut t, &c.b1, &c.b2, &c.z_t, &z1, &ca, &cb1, &cb2, &cz1, &cz2,
+    let chal = sub_challenge::<E>(
+        &c.transcript,
+        pk.security.challenge_bits,
+        b"equal-exponent",
+        &[(b"b1", &c.b1), (b"Ca", &ca), (b"Cb1", &cb1)],
+        &[
+            (b"b2", &c.b2),
+            (b"z_t", &c.z_t),
+            (b"z1", &z1),
+            (b"Cb2", &cb2),
+            (b"Cz1", &cz1),
+            (b"Cz2", &cz2),
+        ],
     );
-    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
     Ok(EqualExponentProof {
@@ -469,11 +478,21 @@ pub(crate) fn prove_reencryption<E: Pairing>(
     );
     let cz1 = fo.commit(std::slice::from_ref(&m_r), &m_y1)?;
     let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
-    let mut t = c.transcript.clone();
-    absorb_renc_commit::<E>(
-        &mut t, &c.b1, &c.b2, &c.z_t, &c.c_e, &z1, &cb1, &cb2c, &cz1, &cz2,
+    let chal = sub_challenge::<E>(
+        &c.transcript,
+        pk.security.challenge_bits,
+        b"re-encryption",
+        &[(b"b1", &c.b1), (b"Cb1", &cb1)],
+        &[
+            (b"b2", &c.b2),
+            (b"z_t", &c.z_t),
+            (b"c", &c.c_e),
+            (b"z1", &z1),
+            (b"Cb2c", &cb2c),
+            (b"Cz1", &cz1),
+            (b"Cz2", &cz2),
+        ],
     );
-    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
     Ok(ReencryptionProof {
@@ -491,54 +510,29 @@ pub(crate) fn prove_reencryption<E: Pairing>(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn absorb_eq_commit<E: Pairing>(
-    t: &mut Transcript,
-    b1: &E::G1Affine,
-    b2: &Integer,
-    z_t: &Integer,
-    z1: &Integer,
-    ca: &E::G1Affine,
-    cb1: &E::G1Affine,
-    cb2: &Integer,
-    cz1: &Integer,
-    cz2: &Integer,
-) {
-    t.append_bytes(b"sub", b"equal-exponent");
-    t.append_ark(b"b1", b1);
-    t.append_integer(b"b2", b2);
-    t.append_integer(b"z_t", z_t);
-    t.append_integer(b"z1", z1);
-    t.append_ark(b"Ca", ca);
-    t.append_ark(b"Cb1", cb1);
-    t.append_integer(b"Cb2", cb2);
-    t.append_integer(b"Cz1", cz1);
-    t.append_integer(b"Cz2", cz2);
-}
+/// A labelled G1 element of a sub-proof's first message.
+type Point<'a, E> = (&'static [u8], &'a <E as Pairing>::G1Affine);
+/// A labelled integer of a sub-proof's first message.
+type Int<'a> = (&'static [u8], &'a Integer);
 
-#[allow(clippy::too_many_arguments)]
-fn absorb_renc_commit<E: Pairing>(
-    t: &mut Transcript,
-    b1: &E::G1Affine,
-    b2: &Integer,
-    z_t: &Integer,
-    c: &Integer,
-    z1: &Integer,
-    cb1: &E::G1Affine,
-    cb2c: &Integer,
-    cz1: &Integer,
-    cz2: &Integer,
-) {
-    t.append_bytes(b"sub", b"re-encryption");
-    t.append_ark(b"b1", b1);
-    t.append_integer(b"b2", b2);
-    t.append_integer(b"z_t", z_t);
-    t.append_integer(b"c", c);
-    t.append_integer(b"z1", z1);
-    t.append_ark(b"Cb1", cb1);
-    t.append_integer(b"Cb2c", cb2c);
-    t.append_integer(b"Cz1", cz1);
-    t.append_integer(b"Cz2", cz2);
+/// The challenge of a sub-proof: the statement's transcript, then the sub-proof's name and its
+/// first message (its G1 elements, then its integers), κ_c bits.
+fn sub_challenge<E: Pairing>(
+    statement: &Transcript,
+    bits: u32,
+    sub: &[u8],
+    points: &[Point<'_, E>],
+    ints: &[Int<'_>],
+) -> Integer {
+    let mut t = statement.clone();
+    t.append_bytes(b"sub", sub);
+    for (label, p) in points {
+        t.append_ark(label, *p);
+    }
+    for (label, x) in ints {
+        t.append_integer(label, x);
+    }
+    t.challenge_bits(b"chal", bits)
 }
 
 /// Verifies a [`PaillierShuffleProof`]: both subproofs' equations, response ranges, and that every
@@ -587,12 +581,20 @@ pub fn verify_shuffle<E: Pairing>(
     let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
 
     // (a)
-    let mut t = t0_transcript.clone();
-    absorb_eq_commit::<E>(
-        &mut t, &proof.b1, &proof.b2, &proof.z_t, &eq.z1, &eq.ca, &eq.cb1, &eq.cb2, &eq.cz1,
-        &eq.cz2,
+    let chal = sub_challenge::<E>(
+        &t0_transcript,
+        pk.security.challenge_bits,
+        b"equal-exponent",
+        &[(b"b1", &proof.b1), (b"Ca", &eq.ca), (b"Cb1", &eq.cb1)],
+        &[
+            (b"b2", &proof.b2),
+            (b"z_t", &proof.z_t),
+            (b"z1", &eq.z1),
+            (b"Cb2", &eq.cb2),
+            (b"Cz1", &eq.cz1),
+            (b"Cz2", &eq.cz2),
+        ],
     );
-    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let d_e_f: Vec<E::ScalarField> = to_scalars(&eq.d_e);
     let (a, rhs_a) = rayon::join(
@@ -650,11 +652,21 @@ pub fn verify_shuffle<E: Pairing>(
 
     // (b)
     let c_e = multi_pow_mod(st.input, &e, n2);
-    let mut t = t0_transcript;
-    absorb_renc_commit::<E>(
-        &mut t, &proof.b1, &proof.b2, &proof.z_t, &c_e, &rp.z1, &rp.cb1, &rp.cb2c, &rp.cz1, &rp.cz2,
+    let chal = sub_challenge::<E>(
+        &t0_transcript,
+        pk.security.challenge_bits,
+        b"re-encryption",
+        &[(b"b1", &proof.b1), (b"Cb1", &rp.cb1)],
+        &[
+            (b"b2", &proof.b2),
+            (b"z_t", &proof.z_t),
+            (b"c", &c_e),
+            (b"z1", &rp.z1),
+            (b"Cb2c", &rp.cb2c),
+            (b"Cz1", &rp.cz1),
+            (b"Cz2", &rp.cz2),
+        ],
     );
-    let chal = t.challenge_bits(b"chal", pk.security.challenge_bits);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     ensure(
         b1_ok(&proof.b1, &rp.cb1, chal_f, &rp.d_t0, &rp.d_t1, &rp.d_t2),
@@ -950,7 +962,7 @@ mod tests {
     /// An honest prover cannot make a proof for outputs that are not a shuffle of the inputs.
     fn rejects_false_statements<E: Pairing>() {
         let mut su = Setup::<E>::new(5, 9);
-        // One output now encrypts a different message.
+        // One output encrypts a different message.
         su.output[2] = su
             .pk
             .encrypt(&Integer::from(77), &mut ChaCha20Rng::seed_from_u64(1))

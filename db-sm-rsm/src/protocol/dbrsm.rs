@@ -21,7 +21,9 @@ use crate::primitives::pedersen::commit_gt;
 use crate::primitives::sharing::{beaver_finish, beaver_open, TripleShare};
 use crate::primitives::thpaillier::ThresholdPublicKey;
 use crate::proofs::dpk_bbsplus::{self, WitnessShares};
-use crate::proofs::elgamal_shuffle::{self, prove_shuffle, verify_shuffle, ShuffleProof};
+use crate::proofs::elgamal_shuffle::{
+    self, prove_shuffle, verify_shuffle, ShuffleProof, ShuffleWitness,
+};
 use crate::proofs::paillier_shuffle;
 use crate::proofs::perm::Direction;
 use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
@@ -323,7 +325,7 @@ fn reencrypt_and_permute<E: Pairing>(
     inputs: &Inputs<E>,
     vs: &VerfSigs<E>,
 ) -> Result<(SigLists<E>, bool)> {
-    let (gens, eg, th) = (&public.gens, &public.eg, &public.th);
+    let th = &public.th;
     r.section(
         "re-encrypt and permute BBS+ signatures",
         Totals::Mixers,
@@ -356,8 +358,8 @@ fn reencrypt_and_permute<E: Pairing>(
             let label = "verifying others' proofs of shuffle of encrypted BBS+ signatures";
             let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
                 let s = &steps[k];
-                let a = &public.permcomms[k];
-                verify_shuffle(gens, &public.ck, a, eg, &s.s_input, &s.s_output, &s.s_proof).is_ok()
+                let st = public.elgamal_shuffle(k, &s.s_input, &s.s_output);
+                verify_shuffle(&st, &s.s_proof).is_ok()
                     && paillier_step_holds(public, k, &s.c)
                     && paillier_step_holds(public, k, &s.r)
             });
@@ -396,21 +398,15 @@ fn shuffle_three_lists<E: Pairing>(
             Ok((SigLists { s, c, r: rr }, rho_s, rho_c, rho_r))
         })?;
     let label = "creating proof of shuffle of encrypted BBS+ signatures";
-    let a = &public.permcomms[mx.k];
     let (s_proof, pc, pr) = r.time(mx.party(), label, || -> Result<_> {
-        let (ck, perm, s) = (&public.ck, &mx.perm, &mx.s);
-        let s_proof = prove_shuffle(
-            gens,
-            ck,
-            a,
-            eg,
-            &list.s,
-            &out.s,
+        let (perm, s) = (&mx.perm, &mx.s);
+        let w = ShuffleWitness {
             perm,
             s,
-            &rho_s,
-            &mut mx.rng,
-        )?;
+            rho: &rho_s,
+        };
+        let st = public.elgamal_shuffle(mx.k, &list.s, &out.s);
+        let s_proof = prove_shuffle(&st, &w, &mut mx.rng)?;
         let pc = prove_paillier_shuffle(public, mx, &list.c, &out.c, &rho_c)?;
         let pr = prove_paillier_shuffle(public, mx, &list.r, &out.r, &rho_r)?;
         Ok((s_proof, pc, pr))

@@ -17,7 +17,7 @@ use crate::primitives::elgamal::{self, Ciphertext};
 use crate::primitives::group::{random_nonzero, Generators};
 use crate::proofs::dpk_bb;
 use crate::proofs::elgamal_shuffle::{
-    prove_shuffle, reverse_witness, shuffle, verify_shuffle, ShuffleProof,
+    prove_shuffle, reverse_witness, shuffle, verify_shuffle, ShuffleProof, ShuffleWitness,
 };
 use crate::proofs::perm::Direction;
 use crate::proofs::sigma::{pk_enc_bl_prove, pk_enc_bl_verify, EncBlProof};
@@ -192,20 +192,10 @@ fn reencrypt_and_reverse_permute<E: Pairing>(
             }
             let label = "creating proof of shuffle of encrypted BB signatures";
             let proof = r.time(mx.party(), label, || -> Result<_> {
-                let w = reverse_witness::<E>(&mx.perm, &rho)?;
-                let a = &public.permcomms[mx.k];
-                prove_shuffle(
-                    gens,
-                    &public.ck,
-                    a,
-                    eg,
-                    &new,
-                    &list,
-                    &mx.perm,
-                    &mx.s,
-                    &w,
-                    &mut mx.rng,
-                )
+                let rho = reverse_witness::<E>(&mx.perm, &rho)?;
+                let (perm, s) = (&mx.perm, &mx.s);
+                let w = ShuffleWitness { perm, s, rho: &rho };
+                prove_shuffle(&public.elgamal_shuffle(mx.k, &new, &list), &w, &mut mx.rng)
             })?;
             let old = std::mem::replace(&mut list, new.clone());
             steps[mx.k] = Some(ReverseStep { old, new, proof });
@@ -213,8 +203,7 @@ fn reencrypt_and_reverse_permute<E: Pairing>(
         let label = "verifying others' proofs of shuffle of encrypted BB signatures";
         let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
             let s = steps[k].as_ref().expect("every mixer made its step");
-            let a = &public.permcomms[k];
-            verify_shuffle(gens, &public.ck, a, eg, &s.new, &s.old, &s.proof).is_ok()
+            verify_shuffle(&public.elgamal_shuffle(k, &s.new, &s.old), &s.proof).is_ok()
         });
         r.status("status_shuffle_blsigs", ok);
         Ok((list, ok))

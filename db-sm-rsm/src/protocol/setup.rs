@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use rug::Integer;
 
 use crate::measurement::report::{Party, Report, Totals};
-use crate::primitives::elgamal;
+use crate::primitives::elgamal::{self, Ciphertext};
 use crate::primitives::fo;
 use crate::primitives::group::Generators;
 use crate::primitives::paillier;
@@ -25,6 +25,7 @@ use crate::primitives::pedersen::CommitmentKey;
 use crate::primitives::security::Security;
 use crate::primitives::sharing::{self, TripleShare};
 use crate::primitives::thpaillier::{self, ThresholdPublicKey, ThresholdSecretShare};
+use crate::proofs::elgamal_shuffle;
 use crate::proofs::paillier_shuffle::ShuffleStatement;
 use crate::proofs::perm::{commit_perm, prove_perm, verify_perm, PermCommitment, Permutation};
 use crate::protocol::config::{Config, Mode};
@@ -70,6 +71,23 @@ impl<E: Pairing> Public<E> {
         c.extend_from_slice(party.as_bytes());
         c.extend_from_slice(role.as_bytes());
         c
+    }
+
+    /// The statement of mixer k's ElGamal shuffle proof from `input` to `output`.
+    pub(crate) fn elgamal_shuffle<'a>(
+        &'a self,
+        k: usize,
+        input: &'a [Ciphertext<E>],
+        output: &'a [Ciphertext<E>],
+    ) -> elgamal_shuffle::ShuffleStatement<'a, E> {
+        elgamal_shuffle::ShuffleStatement {
+            gens: &self.gens,
+            ck: &self.ck,
+            perm_commitment: &self.permcomms[k],
+            pk: &self.eg,
+            input,
+            output,
+        }
     }
 
     /// The statement of mixer k's Paillier shuffle proof from `input` to `output`.

@@ -13,18 +13,16 @@ pub(crate) fn each_mixer<E, T>(
     r: &mut Report,
     mixers: &mut [Mixer<E>],
     label: &str,
-    mut f: impl FnMut(&mut Mixer<E>) -> T,
+    f: impl FnMut(&mut Mixer<E>) -> T,
 ) -> Vec<T>
 where
     E: ark_ec::pairing::Pairing,
 {
-    mixers
-        .iter_mut()
-        .map(|mx| r.time(mx.party(), label, || f(mx)))
-        .collect()
+    each_mixer_entries(r, mixers, label, 0, f)
 }
 
-/// [`each_mixer`] for a step over `total` entries: its progress is shown ([`Report::time_entries`]).
+/// [`each_mixer`] for a step over `total` entries (0: too short to matter): its progress is
+/// shown ([`Report::time_entries`]).
 pub(crate) fn each_mixer_entries<E, T>(
     r: &mut Report,
     mixers: &mut [Mixer<E>],
