@@ -24,7 +24,7 @@ checked_config(config, "config.yaml")
 RESULTS = config["results"].rstrip("/")
 EXPERIMENTS = config["experiments"]
 require_tools(EXPERIMENTS)
-PLANNED, ESTIMATES = plan_and_estimate(config)
+PLANNED, ESTIMATES, PLAN_PROBE = plan_and_estimate(config)
 PROVENANCE = provenance()
 # Every raw result of the selected experiments; each module adds its own.
 RAW_OUTPUTS = []
@@ -66,6 +66,10 @@ rule build:
     """Build the programs the selected experiments need."""
     input:
         BUILD_OUTPUTS,
+
+
+onstart:
+    record_estimates(RESULTS)
 
 
 onsuccess:

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import sys
+from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
@@ -69,7 +70,8 @@ def provenance():
 
 
 def plan_and_estimate(config):
-    """Every run of this configuration, and its estimate on this machine (printed once)."""
+    """Every run of this configuration, its estimate on this machine (printed once) and the speed
+    probe the estimates are scaled by."""
     planned = plan_runs.plan(config)
     model = plan_estimate.CostModel.load()
     estimates = {}
@@ -89,7 +91,7 @@ def plan_and_estimate(config):
                 f"{worst.memory_mb / 1024:.1f} GiB: lower 'entries' (or 'sweep_entries', "
                 "'mixers'), or raise 'memory_limit_gib' if this machine can swap"
             )
-    return planned, estimates
+    return planned, estimates, model.probe_s
 
 
 def run_of(experiment, run_id):
@@ -245,6 +247,12 @@ def write_atomically(path, text, log):
     os.replace(tmp, path)
     with open(log, "w", encoding="utf-8") as f:
         f.write(f"wrote {path}\n")
+
+
+def record_estimates(results):
+    """When jobs start (not in a dry run): RESULTS/estimates.json, the estimate of every run about
+    to be measured as printed above, for `python -m analysis estimates` to compare with."""
+    plan_estimate.record_planned(Path(results), list(ESTIMATES.values()), PLAN_PROBE)
 
 
 def print_summary(results):

@@ -22,7 +22,7 @@ import yaml
 from analysis.config import for_results
 from analysis.errors import ConfigError
 from analysis.parse.common import parse_benchmark
-from analysis.plan.estimate import COSTS_PATH, features, probe_seconds, variant_keys
+from analysis.plan.estimate import COSTS_PATH, features, load_planned, probe_seconds, variant_keys
 from analysis.plan.runs import Run, plan
 
 DEFAULT_VARIANTS = {"mode=fast", "curve=bn254", "security=128", "hash=poseidon"}
@@ -33,6 +33,7 @@ class Sample:
     run: Run
     cpu_s: float
     rss_mib: float
+    planned: dict[str, float]  # the estimate printed before the run, and its probe (may be empty)
 
 
 def samples(dirs: Sequence[Path]) -> dict[str, list[Sample]]:
@@ -41,6 +42,7 @@ def samples(dirs: Sequence[Path]) -> dict[str, list[Sample]]:
         rc = for_results(d)
         if not rc.config or rc.runs is None:
             raise ConfigError(f"{d}: no config.json of a workflow run (needed to know the runs' parameters)")
+        planned = load_planned(d)
         for experiment, runs in plan(rc.config).items():
             for run in runs:
                 bench = d / "raw" / run.dir / "benchmark.tsv"
@@ -49,7 +51,8 @@ def samples(dirs: Sequence[Path]) -> dict[str, list[Sample]]:
                 b = parse_benchmark(bench)
                 if "cpu" not in b:
                     continue
-                out.setdefault(experiment, []).append(Sample(run, b["cpu"], b.get("peak_rss", float("nan"))))
+                rss = b.get("peak_rss", float("nan"))
+                out.setdefault(experiment, []).append(Sample(run, b["cpu"], rss, planned.get(run.dir, {})))
     return out
 
 
@@ -66,13 +69,16 @@ def nnls(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return coef
 
 
-def fit(samples_: list[Sample], value: str) -> dict[str, float]:
+def fit(samples_: list[Sample], value: str, scale: dict[str, float] | None = None) -> dict[str, float]:
+    """Coefficients of `value` (cpu_s or rss_mib) over the runs' features, each run's value times
+    its `scale` (by run dir; 1 when absent). Relative least squares: each run's row is divided by
+    its value, so a smoke run's seconds weigh as much as a default run's hour."""
     base = [s for s in samples_ if set(variant_keys(s.run)) <= DEFAULT_VARIANTS] or samples_
     names = sorted({k for s in base for k in features(s.run)})
     x = np.array([[features(s.run).get(k, 0.0) for k in names] for s in base])
-    y = np.array([getattr(s, value) for s in base])
-    ok = ~np.isnan(y)
-    coef = nnls(x[ok], y[ok]) if ok.any() else np.zeros(len(names))
+    y = np.array([getattr(s, value) * (scale or {}).get(s.run.dir, 1.0) for s in base])
+    ok = ~np.isnan(y) & (y > 0)
+    coef = nnls(x[ok] / y[ok, None], np.ones(int(ok.sum()))) if ok.any() else np.zeros(len(names))
     return {k: float(round(c, 9)) for k, c in zip(names, coef, strict=True) if c > 0}
 
 
@@ -80,12 +86,15 @@ def predict(coef: dict[str, float], run: Run) -> float:
     return sum(coef.get(k, 0.0) * v for k, v in features(run).items())
 
 
-def variants(samples_: list[Sample], coef: dict[str, float]) -> dict[str, float]:
+def variants(samples_: list[Sample], coef: dict[str, float], scale: dict[str, float]) -> dict[str, float]:
+    """Each non-default variant's multiplier: the median of its runs' measured over predicted time."""
     out: dict[str, float] = {}
     keys = {k for s in samples_ for k in variant_keys(s.run)} - DEFAULT_VARIANTS
     for key in sorted(keys):
         ratios = [
-            s.cpu_s / p for s in samples_ if key in variant_keys(s.run) and (p := predict(coef, s.run)) > 0
+            s.cpu_s * scale.get(s.run.dir, 1.0) / p
+            for s in samples_
+            if key in variant_keys(s.run) and (p := predict(coef, s.run)) > 0
         ]
         if ratios:
             out[key] = float(round(np.median(ratios), 3))
@@ -116,15 +125,21 @@ def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
     found = samples(dirs)
     if not found:
         raise ConfigError("no run with a benchmark.tsv in " + ", ".join(map(str, dirs)))
+    # Every run's CPU time brought to one speed: the median of the probes taken when the runs
+    # were planned (a run with no record: the probe now).
+    now = probe_seconds()
+    probes = {s.run.dir: s.planned.get("probe_s", now) for ss in found.values() for s in ss}
+    reference = float(np.median(list(probes.values())))
+    scale = {k: reference / p for k, p in probes.items()}
     for experiment, ss in found.items():
         model = costs["experiments"].setdefault(experiment, {})
-        model["time"] = fit(ss, "cpu_s")
+        model["time"] = fit(ss, "cpu_s", scale)
         model["memory_mb"] = fit(ss, "rss_mib")
-        v = variants(ss, model["time"])
+        v = variants(ss, model["time"], scale)
         if v:
             model["variants"] = {**model.get("variants", {}), **v}
         model["fitted_runs"] = len(ss)
-    costs["reference"]["probe_s"] = round(probe_seconds(), 4)
+    costs["reference"]["probe_s"] = round(reference, 4)
     costs["reference"]["machine"] = machine_line()
     costs["reference"]["fitted_from"] = (
         f"{sum(len(s) for s in found.values())} runs in {', '.join(d.name for d in dirs)} "
@@ -151,12 +166,21 @@ class Check:
 
 
 def check_estimates(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> list[Check]:
-    """Every measured run of the given results directories beside its estimate on this machine
-    now (the workflow's estimate, before the wall-time scaling by threads)."""
+    """Every measured run of the given results directories beside the CPU time estimated for it:
+    the estimate the workflow printed before the run (RESULTS/estimates.json), or for a run with
+    no record, the estimate on this machine now."""
     from analysis.plan.estimate import CostModel
 
-    model = CostModel.load(costs_path)
-    return [Check(s.run, model.estimate(s.run).cpu_s, s.cpu_s) for ss in samples(dirs).values() for s in ss]
+    found = [s for ss in samples(dirs).values() for s in ss]
+    model = CostModel.load(costs_path) if any("estimated_cpu_s" not in s.planned for s in found) else None
+
+    def estimated(s: Sample) -> float:
+        if "estimated_cpu_s" in s.planned:
+            return s.planned["estimated_cpu_s"]
+        assert model is not None
+        return model.estimate(s.run).cpu_s
+
+    return [Check(s.run, estimated(s), s.cpu_s) for s in found]
 
 
 def estimates_text(checks: Sequence[Check]) -> str:

@@ -14,6 +14,7 @@ parallel part of a job by min(threads, cores). Memory does not scale with speed.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -25,9 +26,12 @@ from typing import Any
 
 import yaml
 
+from analysis.errors import ConfigError
 from analysis.plan.runs import Run
 
 COSTS_PATH = Path(__file__).resolve().parents[1] / "data" / "costs.yaml"
+# RESULTS/PLANNED_NAME: every measured run's estimate as printed before it ran (record_planned).
+PLANNED_NAME = "estimates.json"
 
 # A job claims this much more time than estimated before a scheduler may kill it, plus a floor:
 # the estimate is a median, the machine's speed drifts, and a killed run measures nothing.
@@ -261,3 +265,44 @@ def table(estimates: Sequence[Estimate], model: CostModel, limit_mb: float) -> s
 
 def too_big(estimates: Sequence[Estimate], limit_mb: float) -> list[Estimate]:
     return [e for e in estimates if e.memory_mb > limit_mb]
+
+
+def record_planned(results: Path, estimates: Sequence[Estimate], probe_s: float) -> Path:
+    """Write RESULTS/estimates.json: each run about to be measured, with the estimate printed
+    before it and the speed probe behind that estimate.
+
+    A run measured earlier (its benchmark.tsv exists) keeps the record of the invocation that
+    ran it, so a later check compares every run with the estimate made when it ran, not with one
+    scaled by a probe taken afterwards on a machine whose load has changed since.
+    """
+    path = results / PLANNED_NAME
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8")).get("runs", {})
+    except (OSError, ValueError, AttributeError):
+        recorded = {}
+    runs = {k: v for k, v in recorded.items() if (results / "raw" / k / "benchmark.tsv").exists()}
+    for e in estimates:
+        if e.run.dir not in runs:
+            runs[e.run.dir] = {
+                "estimated_cpu_s": round(e.cpu_s, 3),
+                "estimated_wall_s": round(e.wall_s, 3),
+                "estimated_memory_mb": round(e.memory_mb, 1),
+                "probe_s": round(probe_s, 5),
+            }
+    results.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"runs": runs}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_planned(results: Path) -> dict[str, dict[str, float]]:
+    """RESULTS/estimates.json's runs (empty when the workflow never started a job there)."""
+    path = results / PLANNED_NAME
+    if not path.exists():
+        return {}
+    try:
+        runs = json.loads(path.read_text(encoding="utf-8"))["runs"]
+        return {str(k): {str(f): float(x) for f, x in v.items()} for k, v in runs.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ConfigError(f"{path}: not an estimates record of the workflow ({e})") from e

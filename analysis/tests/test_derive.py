@@ -22,6 +22,7 @@ from analysis.derive.figure10 import (
     run_frame,
     section_total,
 )
+from analysis.errors import ConfigError
 from analysis.tests import synth
 from analysis.tidy import collect, to_frame, write_tidy
 
@@ -241,3 +242,32 @@ def test_estimates_check_flags_a_run_far_from_its_estimate(
     # A check of an experiment with no measured run fails too.
     assert main(["estimates", str(root), "--check", "cmix"]) == 1
     assert main(["estimates", str(root), "--within", "0.5"]) == 2
+
+
+def test_estimates_check_uses_the_estimate_printed_before_the_run(paper_dir: Path, tmp_path: Path) -> None:
+    """The check compares a run with the estimate recorded when it was planned (its probe then),
+    and a later invocation does not overwrite the record of a run measured before it."""
+    from analysis.derive.costs import check_estimates
+    from analysis.plan.estimate import CostModel, load_planned, record_planned
+    from analysis.plan.runs import plan
+
+    cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm"])
+    root = synth.make_results(tmp_path / "results", paper_dir, cfg)
+    (run,) = plan(cfg)["db-sm-rsm"]
+    bench = root / "raw" / run.dir / "benchmark.tsv"
+    bench.unlink(missing_ok=True)
+    slow = CostModel.load(probe_s=1.0)  # a machine ~8x slower than the reference when planned
+    record_planned(root, [slow.estimate(run)], slow.probe_s)
+    planned = load_planned(root)[run.dir]
+    assert planned["probe_s"] == 1.0
+    header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    bench.write_text(header + f"1\t0:00:01\t200\t250\t190\t195\t0\t0\t90\t{planned['estimated_cpu_s']:.3f}\n")
+    (check,) = check_estimates([root])
+    assert check.ratio == pytest.approx(1.0, rel=1e-3)
+    # A later invocation, planned on a fast machine, keeps the measured run's record.
+    fast = CostModel.load(probe_s=0.01)
+    record_planned(root, [fast.estimate(run)], fast.probe_s)
+    assert load_planned(root)[run.dir] == planned
+    (root / "estimates.json").write_text("{")
+    with pytest.raises(ConfigError, match=r"estimates\.json"):
+        check_estimates([root])
