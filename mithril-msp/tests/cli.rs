@@ -137,10 +137,10 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
 }
 
 #[test]
-fn the_reference_report_conforms_to_the_schema() {
-    let reference = crate_path("data/reference-report.json");
-    if reference.exists() {
-        validate(&reference).unwrap();
+fn the_reports_in_data_conform_to_the_schema() {
+    for name in ["reference-report.json", "n8-unloaded-report.json"] {
+        let path = crate_path(&format!("data/{name}"));
+        validate(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 
