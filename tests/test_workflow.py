@@ -150,6 +150,7 @@ def test_mithril_runs_one_job_for_every_signer_count(workflow_copy: Workflow) ->
 
 def test_estimates_are_printed_before_anything_runs(workflow_copy: Workflow) -> None:
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=1000")
+    assert not (workflow_copy.root / "results" / "estimates.json").exists()  # a dry run records nothing
     assert re.search(r"^job\s+threads\s+time\s+peak memory$", proc.stderr, re.M), proc.stderr
     assert re.search(r"^db-sm-rsm/n1000-m4-bn254-fast-s128-t1\s+1\s+[0-9.]+ (s|min|h)\s+[0-9,]+ MB$",
                      proc.stderr, re.M)  # fmt: skip
@@ -205,6 +206,10 @@ def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(workflow_copy: 
     assert "progress" in log.read_text() and "progress" in proc.stderr
     assert "Report: results/report.pdf" in proc.stderr.split("==== summary ====")[-1]
     assert (results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/benchmark.tsv").exists()
+    # Each run's estimate as printed before it ran, for `python -m analysis estimates`.
+    planned = json.loads((results / "estimates.json").read_text())["runs"]
+    assert set(planned) >= {"db-sm-rsm/n16-m4-bn254-fast-s128-t1", "cpsnark-sm/n16-t1"}
+    assert all(r["estimated_cpu_s"] > 0 and r["probe_s"] > 0 for r in planned.values())
 
     again = workflow_copy.snakemake("--dry-run", *args)
     assert "Nothing to be done" in again.stdout, again.stdout

@@ -12,6 +12,7 @@ machine that made the runs, soon after them.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ import yaml
 from analysis.config import for_results
 from analysis.errors import ConfigError
 from analysis.parse.common import parse_benchmark
-from analysis.plan.estimate import COSTS_PATH, features, load_planned, probe_seconds, variant_keys
+from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
 from analysis.plan.runs import Run, plan
 
 DEFAULT_VARIANTS = {"mode=fast", "curve=bn254", "security=128", "hash=poseidon"}
@@ -34,6 +35,18 @@ class Sample:
     cpu_s: float
     rss_mib: float
     planned: dict[str, float]  # the estimate printed before the run, and its probe (may be empty)
+
+
+def load_planned(results: Path) -> dict[str, dict[str, float]]:
+    """RESULTS/estimates.json's runs (empty when the workflow never started a job there)."""
+    path = results / PLANNED_NAME
+    if not path.exists():
+        return {}
+    try:
+        runs = json.loads(path.read_text(encoding="utf-8"))["runs"]
+        return {str(k): {str(f): float(x) for f, x in v.items()} for k, v in runs.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ConfigError(f"{path}: not an estimates record of the workflow ({e})") from e
 
 
 def samples(dirs: Sequence[Path]) -> dict[str, list[Sample]]:

@@ -26,7 +26,6 @@ from typing import Any
 
 import yaml
 
-from analysis.errors import ConfigError
 from analysis.plan.runs import Run
 
 COSTS_PATH = Path(__file__).resolve().parents[1] / "data" / "costs.yaml"
@@ -294,15 +293,3 @@ def record_planned(results: Path, estimates: Sequence[Estimate], probe_s: float)
     tmp.write_text(json.dumps({"runs": runs}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(path)
     return path
-
-
-def load_planned(results: Path) -> dict[str, dict[str, float]]:
-    """RESULTS/estimates.json's runs (empty when the workflow never started a job there)."""
-    path = results / PLANNED_NAME
-    if not path.exists():
-        return {}
-    try:
-        runs = json.loads(path.read_text(encoding="utf-8"))["runs"]
-        return {str(k): {str(f): float(x) for f, x in v.items()} for k, v in runs.items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        raise ConfigError(f"{path}: not an estimates record of the workflow ({e})") from e

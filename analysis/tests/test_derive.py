@@ -247,8 +247,8 @@ def test_estimates_check_flags_a_run_far_from_its_estimate(
 def test_estimates_check_uses_the_estimate_printed_before_the_run(paper_dir: Path, tmp_path: Path) -> None:
     """The check compares a run with the estimate recorded when it was planned (its probe then),
     and a later invocation does not overwrite the record of a run measured before it."""
-    from analysis.derive.costs import check_estimates
-    from analysis.plan.estimate import CostModel, load_planned, record_planned
+    from analysis.derive.costs import check_estimates, load_planned
+    from analysis.plan.estimate import CostModel, record_planned
     from analysis.plan.runs import plan
 
     cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm"])
