@@ -57,9 +57,11 @@ rule all:
 
 
 rule raw:
-    """Run the selected experiments only, without the analysis."""
+    """Run the selected experiments only, without the analysis (with results/config.json, which
+    says what ran)."""
     input:
         RAW_OUTPUTS,
+        f"{RESULTS}/config.json",
 
 
 rule build:
