@@ -209,7 +209,7 @@ def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(workflow_copy: 
     # Each run's estimate as printed before it ran, for `python -m analysis estimates`.
     planned = json.loads((results / "estimates.json").read_text())["runs"]
     assert set(planned) >= {"db-sm-rsm/n16-m4-bn254-fast-s128-t1", "cpsnark-sm/n16-t1"}
-    assert all(r["estimated_cpu_s"] > 0 and r["probe_s"] > 0 for r in planned.values())
+    assert all(r["estimated_one_thread_s"] > 0 and r["probe_s"] > 0 for r in planned.values())
 
     again = workflow_copy.snakemake("--dry-run", *args)
     assert "Nothing to be done" in again.stdout, again.stdout

@@ -3,10 +3,12 @@
 For every run of the given results directories that has Snakemake's `benchmark.tsv`, the CPU time
 and peak memory are regressed on the run's features (analysis/plan/estimate.py) by non-negative
 least squares: a coefficient that would come out negative is dropped and the rest refitted.
-Runs of the default variant (fast mode, BN254, 128-bit security, Poseidon) fit the base
-coefficients; every other variant gets a multiplier, the median of its runs' measured over
-predicted time. The fit records this machine's speed probe as the reference: run it on the
-machine that made the runs, soon after them.
+Runs of the default variant (fast mode, BN254, 128-bit security, Poseidon, the paper's circuit)
+fit the base coefficients (or, when the runs cannot tell the features apart, correct their level
+only); every other variant gets a multiplier, the median of its runs' measured over
+predicted time. Every run's time is first brought to the file's reference speed by the speed
+probe recorded when the workflow planned it (results/estimates.json; a run without a record is
+scaled by the probe now, so fit such runs soon after making them, on the same machine).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import yaml
@@ -26,13 +29,13 @@ from analysis.parse.common import parse_benchmark
 from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
 from analysis.plan.runs import Run, plan
 
-DEFAULT_VARIANTS = {"mode=fast", "curve=bn254", "security=128", "hash=poseidon"}
+DEFAULT_VARIANTS = {"mode=fast", "curve=bn254", "security=128", "hash=poseidon", "circuit=zokrates"}
 
 
 @dataclass
 class Sample:
     run: Run
-    cpu_s: float
+    time_s: float  # the experiment's measure of time (`measure` in costs.yaml): CPU or wall seconds
     rss_mib: float
     planned: dict[str, float]  # the estimate printed before the run, and its probe (may be empty)
 
@@ -49,7 +52,14 @@ def load_planned(results: Path) -> dict[str, dict[str, float]]:
         raise ConfigError(f"{path}: not an estimates record of the workflow ({e})") from e
 
 
-def samples(dirs: Sequence[Path]) -> dict[str, list[Sample]]:
+def time_measure(costs: dict[str, Any], experiment: str) -> str:
+    """ "cpu" (the job's CPU time, the default) or "wall": for jobs of many short-lived processes
+    (node provers, party and node processes), whose CPU time Snakemake's sampling partly misses,
+    the wall time of the job, which then also counts waiting on a busy machine."""
+    return str(costs["experiments"].get(experiment, {}).get("measure", "cpu"))
+
+
+def samples(dirs: Sequence[Path], costs: dict[str, Any]) -> dict[str, list[Sample]]:
     out: dict[str, list[Sample]] = {}
     for d in dirs:
         rc = for_results(d)
@@ -62,10 +72,11 @@ def samples(dirs: Sequence[Path]) -> dict[str, list[Sample]]:
                 if not bench.exists():
                     continue
                 b = parse_benchmark(bench)
-                if "cpu" not in b:
-                    continue
                 rss = b.get("peak_rss", float("nan"))
-                out.setdefault(experiment, []).append(Sample(run, b["cpu"], rss, planned.get(run.dir, {})))
+                measure = time_measure(costs, experiment)
+                if measure not in b:
+                    continue
+                out.setdefault(experiment, []).append(Sample(run, b[measure], rss, planned.get(run.dir, {})))
     return out
 
 
@@ -82,17 +93,37 @@ def nnls(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return coef
 
 
-def fit(samples_: list[Sample], value: str, scale: dict[str, float] | None = None) -> dict[str, float]:
-    """Coefficients of `value` (cpu_s or rss_mib) over the runs' features, each run's value times
-    its `scale` (by run dir; 1 when absent). Relative least squares: each run's row is divided by
-    its value, so a smoke run's seconds weigh as much as a default run's hour."""
+@dataclass
+class Fitted:
+    coef: dict[str, float]
+    how: str  # "least squares" or "scaled xF" (the runs do not tell the features apart)
+
+
+def fit(samples_: list[Sample], value: str, prior: dict[str, float], scale: dict[str, float]) -> Fitted:
+    """Coefficients of `value` (time_s or rss_mib) over the features `prior` names, each run's
+    value times its `scale` (by run dir; 1 when absent).
+
+    When the runs' feature vectors determine every coefficient (full column rank), relative least
+    squares: each run's row divided by its value, so a smoke run's seconds weigh as much as a
+    default run's hour. Otherwise (e.g. runs of one size only) the prior's shape is kept and only
+    its level corrected: every coefficient times the median of measured over predicted.
+    """
     base = [s for s in samples_ if set(variant_keys(s.run)) <= DEFAULT_VARIANTS] or samples_
-    names = sorted({k for s in base for k in features(s.run)})
+    names = sorted(prior) or sorted({k for s in base for k in features(s.run)})
     x = np.array([[features(s.run).get(k, 0.0) for k in names] for s in base])
-    y = np.array([getattr(s, value) * (scale or {}).get(s.run.dir, 1.0) for s in base])
+    y = np.array([getattr(s, value) * scale.get(s.run.dir, 1.0) for s in base])
     ok = ~np.isnan(y) & (y > 0)
-    coef = nnls(x[ok] / y[ok, None], np.ones(int(ok.sum()))) if ok.any() else np.zeros(len(names))
-    return {k: float(round(c, 9)) for k, c in zip(names, coef, strict=True) if c > 0}
+    x, y = x[ok], y[ok]
+    if len(y) and np.linalg.matrix_rank(x) == len(names):
+        coef = nnls(x / y[:, None], np.ones(len(y)))
+        return Fitted(
+            {k: float(round(c, 9)) for k, c in zip(names, coef, strict=True) if c > 0}, "least squares"
+        )
+    predicted = x @ np.array([float(prior.get(k, 0.0)) for k in names])
+    ratios = y[predicted > 0] / predicted[predicted > 0]
+    factor = float(np.median(ratios)) if len(ratios) else 1.0
+    coef_s = {k: float(round(float(c) * factor, 9)) for k, c in prior.items()}
+    return Fitted(coef_s, f"scaled x{factor:.3g}")
 
 
 def predict(coef: dict[str, float], run: Run) -> float:
@@ -105,7 +136,7 @@ def variants(samples_: list[Sample], coef: dict[str, float], scale: dict[str, fl
     keys = {k for s in samples_ for k in variant_keys(s.run)} - DEFAULT_VARIANTS
     for key in sorted(keys):
         ratios = [
-            s.cpu_s * scale.get(s.run.dir, 1.0) / p
+            s.time_s * scale.get(s.run.dir, 1.0) / p
             for s in samples_
             if key in variant_keys(s.run) and (p := predict(coef, s.run)) > 0
         ]
@@ -135,24 +166,24 @@ def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
     """The costs.yaml text: the current file with every experiment that has runs refitted."""
     with costs_path.open(encoding="utf-8") as f:
         costs = yaml.safe_load(f)
-    found = samples(dirs)
+    found = samples(dirs, costs)
     if not found:
         raise ConfigError("no run with a benchmark.tsv in " + ", ".join(map(str, dirs)))
-    # Every run's CPU time brought to one speed: the median of the probes taken when the runs
-    # were planned (a run with no record: the probe now).
+    # Every run's CPU time brought to the file's reference speed by the probe taken when the run
+    # was planned (a run with no record: the probe now), so experiments not refitted keep theirs.
     now = probe_seconds()
-    probes = {s.run.dir: s.planned.get("probe_s", now) for ss in found.values() for s in ss}
-    reference = float(np.median(list(probes.values())))
-    scale = {k: reference / p for k, p in probes.items()}
+    reference = float(costs["reference"]["probe_s"])
+    scale = {s.run.dir: reference / s.planned.get("probe_s", now) for ss in found.values() for s in ss}
     for experiment, ss in found.items():
         model = costs["experiments"].setdefault(experiment, {})
-        model["time"] = fit(ss, "cpu_s", scale)
-        model["memory_mb"] = fit(ss, "rss_mib")
+        time_fit = fit(ss, "time_s", model.get("time", {}), scale)
+        memory_fit = fit(ss, "rss_mib", model.get("memory_mb", {}), {})
+        model["time"], model["memory_mb"] = time_fit.coef, memory_fit.coef
         v = variants(ss, model["time"], scale)
         if v:
             model["variants"] = {**model.get("variants", {}), **v}
-        model["fitted_runs"] = len(ss)
-    costs["reference"]["probe_s"] = round(reference, 4)
+        model["fitted"] = f"{len(ss)} runs; time {time_fit.how}, memory {memory_fit.how}"
+        model.pop("fitted_runs", None)
     costs["reference"]["machine"] = machine_line()
     costs["reference"]["fitted_from"] = (
         f"{sum(len(s) for s in found.values())} runs in {', '.join(d.name for d in dirs)} "
@@ -169,39 +200,45 @@ class Check:
     """One run's estimate beside what Snakemake measured for its job."""
 
     run: Run
-    estimated_cpu_s: float
-    measured_cpu_s: float
+    measure: str  # "cpu" or "wall" (time_measure)
+    estimated_s: float
+    measured_s: float
 
     @property
     def ratio(self) -> float:
-        """Measured over estimated CPU time (1 = exact)."""
-        return self.measured_cpu_s / self.estimated_cpu_s if self.estimated_cpu_s > 0 else float("inf")
+        """Measured over estimated time (1 = exact)."""
+        return self.measured_s / self.estimated_s if self.estimated_s > 0 else float("inf")
 
 
 def check_estimates(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> list[Check]:
-    """Every measured run of the given results directories beside the CPU time estimated for it:
-    the estimate the workflow printed before the run (RESULTS/estimates.json), or for a run with
-    no record, the estimate on this machine now."""
+    """Every measured run of the given results directories beside the time estimated for it
+    (one thread's, in its experiment's measure): the estimate the workflow printed before the run
+    (RESULTS/estimates.json), or for a run with no record, the estimate on this machine now."""
     from analysis.plan.estimate import CostModel
 
-    found = [s for ss in samples(dirs).values() for s in ss]
-    model = CostModel.load(costs_path) if any("estimated_cpu_s" not in s.planned for s in found) else None
+    with costs_path.open(encoding="utf-8") as f:
+        costs = yaml.safe_load(f)
+    found = [s for ss in samples(dirs, costs).values() for s in ss]
+    model = (
+        CostModel.load(costs_path) if any("estimated_one_thread_s" not in s.planned for s in found) else None
+    )
 
     def estimated(s: Sample) -> float:
-        if "estimated_cpu_s" in s.planned:
-            return s.planned["estimated_cpu_s"]
+        if "estimated_one_thread_s" in s.planned:
+            return s.planned["estimated_one_thread_s"]
         assert model is not None
         return model.estimate(s.run).cpu_s
 
-    return [Check(s.run, estimated(s), s.cpu_s) for s in found]
+    return [Check(s.run, time_measure(costs, s.run.experiment), estimated(s), s.time_s) for s in found]
 
 
 def estimates_text(checks: Sequence[Check]) -> str:
-    """A table of runs: estimated and measured CPU seconds and their ratio."""
+    """A table of runs: estimated and measured seconds (CPU, or wall where the experiment's
+    measure is wall) and their ratio."""
     from analysis.cli import text_table
 
     rows = [
-        [c.run.dir, f"{c.estimated_cpu_s:,.1f}", f"{c.measured_cpu_s:,.1f}", f"{c.ratio:.2f}"]
+        [c.run.dir, c.measure, f"{c.estimated_s:,.1f}", f"{c.measured_s:,.1f}", f"{c.ratio:.2f}"]
         for c in sorted(checks, key=lambda c: c.run.dir)
     ]
-    return text_table(["run", "estimated CPU s", "measured CPU s", "measured/estimated"], rows)
+    return text_table(["run", "time", "estimated s", "measured s", "measured/estimated"], rows)

@@ -283,7 +283,7 @@ def record_planned(results: Path, estimates: Sequence[Estimate], probe_s: float)
     for e in estimates:
         if e.run.dir not in runs:
             runs[e.run.dir] = {
-                "estimated_cpu_s": round(e.cpu_s, 3),
+                "estimated_one_thread_s": round(e.cpu_s, 3),
                 "estimated_wall_s": round(e.wall_s, 3),
                 "estimated_memory_mb": round(e.memory_mb, 1),
                 "probe_s": round(probe_s, 5),

@@ -261,7 +261,9 @@ def test_estimates_check_uses_the_estimate_printed_before_the_run(paper_dir: Pat
     planned = load_planned(root)[run.dir]
     assert planned["probe_s"] == 1.0
     header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
-    bench.write_text(header + f"1\t0:00:01\t200\t250\t190\t195\t0\t0\t90\t{planned['estimated_cpu_s']:.3f}\n")
+    bench.write_text(
+        header + f"1\t0:00:01\t200\t250\t190\t195\t0\t0\t90\t{planned['estimated_one_thread_s']:.3f}\n"
+    )
     (check,) = check_estimates([root])
     assert check.ratio == pytest.approx(1.0, rel=1e-3)
     # A later invocation, planned on a fast machine, keeps the measured run's record.
