@@ -19,6 +19,7 @@ for ec and mg; they enter with source "seed", beside the facts of its set-up.
 from __future__ import annotations
 
 import math
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +27,20 @@ from analysis.errors import ReportError
 from analysis.parse.common import (
     Parsed,
     RunInfo,
-    benchmark_rows,
+    base_row,
     commit_of,
     json_line,
-    load_json,
+    load_report,
+    load_rows,
     machine_text,
     need,
+    num,
+    numbers,
     published_rows,
+    report_problems,
+    report_run,
     row,
+    settle,
 )
 
 EXPERIMENT = "cmix"
@@ -62,21 +69,9 @@ ONCE_TIMES = {"user_s": ("user", "s"), "sys_s": ("sys", "s"), "wall_s": ("wall",
 ONCE_BYTES = {"bytes_sent": ("bytes_sent", "bytes"), "bytes_received": ("bytes_received", "bytes")}
 
 
-def _num(v: Any) -> float | None:
-    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
-
-
 def _summary(obj: Any, p: Path, where: str) -> dict[str, float]:
     """A `{n, mean, sd, median, min, max}` block of the report."""
-    if not isinstance(obj, dict):
-        raise ReportError(p, None, f"{where} to be an object with mean, sd, median, min and max")
-    out = {}
-    for k in STATS:
-        v = _num(obj.get(k))
-        if v is None:
-            raise ReportError(p, None, f"{where}.{k} to be a number", repr(obj.get(k))[:80])
-        out[k] = v
-    return out
+    return numbers(obj, p, where, STATS, "mean, sd, median, min and max", "a number")
 
 
 def _times_rows(base: dict[str, Any], obj: dict[str, Any], p: Path, where: str, prefix: str,
@@ -96,7 +91,7 @@ def _once_rows(base: dict[str, Any], obj: Any, keys: dict[str, tuple[str, str]])
     if not isinstance(obj, dict):
         return out
     for key, (metric, unit) in keys.items():
-        v = _num(obj.get(key))
+        v = num(obj.get(key))
         if v is not None:
             out.append(row(base, metric=metric, value=v, unit=unit))
     return out
@@ -123,7 +118,7 @@ def _step_rows(base: dict[str, Any], s: dict[str, Any], p: Path, where: str) -> 
     }
     out += [dict(r, label=COMPUTATION) for r in _once_rows(b, s, scalars)]
     for op, count in sorted((s.get("ops") or {}).items()):
-        if (v := _num(count)) is not None:
+        if (v := num(count)) is not None:
             out.append(row(b, label=str(op), metric="ops", value=v, unit="count"))
     return out
 
@@ -175,23 +170,12 @@ def _run_failures(r: dict[str, Any], what: str) -> list[str]:
 
 
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
-    d = load_json(p)
-    if d.get("tool") != TOOL:
-        raise ReportError(p, json_line(p, "tool"), f'"tool": "{TOOL}"', repr(d.get("tool")))
+    d = load_report(p, "tool", TOOL, at_line=True)
     machine = d.get("machine")
     commit = commit_of(d)
-    base: dict[str, Any] = {
-        "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": None,
-        "statement": None, "prover": None, "n": None, "m": None, "curve": None, "hash": None,
-        "mode": None, "security": None, "threads": None, "run_ok": True, "machine": machine_text(machine),
-        "commit": commit, "versions": "{}", "party": None,
-    }  # fmt: skip
-    rows: list[dict[str, Any]] = []
+    base = base_row(EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit, party=None)
     load = d.get("load_avg_1m") or {}
-    for key in ("start", "end"):
-        if (v := _num(load.get(key))) is not None:
-            rows.append(row(base, section="run", label="one-minute load average", metric=f"load_{key}",
-                            value=v, unit="load"))  # fmt: skip
+    rows = load_rows(base, {key: num(load.get(key)) for key in ("start", "end")})
     for i, g in enumerate(need(d, "groups", list, p, "")):
         where = f"groups[{i}]."
         label = need(g, "label", str, p, where)
@@ -202,7 +186,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
                  "payload_bytes_per_slot": ("payload_bytes_per_slot", "bytes")}  # fmt: skip
         rows += _once_rows(gb, g, sizes)
         for op, cost in sorted(need(g, "unit_costs_s", dict, p, where).items()):
-            if (v := _num(cost)) is not None:
+            if (v := num(cost)) is not None:
                 rows.append(
                     row(gb, section="unit cost", label=str(op), metric="unit_cost", value=v, unit="s")
                 )
@@ -227,10 +211,10 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
                             "elements_per_slot": ("elements_per_slot", "count")})  # fmt: skip
         rss = r.get("peak_rss_mib") or {}
         for k, v in enumerate(rss.get("nodes") or []):
-            if (x := _num(v)) is not None:
+            if (x := num(v)) is not None:
                 rows.append(row(rb, section="run", party=f"node {k}", label="peak RSS", metric="peak_rss",
                                 value=x, unit="MiB"))  # fmt: skip
-        if (x := _num(rss.get("driver"))) is not None:
+        if (x := num(rss.get("driver"))) is not None:
             rows.append(row(rb, section="run", party="driver", label="peak RSS", metric="peak_rss", value=x,
                             unit="MiB"))  # fmt: skip
         for j, s in enumerate(need(r, "steps", list, p, where)):
@@ -252,12 +236,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     status = d.get("status")
     if status != "PASSED" and not failed:
         failed = [f"report status {status}"]
-    ok = not failed
-    for r in rows:
-        r["run_ok"] = ok
-    info = RunInfo(EXPERIMENT, "ours", run, str(p), ok, min(threads) if threads else None, machine, {},
-                   failed=failed, commit=commit)  # fmt: skip
-    return rows, info
+    return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, {}, commit)
 
 
 def _target_rows(base: dict[str, Any], d: dict[str, Any], p: Path) -> list[dict[str, Any]]:
@@ -267,18 +246,18 @@ def _target_rows(base: dict[str, Any], d: dict[str, Any], p: Path) -> list[dict[
         raise ReportError(p, json_line(p, "targets"), "targets to be an object")
     out = []
     for key in ("prepre_factor", "realtime_factor"):
-        if (v := _num(t.get(key))) is not None:
+        if (v := num(t.get(key))) is not None:
             out.append(
                 row(base, section="targets", label="the target's factor", metric=key, value=v, unit="x")
             )
     tb = row(base, n=TARGET_CLIENTS, threads=TARGET_THREADS)
-    prepre = f"at least {_num(t.get('prepre_factor')) or math.nan:g}x below the thesis's user time"
+    prepre = f"at least {num(t.get('prepre_factor')) or math.nan:g}x below the thesis's user time"
     for e in t.get("prepre") or []:
         b = row(tb, variant=e.get("group"), section="prepre", party=f"node {e.get('node')}", label=prepre)
         out += _once_rows(b, e, {"factor_below_thesis": ("thesis_over_ours", "x")})
         out.append(row(b, metric="target_met", value=float(bool(e.get("met"))), unit="bool"))
     realtime = (
-        f"within {_num(t.get('realtime_factor')) or math.nan:g}x of the lower bound plus the network CPU"
+        f"within {num(t.get('realtime_factor')) or math.nan:g}x of the lower bound plus the network CPU"
     )
     for e in t.get("realtime") or []:
         b = row(
@@ -292,13 +271,8 @@ def _target_rows(base: dict[str, Any], d: dict[str, Any], p: Path) -> list[dict[
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
-    rows, info = report_rows(js, run_id)
-    job = {**rows[0], "variant": None, "n": params.get("clients"), "threads": None} if rows else None
-    rows += benchmark_rows(job, run_dir) if job else []
-    return Parsed(rows, [info], [])
+    read = partial(report_rows, run=run_id)
+    return report_run(EXPERIMENT, run_dir, run_id, read, variant=None, n=params.get("clients"), threads=None)
 
 
 def load_reference(_paper_dir: Path) -> Parsed:
@@ -312,21 +286,14 @@ def load_reference(_paper_dir: Path) -> Parsed:
             raise ReportError(p, no, "a quantity", "")
         clients = (r.get("clients") or "").strip()
         section, metric = SEED_TIMINGS.get(quantity, ("thesis set-up", quantity))
-        rows.append({
-            "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": SEED_RUN, "file": str(p),
-            "variant": r.get("group") or None, "statement": None, "prover": None,
-            "n": int(clients) if clients else None, "m": None, "curve": None, "hash": None, "mode": None,
-            "security": None, "threads": None, "run_ok": True, "machine": r.get("machine", ""),
-            "commit": None, "versions": "{}", "section": section, "party": None,
-            "label": r.get("source", ""), "metric": metric, "value": value, "unit": unit,
-        })  # fmt: skip
+        rows.append(base_row(
+            EXPERIMENT, SEED_SOURCE, SEED_RUN, p, machine=r.get("machine", ""),
+            variant=r.get("group") or None, n=int(clients) if clients else None, section=section, party=None,
+            label=r.get("source", ""), metric=metric, value=value, unit=unit,
+        ))  # fmt: skip
     info = RunInfo(EXPERIMENT, SEED_SOURCE, SEED_RUN, str(p), True, None)
     return Parsed(rows, [info], [])
 
 
 def problems(run_dir: Path) -> list[str]:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return ["no report.json"]
-    _rows, info = report_rows(js, run_dir.name)
-    return info.failed
+    return report_problems(run_dir, lambda js: report_rows(js, run_dir.name)[1].failed)

@@ -8,7 +8,7 @@ process and thread count: the measured counterpart of the paper's 2x rule.
 
 from __future__ import annotations
 
-import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +16,14 @@ from analysis.errors import ReportError
 from analysis.parse.common import (
     Parsed,
     RunInfo,
-    benchmark_rows,
+    base_row,
     commit_of,
     json_line,
-    load_json,
+    load_report,
     machine_text,
     need,
+    report_problems,
+    report_run,
     row,
 )
 
@@ -46,21 +48,16 @@ SUMMARY = {
 
 
 def report_rows(p: Path, run: str, params: dict[str, Any]) -> tuple[list[dict[str, Any]], list[RunInfo]]:
-    d = load_json(p)
-    if d.get("experiment") != EXPERIMENT:
-        raise ReportError(p, None, f'"experiment": "{EXPERIMENT}"', repr(d.get("experiment")))
+    d = load_report(p, "experiment", EXPERIMENT)
     inputs = need(d, "inputs", dict, p, "")
     threads = need(d, "threads", int, p, "")
     machine = d.get("machine")
     commit = commit_of(d)
     versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items()}
-    base: dict[str, Any] = {
-        "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": None,
-        "statement": params.get("statement"), "prover": params.get("circuit"), "n": params.get("n"),
-        "m": None, "curve": str(d.get("curve", "bn254")), "hash": "poseidon", "mode": None,
-        "security": None, "threads": threads, "run_ok": True, "machine": machine_text(machine),
-        "commit": commit, "versions": json.dumps(versions, sort_keys=True),
-    }  # fmt: skip
+    base = base_row(EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit,
+                    versions=versions, statement=params.get("statement"), prover=params.get("circuit"),
+                    n=params.get("n"), curve=str(d.get("curve", "bn254")), hash="poseidon",
+                    threads=threads)  # fmt: skip
     rows = [
         row(base, section="inputs", party=None, label=k, metric="count", value=float(inputs[k]), unit="count")
         for k in ("constraints", "wires", "domain_size")
@@ -101,12 +98,8 @@ def report_rows(p: Path, run: str, params: dict[str, Any]) -> tuple[list[dict[st
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
-    rows, infos = report_rows(js, run_id, params)
-    rows += benchmark_rows({**rows[0], "variant": None, "m": None}, run_dir)
-    return Parsed(rows, infos, [])
+    read = partial(report_rows, run=run_id, params=params)
+    return report_run(EXPERIMENT, run_dir, run_id, read, variant=None, m=None)
 
 
 def load_reference(_paper_dir: Path) -> Parsed:
@@ -115,8 +108,8 @@ def load_reference(_paper_dir: Path) -> Parsed:
 
 
 def problems(run_dir: Path) -> list[str]:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return ["no report.json"]
-    _rows, infos = report_rows(js, run_dir.name, {})
-    return [f"{i.run.split('/', 1)[1]}: {', '.join(i.failed)}" for i in infos if not i.ok]
+    def failed(js: Path) -> list[str]:
+        _rows, infos = report_rows(js, run_dir.name, {})
+        return [f"{i.run.split('/', 1)[1]}: {', '.join(i.failed)}" for i in infos if not i.ok]
+
+    return report_problems(run_dir, failed)

@@ -1,14 +1,15 @@
 """What the parsers share: reading JSON with errors that point at the file and line, checked
-field access, the machine block as text, and Snakemake's benchmark files."""
+field access, the machine block as text, Snakemake's benchmark files, and the pieces every
+parser of a report.json uses (the row of a run's shared columns, its verdict, its problems)."""
 
 from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from analysis.errors import ReportError
 
@@ -54,6 +55,43 @@ def load_json(p: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ReportError(p, 1, "a JSON object at the top level")
     return data
+
+
+def load_report(p: Path, key: str, value: str, *, at_line: bool = False) -> dict[str, Any]:
+    """A report's JSON object, checked to be the one its tool writes (`"key": "value"`); with
+    at_line, the error points at the line of the key."""
+    d = load_json(p)
+    if d.get(key) != value:
+        raise ReportError(p, json_line(p, key) if at_line else None, f'"{key}": "{value}"', repr(d.get(key)))
+    return d
+
+
+def num(v: Any) -> float | None:
+    """A JSON number as a float; anything else (a bool too) None."""
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+
+def numbers(
+    obj: Any,
+    p: Path,
+    where: str,
+    keys: tuple[str, ...],
+    shape: str,
+    value: str = "a number of seconds",
+    clip: int | None = 80,
+) -> dict[str, float]:
+    """The numbers under `keys` of a block of a report (e.g. its median, min and max seconds): a
+    block that is not an object (`shape` says what it should hold) or a value that is not a number
+    is an error naming the file and the key; the value found is shown up to `clip` characters."""
+    if not isinstance(obj, dict):
+        raise ReportError(p, None, f"{where} to be an object with {shape}")
+    out = {}
+    for k in keys:
+        v = num(obj.get(k))
+        if v is None:
+            raise ReportError(p, None, f"{where}.{k} to be {value}", repr(obj.get(k))[:clip])
+        out[k] = v
+    return out
 
 
 def published(path: Path, what: str = "the paper's sample report (shipped in analysis/data/paper/)") -> Path:
@@ -166,6 +204,53 @@ class Parsed:
         self.notes += other.notes
 
 
+# The columns one run's rows share; the others (and `rep`, which the tidy table sets) differ by row.
+RUN_COLUMNS = tuple(
+    c for c in COLUMNS if c not in ("rep", "section", "party", "label", "metric", "value", "unit")
+)
+
+
+def base_row(
+    experiment: str,
+    source: str,
+    run: str,
+    file: str | Path,
+    *,
+    machine: str = "",
+    commit: str | None = None,
+    versions: dict[str, str] | None = None,
+    **columns: Any,
+) -> dict[str, Any]:
+    """What every row of one run shares: the columns not given are None, run_ok is True and the
+    versions are their JSON text."""
+    b: dict[str, Any] = dict.fromkeys(RUN_COLUMNS)
+    b.update(experiment=experiment, source=source, run=run, file=str(file), run_ok=True, machine=machine,
+             commit=commit, versions=json.dumps(versions or {}, sort_keys=True))  # fmt: skip
+    b.update(columns)
+    return b
+
+
+class Measured(Protocol):
+    """A parsed report that is either ours or a paper's sample report (the text formats)."""
+
+    path: str
+    source: str
+    threads: int | None
+    machine: dict[str, Any] | None
+    versions: dict[str, str]
+    commit: str | None
+
+
+def report_base(
+    experiment: str, rep: Measured, run: str, paper_machine: str, **columns: Any
+) -> dict[str, Any]:
+    """What every row of one parsed report shares. A paper's sample report carries no machine
+    block: its machine is the one its README states."""
+    machine = paper_machine if rep.source == "paper" else machine_text(rep.machine)
+    return base_row(experiment, rep.source, run, rep.path, machine=machine, commit=rep.commit,
+                    versions=rep.versions, threads=rep.threads, **columns)  # fmt: skip
+
+
 def row(base: dict[str, Any], **kw: Any) -> dict[str, Any]:
     r = dict(base)
     r.update(kw)
@@ -182,3 +267,60 @@ def benchmark_rows(base: dict[str, Any], run_dir: Path) -> list[dict[str, Any]]:
             unit="MiB" if metric == "peak_rss" else "s")
         for metric, value in parse_benchmark(p).items()
     ]  # fmt: skip
+
+
+def load_rows(base: dict[str, Any], load: dict[str, float | None]) -> list[dict[str, Any]]:
+    """The one-minute load average at the run's start and end (where the report has it)."""
+    return [
+        row(base, section="run", label="one-minute load average", metric=f"load_{key}", value=v, unit="load")
+        for key, v in load.items()
+        if v is not None
+    ]
+
+
+def settle(
+    rows: list[dict[str, Any]],
+    experiment: str,
+    run: str,
+    p: Path,
+    failed: list[str],
+    threads: set[int],
+    machine: dict[str, Any] | None,
+    versions: dict[str, str],
+    commit: str | None,
+) -> RunInfo:
+    """A run of ours verified when nothing failed: its verdict on every row, and its RunInfo (at
+    the smallest thread count it measured)."""
+    ok = not failed
+    for r in rows:
+        r["run_ok"] = ok
+    return RunInfo(experiment, "ours", run, str(p), ok, min(threads) if threads else None, machine, versions,
+                   failed=failed, commit=commit)  # fmt: skip
+
+
+def no_report(experiment: str, run_id: str) -> Parsed:
+    """A run without a report: a note, no rows."""
+    return Parsed(notes=[f"{experiment}/{run_id}: no report (the run did not finish)"])
+
+
+ReportRows = tuple[list[dict[str, Any]], RunInfo | list[RunInfo]]
+
+
+def report_run(experiment: str, run_dir: Path, run_id: str, read: Callable[[Path], ReportRows],
+               **job: Any) -> Parsed:  # fmt: skip
+    """A run's report.json read by `read`, with the job's benchmark figures on the columns of its
+    first row but those in `job` (what the job as a whole does not have)."""
+    js = run_dir / "report.json"
+    if not js.exists():
+        return no_report(experiment, run_id)
+    rows, info = read(js)
+    rows += benchmark_rows({**rows[0], **job}, run_dir) if rows else []
+    return Parsed(rows, [info] if isinstance(info, RunInfo) else info, [])
+
+
+def report_problems(run_dir: Path, read: Callable[[Path], list[str]], name: str = "report.json") -> list[str]:
+    """Why a run does not count as verified, by `read` of its report (`name`); none is a problem."""
+    js = run_dir / name
+    if not js.exists():
+        return [f"no {name}"]
+    return read(js)

@@ -7,7 +7,6 @@ per-iteration time. The paper's README quotes the middle value.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,10 +18,12 @@ from analysis.parse.common import (
     RunInfo,
     benchmark_rows,
     commit_of,
-    load_json,
-    machine_text,
+    load_report,
     need,
+    no_report,
     published,
+    report_base,
+    report_problems,
     row,
 )
 
@@ -104,9 +105,7 @@ def parse_cp_text(path: str | Path, source: str = "ours", n: int | None = None) 
 def parse_cp_json(path: str | Path) -> CpReport:
     """Parse our cpsnark-sm summary.json (written by its benchmark, cpsnark-sm/benches/)."""
     p = Path(path)
-    d = load_json(p)
-    if d.get("experiment") != "cpsnark-sm":
-        raise ReportError(p, None, '"experiment": "cpsnark-sm"', repr(d.get("experiment")))
+    d = load_report(p, "experiment", "cpsnark-sm")
     rep = CpReport(
         path=str(p),
         source="ours",
@@ -140,14 +139,8 @@ PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, all hardware threads (p
 
 
 def cp_rows(rep: CpReport, run: str, run_dir: Path | None = None) -> Parsed:
-    base: dict[str, Any] = {
-        "experiment": EXPERIMENT, "source": rep.source, "run": run, "file": rep.path,
-        "variant": None, "statement": "sm", "prover": "cpsnark-set", "n": rep.n, "m": None,
-        "curve": "bls12-381", "hash": "blake2s", "mode": None, "security": None,
-        "threads": rep.threads, "run_ok": True,
-        "machine": PAPER_MACHINE if rep.source == "paper" else machine_text(rep.machine),
-        "commit": rep.commit, "versions": json.dumps(rep.versions, sort_keys=True),
-    }  # fmt: skip
+    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, statement="sm", prover="cpsnark-set", n=rep.n,
+                       curve="bls12-381", hash="blake2s")  # fmt: skip
     rows: list[dict[str, Any]] = []
     for g, est in rep.groups.items():
         for metric, v in (("mean", est.mean_s), ("ci_low", est.ci_low_s), ("ci_high", est.ci_high_s)):
@@ -167,7 +160,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
         rep = parse_cp_text(txt, "ours", params.get("n"))
         rep.threads = params.get("threads")
         return cp_rows(rep, run_id, run_dir)
-    return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+    return no_report(EXPERIMENT, run_id)
 
 
 def load_reference(paper_dir: Path) -> Parsed:
@@ -177,8 +170,7 @@ def load_reference(paper_dir: Path) -> Parsed:
 
 
 def problems(run_dir: Path) -> list[str]:
-    js = run_dir / "summary.json"
-    if not js.exists():
-        return ["no summary.json"]
-    rep = parse_cp_json(js)
-    return [f"group {g!r}: no mean" for g, e in rep.groups.items() if not e.mean_s > 0]
+    def failed(js: Path) -> list[str]:
+        return [f"group {g!r}: no mean" for g, e in parse_cp_json(js).groups.items() if not e.mean_s > 0]
+
+    return report_problems(run_dir, failed, "summary.json")

@@ -9,7 +9,6 @@ total. Status lines are `status_x: True`, except two upstream labels that have n
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +20,12 @@ from analysis.parse.common import (
     RunInfo,
     benchmark_rows,
     commit_of,
-    load_json,
-    machine_text,
+    load_report,
     need,
+    no_report,
     published,
+    report_base,
+    report_problems,
     row,
 )
 
@@ -173,9 +174,7 @@ def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
 def parse_db_json(path: str | Path) -> DbReport:
     """Parse our db-sm-rsm report.json (its schema: db-sm-rsm/docs/)."""
     p = Path(path)
-    d = load_json(p)
-    if d.get("experiment") != "db-sm-rsm":
-        raise ReportError(p, None, '"experiment": "db-sm-rsm"', repr(d.get("experiment")))
+    d = load_report(p, "experiment", "db-sm-rsm")
     params = need(d, "params", dict, p, "")
     rep = DbReport(
         path=str(p),
@@ -228,14 +227,8 @@ PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)
 
 def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
     failed = [k for k, v in rep.statuses.items() if not v]
-    base: dict[str, Any] = {
-        "experiment": EXPERIMENT, "source": rep.source, "run": run, "file": rep.path,
-        "variant": None, "statement": None, "prover": None, "n": rep.n, "m": rep.m,
-        "curve": rep.curve, "hash": None, "mode": rep.mode, "security": rep.security,
-        "threads": rep.threads, "run_ok": not failed,
-        "machine": PAPER_MACHINE if rep.source == "paper" else machine_text(rep.machine),
-        "commit": rep.commit, "versions": json.dumps(rep.versions, sort_keys=True),
-    }  # fmt: skip
+    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
+                       security=rep.security, run_ok=not failed)  # fmt: skip
     rows = [
         row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="time",
             value=t.seconds, unit="s")
@@ -280,7 +273,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
         rep.curve, rep.mode = params.get("curve"), params.get("mode")
         rep.security, rep.threads = params.get("security"), params.get("threads")
         return db_rows(rep, run_id, run_dir)
-    return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+    return no_report(EXPERIMENT, run_id)
 
 
 def load_reference(paper_dir: Path) -> Parsed:
@@ -292,17 +285,20 @@ def load_reference(paper_dir: Path) -> Parsed:
 
 def problems(run_dir: Path) -> list[str]:
     """Why this run does not count as verified (empty if every status is true)."""
-    js = run_dir / "report.json"
-    if not js.exists():
-        return ["no report.json"]
-    rep = parse_db_json(js)
-    found = [f"{k} is False" for k, v in rep.statuses.items() if not v] if rep.statuses else ["no statuses"]
-    # The text report is the paper-format record of the same run: as in the report, a malformed
-    # one means the run does not count.
-    txt = run_dir / "report.txt"
-    if txt.exists():
-        try:
-            parse_db_text(txt)
-        except ReportError as e:
-            found.append(f"report.txt unreadable: {e}")
-    return found
+
+    def failed(js: Path) -> list[str]:
+        rep = parse_db_json(js)
+        found = (
+            [f"{k} is False" for k, v in rep.statuses.items() if not v] if rep.statuses else ["no statuses"]
+        )
+        # The text report is the paper-format record of the same run: as in the report, a
+        # malformed one means the run does not count.
+        txt = run_dir / "report.txt"
+        if txt.exists():
+            try:
+                parse_db_text(txt)
+            except ReportError as e:
+                found.append(f"report.txt unreadable: {e}")
+        return found
+
+    return report_problems(run_dir, failed)

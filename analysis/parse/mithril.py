@@ -23,7 +23,7 @@ shape in `label`.
 from __future__ import annotations
 
 import csv
-import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +31,20 @@ from analysis.errors import ReportError
 from analysis.parse.common import (
     Parsed,
     RunInfo,
-    benchmark_rows,
+    base_row,
     commit_of,
     json_line,
-    load_json,
+    load_report,
+    load_rows,
     machine_text,
     need,
+    num,
+    numbers,
     published,
+    report_problems,
+    report_run,
     row,
+    settle,
 )
 
 EXPERIMENT = "mithril"
@@ -64,21 +70,9 @@ SEED_VALUES = {"prove_s": ("prove_published", "s", 1.0), "proof_bytes": ("proof_
                "verify_ms": ("verify_published", "s", 1e-3)}  # fmt: skip
 
 
-def _num(v: Any) -> float | None:
-    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
-
-
 def _stat(obj: Any, p: Path, where: str) -> dict[str, float]:
     """A `{median, min, max}` block of seconds."""
-    if not isinstance(obj, dict):
-        raise ReportError(p, None, f"{where} to be an object with median, min and max")
-    out = {}
-    for k in ("median", "min", "max"):
-        v = _num(obj.get(k))
-        if v is None:
-            raise ReportError(p, None, f"{where}.{k} to be a number of seconds", repr(obj.get(k))[:80])
-        out[k] = v
-    return out
+    return numbers(obj, p, where, ("median", "min", "max"), "median, min and max")
 
 
 def _native_rows(
@@ -112,7 +106,7 @@ def _native_rows(
             lb_cpu = _stat(lb.get("cpu_s"), p, where + "lower_bound.cpu_s")
             what = str(lb.get("what", "lower bound"))
             rows.append(row(b, label=what, metric="lower_bound_cpu", value=lb_cpu["median"], unit="s"))
-            if (x := _num(lb.get("ratio_cpu"))) is not None:
+            if (x := num(lb.get("ratio_cpu"))) is not None:
                 rows.append(row(b, label=what, metric="ratio_to_bound", value=x, unit="x"))
         ok = r.get("verified") is True
         rows.append(row(b, metric="status", value=float(ok), unit="bool"))
@@ -121,7 +115,7 @@ def _native_rows(
     checks = native.get("checks") or {}
     c = checks.get("cancellation")
     if isinstance(c, dict):
-        cb = row(nb, section="cancellation", n=_num(c.get("n")) and int(c["n"]), threads=None)
+        cb = row(nb, section="cancellation", n=num(c.get("n")) and int(c["n"]), threads=None)
         for key in ("plain_aggregation_accepts", "weighted_aggregation_rejects", "passed"):
             rows.append(row(cb, label=key.replace("_", " "), metric=key, value=float(c.get(key) is True),
                             unit="bool"))  # fmt: skip
@@ -135,14 +129,10 @@ def _size_rows(base: dict[str, Any], s: dict[str, Any], p: Path, where: str) -> 
     # The report's size rows are flat: the layout's figures beside n and the BLS check.
     size = s["size"] if isinstance(s.get("size"), dict) else s
     b = row(base, section="size", n=n, mode=str(s.get("pairing_check")), label="circuit layout")
-    out = []
-    for key in SIZE_KEYS:
-        v = _num(size.get(key))
-        if v is None:
-            raise ReportError(p, None, f"{where}size.{key} to be a number", repr(size.get(key))[:80])
-        out.append(row(b, metric=key, value=v, unit="count"))
+    figures = numbers(size, p, f"{where}size", SIZE_KEYS, "the layout's figures", "a number")
+    out = [row(b, metric=key, value=v, unit="count") for key, v in figures.items()]
     for key, unit in (("layout_cpu_s", "s"), ("peak_rss_mib", "MiB")):
-        if (v := _num(s.get(key))) is not None:
+        if (v := num(s.get(key))) is not None:
             out.append(row(b, metric=key.removesuffix("_s").removesuffix("_mib"), value=v, unit=unit))
     return out
 
@@ -154,16 +144,15 @@ def _proof_rows(
     size = need(r, "size", dict, p, where)
     b = row(base, n=n, threads=t, mode=str(r.get("pairing_check")))
     out = []
-    k = _num(size.get("k"))
+    k = num(size.get("k"))
     if k is not None:
         out.append(row(b, section="proof", label="log2 rows", metric="k", value=k, unit="count"))
     for ph in PHASES:
-        obj = need(r, ph, dict, p, where)
-        for kind in ("cpu", "wall"):
-            v = _num(obj.get(f"{kind}_s"))
-            if v is None:
-                raise ReportError(p, None, f"{where}{ph}.{kind}_s to be a number", repr(obj.get(f"{kind}_s")))
-            out.append(row(b, section=ph, label=ph, metric=kind, value=v, unit="s"))
+        times = numbers(need(r, ph, dict, p, where), p, where + ph, ("cpu_s", "wall_s"), "", "a number", None)
+        out += [
+            row(b, section=ph, label=ph, metric=k.removesuffix("_s"), value=v, unit="s")
+            for k, v in times.items()
+        ]
     pb = row(b, section="proof", label="proof")
     out.append(
         row(pb, metric="proof_bytes", value=float(need(r, "proof_bytes", int, p, where)), unit="bytes")
@@ -171,7 +160,7 @@ def _proof_rows(
     out.append(row(pb, metric="peak_rss", value=float(need(r, "peak_rss_mib", (int, float), p, where)),
                    unit="MiB"))  # fmt: skip
     for i, v in enumerate(r.get("load_avg_1m") or []):
-        if (x := _num(v)) is not None:
+        if (x := num(v)) is not None:
             out.append(row(pb, label="one-minute load average", metric=("load_start", "load_end")[min(i, 1)],
                            value=x, unit="load"))  # fmt: skip
     bad = [c.replace("_", " ") for c in PROOF_CHECKS if r.get(c) is not True]
@@ -188,12 +177,12 @@ def _fit_rows(base: dict[str, Any], fit: dict[str, Any]) -> list[dict[str, Any]]
             continue
         b = row(base, section="fit", label=key, n=None)
         for m in ("intercept", "slope", "r2", "points"):
-            if (v := _num(line.get(m))) is not None:
+            if (v := num(line.get(m))) is not None:
                 out.append(
                     row(b, metric=m, value=v, unit=FIT_UNITS[key] if m in ("intercept", "slope") else "-")
                 )
     for m in fit.get("marginal") or []:
-        if isinstance(m, dict) and (v := _num(m.get("advice_cells_per_signature"))) is not None:
+        if isinstance(m, dict) and (v := num(m.get("advice_cells_per_signature"))) is not None:
             out.append(row(base, section="marginal", n=m.get("to_n"), label=f"from n={m.get('from_n')}",
                            metric="advice_cells_per_signature", value=v, unit="cells"))  # fmt: skip
     for e in fit.get("extrapolations") or []:
@@ -201,7 +190,7 @@ def _fit_rows(base: dict[str, Any], fit: dict[str, Any]) -> list[dict[str, Any]]
             continue
         b = row(base, section="extrapolated", n=e["n"], label="extrapolated from the fitted line")
         for key in FIT_KEYS:
-            if (v := _num(e.get(key))) is not None:
+            if (v := num(e.get(key))) is not None:
                 out.append(row(b, metric=key, value=v, unit=FIT_UNITS[key]))
     return out
 
@@ -217,37 +206,27 @@ def _target_rows(base: dict[str, Any], targets: list[Any]) -> list[dict[str, Any
             v = t.get(key)
             if isinstance(v, bool):
                 out.append(row(b, metric=metric, value=float(v), unit="bool"))
-            elif (x := _num(v)) is not None:
+            elif (x := num(v)) is not None:
                 out.append(row(b, metric=metric, value=x, unit=str(t.get("unit", ""))))
         for key, metric, unit in (("peak_rss_mib", "peak_rss", "MiB"), ("threads", "threads", "count"),
                                   ("cpu_s", "cpu", "s")):  # fmt: skip
-            if (x := _num(t.get(key))) is not None:
+            if (x := num(t.get(key))) is not None:
                 out.append(row(b, metric=metric, value=x, unit=unit))
     return out
 
 
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
-    d = load_json(p)
-    if d.get("report") != REPORT:
-        raise ReportError(p, json_line(p, "report"), f'"report": "{REPORT}"', repr(d.get("report")))
+    d = load_report(p, "report", REPORT, at_line=True)
     machine = d.get("machine")
     commit = commit_of(d)
-    version = str((d.get("generated_by") or {}).get("version", "?"))
-    base: dict[str, Any] = {
-        "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": None,
-        "statement": None, "prover": None, "n": None, "m": None, "curve": None, "hash": None,
-        "mode": None, "security": None, "threads": None, "run_ok": True, "machine": machine_text(machine),
-        "commit": commit, "versions": json.dumps({"mithril-msp": version}), "party": None,
-    }  # fmt: skip
-    rows: list[dict[str, Any]] = []
+    versions = {"mithril-msp": str((d.get("generated_by") or {}).get("version", "?"))}
+    text = machine_text(machine)
+    base = base_row(EXPERIMENT, "ours", run, p, machine=text, commit=commit, versions=versions, party=None)
     failed: list[str] = []
     load = d.get("load_avg") or {}
-    for key in ("start", "end"):
-        vals = load.get(key) or []
-        if vals and (v := _num(vals[0])) is not None:
-            rows.append(row(base, section="run", label="one-minute load average", metric=f"load_{key}",
-                            value=v, unit="load"))  # fmt: skip
-    if (v := _num(d.get("elapsed_s"))) is not None:
+    # Each of start and end holds the load averages over 1, 5 and 15 minutes.
+    rows = load_rows(base, {key: num((load.get(key) or [None])[0]) for key in ("start", "end")})
+    if (v := num(d.get("elapsed_s"))) is not None:
         rows.append(row(base, section="run", label="the run", metric="wall", value=v, unit="s"))
     threads: set[int] = set()
     native = d.get("native")
@@ -281,33 +260,21 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
         if isinstance(design, dict):
             db = row(cb, section="seed design", label=str(design.get("what", "the seed's design")))
             for key in ("g1_scalar_mult_cells", "g2_scalar_mult_cells", "cells_per_signature"):
-                if (v := _num(design.get(key))) is not None:
+                if (v := num(design.get(key))) is not None:
                     rows.append(row(db, metric=key, value=v, unit="cells"))
         if isinstance(circuit.get("fit"), dict):
             rows += _fit_rows(cb, circuit["fit"])
     rows += _target_rows(base, need(d, "targets", list, p, ""))
     if d.get("all_verified") is not True and not failed:
         failed = ["all_verified is false"]
-    ok = not failed
-    for r in rows:
-        r["run_ok"] = ok
-    info = RunInfo(EXPERIMENT, "ours", run, str(p), ok, min(threads) if threads else None, machine,
-                   {"mithril-msp": version}, failed=failed, commit=commit)  # fmt: skip
-    return rows, info
+    return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, versions, commit)
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
-    rows, info = report_rows(js, run_id)
-    job = (
-        {**rows[0], "variant": None, "n": None, "threads": None, "curve": None, "mode": None}
-        if rows
-        else None
+    read = partial(report_rows, run=run_id)
+    return report_run(
+        EXPERIMENT, run_dir, run_id, read, variant=None, n=None, threads=None, curve=None, mode=None
     )
-    rows += benchmark_rows(job, run_dir) if job else []
-    return Parsed(rows, [info], [])
 
 
 def load_reference(_paper_dir: Path) -> Parsed:
@@ -330,13 +297,9 @@ def load_reference(_paper_dir: Path) -> Parsed:
                                 ("lookup_bits", "lookup bits {}"), ("limb_bits", "{}-bit limbs"))
                 if r.get(k)
             )  # fmt: skip
-            b = {
-                "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": SEED_RUN, "file": str(p),
-                "variant": experiment, "statement": r.get("keys_in") or None, "prover": None, "n": n,
-                "m": None, "curve": CIRCUIT_CURVE, "hash": None, "mode": None, "security": None,
-                "threads": None, "run_ok": True, "machine": r.get("machine", ""), "commit": None,
-                "versions": "{}", "section": "proof", "party": None, "label": shape or "shape not stated",
-            }  # fmt: skip
+            b = base_row(EXPERIMENT, SEED_SOURCE, SEED_RUN, p, machine=r.get("machine", ""),
+                         variant=experiment, statement=r.get("keys_in") or None, n=n, curve=CIRCUIT_CURVE,
+                         section="proof", party=None, label=shape or "shape not stated")  # fmt: skip
             if status != "ok":
                 rows.append(row(b, metric="status", value=0.0, unit=status or "failed"))
                 continue
@@ -355,8 +318,4 @@ def load_reference(_paper_dir: Path) -> Parsed:
 
 
 def problems(run_dir: Path) -> list[str]:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return ["no report.json"]
-    _rows, info = report_rows(js, run_dir.name)
-    return info.failed
+    return report_problems(run_dir, lambda js: report_rows(js, run_dir.name)[1].failed)

@@ -8,7 +8,7 @@ measured on the seed's own machine.
 
 from __future__ import annotations
 
-import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +16,17 @@ from analysis.errors import ReportError
 from analysis.parse.common import (
     Parsed,
     RunInfo,
-    benchmark_rows,
+    base_row,
     commit_of,
-    load_json,
+    load_report,
     machine_text,
     need,
+    numbers,
     published_rows,
+    report_problems,
+    report_run,
     row,
+    settle,
 )
 
 EXPERIMENT = "veccom"
@@ -34,24 +38,16 @@ SIZE_KEYS = ("commitment_bytes", "proof_bytes", "batch_proof_bytes", "prover_par
 
 
 def _stat(obj: Any, p: Path, where: str) -> dict[str, float]:
-    if not isinstance(obj, dict):
-        raise ReportError(p, None, f"{where} to be an object with median/min/max")
-    out = {}
-    for k in ("median", "min", "max"):
-        v = obj.get(k)
-        if not isinstance(v, int | float) or isinstance(v, bool):
-            raise ReportError(p, None, f"{where}.{k} to be a number of seconds", repr(v))
-        out[k] = float(v)
-    return out
+    return numbers(obj, p, where, ("median", "min", "max"), "median/min/max", clip=None)
 
 
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
-    d = load_json(p)
-    if d.get("report") != "veccom-bench":
-        raise ReportError(p, None, '"report": "veccom-bench"', repr(d.get("report")))
+    d = load_report(p, "report", "veccom-bench")
     machine = d.get("machine")
     commit = commit_of(d)
-    version = str((d.get("generated_by") or {}).get("version", "?"))
+    versions = {"veccom": str((d.get("generated_by") or {}).get("version", "?"))}
+    ours = partial(base_row, EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit,
+                   versions=versions)  # fmt: skip
     rows: list[dict[str, Any]] = []
     failed: list[str] = []
     threads: set[int] = set()
@@ -65,12 +61,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
         ok = bool(r.get("verified"))
         if not ok:
             failed.append(f"{scheme} {op} n={n} t={t}")
-        base: dict[str, Any] = {
-            "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p), "variant": scheme,
-            "statement": None, "prover": None, "n": n, "m": None, "curve": None, "hash": None,
-            "mode": None, "security": None, "threads": t, "run_ok": True, "machine": machine_text(machine),
-            "commit": commit, "versions": json.dumps({"veccom": version}),
-        }  # fmt: skip
+        base = ours(variant=scheme, n=n, threads=t)
         cpu = _stat(r.get("cpu_s"), p, where + "cpu_s")
         wall = _stat(r.get("wall_s"), p, where + "wall_s")
         for stat, v in cpu.items():
@@ -96,13 +87,8 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     for i, a in enumerate(d.get("ablation") or []):
         where = f"ablation[{i}]."
         cpu = _stat(a.get("cpu_s"), p, where + "cpu_s")
-        base = {
-            "experiment": EXPERIMENT, "source": "ours", "run": run, "file": str(p),
-            "variant": need(a, "scheme", str, p, where), "statement": None, "prover": str(a.get("variant")),
-            "n": need(a, "n", int, p, where), "m": None, "curve": None, "hash": None, "mode": None,
-            "security": None, "threads": a.get("threads"), "run_ok": True, "machine": machine_text(machine),
-            "commit": commit, "versions": json.dumps({"veccom": version}),
-        }  # fmt: skip
+        base = ours(variant=need(a, "scheme", str, p, where), prover=str(a.get("variant")),
+                    n=need(a, "n", int, p, where), threads=a.get("threads"))  # fmt: skip
         op = need(a, "operation", str, p, where)
         rows.append(row(base, section=f"ablation {op}", party=None, label=str(a.get("description", "")),
                         metric="cpu_median", value=cpu["median"], unit="s"))  # fmt: skip
@@ -112,21 +98,12 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
                             metric="speedup", value=float(speedup), unit="x"))  # fmt: skip
     if not d.get("all_verified"):
         failed = failed or ["all_verified is false"]
-    ok = not failed
-    for r in rows:
-        r["run_ok"] = ok
-    info = RunInfo(EXPERIMENT, "ours", run, str(p), ok, min(threads) if threads else None, machine,
-                   {"veccom": version}, failed=failed, commit=commit)  # fmt: skip
-    return rows, info
+    return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, versions, commit)
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
-    rows, info = report_rows(js, run_id)
-    rows += benchmark_rows({**rows[0], "variant": None, "n": None, "threads": None}, run_dir) if rows else []
-    return Parsed(rows, [info], [])
+    read = partial(report_rows, run=run_id)
+    return report_run(EXPERIMENT, run_dir, run_id, read, variant=None, n=None, threads=None)
 
 
 def load_reference(_paper_dir: Path) -> Parsed:
@@ -138,23 +115,15 @@ def load_reference(_paper_dir: Path) -> Parsed:
     ):
         unit = r["unit"]
         is_size = unit == "bytes"
-        rows.append({
-            "experiment": EXPERIMENT, "source": SEED_SOURCE, "run": "veccom-rust (2019)", "file": str(p),
-            "variant": r["scheme"], "statement": None, "prover": None, "n": int(r["n"]), "m": None,
-            "curve": None, "hash": None, "mode": None, "security": None, "threads": 1, "run_ok": True,
-            "machine": r.get("machine", ""), "commit": None, "versions": "{}",
-            "section": r["operation"], "party": None, "label": r["operation"],
-            "metric": "size" if is_size else "published",
-            "value": value if is_size else value * UNIT_SECONDS[unit],
-            "unit": "bytes" if is_size else "s",
-        })  # fmt: skip
+        rows.append(base_row(
+            EXPERIMENT, SEED_SOURCE, "veccom-rust (2019)", p, machine=r.get("machine", ""),
+            variant=r["scheme"], n=int(r["n"]), threads=1, section=r["operation"], party=None,
+            label=r["operation"], metric="size" if is_size else "published",
+            value=value if is_size else value * UNIT_SECONDS[unit], unit="bytes" if is_size else "s",
+        ))  # fmt: skip
     info = RunInfo(EXPERIMENT, SEED_SOURCE, "veccom-rust (2019)", str(p), True, 1)
     return Parsed(rows, [info], [])
 
 
 def problems(run_dir: Path) -> list[str]:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return ["no report.json"]
-    _rows, info = report_rows(js, run_dir.name)
-    return info.failed
+    return report_problems(run_dir, lambda js: report_rows(js, run_dir.name)[1].failed)

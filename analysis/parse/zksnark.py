@@ -8,7 +8,6 @@ one file per prover.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +20,13 @@ from analysis.parse.common import (
     benchmark_rows,
     commit_of,
     json_line,
-    load_json,
-    machine_text,
+    load_report,
     need,
+    no_report,
+    numbers,
     published,
+    report_base,
+    report_problems,
     row,
 )
 
@@ -145,15 +147,7 @@ def parse_zk_text(
 
 
 def _times(obj: Any, p: Path, where: str) -> dict[str, float]:
-    if not isinstance(obj, dict):
-        raise ReportError(p, None, f"{where} to be an object with real/user/sys")
-    out: dict[str, float] = {}
-    for k in ("real", "user", "sys"):
-        v = obj.get(k)
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise ReportError(p, None, f"{where}.{k} to be a number of seconds", repr(v))
-        out[k] = float(v)
-    return out
+    return numbers(obj, p, where, ("real", "user", "sys"), "real/user/sys", clip=None)
 
 
 def parse_zk_json(path: str | Path) -> list[ZkReport]:
@@ -164,9 +158,7 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
     at the top level.
     """
     p = Path(path)
-    d = load_json(p)
-    if d.get("experiment") != "zksnark-sm-rsm":
-        raise ReportError(p, None, '"experiment": "zksnark-sm-rsm"', repr(d.get("experiment")))
+    d = load_report(p, "experiment", "zksnark-sm-rsm")
     circuits = d.get("circuits")
     if circuits is None:
         circuits = {
@@ -245,14 +237,8 @@ PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)
 
 def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
     ok = rep.status == "PASSED"
-    base: dict[str, Any] = {
-        "experiment": EXPERIMENT, "source": rep.source, "run": run, "file": rep.path,
-        "variant": rep.circuit, "statement": rep.statement, "prover": rep.prover, "n": rep.n,
-        "m": None, "curve": rep.curve, "hash": rep.hash, "mode": None, "security": None,
-        "threads": rep.threads, "run_ok": ok,
-        "machine": PAPER_MACHINE if rep.source == "paper" else machine_text(rep.machine),
-        "commit": rep.commit, "versions": json.dumps(rep.versions, sort_keys=True),
-    }  # fmt: skip
+    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, variant=rep.circuit, statement=rep.statement,
+                       prover=rep.prover, n=rep.n, curve=rep.curve, hash=rep.hash, run_ok=ok)  # fmt: skip
     rows: list[dict[str, Any]] = []
     for s in SECTIONS:
         for kind, v in rep.sections.get(s, {}).items():
@@ -303,7 +289,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
         return out
     texts = sorted(run_dir.glob("report-*.txt"))
     if not texts:
-        return Parsed(notes=[f"{EXPERIMENT}/{run_id}: no report (the run did not finish)"])
+        return no_report(EXPERIMENT, run_id)
     for f in texts:
         rep = parse_zk_text(f, "ours", f.stem.removeprefix("report-"), params.get("statement"))
         rep.threads = params.get("threads")
@@ -326,12 +312,11 @@ def load_reference(paper_dir: Path) -> Parsed:
 
 
 def problems(run_dir: Path) -> list[str]:
-    js = run_dir / "report.json"
-    if not js.exists():
-        return ["no report.json"]
-    reps = parse_zk_json(js)
-    return [
-        f"prover {r.prover}{'' if r.circuit is None else f' ({r.circuit})'}: status {r.status}"
-        for r in reps
-        if r.status != "PASSED"
-    ]
+    def failed(js: Path) -> list[str]:
+        return [
+            f"prover {r.prover}{'' if r.circuit is None else f' ({r.circuit})'}: status {r.status}"
+            for r in parse_zk_json(js)
+            if r.status != "PASSED"
+        ]
+
+    return report_problems(run_dir, failed)

@@ -25,6 +25,7 @@ from analysis.parse.cmix import (
 )
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
+from analysis.render.sections.common import count, failed_runs, median, ours_rows, seed_rows
 
 INTRO = (
     "cMix mixes a batch of messages, one per client, through a fixed cascade of three nodes (node 0 "
@@ -134,10 +135,6 @@ def _num(v: float) -> str:
     return "0" if v == 0 else f"{v:,.{_decimals(v)}f}"
 
 
-def _count(v: float) -> str:
-    return "-" if math.isnan(v) else f"{v:,.0f}"
-
-
 def _like(mean: float, sd: float) -> str:
     """The sd with as many decimals as its mean."""
     return f"{sd:,.{_decimals(mean)}f}"
@@ -166,13 +163,11 @@ class Config:
 
 
 def _ours(df: pd.DataFrame) -> pd.DataFrame:
-    d = df[(df["experiment"] == EXPERIMENT) & (df["source"] == "ours")]
-    hosts = d["machine"].fillna("").str.split(":").str[0]
-    return d.assign(host=hosts if hosts.nunique() > 1 else None)
+    return ours_rows(df, EXPERIMENT)
 
 
 def _seed(df: pd.DataFrame) -> pd.DataFrame:
-    return df[(df["experiment"] == EXPERIMENT) & (df["source"] == SEED_SOURCE)]
+    return seed_rows(df, EXPERIMENT, SEED_SOURCE)
 
 
 def configs(df: pd.DataFrame) -> list[Config]:
@@ -202,11 +197,6 @@ def _cell(g: pd.DataFrame, metric: str, scale: float = 1.0, sd: str | None = Non
         s = _values(g, sd) if sd else []
         return MeanSd(vals[0] * scale, vals[0] * scale, vals[0] * scale, 1, s[0] * scale if s else NAN)
     return Spread.of(vals).scaled(scale)
-
-
-def _mean(g: pd.DataFrame, metric: str) -> float:
-    vals = _values(g, metric)
-    return float(np.median(vals)) if vals else NAN
 
 
 def _groups(d: pd.DataFrame) -> list[str]:
@@ -266,7 +256,7 @@ def phase_table(df: pd.DataFrame, cfg: Config) -> pd.DataFrame:
                     v = _thesis(df, fam, cfg.clients) if step == "prepre" else NAN
                     r[f"thesis {fam} [ms]"] = v * 1e3
             for g in groups:
-                ours = _mean(g_rows[g_rows["variant"] == g], "user_mean")
+                ours = median(g_rows[g_rows["variant"] == g], "user_mean")
                 r[f"thesis / ours {g}"] = thesis[g] / ours if step == "prepre" and ours > 0 else NAN
         rows[f"{step}, {_node(party)}"] = r
     return pd.DataFrame.from_dict(rows, orient="index")
@@ -353,19 +343,19 @@ def setup_table(df: pd.DataFrame, cfg: Config) -> pd.DataFrame:
 
         def node_mean(section: str, metrics: tuple[str, ...], x: pd.DataFrame = nodes) -> float:
             s = x[x["section"] == section]
-            per = [sum(_mean(v, m) for m in metrics) for _, v in s.groupby("party")]
+            per = [sum(median(v, m) for m in metrics) for _, v in s.groupby("party")]
             return float(np.mean(per)) if per else NAN
 
         tls = nodes[nodes["section"] == "tls handshakes (clients)"]
         rss = x[(x["section"] == "run") & (x["metric"] == "peak_rss")]
         rows[g] = {
-            "client TLS handshakes per node": _mean(tls, "handshakes"),
+            "client TLS handshakes per node": median(tls, "handshakes"),
             "CPU per handshake [ms]": node_mean("tls handshakes (clients)", ("cpu_per_handshake",)) * 1e3,
             "registration CPU per node [ms]": node_mean("registration", ("user", "sys")) * 1e3,
             "key set-up CPU per node [ms]": node_mean("keys", ("user", "sys")) * 1e3,
             "peak memory, largest node [MiB]": float(rss[rss["party"].isin(NODES)]["value"].max()),
             "peak memory, driver [MiB]": float(rss[rss["party"] == "driver"]["value"].max()),
-            "run wall time [s]": _mean(x[(x["section"] == "run") & (x["party"].isna())], "wall"),
+            "run wall time [s]": median(x[(x["section"] == "run") & (x["party"].isna())], "wall"),
         }
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -402,7 +392,7 @@ def target_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, set[int], pd.DataFram
             r: dict[str, object] = {"thesis [s]": _thesis(df, g, TARGET_CLIENTS)}
             for p in NODES:
                 at = d[(d["variant"] == g) & (d["section"] == "prepre") & (d["party"] == p)]
-                r[f"{_node(p)} [s]"] = _mean(at, "user_mean")
+                r[f"{_node(p)} [s]"] = median(at, "user_mean")
             r["below the thesis (least)"] = float(e[e["metric"] == "thesis_over_ours"]["value"].min())
             met = bool((e[e["metric"] == "target_met"]["value"] == 1).all())
             r["met"] = "yes" if met else "NO"
@@ -414,7 +404,7 @@ def target_tables(df: pd.DataFrame) -> tuple[pd.DataFrame, set[int], pd.DataFram
                 e = t[(t["variant"] == g) & (t["section"] == step)]
                 if e.empty:
                     continue
-                r = {_node(p): _mean(e[e["party"] == p], "realtime_ratio") for p in NODES}
+                r = {_node(p): median(e[e["party"] == p], "realtime_ratio") for p in NODES}
                 met = bool((e[e["metric"] == "target_met"]["value"] == 1).all())
                 r["met"] = "yes" if met else "NO"
                 if not met:
@@ -560,7 +550,7 @@ def _fmts(frame: pd.DataFrame) -> dict[str, Callable[..., str]]:
         if name == "met":
             out[name] = str
         elif "handshakes" in name:
-            out[name] = _count
+            out[name] = count
         elif "/" in name or "overhead" in name or "below" in name or name in {_node(p) for p in NODES}:
             out[name] = _ratio
         else:
@@ -594,13 +584,7 @@ def section(doc: Doc, ctx: Context) -> None:
         return
     machines = ctx.machines(EXPERIMENT)
     doc.para(f"<b>Machines.</b> Ours: {machines}. The thesis: {_thesis_machine(df)}.", markup=True)
-    failed = sorted(
-        {
-            r.run + ": " + "; ".join(r.failed)
-            for r in ctx.col.runs
-            if r.experiment == EXPERIMENT and r.source == "ours" and not r.ok
-        }
-    )
+    failed = failed_runs(ctx, EXPERIMENT)
     if failed:
         doc.box(
             ["FAILED: a cmix run did not deliver every message exactly once, or broke:", *failed], ok=False

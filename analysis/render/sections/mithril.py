@@ -17,6 +17,16 @@ from analysis.derive.spread import NAN, Spread
 from analysis.parse.mithril import BATCH_OPERATIONS, EXPERIMENT, OPERATIONS, SEED_SOURCE
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
+from analysis.render.sections.common import (
+    count,
+    failed_runs,
+    log_axes,
+    median,
+    ours_rows,
+    ratio,
+    seconds,
+    seed_rows,
+)
 
 INTRO = (
     "Mithril certifies that a stake-weighted quorum signed a message with mergeable multisignatures "
@@ -68,37 +78,15 @@ PROOF_NOTE = (
 
 
 def _time(v: float) -> str:
-    if math.isnan(v):
-        return "-"
-    if v >= 100:
-        return f"{v:,.0f} s"
-    if v >= 1:
-        return f"{v:.3g} s"
-    if v >= 1e-3:
-        return f"{v * 1e3:.3g} ms"
-    return f"{v * 1e6:.3g} us"
-
-
-def _count(v: float) -> str:
-    return "-" if math.isnan(v) else f"{v:,.0f}"
-
-
-def _ratio(v: float) -> str:
-    return "-" if math.isnan(v) else (f"{v:.2f}" if abs(v) < 100 else f"{v:,.0f}")
-
-
-def _mib(v: float) -> str:
-    return "-" if math.isnan(v) else f"{v:,.0f}"
+    return seconds(v, "us", whole_from=100)
 
 
 def _ours(df: pd.DataFrame) -> pd.DataFrame:
-    d = df[(df["experiment"] == EXPERIMENT) & (df["source"] == "ours")]
-    hosts = d["machine"].fillna("").str.split(":").str[0]
-    return d.assign(host=hosts if hosts.nunique() > 1 else None)
+    return ours_rows(df, EXPERIMENT)
 
 
 def _seed(df: pd.DataFrame) -> pd.DataFrame:
-    return df[(df["experiment"] == EXPERIMENT) & (df["source"] == SEED_SOURCE)]
+    return seed_rows(df, EXPERIMENT, SEED_SOURCE)
 
 
 def _hosts(d: pd.DataFrame) -> list[str | None]:
@@ -118,11 +106,6 @@ def _spread(g: pd.DataFrame, metric: str, scale: float = 1.0) -> Spread:
     return Spread.of(g[g["metric"] == metric]["value"]).scaled(scale)
 
 
-def _median(g: pd.DataFrame, metric: str) -> float:
-    v = g[g["metric"] == metric]["value"]
-    return float(np.median(v)) if len(v) else NAN
-
-
 # ---- the tables ------------------------------------------------------------------------------
 
 
@@ -139,7 +122,7 @@ def target_table(df: pd.DataFrame) -> tuple[pd.DataFrame, set[int]]:
             measured = g[g["metric"] == "target_measured"]
             unit = str(measured["unit"].iloc[0]) if len(measured) else ""
             holds = bool((g[g["metric"] == "target_met"]["value"] == 1).all())
-            m, bound = _spread(g, "target_measured"), _median(g, "target_bound")
+            m, bound = _spread(g, "target_measured"), median(g, "target_bound")
             if unit in ("check", "bool") or not len(measured):
                 shown = "yes" if m.median == 1 else "no"
                 limit = "yes"
@@ -147,12 +130,12 @@ def target_table(df: pd.DataFrame) -> tuple[pd.DataFrame, set[int]]:
                 clock = unit.removeprefix("s").strip(" ()")
                 shown, limit = f"{m.text(_time)} {clock}".strip(), _time(bound)
             else:
-                shown, limit = m.text(_count), _count(bound)
+                shown, limit = m.text(count), count(bound)
             r: dict[str, object] = {
                 "measured": shown,
                 "bound": limit,
-                "threads": _count(_median(g, "threads")),
-                "peak memory [MiB]": _mib(_median(g, "peak_rss")),
+                "threads": count(median(g, "threads")),
+                "peak memory [MiB]": count(median(g, "peak_rss")),
                 "met": "yes" if holds else "NO",
             }
             if not holds:
@@ -185,13 +168,13 @@ def native_table(df: pd.DataFrame) -> pd.DataFrame:
         g = d[(d["section"] == op) & (d["n"] == n) & (d["threads"] == t)]
         g = g if host is None else g[g["host"] == host]
         cpu = _spread(g, "cpu_median")
-        bound = _median(g, "lower_bound_cpu")
+        bound = median(g, "lower_bound_cpu")
         size = f"b={n}" if op in BATCH_OPERATIONS else f"n={n}"
         rows[f"{op} {size} t={t}{_suffix(host)}"] = {
             "CPU": cpu,
-            "wall": _median(g, "wall_median"),
+            "wall": median(g, "wall_median"),
             "lower bound": bound,
-            "CPU / bound": _median(g, "ratio_to_bound"),
+            "CPU / bound": median(g, "ratio_to_bound"),
         }
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -209,16 +192,16 @@ def size_table(df: pd.DataFrame) -> pd.DataFrame:
             prev: tuple[int, float] | None = None
             for n in sorted({int(x) for x in m["n"].dropna()}):
                 g = m[m["n"] == n]
-                cells = _median(g, "advice_cells")
+                cells = median(g, "advice_cells")
                 per = (cells - prev[1]) / (n - prev[0]) if prev else NAN
                 prev = (n, cells)
                 rows[f"n={n}, {mode}{_suffix(host)}"] = {
-                    "k": _median(g, "k"),
+                    "k": median(g, "k"),
                     "advice cells": cells,
-                    "lookup cells": _median(g, "lookup_cells"),
-                    "advice columns": _median(g, "advice_columns"),
+                    "lookup cells": median(g, "lookup_cells"),
+                    "advice columns": median(g, "advice_columns"),
                     "per signature": per,
-                    "layout CPU [s]": _median(g, "layout_cpu"),
+                    "layout CPU [s]": median(g, "layout_cpu"),
                 }
     design = _ours(df)
     design = design[design["section"] == "seed design"]
@@ -228,7 +211,7 @@ def size_table(df: pd.DataFrame) -> pd.DataFrame:
             "advice cells": NAN,
             "lookup cells": NAN,
             "advice columns": NAN,
-            "per signature": _median(design, "cells_per_signature"),
+            "per signature": median(design, "cells_per_signature"),
             "layout CPU [s]": NAN,
         }
     return pd.DataFrame.from_dict(rows, orient="index")
@@ -259,13 +242,13 @@ def proof_table(df: pd.DataFrame) -> pd.DataFrame:
             proof = g[g["section"] == "proof"]
             threads = sorted({int(t) for t in g[g["section"] == "prove_total"]["threads"].dropna()})
             rows[f"n={n}{_suffix(host)}"] = {
-                "k": _median(proof, "k"),
+                "k": median(proof, "k"),
                 "threads": ", ".join(map(str, threads)),
                 "keys CPU": phase("keygen", "cpu"),
                 "prove wall": phase("prove_total", "wall"),
                 "prove CPU": phase("prove_total", "cpu"),
                 "verify": phase("verify", "wall"),
-                "proof [bytes]": _median(proof, "proof_bytes"),
+                "proof [bytes]": median(proof, "proof_bytes"),
                 "peak [MiB]": _spread(proof, "peak_rss"),
                 "seed server": _seed_prove(df, "Xeon", n),
                 "seed M1": _seed_prove(df, "M1", n),
@@ -291,9 +274,9 @@ def seed_table(df: pd.DataFrame) -> pd.DataFrame:
         name = "MSP.A" if variant == "msp_a" else "MSP.B"
         rows[f"{i + 1}. {name} n={n}"] = {
             "keys in": keys_in if isinstance(keys_in, str) else "-",
-            "prove": _median(g, "prove_published") if ok else str(status["unit"].iloc[0]),
-            "verify": _median(g, "verify_published"),
-            "proof [bytes]": _median(g, "proof_bytes"),
+            "prove": median(g, "prove_published") if ok else str(status["unit"].iloc[0]),
+            "verify": median(g, "verify_published"),
+            "proof [bytes]": median(g, "proof_bytes"),
             "shape": shape,
             "machine": machine,
         }
@@ -315,7 +298,7 @@ def fit_text(df: pd.DataFrame) -> str:
             ("peak_rss_mib", "peak memory", 1.0, "MiB"),
         ):
             g = h[h["label"] == label]
-            a, b, r2 = _median(g, "intercept"), _median(g, "slope"), _median(g, "r2")
+            a, b, r2 = median(g, "intercept"), median(g, "slope"), median(g, "r2")
             if not math.isnan(b):
                 parts.append(f"{what} = {a * scale:,.1f} + {b * scale:,.2f} n {unit} (R² {r2:.3f})")
         if parts:
@@ -337,8 +320,8 @@ def plot_native(df: pd.DataFrame) -> Figure:
         for op in [o for o in OPERATIONS if o in set(d["section"])]:
             g = d[d["section"] == op]
             ns = sorted({int(n) for n in g["n"]})
-            cpu = [_median(g[g["n"] == n], "cpu_median") for n in ns]
-            bound = [_median(g[g["n"] == n], "lower_bound_cpu") for n in ns]
+            cpu = [median(g[g["n"] == n], "cpu_median") for n in ns]
+            bound = [median(g[g["n"] == n], "lower_bound_cpu") for n in ns]
             (line,) = ax.plot(ns, cpu, marker="o", ms=4, label=op)
             ax.plot(ns, bound, ls=":", color=line.get_color(), lw=1)
         ax.axhline(0.010, color="red", ls="--", lw=1, label="target for b_total at n = 64 (10 ms)")
@@ -346,19 +329,14 @@ def plot_native(df: pd.DataFrame) -> Figure:
             f"native MSP on BLS12-381, {'one thread' if t == 1 else f'{t} threads'}: "
             "CPU per call (lines), lower bounds (dotted)"
         )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("signers n")
-    ax.set_ylabel("CPU time per call [s]")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    log_axes(ax, "signers n", "CPU time per call [s]", ncol=2)
     fig.tight_layout()
     return fig
 
 
 def _fit(d: pd.DataFrame, label: str) -> tuple[float, float]:
     g = d[(d["section"] == "fit") & (d["label"] == label)]
-    return _median(g, "intercept"), _median(g, "slope")
+    return median(g, "intercept"), median(g, "slope")
 
 
 def plot_circuit(df: pd.DataFrame) -> Figure:
@@ -374,7 +352,7 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
     ext = d[d["section"] == "extrapolated"]
     ns = sorted({int(n) for n in sizes["n"].dropna()})
     if ns:
-        cells = [_median(sizes[sizes["n"] == n], "advice_cells") / 1e6 for n in ns]
+        cells = [median(sizes[sizes["n"] == n], "advice_cells") / 1e6 for n in ns]
         left.plot(ns, cells, "o", color="tab:blue", label="ours, counted")
         a, b = _fit(d, "advice_cells")
         xn = sorted({*ns, *(int(n) for n in ext["n"].dropna())})
@@ -388,7 +366,7 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
                 lw=1,
                 label=f"fit: {a / 1e6:.2f} M + {b / 1e3:.0f} k x n",
             )
-            seed_per = _median(d[d["section"] == "seed design"], "cells_per_signature")
+            seed_per = median(d[d["section"] == "seed design"], "cells_per_signature")
             if not math.isnan(seed_per):
                 left.plot(
                     xs,
@@ -399,16 +377,10 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
                     label=f"the seed's design: {seed_per / 1e3:.0f} k per signature (same chips)",
                 )
         en = sorted({int(n) for n in ext["n"].dropna()})
-        ev = [_median(ext[ext["n"] == n], "advice_cells") / 1e6 for n in en]
+        ev = [median(ext[ext["n"] == n], "advice_cells") / 1e6 for n in en]
         if en:
             left.plot(en, ev, "o", mfc="none", color="tab:blue", label="ours, extrapolated (fit)")
-    left.set_xscale("log")
-    left.set_yscale("log")
-    left.set_xlabel("signers n")
-    left.set_ylabel("advice cells [millions]")
-    left.set_title("MSP.B circuit size (BN254)")
-    left.grid(True, which="both", alpha=0.3)
-    left.legend(fontsize=7)
+    log_axes(left, "signers n", "advice cells [millions]", "MSP.B circuit size (BN254)")
 
     proved = d[d["section"] == "prove_total"]
     pn = sorted({int(n) for n in proved["n"].dropna()})
@@ -416,7 +388,7 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
     for metric, label, colour in (("cpu", "CPU", "tab:blue"), ("wall", "wall", "tab:green")):
         if not pn:
             break
-        v = [_median(proved[proved["n"] == n], metric) for n in pn]
+        v = [median(proved[proved["n"] == n], metric) for n in pn]
         threads = sorted({int(t) for t in proved["threads"].dropna()})
         tt = "/".join(map(str, threads))
         right.plot(pn, v, "o", color=colour, label=f"ours, prove {label} ({tt} threads)")
@@ -427,7 +399,7 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
             if en:
                 xe = np.linspace(max(pn), max(en), 50)
                 right.plot(xe, a + b * xe, ":", lw=1, color=colour)
-                ev = [_median(ext[ext["n"] == n], f"prove_{metric}_s") for n in en]
+                ev = [median(ext[ext["n"] == n], f"prove_{metric}_s") for n in en]
                 right.plot(en, ev, "o", mfc="none", color=colour, label=f"ours, {label} extrapolated (fit)")
     s = _seed(df)
     s = s[s["variant"] == "msp_b"]
@@ -462,13 +434,7 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
                 fontsize=6,
                 color=colour,
             )
-    right.set_xscale("log")
-    right.set_yscale("log")
-    right.set_xlabel("signers n")
-    right.set_ylabel("proving time [s]")
-    right.set_title("MSP.B proofs: ours against the seed's")
-    right.grid(True, which="both", alpha=0.3)
-    right.legend(fontsize=7)
+    log_axes(right, "signers n", "proving time [s]", "MSP.B proofs: ours against the seed's")
     fig.tight_layout()
     return fig
 
@@ -483,9 +449,9 @@ def _fmts(frame: pd.DataFrame, default: Callable[[float], str]) -> dict[str, Cal
         if name in ("threads", "shape", "machine", "keys in", "met", "measured", "bound"):
             out[name] = str
         elif "/" in name or name.endswith("[s]"):
-            out[name] = _ratio
+            out[name] = ratio
         elif "[" in name or name in ("k", "advice cells", "lookup cells", "advice columns", "per signature"):
-            out[name] = _count
+            out[name] = count
         else:
             out[name] = default
     return out
@@ -502,13 +468,7 @@ def section(doc: Doc, ctx: Context) -> None:
         return
     machines = ctx.machines(EXPERIMENT)
     doc.para(f"<b>Machines.</b> Ours: {machines}. The thread count is stated in every table.", markup=True)
-    failed = sorted(
-        {
-            r.run + ": " + "; ".join(r.failed)
-            for r in ctx.col.runs
-            if r.experiment == EXPERIMENT and r.source == "ours" and not r.ok
-        }
-    )
+    failed = failed_runs(ctx, EXPERIMENT)
     if failed:
         doc.box(["FAILED: a mithril check, proof or circuit run failed:", *failed], ok=False)
 
@@ -575,7 +535,7 @@ def section(doc: Doc, ctx: Context) -> None:
             "mithril_sizes",
             "mithril: circuit size per signer count (BN254, 3 x 88-bit limbs, window 4)",
             st,
-            _fmts(st, _count),
+            _fmts(st, count),
             index_name="n, BLS check",
         )
         doc.para(SIZE_NOTE, small=True)
@@ -601,11 +561,11 @@ def section(doc: Doc, ctx: Context) -> None:
         for n in sorted({int(x) for x in ext["n"].dropna()}):
             g = ext[ext["n"] == n]
             rows[f"n={n} (extrapolated)"] = {
-                "advice cells": _median(g, "advice_cells"),
-                "prove CPU": _median(g, "prove_cpu_s"),
-                "prove wall": _median(g, "prove_wall_s"),
-                "keys CPU": _median(g, "keygen_cpu_s"),
-                "peak [MiB]": _median(g, "peak_rss_mib"),
+                "advice cells": median(g, "advice_cells"),
+                "prove CPU": median(g, "prove_cpu_s"),
+                "prove wall": median(g, "prove_wall_s"),
+                "keys CPU": median(g, "keygen_cpu_s"),
+                "peak [MiB]": median(g, "peak_rss_mib"),
             }
         et = pd.DataFrame.from_dict(rows, orient="index")
         ctx.table(

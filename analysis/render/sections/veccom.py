@@ -13,6 +13,7 @@ from analysis.derive.spread import Spread
 from analysis.parse.veccom import EXPERIMENT, SEED_SOURCE
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
+from analysis.render.sections.common import log_axes, ratio, seconds
 
 NOTE = (
     "Ours: CPU time (process, all threads) per operation, median [min-max] over the repetitions of one "
@@ -24,18 +25,6 @@ NOTE = (
     "benchmark page (2019), a 3.1 GHz Intel Core i5 under macOS, one thread; its figures are of another "
     "machine, so 'seed / ours' mixes the code's and the machine's speed."
 )
-
-
-def _time(v: float) -> str:
-    if math.isnan(v):
-        return "-"
-    if v >= 1:
-        return f"{v:.3g} s"
-    if v >= 1e-3:
-        return f"{v * 1e3:.3g} ms"
-    if v >= 1e-6:
-        return f"{v * 1e6:.3g} us"
-    return f"{v * 1e9:.3g} ns"
 
 
 def _value(g: pd.DataFrame, metric: str) -> float:
@@ -82,10 +71,6 @@ def ablation(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def _fmt(v: float) -> str:
-    return "-" if math.isnan(v) else (f"{v:.2f}" if abs(v) < 100 else f"{v:,.0f}")
-
-
 def plot(df: pd.DataFrame) -> Figure:
     v = df[
         (df["experiment"] == EXPERIMENT) & (df["threads"] == 1) & ~df["section"].str.startswith("ablation")
@@ -109,13 +94,14 @@ def plot(df: pd.DataFrame) -> Figure:
             s = s[s["metric"] == "published"]
             if len(s):
                 ax.plot(s["n"], s["value"], marker="*", ms=12, ls="none", mfc="none", color=line.get_color())
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("vector length n")
-        ax.set_ylabel("CPU time per operation [s]")
-        ax.set_title(f"{title}: ours (lines), seed (stars)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=6.5, ncol=2)
+        log_axes(
+            ax,
+            "vector length n",
+            "CPU time per operation [s]",
+            f"{title}: ours (lines), seed (stars)",
+            6.5,
+            2,
+        )
     fig.tight_layout()
     return fig
 
@@ -132,14 +118,20 @@ def section(doc: Doc, ctx: Context) -> None:
     if t.empty:
         doc.para("No veccom results.")
         return
-    fmt = {"ours CPU": _time, "lower bound": _time, "seed": _time, "ours / bound": _fmt, "seed / ours": _fmt}
+    fmt = {
+        "ours CPU": seconds,
+        "lower bound": seconds,
+        "seed": seconds,
+        "ours / bound": ratio,
+        "seed / ours": ratio,
+    }
     ctx.table(
         doc, "veccom", "veccom: every operation, CPU time per operation", t, fmt, index_name="operation"
     )
     doc.para(NOTE, small=True)
     ab = ablation(ctx.df)
     if not ab.empty:
-        fmts = {"method": str, "CPU": _time, "speed-up over the first method": _fmt}
+        fmts = {"method": str, "CPU": seconds, "speed-up over the first method": ratio}
         caption = "veccom: what each optimisation gives (one thread, CPU time)"
         ctx.table(
             doc, "veccom_ablation", caption, ab, fmts, [0.3, 0.46, 0.12, 0.12], index_name="operation: method"
