@@ -177,18 +177,19 @@ def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
     for experiment, ss in found.items():
         model = costs["experiments"].setdefault(experiment, {})
         time_fit = fit(ss, "time_s", model.get("time", {}), scale)
-        memory_fit = fit(ss, "rss_mib", model.get("memory_mb", {}), {})
-        model["time"], model["memory_mb"] = time_fit.coef, memory_fit.coef
+        model["time"] = time_fit.coef
+        memory_how = "kept (the sampling misses short-lived processes)"
+        if time_measure(costs, experiment) == "cpu":
+            memory_fit = fit(ss, "rss_mib", model.get("memory_mb", {}), {})
+            model["memory_mb"], memory_how = memory_fit.coef, memory_fit.how
         v = variants(ss, model["time"], scale)
         if v:
             model["variants"] = {**model.get("variants", {}), **v}
-        model["fitted"] = f"{len(ss)} runs; time {time_fit.how}, memory {memory_fit.how}"
+        model["fitted"] = f"{len(ss)} runs; time {time_fit.how}, memory {memory_how}"
         model.pop("fitted_runs", None)
     costs["reference"]["machine"] = machine_line()
-    costs["reference"]["fitted_from"] = (
-        f"{sum(len(s) for s in found.values())} runs in {', '.join(d.name for d in dirs)} "
-        f"({dt.date.today().isoformat()})"
-    )
+    runs = sum(len(s) for s in found.values())
+    costs["reference"]["fitted_from"] = f"{runs} runs in {len(dirs)} results directories ({dt.date.today()})"
     header = "".join(
         line for line in costs_path.read_text(encoding="utf-8").splitlines(True) if line.startswith("#")
     )
