@@ -9,7 +9,10 @@
 //!   temporary file and renamed, so no reader ever sees half a report;
 //! - [`seed`]: reproducible generators keyed with 32 bytes from a run's `--seed`, or by the OS;
 //! - [`progress`]: progress of a long step on the terminal (a bar) or in a log (a line every
-//!   few seconds), with the step, the party, done/total, elapsed time and time left.
+//!   few seconds), with the step, the party, done/total, elapsed time and time left;
+//! - `testing` (feature `testing`, for the experiment crates' `[dev-dependencies]`): what their
+//!   end-to-end tests share: running a bench binary, scratch directories, schema validation of
+//!   a report with Python's jsonschema, refused input, seed-figure tables in CSV.
 //!
 //! The analysis reads the JSON blocks these produce; programs written in other languages (the
 //! Node driver of the zkSNARK experiment) write the same keys.
@@ -24,3 +27,5 @@ pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod seed;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
