@@ -19,10 +19,10 @@
 
 use blake2::digest::consts::U16;
 use blake2::{Blake2b, Digest};
+use measure::timing::{time_with_bound, Plan, Timing};
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use serde::Serialize;
 
-use super::timing::{time_with_bound, Plan, Timing};
 use crate::native::curve::{msm_g1, msm_g2, pairing_product_is_one, G1Affine, G2Affine, G1, G2};
 use crate::native::msp::{
     akey, asig, batch_verify, bkey, bsig, ver, weights, Aggregate, Params, Signature, Signing,
@@ -54,9 +54,9 @@ pub struct Bound {
     /// What the bound computes.
     pub what: String,
     /// CPU seconds per call.
-    pub cpu_s: super::timing::Stats,
+    pub cpu_s: measure::timing::Stats,
     /// Wall seconds per call.
-    pub wall_s: super::timing::Stats,
+    pub wall_s: measure::timing::Stats,
     /// Calls per repetition.
     pub iterations: usize,
     /// Operation / bound, medians of CPU time.
@@ -79,9 +79,9 @@ pub struct Row {
     /// Calls per repetition.
     pub iterations: usize,
     /// CPU seconds per call.
-    pub cpu_s: super::timing::Stats,
+    pub cpu_s: measure::timing::Stats,
     /// Wall seconds per call.
-    pub wall_s: super::timing::Stats,
+    pub wall_s: measure::timing::Stats,
     /// The lower bound.
     pub lower_bound: Option<Bound>,
     /// The operation's output passed its check.
