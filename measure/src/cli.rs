@@ -4,6 +4,7 @@
 //! Exit status: 0 when the report is written and every check passed, 1 when it is written but a
 //! check failed, 2 on bad input or an output that cannot be written (before any work).
 
+use std::fmt::Display;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -51,6 +52,12 @@ pub fn parse_counts(s: &str, what: &str) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
+/// Refuses bad input: prints `<program>: <why>` on the standard error and returns status 2.
+pub fn refuse(program: &str, why: impl Display) -> ExitCode {
+    eprintln!("{program}: {why}");
+    ExitCode::from(2)
+}
+
 /// Runs a bench binary's measurement and writes its report to `out`, with messages prefixed
 /// by `program`: `out` is checked for writability first; `run` makes the report (an `Err` is
 /// bad input found late: status 2); the report is written atomically. A report passes when its
@@ -62,19 +69,14 @@ pub fn run_to_report(
     summary: impl FnOnce(&Value) -> String,
 ) -> ExitCode {
     if let Err(e) = crate::output::check_writable(out) {
-        eprintln!("{program}: {e}");
-        return ExitCode::from(2);
+        return refuse(program, e);
     }
     let report = match run() {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("{program}: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return refuse(program, e),
     };
     if let Err(e) = crate::output::write_json_atomic(out, &report) {
-        eprintln!("{program}: cannot write {}: {e}", out.display());
-        return ExitCode::from(2);
+        return refuse(program, format!("cannot write {}: {e}", out.display()));
     }
     let ok = report["all_verified"].as_bool() == Some(true);
     eprintln!(

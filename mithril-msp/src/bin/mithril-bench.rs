@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use measure::cli::{parse_counts, run_to_report};
+use measure::cli::{parse_counts, refuse, run_to_report};
 use measure::timing::Plan;
 use mithril_msp::circuit::PairingCheck;
 use mithril_msp::measurement::run::{child_main, parse_seed, run, Config};
@@ -139,15 +139,11 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let cfg = match config(&args).and_then(|c| c.validate().map(|_| c)) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("mithril-bench: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return refuse("mithril-bench", e),
     };
     if let Some(mode) = &args.child {
         let (Some(n), Some(seed)) = (args.child_n, cfg.seed) else {
-            eprintln!("mithril-bench: --child needs --child-n and --seed");
-            return ExitCode::from(2);
+            return refuse("mithril-bench", "--child needs --child-n and --seed");
         };
         return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, seed) {
             Ok(v) => {

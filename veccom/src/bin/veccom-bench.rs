@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use measure::cli::{parse_counts, run_to_report};
+use measure::cli::{parse_counts, refuse, run_to_report};
 use veccom::measurement::report::{MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
 use veccom::measurement::run::{run, Config};
 
@@ -125,10 +125,7 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let cfg = match config(&args).and_then(|c| c.validate().map(|_| c)) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("veccom-bench: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return refuse("veccom-bench", e),
     };
     run_to_report(
         "veccom-bench",
