@@ -4,57 +4,20 @@
 //! every injected fault is detected over the network; bad input is refused with exit status
 //! 2 before any work.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
+use measure::testing::{read_json, Bench};
 use serde_json::Value;
 
-fn bench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cmix-bench"))
-        .args(args)
-        .env("SUITE_PROGRESS", "lines")
-        .output()
-        .expect("cmix-bench runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cmix-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Validates `report` against the schema with Python's jsonschema; Err(message) if invalid.
-fn validate(report: &Path) -> Result<(), String> {
-    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
-    let code = "import json, sys, jsonschema\n\
-                s = json.load(open(sys.argv[1]))\n\
-                jsonschema.Draft202012Validator.check_schema(s)\n\
-                errs = sorted(jsonschema.Draft202012Validator(s).iter_errors(json.load(open(sys.argv[2]))), key=str)\n\
-                print('\\n'.join(e.message for e in errs))\n\
-                sys.exit(1 if errs else 0)\n";
-    let out = Command::new("python3")
-        .args(["-c", code])
-        .arg(schema)
-        .arg(report)
-        .output()
-        .expect("python3 with jsonschema (requirements.txt) is needed to check the schema");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
+const BENCH: Bench = Bench {
+    exe: env!("CARGO_BIN_EXE_cmix-bench"),
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+    name: "cmix",
+};
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
-    let dir = scratch("run");
+    let dir = BENCH.scratch("run");
     let out = dir.join("sub/report.json");
-    let o = bench(&[
+    let o = BENCH.run(&[
         "--clients",
         "16,20",
         "--groups",
@@ -76,8 +39,8 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         stderr.contains("[progress] cmix ec clients=16 threads=1 batches: 2/2 done"),
         "{stderr}"
     );
-    validate(&out).unwrap();
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    BENCH.validate(&out).unwrap();
+    let r = read_json(&out);
     assert_eq!(r["status"], "PASSED");
     let runs = r["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2 * 2 * 2);
@@ -131,9 +94,9 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
 }
 
 fn detected(group: &str, tamper: &str, says: &str) {
-    let dir = scratch(&format!("tamper-{}", tamper.replace(':', "-")));
+    let dir = BENCH.scratch(&format!("tamper-{}", tamper.replace(':', "-")));
     let out = dir.join("report.json");
-    let o = bench(&[
+    let o = BENCH.run(&[
         "--clients",
         "16",
         "--groups",
@@ -156,8 +119,8 @@ fn detected(group: &str, tamper: &str, says: &str) {
         o.status.success(),
         "{group} {tamper} not detected: {stderr}"
     );
-    validate(&out).unwrap();
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    BENCH.validate(&out).unwrap();
+    let r = read_json(&out);
     let run = &r["runs"][0];
     assert_eq!(run["status"], "DETECTED", "{run}");
     assert_eq!(run["tamper"], tamper);
@@ -181,7 +144,7 @@ fn every_fault_is_detected_over_the_network() {
 
 #[test]
 fn bad_input_exits_2_before_any_work() {
-    let dir = scratch("bad");
+    let dir = BENCH.scratch("bad");
     let out = dir.join("report.json");
     let o = out.to_str().unwrap();
     for (args, says) in [
@@ -204,19 +167,17 @@ fn bad_input_exits_2_before_any_work() {
     ] {
         let mut a = args.clone();
         a.extend(["--out", o]);
-        let r = bench(&a);
-        let stderr = String::from_utf8_lossy(&r.stderr);
-        assert_eq!(r.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        let stderr = BENCH.refuses(&a, says);
         assert!(
             !stderr.contains("timing the operations"),
             "{args:?} started work: {stderr}"
         );
     }
     // An output path that is a directory.
-    let r = bench(&["--clients", "16", "--out", dir.to_str().unwrap()]);
-    assert_eq!(r.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("is a directory"));
+    BENCH.refuses(
+        &["--clients", "16", "--out", dir.to_str().unwrap()],
+        "is a directory",
+    );
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -224,9 +185,9 @@ fn bad_input_exits_2_before_any_work() {
 #[test]
 fn the_reference_report_conforms_and_meets_the_targets() {
     // data/reference-report.json is the default run the README's figures come from.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-report.json");
-    validate(&path).unwrap();
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let path = BENCH.path("data/reference-report.json");
+    BENCH.validate(&path).unwrap();
+    let r = read_json(&path);
     assert_eq!(r["status"], "PASSED");
     assert_ne!(r["provenance"]["commit"], "unknown");
     for group in ["ec", "mg", "mg-full"] {

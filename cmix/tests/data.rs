@@ -3,33 +3,16 @@
 
 use std::path::Path;
 
-fn fields(line: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut quoted = false;
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(String::new()),
-            c => out.last_mut().unwrap().push(c),
-        }
-    }
-    assert!(!quoted, "unbalanced quotes in {line:?}");
-    out
-}
+use measure::testing::csv_rows;
 
 #[test]
 fn seed_figures_are_well_formed_and_match_the_reports_targets() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    assert_eq!(
-        fields(lines.next().unwrap()),
-        ["quantity", "group", "clients", "value", "unit", "machine", "source"]
-    );
+    let header = [
+        "quantity", "group", "clients", "value", "unit", "machine", "source",
+    ];
     let mut prepre = vec![];
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let f = fields(line);
-        assert_eq!(f.len(), 7, "{line}");
+    for (line, f) in csv_rows(&path, &header) {
         assert!(["", "ec", "mg"].contains(&f[1].as_str()), "{line}");
         assert!(f[2].is_empty() || f[2].parse::<u32>().is_ok(), "{line}");
         let v: f64 = f[3].parse().unwrap_or_else(|_| panic!("{line}"));

@@ -8,8 +8,15 @@
 //! - [`output`]: outputs checked for writability before long work starts, then written to a
 //!   temporary file and renamed, so no reader ever sees half a report;
 //! - [`seed`]: reproducible generators keyed with 32 bytes from a run's `--seed`, or by the OS;
+//! - [`timing`]: an operation timed over repetitions in CPU and wall time, in alternation with
+//!   its lower bound, as medians with their spread;
+//! - [`cli`]: what the bench binaries' command lines share: lists of counts, and the end of a
+//!   run (output checked first, report written atomically, exit status 0, 1 or 2);
 //! - [`progress`]: progress of a long step on the terminal (a bar) or in a log (a line every
-//!   few seconds), with the step, the party, done/total, elapsed time and time left.
+//!   few seconds), with the step, the party, done/total, elapsed time and time left;
+//! - `testing` (feature `testing`, for the experiment crates' `[dev-dependencies]`): what their
+//!   end-to-end tests share: running a bench binary, scratch directories, schema validation of
+//!   a report with Python's jsonschema, refused input, seed-figure tables in CSV.
 //!
 //! The analysis reads the JSON blocks these produce; programs written in other languages (the
 //! Node driver of the zkSNARK experiment) write the same keys.
@@ -18,9 +25,13 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod clock;
 pub mod machine;
 pub mod output;
 pub mod progress;
 pub mod provenance;
 pub mod seed;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+pub mod timing;

@@ -49,6 +49,18 @@ pub fn load_avg_1m() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The 1, 5 and 15-minute load averages (empty where the system does not say).
+pub fn load_averages() -> Vec<f64> {
+    read("/proc/loadavg")
+        .map(|s| {
+            s.split_whitespace()
+                .take(3)
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Logical CPUs this process may use.
 pub fn logical_cpus() -> usize {
     std::thread::available_parallelism()

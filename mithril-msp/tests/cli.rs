@@ -3,60 +3,19 @@
 //! native operation with passing checks and its targets; the reference report conforms too;
 //! bad input is refused with exit status 2 before any work.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use measure::testing::{read_json, Bench};
 
-use serde_json::Value;
-
-fn bench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mithril-bench"))
-        .args(args)
-        .env("SUITE_PROGRESS", "lines")
-        .output()
-        .expect("mithril-bench runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mithril-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn crate_path(p: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
-}
-
-/// Validates `report` against the schema with Python's jsonschema; Err(message) if invalid.
-fn validate(report: &Path) -> Result<(), String> {
-    let code = "import json, sys, jsonschema\n\
-                s = json.load(open(sys.argv[1]))\n\
-                jsonschema.Draft202012Validator.check_schema(s)\n\
-                errs = sorted(jsonschema.Draft202012Validator(s).iter_errors(json.load(open(sys.argv[2]))), key=str)\n\
-                print('\\n'.join(e.message for e in errs))\n\
-                sys.exit(1 if errs else 0)\n";
-    let out = Command::new("python3")
-        .args(["-c", code])
-        .arg(crate_path("docs/report.schema.json"))
-        .arg(report)
-        .output()
-        .expect("python3 with jsonschema (requirements.txt) is needed to check the schema");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
+const BENCH: Bench = Bench {
+    exe: env!("CARGO_BIN_EXE_mithril-bench"),
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+    name: "mithril",
+};
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
-    let dir = scratch("run");
+    let dir = BENCH.scratch("run");
     let out = dir.join("sub/report.json");
-    let o = bench(&[
+    let o = BENCH.run(&[
         "--native-n",
         "2,64",
         "--threads",
@@ -85,8 +44,8 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         stderr.contains("[progress] mithril-msp circuit"),
         "{stderr}"
     );
-    validate(&out).unwrap();
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    BENCH.validate(&out).unwrap();
+    let r = read_json(&out);
     assert_eq!(r["all_verified"], true);
     let rows = r["native"]["rows"].as_array().unwrap();
     for op in [
@@ -139,14 +98,16 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
 #[test]
 fn the_reports_in_data_conform_to_the_schema() {
     for name in ["reference-report.json", "n8-unloaded-report.json"] {
-        let path = crate_path(&format!("data/{name}"));
-        validate(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let path = BENCH.path(&format!("data/{name}"));
+        BENCH
+            .validate(&path)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 
 #[test]
 fn bad_input_is_refused_with_status_2_before_any_work() {
-    let dir = scratch("bad");
+    let dir = BENCH.scratch("bad");
     let out = dir.join("r.json");
     let o = out.to_str().unwrap();
     let cases: [(&[&str], &str); 10] = [
@@ -164,22 +125,20 @@ fn bad_input_is_refused_with_status_2_before_any_work() {
     for (args, needle) in cases {
         let mut a: Vec<&str> = args.to_vec();
         a.extend(["--out", o]);
-        let r = bench(&a);
-        let stderr = String::from_utf8_lossy(&r.stderr);
-        assert_eq!(r.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        BENCH.refuses(&a, needle);
         assert!(!out.exists());
     }
     // An output that is a directory.
-    let r = bench(&[
-        "--parts",
-        "native",
-        "--native-n",
-        "2",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(r.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("is a directory"));
+    BENCH.refuses(
+        &[
+            "--parts",
+            "native",
+            "--native-n",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "is a directory",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

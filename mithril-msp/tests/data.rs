@@ -3,52 +3,31 @@
 
 use std::path::Path;
 
-/// Splits one CSV line (fields may be double-quoted, with no quotes inside).
-fn fields(line: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut quoted = false;
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(String::new()),
-            c => out.last_mut().unwrap().push(c),
-        }
-    }
-    assert!(!quoted, "unbalanced quotes in {line:?}");
-    out
-}
+use measure::testing::csv_rows;
 
 #[test]
 fn seed_figures_are_well_formed() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header = fields(lines.next().unwrap());
-    assert_eq!(
-        header,
-        [
-            "experiment",
-            "keys_in",
-            "n",
-            "prove_s",
-            "proof_bytes",
-            "verify_ms",
-            "status",
-            "k",
-            "advice_columns",
-            "lookup_bits",
-            "limb_bits",
-            "num_limbs",
-            "machine",
-            "threads",
-            "source"
-        ]
-    );
+    let header = [
+        "experiment",
+        "keys_in",
+        "n",
+        "prove_s",
+        "proof_bytes",
+        "verify_ms",
+        "status",
+        "k",
+        "advice_columns",
+        "lookup_bits",
+        "limb_bits",
+        "num_limbs",
+        "machine",
+        "threads",
+        "source",
+    ];
     let mut rows = 0;
     let mut m1_n8_fastest = f64::INFINITY;
-    for line in lines {
-        let f = fields(line);
-        assert_eq!(f.len(), header.len(), "{line}");
+    for (line, f) in csv_rows(&path, &header) {
         assert!(["msp_a", "msp_b"].contains(&f[0].as_str()), "{line}");
         assert!(["G1", "G2", "unstated"].contains(&f[1].as_str()), "{line}");
         let n: u64 = f[2].parse().unwrap();

@@ -120,16 +120,7 @@ fn batch_verification_accepts_valid_batches_and_rejects_any_bad_aggregate() {
     let params = Params::default();
     let mut r = rng();
     let mut batch: Vec<Aggregate> = (0..5)
-        .map(|j| {
-            let msg = format!("message {j}").into_bytes();
-            let s = Signing::new(&params, 3 + j, &msg, &mut r);
-            let (mu, e) = bsig(&s.signatures);
-            Aggregate {
-                message: msg,
-                key: bkey(&s.keys, &e),
-                signature: mu,
-            }
-        })
+        .map(|j| Aggregate::signed(&params, 3 + j, format!("message {j}").into_bytes(), &mut r))
         .collect();
     assert!(batch_verify(&params, &batch, &mut r));
     assert!(batch_verify(&params, &batch[..1], &mut r));

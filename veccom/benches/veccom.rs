@@ -15,14 +15,14 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use measure::cli::parse_counts;
 use veccom::measurement::ablation::AblationData;
-use veccom::measurement::run::parse_lengths;
 use veccom::measurement::workload::{Measured, MerkleFixture, PairingFixture};
 use veccom::merkle::{Blake3Hasher, Sha256Hasher};
 
 fn lengths(var: &str, default: &str) -> Vec<usize> {
     let s = std::env::var(var).unwrap_or_else(|_| default.to_string());
-    parse_lengths(&s, var).unwrap_or_else(|e| panic!("{e}"))
+    parse_counts(&s, var).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Sizes rayon's global pool once (criterion's state cannot move into another pool).

@@ -2,60 +2,19 @@
 //! docs/report.schema.json (checked with Python's jsonschema), covers every scheme and
 //! operation with passing checks, and bad input is refused with exit status 2 before any work.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use measure::testing::{read_json, Bench};
 
-use serde_json::Value;
-
-fn bench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_veccom-bench"))
-        .args(args)
-        .env("SUITE_PROGRESS", "lines")
-        .output()
-        .expect("veccom-bench runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("veccom-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn schema() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json")
-}
-
-/// Validates `report` against the schema with Python's jsonschema; Err(message) if invalid.
-fn validate(report: &Path) -> Result<(), String> {
-    let code = "import json, sys, jsonschema\n\
-                s = json.load(open(sys.argv[1]))\n\
-                jsonschema.Draft202012Validator.check_schema(s)\n\
-                errs = sorted(jsonschema.Draft202012Validator(s).iter_errors(json.load(open(sys.argv[2]))), key=str)\n\
-                print('\\n'.join(e.message for e in errs))\n\
-                sys.exit(1 if errs else 0)\n";
-    let out = Command::new("python3")
-        .args(["-c", code])
-        .arg(schema())
-        .arg(report)
-        .output()
-        .expect("python3 with jsonschema (requirements.txt) is needed to check the schema");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
+const BENCH: Bench = Bench {
+    exe: env!("CARGO_BIN_EXE_veccom-bench"),
+    crate_dir: env!("CARGO_MANIFEST_DIR"),
+    name: "veccom",
+};
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
-    let dir = scratch("run");
+    let dir = BENCH.scratch("run");
     let out = dir.join("sub/report.json");
-    let o = bench(&[
+    let o = BENCH.run(&[
         "--n",
         "5",
         "--merkle-n",
@@ -83,8 +42,8 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         stderr.contains("[veccom] merkle-sha256 n=9 threads=1 verify"),
         "{stderr}"
     );
-    validate(&out).unwrap();
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    BENCH.validate(&out).unwrap();
+    let r = read_json(&out);
     assert_eq!(r["all_verified"], true);
     let rows = r["rows"].as_array().unwrap();
     let has = |scheme: &str, op: &str, threads: u64| {
@@ -141,23 +100,23 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     broken["rows"][0].as_object_mut().unwrap().remove("cpu_s");
     let bad = dir.join("broken.json");
     std::fs::write(&bad, serde_json::to_string(&broken).unwrap()).unwrap();
-    assert!(validate(&bad).unwrap_err().contains("cpu_s"));
+    assert!(BENCH.validate(&bad).unwrap_err().contains("cpu_s"));
     let mut broken = r.clone();
     broken["rows"][1]["scheme"] = "rsa-accumulator".into();
     std::fs::write(&bad, serde_json::to_string(&broken).unwrap()).unwrap();
-    assert!(validate(&bad).is_err());
+    assert!(BENCH.validate(&bad).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_reference_report_conforms_to_the_schema() {
-    let r = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-report.json");
-    validate(&r).unwrap();
+    let r = BENCH.path("data/reference-report.json");
+    BENCH.validate(&r).unwrap();
 }
 
 #[test]
 fn bad_input_is_refused_with_a_message_and_status_2() {
-    let dir = scratch("bad");
+    let dir = BENCH.scratch("bad");
     let out = dir.join("r.json");
     let o = out.to_str().unwrap();
     for (args, needle) in [
@@ -169,10 +128,7 @@ fn bad_input_is_refused_with_a_message_and_status_2() {
         (vec!["--reps", "0", "--out", o], "repetitions"),
         (vec!["--out", dir.to_str().unwrap()], "is a directory"),
     ] {
-        let r = bench(&args);
-        let err = String::from_utf8_lossy(&r.stderr);
-        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
+        BENCH.refuses(&args, needle);
         assert!(!out.exists(), "no report on bad input");
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use measure::testing::csv_rows;
+
 use veccom::measurement::run::known_operations;
 
 /// Seed operations with no measurement of the same name here (see data/README.md).
@@ -13,43 +15,21 @@ const EXTRAS: [&str; 4] = [
     "proof_size",
 ];
 
-/// Splits one CSV line (fields may be double-quoted, with no quotes inside).
-fn fields(line: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut quoted = false;
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(String::new()),
-            c => out.last_mut().unwrap().push(c),
-        }
-    }
-    assert!(!quoted, "unbalanced quotes in {line:?}");
-    out
-}
-
 #[test]
 fn seed_figures_are_well_formed() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    assert_eq!(
-        fields(lines.next().unwrap()),
-        [
-            "operation",
-            "scheme",
-            "n",
-            "value",
-            "unit",
-            "machine",
-            "source"
-        ]
-    );
+    let header = [
+        "operation",
+        "scheme",
+        "n",
+        "value",
+        "unit",
+        "machine",
+        "source",
+    ];
     let known = known_operations();
     let mut rows = 0;
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let f = fields(line);
-        assert_eq!(f.len(), 7, "{line}");
+    for (line, f) in csv_rows(&path, &header) {
         assert!(
             known.contains(&f[0].as_str()) || EXTRAS.contains(&f[0].as_str()),
             "{line}"

@@ -168,14 +168,8 @@ fn two_threads_build_the_same_tree() {
     let n = 20_000;
     let v = test_vector(n);
     let hasher = Sha256Hasher::for_length(n);
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
-    let two = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build();
+    let (one, two) = (pool(1).unwrap(), pool(2).unwrap());
     let a = one.install(|| MerkleTree::commit(&hasher, &v).unwrap());
     let b = two.install(|| MerkleTree::commit(&hasher, &v).unwrap());
     assert_eq!(a.root(), b.root());

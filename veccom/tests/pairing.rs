@@ -176,14 +176,8 @@ fn bad_inputs_are_errors_not_panics() {
 #[test]
 fn two_threads_give_the_same_results() {
     let (pp, vp, v, _) = fixture(300, 13);
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
-    let two = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build();
+    let (one, two) = (pool(1).unwrap(), pool(2).unwrap());
     let (c1, p1) = one.install(|| (commit(&pp, &v).unwrap(), prove(&pp, &v, 123).unwrap()));
     let (c2, p2) = two.install(|| (commit(&pp, &v).unwrap(), prove(&pp, &v, 123).unwrap()));
     assert_eq!(c1, c2);

@@ -1,5 +1,7 @@
-//! Mean, sample standard deviation and median of repeated measurements.
+//! Mean, sample standard deviation and median of repeated measurements (the median and
+//! spread as [`measure::timing::Stats`]).
 
+use measure::timing::Stats;
 use serde::Serialize;
 
 /// Summary of `n` repetitions.
@@ -25,20 +27,14 @@ pub fn summary(xs: &[f64]) -> Summary {
     } else {
         0.0
     };
-    let mut s = xs.to_vec();
-    s.sort_by(|a, b| a.total_cmp(b));
-    let median = if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    };
+    let Stats { median, min, max } = Stats::of(xs);
     Summary {
         n,
         mean,
         sd,
         median,
-        min: s[0],
-        max: s[n - 1],
+        min,
+        max,
     }
 }
 

@@ -16,6 +16,7 @@
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,8 +25,8 @@ use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvi
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::{
-    ClientConfig, ClientConnection, DigitallySignedStruct, DistinguishedName, ServerConfig,
-    ServerConnection, SignatureScheme, StreamOwned,
+    ClientConfig, ClientConnection, ConnectionCommon, DigitallySignedStruct, DistinguishedName,
+    ServerConfig, ServerConnection, SideData, SignatureScheme, StreamOwned,
 };
 
 /// The largest frame accepted (a batch of 2000 slots of 8 curve points in both ElGamal
@@ -85,6 +86,44 @@ impl Pinned {
     }
 }
 
+/// The handshake-signature methods, which both verifier traits declare alike: signatures are
+/// checked with the ring provider's algorithms, whichever side presented the certificate.
+macro_rules! handshake_signatures {
+    () => {
+        fn verify_tls12_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            verify_tls12_signature(
+                message,
+                cert,
+                dss,
+                &self.provider.signature_verification_algorithms,
+            )
+        }
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            verify_tls13_signature(
+                message,
+                cert,
+                dss,
+                &self.provider.signature_verification_algorithms,
+            )
+        }
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            self.provider
+                .signature_verification_algorithms
+                .supported_schemes()
+        }
+    };
+}
+
 impl ServerCertVerifier for Pinned {
     fn verify_server_cert(
         &self,
@@ -97,37 +136,7 @@ impl ServerCertVerifier for Pinned {
         self.check(end_entity)
             .map(|_| ServerCertVerified::assertion())
     }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
+    handshake_signatures!();
 }
 
 impl ClientCertVerifier for Pinned {
@@ -151,37 +160,7 @@ impl ClientCertVerifier for Pinned {
         self.check(end_entity)
             .map(|_| ClientCertVerified::assertion())
     }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
+    handshake_signatures!();
 }
 
 /// A node's server side: its certificate, and the certificates of the peers that may
@@ -274,6 +253,24 @@ pub fn connect_tcp(addr: SocketAddr) -> io::Result<TcpStream> {
     }
 }
 
+/// Runs TLS on the socket `s`, counted, and completes the handshake, on either side.
+fn handshake<C, S>(conn: C, s: TcpStream) -> io::Result<Box<StreamOwned<C, Counted>>>
+where
+    C: DerefMut + Deref<Target = ConnectionCommon<S>>,
+    S: SideData,
+{
+    let sock = Counted {
+        stream: s,
+        sent: 0,
+        received: 0,
+    };
+    let mut stream = StreamOwned::new(conn, sock);
+    while stream.conn.is_handshaking() {
+        stream.conn.complete_io(&mut stream.sock)?;
+    }
+    Ok(Box::new(stream))
+}
+
 impl Link {
     /// Connects to a server and completes the handshake.
     pub fn connect(addr: SocketAddr, config: Arc<ClientConfig>) -> io::Result<Link> {
@@ -284,19 +281,8 @@ impl Link {
             ServerName::try_from("localhost").expect("a valid name"),
         )
         .map_err(io::Error::other)?;
-        let mut stream = StreamOwned::new(
-            conn,
-            Counted {
-                stream: s,
-                sent: 0,
-                received: 0,
-            },
-        );
-        while stream.conn.is_handshaking() {
-            stream.conn.complete_io(&mut stream.sock)?;
-        }
         Ok(Link {
-            tls: Tls::Client(Box::new(stream)),
+            tls: Tls::Client(handshake(conn, s)?),
         })
     }
 
@@ -305,19 +291,8 @@ impl Link {
         let (s, _) = listener.accept()?;
         configure(&s)?;
         let conn = ServerConnection::new(config).map_err(io::Error::other)?;
-        let mut stream = StreamOwned::new(
-            conn,
-            Counted {
-                stream: s,
-                sent: 0,
-                received: 0,
-            },
-        );
-        while stream.conn.is_handshaking() {
-            stream.conn.complete_io(&mut stream.sock)?;
-        }
         Ok(Link {
-            tls: Tls::Server(Box::new(stream)),
+            tls: Tls::Server(handshake(conn, s)?),
         })
     }
 

@@ -12,9 +12,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use measure::cli::{parse_counts, refuse, run_to_report};
+use measure::timing::Plan;
 use mithril_msp::circuit::PairingCheck;
-use mithril_msp::measurement::run::{child_main, parse_list, parse_seed, run, Config};
-use mithril_msp::measurement::timing::Plan;
+use mithril_msp::measurement::run::{child_main, parse_seed, run, Config};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -112,23 +113,23 @@ fn config(a: &Args) -> Result<Config, String> {
     Ok(Config {
         native,
         circuit,
-        native_n: parse_list(&a.native_n, "--native-n")?,
-        threads: parse_list(&a.threads, "--threads")?,
-        batch: parse_list(&a.batch, "--batch")?,
+        native_n: parse_counts(&a.native_n, "--native-n")?,
+        threads: parse_counts(&a.threads, "--threads")?,
+        batch: parse_counts(&a.batch, "--batch")?,
         plan: Plan {
             repetitions: a.reps,
             rep_seconds: a.rep_seconds,
         },
-        circuit_n: parse_list(&a.circuit_n, "--circuit-n")?,
-        size_n: parse_list(&a.size_n, "--size-n")?,
+        circuit_n: parse_counts(&a.circuit_n, "--circuit-n")?,
+        size_n: parse_counts(&a.size_n, "--size-n")?,
         k,
         max_columns: a.max_columns,
         pairing,
-        ablation_n: parse_list(&a.ablation_n, "--ablation-n")?,
+        ablation_n: parse_counts(&a.ablation_n, "--ablation-n")?,
         prover_threads: a
             .prover_threads
             .unwrap_or_else(measure::machine::logical_cpus),
-        extrapolate: parse_list(&a.extrapolate, "--extrapolate")?,
+        extrapolate: parse_counts(&a.extrapolate, "--extrapolate")?,
         seed: a.seed.as_deref().map(parse_seed).transpose()?,
         out: a.out.clone(),
     })
@@ -138,15 +139,11 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let cfg = match config(&args).and_then(|c| c.validate().map(|_| c)) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("mithril-bench: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return refuse("mithril-bench", e),
     };
     if let Some(mode) = &args.child {
         let (Some(n), Some(seed)) = (args.child_n, cfg.seed) else {
-            eprintln!("mithril-bench: --child needs --child-n and --seed");
-            return ExitCode::from(2);
+            return refuse("mithril-bench", "--child needs --child-n and --seed");
         };
         return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, seed) {
             Ok(v) => {
@@ -159,34 +156,5 @@ fn main() -> ExitCode {
             }
         };
     }
-    if let Err(e) = measure::output::check_writable(&cfg.out) {
-        eprintln!("mithril-bench: {e}");
-        return ExitCode::from(2);
-    }
-    let report = match run(&cfg) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("mithril-bench: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Err(e) = measure::output::write_json_atomic(&cfg.out, &report) {
-        eprintln!("mithril-bench: cannot write {}: {e}", cfg.out.display());
-        return ExitCode::from(2);
-    }
-    let ok = report["all_verified"].as_bool() == Some(true);
-    eprintln!(
-        "mithril-bench: wrote {}{}",
-        cfg.out.display(),
-        if ok {
-            ""
-        } else {
-            "; SOME CHECKS OR RUNS FAILED"
-        }
-    );
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    run_to_report("mithril-bench", &cfg.out, || run(&cfg), |_| String::new())
 }

@@ -26,13 +26,13 @@ use halo2_base::halo2_proofs::transcript::{
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::relation::{synthesize, Statement};
 use super::{Shape, BLINDING_ROWS};
 
 /// The size of a laid-out circuit.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct CircuitSize {
     /// log2 of the rows.
     pub k: u32,

@@ -31,50 +31,11 @@ pub struct SizeRow {
     pub pairing_check: String,
     /// The layout.
     #[serde(flatten)]
-    pub size: SizeFields,
+    pub size: CircuitSize,
     /// Seconds (CPU) to lay the circuit out.
     pub layout_cpu_s: f64,
     /// Peak resident memory of the process that laid it out, MiB.
     pub peak_rss_mib: f64,
-}
-
-/// [`CircuitSize`] as plain fields (for the child's JSON).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct SizeFields {
-    /// log2 rows.
-    pub k: u32,
-    /// Rows.
-    pub rows: usize,
-    /// Range-table bits.
-    pub lookup_bits: usize,
-    /// Advice cells of the main gate.
-    pub advice_cells: usize,
-    /// Advice cells copied into lookup columns.
-    pub lookup_cells: usize,
-    /// Distinct constants.
-    pub fixed_cells: usize,
-    /// Main-gate advice columns.
-    pub advice_columns: usize,
-    /// Lookup advice columns.
-    pub lookup_advice_columns: usize,
-    /// Fixed columns.
-    pub fixed_columns: usize,
-}
-
-impl From<CircuitSize> for SizeFields {
-    fn from(s: CircuitSize) -> Self {
-        SizeFields {
-            k: s.k,
-            rows: s.rows,
-            lookup_bits: s.lookup_bits,
-            advice_cells: s.advice_cells,
-            lookup_cells: s.lookup_cells,
-            fixed_cells: s.fixed_cells,
-            advice_columns: s.advice_columns,
-            lookup_advice_columns: s.lookup_advice_columns,
-            fixed_columns: s.fixed_columns,
-        }
-    }
 }
 
 /// Wall, user and system seconds of one phase.
@@ -105,7 +66,7 @@ pub struct ProofRow {
     /// Prover threads (rayon pool of the process).
     pub threads: usize,
     /// The layout.
-    pub size: SizeFields,
+    pub size: CircuitSize,
     /// Making the structured reference string.
     pub srs: Phase,
     /// Key generation (verifying and proving key).
@@ -180,7 +141,7 @@ pub fn size_run(
     SizeRow {
         n,
         pairing_check: pairing.name().to_string(),
-        size: size.into(),
+        size,
         layout_cpu_s: t.cpu(),
         peak_rss_mib: measure::clock::peak_rss_mib(),
     }
@@ -227,7 +188,7 @@ pub fn proof_run(
         n,
         pairing_check: shape.pairing.name().to_string(),
         threads: rayon::current_num_threads(),
-        size: keys.size.clone().into(),
+        size: keys.size.clone(),
         srs: t_srs.into(),
         keygen: t_keygen.into(),
         witness: t_witness.into(),

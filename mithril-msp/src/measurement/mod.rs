@@ -1,6 +1,5 @@
-//! Measurement: timings of the native steps, sizes and proofs of the circuit, fits, the report.
+//! Measurement (timed with [`measure::timing`]): timings of the native steps, sizes and proofs of the circuit, fits, the report.
 //!
-//! * [`timing`]: repeated CPU / wall timing, an operation alternating with its lower bound;
 //! * [`native`]: each native step at each n and thread count, checked, with its bound;
 //! * [`circuit`]: circuit sizes and proofs (one process each), straight-line fits;
 //! * [`run`]: the configuration, the run, the targets and `report.json`.
@@ -8,4 +7,3 @@
 pub mod circuit;
 pub mod native;
 pub mod run;
-pub mod timing;

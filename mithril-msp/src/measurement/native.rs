@@ -19,10 +19,10 @@
 
 use blake2::digest::consts::U16;
 use blake2::{Blake2b, Digest};
+use measure::timing::{time_with_bound, Plan, Timing};
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use serde::Serialize;
 
-use super::timing::{time_with_bound, Plan, Timing};
 use crate::native::curve::{msm_g1, msm_g2, pairing_product_is_one, G1Affine, G2Affine, G1, G2};
 use crate::native::msp::{
     akey, asig, batch_verify, bkey, bsig, ver, weights, Aggregate, Params, Signature, Signing,
@@ -54,9 +54,9 @@ pub struct Bound {
     /// What the bound computes.
     pub what: String,
     /// CPU seconds per call.
-    pub cpu_s: super::timing::Stats,
+    pub cpu_s: measure::timing::Stats,
     /// Wall seconds per call.
-    pub wall_s: super::timing::Stats,
+    pub wall_s: measure::timing::Stats,
     /// Calls per repetition.
     pub iterations: usize,
     /// Operation / bound, medians of CPU time.
@@ -79,9 +79,9 @@ pub struct Row {
     /// Calls per repetition.
     pub iterations: usize,
     /// CPU seconds per call.
-    pub cpu_s: super::timing::Stats,
+    pub cpu_s: measure::timing::Stats,
     /// Wall seconds per call.
-    pub wall_s: super::timing::Stats,
+    pub wall_s: measure::timing::Stats,
     /// The lower bound.
     pub lower_bound: Option<Bound>,
     /// The operation's output passed its check.
@@ -177,6 +177,26 @@ fn sum_g2(points: &[G2]) -> G2 {
     points[1..].iter().fold(points[0], |a, p| a.add(p))
 }
 
+/// Times `op` in alternation with its lower bound `bound` (what `what` says it is); what both
+/// compute is kept from the optimiser.
+fn against<A, B>(
+    plan: &Plan,
+    mut op: impl FnMut() -> A,
+    what: String,
+    mut bound: impl FnMut() -> B,
+) -> (Timing, Option<(String, Timing)>) {
+    let (t, b) = time_with_bound(
+        plan,
+        &mut || {
+            std::hint::black_box(op());
+        },
+        Some(&mut || {
+            std::hint::black_box(bound());
+        }),
+    );
+    (t, b.map(|b| (what, b)))
+}
+
 /// Times `op` at this fixture's n on the current pool. `None` for an unknown operation or
 /// `batch_verify` (see [`batch_row`]).
 pub fn measure(plan: &Plan, fx: &Fixture, op: &str) -> Option<Row> {
@@ -185,134 +205,89 @@ pub fn measure(plan: &Plan, fx: &Fixture, op: &str) -> Option<Row> {
     let s = &fx.signing;
     let sigs = fx.sigs();
     let keys = fx.keys();
-    let (t, b, ok) = match op {
-        "akey" => {
-            let ok = ver(p, MESSAGE, &akey(&s.keys), &asig(&s.signatures));
-            let (t, b) = time_with_bound(
+    let ((t, b), ok) = match op {
+        "akey" => (
+            against(
                 plan,
-                &mut || {
-                    std::hint::black_box(akey(&s.keys));
-                },
-                Some(&mut || {
-                    std::hint::black_box(sum_g2(&fx.g2_proj));
-                }),
-            );
-            (t, b.map(|b| (format!("{} G2 additions", n - 1), b)), ok)
-        }
-        "asig" => {
-            let ok = ver(p, MESSAGE, &akey(&s.keys), &asig(&s.signatures));
-            let (t, b) = time_with_bound(
+                || akey(&s.keys),
+                format!("{} G2 additions", n - 1),
+                || sum_g2(&fx.g2_proj),
+            ),
+            ver(p, MESSAGE, &akey(&s.keys), &asig(&s.signatures)),
+        ),
+        "asig" => (
+            against(
                 plan,
-                &mut || {
-                    std::hint::black_box(asig(&s.signatures));
-                },
-                Some(&mut || {
-                    std::hint::black_box(sum_g1(&fx.g1_proj));
-                }),
-            );
-            (t, b.map(|b| (format!("{} G1 additions", n - 1), b)), ok)
-        }
-        "weights" => {
-            let ok = weights(&s.signatures) == fx.e;
-            let (t, b) = time_with_bound(
+                || asig(&s.signatures),
+                format!("{} G1 additions", n - 1),
+                || sum_g1(&fx.g1_proj),
+            ),
+            ver(p, MESSAGE, &akey(&s.keys), &asig(&s.signatures)),
+        ),
+        "weights" => (
+            against(
                 plan,
-                &mut || {
-                    std::hint::black_box(weights(&s.signatures));
-                },
-                Some(&mut || {
+                || weights(&s.signatures),
+                format!(
+                    "BLAKE2b over the {} signature bytes + {n} one-block hashes",
+                    fx.sig_bytes.len()
+                ),
+                || {
                     std::hint::black_box(Blake2b::<U16>::digest(&fx.sig_bytes));
                     for i in 0..n as u64 {
                         std::hint::black_box(Blake2b::<U16>::digest(i.to_be_bytes()));
                     }
-                }),
-            );
-            (
-                t,
-                b.map(|b| {
-                    (
-                        format!(
-                            "BLAKE2b over the {} signature bytes + {n} one-block hashes",
-                            fx.sig_bytes.len()
-                        ),
-                        b,
-                    )
-                }),
-                ok,
-            )
-        }
-        "bkey" => {
-            let ok = bkey(&s.keys, &fx.e).0 == fx.pairs[1].1;
-            let (t, b) = time_with_bound(
-                plan,
-                &mut || {
-                    std::hint::black_box(bkey(&s.keys, &fx.e));
                 },
-                Some(&mut || {
-                    std::hint::black_box(msm_g2(&keys, &fx.e, WEIGHT_BITS));
-                }),
-            );
-            (
-                t,
-                b.map(|b| (format!("blst Pippenger, {n} G2 terms, 128-bit"), b)),
-                ok,
-            )
-        }
-        "bsig" => {
-            let ok = bsig(&s.signatures).0 .0 == fx.pairs[0].0;
-            let (t, b) = time_with_bound(
+            ),
+            weights(&s.signatures) == fx.e,
+        ),
+        "bkey" => (
+            against(
                 plan,
-                &mut || {
-                    std::hint::black_box(bsig(&s.signatures));
-                },
-                Some(&mut || {
-                    std::hint::black_box(msm_g1(&sigs, &fx.e, WEIGHT_BITS));
-                }),
-            );
-            (
-                t,
-                b.map(|b| (format!("blst Pippenger, {n} G1 terms, 128-bit"), b)),
-                ok,
-            )
-        }
+                || bkey(&s.keys, &fx.e),
+                format!("blst Pippenger, {n} G2 terms, 128-bit"),
+                || msm_g2(&keys, &fx.e, WEIGHT_BITS),
+            ),
+            bkey(&s.keys, &fx.e).0 == fx.pairs[1].1,
+        ),
+        "bsig" => (
+            against(
+                plan,
+                || bsig(&s.signatures),
+                format!("blst Pippenger, {n} G1 terms, 128-bit"),
+                || msm_g1(&sigs, &fx.e, WEIGHT_BITS),
+            ),
+            bsig(&s.signatures).0 .0 == fx.pairs[0].0,
+        ),
         "ver" => {
             let (mu, ivk) = (
                 Signature(fx.pairs[0].0),
                 crate::native::msp::VerificationKey(fx.pairs[1].1),
             );
-            let ok = ver(p, MESSAGE, &ivk, &mu) && !ver(p, b"another message", &ivk, &mu);
-            let (t, b) = time_with_bound(
-                plan,
-                &mut || {
-                    std::hint::black_box(ver(p, MESSAGE, &ivk, &mu));
-                },
-                Some(&mut || {
-                    std::hint::black_box(pairing_product_is_one(&fx.pairs));
-                }),
-            );
             (
-                t,
-                b.map(|b| ("2-pair Miller loop + final exponentiation".to_string(), b)),
-                ok,
+                against(
+                    plan,
+                    || ver(p, MESSAGE, &ivk, &mu),
+                    "2-pair Miller loop + final exponentiation".to_string(),
+                    || pairing_product_is_one(&fx.pairs),
+                ),
+                ver(p, MESSAGE, &ivk, &mu) && !ver(p, b"another message", &ivk, &mu),
             )
         }
         "a_total" => {
             let run = || ver(p, MESSAGE, &akey(&s.keys), &asig(&s.signatures));
-            let ok = run();
-            let (t, b) = time_with_bound(
-                plan,
-                &mut || {
-                    std::hint::black_box(run());
-                },
-                Some(&mut || {
-                    std::hint::black_box(sum_g2(&fx.g2_proj));
-                    std::hint::black_box(sum_g1(&fx.g1_proj));
-                    std::hint::black_box(pairing_product_is_one(&fx.pairs));
-                }),
-            );
             (
-                t,
-                b.map(|b| ("the additions and the pairing check".to_string(), b)),
-                ok,
+                against(
+                    plan,
+                    run,
+                    "the additions and the pairing check".to_string(),
+                    || {
+                        std::hint::black_box(sum_g2(&fx.g2_proj));
+                        std::hint::black_box(sum_g1(&fx.g1_proj));
+                        pairing_product_is_one(&fx.pairs)
+                    },
+                ),
+                run(),
             )
         }
         "b_total" => {
@@ -320,22 +295,18 @@ pub fn measure(plan: &Plan, fx: &Fixture, op: &str) -> Option<Row> {
                 let (mu, e) = bsig(&s.signatures);
                 ver(p, MESSAGE, &bkey(&s.keys, &e), &mu)
             };
-            let ok = run();
-            let (t, b) = time_with_bound(
-                plan,
-                &mut || {
-                    std::hint::black_box(run());
-                },
-                Some(&mut || {
-                    std::hint::black_box(msm_g2(&keys, &fx.e, WEIGHT_BITS));
-                    std::hint::black_box(msm_g1(&sigs, &fx.e, WEIGHT_BITS));
-                    std::hint::black_box(pairing_product_is_one(&fx.pairs));
-                }),
-            );
             (
-                t,
-                b.map(|b| ("both Pippengers and the pairing check".to_string(), b)),
-                ok,
+                against(
+                    plan,
+                    run,
+                    "both Pippengers and the pairing check".to_string(),
+                    || {
+                        std::hint::black_box(msm_g2(&keys, &fx.e, WEIGHT_BITS));
+                        std::hint::black_box(msm_g1(&sigs, &fx.e, WEIGHT_BITS));
+                        pairing_product_is_one(&fx.pairs)
+                    },
+                ),
+                run(),
             )
         }
         _ => return None,
@@ -353,16 +324,7 @@ pub fn batch_rows(
 ) -> Vec<Row> {
     let params = Params::default();
     let batch: Vec<Aggregate> = (0..aggregates)
-        .map(|j| {
-            let msg = format!("aggregate {j}").into_bytes();
-            let s = Signing::new(&params, n, &msg, rng);
-            let (mu, e) = bsig(&s.signatures);
-            Aggregate {
-                message: msg,
-                key: bkey(&s.keys, &e),
-                signature: mu,
-            }
-        })
+        .map(|j| Aggregate::signed(&params, n, format!("aggregate {j}").into_bytes(), rng))
         .collect();
     let mut tampered = batch.clone();
     tampered[aggregates - 1].message = b"forged".to_vec();
@@ -374,28 +336,13 @@ pub fn batch_rows(
             .iter()
             .map(|a| (params.message_point(&a.message), a.key.0)),
     );
-    let (t, b) = time_with_bound(
+    let (t, b) = against(
         plan,
-        &mut || {
-            std::hint::black_box(batch_verify(&params, &batch, &mut r2));
-        },
-        Some(&mut || {
-            std::hint::black_box(pairing_product_is_one(&pairs));
-        }),
+        || batch_verify(&params, &batch, &mut r2),
+        format!("{}-pair Miller loop + final exponentiation", aggregates + 1),
+        || pairing_product_is_one(&pairs),
     );
-    let batch_row = row(
-        "batch_verify",
-        n,
-        Some(aggregates),
-        t,
-        b.map(|b| {
-            (
-                format!("{}-pair Miller loop + final exponentiation", aggregates + 1),
-                b,
-            )
-        }),
-        ok,
-    );
+    let batch_row = row("batch_verify", n, Some(aggregates), t, b, ok);
     let ok_each = batch
         .iter()
         .all(|a| ver(&params, &a.message, &a.key, &a.signature));

@@ -7,13 +7,13 @@ use std::process::Command;
 use std::time::Instant;
 
 use measure::progress::Progress;
+use measure::timing::Plan;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, RngCore, SeedableRng};
 use serde_json::{json, Value};
 
 use super::circuit::{fit_line, ProofRow, SizeRow};
 use super::native::{batch_rows, cancellation_check, is_parallel, measure, Fixture, Row};
-use super::timing::Plan;
 use crate::circuit::{PairingCheck, LIMB_BITS, NUM_LIMBS};
 
 /// The seed's 16 GB M1 proved n = 8 in this many seconds (the target to beat).
@@ -63,38 +63,6 @@ pub struct Config {
     pub seed: Option<[u8; 32]>,
     /// The report.
     pub out: PathBuf,
-}
-
-/// Parses a comma-separated list of counts; `none` is the empty list; `a^b..a^c` ranges of
-/// powers of two are allowed.
-pub fn parse_list(s: &str, what: &str) -> Result<Vec<usize>, String> {
-    let s = s.trim();
-    if s == "none" || s.is_empty() {
-        return Ok(vec![]);
-    }
-    let mut out = Vec::new();
-    for part in s.split(',').map(str::trim) {
-        if let Some((a, b)) = part.split_once("..") {
-            let exp = |t: &str| {
-                t.trim()
-                    .strip_prefix("2^")
-                    .and_then(|e| e.parse::<u32>().ok())
-                    .filter(|e| *e < 31)
-                    .ok_or_else(|| format!("{what}: {t:?} is not 2^e"))
-            };
-            let (lo, hi) = (exp(a)?, exp(b)?);
-            if lo > hi {
-                return Err(format!("{what}: empty range {part:?}"));
-            }
-            out.extend((lo..=hi).map(|e| 1usize << e));
-        } else {
-            out.push(
-                part.parse::<usize>()
-                    .map_err(|_| format!("{what}: {part:?} is not a count"))?,
-            );
-        }
-    }
-    Ok(out)
 }
 
 /// Parses a 64-hex-digit seed.
@@ -568,7 +536,7 @@ fn targets(native: &[Row], c: Option<&CircuitResults>, fit: &Value, checks: &Val
 pub fn run(cfg: &Config) -> Result<Value, String> {
     let provenance = measure::provenance::provenance_json();
     let machine = measure::machine::machine_json();
-    let load_start = load_avg();
+    let load_start = measure::machine::load_averages();
     let start = Instant::now();
     let seed = cfg.seed.unwrap_or_else(|| {
         let mut s = [0u8; 32];
@@ -618,7 +586,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
         "parameters": cfg.parameters(),
         "machine": machine,
         "provenance": provenance,
-        "load_avg": {"start": load_start, "end": load_avg()},
+        "load_avg": {"start": load_start, "end": measure::machine::load_averages()},
         "clock": "cpu_s: CPU time of the process (user + system, all threads); wall_s: elapsed time",
         "elapsed_s": start.elapsed().as_secs_f64(),
         "all_verified": all_verified,
@@ -638,32 +606,12 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
     }))
 }
 
-/// 1, 5 and 15-minute load averages.
-fn load_avg() -> Vec<f64> {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|s| {
-            s.split_whitespace()
-                .take(3)
-                .filter_map(|x| x.parse().ok())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn lists_seeds_and_ranges() {
-        assert_eq!(
-            parse_list("1, 2,2^3..2^5", "x").unwrap(),
-            vec![1, 2, 8, 16, 32]
-        );
-        assert!(parse_list("none", "x").unwrap().is_empty());
-        assert!(parse_list("ten", "--n").unwrap_err().contains("--n"));
-        assert!(parse_list("2^5..2^3", "x").is_err());
+    fn seeds() {
         assert_eq!(parse_seed(&"0a".repeat(32)).unwrap(), [10u8; 32]);
         assert!(parse_seed("00").is_err());
     }

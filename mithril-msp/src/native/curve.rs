@@ -25,204 +25,232 @@ use blst::{
 };
 use rayon::prelude::*;
 
-/// Bytes of a compressed G1 point.
-pub const G1_BYTES: usize = 48;
-/// Bytes of a compressed G2 point.
-pub const G2_BYTES: usize = 96;
+/// One group of BLS12-381 over its blst functions, written once for G1 and G2: the Jacobian
+/// and affine point types, their operations and encoding, and the multi-scalar multiplication.
+/// Each invocation below names the group's types, its encoding size and its blst functions.
+macro_rules! blst_group {
+    (
+        group: $g:literal,
+        point: $proj:ident($raw:ident),
+        affine: $affine:ident($raw_affine:ident),
+        encoding: $bytes:ident = $nbytes:literal,
+        msm: $msm:ident,
+        blst: {
+            generator: $generator:ident,
+            add: $add:ident,
+            cneg: $cneg:ident,
+            mult: $mult:ident,
+            to_affine: $to_affine:ident,
+            from_affine: $from_affine:ident,
+            is_equal: $is_equal:ident,
+            is_inf: $is_inf:ident,
+            compress: $compress:ident,
+            uncompress: $uncompress:ident,
+            in_group: $in_group:ident,
+            pippenger: $pippenger:ident,
+            pippenger_scratch: $scratch_sizeof:ident $(,)?
+        } $(,)?
+    ) => {
+        #[doc = concat!("Bytes of a compressed ", $g, " point.")]
+        pub const $bytes: usize = $nbytes;
 
-/// A G1 point, Jacobian coordinates.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct G1(blst_p1);
-/// A G1 point, affine coordinates (infinity is (0, 0)).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct G1Affine(blst_p1_affine);
-/// A G2 point, Jacobian coordinates.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct G2(blst_p2);
-/// A G2 point, affine coordinates (infinity is (0, 0)).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct G2Affine(blst_p2_affine);
+        #[doc = concat!("A ", $g, " point, Jacobian coordinates.")]
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $proj($raw);
 
-impl PartialEq for G1Affine {
-    fn eq(&self, other: &Self) -> bool {
-        // SAFETY: two valid affine points, read only.
-        unsafe { blst_p1_affine_is_equal(&self.0, &other.0) }
-    }
-}
-impl Eq for G1Affine {}
+        #[doc = concat!("A ", $g, " point, affine coordinates (infinity is (0, 0)).")]
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $affine($raw_affine);
 
-impl PartialEq for G2Affine {
-    fn eq(&self, other: &Self) -> bool {
-        // SAFETY: two valid affine points, read only.
-        unsafe { blst_p2_affine_is_equal(&self.0, &other.0) }
-    }
-}
-impl Eq for G2Affine {}
-
-impl G1 {
-    /// The fixed generator.
-    pub fn generator() -> G1 {
-        // SAFETY: blst returns a pointer to its static generator.
-        G1(unsafe { *blst_p1_generator() })
-    }
-
-    /// self + other (equal points included).
-    pub fn add(&self, other: &G1) -> G1 {
-        let mut out = blst_p1::default();
-        // SAFETY: valid inputs, a fresh output.
-        unsafe { blst_p1_add_or_double(&mut out, &self.0, &other.0) };
-        G1(out)
-    }
-
-    /// −self.
-    pub fn neg(&self) -> G1 {
-        let mut out = self.0;
-        // SAFETY: negates a valid point in place.
-        unsafe { blst_p1_cneg(&mut out, true) };
-        G1(out)
-    }
-
-    /// scalar·self, the scalar given as `nbits` little-endian bits in `scalar`.
-    pub fn mul_bits(&self, scalar: &[u8], nbits: usize) -> G1 {
-        assert!(nbits <= 8 * scalar.len());
-        let mut out = blst_p1::default();
-        // SAFETY: blst reads ⌈nbits/8⌉ bytes of `scalar`, which holds at least that many.
-        unsafe { blst_p1_mult(&mut out, &self.0, scalar.as_ptr(), nbits) };
-        G1(out)
-    }
-
-    /// The affine form.
-    pub fn to_affine(&self) -> G1Affine {
-        let mut out = blst_p1_affine::default();
-        // SAFETY: valid input, fresh output.
-        unsafe { blst_p1_to_affine(&mut out, &self.0) };
-        G1Affine(out)
-    }
-}
-
-impl G1Affine {
-    /// The fixed generator.
-    pub fn generator() -> G1Affine {
-        G1::generator().to_affine()
-    }
-
-    /// The Jacobian form.
-    pub fn to_projective(&self) -> G1 {
-        let mut out = blst_p1::default();
-        // SAFETY: valid input, fresh output.
-        unsafe { blst_p1_from_affine(&mut out, &self.0) };
-        G1(out)
-    }
-
-    /// Whether this is the point at infinity.
-    pub fn is_identity(&self) -> bool {
-        // SAFETY: a valid point, read only.
-        unsafe { blst_p1_affine_is_inf(&self.0) }
-    }
-
-    /// The 48-byte compressed encoding (ZCash format, as blst and Mithril).
-    pub fn to_bytes(&self) -> [u8; G1_BYTES] {
-        let mut out = [0u8; G1_BYTES];
-        // SAFETY: `out` has the 48 bytes blst writes.
-        unsafe { blst_p1_affine_compress(out.as_mut_ptr(), &self.0) };
-        out
-    }
-
-    /// Decodes a compressed point, refusing bytes off the curve or outside the subgroup.
-    pub fn from_bytes(bytes: &[u8]) -> Option<G1Affine> {
-        if bytes.len() != G1_BYTES {
-            return None;
+        impl PartialEq for $affine {
+            fn eq(&self, other: &Self) -> bool {
+                // SAFETY: two valid affine points, read only.
+                unsafe { $is_equal(&self.0, &other.0) }
+            }
         }
-        let mut p = blst_p1_affine::default();
-        // SAFETY: `bytes` holds the 48 bytes blst reads; `p` is a fresh output.
-        let rc = unsafe { blst_p1_uncompress(&mut p, bytes.as_ptr()) };
-        // SAFETY: a decoded point, read only.
-        (rc == BLST_ERROR::BLST_SUCCESS && unsafe { blst_p1_affine_in_g1(&p) })
-            .then_some(G1Affine(p))
-    }
-}
+        impl Eq for $affine {}
 
-impl G2 {
-    /// The fixed generator.
-    pub fn generator() -> G2 {
-        // SAFETY: blst returns a pointer to its static generator.
-        G2(unsafe { *blst_p2_generator() })
-    }
+        impl $proj {
+            /// The fixed generator.
+            pub fn generator() -> $proj {
+                // SAFETY: blst returns a pointer to its static generator.
+                $proj(unsafe { *$generator() })
+            }
 
-    /// self + other (equal points included).
-    pub fn add(&self, other: &G2) -> G2 {
-        let mut out = blst_p2::default();
-        // SAFETY: valid inputs, a fresh output.
-        unsafe { blst_p2_add_or_double(&mut out, &self.0, &other.0) };
-        G2(out)
-    }
+            /// self + other (equal points included).
+            pub fn add(&self, other: &$proj) -> $proj {
+                let mut out = $raw::default();
+                // SAFETY: valid inputs, a fresh output.
+                unsafe { $add(&mut out, &self.0, &other.0) };
+                $proj(out)
+            }
 
-    /// −self.
-    pub fn neg(&self) -> G2 {
-        let mut out = self.0;
-        // SAFETY: negates a valid point in place.
-        unsafe { blst_p2_cneg(&mut out, true) };
-        G2(out)
-    }
+            /// −self.
+            pub fn neg(&self) -> $proj {
+                let mut out = self.0;
+                // SAFETY: negates a valid point in place.
+                unsafe { $cneg(&mut out, true) };
+                $proj(out)
+            }
 
-    /// scalar·self, the scalar given as `nbits` little-endian bits in `scalar`.
-    pub fn mul_bits(&self, scalar: &[u8], nbits: usize) -> G2 {
-        assert!(nbits <= 8 * scalar.len());
-        let mut out = blst_p2::default();
-        // SAFETY: blst reads ⌈nbits/8⌉ bytes of `scalar`, which holds at least that many.
-        unsafe { blst_p2_mult(&mut out, &self.0, scalar.as_ptr(), nbits) };
-        G2(out)
-    }
+            /// scalar·self, the scalar given as `nbits` little-endian bits in `scalar`.
+            pub fn mul_bits(&self, scalar: &[u8], nbits: usize) -> $proj {
+                assert!(nbits <= 8 * scalar.len());
+                let mut out = $raw::default();
+                // SAFETY: blst reads ⌈nbits/8⌉ bytes of `scalar`, which holds at least as many.
+                unsafe { $mult(&mut out, &self.0, scalar.as_ptr(), nbits) };
+                $proj(out)
+            }
 
-    /// The affine form.
-    pub fn to_affine(&self) -> G2Affine {
-        let mut out = blst_p2_affine::default();
-        // SAFETY: valid input, fresh output.
-        unsafe { blst_p2_to_affine(&mut out, &self.0) };
-        G2Affine(out)
-    }
-}
-
-impl G2Affine {
-    /// The fixed generator.
-    pub fn generator() -> G2Affine {
-        G2::generator().to_affine()
-    }
-
-    /// The Jacobian form.
-    pub fn to_projective(&self) -> G2 {
-        let mut out = blst_p2::default();
-        // SAFETY: valid input, fresh output.
-        unsafe { blst_p2_from_affine(&mut out, &self.0) };
-        G2(out)
-    }
-
-    /// Whether this is the point at infinity.
-    pub fn is_identity(&self) -> bool {
-        // SAFETY: a valid point, read only.
-        unsafe { blst_p2_affine_is_inf(&self.0) }
-    }
-
-    /// The 96-byte compressed encoding.
-    pub fn to_bytes(&self) -> [u8; G2_BYTES] {
-        let mut out = [0u8; G2_BYTES];
-        // SAFETY: `out` has the 96 bytes blst writes.
-        unsafe { blst_p2_affine_compress(out.as_mut_ptr(), &self.0) };
-        out
-    }
-
-    /// Decodes a compressed point, refusing bytes off the curve or outside the subgroup.
-    pub fn from_bytes(bytes: &[u8]) -> Option<G2Affine> {
-        if bytes.len() != G2_BYTES {
-            return None;
+            /// The affine form.
+            pub fn to_affine(&self) -> $affine {
+                let mut out = $raw_affine::default();
+                // SAFETY: valid input, fresh output.
+                unsafe { $to_affine(&mut out, &self.0) };
+                $affine(out)
+            }
         }
-        let mut p = blst_p2_affine::default();
-        // SAFETY: `bytes` holds the 96 bytes blst reads; `p` is a fresh output.
-        let rc = unsafe { blst_p2_uncompress(&mut p, bytes.as_ptr()) };
-        // SAFETY: a decoded point, read only.
-        (rc == BLST_ERROR::BLST_SUCCESS && unsafe { blst_p2_affine_in_g2(&p) })
-            .then_some(G2Affine(p))
-    }
+
+        impl $affine {
+            /// The fixed generator.
+            pub fn generator() -> $affine {
+                $proj::generator().to_affine()
+            }
+
+            /// The Jacobian form.
+            pub fn to_projective(&self) -> $proj {
+                let mut out = $raw::default();
+                // SAFETY: valid input, fresh output.
+                unsafe { $from_affine(&mut out, &self.0) };
+                $proj(out)
+            }
+
+            /// Whether this is the point at infinity.
+            pub fn is_identity(&self) -> bool {
+                // SAFETY: a valid point, read only.
+                unsafe { $is_inf(&self.0) }
+            }
+
+            #[doc = concat!("The ", $nbytes, "-byte compressed encoding (ZCash format, as blst")]
+            /// and Mithril).
+            pub fn to_bytes(&self) -> [u8; $bytes] {
+                let mut out = [0u8; $bytes];
+                // SAFETY: `out` has the bytes blst writes.
+                unsafe { $compress(out.as_mut_ptr(), &self.0) };
+                out
+            }
+
+            /// Decodes a compressed point, refusing bytes off the curve or outside the subgroup.
+            pub fn from_bytes(bytes: &[u8]) -> Option<$affine> {
+                if bytes.len() != $bytes {
+                    return None;
+                }
+                let mut p = $raw_affine::default();
+                // SAFETY: `bytes` holds the bytes blst reads; `p` is a fresh output.
+                let rc = unsafe { $uncompress(&mut p, bytes.as_ptr()) };
+                // SAFETY: a decoded point, read only.
+                (rc == BLST_ERROR::BLST_SUCCESS && unsafe { $in_group(&p) }).then_some($affine(p))
+            }
+        }
+
+        #[doc = concat!("Σ s_i·P_i in ", $g, ", each scalar `nbits` little-endian bits:")]
+        /// blst's Pippenger, on one thread, or in chunks over the current rayon pool when it has
+        /// more than one thread.
+        pub fn $msm<S: AsRef<[u8]> + Sync>(
+            points: &[$affine],
+            scalars: &[S],
+            nbits: usize,
+        ) -> $proj {
+            fn pippenger(points: &[$affine], scalars: &[&[u8]], nbits: usize) -> $proj {
+                if points.is_empty() {
+                    return $proj::default();
+                }
+                let ps: Vec<*const $raw_affine> =
+                    points.iter().map(|p| &p.0 as *const $raw_affine).collect();
+                let ss: Vec<*const u8> = scalars.iter().map(|s| s.as_ptr()).collect();
+                // SAFETY: a pure size query.
+                let words = unsafe { $scratch_sizeof(points.len()) }.div_ceil(8);
+                let mut scratch = vec![0u64; words];
+                let mut out = $proj::default();
+                // SAFETY: `ps` and `ss` hold points.len() pointers to live affine points and to
+                // scalars of at least ⌈nbits/8⌉ bytes (checked by the caller); the scratch
+                // space has the size blst asked for.
+                unsafe {
+                    $pippenger(
+                        &mut out.0,
+                        ps.as_ptr(),
+                        points.len(),
+                        ss.as_ptr(),
+                        nbits,
+                        scratch.as_mut_ptr(),
+                    )
+                };
+                out
+            }
+
+            check_scalars(points.len(), scalars, nbits);
+            let threads = rayon::current_num_threads();
+            if threads <= 1 || points.len() < 2 * PARALLEL_MIN_TERMS {
+                let s: Vec<&[u8]> = scalars.iter().map(AsRef::as_ref).collect();
+                return pippenger(points, &s, nbits);
+            }
+            let chunk = points.len().div_ceil(threads).max(PARALLEL_MIN_TERMS);
+            points
+                .par_chunks(chunk)
+                .zip(scalars.par_chunks(chunk))
+                .map(|(p, s)| {
+                    let s: Vec<&[u8]> = s.iter().map(AsRef::as_ref).collect();
+                    pippenger(p, &s, nbits)
+                })
+                .reduce($proj::default, |a, b| a.add(&b))
+        }
+    };
+}
+
+blst_group! {
+    group: "G1",
+    point: G1(blst_p1),
+    affine: G1Affine(blst_p1_affine),
+    encoding: G1_BYTES = 48,
+    msm: msm_g1,
+    blst: {
+        generator: blst_p1_generator,
+        add: blst_p1_add_or_double,
+        cneg: blst_p1_cneg,
+        mult: blst_p1_mult,
+        to_affine: blst_p1_to_affine,
+        from_affine: blst_p1_from_affine,
+        is_equal: blst_p1_affine_is_equal,
+        is_inf: blst_p1_affine_is_inf,
+        compress: blst_p1_affine_compress,
+        uncompress: blst_p1_uncompress,
+        in_group: blst_p1_affine_in_g1,
+        pippenger: blst_p1s_mult_pippenger,
+        pippenger_scratch: blst_p1s_mult_pippenger_scratch_sizeof,
+    },
+}
+
+blst_group! {
+    group: "G2",
+    point: G2(blst_p2),
+    affine: G2Affine(blst_p2_affine),
+    encoding: G2_BYTES = 96,
+    msm: msm_g2,
+    blst: {
+        generator: blst_p2_generator,
+        add: blst_p2_add_or_double,
+        cneg: blst_p2_cneg,
+        mult: blst_p2_mult,
+        to_affine: blst_p2_to_affine,
+        from_affine: blst_p2_from_affine,
+        is_equal: blst_p2_affine_is_equal,
+        is_inf: blst_p2_affine_is_inf,
+        compress: blst_p2_affine_compress,
+        uncompress: blst_p2_uncompress,
+        in_group: blst_p2_affine_in_g2,
+        pippenger: blst_p2s_mult_pippenger,
+        pippenger_scratch: blst_p2s_mult_pippenger_scratch_sizeof,
+    },
 }
 
 /// H(msg) in G1 under the domain separation tag `dst` (RFC 9380, hash_to_curve with SSWU and
@@ -247,53 +275,6 @@ pub fn hash_to_g1(msg: &[u8], dst: &[u8]) -> G1 {
 /// Terms per chunk below which splitting an MSM over threads does not pay.
 const PARALLEL_MIN_TERMS: usize = 64;
 
-macro_rules! pippenger {
-    ($name:ident, $affine:ident, $proj:ident, $raw:ident, $sizeof:ident, $mult:ident) => {
-        fn $name(points: &[$affine], scalars: &[&[u8]], nbits: usize) -> $proj {
-            if points.is_empty() {
-                return $proj::default();
-            }
-            let ps: Vec<*const $raw> = points.iter().map(|p| &p.0 as *const $raw).collect();
-            let ss: Vec<*const u8> = scalars.iter().map(|s| s.as_ptr()).collect();
-            // SAFETY: a pure size query.
-            let words = unsafe { $sizeof(points.len()) }.div_ceil(8);
-            let mut scratch = vec![0u64; words];
-            let mut out = $proj::default();
-            // SAFETY: `ps` and `ss` hold points.len() pointers to live affine points and to
-            // scalars of at least ⌈nbits/8⌉ bytes (checked by the callers); the scratch space
-            // has the size blst asked for.
-            unsafe {
-                $mult(
-                    &mut out.0,
-                    ps.as_ptr(),
-                    points.len(),
-                    ss.as_ptr(),
-                    nbits,
-                    scratch.as_mut_ptr(),
-                )
-            };
-            out
-        }
-    };
-}
-
-pippenger!(
-    pippenger_g1,
-    G1Affine,
-    G1,
-    blst_p1_affine,
-    blst_p1s_mult_pippenger_scratch_sizeof,
-    blst_p1s_mult_pippenger
-);
-pippenger!(
-    pippenger_g2,
-    G2Affine,
-    G2,
-    blst_p2_affine,
-    blst_p2s_mult_pippenger_scratch_sizeof,
-    blst_p2s_mult_pippenger
-);
-
 fn check_scalars<S: AsRef<[u8]>>(points: usize, scalars: &[S], nbits: usize) {
     assert_eq!(points, scalars.len(), "one scalar per point");
     let bytes = nbits.div_ceil(8);
@@ -301,45 +282,6 @@ fn check_scalars<S: AsRef<[u8]>>(points: usize, scalars: &[S], nbits: usize) {
         scalars.iter().all(|s| s.as_ref().len() >= bytes),
         "scalars of {bytes} bytes"
     );
-}
-
-/// Σ s_i·P_i in G1, each scalar `nbits` little-endian bits: blst's Pippenger, on one thread, or
-/// in chunks over the current rayon pool when it has more than one thread.
-pub fn msm_g1<S: AsRef<[u8]> + Sync>(points: &[G1Affine], scalars: &[S], nbits: usize) -> G1 {
-    check_scalars(points.len(), scalars, nbits);
-    let threads = rayon::current_num_threads();
-    if threads <= 1 || points.len() < 2 * PARALLEL_MIN_TERMS {
-        let s: Vec<&[u8]> = scalars.iter().map(AsRef::as_ref).collect();
-        return pippenger_g1(points, &s, nbits);
-    }
-    let chunk = points.len().div_ceil(threads).max(PARALLEL_MIN_TERMS);
-    points
-        .par_chunks(chunk)
-        .zip(scalars.par_chunks(chunk))
-        .map(|(p, s)| {
-            let s: Vec<&[u8]> = s.iter().map(AsRef::as_ref).collect();
-            pippenger_g1(p, &s, nbits)
-        })
-        .reduce(G1::default, |a, b| a.add(&b))
-}
-
-/// Σ s_i·Q_i in G2, as [`msm_g1`].
-pub fn msm_g2<S: AsRef<[u8]> + Sync>(points: &[G2Affine], scalars: &[S], nbits: usize) -> G2 {
-    check_scalars(points.len(), scalars, nbits);
-    let threads = rayon::current_num_threads();
-    if threads <= 1 || points.len() < 2 * PARALLEL_MIN_TERMS {
-        let s: Vec<&[u8]> = scalars.iter().map(AsRef::as_ref).collect();
-        return pippenger_g2(points, &s, nbits);
-    }
-    let chunk = points.len().div_ceil(threads).max(PARALLEL_MIN_TERMS);
-    points
-        .par_chunks(chunk)
-        .zip(scalars.par_chunks(chunk))
-        .map(|(p, s)| {
-            let s: Vec<&[u8]> = s.iter().map(AsRef::as_ref).collect();
-            pippenger_g2(p, &s, nbits)
-        })
-        .reduce(G2::default, |a, b| a.add(&b))
 }
 
 /// Whether Π e(P_i, Q_i) = 1: one Miller loop over all pairs (they share its F_p^12 squarings),

@@ -191,6 +191,24 @@ pub struct Aggregate {
     pub signature: Signature,
 }
 
+impl Aggregate {
+    /// `n` fresh signers sign `message`, aggregated with BSig and BKey: a valid aggregate.
+    pub fn signed(
+        params: &Params,
+        n: usize,
+        message: Vec<u8>,
+        rng: &mut (impl RngCore + CryptoRng),
+    ) -> Aggregate {
+        let s = Signing::new(params, n, &message, rng);
+        let (signature, e) = bsig(&s.signatures);
+        Aggregate {
+            key: bkey(&s.keys, &e),
+            signature,
+            message,
+        }
+    }
+}
+
 /// Checks several aggregates at once: with fresh 128-bit r_j from `rng` (a CSPRNG),
 /// e(Σ r_j·μ_j, −g2)·Π_j e(r_j·H(m_j), ivk_j) = 1, one Miller loop over k + 1 pairs and one
 /// final exponentiation. Accepts every valid batch; a batch with an invalid aggregate passes

@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use measure::cli::{parse_counts, refuse, run_to_report};
 use veccom::measurement::report::{MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
-use veccom::measurement::run::{parse_lengths, run, Config};
+use veccom::measurement::run::{run, Config};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -86,9 +87,9 @@ fn parse_schemes(s: &str) -> Result<Vec<String>, String> {
 }
 
 fn config(a: &Args) -> Result<Config, String> {
-    let n = parse_lengths(&a.n, "--n")?;
+    let n = parse_counts(&a.n, "--n")?;
     let merkle_n = match &a.merkle_n {
-        Some(m) => parse_lengths(m, "--merkle-n")?,
+        Some(m) => parse_counts(m, "--merkle-n")?,
         None => n.clone(),
     };
     let threads = a
@@ -115,7 +116,7 @@ fn config(a: &Args) -> Result<Config, String> {
         rep_seconds: a.rep_seconds,
         batch: a.batch,
         value_bytes: a.value_bytes,
-        ablation_n: parse_lengths(&a.ablation_n, "--ablation-n")?,
+        ablation_n: parse_counts(&a.ablation_n, "--ablation-n")?,
         out: a.out.clone(),
     })
 }
@@ -124,39 +125,20 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let cfg = match config(&args).and_then(|c| c.validate().map(|_| c)) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("veccom-bench: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return refuse("veccom-bench", e),
     };
-    if let Err(e) = measure::output::check_writable(&cfg.out) {
-        eprintln!("veccom-bench: {e}");
-        return ExitCode::from(2);
-    }
-    let report = match run(&cfg) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("veccom-bench: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Err(e) = measure::output::write_json_atomic(&cfg.out, &report) {
-        eprintln!("veccom-bench: cannot write {}: {e}", cfg.out.display());
-        return ExitCode::from(2);
-    }
-    let ok = report["all_verified"].as_bool() == Some(true);
-    eprintln!(
-        "veccom-bench: wrote {} ({} rows, {} ablation rows){}",
-        cfg.out.display(),
-        report["rows"].as_array().map_or(0, Vec::len),
-        report["ablation"].as_array().map_or(0, Vec::len),
-        if ok { "" } else { "; SOME CHECKS FAILED" }
-    );
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    run_to_report(
+        "veccom-bench",
+        &cfg.out,
+        || run(&cfg),
+        |report| {
+            format!(
+                " ({} rows, {} ablation rows)",
+                report["rows"].as_array().map_or(0, Vec::len),
+                report["ablation"].as_array().map_or(0, Vec::len)
+            )
+        },
+    )
 }
 
 #[cfg(test)]
@@ -164,14 +146,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn length_lists_and_scheme_aliases() {
-        assert_eq!(
-            parse_lengths("100, 1000,2^10..2^12", "x").unwrap(),
-            vec![100, 1000, 1024, 2048, 4096]
-        );
-        assert_eq!(parse_lengths("none", "x").unwrap(), Vec::<usize>::new());
-        assert!(parse_lengths("2^3..100", "x").is_err());
-        assert!(parse_lengths("ten", "x").unwrap_err().contains("ten"));
+    fn scheme_aliases() {
         assert_eq!(parse_schemes("pairing,merkle").unwrap().len(), 3);
         assert_eq!(
             parse_schemes("blake3").unwrap(),

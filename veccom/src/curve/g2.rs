@@ -5,8 +5,7 @@ use blst::{
     blst_p2, blst_p2_add_or_double, blst_p2_affine, blst_p2_affine_compress,
     blst_p2_affine_generator, blst_p2_affine_in_g2, blst_p2_affine_is_equal, blst_p2_cneg,
     blst_p2_from_affine, blst_p2_generator, blst_p2_is_equal, blst_p2_is_inf, blst_p2_mult,
-    blst_p2_to_affine, blst_p2_uncompress, blst_p2s_mult_pippenger,
-    blst_p2s_mult_pippenger_scratch_sizeof, blst_p2s_to_affine, BLST_ERROR,
+    blst_p2_to_affine, blst_p2_uncompress, blst_p2s_to_affine, BLST_ERROR,
 };
 
 use super::fr::Scalar;
@@ -100,31 +99,7 @@ impl G2 {
     /// Σ k_i·P_i by blst's Pippenger, for scalars of `nbits` bits given as 32-byte little-endian
     /// strings (the batch verifier's combination of verifier parameters).
     pub fn msm(points: &[G2Affine], scalars: &[[u8; 32]], nbits: usize) -> G2 {
-        assert_eq!(points.len(), scalars.len(), "one scalar per point");
-        assert!((1..=256).contains(&nbits), "nbits {nbits} out of range");
-        let mut out = blst_p2::default();
-        if points.is_empty() {
-            return G2(out);
-        }
-        let packed = super::msm::packed_scalars(scalars, nbits);
-        // SAFETY: blst's scratch size for this many points, in bytes (rounded up to u64 words).
-        let words = unsafe { blst_p2s_mult_pippenger_scratch_sizeof(points.len()) }.div_ceil(8);
-        let mut scratch = vec![0u64; words.max(1)];
-        let p: [*const blst_p2_affine; 2] = [&points[0].0, std::ptr::null()];
-        let s: [*const u8; 2] = [packed.as_ptr(), std::ptr::null()];
-        // SAFETY: contiguous arrays of `points.len()` affine points and of as many `stride`-byte
-        // scalars, scratch of the size blst asked for.
-        unsafe {
-            blst_p2s_mult_pippenger(
-                &mut out,
-                p.as_ptr(),
-                points.len(),
-                s.as_ptr(),
-                nbits,
-                scratch.as_mut_ptr() as *mut _,
-            )
-        };
-        G2(out)
+        super::msm::pippenger_msm_bits_g2(points, scalars, nbits)
     }
 }
 

@@ -45,7 +45,8 @@
 use blst::{
     blst_fp, blst_fp_add, blst_fp_cneg, blst_fp_inverse, blst_fp_mul, blst_fp_sqr, blst_fp_sub,
     blst_p1, blst_p1_affine, blst_p1_to_affine, blst_p1s_mult_pippenger,
-    blst_p1s_mult_pippenger_scratch_sizeof,
+    blst_p1s_mult_pippenger_scratch_sizeof, blst_p2, blst_p2_affine, blst_p2s_mult_pippenger,
+    blst_p2s_mult_pippenger_scratch_sizeof,
 };
 use std::collections::HashMap;
 
@@ -54,6 +55,7 @@ use rayon::prelude::*;
 use super::digits::{naf, signed_digits, windows};
 use super::fr::Scalar;
 use super::g1::{G1Affine, G1};
+use super::g2::{G2Affine, G2};
 
 /// Σ k_i·P_i with one blst scalar multiplication per term.
 pub fn naive_msm(points: &[G1Affine], scalars: &[Scalar]) -> G1 {
@@ -86,37 +88,63 @@ pub fn pippenger_msm_bytes(points: &[G1Affine], scalars: &[[u8; 32]]) -> G1 {
     pippenger_msm_bits(points, scalars, 255)
 }
 
-/// Σ k_i·P_i by blst's Pippenger method on one thread, for scalars below 2^nbits (given as
-/// 32-byte little-endian strings).
-pub fn pippenger_msm_bits(points: &[G1Affine], scalars: &[[u8; 32]], nbits: usize) -> G1 {
-    assert_eq!(points.len(), scalars.len(), "one scalar per point");
-    assert!((1..=256).contains(&nbits), "nbits {nbits} out of range");
-    let mut out = blst_p1::default();
-    if points.is_empty() {
-        return G1(out);
-    }
-    let packed = packed_scalars(scalars, nbits);
-    let scalar_ptr = packed.as_ptr();
-    // SAFETY: blst's scratch size for this many points, in bytes; we allocate u64 words.
-    let words = unsafe { blst_p1s_mult_pippenger_scratch_sizeof(points.len()) }.div_ceil(8);
-    let mut scratch = vec![0u64; words.max(1)];
-    // A null second pointer tells blst that the first points to a contiguous array.
-    let p: [*const blst_p1_affine; 2] = [&points[0].0, std::ptr::null()];
-    let s: [*const u8; 2] = [scalar_ptr, std::ptr::null()];
-    // SAFETY: contiguous arrays of `points.len()` affine points (G1Affine is a transparent
-    // wrapper) and of as many `stride`-byte scalars; scratch as large as blst asked.
-    unsafe {
-        blst_p1s_mult_pippenger(
-            &mut out,
-            p.as_ptr(),
-            points.len(),
-            s.as_ptr(),
-            nbits,
-            scratch.as_mut_ptr() as *mut _,
-        )
+/// blst's Pippenger on one thread over contiguous arrays, written once for G1 and G2: a
+/// function `$name(points, scalars, nbits)` for scalars below 2^nbits given as 32-byte
+/// little-endian strings.
+macro_rules! blst_pippenger {
+    ($name:ident, $affine:ty, $proj:ident, $raw:ty, $raw_affine:ty, $sizeof:path, $mult:path) => {
+        /// Σ k_i·P_i by blst's Pippenger method on one thread, for scalars below 2^nbits
+        /// (given as 32-byte little-endian strings).
+        pub fn $name(points: &[$affine], scalars: &[[u8; 32]], nbits: usize) -> $proj {
+            assert_eq!(points.len(), scalars.len(), "one scalar per point");
+            assert!((1..=256).contains(&nbits), "nbits {nbits} out of range");
+            let mut out = <$raw>::default();
+            if points.is_empty() {
+                return $proj(out);
+            }
+            let packed = packed_scalars(scalars, nbits);
+            // SAFETY: blst's scratch size for this many points, in bytes; we allocate u64 words.
+            let words = unsafe { $sizeof(points.len()) }.div_ceil(8);
+            let mut scratch = vec![0u64; words.max(1)];
+            // A null second pointer tells blst that the first points to a contiguous array.
+            let p: [*const $raw_affine; 2] = [&points[0].0, std::ptr::null()];
+            let s: [*const u8; 2] = [packed.as_ptr(), std::ptr::null()];
+            // SAFETY: contiguous arrays of `points.len()` affine points (the affine type is a
+            // transparent wrapper) and of as many `stride`-byte scalars; scratch as large as
+            // blst asked.
+            unsafe {
+                $mult(
+                    &mut out,
+                    p.as_ptr(),
+                    points.len(),
+                    s.as_ptr(),
+                    nbits,
+                    scratch.as_mut_ptr() as *mut _,
+                )
+            };
+            $proj(out)
+        }
     };
-    G1(out)
 }
+
+blst_pippenger!(
+    pippenger_msm_bits,
+    G1Affine,
+    G1,
+    blst_p1,
+    blst_p1_affine,
+    blst_p1s_mult_pippenger_scratch_sizeof,
+    blst_p1s_mult_pippenger
+);
+blst_pippenger!(
+    pippenger_msm_bits_g2,
+    G2Affine,
+    G2,
+    blst_p2,
+    blst_p2_affine,
+    blst_p2s_mult_pippenger_scratch_sizeof,
+    blst_p2s_mult_pippenger
+);
 
 /// Σ k_i·P_i by blst's Pippenger method, split over the threads of the current rayon pool
 /// (each thread one contiguous share of the terms).

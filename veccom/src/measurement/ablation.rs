@@ -17,12 +17,12 @@ use std::hint::black_box;
 
 use ark_bls12_381::{Fr as ArkFr, G1Affine as ArkG1, G1Projective as ArkG1Projective};
 use ark_ec::{CurveGroup, VariableBaseMSM};
+use measure::timing::{time_with_bound, Plan, Timing};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use sha2::{Digest as _, Sha256};
 
 use super::report::{AblationRow, MERKLE_SHA256, PAIRING};
-use super::timing::{time_pair, Plan, Timing};
 use super::workload::{random_values, PairingFixture};
 use crate::arkworks;
 use crate::curve::hash_to_scalar::hash_value;
@@ -278,7 +278,7 @@ fn time_group(
     let mut timed: Vec<(Timing, &'static str, &'static str, Option<bool>)> = Vec::new();
     for mut v in g.variants {
         (v.run)();
-        let (t, _) = time_pair(plan, &mut v.run, None);
+        let (t, _) = time_with_bound(plan, &mut v.run, None);
         timed.push((t, v.name, v.description, v.agrees));
     }
     let base = timed[0].0.cpu_s.median;

@@ -1,9 +1,8 @@
-//! Measurement: timing in CPU and wall time, the operations of each scheme with their checks
+//! Measurement (timed with [`measure::timing`]): the operations of each scheme with their checks
 //! and counted-operation lower bounds, the ablation, and the runner behind `veccom-bench` that
 //! writes `report.json`.
 
 pub mod ablation;
 pub mod report;
 pub mod run;
-pub mod timing;
 pub mod workload;

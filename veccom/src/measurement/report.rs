@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::timing::{Stats, Timing};
+use measure::timing::{Stats, Timing};
 
 /// Scheme names as they appear in reports.
 pub const PAIRING: &str = "pairing-bls12-381";

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use measure::progress::Progress;
+use measure::timing::Plan;
 use serde_json::{json, Value};
 
 use super::ablation::ablation_rows;
 use super::report::{AblationRow, Row, MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
-use super::timing::Plan;
 use super::workload::{
     is_parallel, reset_peak_rss, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS,
     PAIRING_OPS,
@@ -144,64 +144,6 @@ impl Config {
     }
 }
 
-/// Parses a list of lengths such as "100,1000,2^10..2^16" (a range runs over the powers of two
-/// between its ends); "none" or nothing is the empty list. `what` names the list in errors.
-pub fn parse_lengths(s: &str, what: &str) -> Result<Vec<usize>, String> {
-    let s = s.trim();
-    if s.is_empty() || s == "none" {
-        return Ok(vec![]);
-    }
-    let mut out = Vec::new();
-    for part in s.split(',').map(str::trim) {
-        let pow = |t: &str| -> Result<usize, String> {
-            let t = t.trim();
-            match t.strip_prefix("2^") {
-                Some(e) => {
-                    let e: u32 = e
-                        .parse()
-                        .map_err(|_| format!("{what}: bad exponent in {t:?}"))?;
-                    if e > 40 {
-                        return Err(format!("{what}: 2^{e} is too large"));
-                    }
-                    Ok(1usize << e)
-                }
-                None => t
-                    .parse()
-                    .map_err(|_| format!("{what}: {t:?} is not a length")),
-            }
-        };
-        if let Some((a, b)) = part.split_once("..") {
-            let (lo, hi) = (pow(a)?, pow(b)?);
-            if !lo.is_power_of_two() || !hi.is_power_of_two() || lo > hi {
-                return Err(format!(
-                    "{what}: a range must run between powers of two, got {part:?}"
-                ));
-            }
-            let mut x = lo;
-            while x <= hi {
-                out.push(x);
-                x *= 2;
-            }
-        } else {
-            out.push(pow(part)?);
-        }
-    }
-    Ok(out)
-}
-
-/// The 1, 5 and 15-minute load averages.
-pub fn load_averages() -> Vec<f64> {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|s| {
-            s.split_whitespace()
-                .take(3)
-                .filter_map(|x| x.parse().ok())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn fmt_s(s: f64) -> String {
     if s >= 1.0 {
         format!("{s:.3} s")
@@ -285,7 +227,7 @@ enum Fixture {
 pub fn run(cfg: &Config) -> Result<Value, String> {
     cfg.validate()?;
     let start = Instant::now();
-    let load_start = load_averages();
+    let load_start = measure::machine::load_averages();
     let machine = measure::machine::machine_json();
     // The code that runs is the code at the start (the tree may change while a sweep runs).
     let provenance = measure::provenance::provenance_json();
@@ -385,7 +327,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
         },
         "machine": machine,
         "provenance": provenance,
-        "load_avg": {"start": load_start, "end": load_averages()},
+        "load_avg": {"start": load_start, "end": measure::machine::load_averages()},
         "clock": "CPU time: CLOCK_PROCESS_CPUTIME_ID, all threads of the process; wall time: monotonic clock",
         "elapsed_s": start.elapsed().as_secs_f64(),
         "all_verified": all_verified,

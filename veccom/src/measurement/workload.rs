@@ -19,6 +19,7 @@
 //! below them (a ratio under 1).
 
 use measure::clock::peak_rss_mib;
+use measure::timing::{time_once, time_with_bound, Plan, Timing};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::json;
@@ -26,7 +27,6 @@ use serde_json::json;
 use super::report::{LowerBound, Row, Sizes, MERKLE_BLAKE3, MERKLE_SHA256, PAIRING};
 use std::hint::black_box;
 
-use super::timing::{time_once, time_pair, Plan, Timing};
 use crate::curve::hash_to_scalar::hash_value;
 use crate::curve::msm::pippenger_msm_from_bytes;
 use crate::curve::pairing::{final_exponentiation, multi_miller_loop};
@@ -436,8 +436,8 @@ fn time_all(
     let mut rows = Vec::new();
     for mut m in measured {
         let (t, lt) = match m.bound.as_mut() {
-            Some((_, b)) => time_pair(&ctx.plan, &mut m.run, Some(&mut **b)),
-            None => time_pair(&ctx.plan, &mut m.run, None),
+            Some((_, b)) => time_with_bound(&ctx.plan, &mut m.run, Some(&mut **b)),
+            None => time_with_bound(&ctx.plan, &mut m.run, None),
         };
         let lb = match (m.bound, lt.as_ref()) {
             (Some((what, _)), Some(l)) => Some((what, l)),

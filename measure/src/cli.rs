@@ -1,0 +1,158 @@
+//! What the bench binaries' command lines share: lists of counts, and the end of a run (the
+//! output checked before the work, the report written atomically, the exit status).
+//!
+//! Exit status: 0 when the report is written and every check passed, 1 when it is written but a
+//! check failed, 2 on bad input or an output that cannot be written (before any work).
+
+use std::fmt::Display;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::Value;
+
+/// Parses a list of counts such as "100,1000,2^10..2^16": a count, `2^e`, or a range between
+/// two powers of two that runs over the powers of two between them; "none" or nothing is the
+/// empty list. `what` (the option) names the list in errors.
+pub fn parse_counts(s: &str, what: &str) -> Result<Vec<usize>, String> {
+    let s = s.trim();
+    if s.is_empty() || s == "none" {
+        return Ok(vec![]);
+    }
+    let one = |t: &str| -> Result<usize, String> {
+        let t = t.trim();
+        match t.strip_prefix("2^") {
+            Some(e) => {
+                let e: u32 = e
+                    .parse()
+                    .map_err(|_| format!("{what}: bad exponent in {t:?}"))?;
+                if e > 40 {
+                    return Err(format!("{what}: 2^{e} is too large"));
+                }
+                Ok(1usize << e)
+            }
+            None => t
+                .parse()
+                .map_err(|_| format!("{what}: {t:?} is not a count")),
+        }
+    };
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        if let Some((a, b)) = part.split_once("..") {
+            let (lo, hi) = (one(a)?, one(b)?);
+            if !lo.is_power_of_two() || !hi.is_power_of_two() || lo > hi {
+                return Err(format!(
+                    "{what}: a range must run between powers of two, got {part:?}"
+                ));
+            }
+            out.extend((lo.trailing_zeros()..=hi.trailing_zeros()).map(|e| 1usize << e));
+        } else {
+            out.push(one(part)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Refuses bad input: prints `<program>: <why>` on the standard error and returns status 2.
+pub fn refuse(program: &str, why: impl Display) -> ExitCode {
+    eprintln!("{program}: {why}");
+    ExitCode::from(2)
+}
+
+/// Runs a bench binary's measurement and writes its report to `out`, with messages prefixed
+/// by `program`: `out` is checked for writability first; `run` makes the report (an `Err` is
+/// bad input found late: status 2); the report is written atomically. A report passes when its
+/// `all_verified` is true; `summary` says what it holds, after "wrote <out>".
+pub fn run_to_report(
+    program: &str,
+    out: &Path,
+    run: impl FnOnce() -> Result<Value, String>,
+    summary: impl FnOnce(&Value) -> String,
+) -> ExitCode {
+    if let Err(e) = crate::output::check_writable(out) {
+        return refuse(program, e);
+    }
+    let report = match run() {
+        Ok(r) => r,
+        Err(e) => return refuse(program, e),
+    };
+    if let Err(e) = crate::output::write_json_atomic(out, &report) {
+        return refuse(program, format!("cannot write {}: {e}", out.display()));
+    }
+    let ok = report["all_verified"].as_bool() == Some(true);
+    eprintln!(
+        "{program}: wrote {}{}{}",
+        out.display(),
+        summary(&report),
+        if ok { "" } else { "; SOME CHECKS FAILED" }
+    );
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_powers_and_ranges() {
+        assert_eq!(
+            parse_counts("100, 1000,2^10..2^12", "x").unwrap(),
+            vec![100, 1000, 1024, 2048, 4096]
+        );
+        assert_eq!(parse_counts("2^3, 4..16", "x").unwrap(), vec![8, 4, 8, 16]);
+        assert!(parse_counts("none", "x").unwrap().is_empty());
+        assert!(parse_counts(" ", "x").unwrap().is_empty());
+        assert!(parse_counts("ten", "--n").unwrap_err().contains("--n"));
+        assert!(parse_counts("2^x", "--n").unwrap_err().contains("exponent"));
+        assert!(parse_counts("2^41", "--n")
+            .unwrap_err()
+            .contains("too large"));
+        for bad in ["2^3..100", "2^5..2^3", "3..8"] {
+            let e = parse_counts(bad, "--n").unwrap_err();
+            assert!(e.contains("powers of two"), "{bad}: {e}");
+        }
+    }
+
+    fn report(ok: bool) -> Value {
+        serde_json::json!({ "all_verified": ok })
+    }
+
+    #[test]
+    fn the_exit_status_says_whether_the_checks_passed() {
+        let dir = std::env::temp_dir().join(format!("measure-cli-{}", std::process::id()));
+        let out = dir.join("sub/report.json");
+        let text = || std::fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            run_to_report("t", &out, || Ok(report(true)), |_| String::new()),
+            ExitCode::SUCCESS
+        );
+        assert!(text().contains("true"));
+        assert_eq!(
+            run_to_report("t", &out, || Ok(report(false)), |_| String::new()),
+            ExitCode::from(1)
+        );
+        assert!(
+            text().contains("false"),
+            "a failed run still writes its report"
+        );
+        let late = run_to_report("t", &out, || Err("bad".into()), |_| String::new());
+        assert_eq!(late, ExitCode::from(2));
+        // An output that is a directory is refused before the run.
+        let mut ran = false;
+        let code = run_to_report(
+            "t",
+            &dir,
+            || {
+                ran = true;
+                Ok(report(true))
+            },
+            |_| String::new(),
+        );
+        assert_eq!(code, ExitCode::from(2));
+        assert!(!ran);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,196 @@
+//! What the experiment crates' end-to-end tests share (behind the `testing` feature, for
+//! `[dev-dependencies]` only): running a bench binary, scratch directories, checking a JSON
+//! report against its schema with Python's `jsonschema`, refused input ([`Bench`]), and the
+//! seed-figure tables in CSV.
+//!
+//! Each helper panics with a message naming what failed, as a test should.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// An experiment crate's bench binary as its end-to-end tests see it; built in a test file as
+/// a constant from the paths cargo gives it:
+///
+/// ```ignore
+/// const BENCH: Bench = Bench {
+///     exe: env!("CARGO_BIN_EXE_veccom-bench"),
+///     crate_dir: env!("CARGO_MANIFEST_DIR"),
+///     name: "veccom",
+/// };
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Bench {
+    /// The binary (`env!("CARGO_BIN_EXE_<name>")`).
+    pub exe: &'static str,
+    /// The crate's directory (`env!("CARGO_MANIFEST_DIR")`), where `docs/report.schema.json`
+    /// and `data/` are.
+    pub crate_dir: &'static str,
+    /// A short name for the test's scratch directories.
+    pub name: &'static str,
+}
+
+impl Bench {
+    /// Runs the binary with `args`, progress as log lines (so that a test can look for them in
+    /// the standard error), and returns its output.
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new(self.exe)
+            .args(args)
+            .env("SUITE_PROGRESS", "lines")
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", self.exe))
+    }
+
+    /// Runs the binary with `args` and asserts that it refuses them as bad input must be
+    /// refused: exit status 2 and a message containing `says`. Returns the standard error.
+    pub fn refuses(&self, args: &[&str], says: &str) -> String {
+        let out = self.run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        stderr
+    }
+
+    /// A fresh, empty directory for one test, unique to the crate, the test and the process.
+    pub fn scratch(&self, test: &str) -> PathBuf {
+        scratch(&format!("{}-cli", self.name), test)
+    }
+
+    /// A path in the crate's directory.
+    pub fn path(&self, relative: &str) -> PathBuf {
+        Path::new(self.crate_dir).join(relative)
+    }
+
+    /// Checks `report` against the crate's `docs/report.schema.json` (see [`validate`]).
+    pub fn validate(&self, report: &Path) -> Result<(), String> {
+        validate(&self.path("docs/report.schema.json"), report)
+    }
+}
+
+/// A fresh, empty directory, unique to the process: `<tmp>/<prefix>-<name>-<pid>`.
+pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("{prefix}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("cannot create {}: {e}", d.display()));
+    d
+}
+
+/// Reads and parses a JSON file.
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Checks the JSON file `report` against the JSON Schema (draft 2020-12) in `schema` with
+/// Python's `jsonschema`, after checking the schema itself. `Err` holds the violations, one a
+/// line. Panics if `python3` with `jsonschema` (requirements.txt) cannot be run.
+pub fn validate(schema: &Path, report: &Path) -> Result<(), String> {
+    let code = "import json, sys, jsonschema\n\
+                s = json.load(open(sys.argv[1]))\n\
+                jsonschema.Draft202012Validator.check_schema(s)\n\
+                errs = sorted(jsonschema.Draft202012Validator(s).iter_errors(json.load(open(sys.argv[2]))), key=str)\n\
+                print('\\n'.join(e.message for e in errs))\n\
+                sys.exit(1 if errs else 0)\n";
+    let out = Command::new("python3")
+        .args(["-c", code])
+        .arg(schema)
+        .arg(report)
+        .output()
+        .expect("python3 with jsonschema (requirements.txt) is needed to check the schema");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Splits one CSV line into its fields; a field may be double-quoted (with commas inside, but
+/// no quotes). Panics on an unbalanced quote.
+pub fn csv_fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().expect("never empty").push(c),
+        }
+    }
+    assert!(!quoted, "unbalanced quotes in {line:?}");
+    out
+}
+
+/// The rows of the CSV file at `path` whose first line is exactly the columns `header`: each
+/// non-blank line after it as (the line, its fields), every row with as many fields as the
+/// header has columns.
+pub fn csv_rows(path: &Path, header: &[&str]) -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    assert_eq!(csv_fields(first), header, "{}: header", path.display());
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f = csv_fields(line);
+            assert_eq!(f.len(), header.len(), "{line}");
+            (line.to_string(), f)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_keep_commas_inside_quotes() {
+        assert_eq!(csv_fields(r#"a,"b, c",,d"#), ["a", "b, c", "", "d"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "unbalanced quotes")]
+    fn an_unbalanced_quote_is_refused() {
+        csv_fields(r#"a,"b"#);
+    }
+
+    #[test]
+    fn csv_rows_check_the_header_and_the_width() {
+        let dir = scratch("measure-testing", "csv");
+        let path = dir.join("t.csv");
+        std::fs::write(&path, "x,y\n1,\"a, b\"\n\n2,c\n").unwrap();
+        let rows = csv_rows(&path, &["x", "y"]);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].1, ["1", "a, b"]);
+        let wrong_header = std::panic::catch_unwind(|| csv_rows(&path, &["x", "z"]));
+        assert!(wrong_header.is_err());
+        std::fs::write(&path, "x,y\n1,2,3\n").unwrap();
+        assert!(std::panic::catch_unwind(|| csv_rows(&path, &["x", "y"])).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn validation_accepts_a_conforming_report_and_names_a_violation() {
+        let dir = scratch("measure-testing", "schema");
+        let schema = dir.join("schema.json");
+        std::fs::write(
+            &schema,
+            r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "required": ["cpu_s"], "properties": {"cpu_s": {"type": "number"}}}"#,
+        )
+        .unwrap();
+        let report = dir.join("report.json");
+        std::fs::write(&report, r#"{"cpu_s": 1.5}"#).unwrap();
+        validate(&schema, &report).unwrap();
+        assert_eq!(read_json(&report)["cpu_s"], 1.5);
+        std::fs::write(&report, r#"{"wall_s": 1.5}"#).unwrap();
+        assert!(validate(&schema, &report).unwrap_err().contains("cpu_s"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
