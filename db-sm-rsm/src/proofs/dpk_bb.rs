@@ -22,12 +22,13 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
-use ark_ff::{UniformRand, Zero};
+use ark_ff::Zero;
 use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
-use crate::primitives::group::{mul_var, FixedBaseTable, Generators, Gt};
+use crate::primitives::group::{mul_var, random_scalars, FixedBaseTable, Generators, Gt};
+use crate::primitives::sharing::response_shares;
 use crate::primitives::transcript::Transcript;
 use crate::{Error, Result};
 
@@ -110,15 +111,10 @@ pub fn commit<E: Pairing>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Nonces<E::ScalarField> {
     let n = st.sigmas.len();
-    let mut draw = || {
-        (0..n)
-            .map(|_| E::ScalarField::rand(rng))
-            .collect::<Vec<_>>()
-    };
-    let nonces = Nonces {
-        v: draw(),
-        r: draw(),
-        b: draw(),
+    let nonces: Nonces<E::ScalarField> = Nonces {
+        v: random_scalars(rng, n),
+        r: random_scalars(rng, n),
+        b: random_scalars(rng, n),
     };
     let factors: Vec<(Gt<E>, E::G1)> = (0..n)
         .into_par_iter()
@@ -176,17 +172,10 @@ pub fn respond<F: ark_ff::PrimeField>(
     w: &WitnessShares<F>,
     ch: &[F],
 ) -> (Vec<F>, Vec<F>, Vec<F>) {
-    let resp = |hat: &[F], x: &[F]| -> Vec<F> {
-        hat.iter()
-            .zip(x)
-            .zip(ch)
-            .map(|((h, x), c)| *h - *x * c)
-            .collect()
-    };
     (
-        resp(&nonces.v, &w.v),
-        resp(&nonces.r, &w.r),
-        resp(&nonces.b, &w.b),
+        response_shares(&nonces.v, &w.v, ch),
+        response_shares(&nonces.r, &w.r, ch),
+        response_shares(&nonces.b, &w.b, ch),
     )
 }
 
@@ -243,7 +232,7 @@ pub fn verify<E: Pairing>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ark_ff::Field;
+    use ark_ff::{Field, UniformRand};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
