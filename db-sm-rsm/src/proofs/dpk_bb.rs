@@ -232,16 +232,10 @@ pub fn verify<E: Pairing>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::primitives::sharing::share;
     use ark_ff::{Field, UniformRand};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
-
-    fn share<F: ark_ff::PrimeField>(x: F, m: usize, rng: &mut ChaCha20Rng) -> Vec<F> {
-        let mut s: Vec<F> = (0..m - 1).map(|_| F::rand(rng)).collect();
-        let rest: F = s.iter().copied().sum();
-        s.push(x - rest);
-        s
-    }
 
     fn no_shares<F: ark_ff::PrimeField>(m: usize) -> Vec<WitnessShares<F>> {
         (0..m)
@@ -306,7 +300,7 @@ mod tests {
             let e = b * (v + xp).inverse().unwrap();
             sigmas.push(gens.g1.mul(&e).into_affine());
             for (x, which) in [(v, 0), (r, 1), (b, 2)] {
-                for (k, s) in share(x, m, &mut rng).into_iter().enumerate() {
+                for (k, s) in share(&x, m, &mut rng).into_iter().enumerate() {
                     match which {
                         0 => shares[k].v.push(s),
                         1 => shares[k].r.push(s),
@@ -362,9 +356,9 @@ mod tests {
                 E::ScalarField::rand(&mut rng),
             );
             gammas.push((gens.g1.mul(&v) + gens.h1.mul(&r)).into_affine());
-            let sv = share(v, m, &mut rng);
-            let sr = share(r, m, &mut rng);
-            let sb = share(E::ScalarField::zero(), m, &mut rng);
+            let sv = share(&v, m, &mut rng);
+            let sr = share(&r, m, &mut rng);
+            let sb = share(&E::ScalarField::zero(), m, &mut rng);
             for k in 0..m {
                 shares[k].v.push(sv[k]);
                 shares[k].r.push(sr[k]);

@@ -337,16 +337,10 @@ pub fn z1_shares<E: Pairing>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::primitives::sharing::share;
     use ark_ff::{Field, UniformRand};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
-
-    fn share<F: PrimeField>(x: F, m: usize, rng: &mut ChaCha20Rng) -> Vec<F> {
-        let mut s: Vec<F> = (0..m - 1).map(|_| F::rand(rng)).collect();
-        let rest: F = s.iter().copied().sum();
-        s.push(x - rest);
-        s
-    }
 
     /// Builds blinded BBS+ signatures directly (the protocol gets them by threshold decryption)
     /// and runs the three rounds; returns the failing entries.
@@ -396,7 +390,7 @@ mod tests {
             rs.push(r + br);
             let vals = [bs, bc, br, d0, bs * bc, d0 * bc];
             for (idx, val) in vals.into_iter().enumerate() {
-                for (k, sh) in share(val, m, &mut rng).into_iter().enumerate() {
+                for (k, sh) in share(&val, m, &mut rng).into_iter().enumerate() {
                     let t = &mut w[k];
                     [
                         &mut t.bs, &mut t.bc, &mut t.br, &mut t.d0, &mut t.d1, &mut t.d2,
