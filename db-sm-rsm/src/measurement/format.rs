@@ -189,6 +189,19 @@ pub(crate) fn skeleton(n: usize, m: usize) -> Report {
             r.record(Some(p), name, 0.0);
         }
     };
+    // A mixers' section: every mixer's leaf for each label in order, and the `status_*` lines
+    // where they stand.
+    let mixer_section = |r: &mut Report, name: &str, items: &[&str]| {
+        r.section(name, Totals::Mixers, |r| {
+            for item in items {
+                if item.starts_with("status_") {
+                    r.status(item, true);
+                } else {
+                    each(r, item);
+                }
+            }
+        })
+    };
     r.section("main", Totals::None, |r| {
         r.line(format!("number of entries: {n}"));
         r.line(format!("number of mix-servers: {m}"));
@@ -221,12 +234,16 @@ pub(crate) fn skeleton(n: usize, m: usize) -> Report {
                 each(r, "verifying others' proofs of shuffle");
                 r.status("status_shuffle", true);
             });
-            r.section("decryption of output messages", Totals::Mixers, |r| {
-                each(r, "threshold decryption");
-                each(r, "verifying others' decryption shares (batched)");
-                each(r, "combining decryption shares");
-                r.status("status_decshares", true);
-            });
+            mixer_section(
+                r,
+                "decryption of output messages",
+                &[
+                    "threshold decryption",
+                    "verifying others' decryption shares (batched)",
+                    "combining decryption shares",
+                    "status_decshares",
+                ],
+            );
             r.section(
                 "decryption of individual message/randomness shares",
                 Totals::Mixers,
@@ -261,28 +278,36 @@ pub(crate) fn skeleton(n: usize, m: usize) -> Report {
                         r.status("status_shuffle_blsigs", true);
                     },
                 );
-                r.section(
+                mixer_section(
+                    r,
                     "generate encrypted blinded BB signatures",
-                    Totals::Mixers,
-                    |r| {
-                        each(r, "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors");
-                        each(r, "verifying others' proofs of knowledge of blinding factors");
-                        r.status("status_pk_bl", true);
-                        each(r, "generate encrypted blinded BB signatures");
-                    },
+                    &[
+                        "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors",
+                        "verifying others' proofs of knowledge of blinding factors",
+                        "status_pk_bl",
+                        "generate encrypted blinded BB signatures",
+                    ],
                 );
-                r.section("decrypt blinded signatures", Totals::Mixers, |r| {
-                    each(r, "obtain decryption shares");
-                    each(r, "verifying others' decryption shares");
-                    each(r, "combine decryption shares");
-                    r.status("status_decshares_blsigs", true);
-                });
+                mixer_section(
+                    r,
+                    "decrypt blinded signatures",
+                    &[
+                        "obtain decryption shares",
+                        "verifying others' decryption shares",
+                        "combine decryption shares",
+                        "status_decshares_blsigs",
+                    ],
+                );
             });
-            r.section("dpk_bbsig_nizkproofs", Totals::Mixers, |r| {
-                each(r, "creating dpk_bbsig commit message");
-                each(r, "creating dpk_bbsig challenge");
-                each(r, "creating dpk_bbsig response message");
-            });
+            mixer_section(
+                r,
+                "dpk_bbsig_nizkproofs",
+                &[
+                    "creating dpk_bbsig commit message",
+                    "creating dpk_bbsig challenge",
+                    "creating dpk_bbsig response message",
+                ],
+            );
             r.section("dpk_bbsig_nizkverifs", Totals::Verifier, |r| {
                 r.record(Some(Verifier), "verifying dpk_bbsig proof", 0.0)
             });
@@ -322,43 +347,45 @@ pub(crate) fn skeleton(n: usize, m: usize) -> Report {
                     );
                     r.status("status_shuffle_blsigs_rev", true);
                 });
-                r.section(
+                mixer_section(
+                    r,
                     "generate encrypted blinded BBS+ signatures",
-                    Totals::Mixers,
-                    |r| {
-                        each(r, "generate encrypted blinding factors and proofs of knowledge of blinding factors");
-                        each(r, "verifying others' proofs of knowledge of blinding factors");
-                        r.status("status_pk_blrev", true);
-                        each(r, "generate encrypted blinded BBS+ signatures");
-                    },
+                    &[
+                        "generate encrypted blinding factors and proofs of knowledge of blinding factors",
+                        "verifying others' proofs of knowledge of blinding factors",
+                        "status_pk_blrev",
+                        "generate encrypted blinded BBS+ signatures",
+                    ],
                 );
-                r.section("decryption of blinded BBS+ signatures", Totals::Mixers, |r| {
-                    each(r, "obtain decryption shares");
-                    each(r, "verifying others' decryption shares");
-                    each(r, "combining decryption shares");
-                    r.status("status_decshares_blsigs_rev", true);
-                });
-            });
-            r.section("dpk_bbsplussig_nizkproofs", Totals::Mixers, |r| {
-                each(r, "creating additive shares for delta0");
-                each(r, "creating multiplicative shares for delta1 step 1");
-                each(r, "creating multiplicative shares for delta1 step 2");
-                each(r, "creating multiplicative shares for delta2 step 1");
-                each(r, "creating multiplicative shares for delta2 step 2");
-                each(
+                mixer_section(
                     r,
+                    "decryption of blinded BBS+ signatures",
+                    &[
+                        "obtain decryption shares",
+                        "verifying others' decryption shares",
+                        "combining decryption shares",
+                        "status_decshares_blsigs_rev",
+                    ],
+                );
+            });
+            mixer_section(
+                r,
+                "dpk_bbsplussig_nizkproofs",
+                &[
+                    "creating additive shares for delta0",
+                    "creating multiplicative shares for delta1 step 1",
+                    "creating multiplicative shares for delta1 step 2",
+                    "creating multiplicative shares for delta2 step 1",
+                    "creating multiplicative shares for delta2 step 2",
                     "computing shares of z1 and proof of knowledge of their openings",
-                );
-                each(
-                    r,
                     "verifying others' proof of knowledge of openings of shares of z1",
-                );
-                r.status("status_pk_z1", true);
-                each(r, "computing generators");
-                each(r, "creating dpk_bbsplussig commit message");
-                each(r, "creating dpk_bbsplussig challenge");
-                each(r, "creating dpk_bbsplussig response message");
-            });
+                    "status_pk_z1",
+                    "computing generators",
+                    "creating dpk_bbsplussig commit message",
+                    "creating dpk_bbsplussig challenge",
+                    "creating dpk_bbsplussig response message",
+                ],
+            );
             r.section("dpk_bbsplussig_nizkverifs", Totals::Verifier, |r| {
                 r.record(Some(Verifier), "verifying dpk_bbsplussig proofs", 0.0)
             });

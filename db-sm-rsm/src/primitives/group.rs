@@ -408,6 +408,11 @@ pub fn challenge_short_vec<F: PrimeField>(
     (0..n).map(|_| random_short(&mut rng, bits)).collect()
 }
 
+/// n uniform scalars (nonces).
+pub fn random_scalars<F: PrimeField>(rng: &mut (impl RngCore + CryptoRng), n: usize) -> Vec<F> {
+    (0..n).map(|_| F::rand(rng)).collect()
+}
+
 /// A uniform nonzero scalar (for exponents that must be invertible).
 pub fn random_nonzero<F: PrimeField>(rng: &mut (impl RngCore + CryptoRng)) -> F {
     loop {

@@ -19,6 +19,17 @@ pub fn share<F: PrimeField>(v: &F, m: usize, rng: &mut (impl RngCore + CryptoRng
     shares
 }
 
+/// One party's share of a distributed sigma proof's responses: `x̂_i − x_{k,i}·ch_i` for its
+/// nonces x̂ and witness shares x_k; the parties' shares sum to the response for the shared x.
+pub fn response_shares<F: PrimeField>(nonces: &[F], x: &[F], ch: &[F]) -> Vec<F> {
+    nonces
+        .iter()
+        .zip(x)
+        .zip(ch)
+        .map(|((h, x), c)| *h - *x * c)
+        .collect()
+}
+
 /// Σ shares.
 pub fn reconstruct<F: PrimeField>(shares: &[F]) -> F {
     shares.iter().sum()

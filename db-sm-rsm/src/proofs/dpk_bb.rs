@@ -22,12 +22,13 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
-use ark_ff::{UniformRand, Zero};
+use ark_ff::Zero;
 use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
-use crate::primitives::group::{mul_var, FixedBaseTable, Generators, Gt};
+use crate::primitives::group::{mul_var, random_scalars, FixedBaseTable, Generators, Gt};
+use crate::primitives::sharing::response_shares;
 use crate::primitives::transcript::Transcript;
 use crate::{Error, Result};
 
@@ -110,15 +111,10 @@ pub fn commit<E: Pairing>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Nonces<E::ScalarField> {
     let n = st.sigmas.len();
-    let mut draw = || {
-        (0..n)
-            .map(|_| E::ScalarField::rand(rng))
-            .collect::<Vec<_>>()
-    };
-    let nonces = Nonces {
-        v: draw(),
-        r: draw(),
-        b: draw(),
+    let nonces: Nonces<E::ScalarField> = Nonces {
+        v: random_scalars(rng, n),
+        r: random_scalars(rng, n),
+        b: random_scalars(rng, n),
     };
     let factors: Vec<(Gt<E>, E::G1)> = (0..n)
         .into_par_iter()
@@ -176,17 +172,10 @@ pub fn respond<F: ark_ff::PrimeField>(
     w: &WitnessShares<F>,
     ch: &[F],
 ) -> (Vec<F>, Vec<F>, Vec<F>) {
-    let resp = |hat: &[F], x: &[F]| -> Vec<F> {
-        hat.iter()
-            .zip(x)
-            .zip(ch)
-            .map(|((h, x), c)| *h - *x * c)
-            .collect()
-    };
     (
-        resp(&nonces.v, &w.v),
-        resp(&nonces.r, &w.r),
-        resp(&nonces.b, &w.b),
+        response_shares(&nonces.v, &w.v, ch),
+        response_shares(&nonces.r, &w.r, ch),
+        response_shares(&nonces.b, &w.b, ch),
     )
 }
 
@@ -243,16 +232,10 @@ pub fn verify<E: Pairing>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ark_ff::Field;
+    use crate::primitives::sharing::share;
+    use ark_ff::{Field, UniformRand};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
-
-    fn share<F: ark_ff::PrimeField>(x: F, m: usize, rng: &mut ChaCha20Rng) -> Vec<F> {
-        let mut s: Vec<F> = (0..m - 1).map(|_| F::rand(rng)).collect();
-        let rest: F = s.iter().copied().sum();
-        s.push(x - rest);
-        s
-    }
 
     fn no_shares<F: ark_ff::PrimeField>(m: usize) -> Vec<WitnessShares<F>> {
         (0..m)
@@ -317,7 +300,7 @@ mod tests {
             let e = b * (v + xp).inverse().unwrap();
             sigmas.push(gens.g1.mul(&e).into_affine());
             for (x, which) in [(v, 0), (r, 1), (b, 2)] {
-                for (k, s) in share(x, m, &mut rng).into_iter().enumerate() {
+                for (k, s) in share(&x, m, &mut rng).into_iter().enumerate() {
                     match which {
                         0 => shares[k].v.push(s),
                         1 => shares[k].r.push(s),
@@ -373,9 +356,9 @@ mod tests {
                 E::ScalarField::rand(&mut rng),
             );
             gammas.push((gens.g1.mul(&v) + gens.h1.mul(&r)).into_affine());
-            let sv = share(v, m, &mut rng);
-            let sr = share(r, m, &mut rng);
-            let sb = share(E::ScalarField::zero(), m, &mut rng);
+            let sv = share(&v, m, &mut rng);
+            let sr = share(&r, m, &mut rng);
+            let sb = share(&E::ScalarField::zero(), m, &mut rng);
             for k in 0..m {
                 shares[k].v.push(sv[k]);
                 shares[k].r.push(sr[k]);

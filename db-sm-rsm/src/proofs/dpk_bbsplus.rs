@@ -30,13 +30,14 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
-use ark_ff::{PrimeField, UniformRand, Zero};
+use ark_ff::{PrimeField, Zero};
 use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
 use crate::primitives::counters::vmul;
-use crate::primitives::group::{Generators, Gt};
+use crate::primitives::group::{random_scalars, Generators, Gt};
+use crate::primitives::sharing::response_shares;
 use crate::primitives::transcript::Transcript;
 use crate::{Error, Result};
 
@@ -172,18 +173,13 @@ pub fn commit<E: Pairing>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Nonces<E::ScalarField> {
     let n = z1.len();
-    let mut draw = || {
-        (0..n)
-            .map(|_| E::ScalarField::rand(rng))
-            .collect::<Vec<_>>()
-    };
-    let w = WitnessShares {
-        bs: draw(),
-        bc: draw(),
-        br: draw(),
-        d0: draw(),
-        d1: draw(),
-        d2: draw(),
+    let w: WitnessShares<E::ScalarField> = WitnessShares {
+        bs: random_scalars(rng, n),
+        bc: random_scalars(rng, n),
+        br: random_scalars(rng, n),
+        d0: random_scalars(rng, n),
+        d1: random_scalars(rng, n),
+        d2: random_scalars(rng, n),
     };
     let factors: Vec<(Gt<E>, Gt<E>, Gt<E>)> = (0..n)
         .into_par_iter()
@@ -252,14 +248,8 @@ pub fn respond<F: PrimeField>(
     w: &WitnessShares<F>,
     ch: &[F],
 ) -> WitnessShares<F> {
-    let resp = |hat: &[F], x: &[F]| -> Vec<F> {
-        hat.iter()
-            .zip(x)
-            .zip(ch)
-            .map(|((h, x), c)| *h - *x * c)
-            .collect()
-    };
     let h = &nonces.0;
+    let resp = |hat: &[F], x: &[F]| response_shares(hat, x, ch);
     WitnessShares {
         bs: resp(&h.bs, &w.bs),
         bc: resp(&h.bc, &w.bc),
@@ -347,16 +337,10 @@ pub fn z1_shares<E: Pairing>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ark_ff::Field;
+    use crate::primitives::sharing::share;
+    use ark_ff::{Field, UniformRand};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
-
-    fn share<F: PrimeField>(x: F, m: usize, rng: &mut ChaCha20Rng) -> Vec<F> {
-        let mut s: Vec<F> = (0..m - 1).map(|_| F::rand(rng)).collect();
-        let rest: F = s.iter().copied().sum();
-        s.push(x - rest);
-        s
-    }
 
     /// Builds blinded BBS+ signatures directly (the protocol gets them by threshold decryption)
     /// and runs the three rounds; returns the failing entries.
@@ -406,7 +390,7 @@ mod tests {
             rs.push(r + br);
             let vals = [bs, bc, br, d0, bs * bc, d0 * bc];
             for (idx, val) in vals.into_iter().enumerate() {
-                for (k, sh) in share(val, m, &mut rng).into_iter().enumerate() {
+                for (k, sh) in share(&val, m, &mut rng).into_iter().enumerate() {
                     let t = &mut w[k];
                     [
                         &mut t.bs, &mut t.bc, &mut t.br, &mut t.d0, &mut t.d1, &mut t.d2,

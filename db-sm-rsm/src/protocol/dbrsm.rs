@@ -40,7 +40,9 @@ use crate::protocol::mix::{
 };
 use crate::protocol::setup::{Mixer, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_checks, each_mixer_checks_the_others, each_mixer_entries, Decrypted,
+    each_mixer, each_mixer_checks_the_others, each_mixer_entries, each_mixer_same,
+    each_mixer_then_checks_others, mixers_check_section, try_each_mixer_then_checks_others,
+    verifier_check_section, Decrypted,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::Result;
@@ -202,24 +204,24 @@ pub fn reverse_set_membership<E: Pairing>(
 /// `status_pkcomms`.
 fn pkcommverifs<E: Pairing>(r: &mut Report, public: &Public<E>, inputs: &Inputs<E>) -> bool {
     let (gens, n) = (&public.gens, public.n);
-    let ok = r.section("pkcommverifs", Totals::Verifier, |r| {
-        let label = "verifying proof of knowledge of commitment openings";
-        r.time(Party::Verifier, label, || {
-            let distinct = inputs
-                .gammas
-                .iter()
-                .collect::<std::collections::HashSet<_>>()
-                .len()
-                == n;
-            distinct
-                && (0..n).into_par_iter().all(|i| {
-                    let ctx = public.context("sender", i, "gamma");
-                    pkcomm_verify(gens, &ctx, &inputs.gammas[i], &inputs.pkcomm[i]).is_ok()
-                })
-        })
-    });
-    r.status("status_pkcomms", ok);
-    ok
+    let labels = [
+        "pkcommverifs",
+        "verifying proof of knowledge of commitment openings",
+        "status_pkcomms",
+    ];
+    verifier_check_section(r, labels, 0, || {
+        let distinct = inputs
+            .gammas
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+            == n;
+        distinct
+            && (0..n).into_par_iter().all(|i| {
+                let ctx = public.context("sender", i, "gamma");
+                pkcomm_verify(gens, &ctx, &inputs.gammas[i], &inputs.pkcomm[i]).is_ok()
+            })
+    })
 }
 
 /// `get_verfsigs_rev`: BBS+ quasi-signatures on every γ_i, encrypted (S under ElGamal, c and r̂
@@ -283,16 +285,16 @@ fn check_verfsigs_rev<E: Pairing>(
     vs: &VerfSigs<E>,
 ) -> bool {
     let (gens, eg, th) = (&public.gens, &public.eg, &public.th);
-    let ok = r.section("check_verfsigs_rev", Totals::Mixers, |r| {
-        let label = "checking verifier's signatures and encryptions";
-        each_mixer_checks(r, mixers, label, |mx| {
-            bbsplus::batch_verify_commitments(gens, &vs.y, &inputs.gammas, &vs.sigs, &mut mx.rng)
-                .is_ok()
-                && vs.encryptions_match(gens, eg, th)
-        })
-    });
-    r.status("status_verfsigs_rev", ok);
-    ok
+    let labels = [
+        "check_verfsigs_rev",
+        "checking verifier's signatures and encryptions",
+        "status_verfsigs_rev",
+    ];
+    mixers_check_section(r, mixers, labels, |mx| {
+        bbsplus::batch_verify_commitments(gens, &vs.y, &inputs.gammas, &vs.sigs, &mut mx.rng)
+            .is_ok()
+            && vs.encryptions_match(gens, eg, th)
+    })
 }
 
 /// `get_blsigs_rev`: the three encrypted lists shuffled into output order, blinded and
@@ -331,15 +333,13 @@ fn reencrypt_and_permute<E: Pairing>(
         Totals::Mixers,
         |r| {
             let label = "homomorphically obtain the r component of BBS+ sig";
-            let er = each_mixer(r, mixers, label, |_| {
+            let er = each_mixer_same(r, mixers, label, |_| {
                 vs.r_ct
                     .par_iter()
                     .zip(&inputs.cr)
                     .map(|(a, b)| th.add(a, b))
                     .collect::<Vec<_>>()
-            })
-            .pop()
-            .expect("m >= 2 mixers");
+            });
             let mut list = SigLists {
                 s: vs.s_ct.clone(),
                 c: vs.c_ct.clone(),
@@ -530,20 +530,21 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
         "generate encrypted blinded BBS+ signatures",
         Totals::Mixers,
         |r| {
-            let label =
-                "generate encrypted blinding factors and proofs of knowledge of blinding factors";
-            let n = public.n;
-            let mut steps =
-                each_mixer_entries(r, mixers, label, n, |mx| blinding_factors(public, mx));
-            if let Some(k) =
-                (0..steps.len()).find(|k| cfg.cheats(Tamper::BlindingRev, Cheater::Mixer(*k)))
-            {
-                steps[k].s_pf[0].z1 += E::ScalarField::one();
-            }
-            let label = "verifying others' proofs of knowledge of blinding factors";
-            let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
-                blinding_holds(cfg, public, k, &steps[k])
-            });
+            let labels = [
+                "generate encrypted blinding factors and proofs of knowledge of blinding factors",
+                "verifying others' proofs of knowledge of blinding factors",
+            ];
+            let make = |mx: &mut Mixer<E>| {
+                let mut step = blinding_factors(public, mx);
+                if cfg.cheats(Tamper::BlindingRev, mx.cheater()) {
+                    step.s_pf[0].z1 += E::ScalarField::one();
+                }
+                step
+            };
+            let (steps, ok) =
+                each_mixer_then_checks_others(r, mixers, labels, public.n, make, |k, st| {
+                    blinding_holds(cfg, public, k, st)
+                });
             r.status("status_pk_blrev", ok);
             let mut acc_s: Vec<(E::G1, E::G1)> = lists
                 .s
@@ -632,28 +633,30 @@ fn decryption_of_blinded_signatures<E: Pairing>(
         "decryption of blinded BBS+ signatures",
         Totals::Mixers,
         |r| {
-            let label = "obtain decryption shares";
-            let shares = each_mixer_entries(r, mixers, label, 3 * blinded.c.len(), |mx| {
-                rsm_shares(cfg, public, mx, blinded)
-            })
-            .into_iter()
-            .collect::<Result<Vec<_>>>()?;
-            let label = "verifying others' decryption shares";
-            let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
-                rsm_shares_hold(th, public, k, blinded, &shares[k])
-            });
+            let labels = [
+                "obtain decryption shares",
+                "verifying others' decryption shares",
+            ];
+            let (shares, ok) = try_each_mixer_then_checks_others(
+                r,
+                mixers,
+                labels,
+                3 * blinded.c.len(),
+                |mx| rsm_shares(cfg, public, mx, blinded),
+                |k, sh| rsm_shares_hold(th, public, k, blinded, sh),
+            )?;
             let ds: Vec<Vec<E::G1Affine>> = shares.iter().map(|s| s.s.clone()).collect();
             let dc: Vec<Vec<Integer>> = shares.iter().map(|s| s.c.shares.clone()).collect();
             let dr: Vec<Vec<Integer>> = shares.iter().map(|s| s.r.shares.clone()).collect();
-            let combined = each_mixer(r, mixers, "combining decryption shares", |_| -> Result<_> {
+            let label = "combining decryption shares";
+            let (s, c, rr) = each_mixer_same(r, mixers, label, |_| -> Result<_> {
                 let s = elgamal::combine_many(&blinded.s, &ds)?;
                 Ok((
                     s,
                     combine_column::<E>(th, &dc),
                     combine_column::<E>(th, &dr),
                 ))
-            });
-            let (s, c, rr) = combined.into_iter().last().expect("m >= 2 mixers")?;
+            })?;
             let ([c, rr], ok) =
                 Decrypted::with_status(r, "status_decshares_blsigs_rev", ok, [c, rr]);
             Ok((BlindedSigs { s, c, r: rr }, ok))
@@ -739,9 +742,12 @@ fn z1_shares<E: Pairing>(
     gens: &Generators<E>,
     mixers: &mut [Mixer<E>],
 ) -> (Vec<Z1Shares<E>>, bool) {
-    let label = "computing shares of z1 and proof of knowledge of their openings";
+    let labels = [
+        "computing shares of z1 and proof of knowledge of their openings",
+        "verifying others' proof of knowledge of openings of shares of z1",
+    ];
     let n = mixers[0].w_rsm.bs.len();
-    let mut shares = each_mixer_entries(r, mixers, label, n, |mx| {
+    let make = |mx: &mut Mixer<E>| {
         let w = &mx.w_rsm;
         let seeds: Vec<[u8; 32]> = (0..w.bs.len()).map(|_| mx.rng.gen()).collect();
         let (z, proofs) = seeds
@@ -755,14 +761,13 @@ fn z1_shares<E: Pairing>(
                 (z, pf)
             })
             .unzip();
+        let mut proofs: Vec<PkcommGtProof<E>> = proofs;
+        if cfg.cheats(Tamper::PkZ1, mx.cheater()) {
+            proofs[0].z1 += E::ScalarField::one();
+        }
         Z1Shares { z, proofs }
-    });
-    if let Some(k) = (0..shares.len()).find(|k| cfg.cheats(Tamper::PkZ1, Cheater::Mixer(*k))) {
-        shares[k].proofs[0].z1 += E::ScalarField::one();
-    }
-    let label = "verifying others' proof of knowledge of openings of shares of z1";
-    let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
-        let s = &shares[k];
+    };
+    let (shares, ok) = each_mixer_then_checks_others(r, mixers, labels, n, make, |_, s| {
         (0..s.z.len())
             .into_par_iter()
             .all(|j| pkcomm_gt_verify(gens, &s.z[j], &s.proofs[j]).is_ok())
@@ -803,11 +808,9 @@ fn dpk_bbsplussig_nizkproofs<E: Pairing>(
         let nonces = each_mixer_entries(r, mixers, label, n, |mx| {
             dpk_bbsplus::commit(gens, &derived, &z1, &mut acc, &mut mx.rng)
         });
-        let ch = each_mixer(r, mixers, "creating dpk_bbsplussig challenge", |_| {
+        let ch = each_mixer_same(r, mixers, "creating dpk_bbsplussig challenge", |_| {
             dpk_bbsplus::challenges(gens, st, &z1, &acc)
-        })
-        .pop()
-        .expect("m >= 2 mixers");
+        });
         let label = "creating dpk_bbsplussig response message";
         let mut z = each_mixer(r, mixers, label, |mx| {
             dpk_bbsplus::respond(&nonces[mx.k], &mx.w_rsm, &ch)
@@ -827,17 +830,17 @@ fn dpk_bbsplussig_nizkverifs<E: Pairing>(
     st: &dpk_bbsplus::Statement<E>,
     proof: &dpk_bbsplus::Proof<E>,
 ) -> bool {
-    let ok = r.section("dpk_bbsplussig_nizkverifs", Totals::Verifier, |r| {
-        let n = st.s.len();
-        r.time_entries(
-            Party::Verifier,
-            "verifying dpk_bbsplussig proofs",
-            2 * n,
-            || matches!(dpk_bbsplus::verify(gens, st, proof), Ok(bad) if bad.is_empty()),
-        )
-    });
-    r.status("status_dpk_bbsplussig", ok);
-    ok
+    let labels = [
+        "dpk_bbsplussig_nizkverifs",
+        "verifying dpk_bbsplussig proofs",
+        "status_dpk_bbsplussig",
+    ];
+    verifier_check_section(
+        r,
+        labels,
+        2 * st.s.len(),
+        || matches!(dpk_bbsplus::verify(gens, st, proof), Ok(bad) if bad.is_empty()),
+    )
 }
 
 #[cfg(test)]

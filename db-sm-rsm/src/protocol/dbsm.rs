@@ -26,7 +26,9 @@ use crate::protocol::inputs::Inputs;
 use crate::protocol::mix::Mixed;
 use crate::protocol::setup::{Mixer, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_checks, each_mixer_checks_the_others, each_mixer_entries,
+    each_mixer, each_mixer_checks_the_others, each_mixer_entries, each_mixer_same,
+    each_mixer_then_checks_others, mixers_check_section, try_each_mixer_then_checks_others,
+    verifier_check_section,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::Result;
@@ -138,15 +140,15 @@ fn check_verfsigs<E: Pairing>(
     vs: &VerifierSigs<E>,
 ) -> bool {
     let (gens, eg) = (&public.gens, &public.eg);
-    let ok = r.section("check_verfsigs", Totals::Mixers, |r| {
-        let label = "checking verifier's signatures and encryptions";
-        each_mixer_checks(r, mixers, label, |mx| {
-            bbsig::batch_verify(gens, &vs.y, &mixed.msgs, &vs.sigs, &mut mx.rng).is_ok()
-                && encryptions_match(gens, eg, &vs.sigs, &vs.rho, &vs.cts)
-        })
-    });
-    r.status("status_verfsigs", ok);
-    ok
+    let labels = [
+        "check_verfsigs",
+        "checking verifier's signatures and encryptions",
+        "status_verfsigs",
+    ];
+    mixers_check_section(r, mixers, labels, |mx| {
+        bbsig::batch_verify(gens, &vs.y, &mixed.msgs, &vs.sigs, &mut mx.rng).is_ok()
+            && encryptions_match(gens, eg, &vs.sigs, &vs.rho, &vs.cts)
+    })
 }
 
 /// `get_blsigs`: the signatures back in input order, blinded and decrypted: σ̃_i = σ^{b_i} with
@@ -248,57 +250,80 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
     mixers: &mut [Mixer<E>],
     list: &[Ciphertext<E>],
 ) -> (Vec<Ciphertext<E>>, bool) {
-    let (gens, eg, n, m) = (&public.gens, &public.eg, public.n, public.m);
-    r.section("generate encrypted blinded BB signatures", Totals::Mixers, |r| {
-        // Σ_k b_{i,k} so far: what colluding mixers need to make the total 0.
-        let mut b_sum = vec![E::ScalarField::zero(); n];
-        let mut factors: Vec<Blinding<E>> = Vec::with_capacity(m);
-        for mx in mixers.iter_mut() {
-            let label = "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors";
-            let blinding = r.time_entries(mx.party(), label, n, || {
-                // b ≠ 0: σ̃ = σ^b must be invertible back to σ.
-                let mut draws: Vec<(E::ScalarField, E::ScalarField)> = (0..n)
-                    .map(|_| (random_nonzero(&mut mx.rng), E::ScalarField::rand(&mut mx.rng)))
-                    .collect();
-                if cfg.cheats(Tamper::ZeroBlinding, mx.cheater()) {
-                    // The mixers collude: the last one cancels the others' blinding.
-                    for (d, s) in draws.iter_mut().zip(&b_sum) {
-                        d.0 = -*s;
-                    }
-                }
-                mx.b_sm = draws.iter().map(|d| d.0).collect();
-                blind(public, mx, list, &draws)
-            });
-            let mut blinding = blinding;
-            if cfg.cheats(Tamper::Blinding, mx.cheater()) {
-                blinding.proofs[0].z1 += E::ScalarField::one();
-            }
-            for (s, b) in b_sum.iter_mut().zip(&mx.b_sm) {
-                *s += b;
-            }
-            factors.push(blinding);
+    let (gens, eg, n) = (&public.gens, &public.eg, public.n);
+    let labels = [
+        "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors",
+        "verifying others' proofs of knowledge of blinding factors",
+    ];
+    r.section(
+        "generate encrypted blinded BB signatures",
+        Totals::Mixers,
+        |r| {
+            // Σ_k b_{i,k} so far: what colluding mixers need to make the total 0.
+            let mut b_sum = vec![E::ScalarField::zero(); n];
+            let make = |mx: &mut Mixer<E>| blinding_step(cfg, public, mx, list, &mut b_sum);
+            let (factors, ok) =
+                each_mixer_then_checks_others(r, mixers, labels, n, make, |_, f: &Blinding<E>| {
+                    (0..n).into_par_iter().all(|i| {
+                        pk_enc_bl_verify(gens, eg, &list[i], &f.cts[i], &f.proofs[i]).is_ok()
+                    })
+                });
+            r.status("status_pk_bl", ok);
+            // The homomorphic product is computed once; each mixer's timer multiplies in its own
+            // factor (as upstream).
+            let mut acc: Vec<(E::G1, E::G1)> = vec![Default::default(); n];
+            each_mixer(
+                r,
+                mixers,
+                "generate encrypted blinded BB signatures",
+                |mx| {
+                    acc.par_iter_mut()
+                        .zip(&factors[mx.k].cts)
+                        .for_each(|(a, c)| {
+                            a.0 += c.c0;
+                            a.1 += c.c1;
+                        })
+                },
+            );
+            (elgamal::normalize(&acc), ok)
+        },
+    )
+}
+
+/// Mixer k's blinding step: its factors b_{i,k} ≠ 0 (kept as its DPK_BB witness), the blinded
+/// ciphertexts with their proofs ([`blind`]), and its factors added into `b_sum`, Σ_k b_{i,k}
+/// so far (the `zero-blinding` tamper makes them cancel that sum).
+fn blinding_step<E: Pairing>(
+    cfg: &Config,
+    public: &Public<E>,
+    mx: &mut Mixer<E>,
+    list: &[Ciphertext<E>],
+    b_sum: &mut [E::ScalarField],
+) -> Blinding<E> {
+    // b ≠ 0: σ̃ = σ^b must be invertible back to σ.
+    let mut draws: Vec<(E::ScalarField, E::ScalarField)> = (0..list.len())
+        .map(|_| {
+            (
+                random_nonzero(&mut mx.rng),
+                E::ScalarField::rand(&mut mx.rng),
+            )
+        })
+        .collect();
+    if cfg.cheats(Tamper::ZeroBlinding, mx.cheater()) {
+        // The mixers collude: the last one cancels the others' blinding.
+        for (d, s) in draws.iter_mut().zip(b_sum.iter()) {
+            d.0 = -*s;
         }
-        let label = "verifying others' proofs of knowledge of blinding factors";
-        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
-            let f = &factors[k];
-            (0..n).into_par_iter().all(|i| {
-                pk_enc_bl_verify(gens, eg, &list[i], &f.cts[i], &f.proofs[i]).is_ok()
-            })
-        });
-        r.status("status_pk_bl", ok);
-        // The homomorphic product is computed once; each mixer's timer multiplies in its own
-        // factor (as upstream).
-        let mut acc: Vec<(E::G1, E::G1)> = vec![Default::default(); n];
-        each_mixer(r, mixers, "generate encrypted blinded BB signatures", |mx| {
-            acc.par_iter_mut()
-                .zip(&factors[mx.k].cts)
-                .for_each(|(a, c)| {
-                    a.0 += c.c0;
-                    a.1 += c.c1;
-                })
-        });
-        (elgamal::normalize(&acc), ok)
-    })
+    }
+    mx.b_sm = draws.iter().map(|d| d.0).collect();
+    let mut blinding = blind(public, mx, list, &draws);
+    if cfg.cheats(Tamper::Blinding, mx.cheater()) {
+        blinding.proofs[0].z1 += E::ScalarField::one();
+    }
+    for (s, b) in b_sum.iter_mut().zip(&mx.b_sm) {
+        *s += b;
+    }
+    blinding
 }
 
 /// `decrypt blinded signatures`: threshold decryption of the blinded signatures, with proofs of
@@ -313,27 +338,30 @@ fn decrypt_blinded_signatures<E: Pairing>(
 ) -> Result<(Vec<E::G1Affine>, bool)> {
     let (gens, eg) = (&public.gens, &public.eg);
     r.section("decrypt blinded signatures", Totals::Mixers, |r| {
-        let label = "obtain decryption shares";
-        let shares = each_mixer_entries(r, mixers, label, blinded.len(), |mx| {
-            let cheat = cfg.cheats(Tamper::DecShareBb, mx.cheater());
-            elgamal_shares(gens, eg, mx, blinded, cheat)
-        })
-        .into_iter()
-        .collect::<Result<Vec<_>>>()?;
-        let label = "verifying others' decryption shares";
-        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
-            // The shares are proved against the verification keys Y_k; they decrypt only if
-            // those combine to Y.
-            eg.check().is_ok()
-                && elgamal::verify_shares(gens, &eg.vks[k], blinded, &shares[k].0, &shares[k].1)
-                    .is_ok()
-        });
+        let labels = [
+            "obtain decryption shares",
+            "verifying others' decryption shares",
+        ];
+        let (shares, ok) = try_each_mixer_then_checks_others(
+            r,
+            mixers,
+            labels,
+            blinded.len(),
+            |mx| {
+                let cheat = cfg.cheats(Tamper::DecShareBb, mx.cheater());
+                elgamal_shares(gens, eg, mx, blinded, cheat)
+            },
+            |k, (d, pf)| {
+                // The shares are proved against the verification keys Y_k; they decrypt only
+                // if those combine to Y.
+                eg.check().is_ok()
+                    && elgamal::verify_shares(gens, &eg.vks[k], blinded, d, pf).is_ok()
+            },
+        )?;
         let columns: Vec<Vec<E::G1Affine>> = shares.into_iter().map(|s| s.0).collect();
-        let sigmas = each_mixer(r, mixers, "combine decryption shares", |_| {
+        let sigmas = each_mixer_same(r, mixers, "combine decryption shares", |_| {
             elgamal::combine_many(blinded, &columns)
-        })
-        .pop()
-        .expect("m >= 2 mixers")?;
+        })?;
         r.status("status_decshares_blsigs", ok);
         Ok((sigmas, ok))
     })
@@ -372,11 +400,9 @@ fn dpk_bbsig_nizkproofs<E: Pairing>(
         let nonces = each_mixer_entries(r, mixers, label, n, |mx| {
             dpk_bb::commit(gens, st, &mut acc, &mut mx.rng)
         });
-        let ch = each_mixer(r, mixers, "creating dpk_bbsig challenge", |_| {
+        let ch = each_mixer_same(r, mixers, "creating dpk_bbsig challenge", |_| {
             dpk_bb::challenges(gens, st, &acc)
-        })
-        .pop()
-        .expect("m >= 2 mixers");
+        });
         let mut proof = dpk_bb::Proof {
             ch,
             zv: Vec::new(),
@@ -410,17 +436,17 @@ fn dpk_bbsig_nizkverifs<E: Pairing>(
     st: &dpk_bb::Statement<E>,
     proof: &dpk_bb::Proof<E::ScalarField>,
 ) -> bool {
-    let ok = r.section("dpk_bbsig_nizkverifs", Totals::Verifier, |r| {
-        let n = st.gammas.len();
-        r.time_entries(
-            Party::Verifier,
-            "verifying dpk_bbsig proof",
-            n,
-            || matches!(dpk_bb::verify(gens, st, proof), Ok(bad) if bad.is_empty()),
-        )
-    });
-    r.status("status_dpk_bbsig", ok);
-    ok
+    let labels = [
+        "dpk_bbsig_nizkverifs",
+        "verifying dpk_bbsig proof",
+        "status_dpk_bbsig",
+    ];
+    verifier_check_section(
+        r,
+        labels,
+        st.gammas.len(),
+        || matches!(dpk_bb::verify(gens, st, proof), Ok(bad) if bad.is_empty()),
+    )
 }
 
 /// True iff every ciphertext is the encryption of its signature with the revealed randomness:

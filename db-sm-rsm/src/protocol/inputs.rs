@@ -25,7 +25,7 @@ use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
 use crate::proofs::sigma::{pkcomm_prove, PkcommProof};
 use crate::protocol::config::Config;
 use crate::protocol::setup::{Mixer, Public};
-use crate::protocol::steps::each_mixer_checks;
+use crate::protocol::steps::mixers_check_section;
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::Result;
 
@@ -229,13 +229,14 @@ pub fn checking_inputs<E: Pairing>(
     inputs: &Inputs<E>,
 ) {
     r.section("checking inputs", Totals::None, |r| {
-        let ok = r.section("check_encs", Totals::Mixers, |r| {
-            let label = "checking proofs of knowledge of input ciphertexts";
-            each_mixer_checks(r, mixers, label, |mx| {
-                all_distinct(inputs, mx.k) && input_proofs_hold(cfg, public, mx.k, inputs)
-            })
+        let labels = [
+            "check_encs",
+            "checking proofs of knowledge of input ciphertexts",
+            "status_encs",
+        ];
+        mixers_check_section(r, mixers, labels, |mx| {
+            all_distinct(inputs, mx.k) && input_proofs_hold(cfg, public, mx.k, inputs)
         });
-        r.status("status_encs", ok);
     })
 }
 

@@ -17,7 +17,8 @@ use crate::protocol::config::Config;
 use crate::protocol::inputs::Inputs;
 use crate::protocol::setup::{Mixer, Public};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_checks_the_others, each_mixer_entries, Decrypted,
+    each_mixer_checks_the_others, each_mixer_entries, each_mixer_same,
+    try_each_mixer_then_checks_others, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
 use crate::Result;
@@ -163,23 +164,26 @@ fn decryption_of_output_messages<E: Pairing>(
 ) -> Result<Vec<E::ScalarField>> {
     let th = &public.th;
     r.section("decryption of output messages", Totals::Mixers, |r| {
-        let shares = each_mixer_entries(r, mixers, "threshold decryption", list.len(), |mx| {
-            let cheat = cfg.cheats(Tamper::DecShare, mx.cheater());
-            paillier_shares(th, mx, list, cheat)
-        })
-        .into_iter()
-        .collect::<Result<Vec<_>>>()?;
-        let label = "verifying others' decryption shares (batched)";
-        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
-            th.verify_shares(k, list, &shares[k].shares, &shares[k].proof)
-                .is_ok()
-        });
+        let labels = [
+            "threshold decryption",
+            "verifying others' decryption shares (batched)",
+        ];
+        let (shares, ok) = try_each_mixer_then_checks_others(
+            r,
+            mixers,
+            labels,
+            list.len(),
+            |mx| {
+                let cheat = cfg.cheats(Tamper::DecShare, mx.cheater());
+                paillier_shares(th, mx, list, cheat)
+            },
+            |k, sh| th.verify_shares(k, list, &sh.shares, &sh.proof).is_ok(),
+        )?;
         // Every mixer combines all shares itself (identical results, as upstream).
         let columns: Vec<Vec<Integer>> = shares.into_iter().map(|s| s.shares).collect();
-        let combined = each_mixer(r, mixers, "combining decryption shares", |_| {
+        let last = each_mixer_same(r, mixers, "combining decryption shares", |_| {
             combine_column::<E>(th, &columns)
         });
-        let last = combined.into_iter().last().expect("m >= 2 mixers");
         let ([msgs], _) = Decrypted::with_status(r, "status_decshares", ok, [last]);
         Ok(msgs)
     })

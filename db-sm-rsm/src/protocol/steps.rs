@@ -1,10 +1,10 @@
 //! What the protocol's steps share: every mixer doing its part of a step in turn, each mixer
-//! checking every other mixer's proofs, and decrypted values that can only be taken together
-//! with their status.
+//! checking every other mixer's proofs, the sections that are one check and its status, and
+//! decrypted values that can only be taken together with their status.
 
 use rayon::prelude::*;
 
-use crate::measurement::report::Report;
+use crate::measurement::report::{Party, Report, Totals};
 use crate::protocol::setup::Mixer;
 
 /// Every mixer in turn runs `f` on itself, timed as its leaf `label`; the results in mixer
@@ -37,6 +37,97 @@ where
         .iter_mut()
         .map(|mx| r.time_entries(mx.party(), label, total, || f(mx)))
         .collect()
+}
+
+/// Every mixer in turn computes the same public value itself (identical results, as upstream),
+/// timed as its leaf `label`; the last mixer's is kept.
+pub(crate) fn each_mixer_same<E, T>(
+    r: &mut Report,
+    mixers: &mut [Mixer<E>],
+    label: &str,
+    f: impl FnMut(&mut Mixer<E>) -> T,
+) -> T
+where
+    E: ark_ec::pairing::Pairing,
+{
+    each_mixer(r, mixers, label, f)
+        .pop()
+        .expect("m >= 2 mixers")
+}
+
+/// Every mixer in turn makes its part of a step over `total` entries (leaf `labels[0]`), then
+/// each mixer checks every other mixer's part (leaf `labels[1]`,
+/// [`each_mixer_checks_the_others`]). Returns the parts in mixer order and whether every check
+/// passed; the caller records the status.
+pub(crate) fn each_mixer_then_checks_others<E, S>(
+    r: &mut Report,
+    mixers: &mut [Mixer<E>],
+    labels: [&str; 2],
+    total: usize,
+    mut make: impl FnMut(&mut Mixer<E>) -> S,
+    holds: impl Fn(usize, &S) -> bool + Sync,
+) -> (Vec<S>, bool)
+where
+    E: ark_ec::pairing::Pairing,
+    S: Sync,
+{
+    let make = |mx: &mut Mixer<E>| Ok::<_, std::convert::Infallible>(make(mx));
+    let Ok(out) = try_each_mixer_then_checks_others(r, mixers, labels, total, make, holds);
+    out
+}
+
+/// [`each_mixer_then_checks_others`] for parts whose making can fail: the first failure is
+/// returned before any mixer checks.
+pub(crate) fn try_each_mixer_then_checks_others<E, S, X>(
+    r: &mut Report,
+    mixers: &mut [Mixer<E>],
+    [make_label, check_label]: [&str; 2],
+    total: usize,
+    make: impl FnMut(&mut Mixer<E>) -> Result<S, X>,
+    holds: impl Fn(usize, &S) -> bool + Sync,
+) -> Result<(Vec<S>, bool), X>
+where
+    E: ark_ec::pairing::Pairing,
+    S: Sync,
+{
+    let parts = each_mixer_entries(r, mixers, make_label, total, make)
+        .into_iter()
+        .collect::<Result<Vec<S>, X>>()?;
+    let ok = each_mixer_checks_the_others(r, mixers, check_label, |k| holds(k, &parts[k]));
+    Ok((parts, ok))
+}
+
+/// A section `section` in which every mixer runs the same check, timed as its leaf `label`
+/// ([`each_mixer_checks`]); records `status` after it. True iff every mixer's check passed.
+pub(crate) fn mixers_check_section<E>(
+    r: &mut Report,
+    mixers: &mut [Mixer<E>],
+    [section, label, status]: [&str; 3],
+    check: impl FnMut(&mut Mixer<E>) -> bool,
+) -> bool
+where
+    E: ark_ec::pairing::Pairing,
+{
+    let ok = r.section(section, Totals::Mixers, |r| {
+        each_mixer_checks(r, mixers, label, check)
+    });
+    r.status(status, ok);
+    ok
+}
+
+/// A section `section` in which the verifier runs one check over `total` entries, timed as its
+/// leaf `label`; records `status` after it. The check's result.
+pub(crate) fn verifier_check_section(
+    r: &mut Report,
+    [section, label, status]: [&str; 3],
+    total: usize,
+    check: impl FnOnce() -> bool,
+) -> bool {
+    let ok = r.section(section, Totals::Verifier, |r| {
+        r.time_entries(Party::Verifier, label, total, check)
+    });
+    r.status(status, ok);
+    ok
 }
 
 /// Every mixer in turn runs the same check, timed as its leaf `label`: true iff every mixer's
