@@ -53,6 +53,21 @@ fn prover(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
+/// `run` on one thread with the given R1CS, witness and report paths.
+fn run_one_thread(r1cs: &str, wtns: &str, json: &str) -> Output {
+    prover(&[
+        "run",
+        "--r1cs",
+        r1cs,
+        "--wtns",
+        wtns,
+        "--json",
+        json,
+        "--threads",
+        "1",
+    ])
+}
+
 fn code(out: &Output) -> i32 {
     out.status.code().expect("exited normally")
 }
@@ -110,17 +125,7 @@ fn run_rejects_unsatisfying_witness_without_report() {
     let d = Dir::new("runbad");
     circuit(&d);
     let (r, w, j) = (d.s("c.r1cs"), d.s("bad.wtns"), d.s("out.json"));
-    let out = prover(&[
-        "run",
-        "--r1cs",
-        &r,
-        "--wtns",
-        &w,
-        "--json",
-        &j,
-        "--threads",
-        "1",
-    ]);
+    let out = run_one_thread(&r, &w, &j);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).contains("does not satisfy the R1CS"),
@@ -219,17 +224,7 @@ fn bad_input_exits_2_naming_the_file() {
     let bytes = std::fs::read(d.path("c.r1cs")).unwrap();
     std::fs::write(d.path("short.r1cs"), &bytes[..bytes.len() / 3]).unwrap();
     let (r, w, j) = (d.s("short.r1cs"), d.s("c.wtns"), d.s("out.json"));
-    let out = prover(&[
-        "run",
-        "--r1cs",
-        &r,
-        "--wtns",
-        &w,
-        "--json",
-        &j,
-        "--threads",
-        "1",
-    ]);
+    let out = run_one_thread(&r, &w, &j);
     assert_eq!(code(&out), 2);
     let err = stderr(&out);
     assert!(err.contains(&r) && err.contains("truncated"), "{err}");
