@@ -152,9 +152,9 @@ def main(argv: list[str] | None = None) -> int:
 
             text = fit_costs([_results_dir(d) for d in args.results_dirs])
             if args.out:
-                tmp = args.out.with_name(args.out.name + ".tmp")
-                tmp.write_text(text, encoding="utf-8")
-                tmp.replace(args.out)
+                from analysis.plan.estimate import write_text_atomically
+
+                write_text_atomically(args.out, text)
             else:
                 print(text, end="")
             return 0

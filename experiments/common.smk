@@ -241,10 +241,7 @@ def run_config_text():
 
 def write_atomically(path, text, log):
     """Write text to path through a temporary file (no reader sees half of it); log it."""
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(f"{text}\n")
-    os.replace(tmp, path)
+    plan_estimate.write_text_atomically(Path(path), f"{text}\n")
     with open(log, "w", encoding="utf-8") as f:
         f.write(f"wrote {path}\n")
 

@@ -169,7 +169,7 @@ def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
     found = samples(dirs, costs)
     if not found:
         raise ConfigError("no run with a benchmark.tsv in " + ", ".join(map(str, dirs)))
-    # Every run's CPU time brought to the file's reference speed by the probe taken when the run
+    # Every run's time brought to the file's reference speed by the probe taken when the run
     # was planned (a run with no record: the probe now), so experiments not refitted keep theirs.
     now = probe_seconds()
     reference = float(costs["reference"]["probe_s"])
@@ -220,9 +220,8 @@ def check_estimates(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> list
     with costs_path.open(encoding="utf-8") as f:
         costs = yaml.safe_load(f)
     found = [s for ss in samples(dirs, costs).values() for s in ss]
-    model = (
-        CostModel.load(costs_path) if any("estimated_one_thread_s" not in s.planned for s in found) else None
-    )
+    unrecorded = any("estimated_one_thread_s" not in s.planned for s in found)
+    model = CostModel(costs, probe_seconds()) if unrecorded else None
 
     def estimated(s: Sample) -> float:
         if "estimated_one_thread_s" in s.planned:

@@ -266,6 +266,13 @@ def too_big(estimates: Sequence[Estimate], limit_mb: float) -> list[Estimate]:
     return [e for e in estimates if e.memory_mb > limit_mb]
 
 
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write text to path through a temporary file beside it, so no reader sees half of it."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
 def record_planned(results: Path, estimates: Sequence[Estimate], probe_s: float) -> Path:
     """Write RESULTS/estimates.json: each run about to be measured, with the estimate printed
     before it and the speed probe behind that estimate.
@@ -289,7 +296,5 @@ def record_planned(results: Path, estimates: Sequence[Estimate], probe_s: float)
                 "probe_s": round(probe_s, 5),
             }
     results.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"runs": runs}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_text_atomically(path, json.dumps({"runs": runs}, indent=2, sort_keys=True) + "\n")
     return path
