@@ -58,6 +58,54 @@ pub fn refuse(program: &str, why: impl Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The one end of a program's run: `out` is checked for writability before any work; `work`
+/// measures (an `Err` is bad input found late: status 2, no report); the report, `envelope`
+/// around the outcome, is written atomically; the status is 0 when it passed, 1 when it did
+/// not (the report is written either way). `summary` says what the report holds, after
+/// "wrote <out>".
+pub fn finish_run(
+    out: &Path,
+    envelope: crate::envelope::Envelope,
+    work: impl FnOnce() -> Result<crate::envelope::Outcome, String>,
+    summary: impl FnOnce(&Value) -> String,
+) -> ExitCode {
+    let program = envelope.tool().to_string();
+    if let Err(e) = crate::output::check_writable(out) {
+        return refuse(&program, e);
+    }
+    let outcome = match work() {
+        Ok(o) => o,
+        Err(e) => return refuse(&program, e),
+    };
+    let report = envelope.close(outcome);
+    write_report(&program, out, &report, summary)
+}
+
+/// Writes a finished report atomically and says so; status 0 if it passed, 1 if not, 2 if it
+/// cannot be written.
+pub fn write_report(
+    program: &str,
+    out: &Path,
+    report: &Value,
+    summary: impl FnOnce(&Value) -> String,
+) -> ExitCode {
+    if let Err(e) = crate::output::write_json_atomic(out, report) {
+        return refuse(program, format!("cannot write {}: {e}", out.display()));
+    }
+    let ok = crate::envelope::passed(report);
+    eprintln!(
+        "{program}: wrote {}{}{}",
+        out.display(),
+        summary(report),
+        if ok { "" } else { "; SOME CHECKS FAILED" }
+    );
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 /// Runs a bench binary's measurement and writes its report to `out`, with messages prefixed
 /// by `program`: `out` is checked for writability first; `run` makes the report (an `Err` is
 /// bad input found late: status 2); the report is written atomically. A report passes when its
@@ -153,6 +201,61 @@ mod tests {
         );
         assert_eq!(code, ExitCode::from(2));
         assert!(!ran);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn envelope() -> crate::envelope::Envelope {
+        crate::envelope::Envelope::begin("t", "0.1.0", 1, serde_json::json!({"n": 3}), None)
+    }
+
+    fn outcome(passed: bool) -> Result<crate::envelope::Outcome, String> {
+        Ok(crate::envelope::Outcome {
+            passed,
+            body: serde_json::json!({"x": 1}),
+        })
+    }
+
+    #[test]
+    fn one_end_of_run_writes_the_envelope_and_says_passed_or_failed() {
+        let dir = std::env::temp_dir().join(format!("measure-finish-{}", std::process::id()));
+        let out = dir.join("report.json");
+        let none = |_: &Value| String::new();
+        assert_eq!(
+            finish_run(&out, envelope(), || outcome(true), none),
+            ExitCode::SUCCESS
+        );
+        // The written report is a valid envelope (the schema every program's report follows).
+        crate::testing::validate(&crate::testing::envelope_schema(), &out).unwrap();
+        assert_eq!(
+            finish_run(&out, envelope(), || outcome(false), none),
+            ExitCode::from(1)
+        );
+        let written = crate::testing::read_json(&out);
+        assert_eq!(written["passed"], false, "a failed run still writes its report");
+        assert_eq!(written["body"]["x"], 1);
+        // Bad input found late: status 2 and the earlier report left alone.
+        assert_eq!(
+            finish_run(&out, envelope(), || Err("bad".into()), none),
+            ExitCode::from(2)
+        );
+        assert_eq!(crate::testing::read_json(&out)["passed"], false);
+        // An unwritable output is refused before the work.
+        let mut ran = false;
+        let code = finish_run(
+            &dir,
+            envelope(),
+            || {
+                ran = true;
+                outcome(true)
+            },
+            none,
+        );
+        assert_eq!(code, ExitCode::from(2));
+        assert!(!ran);
+        // The schema rejects a report without the envelope's keys.
+        let bare = dir.join("bare.json");
+        std::fs::write(&bare, r#"{"all_verified": true}"#).unwrap();
+        assert!(crate::testing::validate(&crate::testing::envelope_schema(), &bare).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -21,17 +21,13 @@ pub struct Usage {
 
 /// `getrusage(RUSAGE_SELF)`: CPU time of every thread of the process, and peak RSS.
 pub fn usage() -> Usage {
-    // SAFETY: getrusage only writes into the struct we pass; an all-zero rusage is a valid value.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `ru` is a valid, writable rusage and RUSAGE_SELF a constant the kernel knows.
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
-    if rc != 0 {
+    let Some(ru) = getrusage(libc::RUSAGE_SELF) else {
         return Usage {
             user: f64::NAN,
             sys: f64::NAN,
             peak_rss_mib: f64::NAN,
         };
-    }
+    };
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     Usage {
         user: secs(ru.ru_utime),
@@ -41,6 +37,33 @@ pub fn usage() -> Usage {
         // driver, a benchmark driver) would report the parent's peak instead of its own.
         peak_rss_mib: vm_hwm_kib().unwrap_or(ru.ru_maxrss as f64) / 1024.0,
     }
+}
+
+/// `getrusage(RUSAGE_CHILDREN)`: CPU time of the children this process has waited for (party
+/// processes, nodes, a prover it started), and the largest peak RSS among them. Short-lived
+/// children are counted exactly, which a sampling job scheduler misses.
+pub fn children_usage() -> Usage {
+    let Some(ru) = getrusage(libc::RUSAGE_CHILDREN) else {
+        return Usage {
+            user: f64::NAN,
+            sys: f64::NAN,
+            peak_rss_mib: f64::NAN,
+        };
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Usage {
+        user: secs(ru.ru_utime),
+        sys: secs(ru.ru_stime),
+        peak_rss_mib: ru.ru_maxrss as f64 / 1024.0,
+    }
+}
+
+fn getrusage(who: libc::c_int) -> Option<libc::rusage> {
+    // SAFETY: getrusage only writes into the struct we pass; an all-zero rusage is a valid value.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a valid, writable rusage and `who` one of the constants the kernel knows.
+    let rc = unsafe { libc::getrusage(who, &mut ru) };
+    (rc == 0).then_some(ru)
 }
 
 fn vm_hwm_kib() -> Option<f64> {

@@ -7,11 +7,14 @@
 //! - [`provenance`]: the commit of the code that made a result, and whether it was modified;
 //! - [`output`]: outputs checked for writability before long work starts, then written to a
 //!   temporary file and renamed, so no reader ever sees half a report;
-//! - [`seed`]: reproducible generators keyed with 32 bytes from a run's `--seed`, or by the OS;
+//! - [`seed`]: the one `--seed` form (64 hex digits) and reproducible generators keyed with 32
+//!   bytes per named stream, or by the OS;
+//! - [`envelope`]: the one report envelope every program writes around its own body (tool,
+//!   versions, passed, parameters, seed, machine, provenance, runner, load, resources);
 //! - [`timing`]: an operation timed over repetitions in CPU and wall time, in alternation with
 //!   its lower bound, as medians with their spread;
-//! - [`cli`]: what the bench binaries' command lines share: lists of counts, and the end of a
-//!   run (output checked first, report written atomically, exit status 0, 1 or 2);
+//! - [`cli`]: what the programs' command lines share: lists of counts, and the one end of a
+//!   run (output checked first, the enveloped report written atomically, exit status 0, 1 or 2);
 //! - [`progress`]: progress of a long step on the terminal (a bar) or in a log (a line every
 //!   few seconds), with the step, the party, done/total, elapsed time and time left;
 //! - `testing` (feature `testing`, for the experiment crates' `[dev-dependencies]`): what their
@@ -27,6 +30,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod envelope;
 pub mod machine;
 pub mod output;
 pub mod progress;

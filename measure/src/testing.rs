@@ -66,6 +66,12 @@ impl Bench {
     pub fn validate(&self, report: &Path) -> Result<(), String> {
         validate(&self.path("docs/report.schema.json"), report)
     }
+
+    /// Checks an enveloped `report`: the envelope against the suite's envelope schema and its
+    /// `body` against the crate's `docs/report.schema.json` (see [`validate_enveloped`]).
+    pub fn validate_enveloped(&self, report: &Path) -> Result<(), String> {
+        validate_enveloped(&self.path("docs/report.schema.json"), report)
+    }
 }
 
 /// A fresh, empty directory, unique to the process: `<tmp>/<prefix>-<name>-<pid>`.
@@ -108,6 +114,31 @@ pub fn validate(schema: &Path, report: &Path) -> Result<(), String> {
             String::from_utf8_lossy(&out.stderr)
         ))
     }
+}
+
+/// The suite's envelope schema (`measure/schema/envelope.schema.json`).
+pub fn envelope_schema() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/envelope.schema.json")
+}
+
+/// Checks the JSON file `report` against the envelope schema, and its `body` against
+/// `body_schema` (both with [`validate`]). `Err` names which part failed.
+pub fn validate_enveloped(body_schema: &Path, report: &Path) -> Result<(), String> {
+    validate(&envelope_schema(), report).map_err(|e| format!("envelope: {e}"))?;
+    let body = read_json(report)["body"].clone();
+    let tmp = std::env::temp_dir().join(format!(
+        "measure-body-{}-{}.json",
+        std::process::id(),
+        report
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ));
+    std::fs::write(&tmp, serde_json::to_vec(&body).expect("a JSON value serialises"))
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", tmp.display()));
+    let r = validate(body_schema, &tmp).map_err(|e| format!("body: {e}"));
+    let _ = std::fs::remove_file(&tmp);
+    r
 }
 
 /// Splits one CSV line into its fields; a field may be double-quoted (with commas inside, but
