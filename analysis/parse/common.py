@@ -66,6 +66,71 @@ def load_report(p: Path, key: str, value: str, *, at_line: bool = False) -> dict
     return d
 
 
+ENVELOPE_FORMAT = "tmbench-report/1"
+
+
+@dataclass
+class Enveloped:
+    """A program's report: the suite's one envelope (measure/schema/envelope.schema.json) around
+    the experiment's body. Whether the run passed is read here and nowhere else."""
+
+    path: Path
+    envelope: dict[str, Any]
+    body: dict[str, Any]
+
+    @property
+    def passed(self) -> bool:
+        return self.envelope.get("passed") is True
+
+    @property
+    def machine(self) -> dict[str, Any] | None:
+        m = self.envelope.get("machine")
+        return m if isinstance(m, dict) else None
+
+    @property
+    def commit(self) -> str | None:
+        return commit_of(self.envelope)
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        prm = self.envelope.get("parameters")
+        return prm if isinstance(prm, dict) else {}
+
+    @property
+    def seed(self) -> str | None:
+        s = self.envelope.get("seed")
+        return s if isinstance(s, str) else None
+
+    @property
+    def runner(self) -> dict[str, Any]:
+        r = self.envelope.get("runner")
+        return r if isinstance(r, dict) else {"kind": "native", "image": None, "image_id": None}
+
+    @property
+    def load(self) -> dict[str, float | None]:
+        """The one-minute load average at the run's start and end."""
+        ld = self.envelope.get("load") or {}
+        out: dict[str, float | None] = {}
+        for k in ("start", "end"):
+            v = ld.get(k)
+            out[k] = num(v[0]) if isinstance(v, list) and v else None
+        return out
+
+
+def load_enveloped(p: Path, tool: str) -> Enveloped:
+    """A report written through the suite's envelope by `tool`: the envelope's format, tool,
+    passed and body checked, errors naming the file and line."""
+    d = load_json(p)
+    if d.get("format") != ENVELOPE_FORMAT:
+        raise ReportError(p, json_line(p, "format"), f'"format": "{ENVELOPE_FORMAT}"', repr(d.get("format")))
+    if d.get("tool") != tool:
+        raise ReportError(p, json_line(p, "tool"), f'"tool": "{tool}"', repr(d.get("tool")))
+    if not isinstance(d.get("passed"), bool):
+        raise ReportError(p, json_line(p, "passed"), "passed to be true or false", repr(d.get("passed")))
+    body = need(d, "body", dict, p, "")
+    return Enveloped(p, d, body)
+
+
 def num(v: Any) -> float | None:
     """A JSON number as a float; anything else (a bool too) None."""
     return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
