@@ -102,6 +102,11 @@ class Enveloped:
         return s if isinstance(s, str) else None
 
     @property
+    def inputs_sha256(self) -> str | None:
+        d = self.envelope.get("inputs_sha256")
+        return d if isinstance(d, str) else None
+
+    @property
     def runner(self) -> dict[str, Any]:
         r = self.envelope.get("runner")
         return r if isinstance(r, dict) else {"kind": "native", "image": None, "image_id": None}

@@ -211,6 +211,7 @@ mod tests {
     fn outcome(passed: bool) -> Result<crate::envelope::Outcome, String> {
         Ok(crate::envelope::Outcome {
             passed,
+            inputs: crate::envelope::Inputs::new(),
             body: serde_json::json!({"x": 1}),
         })
     }

@@ -9,6 +9,9 @@
 //!   "passed": true,                    every check of the run passed
 //!   "parameters": {...},               what the command line asked for
 //!   "seed": "64 hex digits" | null,    the public seed of the inputs (null: fresh randomness)
+//!   "inputs_sha256": "64 hex digits",  a digest of the run's generated inputs (sets, roots,
+//!                                      commitments, messages, seeded keys): equal for two runs
+//!                                      of one seed, different without a seed
 //!   "machine": {...},                  where it ran (measure::machine, without the load)
 //!   "provenance": {"commit", "dirty"}, which code ran
 //!   "runner": {"kind", "image", "image_id"}, natively or in which container image
@@ -30,6 +33,7 @@
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 
 use crate::seed::Seed;
 
@@ -49,13 +53,48 @@ pub struct Envelope {
     started: Instant,
 }
 
-/// What a run found: whether every check passed, and its measurements.
+/// What a run found: whether every check passed, a digest of its inputs, and its measurements.
 #[derive(Debug)]
 pub struct Outcome {
     /// Every proof and check of the run verified.
     pub passed: bool,
+    /// The digest of the inputs the run generated (see [`Inputs`]).
+    pub inputs: Inputs,
     /// The experiment's measurements (its own schema).
     pub body: Value,
+}
+
+/// A digest of a run's generated inputs, fed item by item with a label: what makes "the same
+/// seed gives the same inputs" checkable for every program from its report alone. Each item is
+/// hashed as len(label) || label || len(bytes) || bytes, so no two sequences of items collide
+/// by concatenation.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs(Sha256);
+
+impl Inputs {
+    /// An empty digest.
+    pub fn new() -> Inputs {
+        Inputs(Sha256::new())
+    }
+
+    /// Adds one labelled input (a set element, a root, a commitment, a message, a seeded key).
+    pub fn add(&mut self, label: &str, bytes: &[u8]) -> &mut Self {
+        self.0.update((label.len() as u64).to_be_bytes());
+        self.0.update(label.as_bytes());
+        self.0.update((bytes.len() as u64).to_be_bytes());
+        self.0.update(bytes);
+        self
+    }
+
+    /// The digest as 64 hexadecimal digits.
+    pub fn hex(&self) -> String {
+        self.0
+            .clone()
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
 }
 
 impl Envelope {
@@ -106,6 +145,7 @@ impl Envelope {
             "passed": outcome.passed,
             "parameters": self.parameters,
             "seed": self.seed.map(|s| s.hex()),
+            "inputs_sha256": outcome.inputs.hex(),
             "machine": machine,
             "provenance": crate::provenance::provenance_json(),
             "runner": runner_json(),
@@ -146,8 +186,11 @@ mod tests {
         let seed = Seed::from_bytes([7; 32]);
         let e = Envelope::begin("t", "1.2.3", 4, json!({"n": 5}), Some(&seed));
         assert_eq!(e.tool(), "t");
+        let mut inputs = Inputs::new();
+        inputs.add("set", b"abc");
         let r = e.close(Outcome {
             passed: true,
+            inputs: inputs.clone(),
             body: json!({"x": 1}),
         });
         for k in [
@@ -158,6 +201,7 @@ mod tests {
             "passed",
             "parameters",
             "seed",
+            "inputs_sha256",
             "machine",
             "provenance",
             "runner",
@@ -173,15 +217,23 @@ mod tests {
         assert_eq!(r["body"]["x"], 1);
         assert_eq!(r["parameters"]["n"], 5);
         assert!(passed(&r));
+        assert_eq!(r["inputs_sha256"], inputs.hex());
+        // Labels and lengths are hashed: moving a byte between two items changes the digest.
+        let (mut a, mut b) = (Inputs::new(), Inputs::new());
+        a.add("x", b"ab").add("x", b"c");
+        b.add("x", b"a").add("x", b"bc");
+        assert_ne!(a.hex(), b.hex());
         assert!(r["machine"].get("load_avg_1m").is_none());
         assert!(r["resources"]["wall_s"].as_f64().unwrap() >= 0.0);
         let failed = e.close(Outcome {
             passed: false,
+            inputs: Inputs::new(),
             body: json!({}),
         });
         assert!(!passed(&failed));
         let unseeded = Envelope::begin("t", "1", 1, json!({}), None).close(Outcome {
             passed: true,
+            inputs: Inputs::new(),
             body: json!({}),
         });
         assert!(unseeded["seed"].is_null());
