@@ -12,7 +12,7 @@ use ark_relations::r1cs::{
 };
 use zksnark_prover::{Constraint, LinComb, R1cs};
 
-use crate::statement::{synthesize, Assignment, Layout, Statement, TreeHash};
+use crate::statement::{synthesize, Assignment, Layout, Statement, TreeHash, Variant};
 
 fn new_cs(mode: SynthesisMode) -> ConstraintSystemRef<Fr> {
     let cs = ConstraintSystem::<Fr>::new_ref();
@@ -27,10 +27,11 @@ fn new_cs(mode: SynthesisMode) -> ConstraintSystemRef<Fr> {
 pub fn compile(
     statement: Statement,
     hash: TreeHash,
+    variant: Variant,
     depth: usize,
 ) -> Result<(R1cs<Fr>, Layout), SynthesisError> {
     let cs = new_cs(SynthesisMode::Setup);
-    let layout = synthesize(cs.clone(), statement, hash, depth, None)?;
+    let layout = synthesize(cs.clone(), statement, hash, variant, depth, None)?;
     cs.finalize();
     let m = cs.to_matrices().expect("setup mode keeps the matrices");
     let row = |terms: &Vec<(Fr, usize)>| -> LinComb<Fr> {
@@ -60,13 +61,21 @@ pub fn compile(
 pub fn witness(
     statement: Statement,
     hash: TreeHash,
+    variant: Variant,
     depth: usize,
     assignment: &Assignment,
 ) -> Result<Vec<Fr>, SynthesisError> {
     let cs = new_cs(SynthesisMode::Prove {
         construct_matrices: false,
     });
-    synthesize(cs.clone(), statement, hash, depth, Some(assignment))?;
+    synthesize(
+        cs.clone(),
+        statement,
+        hash,
+        variant,
+        depth,
+        Some(assignment),
+    )?;
     let cs = cs.borrow().expect("the only reference");
     let mut values = cs.instance_assignment.clone();
     values.extend_from_slice(&cs.witness_assignment);

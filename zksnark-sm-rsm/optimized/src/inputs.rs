@@ -20,10 +20,13 @@ use zksnark_prover::Error;
 
 use crate::gadgets::scalar::SCALAR_BITS;
 use crate::primitives::babyjubjub::{bits_le, pedersen_h, Point};
-use crate::statement::{Assignment, Node, Public, Statement, TreeHash, Witness, MAX_DEPTH};
+use crate::statement::{
+    Assignment, Node, Public, Statement, TreeHash, Variant, Witness, MAX_DEPTH,
+};
 
 pub struct Inputs {
     pub statement: Statement,
+    pub variant: Variant,
     pub hash: TreeHash,
     pub depth: usize,
     pub assignment: Assignment,
@@ -105,13 +108,15 @@ impl Reader<'_> {
     }
 }
 
-pub fn read(path: &Path) -> Result<Inputs, Error> {
+/// Reads the input file for the circuit of `variant`, whose v has that variant's bit length.
+pub fn read(path: &Path, variant: Variant) -> Result<Inputs, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    parse(path, &text)
+    parse(path, &text, variant)
 }
 
-/// Parses and checks the input file (`path` only names it in errors).
-pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
+/// Parses and checks the input file (`path` only names it in errors). A v outside the variant's
+/// range is not refused here: the circuit's range check rejects it, naming its part.
+pub fn parse(path: &Path, text: &str, variant: Variant) -> Result<Inputs, Error> {
     let json: Value =
         serde_json::from_str(text).map_err(|e| Error::format(path, format!("not JSON: {e}")))?;
     let obj = json
@@ -177,12 +182,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Inputs, Error> {
     };
     Ok(Inputs {
         statement,
+        variant,
         hash,
         depth,
         assignment: Assignment {
             public,
             witness: Witness {
-                v_bits: bits_le(&v, SCALAR_BITS),
+                v_bits: variant.v_bits(&v),
                 r_bits: bits_le(&rand, SCALAR_BITS),
                 siblings,
                 right,

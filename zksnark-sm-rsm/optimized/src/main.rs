@@ -1,6 +1,7 @@
 //! `zksnark-optimized`: builds the constraint-minimal SM/RSM circuit and its witness as circom
 //! `.r1cs`/`.wtns` files, for `zksnark-prover` and `collab-groth16`.
-//! Exit codes: 0 success; 2 bad input (including inputs that do not satisfy the statement).
+//! Exit codes: 0 success; 2 bad input (including inputs that do not satisfy the statement, and
+//! an output that cannot be written).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,9 +9,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
+use measure::envelope::{Envelope, Inputs, Outcome};
 use zksnark_optimized::export::{compile, witness};
 use zksnark_optimized::inputs;
-use zksnark_optimized::statement::{Layout, Statement, TreeHash, MAX_DEPTH};
+use zksnark_optimized::statement::{Layout, Statement, TreeHash, Variant, MAX_DEPTH};
 use zksnark_prover::measure::{peak_rss_mib, timed};
 use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
 use zksnark_prover::{snark, Error};
@@ -33,9 +35,13 @@ enum Command {
         r1cs: PathBuf,
         #[arg(long)]
         wtns: PathBuf,
-        /// Report: constraint counts per part, wires, phase times.
+        /// The report (the suite's envelope; body: constraint counts per part, wires, phase
+        /// times; its schema is docs/report.schema.json).
         #[arg(long)]
-        json: PathBuf,
+        out: PathBuf,
+        /// sound (v < L enforced) or as-published (the paper's statement, v < p).
+        #[arg(long, value_parser = ["sound", "as-published"], default_value = "sound")]
+        variant: String,
     },
     /// The circuit alone (no values): its constraint count per part, optionally the .r1cs.
     Compile {
@@ -45,19 +51,51 @@ enum Command {
         hash: String,
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
         depth: u32,
+        #[arg(long, value_parser = ["sound", "as-published"], default_value = "sound")]
+        variant: String,
         #[arg(long)]
         r1cs: Option<PathBuf>,
     },
 }
 
+/// The version of the body's schema (docs/report.schema.json).
+const BODY_VERSION: u32 = 2;
+
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2, like other bad input
-    match execute(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("zksnark-optimized: error: {e}");
-            ExitCode::from(2)
+    match cli.command {
+        Command::Build {
+            inputs,
+            r1cs,
+            wtns,
+            out,
+            variant,
+        } => {
+            let variant = Variant::parse(&variant).expect("clap checked the name");
+            let parameters = json!({
+                "inputs": inputs, "r1cs": r1cs, "wtns": wtns, "variant": variant.name(),
+            });
+            let envelope = Envelope::begin(
+                "zksnark-optimized",
+                env!("CARGO_PKG_VERSION"),
+                BODY_VERSION,
+                parameters,
+                None,
+            );
+            measure::cli::finish_run(
+                &out,
+                envelope,
+                || build(&inputs, &r1cs, &wtns, variant).map_err(|e| format!("error: {e}")),
+                |r| format!(": {} constraints", r["body"]["constraints"]),
+            )
         }
+        command => match execute(command) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("zksnark-optimized: error: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 
@@ -73,24 +111,21 @@ fn synthesis_error(e: ark_relations::r1cs::SynthesisError) -> Error {
     Error::Invalid(format!("constraint synthesis failed: {e}"))
 }
 
-fn execute(cli: Cli) -> Result<(), Error> {
-    match cli.command {
-        Command::Build {
-            inputs,
-            r1cs,
-            wtns,
-            json,
-        } => build(&inputs, &r1cs, &wtns, &json),
+fn execute(command: Command) -> Result<(), Error> {
+    match command {
+        Command::Build { .. } => unreachable!("main runs build through finish_run"),
         Command::Compile {
             statement,
             hash,
             depth,
+            variant,
             r1cs,
         } => {
             let statement = Statement::parse(&statement).expect("clap checked the name");
             let hash = TreeHash::parse(&hash).expect("clap checked the name");
+            let variant = Variant::parse(&variant).expect("clap checked the name");
             let (circuit, layout) =
-                compile(statement, hash, depth as usize).map_err(synthesis_error)?;
+                compile(statement, hash, variant, depth as usize).map_err(synthesis_error)?;
             for (name, r) in &layout.components {
                 println!("{:>6}  {name}", r.len());
             }
@@ -104,17 +139,20 @@ fn execute(cli: Cli) -> Result<(), Error> {
     }
 }
 
+/// The circuit and the witness of the input file; the run's outcome (it passes: inputs that do
+/// not satisfy the statement are bad input, with no witness written).
 fn build(
     inputs_path: &Path,
     r1cs_path: &Path,
     wtns_path: &Path,
-    json_path: &Path,
-) -> Result<(), Error> {
-    let inputs = inputs::read(inputs_path)?;
+    variant: Variant,
+) -> Result<Outcome, Error> {
+    let inputs = inputs::read(inputs_path, variant)?;
     let (statement, hash, depth) = (inputs.statement, inputs.hash, inputs.depth);
 
     let (compiled, compile_t) = timed(|| -> Result<_, Error> {
-        let (circuit, layout) = compile(statement, hash, depth).map_err(synthesis_error)?;
+        let (circuit, layout) =
+            compile(statement, hash, variant, depth).map_err(synthesis_error)?;
         snark::write_atomic(r1cs_path, &r1cs_bytes(&circuit))?;
         Ok((circuit, layout))
     });
@@ -122,8 +160,8 @@ fn build(
     println!("Number of constraints: {}", circuit.constraints.len());
 
     let (values, witness_t) = timed(|| -> Result<_, Error> {
-        let values =
-            witness(statement, hash, depth, &inputs.assignment).map_err(synthesis_error)?;
+        let values = witness(statement, hash, variant, depth, &inputs.assignment)
+            .map_err(synthesis_error)?;
         if values.len() != circuit.n_wires {
             return Err(Error::Invalid(format!(
                 "internal error: {} witness values for {} wires",
@@ -148,10 +186,16 @@ fn build(
     });
     values?;
 
-    let report = json!({
+    let mut digest = Inputs::new();
+    for x in inputs.assignment.public.inputs() {
+        digest.add("public input", snark::decimal(&x).as_bytes());
+    }
+    let body = json!({
         "circuit": "optimized",
         "statement": statement.name(),
         "hash": hash.name(),
+        "variant": variant.name(),
+        "fixes": variant.fixes(),
         "depth": depth,
         "constraints": circuit.constraints.len(),
         "wires": circuit.n_wires,
@@ -159,8 +203,10 @@ fn build(
         "components": components_json(&layout),
         "phases": {"compile": compile_t, "witness": witness_t},
         "peak_rss_mib": peak_rss_mib(),
-        "versions": {"zksnark-optimized": env!("CARGO_PKG_VERSION")},
     });
-    let text = serde_json::to_string_pretty(&report).expect("report serialises");
-    snark::write_atomic(json_path, text.as_bytes())
+    Ok(Outcome {
+        passed: true,
+        inputs: digest,
+        body,
+    })
 }

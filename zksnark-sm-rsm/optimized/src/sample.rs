@@ -1,15 +1,16 @@
-//! Random instances built natively, as the driver builds them in JS (independent uniform set
-//! elements, each RSM element with its own randomness, a random proven index): for the tests
-//! and for measuring the circuit without the driver.
+//! Random instances built natively, as the driver builds them in JS (independent set elements
+//! uniform in [0, L), each RSM element with its own randomness, a random proven index, the
+//! variant's padding leaf): for the tests and for measuring the circuit without the driver.
 
 use ark_bn254::Fr;
-use ark_ff::UniformRand;
 use rand::Rng;
 
 use crate::gadgets::scalar::SCALAR_BITS;
-use crate::primitives::babyjubjub::{bits_le, pedersen_h, Point};
-use crate::primitives::merkle::{rsm_leaf, rsm_leaf_sha, sha_node, sm_leaf, sm_leaf_sha, Tree};
-use crate::statement::{Assignment, Node, Public, Statement, TreeHash, Witness};
+use crate::primitives::babyjubjub::{bits_le, pedersen_h, random_below_l, Point};
+use crate::primitives::merkle::{
+    pad_digest, pad_field, rsm_leaf, rsm_leaf_sha, sha_node, sm_leaf, sm_leaf_sha, Tree,
+};
+use crate::statement::{Assignment, Node, Public, Statement, TreeHash, Variant, Witness};
 
 pub struct Sample {
     pub statement: Statement,
@@ -25,9 +26,9 @@ pub fn commit(v: &Fr, r: &Fr) -> Point {
     Point::generator().mul(v).add(&pedersen_h().mul(r))
 }
 
-/// The tree over the proven element's leaf `leaf` at `index` among `others` (the rest of the
-/// set's leaves), as (depth, root, siblings, right).
-fn tree_of(leaves: Vec<Node>, pad: Node, index: usize) -> (usize, Node, Vec<Node>, Vec<bool>) {
+/// The tree over `leaves` padded with `pad`, and the path of position `index` (a padding
+/// position too), as (depth, root, siblings, right).
+pub fn tree_of(leaves: Vec<Node>, pad: Node, index: usize) -> (usize, Node, Vec<Node>, Vec<bool>) {
     let tree = Tree::with_hash(&leaves, pad, |a, b| match (a, b) {
         (Node::Field(x), Node::Field(y)) => Node::Field(crate::primitives::poseidon::hash2(*x, *y)),
         (Node::Digest(x), Node::Digest(y)) => Node::Digest(sha_node(x, y)),
@@ -47,15 +48,26 @@ pub fn leaf(statement: Statement, hash: TreeHash, v: &Fr, c: &Point) -> Node {
     }
 }
 
-/// The pad leaf: the leaf of v = 0 (SM) or of the identity (RSM).
-pub fn pad(statement: Statement, hash: TreeHash) -> Node {
-    leaf(statement, hash, &Fr::from(0u8), &Point::identity())
+/// The padding leaf: in the sound variant a hashed constant nobody can open; as published, the
+/// leaf of v = 0 (SM) or of the identity (RSM), which anybody opens.
+pub fn pad(statement: Statement, hash: TreeHash, variant: Variant) -> Node {
+    match (variant, hash) {
+        (Variant::Sound, TreeHash::Poseidon) => Node::Field(pad_field()),
+        (Variant::Sound, TreeHash::Sha256) => Node::Digest(pad_digest()),
+        (Variant::AsPublished, _) => leaf(statement, hash, &Fr::from(0u8), &Point::identity()),
+    }
 }
 
-/// An instance over a set of `n >= 2` elements.
-pub fn sample<R: Rng>(statement: Statement, hash: TreeHash, n: usize, rng: &mut R) -> Sample {
-    let values: Vec<Fr> = (0..n).map(|_| Fr::rand(rng)).collect();
-    let rands: Vec<Fr> = (0..n).map(|_| Fr::rand(rng)).collect();
+/// An instance over a set of `n >= 2` elements, values and randomness uniform in [0, L).
+pub fn sample<R: Rng>(
+    statement: Statement,
+    hash: TreeHash,
+    variant: Variant,
+    n: usize,
+    rng: &mut R,
+) -> Sample {
+    let values: Vec<Fr> = (0..n).map(|_| random_below_l(rng)).collect();
+    let rands: Vec<Fr> = (0..n).map(|_| random_below_l(rng)).collect();
     let index = rng.gen_range(0..n);
     let leaves = values
         .iter()
@@ -66,7 +78,7 @@ pub fn sample<R: Rng>(statement: Statement, hash: TreeHash, n: usize, rng: &mut 
             Statement::Rsm => leaf(statement, hash, v, &commit(v, r)),
         })
         .collect();
-    let (depth, root, siblings, right) = tree_of(leaves, pad(statement, hash), index);
+    let (depth, root, siblings, right) = tree_of(leaves, pad(statement, hash, variant), index);
     let (v, r) = (values[index], rands[index]);
     let public = match statement {
         Statement::Sm => Public::Sm {
@@ -82,7 +94,7 @@ pub fn sample<R: Rng>(statement: Statement, hash: TreeHash, n: usize, rng: &mut 
         assignment: Assignment {
             public,
             witness: Witness {
-                v_bits: bits_le(&v, SCALAR_BITS),
+                v_bits: variant.v_bits(&v),
                 r_bits: bits_le(&r, SCALAR_BITS),
                 siblings,
                 right,
@@ -98,6 +110,7 @@ pub fn sample<R: Rng>(statement: Statement, hash: TreeHash, n: usize, rng: &mut 
 pub fn crafted<R: Rng>(
     statement: Statement,
     hash: TreeHash,
+    variant: Variant,
     n: usize,
     v_bits: Vec<bool>,
     r_bits: Vec<bool>,
@@ -113,10 +126,17 @@ pub fn crafted<R: Rng>(
     );
     let index = rng.gen_range(0..n);
     let mut leaves: Vec<Node> = (0..n)
-        .map(|_| leaf(Statement::Sm, hash, &Fr::rand(rng), &Point::identity()))
+        .map(|_| {
+            leaf(
+                Statement::Sm,
+                hash,
+                &random_below_l(rng),
+                &Point::identity(),
+            )
+        })
         .collect();
     leaves[index] = leaf(statement, hash, &v, &c);
-    let (_, root, siblings, right) = tree_of(leaves, pad(statement, hash), index);
+    let (_, root, siblings, right) = tree_of(leaves, pad(statement, hash, variant), index);
     Assignment {
         public: match statement {
             Statement::Sm => Public::Sm { c, root },

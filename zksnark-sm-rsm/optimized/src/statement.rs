@@ -6,10 +6,22 @@
 //! * **RSM**, public (v, root), private (r, path): the leaf `Poseidon(C.x, C.y)` of
 //!   `C = v G + r H` folds to the root.
 //!
-//! v and r enter as 254 bits each, constrained canonical ([`crate::gadgets::scalar`]); G and H
-//! are constants of the circuit, so both products are fixed-base windowed sums
-//! ([`crate::gadgets::edwards`]). In SM the packed bits of v are the leaf's v (no further
-//! constraint); in RSM they must equal the public v (one constraint).
+//! Two variants ([`Variant`]) of the same statements:
+//!
+//! * **sound** (the default): v enters as 251 bits constrained below L, the order of Baby
+//!   Jubjub's prime subgroup, so that a commitment, which fixes v only mod L, fixes the v of the
+//!   statement; the tree's padding leaves are a hashed constant nobody can open
+//!   ([`crate::primitives::merkle::pad_leaf`]).
+//! * **as-published**: the statement as the paper's circuit has it: v below p (so RSM also
+//!   proves v + k L for k = 1..7 when only v is in the set), and padding leaves that are the
+//!   leaf of v = 0 (SM) or of the identity point (RSM), so 0 is a member of every set whose
+//!   size is not a power of two.
+//!
+//! r enters as 254 bits constrained canonical ([`crate::gadgets::scalar`]) in both; its range
+//! does not matter to soundness (any opening of C will do). G and H are constants of the
+//! circuit, so both products are fixed-base windowed sums ([`crate::gadgets::edwards`]). In SM
+//! the packed bits of v are the leaf's v (no further constraint); in RSM they must equal the
+//! public v (one constraint).
 //!
 //! The SHA-256 variant keeps the commitment part and changes the tree as the ZoKrates programs
 //! do: nodes are 32-byte digests, the root is public as 8 big-endian 32-bit words, a node is
@@ -24,6 +36,7 @@ use ark_bn254::Fr;
 use ark_r1cs_std::{alloc::AllocVar, boolean::Boolean, eq::EqGadget, fields::fp::FpVar, R1CSVar};
 use ark_relations::r1cs::{ConstraintSystemRef, SynthesisError};
 
+use crate::gadgets::scalar::ScalarRange;
 use crate::gadgets::sha256::{self, Word};
 use crate::gadgets::{edwards, merkle, poseidon, scalar};
 use crate::primitives::babyjubjub::{bits_le, pedersen_h, FixedBase, Point};
@@ -47,6 +60,58 @@ impl Statement {
             "sm" => Some(Statement::Sm),
             "rsm" => Some(Statement::Rsm),
             _ => None,
+        }
+    }
+}
+
+/// Which version of the statements the circuit enforces (see the module notes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// v < L enforced, padding leaves nobody can open.
+    #[default]
+    Sound,
+    /// The paper's statements: v < p, padding leaves of v = 0 or of the identity.
+    AsPublished,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 2] = [Variant::Sound, Variant::AsPublished];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Sound => "sound",
+            Variant::AsPublished => "as-published",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.name() == s)
+    }
+
+    /// The range v's bits are constrained to.
+    pub fn v_range(self) -> ScalarRange {
+        match self {
+            Variant::Sound => ScalarRange::subgroup(),
+            Variant::AsPublished => ScalarRange::field(),
+        }
+    }
+
+    /// The prover's bits of v for this variant: its integer's low `v_range().bits` bits.
+    pub fn v_bits(self, v: &Fr) -> Vec<bool> {
+        bits_le(v, self.v_range().bits)
+    }
+
+    /// The fixes in force, one line each, `"<code>: <what this circuit does>"`; the codes are
+    /// defined in `zksnark-sm-rsm/docs/fixes.md`.
+    pub fn fixes(self) -> Vec<&'static str> {
+        match self {
+            Variant::Sound => vec![
+                "Z1: set values and v are in [0, L), and the circuit enforces v < L (a commitment \
+                 fixes v only mod L)",
+                "Z2: padding leaves are a hashed, domain-separated constant that no value or \
+                 commitment opens",
+            ],
+            Variant::AsPublished => vec![],
         }
     }
 }
@@ -167,13 +232,19 @@ impl Layout {
     }
 }
 
-fn tables() -> &'static (FixedBase, FixedBase) {
-    static T: OnceLock<(FixedBase, FixedBase)> = OnceLock::new();
-    T.get_or_init(|| {
-        (
-            FixedBase::new(&Point::generator(), scalar::SCALAR_BITS),
-            FixedBase::new(&pedersen_h(), scalar::SCALAR_BITS),
-        )
+/// The fixed-base tables: G for v's bits in each variant, H for r's 254 bits.
+struct Tables {
+    g_sound: FixedBase,
+    g_as_published: FixedBase,
+    h: FixedBase,
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| Tables {
+        g_sound: FixedBase::new(&Point::generator(), Variant::Sound.v_range().bits),
+        g_as_published: FixedBase::new(&Point::generator(), Variant::AsPublished.v_range().bits),
+        h: FixedBase::new(&pedersen_h(), scalar::SCALAR_BITS),
     })
 }
 
@@ -207,6 +278,7 @@ pub fn synthesize(
     cs: ConstraintSystemRef<Fr>,
     statement: Statement,
     hash: TreeHash,
+    variant: Variant,
     depth: usize,
     assignment: Option<&Assignment>,
 ) -> Result<Layout, SynthesisError> {
@@ -238,8 +310,16 @@ pub fn synthesize(
     let root = inputs[n_public - hash.root_inputs()..].to_vec();
 
     let mut layout = Layout::default();
-    let (v_bits, v) = part(&cs, &mut layout, "v: 254 bits, canonical", || {
-        scalar::canonical_bits(cs.clone(), witness.map(|w| w.v_bits.as_slice()))
+    let v_part = match variant {
+        Variant::Sound => "v: 251 bits, below L",
+        Variant::AsPublished => "v: 254 bits, canonical",
+    };
+    let (v_bits, v) = part(&cs, &mut layout, v_part, || {
+        scalar::bits_in(
+            cs.clone(),
+            witness.map(|w| w.v_bits.as_slice()),
+            &variant.v_range(),
+        )
     })?;
     let (r_bits, _) = part(&cs, &mut layout, "r: 254 bits, canonical", || {
         scalar::canonical_bits(cs.clone(), witness.map(|w| w.r_bits.as_slice()))
@@ -256,9 +336,13 @@ pub fn synthesize(
         Statement::Rsm => ("C = v G + r H, fixed-base windows", None),
     };
     let comm = part(&cs, &mut layout, name, || {
-        let (g, h) = tables();
+        let t = tables();
+        let g = match variant {
+            Variant::Sound => &t.g_sound,
+            Variant::AsPublished => &t.g_as_published,
+        };
         let g_terms = edwards::fixed_base_terms(&v_bits, g)?;
-        let h_terms = edwards::fixed_base_terms(&r_bits, h)?;
+        let h_terms = edwards::fixed_base_terms(&r_bits, &t.h)?;
         edwards::sum(&[g_terms, h_terms].concat(), c.as_ref())
     })?;
     if statement == Statement::Rsm {

@@ -16,12 +16,15 @@ use collab_groth16::dealer::{deal, Shares};
 use collab_groth16::net::{Mesh, DEFAULT_TIMEOUT};
 use collab_groth16::party::{prove as collab_prove, Public as CollabPublic};
 use collab_groth16::qap::Qap;
-use collab_groth16::Variant;
+use collab_groth16::Variant as CollabVariant;
 use zksnark_optimized::export::{compile, witness};
 use zksnark_optimized::gadgets::scalar::SCALAR_BITS;
 use zksnark_optimized::primitives::babyjubjub::bits_le;
+use zksnark_optimized::primitives::babyjubjub::{random_below_l, subgroup_order, Point};
 use zksnark_optimized::sample::{self, commit, sample};
-use zksnark_optimized::statement::{synthesize, Assignment, Node, Public, Statement, TreeHash};
+use zksnark_optimized::statement::{
+    synthesize, Assignment, Node, Public, Statement, TreeHash, Variant, Witness,
+};
 use zksnark_prover::{snark, R1cs, R1csCircuit};
 
 const STATEMENTS: [Statement; 2] = [Statement::Sm, Statement::Rsm];
@@ -32,16 +35,30 @@ fn rng() -> ChaCha20Rng {
 
 const P: TreeHash = TreeHash::Poseidon;
 
+/// The default variant, which most tests exercise.
+const S: Variant = Variant::Sound;
+/// The paper's statement.
+const AP: Variant = Variant::AsPublished;
+
 /// The part of the circuit whose constraint fails first, or None if the witness satisfies it.
-fn first_failure(statement: Statement, hash: TreeHash, a: &Assignment) -> Option<&'static str> {
+fn first_failure_in(
+    statement: Statement,
+    hash: TreeHash,
+    variant: Variant,
+    a: &Assignment,
+) -> Option<&'static str> {
     let depth = a.witness.right.len();
-    let (r1cs, layout) = compile(statement, hash, depth).unwrap();
-    let w = witness(statement, hash, depth, a).unwrap();
+    let (r1cs, layout) = compile(statement, hash, variant, depth).unwrap();
+    let w = witness(statement, hash, variant, depth, a).unwrap();
     r1cs.first_unsatisfied(&w).map(|i| layout.component_of(i))
 }
 
+fn first_failure(statement: Statement, hash: TreeHash, a: &Assignment) -> Option<&'static str> {
+    first_failure_in(statement, hash, S, a)
+}
+
 fn crafted(statement: Statement, n: usize, v_bits: Vec<bool>, r_bits: Vec<bool>) -> Assignment {
-    sample::crafted(statement, P, n, v_bits, r_bits, &mut rng())
+    sample::crafted(statement, P, AP, n, v_bits, r_bits, &mut rng())
 }
 
 /// The bits of v + p, an out-of-range encoding of v (needs v + p < 2^254).
@@ -59,27 +76,33 @@ fn alias_bits(v: &Fr) -> Vec<bool> {
 #[test]
 fn constraint_counts_at_depth_14() {
     // The README's figures; a change to a gadget that costs constraints shows here.
-    assert_eq!(
-        compile(Statement::Sm, P, 14).unwrap().0.constraints.len(),
-        5272
-    );
-    assert_eq!(
-        compile(Statement::Rsm, P, 14).unwrap().0.constraints.len(),
-        5276
-    );
+    let count = |statement, variant| {
+        compile(statement, P, variant, 14)
+            .unwrap()
+            .0
+            .constraints
+            .len()
+    };
+    assert_eq!(count(Statement::Sm, AP), 5272);
+    assert_eq!(count(Statement::Rsm, AP), 5276);
+    assert_eq!(count(Statement::Sm, S), SOUND_COUNTS[0]);
+    assert_eq!(count(Statement::Rsm, S), SOUND_COUNTS[1]);
 }
+
+/// The sound variant's constraints at depth 14 (SM, RSM).
+const SOUND_COUNTS: [usize; 2] = [5267, 5271];
 
 #[test]
 fn setup_and_witness_synthesis_build_the_same_constraints() {
     for statement in STATEMENTS {
-        let s = sample(statement, P, 6, &mut rng());
-        let (r1cs, _) = compile(statement, P, s.depth).unwrap();
+        let s = sample(statement, P, S, 6, &mut rng());
+        let (r1cs, _) = compile(statement, P, S, s.depth).unwrap();
         let cs = ConstraintSystem::<Fr>::new_ref();
         cs.set_optimization_goal(OptimizationGoal::Constraints);
         cs.set_mode(SynthesisMode::Prove {
             construct_matrices: true,
         });
-        synthesize(cs.clone(), statement, P, s.depth, Some(&s.assignment)).unwrap();
+        synthesize(cs.clone(), statement, P, S, s.depth, Some(&s.assignment)).unwrap();
         cs.finalize();
         assert!(cs.is_satisfied().unwrap());
         let m = cs.to_matrices().unwrap();
@@ -98,10 +121,10 @@ fn setup_and_witness_synthesis_build_the_same_constraints() {
 #[test]
 fn honest_instances_prove_and_verify_and_other_public_inputs_do_not() {
     for statement in STATEMENTS {
-        let s = sample(statement, P, 9, &mut rng());
+        let s = sample(statement, P, S, 9, &mut rng());
         assert_eq!(s.depth, 4);
-        let (r1cs, _) = compile(statement, P, s.depth).unwrap();
-        let w = witness(statement, P, s.depth, &s.assignment).unwrap();
+        let (r1cs, _) = compile(statement, P, S, s.depth).unwrap();
+        let w = witness(statement, P, S, s.depth, &s.assignment).unwrap();
         assert_eq!(r1cs.first_unsatisfied(&w), None);
         let public = s.assignment.public.inputs();
         assert_eq!(r1cs.public_inputs(&w), public);
@@ -125,14 +148,14 @@ fn honest_instances_prove_and_verify_and_other_public_inputs_do_not() {
 #[test]
 fn a_wrong_leaf_path_bit_or_r_breaks_the_part_that_checks_it() {
     for statement in STATEMENTS {
-        let s = sample(statement, P, 9, &mut rng());
+        let s = sample(statement, P, S, 9, &mut rng());
         let a = &s.assignment;
         assert_eq!(first_failure(statement, P, a), None, "control");
 
         // Wrong leaf: another v (with its own commitment, so only the tree can object).
         let v2 = s.v + Fr::one();
         let mut wrong_leaf = a.clone();
-        wrong_leaf.witness.v_bits = bits_le(&v2, SCALAR_BITS);
+        wrong_leaf.witness.v_bits = S.v_bits(&v2);
         wrong_leaf.public = match &a.public {
             Public::Sm { root, .. } => Public::Sm {
                 c: commit(&v2, &s.r),
@@ -179,7 +202,7 @@ fn an_out_of_range_scalar_breaks_only_the_range_check_and_its_proof_does_not_ver
             bits_le(&r, SCALAR_BITS),
         );
         let depth = honest.witness.right.len();
-        assert_eq!(first_failure(statement, P, &honest), None, "control");
+        assert_eq!(first_failure_in(statement, P, AP, &honest), None, "control");
 
         // Everything else agrees with the bits of v + p: the tree holds the leaf they imply.
         let alias = crafted(statement, 5, alias_bits(&v), bits_le(&r, SCALAR_BITS));
@@ -188,7 +211,7 @@ fn an_out_of_range_scalar_breaks_only_the_range_check_and_its_proof_does_not_ver
             assert_ne!(*c, commit(&v, &r));
         }
         assert_eq!(
-            first_failure(statement, P, &alias),
+            first_failure_in(statement, P, AP, &alias),
             Some("v: 254 bits, canonical")
         );
         let alias_r = crafted(
@@ -198,13 +221,13 @@ fn an_out_of_range_scalar_breaks_only_the_range_check_and_its_proof_does_not_ver
             alias_bits(&Fr::from(rng.gen::<u64>())),
         );
         assert_eq!(
-            first_failure(statement, P, &alias_r),
+            first_failure_in(statement, P, AP, &alias_r),
             Some("r: 254 bits, canonical")
         );
 
         // The suite's prover refuses; ark-groth16 forced to prove yields a proof that fails.
-        let (r1cs, _) = compile(statement, P, depth).unwrap();
-        let w = witness(statement, P, depth, &alias).unwrap();
+        let (r1cs, _) = compile(statement, P, AP, depth).unwrap();
+        let w = witness(statement, P, AP, depth, &alias).unwrap();
         let pk = snark::setup(&r1cs, &mut rng).unwrap();
         assert!(snark::prove(&r1cs, &w, &pk, &mut rng).is_err());
         let forced = Groth16::<Bn254>::create_random_proof_with_reduction(
@@ -240,7 +263,11 @@ fn edge_scalars_satisfy_the_circuit() {
     for statement in STATEMENTS {
         for (v_bits, r_bits) in &cases {
             let a = crafted(statement, 3, v_bits.clone(), r_bits.clone());
-            assert_eq!(first_failure(statement, P, &a), None, "{statement:?}");
+            assert_eq!(
+                first_failure_in(statement, P, AP, &a),
+                None,
+                "{statement:?}"
+            );
         }
     }
 }
@@ -258,7 +285,7 @@ fn collaborative_proof(
         &w[qap.inputs()..],
         qap.size() + 1,
         m,
-        Variant::SemiHonest,
+        CollabVariant::SemiHonest,
         &mut rng(),
     );
     let listeners: Vec<TcpListener> = (0..m)
@@ -299,9 +326,9 @@ fn collaborative_proof(
 #[test]
 fn the_collaborative_prover_proves_the_circuit_unchanged() {
     for statement in STATEMENTS {
-        let s = sample(statement, P, 4, &mut rng());
-        let (r1cs, _) = compile(statement, P, s.depth).unwrap();
-        let w = witness(statement, P, s.depth, &s.assignment).unwrap();
+        let s = sample(statement, P, S, 4, &mut rng());
+        let (r1cs, _) = compile(statement, P, S, s.depth).unwrap();
+        let w = witness(statement, P, S, s.depth, &s.assignment).unwrap();
         let pk = snark::setup(&r1cs, &mut rng()).unwrap();
         let proof = collaborative_proof(&r1cs, &w, &pk);
         let public = s.assignment.public.inputs();
@@ -319,7 +346,7 @@ fn the_collaborative_prover_proves_the_circuit_unchanged() {
 fn the_sha256_variant_agrees_with_sha2_and_rejects_a_wrong_path() {
     let path_part = "Merkle path: digests, bits, selections, SHA-256s";
     for statement in STATEMENTS {
-        let s = sample(statement, TreeHash::Sha256, 3, &mut rng());
+        let s = sample(statement, TreeHash::Sha256, S, 3, &mut rng());
         assert_eq!(s.depth, 2);
         let a = &s.assignment;
         // The native tree (sha2 crate) and the circuit agree on the root.
@@ -344,7 +371,7 @@ fn the_sha256_variant_agrees_with_sha2_and_rejects_a_wrong_path() {
             Some(path_part)
         );
         let mut wrong_v = a.clone();
-        wrong_v.witness.v_bits = bits_le(&(s.v + Fr::one()), SCALAR_BITS);
+        wrong_v.witness.v_bits = S.v_bits(&(s.v + Fr::one()));
         let want = match statement {
             Statement::Sm => "C == v G + r H, fixed-base windows",
             Statement::Rsm => "public v == its bits",
@@ -353,5 +380,162 @@ fn the_sha256_variant_agrees_with_sha2_and_rejects_a_wrong_path() {
             first_failure(statement, TreeHash::Sha256, &wrong_v),
             Some(want)
         );
+    }
+}
+
+/// Proves `a` on `variant`'s circuit with the suite's Groth16 prover and verifies it for the
+/// assignment's public inputs; None if the prover refuses (the witness breaks a constraint).
+fn real_proof_verifies(statement: Statement, variant: Variant, a: &Assignment) -> Option<bool> {
+    let depth = a.witness.right.len();
+    let (r1cs, _) = compile(statement, P, variant, depth).unwrap();
+    let w = witness(statement, P, variant, depth, a).unwrap();
+    let pk = snark::setup(&r1cs, &mut rng()).unwrap();
+    let proof = snark::prove(&r1cs, &w, &pk, &mut rng()).ok()?;
+    Some(snark::verify(&pk.vk, &proof, &a.public.inputs()).unwrap())
+}
+
+/// v + L as a field element (below p, since v < L and 2 L < p).
+fn plus_l(v: &Fr) -> Fr {
+    *v + Fr::from_bigint(subgroup_order()).unwrap()
+}
+
+/// What a prover claims and the scalars it proves it with.
+struct Claim {
+    /// The public v (RSM).
+    v: Fr,
+    /// The public commitment (SM).
+    c: Point,
+    v_bits: Vec<bool>,
+    r: Fr,
+}
+
+/// A tree of `n` random set elements, whose element at `index` is `leaf` if given, padded as
+/// `variant` pads; the assignment proves position `index` for `claim`.
+fn attack(
+    statement: Statement,
+    variant: Variant,
+    n: usize,
+    index: usize,
+    leaf: Option<Node>,
+    claim: Claim,
+) -> Assignment {
+    let mut rng = rng();
+    let mut leaves: Vec<Node> = (0..n)
+        .map(|_| {
+            let (v, r) = (random_below_l(&mut rng), random_below_l(&mut rng));
+            sample::leaf(statement, P, &v, &commit(&v, &r))
+        })
+        .collect();
+    if let Some(l) = leaf {
+        leaves[index] = l;
+    }
+    let (_, root, siblings, right) =
+        sample::tree_of(leaves, sample::pad(statement, P, variant), index);
+    Assignment {
+        public: match statement {
+            Statement::Sm => Public::Sm { c: claim.c, root },
+            Statement::Rsm => Public::Rsm { v: claim.v, root },
+        },
+        witness: Witness {
+            v_bits: claim.v_bits,
+            r_bits: bits_le(&claim.r, SCALAR_BITS),
+            siblings,
+            right,
+        },
+    }
+}
+
+/// RSM with a tree that holds only Com(v, r): the paper's statement also proves v + L (the
+/// commitment fixes v only mod L and the circuit checks v against p); the sound circuit's
+/// v < L rejects it, so no proof exists.
+#[test]
+fn rsm_proves_v_plus_l_as_published_and_not_when_sound() {
+    let mut rng = rng();
+    // v + L must fit the sound variant's 251 bits for its range check to be what rejects it.
+    let v = Fr::from(rng.gen::<u128>());
+    let r = random_below_l(&mut rng);
+    let c = commit(&v, &r);
+    let lifted = plus_l(&v);
+    assert_eq!(commit(&lifted, &r), c, "v + L commits like v");
+    let leaf = Some(sample::leaf(Statement::Rsm, P, &v, &c));
+    for variant in Variant::ALL {
+        let claim = Claim {
+            v: lifted,
+            c,
+            v_bits: variant.v_bits(&lifted),
+            r,
+        };
+        let a = attack(Statement::Rsm, variant, 5, 2, leaf.clone(), claim);
+        match variant {
+            Variant::AsPublished => {
+                assert_eq!(first_failure_in(Statement::Rsm, P, variant, &a), None);
+                assert_eq!(
+                    real_proof_verifies(Statement::Rsm, variant, &a),
+                    Some(true),
+                    "a real Groth16 proof that v + L is in the set"
+                );
+            }
+            Variant::Sound => {
+                assert_eq!(
+                    first_failure_in(Statement::Rsm, P, variant, &a),
+                    Some("v: 251 bits, below L")
+                );
+                assert_eq!(real_proof_verifies(Statement::Rsm, variant, &a), None);
+            }
+        }
+    }
+}
+
+/// 0 through a padding position (n = 5, positions 5 to 7 are padding): SM with C = r H (a
+/// commitment to 0) and RSM with v = 0, r = 0 prove as published, where the padding leaf is
+/// the leaf of 0 or of the identity; with the sound padding leaf the path does not fold.
+#[test]
+fn zero_is_a_member_through_a_padding_leaf_as_published_and_not_when_sound() {
+    let zero = Fr::from(0u8);
+    for statement in STATEMENTS {
+        let r = match statement {
+            Statement::Sm => random_below_l(&mut rng()),
+            Statement::Rsm => zero,
+        };
+        let c = commit(&zero, &r);
+        for variant in Variant::ALL {
+            let claim = Claim {
+                v: zero,
+                c,
+                v_bits: variant.v_bits(&zero),
+                r,
+            };
+            let a = attack(statement, variant, 5, 5, None, claim);
+            match variant {
+                Variant::AsPublished => {
+                    assert_eq!(first_failure_in(statement, P, variant, &a), None);
+                    assert_eq!(
+                        real_proof_verifies(statement, variant, &a),
+                        Some(true),
+                        "{statement:?}: a real proof that 0 is in the set"
+                    );
+                }
+                Variant::Sound => assert_eq!(
+                    first_failure_in(statement, P, variant, &a),
+                    Some("Merkle path: bits, selections, Poseidons"),
+                    "{statement:?}"
+                ),
+            }
+        }
+    }
+}
+
+/// Every honest instance of either variant proves (the fix costs no honest prover anything).
+#[test]
+fn honest_instances_of_both_variants_satisfy_their_circuit() {
+    for statement in STATEMENTS {
+        for variant in Variant::ALL {
+            let s = sample(statement, P, variant, 5, &mut rng());
+            assert_eq!(
+                first_failure_in(statement, P, variant, &s.assignment),
+                None,
+                "{statement:?} {variant:?}"
+            );
+        }
     }
 }

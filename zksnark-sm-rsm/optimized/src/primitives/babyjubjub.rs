@@ -182,17 +182,53 @@ impl MontPoint {
 /// fewest per bit of any width once an addition is paid per window (see the gadget's notes).
 pub const WINDOW: usize = 3;
 
-/// Windows summed in Montgomery form: all partial sums stay below L / 2 (see [`FixedBase`]).
+/// Windows summed in Montgomery form: every addition's two multipliers are distinct and sum to
+/// less than L (see [`FixedBase`]).
 pub const SEGMENT_WINDOWS: usize = 83;
+
+/// The order L of the prime-order subgroup (about 2^250.597; the whole group has 8 L points and
+/// the field has p, about 8 L, elements), in decimal.
+pub const SUBGROUP_ORDER: &str =
+    "2736030358979909402780800718157159386076813972158567259200215660948447373041";
+
+/// Bits of a value below L: 251.
+pub const SUBGROUP_BITS: usize = 251;
+
+/// L as an integer.
+pub fn subgroup_order() -> <Fr as PrimeField>::BigInt {
+    Fr::from_str(SUBGROUP_ORDER).unwrap().into_bigint()
+}
+
+/// A uniform integer in [0, L) as a field element: how the suite draws set values and
+/// commitment randomness, so that every value has exactly one class mod L (a commitment fixes
+/// its value only mod L).
+pub fn random_below_l<R: rand::Rng + ?Sized>(rng: &mut R) -> Fr {
+    let l = subgroup_order();
+    loop {
+        let mut bytes = [0u8; 32];
+        rng.fill_bytes(&mut bytes);
+        bytes[31] &= 0x07; // 251 bits, little-endian
+        let mut candidate = <Fr as PrimeField>::BigInt::from(0u64);
+        for (i, limb) in candidate.0.iter_mut().enumerate() {
+            *limb = u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
+        }
+        if candidate < l {
+            return Fr::from_bigint(candidate).expect("below L, so below p");
+        }
+    }
+}
 
 /// The tables of one fixed base B for scalars of `bits` bits, digits `d_j` of 3 bits:
 ///
 /// * the low `SEGMENT_WINDOWS` windows, in Montgomery form: `M_j[d] = ((d + 1) 8^j + [j = 0] c) B`
 ///   with `c = 8^83`. Summed from j = 0 up, the accumulator before window j is
 ///   `(c + s) B` with `0 < s < 8^83 * 8/7` and window j adds `(d + 1) 8^j B` with multiplier in
-///   `[1, 8^83]`: the multipliers differ (the accumulator's exceeds c = 8^83) and their sum is
-///   below `8^83 (2 + 8/7) < 2^250.7 < L / 2`, so the two points are neither equal, opposite nor
-///   the identity for any digits. The segment ends at `(c + sum (d_j + 1) 8^j) B`.
+///   `[1, 8^(j+1)]`, at most `8^83`: the multipliers differ (the accumulator's exceeds c = 8^83)
+///   and their sum is at most `c + sum_{i <= j} 8^(i+1) <= 8^83 (1 + 8/7) - 8/7`, about
+///   `2^250.10`, which is below `L` (about `2^250.60`). Both multipliers and their sum and
+///   difference are therefore nonzero mod L, so the two points are neither equal, opposite nor
+///   the identity for any digits (the test `segment_multipliers_stay_below_l` checks the
+///   bound). The segment ends at `(c + sum (d_j + 1) 8^j) B`.
 /// * the remaining high windows, in Edwards form, `E_j[d] = d 8^j B`, where the first also
 ///   subtracts the segment's offset `(c + sum_j 8^j) B`, so that the sum of all lookups is
 ///   `k B` exactly; the complete Edwards law adds them, whatever the points.
@@ -358,6 +394,50 @@ mod tests {
         // All ones below the top: the largest digits everywhere in the segment.
         p_minus_1.iter_mut().take(249).for_each(|b| *b = true);
         assert_eq!(table.mul_bits(&p_minus_1), base.mul_bits(&p_minus_1));
+    }
+
+    /// The largest sum of the two multipliers of a segment addition (the accumulator's before
+    /// window j plus window j's largest), over every j: below L, as the layout needs.
+    #[test]
+    fn segment_multipliers_stay_below_l() {
+        use ark_ff::BigInteger;
+        type Big = <Fr as PrimeField>::BigInt;
+        let eight_to = |k: u32| {
+            let mut x = Big::from(1u64);
+            x.muln(3 * k);
+            x
+        };
+        let c = eight_to(SEGMENT_WINDOWS as u32);
+        let mut largest = Big::from(0u64);
+        for j in 1..SEGMENT_WINDOWS as u32 {
+            let mut sum = c;
+            for i in 0..j {
+                sum.add_with_carry(&eight_to(i + 1)); // the accumulator: every digit 7
+            }
+            sum.add_with_carry(&eight_to(j + 1)); // window j's largest multiplier
+            largest = largest.max(sum);
+        }
+        assert!(largest < subgroup_order());
+        // About 2^250.10: 251 bits, and far above L / 2 (so "below L / 2" would be false).
+        assert_eq!(largest.num_bits(), 251);
+        let mut half = subgroup_order();
+        half.div2();
+        assert!(largest > half);
+        // L is the subgroup's order: ark-ed-on-bn254's scalar field, and L G is the identity.
+        assert_eq!(subgroup_order(), ark_ed_on_bn254::Fr::MODULUS);
+        let g = Point::generator().to_ark();
+        assert!(g.mul_bigint(subgroup_order()).is_zero());
+    }
+
+    #[test]
+    fn values_below_l_are_uniform_and_below_l() {
+        let mut rng = rand::thread_rng();
+        let l = subgroup_order();
+        let xs: Vec<Fr> = (0..200).map(|_| random_below_l(&mut rng)).collect();
+        assert!(xs.iter().all(|x| x.into_bigint() < l));
+        // The top bit of L's 251 is set in about 2 / 3 of draws below L: not all values are
+        // small.
+        assert!(xs.iter().any(|x| x.into_bigint().get_bit(250)));
     }
 
     #[test]

@@ -10,14 +10,32 @@ use sha2::{Digest, Sha256};
 use super::babyjubjub::Point;
 use super::poseidon::hash2;
 
-/// SM leaf of a set element v: `Poseidon(0, v)`; the pad is the leaf of v = 0.
+/// SM leaf of a set element v: `Poseidon(0, v)`.
 pub fn sm_leaf(v: &Fr) -> Fr {
     hash2(Fr::from(0u8), *v)
 }
 
-/// RSM leaf of a commitment C: `Poseidon(C.x, C.y)`; the pad is the identity's leaf.
+/// RSM leaf of a commitment C: `Poseidon(C.x, C.y)`.
 pub fn rsm_leaf(c: &Point) -> Fr {
     hash2(c.x, c.y)
+}
+
+/// The string whose SHA-256 is the sound variant's padding leaf (the suite's JS code uses the
+/// same).
+pub const PAD_DOMAIN: &str = "traceable-mixnets/zksnark-sm-rsm/padding-leaf";
+
+/// The sound variant's padding leaf of a SHA-256 tree: `SHA256(PAD_DOMAIN)`. A leaf is the
+/// SHA-256 of a 64-byte message and this is the SHA-256 of a 45-byte one, so opening it would
+/// take a SHA-256 collision.
+pub fn pad_digest() -> [u8; 32] {
+    Sha256::digest(PAD_DOMAIN.as_bytes()).into()
+}
+
+/// The sound variant's padding leaf of a Poseidon tree: `SHA256(PAD_DOMAIN)` read big-endian
+/// mod p. Every leaf is a Poseidon output, so opening it would take a Poseidon preimage of a
+/// value nobody chose.
+pub fn pad_field() -> Fr {
+    Fr::from_be_bytes_mod_order(&pad_digest())
 }
 
 /// SHA-256 of two 32-byte blocks.
