@@ -2,15 +2,24 @@
 // zkSNARK set membership (SM) / reverse set membership (RSM) baseline, the paper's experiment 2.
 // Usage (see README.md):
 //   node zksnark-sm-rsm/run.mjs --statement sm|rsm --n N --hash poseidon|sha256 --threads T \
-//        --out DIR [--seed S] [--provers wasm,native] [--circuits zokrates,optimized] [--keep-build]
-// Exit: 0 every verification PASSED; 1 a verification FAILED; 2 bad command line; 3 other error.
+//        --out PATH [--seed HEX64] [--variant sound|as-published] [--provers wasm,native,snarkjs] \
+//        [--circuits zokrates,optimized] [--keep-build]
+// Exit: 0 every verification PASSED; 1 a verification FAILED (the report is written); 2 bad
+// input or a run that could not complete (a missing tool, a witness that fails, an unwritable
+// output), with no report.
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { CIRCUITS, PROVERS, runExperiment, selectCircuits } from "./lib/driver.mjs";
+import { BODY_VERSION, CIRCUITS, PROVERS, VARIANTS, runExperiment, selectCircuits } from "./lib/driver.mjs";
 import { HASHES, STATEMENTS } from "./lib/circuits.mjs";
+import { Envelope, Inputs, toolVersion } from "./lib/envelope.mjs";
+import { writeAtomic } from "./lib/report.mjs";
+import { parseSeed } from "./lib/rng.mjs";
 
 const USAGE =
-  "usage: node run.mjs --statement sm|rsm --n N --hash poseidon|sha256 --threads T --out DIR " +
-  "[--seed S] [--provers wasm,native] [--circuits zokrates,optimized] [--keep-build]";
+  "usage: node run.mjs --statement sm|rsm --n N --hash poseidon|sha256 --threads T --out PATH " +
+  "[--seed HEX64] [--variant sound|as-published] [--provers wasm,native,snarkjs] " +
+  "[--circuits zokrates,optimized] [--keep-build]";
 
 class UsageError extends Error {}
 
@@ -42,7 +51,8 @@ export function parseCommandLine(argv) {
         threads: { type: "string" },
         out: { type: "string" },
         seed: { type: "string" },
-        provers: { type: "string", default: "wasm,native" },
+        provers: { type: "string" },
+        variant: { type: "string", default: "sound" },
         circuits: { type: "string" },
         "keep-build": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
@@ -54,21 +64,28 @@ export function parseCommandLine(argv) {
   if (values.help) return { help: true };
   const n = positiveInt("n", values.n, 2 ** 24);
   if (n < 2) throw new UsageError("--n must be at least 2 (the tree needs depth >= 1)");
-  if (!values.out) throw new UsageError("--out is required");
+  if (!values.out) throw new UsageError("--out is required (the JSON report's path)");
   let seed = null;
   if (values.seed !== undefined) {
-    if (!/^[0-9]+$/.test(values.seed) || BigInt(values.seed) > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new UsageError(`--seed must be an integer in 0..${Number.MAX_SAFE_INTEGER}, got '${values.seed}'`);
+    try {
+      seed = parseSeed(values.seed);
+    } catch (e) {
+      throw new UsageError(e.message);
     }
-    seed = BigInt(values.seed);
   }
-  const provers = values.provers.split(",").map((p) => p.trim());
+  const variant = oneOf("variant", values.variant, VARIANTS);
+  const statement = oneOf("statement", values.statement, STATEMENTS);
+  const hash = oneOf("hash", values.hash, HASHES);
+  // snarkjs runs on the Poseidon circuits only: a SHA-256 tree's circuit needs powers of tau of
+  // 2^19 and more, hours of CPU in snarkjs.
+  const provers = (values.provers ?? (hash === "poseidon" ? "wasm,native,snarkjs" : "wasm,native")).split(",").map((p) => p.trim());
   for (const p of provers) {
     if (!PROVERS.includes(p)) throw new UsageError(`--provers takes a comma-separated list of: ${PROVERS.join(", ")}; got '${p}'`);
   }
   if (new Set(provers).size !== provers.length) throw new UsageError("--provers lists a prover twice");
-  const statement = oneOf("statement", values.statement, STATEMENTS);
-  const hash = oneOf("hash", values.hash, HASHES);
+  if (hash === "sha256" && provers.includes("snarkjs")) {
+    throw new UsageError("--provers: snarkjs runs on the Poseidon circuits only (--hash sha256 needs powers of tau of 2^19 and more)");
+  }
   // Without --circuits: every circuit that exists for the hash and that a requested prover proves.
   let circuits = null;
   if (values.circuits !== undefined) {
@@ -90,16 +107,30 @@ export function parseCommandLine(argv) {
     threads: positiveInt("threads", values.threads, 1024),
     out: values.out,
     seed,
+    variant,
     provers,
     circuits,
     keepBuild: values["keep-build"],
   };
 }
 
+/** The report's path must be a writable file (its directory is created): checked before any work. */
+function checkWritable(out) {
+  const dir = path.dirname(path.resolve(out));
+  try {
+    if (statSync(out, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${out} is a directory`);
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`--out: cannot write ${out}: ${e.message}`);
+  }
+}
+
 async function main() {
   let opts;
   try {
     opts = parseCommandLine(process.argv.slice(2));
+    if (!opts.help) checkWritable(opts.out);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`error: ${e.message}\n${USAGE}\n`);
@@ -109,21 +140,43 @@ async function main() {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const parameters = {
+    statement: opts.statement,
+    hash: opts.hash,
+    n: opts.n,
+    threads: opts.threads,
+    variant: opts.variant,
+    provers: opts.provers,
+    circuits: opts.circuits,
+    keep_build: opts.keepBuild,
+  };
+  const envelope = new Envelope({
+    tool: "zksnark-sm-rsm",
+    toolVersion: toolVersion(),
+    bodyVersion: BODY_VERSION,
+    parameters,
+    seed: opts.seed,
+  });
+  const inputs = new Inputs();
+  let result;
   try {
-    const { passed, report } = await runExperiment(opts);
-    for (const [c, circuit] of Object.entries(report.circuits)) {
-      for (const [p, r] of Object.entries(circuit.provers)) {
-        const proof = r.prover_components.proof.user.toFixed(3);
-        process.stderr.write(
-          `${c} ${p}: ${r.status}, PROVER user ${r.sections.PROVER.user.toFixed(3)} s (proof ${proof} s), ${circuit.constraints} constraints\n`,
-        );
-      }
-    }
-    return passed ? 0 : 1;
+    result = await runExperiment({ ...opts, inputs });
   } catch (e) {
-    process.stderr.write(`error: ${e.message}\n`);
-    return 3;
+    process.stderr.write(`zksnark-sm-rsm: error: ${e.message}\n`);
+    return 2;
   }
+  const report = envelope.close({ passed: result.passed, inputs, body: result.body });
+  writeAtomic(opts.out, `${JSON.stringify(report, null, 2)}\n`);
+  for (const [c, circuit] of Object.entries(result.body.circuits)) {
+    for (const [p, r] of Object.entries(circuit.provers)) {
+      const proof = r.prover_components.proof.user.toFixed(3);
+      process.stderr.write(
+        `${c} ${p}: ${r.status}, PROVER user ${r.sections.PROVER.user.toFixed(3)} s (proof ${proof} s), ${circuit.constraints} constraints\n`,
+      );
+    }
+  }
+  process.stderr.write(`zksnark-sm-rsm: wrote ${opts.out}${result.passed ? "" : "; SOME CHECKS FAILED"}\n`);
+  return result.passed ? 0 : 1;
 }
 
 // zokrates-js and ffjavascript keep handles open; exit explicitly once done.
@@ -131,6 +184,6 @@ main().then(
   (code) => process.exit(code),
   (e) => {
     process.stderr.write(`error: ${e.stack ?? e}\n`);
-    process.exit(3);
+    process.exit(2);
   },
 );

@@ -1,37 +1,58 @@
 // One run of the experiment, as the paper's run.sh does it: COMPUTATION, TRUSTED SETUP, PROVER,
 // VERIFIER, for each circuit of the same statement on the same instance:
-//   * zokrates: the paper's ZoKrates program, proven by the wasm prover (zokrates-js) and/or the
-//     native one (ark-groth16 binary) on its circom-format export;
+//   * zokrates: the paper's ZoKrates program, proven by the wasm prover (zokrates-js), the
+//     native one (ark-groth16 binary) and snarkjs on its circom-format export;
 //   * optimized: the constraint-minimal arkworks circuit (zksnark-optimized), proven by the
-//     same native binary with the same thread count, right after the ZoKrates circuit.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+//     same native binary and by snarkjs with the same thread count, after the ZoKrates circuit.
+// Where the native prover and snarkjs both ran on a circuit, each verifier checks the other's
+// proof: a disagreement fails the run.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as zok from "./zokrates.mjs";
 import { Rng } from "./rng.mjs";
 import { buildInstance } from "./statement.mjs";
-import { requireNativeProver, runNativeProver } from "./native.mjs";
+import { nativeVerifies, requireNativeProver, runNativeProver } from "./native.mjs";
 import { buildOptimized, optimizedInputs, requireOptimizedBuilder } from "./optimized.mjs";
-import { jsVersions, machine, textReport, writeAtomic } from "./report.mjs";
+import { PKG_DIR, jsVersions, textReport, writeAtomic } from "./report.mjs";
+import { powersOfTau, ptauPower, r1csInfo, runSnarkjs, snarkjsVerifies, snarkjsVersion } from "./snarkjs.mjs";
 import { sumTimes, timed } from "./timing.mjs";
+import { VARIANTS } from "./circuits.mjs";
 
-export const PROVERS = ["wasm", "native"];
+export const PROVERS = ["wasm", "native", "snarkjs"];
 export const CIRCUITS = ["zokrates", "optimized"];
+export { VARIANTS };
+
+/** The version of the body's schema (docs/report.schema.json). */
+export const BODY_VERSION = 2;
+
+/**
+ * The fixes in force, one line each, `"<code>: <what this run does>"`; docs/fixes.md defines
+ * every code (the optimized crate's Variant::fixes prints the same lines).
+ */
+export function fixes(variant) {
+  if (variant === "as-published") return [];
+  return [
+    "Z1: set values and v are in [0, L), and the circuit enforces v < L (a commitment fixes v only mod L)",
+    "Z2: padding leaves are a hashed, domain-separated constant that no value or commitment opens",
+  ];
+}
 
 /** What each circuit is, which provers can prove it, and for which tree hashes it exists. */
 export const CIRCUIT_INFO = {
   zokrates: {
     description:
-      "the paper's ZoKrates program: variable-base 256-step scalar multiplications, non-strict " +
-      "scalars, both branches hashed per Poseidon level",
-    provers: ["wasm", "native"],
+      "the paper's ZoKrates program: variable-base 256-step scalar multiplications, both branches " +
+      "hashed per Poseidon level",
+    provers: ["wasm", "native", "snarkjs"],
     hashes: ["poseidon", "sha256"],
   },
   optimized: {
     description:
-      "constraint-minimal arkworks circuit: fixed-base 3-bit windows for G and H, strict 254-bit " +
-      "scalars, one hash per tree level",
-    provers: ["native"],
+      "constraint-minimal arkworks circuit: fixed-base 3-bit windows for G and H, strict scalars, " +
+      "one hash per tree level",
+    provers: ["native", "snarkjs"],
     hashes: ["poseidon", "sha256"],
   },
 };
@@ -91,7 +112,12 @@ function proverText({ computationLines, computation, setupLines, setupTime, prov
 function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witness, constraints, log, text }) {
   log(`circuit ${circuit}: TRUSTED SETUP + PROVER + VERIFIER: zksnark-prover run, ${threads} thread(s)`);
   const jsRss = maxRssMib();
-  const nat = runNativeProver({ r1cs, wtns, threads, seed, jsonPath: path.join(build, `${circuit}-native.json`) });
+  const files = {
+    proof: path.join(build, `${circuit}-native-proof.json`),
+    vk: path.join(build, `${circuit}-native-vk.json`),
+    public: path.join(build, `${circuit}-native-public.json`),
+  };
+  const nat = runNativeProver({ r1cs, wtns, threads, seed, out: path.join(build, `${circuit}-native.json`), files });
   if (nat.constraints !== undefined && nat.constraints !== constraints) {
     // The circuit's builder counts the constraints it wrote; the file must hold the same.
     throw new Error(`native prover read ${nat.constraints} constraints of the ${circuit} circuit, its builder wrote ${constraints}`);
@@ -136,27 +162,95 @@ function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witne
     verifyTime: sections.VERIFIER,
     status: nat.status,
   });
-  return { entry, text: body, versions: nat.versions ?? {} };
+  return { entry, text: body, versions: nat.versions ?? {}, files };
+}
+
+/** One snarkjs entry of report.json and its text (setup, prove, verify on the circuit's files). */
+async function snarkjsEntry({ circuit, r1cs, wtns, threads, build, compile, witness, log, text, ptau, entropy }) {
+  log(`circuit ${circuit}: TRUSTED SETUP + PROVER + VERIFIER: snarkjs, ${threads === 1 ? "1 thread" : "all CPUs"}`);
+  const s = await runSnarkjs({ name: circuit, r1cs, wtns, ptau: ptau.file, build, threads, entropy: entropy() });
+  const status = s.verified ? "PASSED" : "FAILED";
+  log(`circuit ${circuit}: snarkjs: ${status}`);
+  const sections = {
+    COMPUTATION: text.computation,
+    "TRUSTED SETUP": sumTimes(compile, s.setup),
+    PROVER: sumTimes(witness, s.proof),
+    VERIFIER: s.verify,
+  };
+  const entry = {
+    prover: `snarkjs ${snarkjsVersion(PKG_DIR)} (groth16, ${threads === 1 ? "single-threaded prover" : "worker per CPU"})`,
+    sections,
+    setup_components: { compile, setup: s.setup, powers_of_tau: ptau.time },
+    prover_components: { witness, proof: s.proof },
+    status,
+    peak_rss_mib: maxRssMib(),
+    threads: s.threads,
+  };
+  const body = proverText({
+    computationLines: text.computationLines,
+    computation: text.computation,
+    setupLines: [
+      ...text.compileLines,
+      `Powers of tau (2^${ptau.power}, generated locally by snarkjs${ptau.generated_in_this_run ? " in this run" : ", cached"}; ` +
+        `not in this section's time): generation took ${fmtSec(ptau.time)}`,
+      "Performing setup (snarkjs zkey new + one contribution)...",
+      `Time setup: ${fmtSec(s.setup)}`,
+      "Setup completed",
+    ],
+    setupTime: sections["TRUSTED SETUP"],
+    proverLines: [
+      ...text.witnessLines,
+      `Generating proof (snarkjs groth16 prove, ${threads === 1 ? "1 thread" : "worker per CPU"})...`,
+      `Time proof: ${fmtSec(s.proof)}`,
+      "Proof generated",
+    ],
+    proverTime: sections.PROVER,
+    verifyTime: sections.VERIFIER,
+    status,
+  });
+  return { entry, text: body, files: s.files, publicSignals: s.publicSignals };
+}
+
+/**
+ * Each verifier on the other prover's proof: snarkjs on the native proof and key (converted to
+ * its JSON form by zksnark-prover), the native verifier on snarkjs's; and both saw the same
+ * public inputs. Records the outcome in both entries; returns whether everything agreed.
+ */
+async function crossVerify({ nat, snark, log, circuit }) {
+  const nativePublic = JSON.parse(readFileSync(nat.files.public, "utf8"));
+  const samePublic = JSON.stringify(nativePublic) === JSON.stringify(snark.publicSignals);
+  const bySnarkjs = await snarkjsVerifies({ vk: nat.files.vk, proof: nat.files.proof, publicSignals: nativePublic });
+  const byNative = nativeVerifies({ vk: snark.files.vk, proof: snark.files.proof, publicFile: snark.files.public });
+  nat.entry.checked_by = { snarkjs: bySnarkjs };
+  snark.entry.checked_by = { native: byNative };
+  nat.entry.same_public_inputs = samePublic;
+  snark.entry.same_public_inputs = samePublic;
+  const ok = samePublic && bySnarkjs && byNative;
+  log(`circuit ${circuit}: cross-verification: native proof by snarkjs ${bySnarkjs ? "PASSED" : "FAILED"}, ` +
+      `snarkjs proof by the native verifier ${byNative ? "PASSED" : "FAILED"}${samePublic ? "" : ", public inputs differ"}`);
+  return ok;
 }
 
 /** The ZoKrates circuit: compile, witness, then each requested prover. */
-async function runZokrates({ inst, build, provers, threads, seed, rng, log, shared }) {
+async function runZokrates({ inst, build, provers, threads, seed, rngs, log, shared, ptauFor }) {
   const wantWasm = provers.includes("wasm");
   const wantNative = provers.includes("native");
+  const wantSnarkjs = provers.includes("snarkjs");
+  const wantFiles = wantNative || wantSnarkjs;
   const zokFile = path.join(build, `${inst.statement}.zok`);
   log(`circuit zokrates: TRUSTED SETUP: compiling ${zokFile}`);
   const r1csFile = path.join(build, "circuit.r1cs");
   const compiled = await timed(async () => {
     let a;
     try {
-      a = await zok.compile(inst.program, { snarkjs: wantNative });
+      a = await zok.compile(inst.program, { snarkjs: wantFiles });
     } catch (e) {
       // A trap ("unreachable") is what zokrates-js's 32-bit WebAssembly does when it runs out of
       // its 4 GiB; the SHA-256 programs of deep trees need more.
       throw new Error(`zokrates-js could not compile the ${inst.statement} program (depth ${inst.depth}): ${e.message ?? e}; ` +
         "zokrates-js runs in 32-bit WebAssembly, limited to 4 GiB, which large SHA-256 trees exceed");
     }
-    if (wantNative) writeFileSync(r1csFile, a.snarkjs.program);
+    if (wantFiles) writeFileSync(r1csFile, a.snarkjs.program);
     return a;
   });
   const artifacts = compiled.value;
@@ -166,8 +260,8 @@ async function runZokrates({ inst, build, provers, threads, seed, rng, log, shar
   log("circuit zokrates: PROVER: computing witness");
   const wtnsFile = path.join(build, "witness.wtns");
   const witnessed = await timed(async () => {
-    const w = await zok.computeWitness(artifacts, inst.args, { snarkjs: wantNative, log });
-    if (wantNative) writeFileSync(wtnsFile, w.snarkjs.witness);
+    const w = await zok.computeWitness(artifacts, inst.args, { snarkjs: wantFiles, log });
+    if (wantFiles) writeFileSync(wtnsFile, w.snarkjs.witness);
     return w;
   });
   const witness = witnessed.value;
@@ -183,7 +277,7 @@ async function runZokrates({ inst, build, provers, threads, seed, rng, log, shar
 
   if (wantWasm) {
     log("circuit zokrates: TRUSTED SETUP: wasm setup");
-    const entropy = () => (seed === null ? undefined : rng.entropy());
+    const entropy = () => (seed === null ? undefined : rngs.zokrates.entropy());
     const setup = await timed(async () => zok.setup(artifacts.program, entropy()));
     log("circuit zokrates: PROVER: wasm proving");
     const proving = await timed(async () => zok.prove(artifacts.program, witness.witness, setup.value.pk, entropy()));
@@ -220,30 +314,40 @@ async function runZokrates({ inst, build, provers, threads, seed, rng, log, shar
     });
   }
 
-  if (wantNative) {
-    const nat = nativeEntry({
-      circuit: "zokrates",
-      r1cs: r1csFile,
-      wtns: wtnsFile,
-      threads,
-      seed,
-      build,
-      compile: compiled.time,
-      witness: witnessed.time,
-      constraints,
-      log,
-      text,
-    });
-    entry.provers.native = nat.entry;
-    texts.native = nat.text;
-    Object.assign(versions, nat.versions);
-  }
+  const common = { circuit: "zokrates", r1cs: r1csFile, wtns: wtnsFile, threads, build, compile: compiled.time, witness: witnessed.time, log, text };
+  const more = await otherProvers({ ...common, wantNative, wantSnarkjs, seed, constraints, rngs, ptauFor });
+  Object.assign(entry.provers, more.entries);
+  Object.assign(texts, more.texts);
+  Object.assign(versions, more.versions);
   versions.zokrates = (await import("zokrates-js")).metadata?.version ?? null;
-  return { entry, texts, versions };
+  return { entry, texts, versions, agreed: more.agreed };
 }
 
-/** The optimized circuit: zksnark-optimized builds circuit and witness, the native prover proves. */
-function runOptimized({ inst, build, threads, seed, log, shared }) {
+/** The native prover and snarkjs on one circuit's files, and their cross-verification. */
+async function otherProvers({ wantNative, wantSnarkjs, seed, constraints, rngs, ptauFor, ...common }) {
+  const entries = {};
+  const texts = {};
+  let versions = {};
+  let nat = null;
+  let snark = null;
+  if (wantNative) {
+    nat = nativeEntry({ ...common, seed, constraints });
+    entries.native = nat.entry;
+    texts.native = nat.text;
+    versions = nat.versions;
+  }
+  if (wantSnarkjs) {
+    const ptau = await ptauFor(common.r1cs);
+    snark = await snarkjsEntry({ ...common, ptau, entropy: () => rngs.snarkjsEntropy() });
+    entries.snarkjs = snark.entry;
+    texts.snarkjs = snark.text;
+  }
+  const agreed = nat && snark ? await crossVerify({ nat, snark, log: common.log, circuit: common.circuit }) : true;
+  return { entries, texts, versions, agreed };
+}
+
+/** The optimized circuit: zksnark-optimized builds circuit and witness; the native prover and snarkjs prove. */
+async function runOptimized({ inst, build, provers, threads, seed, rngs, log, shared, ptauFor }) {
   const r1csFile = path.join(build, "optimized.r1cs");
   const wtnsFile = path.join(build, "optimized.wtns");
   log("circuit optimized: TRUSTED SETUP + PROVER: zksnark-optimized builds the circuit and the witness");
@@ -252,31 +356,39 @@ function runOptimized({ inst, build, threads, seed, log, shared }) {
     inputsFile: path.join(build, "optimized-inputs.json"),
     r1cs: r1csFile,
     wtns: wtnsFile,
-    jsonPath: path.join(build, "optimized.json"),
+    out: path.join(build, "optimized.json"),
+    variant: inst.variant,
   });
   log(`circuit optimized: Number of constraints: ${built.constraints}`);
   const text = {
     ...shared,
     compileLines: [
-      `Building the optimized ${inst.statement.toUpperCase()} circuit (zksnark-optimized)`,
+      `Building the optimized ${inst.statement.toUpperCase()} circuit, variant ${inst.variant} (zksnark-optimized)`,
       "",
       `Number of constraints: ${built.constraints}`,
       `Time compile: ${fmtSec(built.phases.compile)}`,
     ],
     witnessLines: ["Computing witness (zksnark-optimized)...", `Time witness: ${fmtSec(built.phases.witness)}`],
   };
-  const nat = nativeEntry({
+  const common = {
     circuit: "optimized",
     r1cs: r1csFile,
     wtns: wtnsFile,
     threads,
-    seed,
     build,
     compile: built.phases.compile,
     witness: built.phases.witness,
-    constraints: built.constraints,
     log,
     text,
+  };
+  const more = await otherProvers({
+    ...common,
+    wantNative: provers.includes("native"),
+    wantSnarkjs: provers.includes("snarkjs"),
+    seed,
+    constraints: built.constraints,
+    rngs,
+    ptauFor,
   });
   const entry = {
     name: "optimized",
@@ -284,9 +396,9 @@ function runOptimized({ inst, build, threads, seed, log, shared }) {
     constraints: built.constraints,
     wires: built.wires,
     components: built.components,
-    provers: { native: nat.entry },
+    provers: more.entries,
   };
-  return { entry, texts: { native: nat.text }, versions: { ...nat.versions, ...built.versions } };
+  return { entry, texts: more.texts, versions: { ...more.versions, ...built.versions }, agreed: more.agreed };
 }
 
 /** Ratios of the optimized circuit to the ZoKrates one on the native prover (same run, threads). */
@@ -310,12 +422,36 @@ function comparison(circuits, threads) {
 }
 
 /**
- * @param {{statement, hash, n, threads, out, seed: bigint|null, provers: string[], circuits?: string[],
- *          keepBuild?: boolean, log?: (msg: string) => void}} opts
- * @returns {Promise<{report: object, texts: Record<string, string>, passed: boolean}>}
+ * snarkjs against the native ark-groth16 prover on each circuit, same run, same files, same
+ * thread count (snarkjs over native: above 1, snarkjs is slower).
+ */
+function references(circuits) {
+  const out = {};
+  for (const [name, c] of Object.entries(circuits)) {
+    const n = c.provers?.native;
+    const s = c.provers?.snarkjs;
+    if (!n || !s) continue;
+    const ratio = (a, b) => (b > 0 ? a / b : null);
+    out[name] = {
+      reference: "snarkjs",
+      ours: "native",
+      proof_user_ratio: ratio(s.prover_components.proof.user, n.prover_components.proof.user),
+      proof_real_ratio: ratio(s.prover_components.proof.real, n.prover_components.proof.real),
+      setup_user_ratio: ratio(s.setup_components.setup.user, n.setup_components.setup.user),
+      verify_user_ratio: ratio(s.sections.VERIFIER.user, n.sections.VERIFIER.user),
+    };
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+/**
+ * @param {{statement, hash, n, threads, out, seed: string|null, variant: string, provers: string[],
+ *          circuits?: string[], keepBuild?: boolean, log?: (msg: string) => void, inputs: Inputs}} opts
+ *   `out` is the JSON report's path; the text reports and (with keepBuild) build/ go beside it.
+ * @returns {Promise<{body: object, texts: Record<string, string>, passed: boolean}>}
  */
 export async function runExperiment(opts) {
-  const { statement, hash, n, threads, out, seed = null, provers, keepBuild = false } = opts;
+  const { statement, hash, n, threads, out, seed = null, variant = "sound", provers, keepBuild = false, inputs } = opts;
   const circuits = selectCircuits({ circuits: opts.circuits, provers, hash });
   const log = opts.log ?? ((m) => process.stderr.write(`[zksnark-sm-rsm ${new Date().toISOString()}] ${m}\n`));
   const wantZokrates = circuits.includes("zokrates");
@@ -324,23 +460,30 @@ export async function runExperiment(opts) {
   if (provers.includes("native") || wantOptimized) requireNativeProver();
   if (wantOptimized) requireOptimizedBuilder();
   if (circuits.length === 0) throw new Error(`no circuit can run with --provers ${provers.join(",")} and --hash ${hash}`);
-  const machineInfo = machine();
-  const rng = new Rng(seed);
+  const rngs = {
+    inputs: new Rng(seed, "zksnark-sm-rsm/inputs"),
+    zokrates: new Rng(seed, "zksnark-sm-rsm/zokrates-js-entropy"),
+    snarkjs: new Rng(seed, "zksnark-sm-rsm/snarkjs-entropy"),
+    snarkjsEntropy() {
+      return (seed === null ? randomBytes(32) : this.snarkjs.bytes(32)).toString("hex");
+    },
+  };
 
-  mkdirSync(out, { recursive: true });
-  const build = keepBuild ? path.join(out, "build") : mkdtempSync(path.join(os.tmpdir(), "zksnark-sm-rsm-"));
+  const outDir = path.dirname(path.resolve(out));
+  mkdirSync(outDir, { recursive: true });
+  const build = keepBuild ? path.join(outDir, "build") : mkdtempSync(path.join(os.tmpdir(), "zksnark-sm-rsm-"));
   mkdirSync(build, { recursive: true });
   try {
     // Loading the wasm module is one-time process start-up, like the CLI's own start; untimed.
     if (wantZokrates) await zok.zokrates();
-    log(`statement=${statement} hash=${hash} n=${n} circuits=${circuits.join(",")} provers=${provers.join(",")} threads=${threads} build=${build}`);
+    log(`statement=${statement} hash=${hash} n=${n} variant=${variant} circuits=${circuits.join(",")} provers=${provers.join(",")} threads=${threads} build=${build}`);
 
     // ---- COMPUTATION (shared by every circuit and prover)
     log("COMPUTATION: set, tree, path");
     const zokFile = path.join(build, `${statement}.zok`);
     const inputsFile = path.join(build, "inputs.json");
     const computation = await timed(async () => {
-      const inst = await buildInstance({ statement, hash, n, rng, log });
+      const inst = await buildInstance({ statement, hash, variant, n, rng: rngs.inputs, log, inputs });
       writeFileSync(zokFile, inst.program);
       writeFileSync(inputsFile, JSON.stringify(inst.args));
       return inst;
@@ -353,6 +496,7 @@ export async function runExperiment(opts) {
         `treedepth=${inst.depth}`,
         `hashfunc=${hash}`,
         `statement=${statement}`,
+        `variant=${variant}`,
         `Written ${zokFile}`,
         ...Object.entries(inst.steps).map(([k, s]) => `Time ${k}: ${s} sec`),
         `proven index: ${inst.index}`,
@@ -361,47 +505,69 @@ export async function runExperiment(opts) {
       ],
     };
 
-    const report = {
-      experiment: "zksnark-sm-rsm",
+    // snarkjs's powers of tau: generated once, for the largest circuit of the run (the first).
+    let ptau = null;
+    const ptauFor = async (r1cs) => {
+      const power = ptauPower(await r1csInfo(r1cs));
+      if (ptau === null || ptau.power < power) {
+        log(`snarkjs: powers of tau of 2^${power} (from the cache, or generated locally: minutes of CPU)`);
+        ptau = await powersOfTau({ power, entropy: rngs.snarkjsEntropy() });
+        log(`snarkjs: powers of tau of 2^${ptau.power} ${ptau.generated_in_this_run ? "generated" : "taken from the cache"} ` +
+            `(generation took ${ptau.time.user.toFixed(1)} s user)`);
+      }
+      return ptau;
+    };
+
+    const body = {
       statement,
       hash,
+      variant,
+      fixes: fixes(variant),
       n,
       depth: inst.depth,
       curve: "bn254",
       threads,
-      seed: seed === null ? null : Number(seed),
-      // The ZoKrates circuit's figures, where they always were; every circuit's are in `circuits`.
-      constraints: null,
       proven_index: inst.index,
       root: inst.root,
-      provers: {},
       circuits: {},
+      powers_of_tau: null,
       comparison: null,
-      machine: machineInfo,
-      versions: { ...jsVersions(), zokrates: null, "zksnark-prover": null, "ark-groth16": null },
+      references: null,
+      versions: { ...jsVersions(), snarkjs: snarkjsVersion(PKG_DIR), zokrates: null, "zksnark-prover": null, "ark-groth16": null },
     };
     const files = {};
-    const proverOpts = { inst, build, threads, seed, rng, log, shared };
+    const proverOpts = { inst, build, provers, threads, seed, rngs, log, shared, ptauFor };
+    let agreed = true;
     if (wantZokrates) {
-      const z = await runZokrates({ ...proverOpts, provers });
-      report.circuits.zokrates = z.entry;
-      report.constraints = z.entry.constraints;
-      report.provers = z.entry.provers;
-      Object.assign(report.versions, z.versions);
+      const z = await runZokrates(proverOpts);
+      body.circuits.zokrates = z.entry;
+      Object.assign(body.versions, z.versions);
       for (const [p, text] of Object.entries(z.texts)) files[`report-${p}.txt`] = text;
+      agreed &&= z.agreed;
     }
     if (wantOptimized) {
-      const o = runOptimized(proverOpts);
-      report.circuits.optimized = o.entry;
-      Object.assign(report.versions, o.versions);
+      const o = await runOptimized(proverOpts);
+      body.circuits.optimized = o.entry;
+      Object.assign(body.versions, o.versions);
       for (const [p, text] of Object.entries(o.texts)) files[`report-optimized-${p}.txt`] = text;
+      agreed &&= o.agreed;
     }
-    report.comparison = comparison(report.circuits, threads);
+    if (ptau !== null) {
+      body.powers_of_tau = {
+        power: ptau.power,
+        time: ptau.time,
+        generated_in_this_run: ptau.generated_in_this_run,
+        source: "generated locally by snarkjs (new, one contribution, prepare phase 2); time: its generation's",
+      };
+    }
+    body.comparison = comparison(body.circuits, threads);
+    body.references = references(body.circuits);
+    body.cross_verification = provers.includes("native") && provers.includes("snarkjs") ? agreed : null;
 
-    for (const [name, text] of Object.entries(files)) writeAtomic(path.join(out, name), text);
-    writeAtomic(path.join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
-    const passed = Object.values(report.circuits).every((c) => Object.values(c.provers).every((p) => p.status === "PASSED"));
-    return { report, texts: files, passed };
+    for (const [name, text] of Object.entries(files)) writeAtomic(path.join(outDir, name), text);
+    const passed =
+      agreed && Object.values(body.circuits).every((c) => Object.values(c.provers).every((p) => p.status === "PASSED"));
+    return { body, texts: files, passed };
   } finally {
     if (!keepBuild) rmSync(build, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
 // hashes/sha256/512bitPadded computes it on u32[8] pairs.
 import { createHash } from "node:crypto";
 import { buildPoseidon } from "circomlibjs";
-import { toBytes32 } from "./field.mjs";
+import { P, toBytes32 } from "./field.mjs";
 
 let poseidonPromise = null;
 
@@ -41,11 +41,11 @@ export async function treeHash(name) {
     return {
       name,
       node: h.pair,
-      // SM leaf: Poseidon(0, v); RSM leaf: Poseidon(C.x, C.y). Pads are the same functions at
-      // v = 0 and at the identity (0, 1), so a pad never equals a real element's leaf unless
-      // that element is 0 or a commitment to the identity.
+      // SM leaf: Poseidon(0, v); RSM leaf: Poseidon(C.x, C.y).
       smLeaf: (v) => h.pair(0n, v),
       rsmLeaf: ([x, y]) => h.pair(x, y),
+      // The sound padding leaf: SHA-256(PAD_DOMAIN) mod p, no Poseidon output anybody can open.
+      soundPad: () => BigInt(`0x${padDigest().toString("hex")}`) % P,
       // How a node appears in ZoKrates ABI JSON.
       abi: (x) => x.toString(),
       show: (x) => x.toString(),
@@ -58,11 +58,32 @@ export async function treeHash(name) {
       node: h.pair,
       smLeaf: (v) => h.pair(h.field(0n), h.field(v)),
       rsmLeaf: ([x, y]) => h.pair(h.field(x), h.field(y)),
+      // The sound padding leaf: SHA-256(PAD_DOMAIN), a digest of 45 bytes where every leaf is a
+      // digest of 64.
+      soundPad: () => padDigest(),
       abi: (buf) => u32Words(buf),
       show: (buf) => buf.toString("hex"),
     };
   }
   throw new Error(`unknown hash '${name}' (allowed: poseidon, sha256)`);
+}
+
+/** The string whose SHA-256 is the sound variant's padding leaf (the optimized crate has it too). */
+export const PAD_DOMAIN = "traceable-mixnets/zksnark-sm-rsm/padding-leaf";
+
+export function padDigest() {
+  return createHash("sha256").update(PAD_DOMAIN).digest();
+}
+
+/**
+ * The leaf that fills positions n .. 2^depth - 1. Sound: a hashed, domain-separated constant
+ * that no value or commitment opens. As published: the leaf of v = 0 (SM) or of the identity
+ * point (RSM), so that 0 is a member of every set whose size is not a power of two.
+ */
+export function padLeaf(th, statement, variant) {
+  if (variant === "sound") return th.soundPad();
+  if (variant !== "as-published") throw new Error(`unknown variant '${variant}'`);
+  return statement === "sm" ? th.smLeaf(0n) : th.rsmLeaf([0n, 1n]);
 }
 
 /** A 32-byte digest as ZoKrates u32[8] ABI values ("0x" and 8 hex digits each). */

@@ -26,16 +26,12 @@ function checkPhase(json, name) {
   const p = json?.phases?.[name];
   for (const k of ["real", "user", "sys"]) {
     if (typeof p?.[k] !== "number" || !Number.isFinite(p[k]) || p[k] < 0) {
-      throw new Error(`zksnark-prover --json: phases.${name}.${k} missing or not a non-negative number`);
+      throw new Error(`zksnark-prover report: phases.${name}.${k} missing or not a non-negative number`);
     }
   }
   return { real: p.real, user: p.user, sys: p.sys };
 }
 
-/**
- * setup + prove + verify in one process (`zksnark-prover run`), with an explicit thread count.
- * Returns the parsed --json output with the phases checked.
- */
 /** Throws a NativeProverMissing that says how to get the binary, unless it is there. */
 export function requireNativeProver(bin = nativeProverPath()) {
   if (!nativeProverAvailable(bin)) {
@@ -47,10 +43,25 @@ export function requireNativeProver(bin = nativeProverPath()) {
   }
 }
 
-export function runNativeProver({ r1cs, wtns, threads, seed, jsonPath, bin = nativeProverPath() }) {
+/** The body of a report that one of the suite's binaries wrote through the envelope. */
+export function readEnveloped(file, tool) {
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  if (report?.format !== "tmbench-report/1" || report.tool !== tool || typeof report.body !== "object") {
+    throw new Error(`${file}: not a ${tool} report (the suite's envelope)`);
+  }
+  return report;
+}
+
+/**
+ * `zksnark-prover run`: setup + prove + verify in one process, with an explicit thread count;
+ * `files` (proof, vk, public) receive the proof and key in snarkjs's JSON form and the public
+ * inputs. Returns the report's body with the phases checked.
+ */
+export function runNativeProver({ r1cs, wtns, threads, seed, out, files, bin = nativeProverPath() }) {
   requireNativeProver(bin);
-  const args = ["run", "--r1cs", r1cs, "--wtns", wtns, "--threads", String(threads), "--json", jsonPath];
-  if (seed !== null && seed !== undefined) args.push("--seed", String(seed));
+  const args = ["run", "--r1cs", r1cs, "--wtns", wtns, "--threads", String(threads), "--out", out];
+  if (files) args.push("--proof", files.proof, "--vk", files.vk, "--public", files.public);
+  if (seed !== null && seed !== undefined) args.push("--seed", seed);
   const res = spawnSync(bin, args, {
     // All its output goes to our stderr (our stdout stays clean); rayon also honours
     // RAYON_NUM_THREADS, a second guard on the thread count.
@@ -58,19 +69,31 @@ export function runNativeProver({ r1cs, wtns, threads, seed, jsonPath, bin = nat
     env: { ...process.env, RAYON_NUM_THREADS: String(threads) },
   });
   if (res.error) throw new Error(`could not run ${bin}: ${res.error.message}`);
-  let json;
+  let report;
   try {
-    json = JSON.parse(readFileSync(jsonPath, "utf8"));
+    report = readEnveloped(out, "zksnark-prover");
   } catch (e) {
-    throw new Error(`${bin} exited with ${res.status ?? res.signal} and wrote no readable ${jsonPath}: ${e.message}`);
+    throw new Error(`${bin} exited with ${res.status ?? res.signal} and wrote no readable ${out}: ${e.message}`);
   }
+  const json = report.body;
   const phases = { setup: checkPhase(json, "setup"), prove: checkPhase(json, "prove"), verify: checkPhase(json, "verify") };
   if (json.status !== "PASSED" && json.status !== "FAILED") {
-    throw new Error(`zksnark-prover --json: status must be PASSED or FAILED, got ${JSON.stringify(json.status)}`);
+    throw new Error(`zksnark-prover: status must be PASSED or FAILED, got ${JSON.stringify(json.status)}`);
   }
-  // A PASSED with a failing exit code means the run went wrong after verifying: trust neither.
-  if (json.status === "PASSED" && res.status !== 0) {
+  // The exit status and the report must agree: trust neither otherwise.
+  if ((json.status === "PASSED") !== (res.status === 0) || report.passed !== (json.status === "PASSED")) {
     throw new Error(`${bin} exited with ${res.status ?? res.signal} but reported ${json.status}`);
   }
   return { ...json, phases };
+}
+
+/** The native verifier (`zksnark-prover verify`) on a proof and key in snarkjs's JSON form. */
+export function nativeVerifies({ vk, proof, publicFile, bin = nativeProverPath() }) {
+  const res = spawnSync(bin, ["verify", "--vk", vk, "--proof", proof, "--public", publicFile], {
+    stdio: ["ignore", "pipe", 2],
+    encoding: "utf8",
+  });
+  if (res.error) throw new Error(`could not run ${bin}: ${res.error.message}`);
+  if (res.status === 2) throw new Error(`${bin} verify refused its input (exit 2)`);
+  return res.status === 0 && res.stdout.trim() === "PASSED";
 }

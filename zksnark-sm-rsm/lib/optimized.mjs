@@ -31,7 +31,7 @@ function checkPhase(json, name) {
   const p = json?.phases?.[name];
   for (const k of ["real", "user", "sys"]) {
     if (typeof p?.[k] !== "number" || !Number.isFinite(p[k]) || p[k] < 0) {
-      throw new Error(`zksnark-optimized --json: phases.${name}.${k} missing or not a non-negative number`);
+      throw new Error(`zksnark-optimized report: phases.${name}.${k} missing or not a non-negative number`);
     }
   }
   return { real: p.real, user: p.user, sys: p.sys };
@@ -45,13 +45,14 @@ export function optimizedInputs(inst) {
 }
 
 /**
- * `zksnark-optimized build`: circuit (.r1cs) and witness (.wtns), each phase timed by the binary
- * (getrusage of its own process). A witness that does not satisfy the circuit is an error.
+ * `zksnark-optimized build`: circuit (.r1cs) and witness (.wtns) of the variant, each phase
+ * timed by the binary (getrusage of its own process). A witness that does not satisfy the
+ * circuit is an error naming the failing part.
  */
-export function buildOptimized({ inputs, inputsFile, r1cs, wtns, jsonPath, bin = optimizedBuilderPath() }) {
+export function buildOptimized({ inputs, inputsFile, r1cs, wtns, out, variant, bin = optimizedBuilderPath() }) {
   requireOptimizedBuilder(bin);
   writeFileSync(inputsFile, JSON.stringify(inputs));
-  const args = ["build", "--inputs", inputsFile, "--r1cs", r1cs, "--wtns", wtns, "--json", jsonPath];
+  const args = ["build", "--inputs", inputsFile, "--r1cs", r1cs, "--wtns", wtns, "--out", out, "--variant", variant];
   const res = spawnSync(bin, args, { stdio: ["ignore", 2, "pipe"], encoding: "utf8" });
   if (res.error) throw new Error(`could not run ${bin}: ${res.error.message}`);
   process.stderr.write(res.stderr ?? "");
@@ -59,9 +60,14 @@ export function buildOptimized({ inputs, inputsFile, r1cs, wtns, jsonPath, bin =
     const msg = (res.stderr ?? "").trim().split("\n").pop();
     throw new Error(`${path.basename(bin)} exited with ${res.status ?? res.signal}: ${msg}`);
   }
-  const json = JSON.parse(readFileSync(jsonPath, "utf8"));
+  const report = JSON.parse(readFileSync(out, "utf8"));
+  const json = report.body ?? {};
   if (!Number.isInteger(json.constraints) || !Number.isInteger(json.wires)) {
-    throw new Error("zksnark-optimized --json: constraints and wires must be integers");
+    throw new Error("zksnark-optimized report: constraints and wires must be integers");
   }
-  return { ...json, phases: { compile: checkPhase(json, "compile"), witness: checkPhase(json, "witness") } };
+  return {
+    ...json,
+    versions: { "zksnark-optimized": report.tool_version },
+    phases: { compile: checkPhase(json, "compile"), witness: checkPhase(json, "witness") },
+  };
 }

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { NATIVE_SKIP } from "./helpers.mjs";
+import { NATIVE_SKIP, seedHex } from "./helpers.mjs";
 
 const RUN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "run.mjs");
 
@@ -17,7 +17,8 @@ function run(args) {
 const GOOD = ["--statement", "sm", "--n", "5", "--hash", "poseidon", "--threads", "1"];
 
 test("bad command lines exit 2 with a message naming the option", () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-"));
+  const out = path.join(dir, "report.json");
   const cases = [
     [["--statement", "xm", "--n", "5", "--hash", "poseidon", "--threads", "1", "--out", out], /--statement must be one of: sm, rsm/],
     [["--statement", "sm", "--n", "1", "--hash", "poseidon", "--threads", "1", "--out", out], /--n must be at least 2/],
@@ -25,8 +26,12 @@ test("bad command lines exit 2 with a message naming the option", () => {
     [["--statement", "sm", "--n", "5", "--hash", "md5", "--threads", "1", "--out", out], /--hash must be one of: poseidon, sha256/],
     [["--statement", "sm", "--n", "5", "--hash", "poseidon", "--threads", "0", "--out", out], /--threads must be between 1/],
     [[...GOOD], /--out is required/],
-    [[...GOOD, "--out", out, "--provers", "wasm,gpu"], /--provers takes a comma-separated list of: wasm, native/],
+    [[...GOOD, "--out", out, "--provers", "wasm,gpu"], /--provers takes a comma-separated list of: wasm, native, snarkjs/],
     [[...GOOD, "--out", out, "--seed", "-3"], /--seed/],
+    [[...GOOD, "--out", out, "--seed", "42"], /--seed must be 64 hexadecimal digits/],
+    [[...GOOD, "--out", out, "--variant", "paper"], /--variant must be one of: sound, as-published/],
+    [[...GOOD, "--out", dir], /--out: cannot write .* is a directory/],
+    [["--statement", "sm", "--n", "5", "--hash", "sha256", "--threads", "1", "--out", out, "--provers", "snarkjs"], /snarkjs runs on the Poseidon circuits only/],
     [[...GOOD, "--out", out, "--bogus"], /bogus/],
     [[...GOOD, "--out", out, "--circuits", "zokrates,circom"], /--circuits takes a comma-separated list of: zokrates, optimized; got 'circom'/],
     [[...GOOD, "--out", out, "--circuits", "optimized,optimized"], /--circuits lists a circuit twice/],
@@ -37,30 +42,30 @@ test("bad command lines exit 2 with a message naming the option", () => {
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, msg);
   }
-  assert.equal(existsSync(path.join(out, "report.json")), false);
+  assert.equal(existsSync(out), false);
 });
 
 test("a missing native prover is a clear error, not a crash", { timeout: 300000 }, () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-"));
-  const r = spawnSync(process.execPath, [RUN, ...GOOD, "--out", out, "--provers", "native", "--seed", "1"], {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-")), "report.json");
+  const r = spawnSync(process.execPath, [RUN, ...GOOD, "--out", out, "--provers", "native", "--seed", seedHex(1)], {
     encoding: "utf8",
     env: { ...process.env, ZKSNARK_PROVER: path.join(out, "no-such-prover") },
     timeout: 300000,
   });
-  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /native prover not found or not executable at .*no-such-prover/);
-  assert.equal(existsSync(path.join(out, "report.json")), false);
+  assert.equal(existsSync(out), false);
 });
 
 test("a missing optimized-circuit builder is a clear error before any work", { skip: NATIVE_SKIP, timeout: 300000 }, () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-"));
-  const r = spawnSync(process.execPath, [RUN, ...GOOD, "--out", out, "--provers", "native", "--circuits", "optimized", "--seed", "1"], {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), "zksnark-cli-")), "report.json");
+  const r = spawnSync(process.execPath, [RUN, ...GOOD, "--out", out, "--provers", "native", "--circuits", "optimized", "--seed", seedHex(1)], {
     encoding: "utf8",
     env: { ...process.env, ZKSNARK_OPTIMIZED: path.join(out, "no-such-builder") },
     timeout: 300000,
   });
-  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /optimized circuit builder not found or not executable at .*no-such-builder/);
   assert.doesNotMatch(r.stderr, /COMPUTATION/);
-  assert.equal(existsSync(path.join(out, "report.json")), false);
+  assert.equal(existsSync(out), false);
 });

@@ -5,9 +5,10 @@ import { createHash } from "node:crypto";
 import { buildBabyjub } from "circomlibjs";
 import * as bj from "../lib/babyjubjub.mjs";
 import { P } from "../lib/field.mjs";
-import { poseidonHasher, treeHash, u32Words } from "../lib/hash.mjs";
+import { padLeaf, poseidonHasher, treeHash, u32Words } from "../lib/hash.mjs";
 import { MerkleTree, depthFor, foldPath } from "../lib/merkle.mjs";
-import { Rng } from "../lib/rng.mjs";
+import { Rng, parseSeed, streamKey } from "../lib/rng.mjs";
+import { seedHex } from "./helpers.mjs";
 import { zokratesProgram } from "../lib/circuits.mjs";
 
 // Vectors from shared/specs/zksnark-sm-rsm.md §3 (circomlib's and ZoKrates's Poseidon).
@@ -28,7 +29,7 @@ test("Baby Jubjub: our arithmetic agrees with circomlibjs's babyjub", async () =
   const toCj = ([x, y]) => [F.e(x), F.e(y)];
   const fromCj = ([x, y]) => [F.toObject(x), F.toObject(y)];
   assert.ok(cj.inCurve(toCj(bj.G)));
-  const rng = new Rng(7n);
+  const rng = new Rng(seedHex(7));
   const pedersen = new bj.Pedersen();
   for (let i = 0; i < 3; i++) {
     const v = rng.fieldElement();
@@ -53,7 +54,7 @@ test("Pedersen H is on the curve, in the prime-order subgroup, and not G", async
 });
 
 test("batch commitments equal one-by-one commitments", () => {
-  const rng = new Rng(11n);
+  const rng = new Rng(seedHex(11));
   const pedersen = new bj.Pedersen();
   const vs = Array.from({ length: 20 }, () => rng.fieldElement());
   const rs = Array.from({ length: 20 }, () => rng.fieldElement());
@@ -96,20 +97,46 @@ test("SHA-256 tree hash is plain SHA-256 of two big-endian words", async () => {
   ]);
 });
 
-test("seeded RNG is reproducible; field elements are below p; indices in range", () => {
-  const a = new Rng(42n);
-  const b = new Rng(42n);
-  const c = new Rng(43n);
+test("seeded RNG is reproducible and separated by domain; values below p and below L; indices in range", () => {
+  const a = new Rng(seedHex(42));
+  const b = new Rng(seedHex(42));
+  const c = new Rng(seedHex(43));
+  const d = new Rng(seedHex(42), "zksnark-sm-rsm/other");
   const xa = [a.fieldElement(), a.fieldElement()];
   assert.deepEqual(xa, [b.fieldElement(), b.fieldElement()]);
   assert.notDeepEqual(xa, [c.fieldElement(), c.fieldElement()]);
+  assert.notDeepEqual(xa, [d.fieldElement(), d.fieldElement()]);
   const os = new Rng();
+  let high = 0;
   for (let i = 0; i < 200; i++) {
     const x = os.fieldElement();
     assert.ok(x >= 0n && x < P);
+    const y = os.belowL();
+    assert.ok(y >= 0n && y < bj.L);
+    if (y >= bj.L / 2n) high++;
     const k = os.index(7);
     assert.ok(k >= 0 && k < 7);
   }
+  assert.ok(high > 50, "values below L are spread over [0, L)");
+  // The stream key is measure::seed's: SHA-256(len(domain) as 8 bytes BE || domain || seed).
+  const seed = seedHex(1);
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64BE(3n);
+  const want = createHash("sha256").update(len).update("abc").update(Buffer.from(seed, "hex")).digest();
+  assert.deepEqual(streamKey(seed, "abc"), want);
+  for (const bad of ["42", "x".repeat(64), seedHex(1).slice(1)]) assert.throws(() => parseSeed(bad), /64 hexadecimal digits/);
+});
+
+test("padding leaves: the sound one is the hashed domain constant, the as-published ones open to 0", async () => {
+  const th = await treeHash("poseidon");
+  const digest = createHash("sha256").update("traceable-mixnets/zksnark-sm-rsm/padding-leaf").digest();
+  assert.equal(padLeaf(th, "sm", "sound"), BigInt(`0x${digest.toString("hex")}`) % P);
+  assert.equal(padLeaf(th, "rsm", "sound"), padLeaf(th, "sm", "sound"));
+  assert.equal(padLeaf(th, "sm", "as-published"), th.smLeaf(0n));
+  assert.equal(padLeaf(th, "rsm", "as-published"), th.rsmLeaf(bj.IDENTITY));
+  const sha = await treeHash("sha256");
+  assert.deepEqual(padLeaf(sha, "sm", "sound"), digest);
+  assert.throws(() => padLeaf(th, "sm", "other"));
 });
 
 test("generated programs: depth, public inputs and hash-specific path", () => {
@@ -121,6 +148,14 @@ test("generated programs: depth, public inputs and hash-specific path", () => {
   assert.match(rsm, /def main\(BabyJubJubParams params, field v, field\[2\] H, u32\[8\] root, private field r, private u32\[DEPTH\]\[8\] siblings/);
   assert.throws(() => zokratesProgram({ statement: "xx", hash: "poseidon", depth: 3 }));
   assert.throws(() => zokratesProgram({ statement: "sm", hash: "md5", depth: 3 }));
+  assert.throws(() => zokratesProgram({ statement: "sm", hash: "poseidon", depth: 3, variant: "other" }));
+  // The sound variant bounds v below L and unpacks it strictly; the paper's does neither.
+  const sound = zokratesProgram({ statement: "rsm", hash: "poseidon", depth: 3 });
+  assert.match(sound, /assert\(v < 2736030358979909402780800718157159386076813972158567259200215660948447373041\);/);
+  assert.match(sound, /bool\[256\] vbits = \[\.\.\.\[false; 5\], \.\.\.unpackBits::<251>\(v\)\];/);
+  const published = zokratesProgram({ statement: "rsm", hash: "poseidon", depth: 3, variant: "as-published" });
+  assert.match(published, /bool\[256\] vbits = bits254\(v\);/);
+  assert.doesNotMatch(published, /assert\(v </);
 });
 
 test("the ZoKrates stdlib Poseidon gives the same vectors (so JS trees match the circuit)", async () => {

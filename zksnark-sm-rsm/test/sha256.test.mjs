@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { u32Words } from "../lib/hash.mjs";
 import { optimizedBuilderPath } from "../lib/optimized.mjs";
-import { OPTIMIZED_SKIP, runDriver } from "./helpers.mjs";
+import { OPTIMIZED_SKIP, runDriver, seedHex } from "./helpers.mjs";
 
 const flipWord = (w) => `0x${(Number.parseInt(w, 16) ^ 1).toString(16).padStart(8, "0")}`;
 
@@ -21,7 +21,7 @@ for (const statement of ["sm", "rsm"]) {
     let inst;
     let artifacts;
     before(async () => {
-      inst = await buildInstance({ statement, hash: "sha256", n: 2, rng: new Rng(5n) });
+      inst = await buildInstance({ statement, hash: "sha256", n: 2, rng: new Rng(seedHex(5)) });
       artifacts = await zok.compile(inst.program);
     });
 
@@ -62,7 +62,7 @@ for (const statement of ["sm", "rsm"]) {
     const wrong = { ...ours, siblings: [sib.slice(0, -1) + (Number.parseInt(sib.slice(-1), 16) ^ 1).toString(16)] };
     const f = (name) => path.join(run.build, name);
     writeFileSync(f("wrong.json"), JSON.stringify(wrong));
-    const r = spawnSync(optimizedBuilderPath(), ["build", "--inputs", f("wrong.json"), "--r1cs", f("w.r1cs"), "--wtns", f("w.wtns"), "--json", f("w.json")], { encoding: "utf8" });
+    const r = spawnSync(optimizedBuilderPath(), ["build", "--inputs", f("wrong.json"), "--r1cs", f("w.r1cs"), "--wtns", f("w.wtns"), "--out", f("w.json")], { encoding: "utf8" });
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /in "Merkle path: digests, bits, selections, SHA-256s"/);
   });

@@ -10,7 +10,7 @@ import * as zok from "../lib/zokrates.mjs";
 import { Pedersen } from "../lib/babyjubjub.mjs";
 import { nativeProverPath } from "../lib/native.mjs";
 import { optimizedBuilderPath } from "../lib/optimized.mjs";
-import { NATIVE, NATIVE_SKIP, OPTIMIZED, OPTIMIZED_SKIP, bump, runDriver } from "./helpers.mjs";
+import { NATIVE, NATIVE_SKIP, OPTIMIZED, OPTIMIZED_SKIP, bump, runDriver, schemaViolations } from "./helpers.mjs";
 
 const SECTIONS = ["COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER"];
 
@@ -26,43 +26,49 @@ function checkTextReport(text, { constraints, status }) {
   assert.match(text.slice(text.indexOf("VERIFIER:")), new RegExp(`^${status}$`, "m"));
 }
 
-function checkJson(rep, { statement, n, depth, provers, circuits }) {
-  assert.equal(rep.experiment, "zksnark-sm-rsm");
+function checkJson(report, { statement, n, depth, provers, circuits }) {
+  // The envelope: the run's verdict, its seed and the digest of its inputs.
+  assert.equal(report.format, "tmbench-report/1");
+  assert.equal(report.tool, "zksnark-sm-rsm");
+  assert.equal(report.passed, true);
+  assert.match(report.seed, /^[0-9a-f]{64}$/);
+  assert.match(report.inputs_sha256, /^[0-9a-f]{64}$/);
+  for (const k of ["hostname", "cpu_model", "logical_cpus", "mem_total_gib", "os"]) assert.ok(k in report.machine, k);
+  const rep = report.body;
   assert.equal(rep.statement, statement);
   assert.equal(rep.hash, "poseidon");
+  assert.equal(rep.variant, "sound");
+  assert.deepEqual(rep.fixes.map((f) => f.split(":")[0]), ["Z1", "Z2"]);
   assert.equal(rep.n, n);
   assert.equal(rep.depth, depth);
   assert.equal(rep.curve, "bn254");
   assert.equal(rep.threads, 1);
-  assert.ok(Number.isInteger(rep.constraints) && rep.constraints > 25000);
-  assert.deepEqual(Object.keys(rep.provers).sort(), provers.slice().sort());
+  const zk = rep.circuits.zokrates;
+  assert.ok(Number.isInteger(zk.constraints) && zk.constraints > 25000);
+  assert.deepEqual(Object.keys(zk.provers).sort(), provers.slice().sort());
   for (const p of provers) {
-    const r = rep.provers[p];
+    const r = zk.provers[p];
     assert.equal(r.status, "PASSED");
     for (const s of SECTIONS) for (const k of ["real", "user", "sys"]) assert.ok(r.sections[s][k] >= 0, `${p} ${s} ${k}`);
     assert.ok(r.prover_components.witness.real > 0 && r.prover_components.proof.real > 0);
     // PROVER is witness + proof, as the paper timed it.
     assert.ok(Math.abs(r.sections.PROVER.real - r.prover_components.witness.real - r.prover_components.proof.real) < 1e-9);
   }
-  assert.ok(rep.provers.wasm.peak_rss_mib > 10);
-  for (const k of ["hostname", "cpu_model", "logical_cpus", "mem_total_gib", "os", "load_avg_1m"]) assert.ok(k in rep.machine, k);
+  assert.ok(zk.provers.wasm.peak_rss_mib > 10);
   assert.equal(rep.versions["zokrates-js"], "1.1.9");
   assert.equal(rep.versions.circomlibjs, "0.1.7");
-  // Every circuit under `circuits`; the ZoKrates one also where its figures always were.
   assert.deepEqual(Object.keys(rep.circuits).sort(), circuits.slice().sort());
-  assert.equal(rep.circuits.zokrates.name, "zokrates");
-  assert.equal(rep.circuits.zokrates.constraints, rep.constraints);
-  assert.deepEqual(rep.circuits.zokrates.provers, rep.provers);
+  assert.equal(zk.name, "zokrates");
   if (circuits.includes("optimized")) {
     const o = rep.circuits.optimized;
     assert.equal(o.name, "optimized");
-    assert.ok(Number.isInteger(o.constraints) && o.constraints < rep.constraints / 4, `${o.constraints} constraints`);
+    assert.ok(Number.isInteger(o.constraints) && o.constraints < zk.constraints / 4, `${o.constraints} constraints`);
     assert.equal(o.components.reduce((a, c) => a + c.constraints, 0), o.constraints);
     assert.deepEqual(Object.keys(o.provers), ["native"]);
     assert.equal(o.provers.native.status, "PASSED");
     assert.equal(o.provers.native.public_inputs, statement === "sm" ? 3 : 2);
     assert.equal(rep.comparison.prover, "native");
-    assert.equal(rep.comparison.constraints_ratio, o.constraints / rep.constraints);
+    assert.equal(rep.comparison.constraints_ratio, o.constraints / zk.constraints);
     assert.ok(rep.comparison.proof_user_ratio > 0);
   } else {
     assert.equal(rep.comparison, null);
@@ -82,24 +88,37 @@ for (const [statement, n, depth] of [
     const circuits = OPTIMIZED ? ["zokrates", "optimized"] : ["zokrates"];
     let run;
     let rep;
+    let report;
     let artifacts;
     let args;
     before(async () => {
       run = runDriver({ statement, n, seed: 20240 + n, provers, circuits });
       assert.equal(run.status, 0, run.stderr);
-      rep = run.json();
+      report = run.envelope();
+      rep = report.body;
       args = run.buildJson("inputs.json");
       artifacts = await zok.compile(run.buildText(`${statement}.zok`));
     });
 
     test("run.mjs proves and verifies; reports are in the paper's format", () => {
-      checkJson(rep, { statement, n, depth, provers, circuits });
-      checkTextReport(run.read("report-wasm.txt"), { constraints: rep.constraints, status: "PASSED" });
-      assert.equal(artifacts.constraintCount, rep.constraints);
+      checkJson(report, { statement, n, depth, provers, circuits });
+      checkTextReport(run.read("report-wasm.txt"), { constraints: rep.circuits.zokrates.constraints, status: "PASSED" });
+      assert.equal(artifacts.constraintCount, rep.circuits.zokrates.constraints);
+      assert.match(run.read("report-wasm.txt"), /^variant=sound$/m);
+    });
+
+    test("the report validates against the envelope and body schemas", () => {
+      assert.equal(schemaViolations(run.report), "");
+      // A report without the envelope's verdict does not.
+      const broken = { ...report };
+      delete broken.passed;
+      const f = path.join(run.out, "broken.json");
+      writeFileSync(f, JSON.stringify(broken));
+      assert.match(schemaViolations(f), /envelope: 'passed' is a required property/);
     });
 
     test("native prover proves and verifies the same R1CS", { skip: NATIVE_SKIP }, () => {
-      checkTextReport(run.read("report-native.txt"), { constraints: rep.constraints, status: "PASSED" });
+      checkTextReport(run.read("report-native.txt"), { constraints: rep.circuits.zokrates.constraints, status: "PASSED" });
     });
 
     test("the optimized circuit: same report format, and its proof verifies for the ZoKrates proof's public values", { skip: OPTIMIZED_SKIP }, () => {
@@ -137,7 +156,7 @@ for (const [statement, n, depth] of [
       const f = (name) => path.join(run.build, name);
       const build = (inputs, tag) => {
         writeFileSync(f(`${tag}.json`), JSON.stringify(inputs));
-        const args = ["build", "--inputs", f(`${tag}.json`), "--r1cs", f(`${tag}.r1cs`), "--wtns", f(`${tag}.wtns`), "--json", f(`${tag}-report.json`)];
+        const args = ["build", "--inputs", f(`${tag}.json`), "--r1cs", f(`${tag}.r1cs`), "--wtns", f(`${tag}.wtns`), "--out", f(`${tag}-report.json`)];
         return exec(optimizedBuilderPath(), args);
       };
       assert.equal(build(honest, "control").status, 0, "control");

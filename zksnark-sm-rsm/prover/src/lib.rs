@@ -9,6 +9,7 @@ pub mod error;
 pub mod measure;
 pub mod r1cs;
 pub mod snark;
+pub mod snarkjs;
 pub mod synthetic;
 pub mod writer;
 pub mod wtns;

@@ -1,17 +1,20 @@
 //! `zksnark-prover`: Groth16 (ark-groth16, BN254) setup, prove and verify for circom-format
-//! R1CS and witness files. Exit codes: 0 PASSED (or success), 1 FAILED, 2 bad input.
+//! R1CS and witness files. Exit codes: 0 PASSED (or success), 1 FAILED, 2 bad input (including
+//! an output that cannot be written).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::{Proof, ProvingKey, VerifyingKey};
-use ark_serialize::Compress;
+use ark_serialize::{CanonicalSerialize, Compress};
+use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::seed::Seed;
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
 use zksnark_prover::measure::{peak_rss_mib, timed, PhaseTimes};
-use zksnark_prover::{read_wtns, snark, versions, Error, R1cs};
+use zksnark_prover::{read_wtns, snark, snarkjs, versions, Error, R1cs};
 
 #[derive(Parser)]
 #[command(name = "zksnark-prover", version, about)]
@@ -25,17 +28,28 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Setup, prove and verify in one process; times each phase and writes a JSON report.
+    /// Setup, prove and verify in one process; times each phase and writes the report (the
+    /// suite's envelope; body schema: docs/report.schema.json).
     Run {
         #[arg(long)]
         r1cs: PathBuf,
         #[arg(long)]
         wtns: PathBuf,
         #[arg(long)]
-        json: PathBuf,
-        /// Seed for reproducible keys and proofs (tests only); default: OS randomness.
+        out: PathBuf,
+        /// Public seed (64 hex digits) of reproducible keys and proofs; the keys' trapdoor is
+        /// then derived from it, not secret. Default: OS randomness.
         #[arg(long)]
-        seed: Option<u64>,
+        seed: Option<Seed>,
+        /// Also write the proof and the verification key, in snarkjs's JSON form, for checking
+        /// by another verifier.
+        #[arg(long)]
+        proof: Option<PathBuf>,
+        #[arg(long)]
+        vk: Option<PathBuf>,
+        /// Also write the public inputs (JSON array of decimal strings, as snarkjs's).
+        #[arg(long)]
+        public: Option<PathBuf>,
     },
     /// Circuit-specific Groth16 setup: writes the proving and verification keys.
     Setup {
@@ -45,8 +59,9 @@ enum Command {
         pk: PathBuf,
         #[arg(long)]
         vk: PathBuf,
+        /// Public seed (64 hex digits); the trapdoor is then not secret.
         #[arg(long)]
-        seed: Option<u64>,
+        seed: Option<Seed>,
     },
     /// Proves that the witness satisfies the R1CS.
     Prove {
@@ -61,10 +76,12 @@ enum Command {
         /// Also write the public inputs (JSON array of decimal strings).
         #[arg(long)]
         public: Option<PathBuf>,
+        /// Public seed (64 hex digits) of the proof's randomness.
         #[arg(long)]
-        seed: Option<u64>,
+        seed: Option<Seed>,
     },
-    /// Verifies a proof; public inputs come from a witness file or a public-inputs JSON.
+    /// Verifies a proof; public inputs come from a witness file or a public-inputs JSON. The key
+    /// and the proof may be ark-serialize files or snarkjs JSON files.
     Verify {
         #[arg(long)]
         vk: PathBuf,
@@ -77,17 +94,64 @@ enum Command {
     },
 }
 
-enum Outcome {
+enum Done {
     Done,
     Passed,
     Failed,
 }
 
+/// Where `run` also writes its proof and verification key.
+#[derive(Clone, Copy)]
+struct Files<'a> {
+    proof: Option<&'a Path>,
+    vk: Option<&'a Path>,
+    public: Option<&'a Path>,
+}
+
+/// The version of `run`'s body schema (docs/report.schema.json).
+const BODY_VERSION: u32 = 2;
+
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2, like other bad input
+    if let Command::Run {
+        r1cs,
+        wtns,
+        out,
+        seed,
+        proof,
+        vk,
+        public,
+    } = &cli.command
+    {
+        let threads = match configure_threads(cli.threads) {
+            Ok(t) => t,
+            Err(e) => return measure::cli::refuse("zksnark-prover", format!("error: {e}")),
+        };
+        let parameters = json!({
+            "r1cs": r1cs, "wtns": wtns, "threads": threads, "proof": proof, "vk": vk,
+        });
+        let envelope = Envelope::begin(
+            "zksnark-prover",
+            env!("CARGO_PKG_VERSION"),
+            BODY_VERSION,
+            parameters,
+            seed.as_ref(),
+        );
+        let files = Files {
+            proof: proof.as_deref(),
+            vk: vk.as_deref(),
+            public: public.as_deref(),
+        };
+        return measure::cli::finish_run(
+            out,
+            envelope,
+            || run(r1cs, wtns, seed.as_ref(), threads, files).map_err(|e| format!("error: {e}")),
+            |r| format!(": {}", r["body"]["status"].as_str().unwrap_or("?")),
+        );
+    }
     match execute(cli) {
-        Ok(Outcome::Done | Outcome::Passed) => ExitCode::SUCCESS,
-        Ok(Outcome::Failed) => ExitCode::from(1),
+        Ok(Done::Done | Done::Passed) => ExitCode::SUCCESS,
+        Ok(Done::Failed) => ExitCode::from(1),
         Err(e) => {
             eprintln!("zksnark-prover: error: {e}");
             ExitCode::from(2)
@@ -95,18 +159,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn execute(cli: Cli) -> Result<Outcome, Error> {
+fn execute(cli: Cli) -> Result<Done, Error> {
     let threads = configure_threads(cli.threads)?;
     match cli.command {
-        Command::Run {
-            r1cs,
-            wtns,
-            json,
-            seed,
-        } => run(&r1cs, &wtns, &json, seed, threads),
+        Command::Run { .. } => unreachable!("main runs `run` through finish_run"),
         Command::Setup { r1cs, pk, vk, seed } => {
             let r1cs = R1cs::<Fr>::read(&r1cs)?;
-            let (key, t) = timed(|| snark::setup(&r1cs, &mut snark::rng(seed, 0)));
+            let (key, t) = timed(|| snark::setup(&r1cs, &mut snark::rng(seed.as_ref(), "setup")));
             let key = key?;
             snark::save(&pk, &key, Compress::No)?;
             snark::save(&vk, &key.vk, Compress::Yes)?;
@@ -115,7 +174,7 @@ fn execute(cli: Cli) -> Result<Outcome, Error> {
                 r1cs.constraints.len(),
                 show(&t)
             );
-            Ok(Outcome::Done)
+            Ok(Done::Done)
         }
         Command::Prove {
             r1cs,
@@ -128,14 +187,16 @@ fn execute(cli: Cli) -> Result<Outcome, Error> {
             let r1cs = R1cs::<Fr>::read(&r1cs)?;
             let assignment = r1cs.assignment(read_wtns(&wtns)?, &wtns)?;
             let key: ProvingKey<Bn254> = snark::load(&pk, Compress::No, "Groth16 proving key")?;
-            let (p, t) = timed(|| snark::prove(&r1cs, &assignment, &key, &mut snark::rng(seed, 1)));
+            let (p, t) = timed(|| {
+                snark::prove(&r1cs, &assignment, &key, &mut snark::rng(seed.as_ref(), "prove"))
+            });
             snark::save(&proof, &p?, Compress::Yes)?;
             if let Some(path) = public {
                 let values = r1cs.public_inputs(&assignment);
                 snark::write_atomic(&path, snark::public_json(&values).as_bytes())?;
             }
             eprintln!("prove: {threads} threads, {}", show(&t));
-            Ok(Outcome::Done)
+            Ok(Done::Done)
         }
         Command::Verify {
             vk,
@@ -149,42 +210,65 @@ fn execute(cli: Cli) -> Result<Outcome, Error> {
 fn run(
     r1cs_path: &Path,
     wtns: &Path,
-    json_path: &Path,
-    seed: Option<u64>,
+    seed: Option<&Seed>,
     threads: usize,
+    files: Files,
 ) -> Result<Outcome, Error> {
     let r1cs = R1cs::<Fr>::read(r1cs_path)?;
     let assignment = r1cs.assignment(read_wtns(wtns)?, wtns)?;
-    println!("Number of constraints: {}", r1cs.constraints.len());
+    eprintln!("Number of constraints: {}", r1cs.constraints.len());
 
-    let (pk, setup_t) = timed(|| snark::setup(&r1cs, &mut snark::rng(seed, 0)));
+    let (pk, setup_t) = timed(|| snark::setup(&r1cs, &mut snark::rng(seed, "setup")));
     let pk = pk?;
-    println!("setup:  {}", show(&setup_t));
+    eprintln!("setup:  {}", show(&setup_t));
     let (proof, prove_t) =
-        timed(|| snark::prove(&r1cs, &assignment, &pk, &mut snark::rng(seed, 1)));
+        timed(|| snark::prove(&r1cs, &assignment, &pk, &mut snark::rng(seed, "prove")));
     let proof = proof?;
-    println!("prove:  {}", show(&prove_t));
+    eprintln!("prove:  {}", show(&prove_t));
     let public = r1cs.public_inputs(&assignment);
     let (ok, verify_t) = timed(|| snark::verify(&pk.vk, &proof, &public));
     let ok = ok?;
-    println!("verify: {}", show(&verify_t));
+    eprintln!("verify: {}", show(&verify_t));
     let status = if ok { "PASSED" } else { "FAILED" };
-    println!("{status}");
+    eprintln!("{status}");
+    let json_file = |path: &Path, v: serde_json::Value| {
+        snark::write_atomic(path, serde_json::to_string_pretty(&v).unwrap().as_bytes())
+    };
+    if let Some(path) = files.proof {
+        json_file(path, snarkjs::proof_json(&proof))?;
+    }
+    if let Some(path) = files.vk {
+        json_file(path, snarkjs::vk_json(&pk.vk))?;
+    }
+    if let Some(path) = files.public {
+        snark::write_atomic(path, snark::public_json(&public).as_bytes())?;
+    }
 
-    let report = json!({
+    // The inputs: the statement's public values and, when seeded, the keys derived from it.
+    let mut inputs = Inputs::new();
+    for x in &public {
+        inputs.add("public input", snark::decimal(x).as_bytes());
+    }
+    let mut vk_bytes = Vec::new();
+    pk.vk
+        .serialize_compressed(&mut vk_bytes)
+        .expect("serialising into a Vec cannot fail");
+    inputs.add("verification key", &vk_bytes);
+    let body = json!({
         "constraints": r1cs.constraints.len(),
         "wires": r1cs.n_wires,
         "public_inputs": r1cs.num_public(),
         "threads": threads,
-        "seed": seed,
         "phases": {"setup": setup_t, "prove": prove_t, "verify": verify_t},
         "status": status,
         "peak_rss_mib": peak_rss_mib(),
         "versions": versions().into_iter().collect::<std::collections::BTreeMap<_, _>>(),
     });
-    let text = serde_json::to_string_pretty(&report).expect("report serialises");
-    snark::write_atomic(json_path, text.as_bytes())?;
-    Ok(if ok { Outcome::Passed } else { Outcome::Failed })
+    Ok(Outcome {
+        passed: ok,
+        inputs,
+        body,
+    })
 }
 
 fn verify(
@@ -192,8 +276,13 @@ fn verify(
     proof: &Path,
     wtns: Option<&Path>,
     public: Option<&Path>,
-) -> Result<Outcome, Error> {
-    let vk: VerifyingKey<Bn254> = snark::load(vk, Compress::Yes, "Groth16 verification key")?;
+) -> Result<Done, Error> {
+    let vk_bytes = std::fs::read(vk).map_err(|e| Error::io(vk, e))?;
+    let vk: VerifyingKey<Bn254> = if snarkjs::is_json(&vk_bytes) {
+        snarkjs::read_vk(vk, &vk_bytes)?
+    } else {
+        snark::load(vk, Compress::Yes, "Groth16 verification key")?
+    };
     let expected = vk.gamma_abc_g1.len() - 1;
     let public = match (wtns, public) {
         (Some(w), _) => {
@@ -215,11 +304,17 @@ fn verify(
     };
     // A proof that does not even decode to valid curve points is a rejected proof (FAILED),
     // not bad input; an unreadable file is bad input.
-    let proof: Proof<Bn254> = match snark::load(proof, Compress::Yes, "Groth16 proof") {
+    let proof_bytes = std::fs::read(proof).map_err(|e| Error::io(proof, e))?;
+    let loaded = if snarkjs::is_json(&proof_bytes) {
+        snarkjs::read_proof(proof, &proof_bytes)
+    } else {
+        snark::load(proof, Compress::Yes, "Groth16 proof")
+    };
+    let proof: Proof<Bn254> = match loaded {
         Ok(p) => p,
         Err(e @ Error::Format { .. }) => {
             println!("FAILED ({e})");
-            return Ok(Outcome::Failed);
+            return Ok(Done::Failed);
         }
         Err(e) => return Err(e),
     };
@@ -227,10 +322,10 @@ fn verify(
     eprintln!("verify: {}", show(&t));
     if ok? {
         println!("PASSED");
-        Ok(Outcome::Passed)
+        Ok(Done::Passed)
     } else {
         println!("FAILED");
-        Ok(Outcome::Failed)
+        Ok(Done::Failed)
     }
 }
 

@@ -8,17 +8,18 @@ use ark_ff::PrimeField;
 use ark_groth16::{prepare_verifying_key, Groth16, Proof, ProvingKey, VerifyingKey};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 use rand::{CryptoRng, RngCore};
+use measure::seed::Seed;
 use rand_chacha::ChaCha20Rng;
 
 use crate::{Error, R1cs, R1csCircuit};
 
-/// Randomness for setup and proving: ChaCha20 keyed by the OS, or, for reproducible runs, by
-/// 32 bytes derived from `seed` (measure::seed). Distinct `stream`s keep setup and proving
-/// randomness independent.
-pub fn rng(seed: Option<u64>, stream: u64) -> ChaCha20Rng {
-    let mut rng = measure::seed::rng("zksnark-prover", seed);
-    rng.set_stream(stream);
-    rng
+/// Randomness for setup and proving: ChaCha20 keyed by the OS, or, for reproducible runs, from
+/// the public `seed` and the stream's name (`setup`, `prove`), as `measure::seed::stream` keys
+/// every stream of the suite. A seeded setup's trapdoor is derived from the public seed, so
+/// anybody who knows the seed can forge proofs for its keys: seeds are for measurements and
+/// tests only.
+pub fn rng(seed: Option<&Seed>, stream: &str) -> ChaCha20Rng {
+    measure::seed::stream(&format!("zksnark-prover/{stream}"), seed)
 }
 
 pub fn setup<R: RngCore + CryptoRng>(
