@@ -516,7 +516,7 @@ fn accept_parties(
 /// The single prover the comparison is against: `zksnark_prover`'s Groth16 prove on the same
 /// files, with the same thread pool. Returns its phase and whether its proof verifies.
 pub fn single_prover(st: &Statement) -> Result<(Phase, bool), Error> {
-    let (proof, phase) = timed(|| snark::prove(st.r1cs, st.w, st.pk, &mut snark::rng(None, 1)));
+    let (proof, phase) = timed(|| snark::prove(st.r1cs, st.w, st.pk, &mut snark::rng(None, "prove")));
     let ok = snark::verify(&st.pk.vk, &proof?, &st.r1cs.public_inputs(st.w))?;
     Ok((phase, ok))
 }

@@ -219,7 +219,7 @@ fn run(a: RunArgs) -> Result<bool, Error> {
             (pk, path.clone(), None)
         }
         None => {
-            let (pk, phase) = timed(|| snark::setup(&r1cs, &mut snark::rng(None, 0)));
+            let (pk, phase) = timed(|| snark::setup(&r1cs, &mut snark::rng(None, "setup")));
             let pk = pk?;
             let dir = std::env::temp_dir().join(format!("collab-groth16-{}", std::process::id()));
             std::fs::create_dir_all(&dir).map_err(|e| zksnark_prover::Error::io(&dir, e))?;

@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::{Proof, ProvingKey, VerifyingKey};
 use ark_serialize::{CanonicalSerialize, Compress};
+use clap::{Parser, Subcommand};
 use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::Seed;
-use clap::{Parser, Subcommand};
 use serde_json::json;
 
 use zksnark_prover::measure::{peak_rss_mib, timed, PhaseTimes};
@@ -94,8 +94,9 @@ enum Command {
     },
 }
 
-enum Done {
-    Done,
+/// How a subcommand ended: files written, or a verification's verdict.
+enum Ended {
+    Written,
     Passed,
     Failed,
 }
@@ -150,8 +151,8 @@ fn main() -> ExitCode {
         );
     }
     match execute(cli) {
-        Ok(Done::Done | Done::Passed) => ExitCode::SUCCESS,
-        Ok(Done::Failed) => ExitCode::from(1),
+        Ok(Ended::Written | Ended::Passed) => ExitCode::SUCCESS,
+        Ok(Ended::Failed) => ExitCode::from(1),
         Err(e) => {
             eprintln!("zksnark-prover: error: {e}");
             ExitCode::from(2)
@@ -159,7 +160,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn execute(cli: Cli) -> Result<Done, Error> {
+fn execute(cli: Cli) -> Result<Ended, Error> {
     let threads = configure_threads(cli.threads)?;
     match cli.command {
         Command::Run { .. } => unreachable!("main runs `run` through finish_run"),
@@ -174,7 +175,7 @@ fn execute(cli: Cli) -> Result<Done, Error> {
                 r1cs.constraints.len(),
                 show(&t)
             );
-            Ok(Done::Done)
+            Ok(Ended::Written)
         }
         Command::Prove {
             r1cs,
@@ -188,7 +189,12 @@ fn execute(cli: Cli) -> Result<Done, Error> {
             let assignment = r1cs.assignment(read_wtns(&wtns)?, &wtns)?;
             let key: ProvingKey<Bn254> = snark::load(&pk, Compress::No, "Groth16 proving key")?;
             let (p, t) = timed(|| {
-                snark::prove(&r1cs, &assignment, &key, &mut snark::rng(seed.as_ref(), "prove"))
+                snark::prove(
+                    &r1cs,
+                    &assignment,
+                    &key,
+                    &mut snark::rng(seed.as_ref(), "prove"),
+                )
             });
             snark::save(&proof, &p?, Compress::Yes)?;
             if let Some(path) = public {
@@ -196,7 +202,7 @@ fn execute(cli: Cli) -> Result<Done, Error> {
                 snark::write_atomic(&path, snark::public_json(&values).as_bytes())?;
             }
             eprintln!("prove: {threads} threads, {}", show(&t));
-            Ok(Done::Done)
+            Ok(Ended::Written)
         }
         Command::Verify {
             vk,
@@ -276,7 +282,7 @@ fn verify(
     proof: &Path,
     wtns: Option<&Path>,
     public: Option<&Path>,
-) -> Result<Done, Error> {
+) -> Result<Ended, Error> {
     let vk_bytes = std::fs::read(vk).map_err(|e| Error::io(vk, e))?;
     let vk: VerifyingKey<Bn254> = if snarkjs::is_json(&vk_bytes) {
         snarkjs::read_vk(vk, &vk_bytes)?
@@ -314,7 +320,7 @@ fn verify(
         Ok(p) => p,
         Err(e @ Error::Format { .. }) => {
             println!("FAILED ({e})");
-            return Ok(Done::Failed);
+            return Ok(Ended::Failed);
         }
         Err(e) => return Err(e),
     };
@@ -322,10 +328,10 @@ fn verify(
     eprintln!("verify: {}", show(&t));
     if ok? {
         println!("PASSED");
-        Ok(Done::Passed)
+        Ok(Ended::Passed)
     } else {
         println!("FAILED");
-        Ok(Done::Failed)
+        Ok(Ended::Failed)
     }
 }
 

@@ -7,8 +7,8 @@ use ark_bn254::{Bn254, Fr};
 use ark_ff::PrimeField;
 use ark_groth16::{prepare_verifying_key, Groth16, Proof, ProvingKey, VerifyingKey};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
-use rand::{CryptoRng, RngCore};
 use measure::seed::Seed;
+use rand::{CryptoRng, RngCore};
 use rand_chacha::ChaCha20Rng;
 
 use crate::{Error, R1cs, R1csCircuit};

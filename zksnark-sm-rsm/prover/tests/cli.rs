@@ -61,11 +61,17 @@ fn run_one_thread(r1cs: &str, wtns: &str, json: &str) -> Output {
         r1cs,
         "--wtns",
         wtns,
-        "--json",
+        "--out",
         json,
         "--threads",
         "1",
     ])
+}
+
+const SEED: &str = "0101010101010101010101010101010101010101010101010101010101010101";
+
+fn body_schema() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json")
 }
 
 fn code(out: &Output) -> i32 {
@@ -93,17 +99,21 @@ fn run_writes_report_and_passes() {
         &w,
         "--threads",
         "2",
-        "--json",
+        "--out",
         &j,
         "--seed",
-        "1",
+        SEED,
     ];
     let out = prover(&args);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stdout(&out).contains("Number of constraints: 64"));
-    assert!(stdout(&out).contains("PASSED"));
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(d.path("out.json")).unwrap()).unwrap();
+    assert!(stderr(&out).contains("Number of constraints: 64"));
+    assert!(stderr(&out).contains("PASSED"));
+    measure::testing::validate_enveloped(&body_schema(), &d.path("out.json")).unwrap();
+    let enveloped = measure::testing::read_json(&d.path("out.json"));
+    assert_eq!(enveloped["tool"], "zksnark-prover");
+    assert_eq!(enveloped["passed"], true);
+    assert_eq!(enveloped["seed"], SEED);
+    let report = &enveloped["body"];
     assert_eq!(report["constraints"], 64);
     assert_eq!(report["public_inputs"], 3);
     assert_eq!(report["threads"], 2);
@@ -143,7 +153,7 @@ fn setup_prove_verify_and_tampering() {
     let (proof, public) = (d.s("proof.bin"), d.s("public.json"));
 
     let out = prover(&[
-        "setup", "--r1cs", &r, "--pk", &pk, "--vk", &vk, "--seed", "3",
+        "setup", "--r1cs", &r, "--pk", &pk, "--vk", &vk, "--seed", SEED,
     ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let out = prover(&[
@@ -230,12 +240,12 @@ fn bad_input_exits_2_naming_the_file() {
     assert!(err.contains(&r) && err.contains("truncated"), "{err}");
 
     let missing = d.s("missing.r1cs");
-    let out = prover(&["run", "--r1cs", &missing, "--wtns", &w, "--json", &j]);
+    let out = prover(&["run", "--r1cs", &missing, "--wtns", &w, "--out", &j]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains(&missing));
 
     // A witness file given where the R1CS belongs.
-    let out = prover(&["run", "--r1cs", &w, "--wtns", &w, "--json", &j]);
+    let out = prover(&["run", "--r1cs", &w, "--wtns", &w, "--out", &j]);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).contains("expected magic \"r1cs\""),
@@ -249,11 +259,83 @@ fn bad_input_exits_2_naming_the_file() {
         &d.s("c.r1cs"),
         "--wtns",
         &w,
-        "--json",
+        "--out",
         &j,
         "--threads",
         "0",
     ]);
     assert_eq!(code(&out), 2);
     assert!(!Path::new(&j).exists());
+
+    // A seed that is not 64 hexadecimal digits.
+    let out = prover(&[
+        "run", "--r1cs", &w, "--wtns", &w, "--out", &j, "--seed", "42",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("64 hexadecimal digits"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// One seed, one set of keys: two runs with the same --seed derive the same verification key
+/// (the report's inputs digest covers it), two runs without a seed draw fresh ones.
+#[test]
+fn one_seed_gives_the_same_keys_and_no_seed_fresh_ones() {
+    let d = Dir::new("seed");
+    circuit(&d);
+    let (r, w) = (d.s("c.r1cs"), d.s("c.wtns"));
+    let digest = |name: &str, seed: Option<&str>| {
+        let j = d.s(name);
+        let mut args = vec![
+            "run",
+            "--r1cs",
+            &r,
+            "--wtns",
+            &w,
+            "--out",
+            &j,
+            "--threads",
+            "1",
+        ];
+        if let Some(s) = seed {
+            args.extend(["--seed", s]);
+        }
+        let out = prover(&args);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        measure::testing::read_json(&d.path(name))["inputs_sha256"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(digest("a.json", Some(SEED)), digest("b.json", Some(SEED)));
+    assert_ne!(digest("c.json", None), digest("d.json", None));
+}
+
+/// The proof and key `run` writes in snarkjs's JSON form verify with `verify`; A and C swapped
+/// do not.
+#[test]
+fn run_writes_snarkjs_json_that_verify_reads() {
+    let d = Dir::new("snarkjs");
+    circuit(&d);
+    let (r, w, j) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("out.json"));
+    let (proof, vk, public) = (d.s("proof.json"), d.s("vk.json"), d.s("public.json"));
+    let out = prover(&[
+        "run", "--r1cs", &r, "--wtns", &w, "--out", &j, "--proof", &proof, "--vk", &vk, "--public",
+        &public,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = prover(&[
+        "verify", "--vk", &vk, "--proof", &proof, "--public", &public,
+    ]);
+    assert_eq!((code(&out), stdout(&out).trim()), (0, "PASSED"));
+    let mut p = measure::testing::read_json(&d.path("proof.json"));
+    let a = p["pi_a"].clone();
+    p["pi_a"] = p["pi_c"].clone();
+    p["pi_c"] = a;
+    std::fs::write(d.path("swapped.json"), p.to_string()).unwrap();
+    let s = d.s("swapped.json");
+    let out = prover(&["verify", "--vk", &vk, "--proof", &s, "--public", &public]);
+    assert_eq!((code(&out), stdout(&out).trim()), (1, "FAILED"));
 }

@@ -107,14 +107,15 @@ fn zokrates_js_export_proves_and_verifies() {
         &r1cs,
         "--wtns",
         &wtns,
-        "--json",
+        "--out",
         &json,
         "--threads",
         "2",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let report: serde_json::Value =
+    let enveloped: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let report = &enveloped["body"];
     assert_eq!(
         report["constraints"], constraints,
         "the very R1CS zokrates-js compiled"

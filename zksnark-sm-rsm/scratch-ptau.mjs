@@ -1,0 +1,13 @@
+import * as snarkjs from "snarkjs";
+import { buildBn128 } from "ffjavascript";
+const power = Number(process.argv[2]);
+const t0 = Date.now(); const c0 = process.cpuUsage();
+const curve = await buildBn128();
+await snarkjs.powersOfTau.newAccumulator(curve, power, `/tmp/zkscratch/p${power}_0.ptau`);
+await snarkjs.powersOfTau.contribute(`/tmp/zkscratch/p${power}_0.ptau`, `/tmp/zkscratch/p${power}_1.ptau`, "local", "some entropy text");
+const t1 = Date.now();
+await snarkjs.powersOfTau.preparePhase2(`/tmp/zkscratch/p${power}_1.ptau`, `/tmp/zkscratch/p${power}.ptau`);
+const c = process.cpuUsage(c0);
+console.log(`power ${power}: new+contribute ${(t1 - t0) / 1000}s, total wall ${(Date.now() - t0) / 1000}s, cpu ${(c.user + c.system) / 1e6}s`);
+await curve.terminate();
+process.exit(0);
