@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::{Proof, ProvingKey};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
-use rand::SeedableRng;
+use measure::seed::{stream, Seed};
 use rand_chacha::ChaCha20Rng;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -57,6 +57,9 @@ struct Plan {
     variant: Variant,
     peers: Vec<SocketAddr>,
     tamper: Option<String>,
+    /// The run's public seed (64 hex digits): the party draws its randomness from it, which is
+    /// then not secret. None: the OS's randomness.
+    seed: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -203,7 +206,21 @@ pub fn party_main(args: &PartyArgs) -> Result<PartyFigures, Error> {
         qap: &qap,
         inputs: &inputs,
     };
-    let mut rng = ChaCha20Rng::from_entropy();
+    let seed = plan
+        .seed
+        .as_deref()
+        .map(str::parse::<Seed>)
+        .transpose()
+        .map_err(Error::Invalid)?;
+    let mut rng = stream(
+        &format!(
+            "collab-groth16/party/{}/{}/{}",
+            plan.variant.name(),
+            plan.parties,
+            args.id
+        ),
+        seed.as_ref(),
+    );
     let (online, phase) = timed(|| party::prove(&public, &shares, &mut mesh, tamper, &mut rng));
     figures.online.phase = phase;
     figures.online.connection_bytes_received = mesh.counters.bytes_received;
@@ -261,6 +278,9 @@ pub struct Launch {
     pub threads: usize,
     pub timeout: Duration,
     pub tamper: Option<Tamper>,
+    /// The run's public seed: the dealer's and the parties' randomness are drawn from it (and
+    /// are then not secret). None: the OS's randomness.
+    pub seed: Option<Seed>,
 }
 
 /// The coordinator's inputs for one collaborative run.
@@ -290,6 +310,7 @@ pub fn run_collaborative(
         dealer: DealerFigures::default(),
         per_party: vec![],
         summary: serde_json::Value::Null,
+        dealt_sha256: String::new(),
         operations: crate::report::operations(
             statement.r1cs.n_wires,
             statement.r1cs.n_wires - statement.qap.inputs(),
@@ -392,6 +413,7 @@ fn coordinate(
                 variant,
                 peers: peers.clone(),
                 tamper: launch.tamper.map(|t| t.to_string()),
+                seed: launch.seed.map(|s| s.hex()),
             },
         )?;
         link.send(&inputs_body)?;
@@ -399,8 +421,11 @@ fn coordinate(
 
     // Preprocessing, on the dealer's side: deal, encode, send.
     let before: Vec<_> = links.iter().map(|l| l.counters).collect();
-    let (dealt, dealer) = timed(|| -> Result<(), Error> {
-        let mut rng = ChaCha20Rng::from_entropy();
+    let (dealt, dealer) = timed(|| -> Result<Vec<u8>, Error> {
+        let mut rng = stream(
+            &format!("collab-groth16/dealer/{}/{m}", variant.name()),
+            launch.seed.as_ref(),
+        );
         let materials = deal(
             &st.w[st.qap.inputs()..],
             st.qap.size() + 1,
@@ -408,12 +433,15 @@ fn coordinate(
             variant,
             &mut rng,
         );
+        let mut digest = Sha256::new();
         for (link, material) in links.iter_mut().zip(&materials) {
-            link.send(&material.encode())?;
+            let bytes = material.encode();
+            digest.update(&bytes);
+            link.send(&bytes)?;
         }
-        Ok(())
+        Ok(digest.finalize().to_vec())
     });
-    dealt?;
+    report.dealt_sha256 = hex(&dealt?);
     report.dealer.phase = dealer;
     report.dealer.bytes_sent_per_party = links
         .iter()
@@ -514,18 +542,18 @@ fn accept_parties(
 }
 
 /// The single prover the comparison is against: `zksnark_prover`'s Groth16 prove on the same
-/// files, with the same thread pool. Returns its phase and whether its proof verifies.
-pub fn single_prover(st: &Statement) -> Result<(Phase, bool), Error> {
-    let (proof, phase) = timed(|| snark::prove(st.r1cs, st.w, st.pk, &mut snark::rng(None, "prove")));
+/// files, with the same thread pool, its randomness from `rng`. Returns its phase and whether
+/// its proof verifies.
+pub fn single_prover(st: &Statement, rng: &mut ChaCha20Rng) -> Result<(Phase, bool), Error> {
+    let (proof, phase) = timed(|| snark::prove(st.r1cs, st.w, st.pk, rng));
     let ok = snark::verify(&st.pk.vk, &proof?, &st.r1cs.public_inputs(st.w))?;
     Ok((phase, ok))
 }
 
 /// The single-party prover built from the parties' own pieces ([`crate::plain`]).
-pub fn local_prover(st: &Statement) -> Result<(Phase, bool), Error> {
+pub fn local_prover(st: &Statement, rng: &mut ChaCha20Rng) -> Result<(Phase, bool), Error> {
     use ark_ff::UniformRand;
-    let mut rng = ChaCha20Rng::from_entropy();
-    let (r, s) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
+    let (r, s) = (Fr::rand(rng), Fr::rand(rng));
     let (proof, phase) = timed(|| crate::plain::prove(st.r1cs, st.w, st.pk, r, s));
     let ok = snark::verify(&st.pk.vk, &proof?, &st.r1cs.public_inputs(st.w))?;
     Ok((phase, ok))

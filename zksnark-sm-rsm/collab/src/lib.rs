@@ -83,16 +83,21 @@ impl Variant {
         match self {
             Variant::SemiHonest => {
                 "semi-honest: parties follow the protocol; any coalition of up to m-1 parties \
-                 learns nothing about the witness beyond the proof. Trusted dealer (does not \
-                 collude, deals honestly)."
+                 learns nothing about the witness beyond the proof. A deviation yields a proof \
+                 every party rejects (the Groth16 verifier), never an accepted false proof. \
+                 Trusted dealer (deals honestly, does not collude). Channels are plain TCP: \
+                 no encryption, no authentication."
             }
             Variant::Malicious => {
-                "malicious with abort: up to m-1 parties may deviate arbitrarily; every opened \
-                 value carries a SPDZ-style MAC under a shared 254-bit key, checked (with \
-                 hash commitments and coin-tossed challenges) before C is opened, and the \
-                 output proof is checked by every party with the Groth16 verifier. A deviation \
-                 makes the run abort, independently of the witness. Trusted dealer; no \
-                 fairness (a party may abort after seeing the proof)."
+                "malicious with abort: up to m-1 parties may deviate arbitrarily. The witness \
+                 shares, the Beaver triples' x and y, the randomisers and every opened value \
+                 before C carry a SPDZ-style MAC under a shared 254-bit key, checked (with \
+                 hash commitments and coin-tossed challenges) before C is opened; C, the Beaver \
+                 products and h carry no MAC, and the output proof is checked by every party \
+                 with the Groth16 verifier. A deviation makes the run abort, or yields a proof \
+                 every party rejects; never an accepted false proof. Trusted dealer (deals \
+                 honestly, does not collude); no fairness (a party may abort after seeing the \
+                 proof). Channels are plain TCP: no encryption, no authentication."
             }
         }
     }

@@ -3,7 +3,8 @@
 //! with the single prover in the same invocation); `party` is one party.
 //!
 //! Exit codes: 0 every run's proof verified; 1 a run failed (the proof does not verify, or the
-//! malicious variant aborted, or a party failed); 2 bad input (nothing was run).
+//! malicious variant aborted, or a party failed; the report is written); 2 bad input (nothing
+//! was run, no report).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -25,6 +26,8 @@ use collab_groth16::qap::Qap;
 use collab_groth16::report::{operations, timed, Phase, SingleFigures};
 use collab_groth16::tamper::Tamper;
 use collab_groth16::{Error, Variant};
+use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::seed::{stream, Seed};
 use zksnark_prover::{read_wtns, snark, R1cs};
 
 #[derive(Parser)]
@@ -52,9 +55,14 @@ struct RunArgs {
     /// circom-format witness for it.
     #[arg(long)]
     wtns: PathBuf,
-    /// Where to write the report (JSON).
+    /// Where to write the report (the suite's envelope; body schema: docs/report.schema.json).
     #[arg(long)]
-    json: PathBuf,
+    out: PathBuf,
+    /// Public seed (64 hex digits): the setup (when generated), the dealer's material and the
+    /// parties' randomness are derived from it, so they are reproducible and not secret.
+    /// Default: the OS's randomness.
+    #[arg(long)]
+    seed: Option<Seed>,
     /// Party counts to run, comma-separated, each 2 to 8.
     #[arg(long, default_value = "2", value_delimiter = ',')]
     parties: Vec<usize>,
@@ -65,7 +73,7 @@ struct RunArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Proving key (ark-serialize, uncompressed, as `zksnark-prover setup` writes it);
-    /// default: a fresh setup with OS randomness.
+    /// default: a fresh setup (from --seed, or the OS's randomness).
     #[arg(long)]
     pk: Option<PathBuf>,
     /// Do not start the parties: wait for them on --listen (needs --pk, one party count and
@@ -146,14 +154,30 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Run(args) => match run(args) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::from(1),
-            Err(e) => {
-                eprintln!("collab-groth16: error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        Command::Run(args) => {
+            let parameters = json!({
+                "r1cs": args.r1cs, "wtns": args.wtns, "parties": args.parties,
+                "variants": args.variants, "threads": args.threads, "pk": args.pk,
+                "no_spawn": args.no_spawn, "tamper": args.tamper,
+            });
+            let envelope = Envelope::begin(
+                "collab-groth16",
+                env!("CARGO_PKG_VERSION"),
+                BODY_VERSION,
+                parameters,
+                args.seed.as_ref(),
+            );
+            let out = args.out.clone();
+            measure::cli::finish_run(
+                &out,
+                envelope,
+                || run(args).map_err(|e| format!("error: {e}")),
+                |r| {
+                    print_table(&r["body"]);
+                    String::new()
+                },
+            )
+        }
     }
 }
 
@@ -166,8 +190,12 @@ impl Drop for TempDir {
     }
 }
 
-/// Checks everything, then runs; `Ok(passed)`. Errors are bad input, found before long work.
-fn run(a: RunArgs) -> Result<bool, Error> {
+/// The version of the body's schema (docs/report.schema.json).
+const BODY_VERSION: u32 = 2;
+
+/// Checks everything, then runs; the outcome (passed: every proof verified). Errors are bad
+/// input, found before long work.
+fn run(a: RunArgs) -> Result<Outcome, Error> {
     // Bad input first.
     if a.parties.is_empty() || a.parties.iter().any(|&m| !(2..=8).contains(&m)) {
         return Err(Error::Invalid(format!(
@@ -196,9 +224,6 @@ fn run(a: RunArgs) -> Result<bool, Error> {
                 .into(),
         ));
     }
-    measure::output::check_writable(&a.json).map_err(Error::Invalid)?;
-    // The machine block (with its load average) as the measurements start.
-    let machine = measure::machine::machine_json();
     let threads = configure_threads(a.threads)?;
     let r1cs = R1cs::<Fr>::read(&a.r1cs)?;
     let w = r1cs.assignment(read_wtns(&a.wtns)?, &a.wtns)?;
@@ -219,7 +244,8 @@ fn run(a: RunArgs) -> Result<bool, Error> {
             (pk, path.clone(), None)
         }
         None => {
-            let (pk, phase) = timed(|| snark::setup(&r1cs, &mut snark::rng(None, "setup")));
+            let (pk, phase) =
+                timed(|| snark::setup(&r1cs, &mut snark::rng(a.seed.as_ref(), "setup")));
             let pk = pk?;
             let dir = std::env::temp_dir().join(format!("collab-groth16-{}", std::process::id()));
             std::fs::create_dir_all(&dir).map_err(|e| zksnark_prover::Error::io(&dir, e))?;
@@ -246,6 +272,7 @@ fn run(a: RunArgs) -> Result<bool, Error> {
         threads,
         timeout: Duration::from_secs(a.timeout),
         tamper,
+        seed: a.seed,
     };
 
     let jobs: Vec<(Variant, usize)> = variants
@@ -259,10 +286,12 @@ fn run(a: RunArgs) -> Result<bool, Error> {
     // (other tenants come and go) bends the ratio as little as possible.
     let mut single = SingleFigures::new("zksnark-prover (ark-groth16 0.4 create_random_proof)");
     let mut local = SingleFigures::new("collab-groth16 plain (the parties' arithmetic, unshared)");
-    let sample = |single: &mut SingleFigures, local: &mut SingleFigures| -> Result<(), Error> {
-        let (phase, ok) = single_prover(&st)?;
+    let mut single_rng = stream("collab-groth16/single-prover", a.seed.as_ref());
+    let mut local_rng = stream("collab-groth16/local-prover", a.seed.as_ref());
+    let mut sample = |single: &mut SingleFigures, local: &mut SingleFigures| -> Result<(), Error> {
+        let (phase, ok) = single_prover(&st, &mut single_rng)?;
         single.add(phase, ok);
-        let (phase, ok) = local_prover(&st)?;
+        let (phase, ok) = local_prover(&st, &mut local_rng)?;
         local.add(phase, ok);
         Ok(())
     };
@@ -287,15 +316,22 @@ fn run(a: RunArgs) -> Result<bool, Error> {
         runs.push(run);
     }
     progress.finish();
-    drop(temp);
 
     let passed = single.status == "PASSED"
         && local.status == "PASSED"
         && runs.iter().all(|r| r.status == "PASSED");
-    let report = json!({
-        "schema": "collab-groth16-report/1",
-        "experiment": "collab-groth16",
-        "status": if passed { "PASSED" } else { "FAILED" },
+    // The inputs: the circuit and witness files, the proving key (derived from the seed when
+    // generated) and each run's dealt material.
+    let mut inputs = Inputs::new();
+    inputs
+        .add("r1cs sha256", file_sha256(&a.r1cs)?.as_bytes())
+        .add("wtns sha256", file_sha256(&a.wtns)?.as_bytes())
+        .add("pk sha256", launch.pk_sha256.as_bytes());
+    for r in &runs {
+        inputs.add("dealt sha256", r.dealt_sha256.as_bytes());
+    }
+    drop(temp);
+    let body = json!({
         "curve": "BN254",
         "inputs": {
             "r1cs": a.r1cs,
@@ -308,6 +344,13 @@ fn run(a: RunArgs) -> Result<bool, Error> {
         },
         "threads": threads,
         "tamper": tamper.map(|t| t.to_string()),
+        "channels": "plain TCP on the given addresses (no encryption, no authentication)",
+        "dealer": "trusted: deals honestly and does not collude with any party",
+        "randomness": if a.seed.is_some() {
+            "setup, dealer and parties: derived from the public seed (not secret)"
+        } else {
+            "setup, dealer and parties: the operating system's CSPRNG"
+        },
         "setup": {
             "source": if a.pk.is_some() { "file" } else { "generated" },
             "pk": a.pk,
@@ -322,17 +365,15 @@ fn run(a: RunArgs) -> Result<bool, Error> {
         ),
         "local_prover": local,
         "runs": runs,
-        "machine": machine,
-        "load_avg_1m_end": measure::machine::load_avg_1m(),
         "peak_rss_mib": measure::clock::peak_rss_mib(),
-        "provenance": measure::provenance::provenance_json(),
         "versions": versions(),
         "command": std::env::args().collect::<Vec<_>>(),
     });
-    measure::output::write_json_atomic(&a.json, &report)
-        .map_err(|e| zksnark_prover::Error::io(&a.json, e))?;
-    print_table(&report);
-    Ok(passed)
+    Ok(Outcome {
+        passed,
+        inputs,
+        body,
+    })
 }
 
 fn versions() -> serde_json::Value {

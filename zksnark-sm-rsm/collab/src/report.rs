@@ -107,6 +107,8 @@ pub struct RunReport {
     pub summary: Value,
     /// [`operations`] of each party.
     pub operations: Value,
+    /// SHA-256 of every party's dealt material, in order (the preprocessing this run used).
+    pub dealt_sha256: String,
 }
 
 impl RunReport {

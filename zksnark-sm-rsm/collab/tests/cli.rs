@@ -59,6 +59,8 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// Runs `collab-groth16 run` on the directory's circuit; the report (the whole envelope) if one
+/// was written.
 fn run(dir: &Dir, extra: &[&str]) -> (Output, Option<Value>) {
     let json = dir.path("report.json");
     let _ = std::fs::remove_file(&json);
@@ -69,7 +71,7 @@ fn run(dir: &Dir, extra: &[&str]) -> (Output, Option<Value>) {
         s(&r1cs),
         "--wtns",
         s(&wtns),
-        "--json",
+        "--out",
         s(&json),
     ];
     args.extend_from_slice(extra);
@@ -111,8 +113,11 @@ fn parties_prove_and_every_byte_is_accounted_for() {
         &["--parties", "2,3", "--variants", "semi-honest,malicious"],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let r = report.unwrap();
-    assert_eq!(r["status"], "PASSED");
+    let enveloped = report.unwrap();
+    assert_eq!(enveloped["passed"], true);
+    assert_eq!(enveloped["tool"], "collab-groth16");
+    measure::testing::validate_enveloped(&body_schema(), &dir.path("report.json")).unwrap();
+    let r = &enveloped["body"];
     assert_eq!(r["single_prover"]["status"], "PASSED");
     // One sample before the runs, one after each.
     assert_eq!(r["single_prover"]["samples"].as_array().unwrap().len(), 5);
@@ -154,7 +159,11 @@ fn parties_prove_and_every_byte_is_accounted_for() {
         assert!(dealt[0].as_u64().unwrap() > 32 * n);
         assert!(dealt[1..].iter().all(|b| b.as_u64().unwrap() < 200));
     }
-    check_schema(&r);
+    check_schema(r);
+}
+
+fn body_schema() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json")
 }
 
 /// Validates `report` against docs/report.schema.json with the reference JSON Schema
@@ -215,8 +224,9 @@ fn a_tampered_share_fails_the_run_with_exit_1() {
             &["--parties", "2", "--variants", variant, "--tamper", spec],
         );
         assert_eq!(out.status.code(), Some(1), "{variant}: {}", stderr(&out));
-        let r = report.expect("the report is written for a failed run");
-        assert_eq!(r["status"], "FAILED");
+        let enveloped = report.expect("the report is written for a failed run");
+        assert_eq!(enveloped["passed"], false);
+        let r = &enveloped["body"];
         assert_eq!(r["tamper"], spec);
         assert_eq!(r["runs"][0]["status"], "FAILED");
         // Semi-honest parties notice only when they verify the opened proof; malicious ones
@@ -260,7 +270,7 @@ fn bad_input_exits_2_before_any_work() {
         s(&dir.path("c.r1cs")),
         "--wtns",
         s(&dir.path("bad.wtns")),
-        "--json",
+        "--out",
         s(&json),
     ]);
     assert_eq!(out.status.code(), Some(2));
@@ -275,7 +285,7 @@ fn bad_input_exits_2_before_any_work() {
         s(&dir.path("missing.r1cs")),
         "--wtns",
         s(&dir.path("c.wtns")),
-        "--json",
+        "--out",
         s(&json),
     ]);
     assert_eq!(out.status.code(), Some(2));
@@ -305,7 +315,7 @@ fn parties_started_separately_join_a_waiting_coordinator() {
             s(&r1cs_path),
             "--wtns",
             s(&wtns_path),
-            "--json",
+            "--out",
             s(&json),
         ])
         .args([
@@ -334,8 +344,82 @@ fn parties_started_separately_join_a_waiting_coordinator() {
     }
     let out = coordinator.wait_with_output().unwrap();
     assert!(out.status.success());
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["status"], "PASSED");
+    let enveloped: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(enveloped["passed"], true);
+    let r = &enveloped["body"];
     assert_eq!(r["setup"]["source"], "file");
     assert_eq!(r["runs"][0]["per_party"].as_array().unwrap().len(), 3);
+}
+
+/// C, the Beaver products and h carry no MAC in the malicious variant: a deviation there is not
+/// caught by the MAC check but yields a proof that every party's Groth16 verifier rejects (and
+/// the run fails), never an accepted false proof. The report's security model says so.
+#[test]
+fn a_deviation_in_an_unmaced_value_gives_a_proof_every_party_rejects() {
+    let dir = Dir::new("unmaced");
+    circuit(&dir);
+    for spec in ["c-share:0", "triple-z:1:100"] {
+        let (out, report) = run(
+            &dir,
+            &[
+                "--parties",
+                "2",
+                "--variants",
+                "malicious",
+                "--tamper",
+                spec,
+            ],
+        );
+        assert_eq!(out.status.code(), Some(1), "{spec}: {}", stderr(&out));
+        let enveloped = report.expect("the report is written for a failed run");
+        assert_eq!(enveloped["passed"], false);
+        let run = &enveloped["body"]["runs"][0];
+        assert_eq!(run["status"], "FAILED");
+        for p in run["per_party"].as_array().unwrap() {
+            assert_eq!(p["outcome"], "rejected", "{spec}: no MAC catches it");
+        }
+        let model = run["security_model"].as_str().unwrap();
+        assert!(
+            model.contains(
+                "A deviation makes the run abort, or yields a proof every party rejects; \
+                 never an accepted false proof"
+            ),
+            "{model}"
+        );
+        assert!(model.contains("plain TCP") && model.contains("Trusted dealer"));
+        assert!(enveloped["body"]["channels"]
+            .as_str()
+            .unwrap()
+            .contains("plain TCP"));
+    }
+}
+
+/// One seed, one set of inputs: the same --seed gives the same proving key and dealt material
+/// (the envelope's inputs_sha256), no seed gives fresh ones.
+#[test]
+fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
+    let dir = Dir::new("seed");
+    circuit(&dir);
+    let seed = "00ff".repeat(16);
+    let digest = |extra: &[&str]| {
+        let mut args = vec!["--parties", "2"];
+        args.extend_from_slice(extra);
+        let (out, report) = run(&dir, &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let r = report.unwrap();
+        assert!(r["body"]["randomness"]
+            .as_str()
+            .unwrap()
+            .contains(if extra.is_empty() {
+                "CSPRNG"
+            } else {
+                "derived from the public seed (not secret)"
+            }));
+        r["inputs_sha256"].as_str().unwrap().to_string()
+    };
+    let (a, b) = (digest(&["--seed", &seed]), digest(&["--seed", &seed]));
+    assert_eq!(a, b);
+    let (c, d) = (digest(&[]), digest(&[]));
+    assert_ne!(c, d);
+    assert_ne!(a, c);
 }
