@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from analysis import experiments
 from analysis.parse.dbsm import parse_db_text
 from analysis.plan import runs as plan_runs
 from analysis.plan import settings
@@ -102,7 +103,7 @@ def zk_json(
 
 def cp_json(out: Path, n: int) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    f = out / "summary.json"
+    f = out / "report.json"
     groups = [
         ("membership_hash protocol proving", 1.1),
         ("membership_hash protocol verification", 0.04),
@@ -272,7 +273,7 @@ def make_results(root: Path, paper_dir: Path, cfg: dict[str, Any] | None = None,
                  fail: Mapping[str, str] | None = None) -> Path:  # fmt: skip
     """A results/ tree of every run of the configuration, and its config.json."""
     cfg = cfg if cfg is not None else config(entries=100, sweep_entries=[200], sweep_mixers=[2])
-    planned = plan_runs.plan(cfg)
+    planned = experiments.plan(cfg)
     for runs in planned.values():
         for run in runs:
             write_run(root / "raw", run, paper_dir, fail or {})

@@ -220,8 +220,8 @@ def test_runs_of_different_machines_are_not_pooled(paper_dir: Path, tmp_path: Pa
 def test_estimates_check_flags_a_run_far_from_its_estimate(
     paper_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from analysis.experiments import plan
     from analysis.plan.estimate import CostModel
-    from analysis.plan.runs import plan
 
     cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm"])
     root = synth.make_results(tmp_path / "results", paper_dir, cfg)
@@ -248,8 +248,8 @@ def test_estimates_check_uses_the_estimate_printed_before_the_run(paper_dir: Pat
     """The check compares a run with the estimate recorded when it was planned (its probe then),
     and a later invocation does not overwrite the record of a run measured before it."""
     from analysis.derive.costs import check_estimates, load_planned
+    from analysis.experiments import plan
     from analysis.plan.estimate import CostModel, record_planned
-    from analysis.plan.runs import plan
 
     cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm"])
     root = synth.make_results(tmp_path / "results", paper_dir, cfg)

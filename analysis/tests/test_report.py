@@ -151,7 +151,7 @@ def test_verify(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFixture[s
     config["runs"]["cpsnark-sm"].append("n99-t1")
     (tmp_path / "config.json").write_text(json.dumps(config))
     assert main(["verify", str(tmp_path)]) == 1
-    assert "cpsnark-sm/n99-t1: no summary.json" in capsys.readouterr().err
+    assert "cpsnark-sm/n99-t1: no report.json" in capsys.readouterr().err
 
 
 def test_markdown_and_latex_writers() -> None:
