@@ -308,8 +308,9 @@ def run_prefix(engine: str, image: str, ident: str, results: str) -> list[str]:
     mounted where the command line expects it, no network beyond the container's own loopback,
     and the environment a job needs (its provenance and the runner's name and digest)."""
     host = Path(results).resolve()
-    argv = [engine, "run", "--rm", "--network", "none", "--workdir", WORKDIR,
-            "--volume", f"{host}:{inside(results)}"]  # fmt: skip
+    argv = ["env", f"CONTAINERS_CONF={CONTAINERS / 'containers.conf'}"] if engine == "podman" else []
+    argv += [engine, "run", "--rm", "--network", "none", "--workdir", WORKDIR,
+             "--volume", f"{host}:{inside(results)}"]  # fmt: skip
     for var in PASSED_ENV:
         if var in os.environ:
             argv += ["--env", f"{var}={os.environ[var]}"]
