@@ -239,6 +239,7 @@ fn bench(b: Bench) -> Result<bool, String> {
         "default_mg_exponents": "256-bit (mg); full length is mg-full",
         "nodes": cmix::NODES,
         "transport": "TLS 1.3 (rustls, ring provider) over TCP on 127.0.0.1, self-signed certificates made at start, pinned",
+        "threat_model": cmix::protocol::THREAT_MODEL,
         "timer": "getrusage(RUSAGE_SELF) user and system time of each node process around each step",
     });
     let rep = report(

@@ -439,9 +439,7 @@ impl<'g, G: Group> Node<'g, G> {
                 g.mul_assign(v, ri);
             });
         if let Some(Tamper::Tag { slot, .. }) = self.tamper {
-            // The tag: any element but the identity, here g.
-            let tag = g.exp_g(&g.challenge_scalar(&[1; 16]));
-            g.mul_assign(&mut values[slot * w], &tag);
+            g.mul_assign(&mut values[slot * w], &crate::protocol::tamper::tag(g));
         }
         let mut out = ids.to_vec();
         out.extend(elems_write_wire(g, &values));
@@ -548,11 +546,11 @@ impl<'g, G: Group> Node<'g, G> {
         }
     }
 
-    /// realpost (last node): the messages, `v * m * prod D_i` per element, from the other
-    /// nodes' released shares (wire form, tag-checked) and its own; every output slot decoded.
-    /// A slot that is not a message fails the batch (a tag was applied).
-    pub fn realpost(&self, others: &[&[u8]]) -> Result<Vec<(u32, Vec<u8>)>, ProtocolError> {
-        let (g, n, w) = (self.g, self.len(), self.width);
+    /// The last node's decryption of the mixed slots: `v * m * prod D_i` per element, from the
+    /// other nodes' released shares (wire form, tag-checked) and its own. Honest, it is only
+    /// the first part of [`Node::realpost`]; the last node is the only one to see it.
+    pub fn decrypt(&self, others: &[&[u8]]) -> Result<Vec<G::Elem>, ProtocolError> {
+        let (g, n) = (self.g, self.len());
         let mut out: Vec<G::Elem> = self
             .v
             .par_iter()
@@ -568,9 +566,16 @@ impl<'g, G: Group> Node<'g, G> {
                 .with_min_len(CHUNK)
                 .for_each(|(o, d)| g.mul_assign(o, d));
         }
+        Ok(out)
+    }
+
+    /// realpost (last node): the messages, [`Node::decrypt`] with every output slot decoded. A
+    /// slot that is not a message fails the batch (a tag was applied).
+    pub fn realpost(&self, others: &[&[u8]]) -> Result<Vec<(u32, Vec<u8>)>, ProtocolError> {
+        let out = self.decrypt(others)?;
         let decoded: Vec<Result<(u32, Vec<u8>), SlotError>> = out
-            .par_chunks(w)
-            .map(|slot| message::decode(g, slot))
+            .par_chunks(self.width)
+            .map(|slot| message::decode(self.g, slot))
             .collect();
         let bad: Vec<usize> = decoded
             .iter()
