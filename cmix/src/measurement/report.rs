@@ -1,7 +1,8 @@
-//! report.json: what ran, on what machine, and per run, node and step the measured times
-//! with their statistics, bytes, counted operations, lower bound and overhead; ec against mg
-//! per step and per payload byte; the targets against the thesis's figures. The keys are
-//! described in `docs/report.schema.json`.
+//! The report's body (inside the suite's envelope, which says what ran, on what machine and
+//! whether it passed): the protocol as run, the groups, and per run, node and step the
+//! measured times with their statistics, bytes, counted operations, lower bound and overhead;
+//! ec against mg per step and per payload byte; the targets against the thesis's figures. The
+//! keys are described in `docs/report.schema.json`.
 
 use std::collections::BTreeMap;
 
@@ -231,13 +232,28 @@ fn run_json(cfg: &RunConfig, fig: &RunFigures, info: &GroupInfo) -> Value {
     })
 }
 
-/// The whole report. `runs` pairs each configuration with its figures and its group.
+/// The version of the body's schema (`docs/report.schema.json`).
+pub const BODY_VERSION: u32 = 2;
+
+/// Whether every run passed its checks (a run with a fault injected passes when a check
+/// detected the fault).
+pub fn passed(runs: &[(RunConfig, RunFigures, String)]) -> bool {
+    runs.iter().all(|(c, f, _)| {
+        f.status
+            == if c.tamper.is_some() {
+                "DETECTED"
+            } else {
+                "PASSED"
+            }
+    })
+}
+
+/// The report's body. `protocol` says how the runs were made; `runs` pairs each configuration
+/// with its figures and its group.
 pub fn report(
-    settings: Value,
+    protocol: Value,
     groups: &[GroupInfo],
     runs: &[(RunConfig, RunFigures, String)],
-    started: Value,
-    load_after: Value,
 ) -> Value {
     let info = |label: &str| {
         groups
@@ -317,26 +333,8 @@ pub fn report(
             json!(v.iter().all(|x| x["met"] == json!(true)))
         }
     };
-    let status = if runs.iter().all(|(c, f, _)| {
-        if c.tamper.is_some() {
-            f.status == "DETECTED"
-        } else {
-            f.status == "PASSED"
-        }
-    }) {
-        "PASSED"
-    } else {
-        "FAILED"
-    };
     json!({
-        "schema_version": 1,
-        "tool": "cmix-bench",
-        "status": status,
-        "started_unix_time": started["unix_time"],
-        "machine": started["machine"],
-        "provenance": started["provenance"],
-        "load_avg_1m": {"start": started["machine"]["load_avg_1m"], "end": load_after},
-        "settings": settings,
+        "protocol": protocol,
         "groups": groups.iter().map(|g| json!({
             "label": g.label, "family": g.family, "description": g.description,
             "exponent_bits": g.exponent_bits, "wire_bytes": g.wire_bytes,

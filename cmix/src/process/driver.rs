@@ -9,10 +9,10 @@ use std::process::{Child, Command as Proc, Stdio};
 use std::sync::{mpsc, Arc};
 use std::thread;
 
+use measure::seed::{stream, Seed};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use rustls::pki_types::CertificateDer;
-use serde::Serialize;
 
 use crate::group::{Group, GroupSpec};
 use crate::net::{client_config, hex, unhex, Identity, Link};
@@ -33,7 +33,7 @@ pub struct RunConfig {
     pub threads: usize,
     pub reps: usize,
     pub tamper: Option<Tamper>,
-    pub seed: Option<[u8; 32]>,
+    pub seed: Option<Seed>,
     /// Worker threads of the driver that carry the clients.
     pub client_workers: usize,
     /// The executable with the `node` subcommand.
@@ -41,7 +41,7 @@ pub struct RunConfig {
 }
 
 /// What a run produced.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct RunFigures {
     /// `PASSED` (every batch delivered and checked), `DETECTED` (a check fired: the expected
     /// outcome of a tampered run), `FAILED` (a delivery check failed) or `ERROR`.
@@ -58,6 +58,9 @@ pub struct RunFigures {
     pub clients_blind: Vec<Times>,
     pub driver_peak_rss_mib: f64,
     pub wall_s: f64,
+    /// The run's generated inputs, labelled, in the order they were made: every node's key
+    /// share and registration key, every batch's messages (sender, recipient, body).
+    pub inputs: Vec<(&'static str, Vec<u8>)>,
 }
 
 enum Work {
@@ -156,16 +159,6 @@ fn worker_loop<G: Group>(
         if tx.send(r).is_err() {
             return;
         }
-    }
-}
-
-fn seed_bytes(seed: Option<[u8; 32]>, tweak: u8) -> ChaCha20Rng {
-    match seed {
-        Some(mut s) => {
-            s[31] ^= tweak;
-            ChaCha20Rng::from_seed(s)
-        }
-        None => ChaCha20Rng::from_entropy(),
     }
 }
 
@@ -288,7 +281,7 @@ fn drive<G: Group>(
             .map(|(a, c)| (a.to_string(), hex(c.as_ref())))
             .collect(),
         tamper: cfg.tamper.map(|t| t.to_string()),
-        seed: cfg.seed.map(|s| hex(&s)),
+        seed: cfg.seed.map(|s| s.hex()),
     };
     for l in links.iter_mut() {
         l.send_json(&plan).map_err(|e| e.to_string())?;
@@ -300,7 +293,11 @@ fn drive<G: Group>(
     {
         match r {
             Report::Keys(k) => {
-                registration.push(unhex(&k.registration).ok_or("a registration key is not hex")?);
+                let reg = unhex(&k.registration).ok_or("a registration key is not hex")?;
+                let share = unhex(&k.share).ok_or("a key share is not hex")?;
+                figures.inputs.push(("node key share", share));
+                figures.inputs.push(("node registration key", reg.clone()));
+                registration.push(reg);
                 figures.keys[i] = Some(*k);
             }
             _ => return Err(format!("node {i}: expected its keys")),
@@ -312,7 +309,7 @@ fn drive<G: Group>(
     let mut to_workers = vec![];
     let (tx, from_workers) = mpsc::channel();
     let mut handles = vec![];
-    let mut seeder = seed_bytes(cfg.seed, 0x5a);
+    let mut seeder = stream("cmix/clients", cfg.seed.as_ref());
     // One group instance (and one set of MODP tables) for all the client threads.
     let g = Arc::new(g);
     for w in 0..workers {
@@ -326,11 +323,7 @@ fn drive<G: Group>(
                 .collect(),
             clients: vec![],
             width: cfg.width,
-            rng: ChaCha20Rng::from_seed(if cfg.seed.is_some() {
-                s
-            } else {
-                rand::random()
-            }),
+            rng: ChaCha20Rng::from_seed(s),
             _g: std::marker::PhantomData,
         };
         let tx = tx.clone();
@@ -388,11 +381,16 @@ fn drive<G: Group>(
         Some("batches"),
         cfg.reps as u64,
     );
-    let mut rng = seed_bytes(cfg.seed, 0xa5);
+    let mut rng = stream("cmix/messages", cfg.seed.as_ref());
     let mut status = "PASSED";
     for rep in 0..cfg.reps {
         let round = rep as u64 + 1;
         let sent = workload(cfg.clients, body_bytes(g.as_ref(), cfg.width), &mut rng);
+        for m in &sent {
+            let mut item = [m.sender.to_le_bytes(), m.recipient.to_le_bytes()].concat();
+            item.extend_from_slice(&m.body);
+            figures.inputs.push(("message", item));
+        }
         for l in links.iter_mut() {
             l.send_json(&Command::Round(round))
                 .map_err(|e| e.to_string())?;

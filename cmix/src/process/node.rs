@@ -8,8 +8,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener};
 
-use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 use rustls::pki_types::CertificateDer;
 use serde::{Deserialize, Serialize};
 
@@ -173,19 +172,13 @@ fn run<G: Group>(
         .map(Tamper::parse)
         .transpose()
         .map_err(NodeError::Plan)?;
-    let mut rng = match &plan.seed {
-        Some(s) => {
-            let b = unhex(s)
-                .filter(|b| b.len() == 32)
-                .ok_or_else(|| NodeError::Plan("the seed is not 32 bytes of hex".into()))?;
-            let mut seed = [0u8; 32];
-            seed.copy_from_slice(&b);
-            // One stream per node.
-            seed[0] ^= id as u8 + 1;
-            ChaCha20Rng::from_seed(seed)
-        }
-        None => ChaCha20Rng::from_entropy(),
-    };
+    let seed = plan
+        .seed
+        .as_deref()
+        .map(str::parse::<measure::seed::Seed>)
+        .transpose()
+        .map_err(NodeError::Plan)?;
+    let mut rng = measure::seed::stream(&format!("cmix/node/{id}"), seed.as_ref());
     let certs: Vec<CertificateDer<'static>> = plan
         .peers
         .iter()
@@ -324,10 +317,12 @@ fn run<G: Group>(
     let mut node = meter.compute("keys", || {
         Node::new(g, id, NODES, secret, &joint, seed, tamper)
     });
-    let mut reg_wire = vec![];
+    let (mut reg_wire, mut share_wire) = (vec![], vec![]);
     g.write_wire(&public.registration, &mut reg_wire);
+    g.write_wire(&public.y, &mut share_wire);
     driver.send_json(&Report::Keys(Box::new(Keys {
         registration: hex(&reg_wire),
+        share: hex(&share_wire),
         step: meter.steps.remove("keys").unwrap_or_default(),
     })))?;
 
