@@ -6,7 +6,6 @@
 //! status 2 before any work.
 
 use measure::testing::{read_json, Bench};
-use serde_json::Value;
 
 const BENCH: Bench = Bench {
     exe: env!("CARGO_BIN_EXE_cmix-bench"),
@@ -93,8 +92,8 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     }
     // ec against mg, per step and per payload byte.
     assert!(!r["comparison"].as_array().unwrap().is_empty());
-    // No 500-client run: the targets are empty, not failed.
-    assert_eq!(r["targets"]["prepre_met"], Value::Null);
+    // Measurements only: verdicts against targets are the analysis's.
+    assert!(r.get("targets").is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -240,7 +239,7 @@ fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
 }
 
 #[test]
-fn the_reference_report_conforms_and_meets_the_targets() {
+fn the_reference_report_conforms_and_every_run_passed() {
     // data/reference-report.json is the default run the results file's figures come from.
     let path = BENCH.path("data/reference-report.json");
     BENCH.validate_enveloped(&path).unwrap();
@@ -263,8 +262,4 @@ fn the_reference_report_conforms_and_meets_the_targets() {
             );
         }
     }
-    assert_eq!(r["targets"]["prepre_met"], true);
-    assert_eq!(r["targets"]["realtime_met"], true);
-    assert_eq!(r["targets"]["prepre"].as_array().unwrap().len(), 9);
-    assert_eq!(r["targets"]["realtime"].as_array().unwrap().len(), 27);
 }
