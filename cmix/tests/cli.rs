@@ -16,7 +16,9 @@ const BENCH: Bench = Bench {
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     let dir = BENCH.scratch("run");
-    let out = dir.join("sub/report.json");
+    // Each test's report has its own file name: the body is validated through a scratch file
+    // named after it, shared by the tests of this process.
+    let out = dir.join("sub/small.json");
     let o = BENCH.run(&[
         "--clients",
         "16,20",
@@ -98,8 +100,9 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
 }
 
 fn detected(group: &str, tamper: &str, says: &str) {
-    let dir = BENCH.scratch(&format!("tamper-{}", tamper.replace(':', "-")));
-    let out = dir.join("report.json");
+    let name = format!("tamper-{group}-{}", tamper.replace(':', "-"));
+    let dir = BENCH.scratch(&name);
+    let out = dir.join(format!("{name}.json"));
     let o = BENCH.run(&[
         "--clients",
         "16",

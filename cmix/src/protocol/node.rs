@@ -383,18 +383,27 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// The last node stores node `node`'s share tags.
     pub fn keep_share_tags(&mut self, node: usize, tags: &[u8]) -> Result<(), ProtocolError> {
-        if tags.len() != 32 * self.beta {
+        self.share_tags[node] = self.slot_hashes("share tags", tags)?;
+        Ok(())
+    }
+
+    /// One 32-byte hash per slot, read from `bytes`.
+    fn slot_hashes(
+        &self,
+        what: &'static str,
+        bytes: &[u8],
+    ) -> Result<Vec<[u8; 32]>, ProtocolError> {
+        if bytes.len() != 32 * self.beta {
             return Err(ProtocolError::Length {
-                what: "share tags",
-                got: tags.len(),
+                what,
+                got: bytes.len(),
                 want: 32 * self.beta,
             });
         }
-        self.share_tags[node] = tags
+        Ok(bytes
             .chunks(32)
             .map(|c| c.try_into().expect("32 bytes"))
-            .collect();
-        Ok(())
+            .collect())
     }
 
     /// realpre: the slots (`u32` sender ids, then the elements) times `k_ij^-1 r_i`; returns
@@ -492,17 +501,7 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// The other nodes keep the commitments they received.
     pub fn keep_commitments(&mut self, bytes: &[u8]) -> Result<(), ProtocolError> {
-        if bytes.len() != 32 * self.beta {
-            return Err(ProtocolError::Length {
-                what: "commitments",
-                got: bytes.len(),
-                want: 32 * self.beta,
-            });
-        }
-        self.commitments = bytes
-            .chunks(32)
-            .map(|c| c.try_into().expect("32 bytes"))
-            .collect();
+        self.commitments = self.slot_hashes("commitments", bytes)?;
         Ok(())
     }
 
@@ -525,25 +524,38 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// realpost tag check (last node): node `node`'s released shares against its tag hashes.
     pub fn check_share_tags(&self, node: usize, wire: &[u8]) -> Result<(), ProtocolError> {
+        let tags = &self.share_tags[node];
+        match self.first_unlike("decryption shares", wire, SHARE_TAG, node, tags)? {
+            Some(slot) => Err(ProtocolError::ShareTag { node, slot }),
+            None => Ok(()),
+        }
+    }
+
+    /// The first slot of `wire` (all slots' elements) whose hash under `domain` and `node`
+    /// differs from `hashes`, once its length is checked.
+    fn first_unlike(
+        &self,
+        what: &'static str,
+        wire: &[u8],
+        domain: &[u8],
+        node: usize,
+        hashes: &[[u8; 32]],
+    ) -> Result<Option<usize>, ProtocolError> {
         let (g, w, wb) = (self.g, self.width, self.g.wire_bytes());
         if wire.len() != self.len() * wb {
             return Err(ProtocolError::Length {
-                what: "decryption shares",
+                what,
                 got: wire.len(),
                 want: self.len() * wb,
             });
         }
-        let tags = &self.share_tags[node];
-        let bad = wire
+        Ok(wire
             .par_chunks(w * wb)
             .enumerate()
             .find_first(|(slot, bytes)| {
-                tags.get(*slot) != Some(&slot_hash(g, SHARE_TAG, self.round, node, *slot, bytes))
-            });
-        match bad {
-            Some((slot, _)) => Err(ProtocolError::ShareTag { node, slot }),
-            None => Ok(()),
-        }
+                hashes.get(*slot) != Some(&slot_hash(g, domain, self.round, node, *slot, bytes))
+            })
+            .map(|(slot, _)| slot))
     }
 
     /// The last node's decryption of the mixed slots: `v * m * prod D_i` per element, from the
@@ -614,24 +626,9 @@ impl<'g, G: Group> Node<'g, G> {
     /// realpost opening check (other nodes): the last node's mixed slots against its
     /// commitments.
     pub fn check_opening(&self, wire: &[u8]) -> Result<(), ProtocolError> {
-        let (g, w, wb) = (self.g, self.width, self.g.wire_bytes());
-        if wire.len() != self.len() * wb {
-            return Err(ProtocolError::Length {
-                what: "opening",
-                got: wire.len(),
-                want: self.len() * wb,
-            });
-        }
         let last = self.nodes - 1;
-        let bad = wire
-            .par_chunks(w * wb)
-            .enumerate()
-            .find_first(|(slot, bytes)| {
-                self.commitments.get(*slot)
-                    != Some(&slot_hash(g, COMMITMENT, self.round, last, *slot, bytes))
-            });
-        match bad {
-            Some((slot, _)) => Err(ProtocolError::Opening { slot }),
+        match self.first_unlike("opening", wire, COMMITMENT, last, &self.commitments)? {
+            Some(slot) => Err(ProtocolError::Opening { slot }),
             None => Ok(()),
         }
     }
