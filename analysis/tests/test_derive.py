@@ -273,3 +273,32 @@ def test_estimates_check_uses_the_estimate_printed_before_the_run(paper_dir: Pat
     (root / "estimates.json").write_text("{")
     with pytest.raises(ConfigError, match=r"estimates\.json"):
         check_estimates([root])
+
+
+def test_cmix_targets_are_the_analysis_verdicts_on_the_measurements(paper_dir: Path, tmp_path: Path) -> None:
+    """The targets are judged from the measured rows and the thesis's figures: a node that misses
+    one is flagged, and without a run at 500 clients and one thread nothing is judged."""
+    from analysis.derive import cmix
+
+    cfg = synth.config(experiments=["cmix"], cmix_clients=[500], threads=[1])
+    synth.make_results(tmp_path, paper_dir, cfg)
+    df = collect(tmp_path, paper_dir, for_results(tmp_path)).df
+    t = cmix.target_tables(df)
+    assert list(t.prepre.index) == ["ec", "mg", "mg-full"] and t.prepre_missed == set()
+    ours = df[(df["source"] == "ours") & (df["experiment"] == "cmix")]
+    user = ours[(ours["variant"] == "ec") & (ours["section"] == "prepre") & (ours["metric"] == "user_mean")]
+    assert t.prepre.loc["ec", "below the thesis (least)"] == pytest.approx(3.67 / user["value"].max())
+    assert len(t.realtime) == 9 and (t.realtime["met"] == "yes").all()
+    # ec's prepre at node 1 five times slower than the thesis allows, mg's realmix far above its bound.
+    slow = df.copy()
+    at = (slow["source"] == "ours") & (slow["variant"] == "ec") & (slow["section"] == "prepre")
+    at &= (slow["party"] == "node 1") & (slow["metric"] == "user_mean")
+    slow.loc[at, "value"] = 3.67 / 2
+    over = (slow["source"] == "ours") & (slow["variant"] == "mg") & (slow["section"] == "realmix")
+    slow.loc[over & (slow["metric"] == "overhead_with_net") & (slow["party"] == "node 0"), "value"] = 7.5
+    t = cmix.target_tables(slow)
+    assert t.prepre.loc["ec", "met"] == "NO" and t.prepre_missed == {0}
+    assert t.prepre.loc["ec", "below the thesis (least)"] == pytest.approx(2.0)
+    assert t.realtime.loc["mg realmix", "met"] == "NO"
+    assert t.realtime_missed == {list(t.realtime.index).index("mg realmix")}
+    assert not cmix.target_tables(slow[slow["n"] != 500]).evaluated
