@@ -19,6 +19,7 @@ min_version("9.0")
 
 
 include: "experiments/common.smk"
+include: "experiments/cluster.smk"
 
 
 # config.yaml holds the defaults; --configfile and --config values (already in `config`) win.

@@ -14,7 +14,7 @@ rule dbsm_calibration:
         f"{DB_PERF}/calibration.json",
     log:
         f"{DB_PERF}/calibration.log",
-    threads: whole_machine()
+    threads: whole_machine
     resources:
         mem_mb=2000,
         runtime=60,
@@ -38,7 +38,7 @@ rule dbsm_perf:
     params:
         raw=f"{DB_PERF}/raw-n1000-m{config['mixers']}",
         mixers=config["mixers"],
-    threads: whole_machine()
+    threads: whole_machine
     resources:
         mem_mb=4000,
         runtime=180,

@@ -25,7 +25,7 @@ rule build_program:
         path="|".join(re.escape(p) for p in PROGRAMS) or "(?!)",
     params:
         command=lambda wc: shlex.join(PROGRAMS[wc.path].build_command),
-    threads: whole_machine()
+    threads: whole_machine
     resources:
         mem_mb=6000,
         runtime=60,

@@ -129,10 +129,12 @@ def measuring_threads(wildcards):
     return max_threads(run_of(wildcards.experiment, wildcards.run))
 
 
-def whole_machine():
+def whole_machine(wildcards):
     """Threads of a job that must not share the machine when run locally (builds, calibration):
-    every core. On a cluster a build is an ordinary one-CPU job: SLURM gives a job step only the
-    CPUs of its allocation, and cargo uses what it is given."""
+    every core. On a cluster an ordinary one-CPU job. A function, so that Snakemake asks it once
+    the executor is known: at parse time every run looks local, and the cores of a cluster run
+    (no --cores) are not a node's, which made SLURM refuse the job's step ("more processors
+    requested than permitted")."""
     return local_cores() if workflow.local_exec else 1
 
 
@@ -305,6 +307,7 @@ def announce_and_record(results):
     run (runs reused from earlier invocations are counted, not listed), and
     RESULTS/estimates.json, the estimate of every run about to be measured as printed, for
     `python -m analysis estimates` to compare with."""
+    prepare_cluster()
     chosen, text = estimate_table(jobs_to_run())
     say(text)
     plan_estimate.record_planned(Path(results), chosen, COST_MODEL.probe_s)
