@@ -31,6 +31,12 @@ def say(text):
     print(text, file=sys.stderr, flush=True)
 
 
+def stop(text):
+    """Stop before any job starts, with the problem in plain lines (no traceback, no location)."""
+    say(f"error: {text}")
+    sys.exit(1)
+
+
 def checked_config(config, defaults_file):
     """The configuration (the defaults file under the command line's values) validated and
     completed, or a WorkflowError of one line per bad key."""
@@ -68,7 +74,7 @@ def require_tools(selected, runner):
     if runner != "native" and workflow.is_main_process:
         problem = plan_containers.engine_problem(runner)
         if problem:
-            raise WorkflowError(problem)
+            stop(problem)
 
 
 def provenance():

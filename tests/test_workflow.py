@@ -303,6 +303,35 @@ def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> No
     assert "required program(s) not found on PATH: cargo" in proc.stdout + proc.stderr
 
 
+def test_a_container_engine_that_cannot_run_is_one_line(workflow_copy: Workflow, tmp_path: Path) -> None:
+    """runner=docker where docker's engine does not answer, or where docker is not installed:
+    one line naming the engine and what failed, before any job, and a non-zero exit."""
+    fake = workflow_copy.root / "fakebin" / "docker"
+    fake.write_text("#!/bin/sh\n"
+                    "echo 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock.' >&2\n"
+                    "exit 1\n")  # fmt: skip
+    fake.chmod(0o755)
+    args = ("--dry-run", "--cores", "1", "all", "--config", "runner=docker", "experiments=[veccom]")
+    proc = workflow_copy.snakemake(*args, check=False)
+    assert proc.returncode != 0
+    lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.strip()]
+    assert lines == ["error: runner=docker: the docker engine cannot run here (docker info: Cannot connect "
+                     "to the Docker daemon at unix:///var/run/docker.sock.)"], lines  # fmt: skip
+    # Not installed at all: only the suite's stand-ins and a shell's basic tools on the PATH.
+    fake.unlink()
+    basic = tmp_path / "basic"
+    basic.mkdir()
+    for name in ("bash", "sh", "env", "cat", "uname", "which", "git", "mkdir", "rm", "touch"):
+        if found := shutil.which(name):
+            (basic / name).symlink_to(found)
+    workflow_copy.env = dict(workflow_copy.env, PATH=f"{workflow_copy.root / 'fakebin'}:{basic}")
+    proc = workflow_copy.snakemake(*args, check=False)
+    out = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode != 0
+    assert out == ("error: runner=docker: 'docker' is not installed (not on PATH); scripts/install "
+                   "--containers installs podman, or choose runner=native"), out  # fmt: skip
+
+
 def test_scripts_are_executable() -> None:
     import os
 

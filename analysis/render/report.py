@@ -83,8 +83,10 @@ def runners(col: Collection) -> list[str]:
     for r in col.runs:
         if r.source != "ours":
             continue
-        run = r.runner or {"kind": "native"}
-        if run.get("kind", "native") == "native":
+        run = r.runner
+        if run is None:
+            seen.add("not recorded (a report without the suite's envelope)")
+        elif run.get("kind", "native") == "native":
             seen.add("natively (the programs built in target/release)")
         else:
             ident = str(run.get("image_id") or "?").removeprefix("sha256:")[:12]
