@@ -4,11 +4,13 @@ asks for, and renders results/report.pdf.
     snakemake --cores 1 all                                   # the paper's setting (config.yaml)
     snakemake --cores 2 all --configfile config/smoke.yaml    # everything at small n, minutes
     snakemake --cores 1 all --config entries=1000 threads=[1,2]
+    snakemake --cores 1 all --config runner=podman            # every job inside its image
     snakemake --profile profiles/slurm all                    # on a SLURM cluster
 
-Each experiment is a program with its own command line (experiments/*.smk); this file only
-decides parameters, order and where results go. Before anything runs, the workflow prints every
-job with its estimated time and peak memory on this machine.
+Each experiment is a program with its own command line, described by its descriptor
+(analysis/experiments/); this file and experiments/*.smk only decide parameters, order and where
+results go, and name no experiment. Before anything runs, the workflow prints every job with its
+estimated time and peak memory on this machine.
 """
 
 from snakemake.utils import min_version
@@ -17,35 +19,40 @@ min_version("9.0")
 
 
 include: "experiments/common.smk"
+include: "experiments/cluster.smk"
 
 
 # config.yaml holds the defaults; --configfile and --config values (already in `config`) win.
 checked_config(config, "config.yaml")
 RESULTS = config["results"].rstrip("/")
-EXPERIMENTS = config["experiments"]
-require_tools(EXPERIMENTS)
-PLANNED, ESTIMATES, PLAN_PROBE = plan_and_estimate(config)
+RUNNER = config["runner"]
+SELECTED = descriptors.selected(config)
+require_tools(SELECTED, RUNNER)
+PLANNED, ESTIMATES, COST_MODEL, LIMIT_MB = plan_and_estimate(config)
 PROVENANCE = provenance()
-# Every raw result of the selected experiments; each module adds its own.
+announce_dry_run()
+# Every raw result and program of the selected experiments; the modules add theirs.
 RAW_OUTPUTS = []
 BUILD_OUTPUTS = []
 
 
 include: "experiments/build.smk"
-include: "experiments/zksnark.smk"
-include: "experiments/dbsmrsm.smk"
-include: "experiments/cpsnark.smk"
-include: "experiments/veccom.smk"
-include: "experiments/collab.smk"
-include: "experiments/cmix.smk"
-include: "experiments/mithril.smk"
+include: "experiments/measure.smk"
+include: "experiments/images.smk"
 include: "experiments/analysis.smk"
+
+
+# Rules of benchmarks outside `all` that an experiment brings (its descriptor names the file).
+for extra_rules in sorted({descriptors.get(e).rules for e in SELECTED} - {None}):
+
+    include: extra_rules
 
 
 localrules:
     all,
     raw,
     build,
+    images,
     run_config,
 
 
@@ -71,12 +78,12 @@ rule build:
 
 
 onstart:
-    record_estimates(RESULTS)
+    announce_and_record(RESULTS)
 
 
 onsuccess:
-    print_summary(RESULTS)
+    print_summary(RESULTS, failed=False)
 
 
 onerror:
-    print_summary(RESULTS)
+    print_summary(RESULTS, failed=True)

@@ -8,6 +8,9 @@
     python -m analysis costs RESULTS_DIR...   fit the per-unit costs of the estimates
     python -m analysis estimates RESULTS_DIR... [--check EXPERIMENT --within F]
                                               the estimates beside the measured CPU times
+    python -m analysis runners NATIVE_DIR CONTAINER_DIR
+                                              one configuration natively and in containers: the
+                                              same verdicts (exit 1 if not), CPU time per runner
 
 RESULTS_DIR/config.json (written by the workflow) says which runs belong to the configuration;
 without it, every run found under RESULTS_DIR/raw is read. Errors (a missing directory, a
@@ -121,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         help="exit 1 unless every run of EXPERIMENT is within --within of its estimate",
     )
     pe.add_argument("--within", type=float, default=2.0, help="allowed factor either way (default 2)")
+    pn = sub.add_parser("runners", help="the same runs natively and in containers: verdicts and CPU time")
+    pn.add_argument("native_dir", type=Path)
+    pn.add_argument("container_dir", type=Path)
     for p in (pc, pr, pt):
         p.add_argument(
             "--paper-dir",
@@ -160,6 +166,12 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.cmd == "estimates":
             return _estimates(args.results_dirs, args.check, args.within)
+        if args.cmd == "runners":
+            from analysis.derive.runners import compare, comparison_text
+
+            rows = compare(_results_dir(args.native_dir), _results_dir(args.container_dir))
+            print(comparison_text(rows))
+            return 0 if rows and all(r.same_verdicts for r in rows) else 1
         rc = for_results(_results_dir(args.results_dir))
         if args.cmd == "tidy":
             col = collect(args.results_dir, args.paper_dir, rc)

@@ -15,8 +15,8 @@ import pandas as pd
 
 from analysis.config import RunConfig
 from analysis.errors import ConfigError, ReportError
-from analysis.parse.common import COLUMNS, Parsed, RunInfo
-from analysis.plan.runs import parse_run_id
+from analysis.experiments import parse_run_id
+from analysis.parse.common import COLUMNS, Parsed, RunInfo, runner_of
 from analysis.registry import EXPERIMENTS, PARSERS
 
 INT_COLUMNS = ("n", "m", "threads", "rep")
@@ -72,6 +72,9 @@ def collect_ours(results_dir: Path, rc: RunConfig) -> tuple[Parsed, list[str]]:
             parsed = PARSERS[experiment].load_run(raw / experiment / run_id, run_id, params)
             for r in parsed.rows:
                 r["rep"] = params["rep"]
+            runner = runner_of(raw / experiment / run_id / "report.json")
+            for info in parsed.runs:
+                info.runner = runner
             out.add(parsed)
     return out, unconfigured
 

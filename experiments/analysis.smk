@@ -1,5 +1,6 @@
 # The analysis: the configured runs' raw reports -> one tidy table -> tables, plots and
-# results/report.pdf, then the check that every run verified. It reads results/config.json (the
+# results/report.pdf, then the check that every run verified. With a container runner, both run
+# inside the analysis image. It reads results/config.json (the
 # configuration, the run directories it makes, the code's commit) and the paper's sample reports
 # shipped with the package (analysis/data/paper/).
 
@@ -24,7 +25,7 @@ rule run_config:
 rule analysis_report:
     """Tidy table, tables, plots, the PDF and the terminal summary of the configured runs."""
     input:
-        ANALYSIS_SOURCES,
+        unpack(analysis_inputs),
         RAW_OUTPUTS,
         config=f"{RESULTS}/config.json",
     output:
@@ -55,15 +56,17 @@ rule analysis_report:
         runtime=20,
     params:
         results=lambda wildcards, output: os.path.dirname(output.summary),
+        analysis=analysis_command,
     conda:
         SOFTWARE
     shell:
-        "python3 -m analysis report {params.results} 2> >(tee {log} >&2)"
+        "{params.analysis} report {params.results} 2> >(tee {log} >&2)"
 
 
 rule verify:
     """Fail the run, after the PDF is written, if any run's proof or status did not verify."""
     input:
+        unpack(analysis_inputs),
         f"{RESULTS}/summary.txt",
         f"{RESULTS}/report.pdf",
         config=f"{RESULTS}/config.json",
@@ -76,8 +79,9 @@ rule verify:
         runtime=5,
     params:
         results=lambda wildcards, output: os.path.dirname(output[0]),
+        analysis=analysis_command,
     conda:
         SOFTWARE
     shell:
-        "python3 -m analysis verify {params.results} > {output}.tmp 2> >(tee {log} >&2)"
+        "{params.analysis} verify {params.results} > {output}.tmp 2> >(tee {log} >&2)"
         " && mv {output}.tmp {output}"

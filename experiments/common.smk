@@ -1,20 +1,25 @@
 # What every module of the workflow shares: the checked configuration, the planned runs, their
-# estimates and resources, the built programs' paths and the provenance of the code. Functions
-# only (the rules are in the experiment modules); the logic lives in analysis/plan/, where it is
-# tested and where the analysis reads the same run names.
+# estimates and resources, the programs and the provenance of the code. Functions only (the rules
+# are in build.smk, measure.smk, images.smk and analysis.smk); what each experiment is comes from
+# its descriptor (analysis/experiments/), and the logic lives in analysis/plan/, where it is
+# tested and where the analysis reads the same run names. No experiment is named here.
 
 import json
 import os
+import re
+import shlex
 import shutil
 import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
+from analysis import experiments as descriptors
+from analysis.plan import containers as plan_containers
 from analysis.plan import estimate as plan_estimate
 from analysis.plan import provenance as plan_provenance
-from analysis.plan import runs as plan_runs
 from analysis.plan import settings as plan_settings
+from analysis.plan.runs import max_threads
 
 # The software of every rule, for `--software-deployment-method conda` (relative to the modules
 # in experiments/). Without that option the rules use what scripts/install put on the machine.
@@ -24,6 +29,12 @@ SOFTWARE = "../envs/suite.yaml"
 def say(text):
     """A message for the user on the terminal (Snakemake's own output goes there too)."""
     print(text, file=sys.stderr, flush=True)
+
+
+def stop(text):
+    """Stop before any job starts, with the problem in plain lines (no traceback, no location)."""
+    say(f"error: {text}")
+    sys.exit(1)
 
 
 def checked_config(config, defaults_file):
@@ -50,16 +61,20 @@ def check_environment():
         raise WorkflowError(problem)
 
 
-def require_tools(experiments):
-    """Stop early when a program the selected experiments need is not installed."""
-    needs = {"zksnark-sm-rsm": ["cargo", "node", "npm"]}
-    for experiment in experiments:
-        missing = [t for t in needs.get(experiment, ["cargo"]) if shutil.which(t) is None]
+def require_tools(selected, runner):
+    """Stop early when a program the selected experiments need is not installed, or when the
+    configured container engine cannot run here (one line naming what failed)."""
+    for name in selected:
+        missing = [t for t in descriptors.get(name).tools if shutil.which(t) is None]
         if missing:
             raise WorkflowError(
                 f"required program(s) not found on PATH: {', '.join(missing)} "
-                f"(needed for experiment {experiment}); run scripts/install first"
+                f"(needed for experiment {name}); run scripts/install first"
             )
+    if runner != "native" and workflow.is_main_process:
+        problem = plan_containers.engine_problem(runner)
+        if problem:
+            stop(problem)
 
 
 def provenance():
@@ -72,16 +87,15 @@ def provenance():
 def plan_and_estimate(config):
     """Every run of this configuration, its estimate on this machine (printed once) and the speed
     probe the estimates are scaled by."""
-    planned = plan_runs.plan(config)
+    planned = descriptors.plan(config)
     model = plan_estimate.CostModel.load()
     estimates = {}
-    for experiment, runs in planned.items():
+    for runs in planned.values():
         for run in runs:
             estimates[run.dir] = model.estimate(run)
     limit_gib = config["memory_limit_gib"]
     limit_mb = limit_gib * 1024 if limit_gib is not None else plan_estimate.machine_memory_mb()
     if workflow.is_main_process:
-        say(plan_estimate.table(list(estimates.values()), model, limit_mb))
         big = plan_estimate.too_big(list(estimates.values()), limit_mb)
         if big:
             worst = max(big, key=lambda e: e.memory_mb)
@@ -91,12 +105,17 @@ def plan_and_estimate(config):
                 f"{worst.memory_mb / 1024:.1f} GiB: lower 'entries' (or 'sweep_entries', "
                 "'mixers'), or raise 'memory_limit_gib' if this machine can swap"
             )
-    return planned, estimates, model.probe_s
+    return planned, estimates, model, limit_mb
 
 
 def run_of(experiment, run_id):
-    """The planned run behind a job's wildcard."""
-    return ESTIMATES[f"{experiment}/{run_id}"].run
+    """The planned run behind a job's wildcards."""
+    try:
+        return ESTIMATES[f"{experiment}/{run_id}"].run
+    except KeyError:
+        raise WorkflowError(
+            f"{experiment}/{run_id} is not a run of this configuration"
+        ) from None
 
 
 def local_cores():
@@ -107,101 +126,119 @@ def local_cores():
         return 1
 
 
-def measuring_threads(experiment):
+def measuring_threads(wildcards):
     """Locally a measuring job claims every core, so no two measurements overlap; on a cluster
-    it asks for the threads it runs with (the profile gives it a node of its own)."""
+    it asks for the threads it runs with (the profile gives it a node of its own). A run that
+    measures several thread counts ("1_2") needs its largest."""
     if workflow.local_exec:
         return local_cores()
-    # A run that measures several thread counts ("1_2") needs its largest.
-    return lambda wildcards: max(
-        int(t) for t in str(run_of(experiment, wildcards.run).params["threads"]).split("_")
-    )
+    return max_threads(run_of(wildcards.experiment, wildcards.run))
 
 
-def whole_machine():
+def whole_machine(wildcards):
     """Threads of a job that must not share the machine when run locally (builds, calibration):
-    every core. On a cluster a job gets a node of its own (or a fair share) by its resources."""
-    return local_cores() if workflow.local_exec else 2
+    every core. On a cluster an ordinary one-CPU job. A function, so that Snakemake asks it once
+    the executor is known: at parse time every run looks local, and the cores of a cluster run
+    (no --cores) are not a node's, which made SLURM refuse the job's step ("more processors
+    requested than permitted")."""
+    return local_cores() if workflow.local_exec else 1
 
 
-def job_resources(experiment):
-    """mem_mb and runtime (minutes) of a measuring job, from its estimate."""
-    return {
-        "mem_mb": lambda wildcards: ESTIMATES[f"{experiment}/{wildcards.run}"].mem_mb,
-        "runtime": lambda wildcards: ESTIMATES[f"{experiment}/{wildcards.run}"].runtime_min,
-    }
+def estimate_of(wildcards):
+    return ESTIMATES[f"{wildcards.experiment}/{wildcards.run}"]
 
 
-def run_dirs(experiment):
-    return [f"{RESULTS}/raw/{run.dir}" for run in PLANNED.get(experiment, [])]
+def run_dirs(name):
+    return [f"{RESULTS}/raw/{run.dir}" for run in PLANNED.get(name, [])]
 
 
-def seed_arg(run):
-    seed = plan_runs.seed_of(config, run.rep)
-    return "" if seed is None else f" --seed {seed}"
+def reads_of(experiment, run_id):
+    """The files of other experiments' runs that a run reads, by name (paths under RESULTS)."""
+    run = run_of(experiment, run_id)
+    return {k: f"{RESULTS}/raw/{v}" for k, v in descriptors.get(experiment).reads(run).items()}
 
 
-def zksnark_args(run, out_dir):
-    """The zkSNARK driver's options for a planned run."""
-    p, e = run.params, run.extra
-    args = (
-        f"--statement {p['statement']} --n {p['n']} --hash {p['hash']} --threads {p['threads']}"
-        f" --out {out_dir}{seed_arg(run)} --provers {','.join(e['provers'])}"
-        f" --circuits {','.join(e['circuits'])}"
+def measure_inputs(wildcards):
+    """What a measuring job needs: its programs (natively) or its image (in a container), and
+    the files of other runs it reads."""
+    exp = descriptors.get(wildcards.experiment)
+    inputs = reads_of(wildcards.experiment, wildcards.run)
+    if RUNNER == "native":
+        for i, prog in enumerate(exp.programs):
+            inputs[f"program{i}"] = prog.path
+        for i, pkg in enumerate(exp.node_packages):
+            inputs[f"node{i}"] = node_stamp(pkg)
+    else:
+        inputs["image"] = image_id_file(exp.name)
+    return inputs
+
+
+def measure_command(wildcards, input):
+    """The whole shell command of a measuring job: its command line (natively or inside its
+    image), its standard output to a file of its run directory, its standard error to the
+    terminal and stderr.log, and a report kept when the program exits non-zero after writing it
+    (a run whose proof failed: the PDF flags it and the `verify` rule fails the run)."""
+    exp = descriptors.get(wildcards.experiment)
+    run = run_of(wildcards.experiment, wildcards.run)
+    run_dir = f"{RESULTS}/raw/{run.dir}"
+    job = descriptors.Job(
+        out=f"{run_dir}/report.json",
+        dir=run_dir,
+        seed=descriptors.run_seed(config, run.rep),
+        results=RESULTS,
+        inputs=reads_of(exp.name, wildcards.run),
     )
-    return args + (" --keep-build" if e["keep_build"] else "")
-
-
-def collab_args(run, zksnark_report):
-    """collab-groth16's options: the zkSNARK run's circuit and witness, parties, variants."""
-    build = os.path.join(os.path.dirname(zksnark_report), "build")
-    stem = "circuit" if run.params["circuit"] == "zokrates" else "optimized"
-    witness = "witness" if run.params["circuit"] == "zokrates" else "optimized"
-    e = run.extra
+    argv = exp.command(run, job)
+    if RUNNER != "native":
+        image, ident = Path(input.image).read_text(encoding="utf-8").split()
+        argv = plan_containers.run_prefix(RUNNER, image, ident, RESULTS) + argv
+    stdout = f"{run_dir}/{exp.stdout}" if exp.stdout else f"{run_dir}/stdout.log"
+    log = f"{run_dir}/stderr.log"
+    name = exp.programs[0].name if exp.programs else exp.name
     return (
-        f"--r1cs {build}/{stem}.r1cs --wtns {build}/{witness}.wtns"
-        f" --parties {','.join(map(str, e['parties']))} --variants {','.join(e['variants'])}"
-        f" --threads {run.params['threads']}"
+        f"{shlex.join(argv)} > {shlex.quote(stdout)} 2> >(tee {shlex.quote(log)} >&2)"
+        f" || {{ rc=$?; echo \"{name} exited with status $rc; see {log}\" >&2;"
+        f" test -s {shlex.quote(job.out)} || exit $rc; }}"
     )
 
 
-def veccom_args(run):
-    """veccom-bench's options for a planned run (the ablation with the one-thread run only)."""
-    e = run.extra
-    ablation = ",".join(map(str, e["pairing_n"])) if 1 in e["threads"] else "none"
-    return (
-        f"--schemes {','.join(e['schemes'])} --n {','.join(map(str, e['pairing_n']))}"
-        f" --merkle-n {','.join(map(str, e['merkle_n']))}"
-        f" --threads {','.join(map(str, e['threads']))} --ablation-n {ablation}"
-    )
+def node_stamp(package_dir):
+    return f"{package_dir}/node_modules/.package-lock.json"
 
 
-def cmix_args(run):
-    """cmix-bench's options for a planned run (a configured seed as the 64 hex digits it takes)."""
-    e = run.extra
-    seed = plan_runs.seed_of(config, run.rep)
-    return (
-        f"--clients {run.params['clients']} --groups {','.join(e['groups'])}"
-        f" --threads {','.join(map(str, e['threads']))} --reps {e['reps']}"
-        + ("" if seed is None else f" --seed {seed:064x}")
-    )
+def image_id_file(name):
+    return f"{RESULTS}/images/{name}.id"
 
 
-def mithril_args(run):
-    """mithril-bench's options for a planned run: the prover on the largest thread count (a
-    configured seed as the 64 hex digits it takes)."""
-    e = run.extra
-    seed = plan_runs.seed_of(config, run.rep)
+def image_inputs(wildcards):
+    """What an image is built from: the base, the Containerfile, and the programs (and Node
+    packages) of its experiment, or the analysis's sources."""
+    inputs = {"base": image_id_file("base")}
+    if wildcards.name == plan_containers.ANALYSIS:
+        inputs["containerfile"] = "containers/analysis/Containerfile"
+        inputs["sources"] = ANALYSIS_SOURCES
+        return inputs
+    exp = descriptors.get(wildcards.name)
+    inputs["containerfile"] = "containers/program/Containerfile"
+    inputs["programs"] = [p.path for p in exp.programs]
+    inputs["node"] = [node_stamp(p) for p in exp.node_packages]
+    inputs["paths"] = [f for rel in exp.image.paths for f in (sources(f"{rel}/**") if os.path.isdir(rel) else [rel])]
+    return inputs
 
-    def listed(xs):
-        return ",".join(map(str, xs)) or "none"
 
-    return (
-        f"--native-n {listed(e['native_n'])} --threads {listed(e['threads'])}"
-        f" --circuit-n {listed(e['circuit_n'])} --size-n {listed(e['size_n'])}"
-        f" --prover-threads {max(e['threads'])}"
-        + ("" if seed is None else f" --seed {seed:064x}")
-    )
+def analysis_inputs(wildcards):
+    """The analysis image (with a container runner) or the analysis's sources (natively)."""
+    if RUNNER == "native":
+        return {"sources": ANALYSIS_SOURCES}
+    return {"image": image_id_file(plan_containers.ANALYSIS)}
+
+
+def analysis_command(wildcards, input):
+    """`python3 -m analysis`, natively or inside the analysis image."""
+    if RUNNER == "native":
+        return "python3 -m analysis"
+    image, ident = Path(input.image).read_text(encoding="utf-8").split()
+    return shlex.join([*plan_containers.run_prefix(RUNNER, image, ident, RESULTS), "python3", "-m", "analysis"])
 
 
 def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "test")):
@@ -246,15 +283,69 @@ def write_atomically(path, text, log):
         f.write(f"wrote {path}\n")
 
 
-def record_estimates(results):
-    """When jobs start (not in a dry run): RESULTS/estimates.json, the estimate of every run about
-    to be measured as printed above, for `python -m analysis estimates` to compare with."""
-    plan_estimate.record_planned(Path(results), list(ESTIMATES.values()), PLAN_PROBE)
+def jobs_to_run():
+    """The runs this invocation will measure, from Snakemake's DAG once it is built (None where
+    this version of Snakemake does not expose it)."""
+    try:
+        jobs = [j for j in workflow.dag.needrun_jobs() if j.rule.name == "measure"]
+    except Exception:  # the DAG's interface is Snakemake's own and may change
+        return None
+    return {f"{j.wildcards.experiment}/{j.wildcards.run}" for j in jobs}
 
 
-def print_summary(results):
-    """At the end of a run: the analysis's summary (claims, statuses, the PDF's path)."""
+def estimate_table(running):
+    """The estimates of the runs in `running` (all if None); the others are reused."""
+    chosen = [e for d, e in ESTIMATES.items() if running is None or d in running]
+    return chosen, plan_estimate.table(chosen, COST_MODEL, LIMIT_MB, reused=len(ESTIMATES) - len(chosen))
+
+
+def announce_dry_run():
+    """A dry run prints the estimates of the runs without a report (Snakemake calls no hook in
+    a dry run); a real run prints them when its jobs start (announce_and_record)."""
+    dry = getattr(workflow.output_settings, "dryrun", False)
+    if workflow.is_main_process and dry:
+        missing = {d for d in ESTIMATES if not os.path.exists(f"{RESULTS}/raw/{d}/report.json")}
+        say(estimate_table(missing)[1])
+
+
+def announce_and_record(results):
+    """When jobs start (not in a dry run): the estimate table of the measuring jobs that will
+    run (runs reused from earlier invocations are counted, not listed), and
+    RESULTS/estimates.json, the estimate of every run about to be measured as printed, for
+    `python -m analysis estimates` to compare with."""
+    prepare_cluster()
+    chosen, text = estimate_table(jobs_to_run())
+    say(text)
+    plan_estimate.record_planned(Path(results), chosen, COST_MODEL.probe_s)
+
+
+def print_summary(results, failed):
+    """At the end of a run: the analysis's summary (claims, statuses, the PDF's path); after a
+    failure, also every failed job and its log."""
     path = os.path.join(results, "summary.txt")
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             say(f"\n{f.read().rstrip()}")
+    if failed:
+        say(failed_jobs_text(results))
+
+
+def failed_jobs_text(results):
+    """The failed jobs of this invocation and their logs (from Snakemake's scheduler), or, where
+    it does not say, the planned runs without a report."""
+    lines = ["", "==== failed jobs ===="]
+    try:
+        failed = sorted(workflow.scheduler.failed, key=str)
+    except Exception:  # the scheduler's interface is Snakemake's own and may change
+        failed = []
+    for j in failed:
+        logs = ", ".join(str(p) for p in j.log) or "no log"
+        where = " ".join(f"{k}={v}" for k, v in j.wildcards.items())
+        lines.append(f"{j.rule.name} {where}: see {logs}".replace("  ", " "))
+    if not failed:
+        for d in ESTIMATES:
+            run_dir = f"{results}/raw/{d}"
+            if not os.path.exists(f"{run_dir}/report.json"):
+                lines.append(f"{d}: no report; see {run_dir}/stderr.log")
+    lines.append("Snakemake's own log of this invocation: .snakemake/log/ (newest file).")
+    return "\n".join(lines)

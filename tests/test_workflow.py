@@ -14,6 +14,8 @@ import pytest
 import yaml
 from wfhelpers import REPO, Workflow
 
+from analysis.experiments import run_seed
+
 DRY = ("--dry-run", "--printshellcmds", "--cores", "1")
 
 
@@ -36,7 +38,7 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
         assert (
             f"node zksnark-sm-rsm/run.mjs --statement {statement} --n 10000 --hash poseidon"
             f" --threads 1 --out {out} --provers wasm,native --circuits zokrates,optimized --keep-build"
-            f" 2> >(tee {out}/stderr.log >&2)"
+            f" > {out}/stdout.log 2> >(tee {out}/stderr.log >&2)"
         ) in text
         # the collaborative prover proves the circuits this run keeps
         build = f"{out}/build"
@@ -53,7 +55,7 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     ) in text
     cp = "results/raw/cpsnark-sm/n10000-t1"
     assert re.search(
-        rf"env CPSNARK_N=10000 CPSNARK_SAMPLES=100 CPSNARK_JSON=/\S+/{cp}/summary.json"
+        rf"env CPSNARK_N=10000 CPSNARK_SAMPLES=100 CPSNARK_JSON=/\S+/{cp}/report.json"
         r" RAYON_NUM_THREADS=1 cargo bench -p cpsnark-sm --bench membership_hash",
         text,
     )
@@ -83,17 +85,20 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
     assert len(db) == 4 * 2 * 2 * 2  # (n, m) points (3 n at m=4, m=2 at n=100), curves, ...
     assert len(cp) == 3 * 2 * 2
     assert "results/raw/db-sm-rsm/n100-m2-bls12-381-fast-s128-t2-r2" in db
-    # repetition k runs with seed + k - 1, so repetitions differ yet are reproducible
-    assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --security 128 --threads 1 --seed 6 "
-                     r"--key-cache results/keys --json results/raw/db-sm-rsm/n1000-m4-bn254-fast-s128-t1-r2/",
-                     text), text  # fmt: skip
+    # repetition k runs with its own seed (SHA-256 of the seed and k), so repetitions differ yet
+    # are reproducible
+    seed2 = run_seed({"seed": 5}, 2)
+    assert re.search(r"db-sm-rsm 1000 4 --curve bn254 --mode fast --security 128 --threads 1 "
+                     r"--key-cache results/keys --json results/raw/db-sm-rsm/n1000-m4-bn254-fast-s128-t1-r2/"
+                     rf"report.json --seed {seed2} ", text), text  # fmt: skip
     assert re.search(
         r"--n 10 --hash sha256 --threads 2 --out "
-        r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --seed 6 ",
+        r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --provers wasm,native --circuits zokrates,optimized"
+        rf" --seed {seed2}",
         text,
-    )
-    assert re.search(r"CPSNARK_JSON=/\S+/results/raw/cpsnark-sm/n100-t1-r2/summary.json "
-                     r"CPSNARK_SEED=6 RAYON_NUM_THREADS=1 ", text)  # fmt: skip
+    ), text
+    assert re.search(r"CPSNARK_JSON=/\S+/results/raw/cpsnark-sm/n100-t1-r2/report.json "
+                     r"RAYON_NUM_THREADS=1 CPSNARK_SEED=", text)  # fmt: skip
 
 
 def test_cmix_runs_one_job_per_batch_size(workflow_copy: Workflow) -> None:
@@ -102,16 +107,17 @@ def test_cmix_runs_one_job_per_batch_size(workflow_copy: Workflow) -> None:
     assert "cargo build --release -p cmix --bin cmix-bench" in text
     assert ("target/release/cmix-bench --clients 500 --groups ec,mg,mg-full --threads 1 --reps 5"
             " --out results/raw/cmix/c500-t1/report.json") in text  # fmt: skip
-    # Every group and thread count in one job per client count; repetition k seeded with seed + k - 1.
+    # Every group and thread count in one job per client count; repetition k with its own seed.
     proc = workflow_copy.snakemake(*DRY, "raw", "--config", "experiments=[cmix]", "cmix_clients=[100,200]",
                                    "cmix_groups=[mg,ec]", "cmix_reps=3", "threads=[2,1]", "repetitions=2",
                                    "seed=5")  # fmt: skip
     text = "\n".join(shell_commands(proc.stdout))
     runs = set(re.findall(r"results/raw/cmix/([^/ ]+)/report\.json", text))
     assert runs == {"c100-t1_2", "c200-t1_2", "c100-t1_2-r2", "c200-t1_2-r2"}
-    assert (f"target/release/cmix-bench --clients 200 --groups mg,ec --threads 1,2 --reps 3 --seed {6:064x}"
-            " --out results/raw/cmix/c200-t1_2-r2/report.json") in text  # fmt: skip
-    assert re.search(r"^cmix_run\s+4$", proc.stdout, re.M), proc.stdout
+    seed2 = run_seed({"seed": 5}, 2)
+    assert ("target/release/cmix-bench --clients 200 --groups mg,ec --threads 1,2 --reps 3"
+            f" --out results/raw/cmix/c200-t1_2-r2/report.json --seed {seed2}") in text  # fmt: skip
+    assert re.search(r"^measure\s+4$", proc.stdout, re.M), proc.stdout
 
 
 def test_mithril_runs_one_job_for_every_signer_count(workflow_copy: Workflow) -> None:
@@ -123,7 +129,7 @@ def test_mithril_runs_one_job_for_every_signer_count(workflow_copy: Workflow) ->
         " --size-n 1,2,4,8 --prover-threads 1 --out results/raw/mithril/t1/report.json"
     ) in text
     # Every signer count and thread count in one job; the prover on the largest thread count; the
-    # proved signer counts counted too; repetition k seeded with seed + k - 1.
+    # proved signer counts counted too; repetition k with its own seed.
     proc = workflow_copy.snakemake(
         *DRY,
         "raw",
@@ -140,9 +146,9 @@ def test_mithril_runs_one_job_for_every_signer_count(workflow_copy: Workflow) ->
     assert set(re.findall(r"results/raw/mithril/([^/ ]+)/report\.json", text)) == {"t1_2", "t1_2-r2"}
     assert (
         f"target/release/mithril-bench --native-n 4,64 --threads 1,2 --circuit-n 1,32 --size-n 1,2,32"
-        f" --prover-threads 2 --seed {6:064x} --out results/raw/mithril/t1_2-r2/report.json"
+        f" --prover-threads 2 --out results/raw/mithril/t1_2-r2/report.json --seed {run_seed({'seed': 5}, 2)}"
     ) in text
-    assert re.search(r"^mithril_run\s+2$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^measure\s+2$", proc.stdout, re.M), proc.stdout
     # No proof at all: the circuit is only counted.
     proc = workflow_copy.snakemake(*DRY, "raw", "--config", "experiments=[mithril]", "mithril_circuit_n=[]")
     assert "--circuit-n none --size-n 1,2,4,8 " in "\n".join(shell_commands(proc.stdout))
@@ -187,7 +193,7 @@ def test_seed_null_means_no_seed(workflow_copy: Workflow) -> None:
     proc = workflow_copy.snakemake(*DRY, "raw", "--config", "seed=null", "entries=16")
     assert "--seed" not in proc.stdout
     proc = workflow_copy.snakemake(*DRY, "raw", "--config", "seed=3", "entries=16")
-    assert "--seed 3" in proc.stdout
+    assert f"--seed {run_seed({'seed': 3}, 1)}" in proc.stdout
 
 
 def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(workflow_copy: Workflow) -> None:
@@ -195,7 +201,7 @@ def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(workflow_copy: 
     proc = workflow_copy.snakemake(*args)
     results = workflow_copy.root / "results"
     assert (results / "report.pdf").exists() and (results / "verified.txt").exists()
-    summary = json.loads((results / "raw/cpsnark-sm/n16-t1/summary.json").read_text())
+    summary = json.loads((results / "raw/cpsnark-sm/n16-t1/report.json").read_text())
     assert summary["n"] == 16  # the benchmark found its JSON path from inside its crate
     config = json.loads((results / "config.json").read_text())
     assert config["config"]["entries"] == 8 and config["config"]["collab_factor"] == 2.0
@@ -214,15 +220,24 @@ def test_run_then_rerun_does_nothing_and_a_lost_result_is_redone(workflow_copy: 
     again = workflow_copy.snakemake("--dry-run", *args)
     assert "Nothing to be done" in again.stdout, again.stdout
 
+    # Another set size: the estimate table lists the runs that will be measured, not those reused
+    # (the one-run experiments do not depend on the set size).
+    more = workflow_copy.snakemake("--cores", "1", "all", "--config", "entries=12", "sweep_entries=[16]",
+                                   "cpsnark_samples=10")  # fmt: skip
+    table = more.stderr.split("total (one job at a time)")[0]
+    assert "db-sm-rsm/n12-m4-bn254-fast-s128-t1" in table
+    assert "mithril/t1" not in table and "db-sm-rsm/n16-m4" not in table, table
+    assert re.search(r"\(\d+ more run\(s\) of this configuration reused", more.stderr), more.stderr
+
     # An interrupted run (one result, the PDF and the check not yet written) resumes: what is
     # missing is redone, and only that.
     (results / "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/report.json").unlink()
     (results / "report.pdf").unlink()
     (results / "verified.txt").unlink()
     resumed = workflow_copy.snakemake("--dry-run", *args)
-    assert re.search(r"dbsmrsm_run\s+1\b", resumed.stdout), resumed.stdout
+    assert re.search(r"measure\s+1\b", resumed.stdout), resumed.stdout
+    assert "db-sm-rsm/n16-m4-bn254-fast-s128-t1/report.json" in resumed.stdout
     assert re.search(r"analysis_report\s+1\b", resumed.stdout), resumed.stdout
-    assert "zksnark_run" not in resumed.stdout and "cpsnark_run" not in resumed.stdout
 
 
 def test_failed_verification_fails_the_run_after_the_pdf(workflow_copy: Workflow) -> None:
@@ -237,6 +252,19 @@ def test_failed_verification_fails_the_run_after_the_pdf(workflow_copy: Workflow
     assert proc.returncode != 0  # ... and the run fails, naming the rule and the problem
     assert "verify" in proc.stderr and "status FAILED" in proc.stderr
     assert "Report:" in proc.stderr  # the summary is printed on failure too
+
+
+def test_a_failed_job_is_named_with_its_log(workflow_copy: Workflow) -> None:
+    """A program that dies without a report fails the run; the summary names the job and its log."""
+    workflow_copy.env["FAKE_DB_CRASH"] = "1"
+    proc = workflow_copy.snakemake("--cores", "1", "all", "--config", "entries=8",
+                                   "experiments=[db-sm-rsm]", check=False)  # fmt: skip
+    assert proc.returncode != 0
+    tail = proc.stderr.split("==== failed jobs ====")[-1]
+    assert "==== failed jobs ====" in proc.stderr, proc.stderr
+    log = "results/raw/db-sm-rsm/n8-m4-bn254-fast-s128-t1/stderr.log"
+    assert "measure" in tail and log in tail, tail
+    assert "db-sm-rsm exited with status 3" in proc.stderr
 
 
 def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> None:
@@ -275,6 +303,35 @@ def test_missing_program_is_named(workflow_copy: Workflow, tmp_path: Path) -> No
     assert "required program(s) not found on PATH: cargo" in proc.stdout + proc.stderr
 
 
+def test_a_container_engine_that_cannot_run_is_one_line(workflow_copy: Workflow, tmp_path: Path) -> None:
+    """runner=docker where docker's engine does not answer, or where docker is not installed:
+    one line naming the engine and what failed, before any job, and a non-zero exit."""
+    fake = workflow_copy.root / "fakebin" / "docker"
+    fake.write_text("#!/bin/sh\n"
+                    "echo 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock.' >&2\n"
+                    "exit 1\n")  # fmt: skip
+    fake.chmod(0o755)
+    args = ("--dry-run", "--cores", "1", "all", "--config", "runner=docker", "experiments=[veccom]")
+    proc = workflow_copy.snakemake(*args, check=False)
+    assert proc.returncode != 0
+    lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.strip()]
+    assert lines == ["error: runner=docker: the docker engine cannot run here (docker info: Cannot connect "
+                     "to the Docker daemon at unix:///var/run/docker.sock.)"], lines  # fmt: skip
+    # Not installed at all: only the suite's stand-ins and a shell's basic tools on the PATH.
+    fake.unlink()
+    basic = tmp_path / "basic"
+    basic.mkdir()
+    for name in ("bash", "sh", "env", "cat", "uname", "which", "git", "mkdir", "rm", "touch"):
+        if found := shutil.which(name):
+            (basic / name).symlink_to(found)
+    workflow_copy.env = dict(workflow_copy.env, PATH=f"{workflow_copy.root / 'fakebin'}:{basic}")
+    proc = workflow_copy.snakemake(*args, check=False)
+    out = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode != 0
+    assert out == ("error: runner=docker: 'docker' is not installed (not on PATH); scripts/install "
+                   "--containers installs podman, or choose runner=native"), out  # fmt: skip
+
+
 def test_scripts_are_executable() -> None:
     import os
 
@@ -290,7 +347,7 @@ def test_dry_run_of_this_repository(tmp_path: Path) -> None:
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    for rule in ("zksnark_run", "dbsmrsm_run", "cpsnark_run", "analysis_report", "run_config", "verify"):
+    for rule in ("measure", "analysis_report", "run_config", "verify"):
         assert re.search(rf"^{rule}\s+\d+", proc.stdout, re.M), proc.stdout
 
 

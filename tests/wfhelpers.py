@@ -54,6 +54,7 @@ echo '{}' > node_modules/.package-lock.json
 FAKE_DBSMRSM = r"""#!/bin/sh
 # stand-in for db-sm-rsm N M ... --json FILE: report on stdout, JSON to FILE
 json=$(echo "$@" | sed -E 's/.*--json ([^ ]+).*/\1/')
+if [ -n "$FAKE_DB_CRASH" ]; then echo "fake crash" >&2; exit 3; fi
 echo "status_fake: True"
 printf '{"params": {"n": %s, "m": %s}, "statuses": {"status_fake": true}}\n' "$1" "$2" > "$json"
 echo "progress" >&2
@@ -198,10 +199,10 @@ def workflow_copy(tmp_path: Path) -> Workflow:
         "mithril-msp/src/lib.rs",
     ):
         _write(root / name, "\n")
-    # The workflow plans its runs and estimates with the real planning layer.
-    shutil.copytree(
-        REPO / "analysis/plan", root / "analysis/plan", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    # The workflow plans its runs and estimates with the real planning layer and descriptors.
+    for package in ("analysis/plan", "analysis/experiments"):
+        shutil.copytree(REPO / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
+    _write(root / "db-sm-rsm/perf.smk", (REPO / "db-sm-rsm/perf.smk").read_text())
     _write(root / "analysis/data/costs.yaml", (REPO / "analysis/data/costs.yaml").read_text())
     _write(root / "zksnark-sm-rsm/run.mjs", FAKE_RUN_MJS)
     _write(root / "analysis/__main__.py", FAKE_ANALYSIS)

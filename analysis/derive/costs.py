@@ -25,9 +25,10 @@ import yaml
 
 from analysis.config import for_results
 from analysis.errors import ConfigError
+from analysis.experiments import plan
 from analysis.parse.common import parse_benchmark
 from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
-from analysis.plan.runs import Run, plan
+from analysis.plan.runs import Run
 
 DEFAULT_VARIANTS = {"mode=fast", "curve=bn254", "security=128", "hash=poseidon", "circuit=zokrates"}
 

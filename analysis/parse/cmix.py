@@ -1,12 +1,14 @@
 """cmix-bench's report.json and the thesis's published figures (cmix/data/seed-figures.csv).
 
-One report holds one run per group (ec, mg, mg-full), client count and thread count. Each run
+The report is the suite's envelope (whether it passed, the machine, the load, the commit) around
+cmix-bench's body. The body holds one run per group (ec, mg, mg-full), client count and thread
+count. Each run
 times every step of the protocol at each of the three nodes (0 first, 1 middle, 2 last) over its
 batches: CPU user, system and wall time of the computation and of the network I/O (mean,
 standard deviation, median, min, max), the bytes on the sockets, the counted operations and the
 lower bound they imply, the overhead above it and the CPU per payload byte. The TLS handshakes,
-the key set-up and the clients' registration are timed apart, once per run. The report's
-`targets` compare prepre with the thesis and the real-time steps with their bounds.
+the key set-up and the clients' registration are timed apart, once per run. The report holds
+measurements only: the comparison with the thesis and the targets are in analysis.derive.cmix.
 
 In the tidy table: `variant` is the group, `n` the number of clients (the batch's slots),
 `section` the step, `party` the node (`node 0` ...), and `label` says what was timed
@@ -18,7 +20,6 @@ for ec and mg; they enter with source "seed", beside the facts of its set-up.
 
 from __future__ import annotations
 
-import math
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,8 @@ from analysis.parse.common import (
     Parsed,
     RunInfo,
     base_row,
-    commit_of,
     json_line,
-    load_report,
+    load_enveloped,
     load_rows,
     machine_text,
     need,
@@ -56,9 +56,6 @@ STEPS = ("prepre", "premix", "prepost", "prepost_tags", "realpre", "realmix", "r
 PRECOMPUTATION = ("prepre", "premix", "prepost", "prepost_tags")
 STATS = ("mean", "sd", "median", "min", "max")
 TIMES = ("user", "sys", "cpu", "wall")
-# cmix-bench evaluates its targets at this batch and thread count (docs/report.schema.json).
-TARGET_CLIENTS = 500
-TARGET_THREADS = 1
 COMPUTATION = "computation"
 NETWORK = "network (TLS and sockets)"
 # The thesis's figures: quantity -> (section, metric) where they sit beside ours.
@@ -169,105 +166,84 @@ def _run_failures(r: dict[str, Any], what: str) -> list[str]:
     return [f"{what}: {'; '.join(why)}"] if why else []
 
 
+def _run_rows(
+    base: dict[str, Any], r: dict[str, Any], p: Path, where: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """One (group, clients, threads) run: its outcome, memory, every node's steps, the set-up and the
+    clients' side; and what went wrong in it, if anything."""
+    group = need(r, "group", str, p, where)
+    clients, t = need(r, "clients", int, p, where), need(r, "threads", int, p, where)
+    rb = row(base, variant=group, n=clients, threads=t)
+    bad = _run_failures(r, f"{group} clients={clients} threads={t}")
+    rows = [row(rb, section="run", label=str(r.get("status")), metric="passed", value=float(not bad),
+                unit="bool")]  # fmt: skip
+    rows += _once_rows(row(rb, section="run", label="the run"), r,
+                       {"wall_s": ("wall", "s"), "batches_done": ("batches", "count"),
+                        "payload_bytes_per_slot": ("payload_bytes_per_slot", "bytes"),
+                        "elements_per_slot": ("elements_per_slot", "count")})  # fmt: skip
+    rss = r.get("peak_rss_mib") or {}
+    for k, v in enumerate(rss.get("nodes") or []):
+        if (x := num(v)) is not None:
+            rows.append(row(rb, section="run", party=f"node {k}", label="peak RSS", metric="peak_rss",
+                            value=x, unit="MiB"))  # fmt: skip
+    if (x := num(rss.get("driver"))) is not None:
+        rows.append(row(rb, section="run", party="driver", label="peak RSS", metric="peak_rss", value=x,
+                        unit="MiB"))  # fmt: skip
+    for j, s in enumerate(need(r, "steps", list, p, where)):
+        if not isinstance(s, dict):
+            raise ReportError(p, None, f"{where}steps[{j}] to be an object")
+        rows += _step_rows(rb, s, p, f"{where}steps[{j}].")
+    rows += _setup_rows(rb, r.get("setup") or [])
+    side = r.get("clients_side") or {}
+    cb = row(rb, party="clients")
+    rows += _once_rows(row(cb, section="registration", label="set-up"), side.get("registration"), ONCE_TIMES)
+    if isinstance(side.get("blind"), dict):
+        blind = row(cb, section="realpre")
+        rows += _times_rows(
+            blind, side["blind"], p, f"{where}clients_side.blind.", "", "the clients' blinding"
+        )
+    return rows, bad
+
+
+def _group_rows(base: dict[str, Any], g: dict[str, Any], p: Path, where: str) -> list[dict[str, Any]]:
+    """A group's sizes and the unit cost of each of its counted operations."""
+    label = need(g, "label", str, p, where)
+    gb = row(base, variant=label, section="group", label=str(g.get("description", label)))
+    sizes = {"exponent_bits": ("exponent_bits", "bits"), "wire_bytes": ("wire_bytes", "bytes"),
+             "payload_bytes_per_element": ("payload_bytes_per_element", "bytes"),
+             "elements_per_slot": ("elements_per_slot", "count"),
+             "payload_bytes_per_slot": ("payload_bytes_per_slot", "bytes")}  # fmt: skip
+    rows = _once_rows(gb, g, sizes)
+    for op, cost in sorted(need(g, "unit_costs_s", dict, p, where).items()):
+        if (v := num(cost)) is not None:
+            rows.append(row(gb, section="unit cost", label=str(op), metric="unit_cost", value=v, unit="s"))
+    return rows
+
+
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
-    d = load_report(p, "tool", TOOL, at_line=True)
-    machine = d.get("machine")
-    commit = commit_of(d)
+    env = load_enveloped(p, TOOL)
+    d = env.body
+    machine, commit = env.machine, env.commit
     base = base_row(EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit, party=None)
-    load = d.get("load_avg_1m") or {}
-    rows = load_rows(base, {key: num(load.get(key)) for key in ("start", "end")})
-    for i, g in enumerate(need(d, "groups", list, p, "")):
-        where = f"groups[{i}]."
-        label = need(g, "label", str, p, where)
-        gb = row(base, variant=label, section="group", label=str(g.get("description", label)))
-        sizes = {"exponent_bits": ("exponent_bits", "bits"), "wire_bytes": ("wire_bytes", "bytes"),
-                 "payload_bytes_per_element": ("payload_bytes_per_element", "bytes"),
-                 "elements_per_slot": ("elements_per_slot", "count"),
-                 "payload_bytes_per_slot": ("payload_bytes_per_slot", "bytes")}  # fmt: skip
-        rows += _once_rows(gb, g, sizes)
-        for op, cost in sorted(need(g, "unit_costs_s", dict, p, where).items()):
-            if (v := num(cost)) is not None:
-                rows.append(
-                    row(gb, section="unit cost", label=str(op), metric="unit_cost", value=v, unit="s")
-                )
-    failed: list[str] = []
+    rows = load_rows(base, env.load)
+    protocol = d.get("protocol") or {}
+    rows.append(row(base, section="run", label=str(protocol.get("keys", "")), metric="seeded",
+                    value=float(env.seed is not None), unit="bool"))  # fmt: skip
+    for i, g in enumerate(need(d, "groups", list, p, "body.")):
+        rows += _group_rows(base, g, p, f"body.groups[{i}].")
+    explained: list[str] = []
     threads: set[int] = set()
-    for i, r in enumerate(need(d, "runs", list, p, "")):
+    for i, r in enumerate(need(d, "runs", list, p, "body.")):
         where = f"runs[{i}]."
         if not isinstance(r, dict):
             raise ReportError(p, None, f"runs[{i}] to be an object")
-        group = need(r, "group", str, p, where)
-        clients, t = need(r, "clients", int, p, where), need(r, "threads", int, p, where)
-        threads.add(t)
-        what = f"{group} clients={clients} threads={t}"
-        bad = _run_failures(r, what)
-        failed += bad
-        rb = row(base, variant=group, n=clients, threads=t)
-        rows.append(row(rb, section="run", label=str(r.get("status")), metric="passed", value=float(not bad),
-                        unit="bool"))  # fmt: skip
-        rows += _once_rows(row(rb, section="run", label="the run"), r,
-                           {"wall_s": ("wall", "s"), "batches_done": ("batches", "count"),
-                            "payload_bytes_per_slot": ("payload_bytes_per_slot", "bytes"),
-                            "elements_per_slot": ("elements_per_slot", "count")})  # fmt: skip
-        rss = r.get("peak_rss_mib") or {}
-        for k, v in enumerate(rss.get("nodes") or []):
-            if (x := num(v)) is not None:
-                rows.append(row(rb, section="run", party=f"node {k}", label="peak RSS", metric="peak_rss",
-                                value=x, unit="MiB"))  # fmt: skip
-        if (x := num(rss.get("driver"))) is not None:
-            rows.append(row(rb, section="run", party="driver", label="peak RSS", metric="peak_rss", value=x,
-                            unit="MiB"))  # fmt: skip
-        for j, s in enumerate(need(r, "steps", list, p, where)):
-            if not isinstance(s, dict):
-                raise ReportError(p, None, f"{where}steps[{j}] to be an object")
-            rows += _step_rows(rb, s, p, f"{where}steps[{j}].")
-        rows += _setup_rows(rb, r.get("setup") or [])
-        side = r.get("clients_side") or {}
-        cb = row(rb, party="clients")
-        rows += _once_rows(
-            row(cb, section="registration", label="set-up"), side.get("registration"), ONCE_TIMES
-        )
-        if isinstance(side.get("blind"), dict):
-            blind = row(cb, section="realpre")
-            rows += _times_rows(
-                blind, side["blind"], p, f"{where}clients_side.blind.", "", "the clients' blinding"
-            )
-    rows += _target_rows(base, d, p)
-    status = d.get("status")
-    if status != "PASSED" and not failed:
-        failed = [f"report status {status}"]
+        threads.add(need(r, "threads", int, p, where))
+        more, bad = _run_rows(base, r, p, where)
+        rows += more
+        explained += bad
+    # The envelope's passed is the verdict; the runs' own outcomes only say what went wrong.
+    failed = [] if env.passed else explained or ["the report did not pass"]
     return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, {}, commit)
-
-
-def _target_rows(base: dict[str, Any], d: dict[str, Any], p: Path) -> list[dict[str, Any]]:
-    """The report's verdicts on the targets (at 500 clients, one thread), where it made them."""
-    t = d.get("targets")
-    if not isinstance(t, dict):
-        raise ReportError(p, json_line(p, "targets"), "targets to be an object")
-    out = []
-    for key in ("prepre_factor", "realtime_factor"):
-        if (v := num(t.get(key))) is not None:
-            out.append(
-                row(base, section="targets", label="the target's factor", metric=key, value=v, unit="x")
-            )
-    tb = row(base, n=TARGET_CLIENTS, threads=TARGET_THREADS)
-    prepre = f"at least {num(t.get('prepre_factor')) or math.nan:g}x below the thesis's user time"
-    for e in t.get("prepre") or []:
-        b = row(tb, variant=e.get("group"), section="prepre", party=f"node {e.get('node')}", label=prepre)
-        out += _once_rows(b, e, {"factor_below_thesis": ("thesis_over_ours", "x")})
-        out.append(row(b, metric="target_met", value=float(bool(e.get("met"))), unit="bool"))
-    realtime = (
-        f"within {num(t.get('realtime_factor')) or math.nan:g}x of the lower bound plus the network CPU"
-    )
-    for e in t.get("realtime") or []:
-        b = row(
-            tb, variant=e.get("group"), section=e.get("step"), party=f"node {e.get('node')}", label=realtime
-        )
-        out += _once_rows(
-            b, e, {"ratio": ("realtime_ratio", "x"), "compute_ratio": ("realtime_compute_ratio", "x")}
-        )
-        out.append(row(b, metric="target_met", value=float(bool(e.get("met"))), unit="bool"))
-    return out
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:

@@ -122,6 +122,16 @@ class Enveloped:
         return out
 
 
+def runner_of(report: Path) -> dict[str, Any] | None:
+    """The runner block of a report written through the envelope (None for other files)."""
+    try:
+        d = json.loads(report.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    r = d.get("runner") if isinstance(d, dict) and d.get("format") == ENVELOPE_FORMAT else None
+    return r if isinstance(r, dict) else None
+
+
 def load_enveloped(p: Path, tool: str) -> Enveloped:
     """A report written through the suite's envelope by `tool`: the envelope's format, tool,
     passed and body checked, errors naming the file and line."""
@@ -260,6 +270,8 @@ class RunInfo:
     commit: str | None = None
     problems: list[str] = field(default_factory=list)  # e.g. a truncated text report
     settings: dict[str, str] = field(default_factory=dict)  # e.g. where its keys came from
+    # Where it ran: {"kind": native|podman|docker, "image": name, "image_id": digest}.
+    runner: dict[str, Any] | None = None
 
 
 @dataclass

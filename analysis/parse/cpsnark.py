@@ -103,7 +103,7 @@ def parse_cp_text(path: str | Path, source: str = "ours", n: int | None = None) 
 
 
 def parse_cp_json(path: str | Path) -> CpReport:
-    """Parse our cpsnark-sm summary.json (written by its benchmark, cpsnark-sm/benches/)."""
+    """Parse our cpsnark-sm report.json (written by its benchmark, cpsnark-sm/benches/)."""
     p = Path(path)
     d = load_report(p, "experiment", "cpsnark-sm")
     rep = CpReport(
@@ -153,7 +153,7 @@ def cp_rows(rep: CpReport, run: str, run_dir: Path | None = None) -> Parsed:
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
-    js, txt = run_dir / "summary.json", run_dir / "report.txt"
+    js, txt = run_dir / "report.json", run_dir / "report.txt"
     if js.exists():
         return cp_rows(parse_cp_json(js), run_id, run_dir)
     if txt.exists():
@@ -173,4 +173,4 @@ def problems(run_dir: Path) -> list[str]:
     def failed(js: Path) -> list[str]:
         return [f"group {g!r}: no mean" for g, e in parse_cp_json(js).groups.items() if not e.mean_s > 0]
 
-    return report_problems(run_dir, failed, "summary.json")
+    return report_problems(run_dir, failed, "report.json")

@@ -1,9 +1,8 @@
 """How long each job will take and how much memory it will need, before it runs.
 
 The model of each experiment is a sum of measured per-unit costs times the run's sizes
-(`features`): for db-sm-rsm, seconds per entry and mixer, per entry and mixer pair (each mixer
-checks the others' proofs) and a fixed part; for the single-proof experiments, a fixed part and a
-part per set element. The coefficients live in `analysis/data/costs.yaml`, fitted by
+(`features`, which the experiment's descriptor computes: for example seconds per entry and mixer,
+per entry and mixer pair, and a fixed part). The coefficients live in `analysis/data/costs.yaml`, fitted by
 `python -m analysis costs RESULTS_DIR...` from the CPU time and peak memory Snakemake measured for
 real runs (each job's `benchmark.tsv`), on the machine whose speed probe the file records.
 
@@ -26,7 +25,8 @@ from typing import Any
 
 import yaml
 
-from analysis.plan.runs import Run
+from analysis import experiments
+from analysis.plan.runs import Run, min_threads
 
 COSTS_PATH = Path(__file__).resolve().parents[1] / "data" / "costs.yaml"
 # RESULTS/PLANNED_NAME: every measured run's estimate as printed before it ran (record_planned).
@@ -78,95 +78,9 @@ class Estimate:
 
 
 def features(run: Run) -> dict[str, float]:
-    """The sizes a run's cost grows with (the names used in costs.yaml)."""
-    p = run.params
-    if run.experiment == "db-sm-rsm":
-        n, m = float(p["n"]), float(p["m"])
-        return {"fixed": 1.0, "n_m": n * m, "n_m2": n * m * m}
-    if run.experiment == "zksnark-sm-rsm":
-        n = float(p["n"])
-        provers = run.extra.get("provers", ["native"])
-        circuits = run.extra.get("circuits", ["zokrates"])
-        zokrates = 1.0 if "zokrates" in circuits else 0.0
-        depth = max(1.0, math.ceil(math.log2(max(2.0, n))))
-        return {
-            "fixed": 1.0,
-            "n": n,
-            "depth": depth,
-            "wasm": zokrates if "wasm" in provers else 0.0,
-            "native": zokrates if "native" in provers else 0.0,
-            "optimized": 1.0 if "optimized" in circuits and "native" in provers else 0.0,
-        }
-    if run.experiment == "cpsnark-sm":
-        n, samples = float(p["n"]), float(run.extra.get("samples", 100))
-        return {"fixed": 1.0, "samples": samples, "samples_n": samples * n, "n": n}
-    if run.experiment == "collab-groth16":
-        e = run.extra
-        runs = len(e["variants"]) * len(e["parties"])
-        return {
-            "fixed": 1.0,
-            # every party of every run proves once (they share the machine) ...
-            "party_proofs": float(len(e["variants"]) * sum(e["parties"])),
-            # ... and the single and local provers are sampled around each run
-            "samples": float(runs + 1),
-        }
-    if run.experiment == "veccom":
-        e = run.extra
-        threads = len(e["threads"])
-        pairing = "pairing-bls12-381" in e["schemes"]
-        merkle = sum(1 for s in e["schemes"] if s.startswith("merkle"))
-        return {
-            "fixed": 1.0,
-            # each (scheme, n, threads) is a fixed number of timed repetitions ...
-            "groups": threads * (len(e["pairing_n"]) * pairing + len(e["merkle_n"]) * merkle),
-            # ... after a set-up that grows with n (pairing parameters, trees)
-            "pairing_n": float(sum(e["pairing_n"])) * pairing,
-            "merkle_n": float(sum(e["merkle_n"])) * merkle,
-        }
-    if run.experiment == "cmix":
-        e = run.extra
-        clients, configs = float(run.params["clients"]), float(len(e["threads"]))
-        out = {
-            "fixed": 1.0,
-            # each group's operations are timed alone once per run (the lower bounds' unit costs)
-            "groups": float(len(e["groups"])),
-            # the node processes' memory grows with the batch; the MODP group's fixed-base tables
-            # are the largest part of it
-            "clients": clients,
-            "modp": 1.0 if any(g.startswith("mg") for g in e["groups"]) else 0.0,
-        }
-        for g in ("ec", "mg", "mg-full"):
-            key = g.replace("-", "_")
-            on = configs if g in e["groups"] else 0.0
-            # per thread count: nodes started, every client's TLS handshakes and registration ...
-            out[f"{key}_clients"] = on * clients
-            # ... then reps batches of one slot per client
-            out[f"{key}_slots"] = on * clients * float(e["reps"])
-        return out
-    if run.experiment == "mithril":
-        e = run.extra
-        threads = float(len(e["threads"]))
-        proved = [float(n) for n in e["circuit_n"]]
-        counted = [float(n) for n in e["size_n"]]
-        return {
-            "fixed": 1.0,
-            # each native signer count at each thread count: fixed repetitions of every operation,
-            # after keys and signatures made for that n
-            "native": float(len(e["native_n"])) * threads,
-            "native_n": float(sum(e["native_n"])) * threads,
-            # each counted circuit is laid out once in a child process (and one with the other BLS
-            # check), the larger ones at k = 19
-            "sizes": float(len(counted)) + 1.0,
-            "size_n": float(sum(counted)),
-            # each proof: parameters, keys, witness, prover and verifier in a child process
-            "proofs": float(len(proved)),
-            "proof_n": float(sum(proved)),
-            # memory: the largest child (a proof, or the layout of the largest circuit)
-            "any_proof": 1.0 if proved else 0.0,
-            "max_proof_n": max(proved, default=0.0),
-            "max_size_n": max(counted, default=0.0),
-        }
-    raise KeyError(f"no cost model for experiment {run.experiment}")
+    """The sizes a run's cost grows with (the names used in costs.yaml), from its experiment's
+    descriptor."""
+    return experiments.get(run.experiment).features(run)
 
 
 def variant_keys(run: Run) -> list[str]:
@@ -204,7 +118,7 @@ class CostModel:
         for key in variant_keys(run):
             cpu *= float(model.get("variants", {}).get(key, 1.0))
         cpu *= self.speed_ratio
-        threads = min(int(t) for t in str(run.params.get("threads", 1)).split("_"))
+        threads = min_threads(run)
         parallel = float(model.get("parallel_fraction", 0.9))
         usable = max(1, min(threads, os.cpu_count() or 1))
         wall = cpu * ((1 - parallel) + parallel / usable)
@@ -234,8 +148,9 @@ def human_time(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def table(estimates: Sequence[Estimate], model: CostModel, limit_mb: float) -> str:
-    """The table the workflow prints before it runs anything."""
+def table(estimates: Sequence[Estimate], model: CostModel, limit_mb: float, reused: int = 0) -> str:
+    """The table the workflow prints before it runs anything: the runs it will measure (`reused`
+    more are results of earlier invocations, counted in a line of their own)."""
     rows = [("job", "threads", "time", "peak memory")]
     for e in estimates:
         rows.append((e.run.dir, str(e.run.params.get("threads", 1)), human_time(e.wall_s),
@@ -252,6 +167,8 @@ def table(estimates: Sequence[Estimate], model: CostModel, limit_mb: float) -> s
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.insert(len(lines) - 1, "  ".join("-" * w for w in widths))
+    if reused:
+        lines.append(f"({reused} more run(s) of this configuration reused from earlier invocations)")
     ref = model.costs["reference"]
     lines.append(
         f"Estimated from per-unit costs measured on {ref['machine']} (analysis/data/costs.yaml), "

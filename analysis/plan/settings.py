@@ -16,6 +16,8 @@ from typing import Any
 import jsonschema
 import yaml
 
+from analysis import experiments
+
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "config" / "schema.yaml"
 
 # Names a reader of the paper may try; the schema's names are longer because Snakemake's
@@ -33,8 +35,19 @@ class SettingsError(ValueError):
 
 
 def load_schema(path: Path = SCHEMA_PATH) -> dict[str, Any]:
+    """The shared keys of `config/schema.yaml` with every experiment's own keys (from its
+    descriptor) merged in, and the experiments' names as the allowed values of `experiments`."""
     with path.open(encoding="utf-8") as f:
         schema: dict[str, Any] = yaml.safe_load(f)
+    props = schema["properties"]
+    for exp in experiments.all_experiments():
+        for key, prop in exp.config.items():
+            if key in props:
+                raise ValueError(f"config key {key!r} of {exp.name} is defined twice")
+            props[key] = prop
+    names = list(experiments.names())
+    props["experiments"]["items"]["enum"] = names
+    props["experiments"]["default"] = names
     return schema
 
 
@@ -147,33 +160,9 @@ def check(config: MutableMapping[str, Any], schema: Mapping[str, Any] | None = N
 
 
 def cross_key_problems(config: Mapping[str, Any]) -> list[str]:
-    """Values that are allowed one by one but not together."""
-    out = []
-    experiments = config.get("experiments", [])
-    native = "native" in config.get("zksnark_provers", [])
-    if (
-        "optimized" in config.get("zksnark_circuits", [])
-        and not native
-        and ("zksnark-sm-rsm" in experiments or "collab-groth16" in experiments)
-    ):
-        out.append(
-            "config key 'zksnark_circuits': the optimized circuit is proven by the native prover; "
-            "add native to 'zksnark_provers' or leave optimized out"
-        )
-    if "collab-groth16" in experiments and "poseidon" not in config.get("hash", []):
-        out.append(
-            "config key 'hash': collab-groth16 proves the circuits of the Poseidon-tree zkSNARK runs; "
-            "add poseidon or leave collab-groth16 out"
-        )
-    seed = config.get("seed")
-    if isinstance(seed, int) and seed + int(config.get("repetitions", 1)) > 2**256:
-        for experiment, program in (("cmix", "cmix-bench"), ("mithril", "mithril-bench")):
-            if experiment in experiments:
-                out.append(
-                    f"config key 'seed': {program} takes a 256-bit seed (64 hex digits); give a seed "
-                    f"below 2^256 minus the repetitions, or leave {experiment} out"
-                )
-    return out
+    """Values that are allowed one by one but not together (each experiment's descriptor says
+    what it cannot run)."""
+    return experiments.problems(config)
 
 
 def load_file(path: str | Path) -> dict[str, Any]:

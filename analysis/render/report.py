@@ -77,6 +77,23 @@ def machines(col: Collection) -> list[str]:
     return sorted(seen.values())
 
 
+def runners(col: Collection) -> list[str]:
+    """How our runs ran: natively, or in which container images (name and digest)."""
+    seen: set[str] = set()
+    for r in col.runs:
+        if r.source != "ours":
+            continue
+        run = r.runner
+        if run is None:
+            seen.add("not recorded (a report without the suite's envelope)")
+        elif run.get("kind", "native") == "native":
+            seen.add("natively (the programs built in target/release)")
+        else:
+            ident = str(run.get("image_id") or "?").removeprefix("sha256:")[:12]
+            seen.add(f"{run['kind']} image {run.get('image')} (digest {ident})")
+    return sorted(seen)
+
+
 def title_page(doc: Doc, ctx: Context) -> None:
     col, rc = ctx.col, ctx.rc
     now = dt.datetime.now(dt.UTC)
@@ -94,6 +111,7 @@ def title_page(doc: Doc, ctx: Context) -> None:
     if commits and len(commits) > 1:
         doc.para(f"Runs were made by {len(commits)} different commits: {', '.join(commits)}.")
     doc.para("<b>Machine(s) of our runs:</b> " + ("; ".join(machines(col)) or "not recorded"), markup=True)
+    doc.para("<b>Runner:</b> " + ("; ".join(runners(col)) or "not recorded") + ".", markup=True)
     what = [f"{e}: {by_exp.get(e, 0)} run(s)" for e in (cfg.get("experiments") or sorted(by_exp))]
     doc.para("<b>What ran:</b> " + "; ".join(what) + ".", markup=True)
     if cfg:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from analysis import experiments
 from analysis.parse.dbsm import parse_db_text
 from analysis.plan import runs as plan_runs
 from analysis.plan import settings
@@ -102,7 +103,7 @@ def zk_json(
 
 def cp_json(out: Path, n: int) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    f = out / "summary.json"
+    f = out / "report.json"
     groups = [
         ("membership_hash protocol proving", 1.1),
         ("membership_hash protocol verification", 0.04),
@@ -157,13 +158,17 @@ def collab_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
     return f
 
 
+CMIX_REFERENCE = Path(__file__).resolve().parents[2] / "cmix/data/reference-report.json"
+
+
 def cmix_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
     """The crate's reference report (a real cmix-bench run at 500 clients, one and two threads),
     cut to the run's groups and thread counts and relabelled with its number of clients; `fail`
     names a group whose first run lost a message."""
-    ref = json.loads((Path(__file__).resolve().parents[2] / "cmix/data/reference-report.json").read_text())
+    ref = json.loads(CMIX_REFERENCE.read_text())
+    body = ref["body"]
     clients, groups, threads = run.params["clients"], run.extra["groups"], run.extra["threads"]
-    keep = [r for r in ref["runs"] if r["group"] in groups and r["threads"] in threads]
+    keep = [r for r in body["runs"] if r["group"] in groups and r["threads"] in threads]
     for r in keep:
         r["clients"] = clients
     if fail is not None:
@@ -171,22 +176,17 @@ def cmix_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
         bad["status"] = "FAILED"
         bad["checks"]["delivered_exactly_once"] = False
         bad["checks"]["problems"] = ["slot 3: delivered twice"]
-        ref["status"] = "FAILED"
-    ref["runs"] = keep
-    ref["groups"] = [g for g in ref["groups"] if g["label"] in groups]
-    ref["comparison"] = [
+        ref["passed"] = False
+    body["runs"] = keep
+    body["groups"] = [g for g in body["groups"] if g["label"] in groups]
+    body["comparison"] = [
         dict(c, clients=clients)
-        for c in ref["comparison"]
+        for c in body["comparison"]
         if c["threads"] in threads and c["mg_variant"] in groups
     ]
-    ref["settings"].update(clients=[clients], groups=groups, threads=threads)
-    if clients != 500 or 1 not in threads:  # the targets are defined at 500 clients, one thread
-        ref["targets"].update(prepre=[], realtime=[], prepre_met=None, realtime_met=None)
-    else:
-        t = ref["targets"]
-        t["prepre"] = [e for e in t["prepre"] if e["group"] in groups]
-        t["realtime"] = [e for e in t["realtime"] if e["group"] in groups]
-    ref["provenance"], ref["machine"] = PROVENANCE, MACHINE
+    ref["parameters"].update(clients=[clients], groups=groups, threads=threads)
+    ref["provenance"] = PROVENANCE
+    ref["machine"] = {k: v for k, v in MACHINE.items() if k != "load_avg_1m"}
     out.mkdir(parents=True, exist_ok=True)
     f = out / "report.json"
     f.write_text(json.dumps(ref))
@@ -272,7 +272,7 @@ def make_results(root: Path, paper_dir: Path, cfg: dict[str, Any] | None = None,
                  fail: Mapping[str, str] | None = None) -> Path:  # fmt: skip
     """A results/ tree of every run of the configuration, and its config.json."""
     cfg = cfg if cfg is not None else config(entries=100, sweep_entries=[200], sweep_mixers=[2])
-    planned = plan_runs.plan(cfg)
+    planned = experiments.plan(cfg)
     for runs in planned.values():
         for run in runs:
             write_run(root / "raw", run, paper_dir, fail or {})

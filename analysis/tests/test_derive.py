@@ -220,8 +220,8 @@ def test_runs_of_different_machines_are_not_pooled(paper_dir: Path, tmp_path: Pa
 def test_estimates_check_flags_a_run_far_from_its_estimate(
     paper_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from analysis.experiments import plan
     from analysis.plan.estimate import CostModel
-    from analysis.plan.runs import plan
 
     cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm"])
     root = synth.make_results(tmp_path / "results", paper_dir, cfg)
@@ -248,8 +248,8 @@ def test_estimates_check_uses_the_estimate_printed_before_the_run(paper_dir: Pat
     """The check compares a run with the estimate recorded when it was planned (its probe then),
     and a later invocation does not overwrite the record of a run measured before it."""
     from analysis.derive.costs import check_estimates, load_planned
+    from analysis.experiments import plan
     from analysis.plan.estimate import CostModel, record_planned
-    from analysis.plan.runs import plan
 
     cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm"])
     root = synth.make_results(tmp_path / "results", paper_dir, cfg)
@@ -273,3 +273,57 @@ def test_estimates_check_uses_the_estimate_printed_before_the_run(paper_dir: Pat
     (root / "estimates.json").write_text("{")
     with pytest.raises(ConfigError, match=r"estimates\.json"):
         check_estimates([root])
+
+
+def test_cmix_targets_are_the_analysis_verdicts_on_the_measurements(paper_dir: Path, tmp_path: Path) -> None:
+    """The targets are judged from the measured rows and the thesis's figures: a node that misses
+    one is flagged, and without a run at 500 clients and one thread nothing is judged."""
+    from analysis.derive import cmix
+
+    cfg = synth.config(experiments=["cmix"], cmix_clients=[500], threads=[1])
+    synth.make_results(tmp_path, paper_dir, cfg)
+    df = collect(tmp_path, paper_dir, for_results(tmp_path)).df
+    t = cmix.target_tables(df)
+    assert list(t.prepre.index) == ["ec", "mg", "mg-full"] and t.prepre_missed == set()
+    ours = df[(df["source"] == "ours") & (df["experiment"] == "cmix")]
+    user = ours[(ours["variant"] == "ec") & (ours["section"] == "prepre") & (ours["metric"] == "user_mean")]
+    assert t.prepre.loc["ec", "below the thesis (least)"] == pytest.approx(3.67 / user["value"].max())
+    assert len(t.realtime) == 9 and (t.realtime["met"] == "yes").all()
+    # ec's prepre at node 1 five times slower than the thesis allows, mg's realmix far above its bound.
+    slow = df.copy()
+    at = (slow["source"] == "ours") & (slow["variant"] == "ec") & (slow["section"] == "prepre")
+    at &= (slow["party"] == "node 1") & (slow["metric"] == "user_mean")
+    slow.loc[at, "value"] = 3.67 / 2
+    over = (slow["source"] == "ours") & (slow["variant"] == "mg") & (slow["section"] == "realmix")
+    slow.loc[over & (slow["metric"] == "overhead_with_net") & (slow["party"] == "node 0"), "value"] = 7.5
+    t = cmix.target_tables(slow)
+    assert t.prepre.loc["ec", "met"] == "NO" and t.prepre_missed == {0}
+    assert t.prepre.loc["ec", "below the thesis (least)"] == pytest.approx(2.0)
+    assert t.realtime.loc["mg realmix", "met"] == "NO"
+    assert t.realtime_missed == {list(t.realtime.index).index("mg realmix")}
+    assert not cmix.target_tables(slow[slow["n"] != 500]).evaluated
+
+
+def test_runners_comparison_finds_a_differing_verdict_and_reads_each_programs_cpu(
+    paper_dir: Path, tmp_path: Path
+) -> None:
+    """Natively and in containers: the same verdicts pass; one run failing on one side differs;
+    the CPU ratio comes from the programs' envelopes."""
+    from analysis.derive.runners import compare, comparison_text
+
+    cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm", "cmix"])
+    native = synth.make_results(tmp_path / "native", paper_dir, cfg)
+    same = synth.make_results(tmp_path / "same", paper_dir, cfg)
+    rows = {r.experiment: r for r in compare(native, same)}
+    assert set(rows) == {"db-sm-rsm", "cmix"} and all(r.same_verdicts for r in rows.values())
+    assert main(["runners", str(native), str(same)]) == 0
+    # cmix's synthetic report is enveloped: its CPU is read (1.0x between two copies of it).
+    assert rows["cmix"].overhead == pytest.approx(1.0)
+    (run,) = [d.name for d in (native / "raw" / "db-sm-rsm").iterdir()]
+    report = json.loads((native / "raw" / "db-sm-rsm" / run / "report.json").read_text())
+    status = next(iter(report["statuses"]))
+    broken = synth.make_results(tmp_path / "broken", paper_dir, cfg, fail={run: status})
+    rows = {r.experiment: r for r in compare(native, broken)}
+    assert not rows["db-sm-rsm"].same_verdicts and rows["cmix"].same_verdicts
+    assert "DIFFER" in comparison_text(list(rows.values()))
+    assert main(["runners", str(native), str(broken)]) == 1

@@ -126,13 +126,12 @@ pub fn envelope_schema() -> PathBuf {
 pub fn validate_enveloped(body_schema: &Path, report: &Path) -> Result<(), String> {
     validate(&envelope_schema(), report).map_err(|e| format!("envelope: {e}"))?;
     let body = read_json(report)["body"].clone();
+    // A name of its own per call: tests of one process validate reports in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tmp = std::env::temp_dir().join(format!(
-        "measure-body-{}-{}.json",
-        std::process::id(),
-        report
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        "measure-body-{}-{call}.json",
+        std::process::id()
     ));
     std::fs::write(&tmp, serde_json::to_vec(&body).expect("a JSON value serialises"))
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", tmp.display()));

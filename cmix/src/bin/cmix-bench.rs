@@ -1,19 +1,22 @@
 //! `cmix-bench`: runs cMix batches with three node processes and the clients over TLS on
-//! loopback, for each group, number of clients and thread count asked for, and writes
-//! report.json. `cmix-bench node` is the node process the driver starts.
+//! loopback, for each group, number of clients and thread count asked for, and writes the
+//! report (the suite's envelope around its body). `cmix-bench node` is the node process the
+//! driver starts.
 //!
 //! Exit codes: 0 every run passed its checks (with `--tamper`: every run detected the fault);
-//! 1 a run failed; 2 bad input (nothing was run).
+//! 1 a run failed (the report is written); 2 bad input (nothing was run).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::SystemTime;
 
 use clap::{Args, Parser, Subcommand};
-use serde_json::json;
+use serde_json::{json, Value};
+
+use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::seed::Seed;
 
 use cmix::group::{Group, GroupSpec};
-use cmix::measurement::report::{report, GroupInfo};
+use cmix::measurement::report::{passed, report, GroupInfo, BODY_VERSION};
 use cmix::measurement::units::unit_costs;
 use cmix::process::driver::{run, RunConfig};
 use cmix::process::node::{node_main, NodeArgs};
@@ -27,7 +30,7 @@ const SWEEP: [usize; 7] = [100, 200, 300, 400, 500, 1000, 2000];
 #[command(
     name = "cmix-bench",
     version,
-    about = "cMix batches over TLS: three node processes, clients as tasks; per node and phase CPU, wall, bytes, lower bounds; report.json"
+    about = "cMix batches over TLS: three node processes, clients as tasks; per node and phase CPU, wall, bytes, lower bounds; one JSON report"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -79,7 +82,8 @@ struct Bench {
     /// opening:S; nodes 0 to 2). The run must detect it.
     #[arg(long)]
     tamper: Option<String>,
-    /// 64 hex digits: a reproducible run (keys, permutations, messages); default OS randomness.
+    /// 64 hex digits: the public seed of a reproducible run (keys, permutations, messages: the
+    /// keys are then derived from the public seed, not secret); default OS randomness.
     #[arg(long)]
     seed: Option<String>,
     /// Minimum CPU seconds spent timing each operation alone (the lower bound's unit costs).
@@ -91,7 +95,7 @@ struct Bench {
 }
 
 /// The checked settings: groups, client counts, the fault, the seed.
-type Checked = (Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Option<[u8; 32]>);
+type Checked = (Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Option<Seed>);
 
 fn validate(b: &Bench) -> Result<Checked, String> {
     let clients: Vec<usize> = if b.full_sweep {
@@ -150,18 +154,7 @@ fn validate(b: &Bench) -> Result<Checked, String> {
             t.check(c)?;
         }
     }
-    let seed = match &b.seed {
-        None => None,
-        Some(s) => {
-            let v = cmix::net::unhex(s)
-                .filter(|v| v.len() == 32)
-                .ok_or_else(|| format!("--seed {s:?}: must be 64 hex digits"))?;
-            let mut a = [0u8; 32];
-            a.copy_from_slice(&v);
-            Some(a)
-        }
-    };
-    measure::output::check_writable(&b.out)?;
+    let seed = b.seed.as_deref().map(str::parse::<Seed>).transpose()?;
     Ok((groups, clients, tamper, seed))
 }
 
@@ -182,23 +175,56 @@ fn group_info(spec: GroupSpec, ec_width: usize, unit_seconds: f64) -> GroupInfo 
     })
 }
 
-fn bench(b: Bench) -> Result<bool, String> {
-    let (groups, clients, tamper, seed) = validate(&b).map_err(|e| format!("bad input: {e}"))?;
+/// What the command line asked for (the envelope's parameters).
+fn parameters(b: &Bench, groups: &[GroupSpec], clients: &[usize], tamper: Option<Tamper>) -> Value {
+    json!({
+        "clients": clients,
+        "full_sweep": b.full_sweep,
+        "groups": groups.iter().map(|g| g.label()).collect::<Vec<_>>(),
+        "threads": b.threads,
+        "reps": b.reps,
+        "ec_width": b.ec_width,
+        "client_workers": b.client_workers,
+        "tamper": tamper.map(|t| t.to_string()),
+        "unit_seconds": b.unit_seconds,
+    })
+}
+
+/// How the runs were made: what the body says beside the measurements.
+fn protocol(seeded: bool) -> Value {
+    json!({
+        "nodes": cmix::NODES,
+        "default_mg_exponents": "256-bit (mg); full length is mg-full",
+        "transport": "TLS 1.3 (rustls, ring provider) over TCP on 127.0.0.1, self-signed certificates made at start, pinned",
+        "timer": "getrusage(RUSAGE_SELF) user and system time of each node process around each step",
+        "threat_model": cmix::protocol::THREAT_MODEL,
+        "keys": if seeded {
+            "the nodes' and clients' keys are derived from the public seed (not secret)"
+        } else {
+            "the nodes' and clients' keys are drawn from the operating system's randomness"
+        },
+    })
+}
+
+/// Every configuration's runs: the outcome the envelope closes over.
+fn bench(
+    b: &Bench,
+    groups: &[GroupSpec],
+    clients: &[usize],
+    tamper: Option<Tamper>,
+    seed: Option<Seed>,
+) -> Result<Outcome, String> {
     let exe = std::env::current_exe()
         .map_err(|e| format!("bad input: cannot find this executable: {e}"))?;
-    let started = json!({
-        "unix_time": SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
-        "machine": measure::machine::machine_json(),
-        "provenance": measure::provenance::provenance_json(),
-    });
     let mut infos = vec![];
-    for &g in &groups {
+    for &g in groups {
         eprintln!("cmix-bench: timing the operations of {} alone", g.label());
         infos.push(group_info(g, b.ec_width, b.unit_seconds));
     }
     let mut runs = vec![];
+    let mut inputs = Inputs::new();
     for (gi, &g) in groups.iter().enumerate() {
-        for &c in &clients {
+        for &c in clients {
             for &t in &b.threads {
                 let cfg = RunConfig {
                     group: g,
@@ -222,37 +248,24 @@ fn bench(b: Bench) -> Result<bool, String> {
                         .unwrap_or_default(),
                     fig.wall_s
                 );
+                inputs.add(
+                    "run",
+                    format!("{} clients={c} threads={t}", g.label()).as_bytes(),
+                );
+                for (label, bytes) in &fig.inputs {
+                    inputs.add(label, bytes);
+                }
                 runs.push((cfg, fig, g.label().to_string()));
             }
         }
     }
-    let settings = json!({
-        "clients": clients,
-        "groups": groups.iter().map(|g| g.label()).collect::<Vec<_>>(),
-        "threads": b.threads,
-        "reps": b.reps,
-        "ec_width": b.ec_width,
-        "client_workers": b.client_workers,
-        "tamper": tamper.map(|t| t.to_string()),
-        "seeded": seed.is_some(),
-        "unit_seconds": b.unit_seconds,
-        "default_mg_exponents": "256-bit (mg); full length is mg-full",
-        "nodes": cmix::NODES,
-        "transport": "TLS 1.3 (rustls, ring provider) over TCP on 127.0.0.1, self-signed certificates made at start, pinned",
-        "timer": "getrusage(RUSAGE_SELF) user and system time of each node process around each step",
-    });
-    let rep = report(
-        settings,
-        &infos,
-        &runs,
-        started,
-        json!(measure::machine::load_avg_1m()),
-    );
-    measure::output::write_json_atomic(&b.out, &rep)
-        .map_err(|e| format!("writing {}: {e}", b.out.display()))?;
-    print_summary(&rep);
-    eprintln!("cmix-bench: wrote {}", b.out.display());
-    Ok(rep["status"] == "PASSED")
+    let body = report(protocol(seed.is_some()), &infos, &runs);
+    print_summary(&body);
+    Ok(Outcome {
+        passed: passed(&runs),
+        inputs,
+        body,
+    })
 }
 
 fn print_summary(rep: &serde_json::Value) {
@@ -319,13 +332,30 @@ fn main() -> ExitCode {
                 }
             }
         }
-        None => match bench(cli.bench) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::from(1),
-            Err(e) => {
-                eprintln!("cmix-bench: {e}");
-                ExitCode::from(if e.starts_with("bad input") { 2 } else { 1 })
-            }
-        },
+        None => {
+            let b = cli.bench;
+            let (groups, clients, tamper, seed) = match validate(&b) {
+                Ok(v) => v,
+                Err(e) => return measure::cli::refuse("cmix-bench", format!("bad input: {e}")),
+            };
+            let envelope = Envelope::begin(
+                "cmix-bench",
+                env!("CARGO_PKG_VERSION"),
+                BODY_VERSION,
+                parameters(&b, &groups, &clients, tamper),
+                seed.as_ref(),
+            );
+            measure::cli::finish_run(
+                &b.out,
+                envelope,
+                || bench(&b, &groups, &clients, tamper, seed),
+                |r| {
+                    format!(
+                        " ({} runs)",
+                        r["body"]["runs"].as_array().map_or(0, |v| v.len())
+                    )
+                },
+            )
+        }
     }
 }

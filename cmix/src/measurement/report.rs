@@ -1,7 +1,8 @@
-//! report.json: what ran, on what machine, and per run, node and step the measured times
-//! with their statistics, bytes, counted operations, lower bound and overhead; ec against mg
-//! per step and per payload byte; the targets against the thesis's figures. The keys are
-//! described in `docs/report.schema.json`.
+//! The report's body (inside the suite's envelope, which says what ran, on what machine and
+//! whether it passed): the protocol as run, the groups, and per run, node and step the
+//! measured times with their statistics, bytes, counted operations, lower bound and overhead;
+//! ec against mg per step and per payload byte. The keys are described in
+//! `docs/report.schema.json`; verdicts against targets are the analysis's, not the report's.
 
 use std::collections::BTreeMap;
 
@@ -12,12 +13,6 @@ use crate::measurement::units::{lower_bound, UnitCosts};
 use crate::process::driver::{RunConfig, RunFigures};
 use crate::process::{Step, Times, STEPS};
 use crate::NODES;
-
-/// The thesis's per-node CPU user time of prepre at 500 clients (seconds), by group family.
-pub const THESIS_PREPRE_500: [(&str, f64); 2] = [("ec", 3.67), ("mg", 19.19)];
-/// How far below the thesis prepre must be, and how close to its bound a real-time phase.
-pub const PREPRE_FACTOR: f64 = 10.0;
-pub const REALTIME_FACTOR: f64 = 5.0;
 
 /// What the report says about a group.
 #[derive(Clone, Debug)]
@@ -78,9 +73,6 @@ pub struct StepRow {
 impl StepRow {
     fn cpu(&self) -> Summary {
         summary(&self.compute.iter().map(|t| t.cpu()).collect::<Vec<_>>())
-    }
-    fn user(&self) -> Summary {
-        summary(&self.compute.iter().map(|t| t.user).collect::<Vec<_>>())
     }
     fn net_cpu(&self) -> Summary {
         summary(&self.net.iter().map(|t| t.cpu()).collect::<Vec<_>>())
@@ -231,13 +223,28 @@ fn run_json(cfg: &RunConfig, fig: &RunFigures, info: &GroupInfo) -> Value {
     })
 }
 
-/// The whole report. `runs` pairs each configuration with its figures and its group.
+/// The version of the body's schema (`docs/report.schema.json`).
+pub const BODY_VERSION: u32 = 2;
+
+/// Whether every run passed its checks (a run with a fault injected passes when a check
+/// detected the fault).
+pub fn passed(runs: &[(RunConfig, RunFigures, String)]) -> bool {
+    runs.iter().all(|(c, f, _)| {
+        f.status
+            == if c.tamper.is_some() {
+                "DETECTED"
+            } else {
+                "PASSED"
+            }
+    })
+}
+
+/// The report's body. `protocol` says how the runs were made; `runs` pairs each configuration
+/// with its figures and its group.
 pub fn report(
-    settings: Value,
+    protocol: Value,
     groups: &[GroupInfo],
     runs: &[(RunConfig, RunFigures, String)],
-    started: Value,
-    load_after: Value,
 ) -> Value {
     let info = |label: &str| {
         groups
@@ -277,66 +284,8 @@ pub fn report(
         }
     }
 
-    // Targets at 500 clients, one thread.
-    let mut prepre = vec![];
-    let mut realtime = vec![];
-    for (c, f, label) in runs {
-        if c.clients != 500 || c.threads != 1 || c.tamper.is_some() {
-            continue;
-        }
-        let gi = info(label);
-        let thesis = THESIS_PREPRE_500
-            .iter()
-            .find(|(fam, _)| *fam == gi.family)
-            .map(|x| x.1)
-            .expect("a family with a thesis figure");
-        for r in step_rows(f, &gi.unit_costs) {
-            if r.step == "prepre" {
-                let user = r.user().mean;
-                prepre.push(json!({
-                    "group": label, "node": r.node, "user_s": user, "thesis_user_s": thesis,
-                    "factor_below_thesis": thesis / user, "met": thesis / user >= PREPRE_FACTOR,
-                }));
-            }
-            if ["realpre", "realmix", "realpost"].contains(&r.step.as_str()) {
-                let (cpu, net) = (r.cpu().mean, r.net_cpu().mean);
-                let ratio = (cpu + net) / (r.lower_bound_s + net);
-                realtime.push(json!({
-                    "group": label, "node": r.node, "step": r.step,
-                    "cpu_s": cpu, "net_cpu_s": net, "lower_bound_s": r.lower_bound_s,
-                    "ratio": ratio, "compute_ratio": cpu / r.lower_bound_s,
-                    "met": ratio <= REALTIME_FACTOR,
-                }));
-            }
-        }
-    }
-    let met = |v: &[Value]| -> Value {
-        if v.is_empty() {
-            Value::Null
-        } else {
-            json!(v.iter().all(|x| x["met"] == json!(true)))
-        }
-    };
-    let status = if runs.iter().all(|(c, f, _)| {
-        if c.tamper.is_some() {
-            f.status == "DETECTED"
-        } else {
-            f.status == "PASSED"
-        }
-    }) {
-        "PASSED"
-    } else {
-        "FAILED"
-    };
     json!({
-        "schema_version": 1,
-        "tool": "cmix-bench",
-        "status": status,
-        "started_unix_time": started["unix_time"],
-        "machine": started["machine"],
-        "provenance": started["provenance"],
-        "load_avg_1m": {"start": started["machine"]["load_avg_1m"], "end": load_after},
-        "settings": settings,
+        "protocol": protocol,
         "groups": groups.iter().map(|g| json!({
             "label": g.label, "family": g.family, "description": g.description,
             "exponent_bits": g.exponent_bits, "wire_bytes": g.wire_bytes,
@@ -347,14 +296,5 @@ pub fn report(
         })).collect::<Vec<_>>(),
         "runs": run_values,
         "comparison": comparison,
-        "targets": {
-            "thesis_prepre_500_user_s": THESIS_PREPRE_500.iter().map(|(f, v)| (f.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
-            "prepre_factor": PREPRE_FACTOR,
-            "realtime_factor": REALTIME_FACTOR,
-            "prepre": prepre,
-            "prepre_met": met(&prepre),
-            "realtime": realtime,
-            "realtime_met": met(&realtime),
-        },
     })
 }

@@ -9,10 +9,10 @@ use std::process::{Child, Command as Proc, Stdio};
 use std::sync::{mpsc, Arc};
 use std::thread;
 
+use measure::seed::{stream, Seed};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 use rustls::pki_types::CertificateDer;
-use serde::Serialize;
 
 use crate::group::{Group, GroupSpec};
 use crate::net::{client_config, hex, unhex, Identity, Link};
@@ -33,7 +33,7 @@ pub struct RunConfig {
     pub threads: usize,
     pub reps: usize,
     pub tamper: Option<Tamper>,
-    pub seed: Option<[u8; 32]>,
+    pub seed: Option<Seed>,
     /// Worker threads of the driver that carry the clients.
     pub client_workers: usize,
     /// The executable with the `node` subcommand.
@@ -41,7 +41,7 @@ pub struct RunConfig {
 }
 
 /// What a run produced.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct RunFigures {
     /// `PASSED` (every batch delivered and checked), `DETECTED` (a check fired: the expected
     /// outcome of a tampered run), `FAILED` (a delivery check failed) or `ERROR`.
@@ -58,6 +58,9 @@ pub struct RunFigures {
     pub clients_blind: Vec<Times>,
     pub driver_peak_rss_mib: f64,
     pub wall_s: f64,
+    /// The run's generated inputs, labelled, in the order they were made: every node's key
+    /// share and registration key, every batch's messages (sender, recipient, body).
+    pub inputs: Vec<(&'static str, Vec<u8>)>,
 }
 
 enum Work {
@@ -159,16 +162,6 @@ fn worker_loop<G: Group>(
     }
 }
 
-fn seed_bytes(seed: Option<[u8; 32]>, tweak: u8) -> ChaCha20Rng {
-    match seed {
-        Some(mut s) => {
-            s[31] ^= tweak;
-            ChaCha20Rng::from_seed(s)
-        }
-        None => ChaCha20Rng::from_entropy(),
-    }
-}
-
 /// Runs one configuration. Never panics on a node's failure: it becomes the status.
 pub fn run(cfg: &RunConfig) -> RunFigures {
     let start = std::time::Instant::now();
@@ -232,6 +225,8 @@ fn collect(
     }
 }
 
+/// One configuration: the nodes started and keyed, the clients registered, the batches run and
+/// every delivery checked; returns the status.
 fn drive<G: Group>(
     g: G,
     cfg: &RunConfig,
@@ -239,6 +234,37 @@ fn drive<G: Group>(
     figures: &mut RunFigures,
 ) -> Result<&'static str, String> {
     let me = Identity::generate().map_err(|e| e.to_string())?;
+    let announced = start_nodes(cfg, &me, children)?;
+    let mut links: Vec<Link> = announced
+        .iter()
+        .map(|(addr, cert)| {
+            Link::connect(
+                *addr,
+                client_config(Some(&me), vec![cert.clone()]).map_err(|e| e.to_string())?,
+            )
+            .map_err(|e| format!("connecting to a node: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let registration = keys(cfg, &announced, &mut links, figures)?;
+    // One group instance (and one set of MODP tables) for all the client threads.
+    let g = Arc::new(g);
+    let clients = Clients::start(&g, cfg);
+    register(&clients, &announced, registration, &mut links, figures)?;
+    let status = batches(g.as_ref(), cfg, &clients, &mut links, figures);
+    for l in links.iter_mut() {
+        let _ = l.send_json(&Command::Bye);
+    }
+    clients.stop();
+    status
+}
+
+/// The three node processes (this executable's `node` subcommand), each announcing its
+/// address and certificate on its standard output.
+fn start_nodes(
+    cfg: &RunConfig,
+    me: &Identity,
+    children: &mut Vec<Child>,
+) -> Result<Vec<(SocketAddr, CertificateDer<'static>)>, String> {
     let mut announced = vec![];
     for id in 0..NODES {
         let mut child = Proc::new(&cfg.exe)
@@ -269,16 +295,17 @@ fn drive<G: Group>(
             _ => return Err(format!("node {id} did not announce itself (said {line:?})")),
         }
     }
-    let mut links: Vec<Link> = announced
-        .iter()
-        .map(|(addr, cert)| {
-            Link::connect(
-                *addr,
-                client_config(Some(&me), vec![cert.clone()]).map_err(|e| e.to_string())?,
-            )
-            .map_err(|e| format!("connecting to a node: {e}"))
-        })
-        .collect::<Result<_, _>>()?;
+    Ok(announced)
+}
+
+/// keys: the plan to every node; their key figures, registration keys and key shares back
+/// (the keys also go into the run's inputs). Returns the registration keys.
+fn keys(
+    cfg: &RunConfig,
+    announced: &[(SocketAddr, CertificateDer<'static>)],
+    links: &mut [Link],
+    figures: &mut RunFigures,
+) -> Result<Vec<Vec<u8>>, String> {
     let plan = Plan {
         group: cfg.group.label().into(),
         width: cfg.width,
@@ -288,79 +315,105 @@ fn drive<G: Group>(
             .map(|(a, c)| (a.to_string(), hex(c.as_ref())))
             .collect(),
         tamper: cfg.tamper.map(|t| t.to_string()),
-        seed: cfg.seed.map(|s| hex(&s)),
+        seed: cfg.seed.map(|s| s.hex()),
     };
     for l in links.iter_mut() {
         l.send_json(&plan).map_err(|e| e.to_string())?;
     }
     let mut registration = vec![];
-    for (i, r) in collect(&mut links, figures, "keys")?
-        .into_iter()
-        .enumerate()
-    {
+    for (i, r) in collect(links, figures, "keys")?.into_iter().enumerate() {
         match r {
             Report::Keys(k) => {
-                registration.push(unhex(&k.registration).ok_or("a registration key is not hex")?);
+                let reg = unhex(&k.registration).ok_or("a registration key is not hex")?;
+                let share = unhex(&k.share).ok_or("a key share is not hex")?;
+                figures.inputs.push(("node key share", share));
+                figures.inputs.push(("node registration key", reg.clone()));
+                registration.push(reg);
                 figures.keys[i] = Some(*k);
             }
             _ => return Err(format!("node {i}: expected its keys")),
         }
     }
+    Ok(registration)
+}
 
-    // The clients, on worker threads.
-    let workers = cfg.client_workers.clamp(1, cfg.clients);
-    let mut to_workers = vec![];
-    let (tx, from_workers) = mpsc::channel();
-    let mut handles = vec![];
-    let mut seeder = seed_bytes(cfg.seed, 0x5a);
-    // One group instance (and one set of MODP tables) for all the client threads.
-    let g = Arc::new(g);
-    for w in 0..workers {
-        let (wtx, wrx) = mpsc::channel();
-        to_workers.push(wtx);
-        let mut s = [0u8; 32];
-        seeder.fill_bytes(&mut s);
-        let worker = Worker::<G> {
-            ids: (0..cfg.clients as u32)
-                .filter(|j| *j as usize % workers == w)
-                .collect(),
-            clients: vec![],
-            width: cfg.width,
-            rng: ChaCha20Rng::from_seed(if cfg.seed.is_some() {
-                s
-            } else {
-                rand::random()
-            }),
-            _g: std::marker::PhantomData,
-        };
-        let tx = tx.clone();
-        let gw = Arc::clone(&g);
-        handles.push(thread::spawn(move || worker_loop(gw, worker, wrx, tx)));
+/// The clients, on worker threads of the driver: each worker carries every `workers`-th client.
+struct Clients {
+    workers: usize,
+    to_workers: Vec<mpsc::Sender<Work>>,
+    from_workers: mpsc::Receiver<Result<Delivered, String>>,
+    handles: Vec<thread::JoinHandle<()>>,
+}
+
+impl Clients {
+    fn start<G: Group>(g: &Arc<G>, cfg: &RunConfig) -> Clients {
+        let workers = cfg.client_workers.clamp(1, cfg.clients);
+        let (tx, from_workers) = mpsc::channel();
+        let mut seeder = stream("cmix/clients", cfg.seed.as_ref());
+        let mut to_workers = vec![];
+        let mut handles = vec![];
+        for w in 0..workers {
+            let (wtx, wrx) = mpsc::channel();
+            to_workers.push(wtx);
+            let mut s = [0u8; 32];
+            seeder.fill_bytes(&mut s);
+            let worker = Worker::<G> {
+                ids: (0..cfg.clients as u32)
+                    .filter(|j| *j as usize % workers == w)
+                    .collect(),
+                clients: vec![],
+                width: cfg.width,
+                rng: ChaCha20Rng::from_seed(s),
+                _g: std::marker::PhantomData,
+            };
+            let tx = tx.clone();
+            let gw = Arc::clone(g);
+            handles.push(thread::spawn(move || worker_loop(gw, worker, wrx, tx)));
+        }
+        Clients {
+            workers,
+            to_workers,
+            from_workers,
+            handles,
+        }
     }
-    drop(tx);
-    let ask = |work: &dyn Fn(usize) -> Work| -> Result<Vec<Delivered>, String> {
-        for (w, t) in to_workers.iter().enumerate() {
-            t.send(work(w))
-                .map_err(|_| "a client worker stopped".to_string())?;
+
+    /// Gives every worker its work (`work(worker)`) and waits for all of them.
+    fn ask(&self, work: &dyn Fn(usize) -> Work) -> Result<Vec<Delivered>, String> {
+        let stopped = || "a client worker stopped".to_string();
+        for (w, t) in self.to_workers.iter().enumerate() {
+            t.send(work(w)).map_err(|_| stopped())?;
         }
         let mut out = vec![];
-        for _ in 0..to_workers.len() {
-            out.push(
-                from_workers
-                    .recv()
-                    .map_err(|_| "a client worker stopped".to_string())??,
-            );
+        for _ in 0..self.to_workers.len() {
+            out.push(self.from_workers.recv().map_err(|_| stopped())??);
         }
         Ok(out)
-    };
+    }
 
+    fn stop(self) {
+        drop(self.to_workers);
+        for h in self.handles {
+            let _ = h.join();
+        }
+    }
+}
+
+/// registration: every client connects to every node and registers its key.
+fn register(
+    clients: &Clients,
+    announced: &[(SocketAddr, CertificateDer<'static>)],
+    registration: Vec<Vec<u8>>,
+    links: &mut [Link],
+    figures: &mut RunFigures,
+) -> Result<(), String> {
     for l in links.iter_mut() {
         l.send_json(&Command::Register).map_err(|e| e.to_string())?;
     }
     let addrs: Vec<SocketAddr> = announced.iter().map(|a| a.0).collect();
     let certs: Vec<CertificateDer<'static>> = announced.iter().map(|a| a.1.clone()).collect();
     let (reg, t) = measure::clock::timed(|| {
-        ask(&|_| Work::Register {
+        clients.ask(&|_| Work::Register {
             addrs: addrs.clone(),
             certs: certs.clone(),
             registration: registration.clone(),
@@ -368,7 +421,7 @@ fn drive<G: Group>(
     });
     figures.clients_registration = t.into();
     reg?;
-    for (i, r) in collect(&mut links, figures, "registration")?
+    for (i, r) in collect(links, figures, "registration")?
         .into_iter()
         .enumerate()
     {
@@ -377,7 +430,17 @@ fn drive<G: Group>(
             _ => return Err(format!("node {i}: expected its registration figures")),
         }
     }
+    Ok(())
+}
 
+/// `cfg.reps` batches, each with fresh messages; stops at the first whose delivery failed.
+fn batches<G: Group>(
+    g: &G,
+    cfg: &RunConfig,
+    clients: &Clients,
+    links: &mut [Link],
+    figures: &mut RunFigures,
+) -> Result<&'static str, String> {
     let progress = measure::progress::Progress::new(
         &format!(
             "cmix {} clients={} threads={}",
@@ -388,66 +451,16 @@ fn drive<G: Group>(
         Some("batches"),
         cfg.reps as u64,
     );
-    let mut rng = seed_bytes(cfg.seed, 0xa5);
+    let mut rng = stream("cmix/messages", cfg.seed.as_ref());
     let mut status = "PASSED";
     for rep in 0..cfg.reps {
-        let round = rep as u64 + 1;
-        let sent = workload(cfg.clients, body_bytes(g.as_ref(), cfg.width), &mut rng);
-        for l in links.iter_mut() {
-            l.send_json(&Command::Round(round))
-                .map_err(|e| e.to_string())?;
+        let sent = workload(cfg.clients, body_bytes(g, cfg.width), &mut rng);
+        for m in &sent {
+            let mut item = [m.sender.to_le_bytes(), m.recipient.to_le_bytes()].concat();
+            item.extend_from_slice(&m.body);
+            figures.inputs.push(("message", item));
         }
-        for (i, r) in collect(&mut links, figures, "precomputation")?
-            .into_iter()
-            .enumerate()
-        {
-            if !matches!(r, Report::Precomputed) {
-                return Err(format!("node {i}: expected the end of its precomputation"));
-            }
-        }
-        let (sentr, t) = measure::clock::timed(|| {
-            ask(&|w| Work::Send {
-                round,
-                messages: sent
-                    .iter()
-                    .filter(|m| m.sender as usize % workers == w)
-                    .cloned()
-                    .collect(),
-            })
-        });
-        sentr?;
-        figures.clients_blind.push(t.into());
-        let mut per_node = vec![];
-        for (i, r) in collect(&mut links, figures, "real time")?
-            .into_iter()
-            .enumerate()
-        {
-            match r {
-                Report::Done(f) => per_node.push(*f),
-                _ => return Err(format!("node {i}: expected its batch figures")),
-            }
-        }
-        figures.rounds.push(per_node);
-        let got = ask(&|_| Work::Receive)?;
-        let mut output: Vec<Option<(u32, Vec<u8>)>> = vec![None; cfg.clients];
-        let mut extra = vec![];
-        for (client, slot, body) in got.into_iter().flatten() {
-            match output.get_mut(slot as usize) {
-                Some(o @ None) => *o = Some((client, body)),
-                _ => extra.push(format!(
-                    "output slot {slot} delivered again (to client {client})"
-                )),
-            }
-        }
-        let out: Vec<(u32, Vec<u8>)> = output
-            .into_iter()
-            .map(|o| o.unwrap_or((u32::MAX, vec![])))
-            .collect();
-        let mut check = check_delivery(&sent, &out);
-        if !extra.is_empty() {
-            check.exactly_once = false;
-            check.problems.extend(extra);
-        }
+        let check = batch(rep as u64 + 1, &sent, cfg, clients, links, figures)?;
         if !(check.exactly_once && check.permuted) {
             status = "FAILED";
             figures.error = Some(check.problems.join("; "));
@@ -459,12 +472,80 @@ fn drive<G: Group>(
         }
     }
     progress.finish();
-    for l in links.iter_mut() {
-        let _ = l.send_json(&Command::Bye);
-    }
-    drop(to_workers);
-    for h in handles {
-        let _ = h.join();
-    }
     Ok(status)
+}
+
+/// One batch: the precomputation at the nodes, the clients' messages sent, the nodes'
+/// figures, and what the recipients got, checked against what was sent.
+fn batch(
+    round: u64,
+    sent: &[Outgoing],
+    cfg: &RunConfig,
+    clients: &Clients,
+    links: &mut [Link],
+    figures: &mut RunFigures,
+) -> Result<DeliveryCheck, String> {
+    for l in links.iter_mut() {
+        l.send_json(&Command::Round(round))
+            .map_err(|e| e.to_string())?;
+    }
+    for (i, r) in collect(links, figures, "precomputation")?
+        .into_iter()
+        .enumerate()
+    {
+        if !matches!(r, Report::Precomputed) {
+            return Err(format!("node {i}: expected the end of its precomputation"));
+        }
+    }
+    let workers = clients.workers;
+    let (sentr, t) = measure::clock::timed(|| {
+        clients.ask(&|w| Work::Send {
+            round,
+            messages: sent
+                .iter()
+                .filter(|m| m.sender as usize % workers == w)
+                .cloned()
+                .collect(),
+        })
+    });
+    sentr?;
+    figures.clients_blind.push(t.into());
+    let mut per_node = vec![];
+    for (i, r) in collect(links, figures, "real time")?
+        .into_iter()
+        .enumerate()
+    {
+        match r {
+            Report::Done(f) => per_node.push(*f),
+            _ => return Err(format!("node {i}: expected its batch figures")),
+        }
+    }
+    figures.rounds.push(per_node);
+    let got = clients.ask(&|_| Work::Receive)?;
+    Ok(received(sent, cfg.clients, got))
+}
+
+/// What the recipients got (client, output slot, body), in output-slot order, checked
+/// against what was sent.
+fn received(sent: &[Outgoing], slots: usize, got: Vec<Delivered>) -> DeliveryCheck {
+    let mut output: Vec<Option<(u32, Vec<u8>)>> = vec![None; slots];
+    let mut extra = vec![];
+    for (client, slot, body) in got.into_iter().flatten() {
+        match output.get_mut(slot as usize) {
+            Some(o @ None) => *o = Some((client, body)),
+            _ => extra.push(format!(
+                "output slot {slot} delivered again (to client {client})"
+            )),
+        }
+    }
+    let out: Vec<(u32, Vec<u8>)> = output
+        .into_iter()
+        .map(|o| o.unwrap_or((u32::MAX, vec![])))
+        .collect();
+    let mut check = check_delivery(sent, &out);
+    if !extra.is_empty() {
+        check.exactly_once = false;
+        check.problems.extend(extra);
+    }
+    check
 }

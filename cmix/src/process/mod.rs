@@ -88,7 +88,7 @@ pub struct Plan {
     /// Every node's address and certificate (hex), by node id.
     pub peers: Vec<(String, String)>,
     pub tamper: Option<String>,
-    /// 32-byte seed (hex) for a reproducible run; none: OS randomness.
+    /// The run's public seed (64 hex digits) for reproducible inputs; none: OS randomness.
     pub seed: Option<String>,
 }
 
@@ -97,6 +97,8 @@ pub struct Plan {
 pub struct Keys {
     /// The node's registration key (wire form, hex).
     pub registration: String,
+    /// The node's key share `y_i` (wire form, hex).
+    pub share: String,
     pub step: Step,
 }
 

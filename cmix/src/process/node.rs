@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener};
 
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 use rustls::pki_types::CertificateDer;
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +97,13 @@ struct Meter<'g, G: Group> {
 }
 
 impl<'g, G: Group> Meter<'g, G> {
+    fn new(g: &'g G) -> Self {
+        Meter {
+            g,
+            steps: BTreeMap::new(),
+        }
+    }
+
     fn compute<T>(&mut self, step: &str, f: impl FnOnce() -> T) -> T {
         let before = self.g.ops().snapshot();
         let (out, t) = measure::clock::timed(f);
@@ -158,6 +165,8 @@ pub fn node_main(args: &NodeArgs) -> Result<(), NodeError> {
     crate::with_group!(spec, g => run(&g, args, &plan, &identity, &listener, &mut driver))
 }
 
+/// The node's part of the run: the mesh, the keys, the clients' registration, then one batch
+/// per round until the driver says bye.
 fn run<G: Group>(
     g: &G,
     args: &NodeArgs,
@@ -173,59 +182,93 @@ fn run<G: Group>(
         .map(Tamper::parse)
         .transpose()
         .map_err(NodeError::Plan)?;
-    let mut rng = match &plan.seed {
-        Some(s) => {
-            let b = unhex(s)
-                .filter(|b| b.len() == 32)
-                .ok_or_else(|| NodeError::Plan("the seed is not 32 bytes of hex".into()))?;
-            let mut seed = [0u8; 32];
-            seed.copy_from_slice(&b);
-            // One stream per node.
-            seed[0] ^= id as u8 + 1;
-            ChaCha20Rng::from_seed(seed)
-        }
-        None => ChaCha20Rng::from_entropy(),
-    };
-    let certs: Vec<CertificateDer<'static>> = plan
-        .peers
-        .iter()
-        .map(|(_, c)| cert_from_hex(c))
-        .collect::<Result<_, _>>()?;
-    let addrs: Vec<SocketAddr> = plan
-        .peers
-        .iter()
-        .map(|(a, _)| {
-            a.parse()
-                .map_err(|_| NodeError::Plan(format!("bad address {a}")))
-        })
-        .collect::<Result<_, _>>()?;
-    if certs.len() != NODES {
-        return Err(NodeError::Plan(format!(
-            "{} peers, expected {NODES}",
-            certs.len()
-        )));
-    }
-
-    // The mesh: dial the nodes before us, accept the ones after us.
-    let mut setup = Setup::default();
+    let seed = plan
+        .seed
+        .as_deref()
+        .map(str::parse::<measure::seed::Seed>)
+        .transpose()
+        .map_err(NodeError::Plan)?;
+    let mut rng = measure::seed::stream(&format!("cmix/node/{id}"), seed.as_ref());
+    let peers = Peers::of(plan)?;
     let mut net = Net {
         mesh: (0..NODES).map(|_| None).collect(),
         clients: (0..plan.clients).map(|_| None).collect(),
     };
+    let mut setup = Setup::default();
+    mesh(id, identity, listener, &peers, &mut net, &mut setup)?;
+    let (mut node, registration_key) = keys(g, id, tamper, &mut rng, &mut net, driver)?;
+    match driver.recv_json::<Command>()? {
+        Command::Register => {}
+        _ => return Err(NodeError::Plan("expected the registration command".into())),
+    }
+    registration(
+        &mut node,
+        &registration_key,
+        identity,
+        listener,
+        &mut net,
+        &mut setup,
+    )?;
+    driver.send_json(&Report::Setup(Box::new(setup)))?;
+    batches(&mut node, plan, &mut net, driver)
+}
+
+/// The other nodes' addresses and certificates, from the plan.
+struct Peers {
+    addrs: Vec<SocketAddr>,
+    certs: Vec<CertificateDer<'static>>,
+}
+
+impl Peers {
+    fn of(plan: &Plan) -> Result<Peers, NodeError> {
+        let certs: Vec<CertificateDer<'static>> = plan
+            .peers
+            .iter()
+            .map(|(_, c)| cert_from_hex(c))
+            .collect::<Result<_, _>>()?;
+        let addrs: Vec<SocketAddr> = plan
+            .peers
+            .iter()
+            .map(|(a, _)| {
+                a.parse()
+                    .map_err(|_| NodeError::Plan(format!("bad address {a}")))
+            })
+            .collect::<Result<_, _>>()?;
+        if certs.len() != NODES {
+            return Err(NodeError::Plan(format!(
+                "{} peers, expected {NODES}",
+                certs.len()
+            )));
+        }
+        Ok(Peers { addrs, certs })
+    }
+}
+
+/// mesh: dial the nodes before this one, accept the ones after it (each checked against its
+/// certificate).
+fn mesh(
+    id: usize,
+    identity: &Identity,
+    listener: &TcpListener,
+    peers: &Peers,
+    net: &mut Net,
+    setup: &mut Setup,
+) -> Result<(), NodeError> {
+    let certs = &peers.certs;
     let others: Vec<CertificateDer<'static>> = certs
         .iter()
         .enumerate()
         .filter(|&(j, _)| j != id)
         .map(|(_, c)| c.clone())
         .collect();
-    let (mesh, t) = measure::clock::timed(|| -> Result<(), NodeError> {
-        for j in 0..id {
-            let cc = client_config(Some(identity), vec![certs[j].clone()])?;
-            let mut l = Link::connect(addrs[j], cc)?;
+    let (done, t) = measure::clock::timed(|| -> Result<(), NodeError> {
+        for (j, (cert, addr)) in certs.iter().zip(&peers.addrs).enumerate().take(id) {
+            let cc = client_config(Some(identity), vec![cert.clone()])?;
+            let mut l = Link::connect(*addr, cc)?;
             l.send_json(&Hello::Node(id))?;
             net.mesh[j] = Some(l);
         }
-        let sc = server_config(identity, others.clone())?;
+        let sc = server_config(identity, others)?;
         for _ in id + 1..NODES {
             let mut l = Link::accept(listener, sc.clone())?;
             let who = match l.recv_json::<Hello>()? {
@@ -241,34 +284,75 @@ fn run<G: Group>(
         }
         Ok(())
     });
-    mesh?;
+    done?;
     setup.mesh.net = t.into();
-    let (s, r) = net.bytes();
-    setup.mesh.bytes_sent = s;
-    setup.mesh.bytes_received = r;
+    (setup.mesh.bytes_sent, setup.mesh.bytes_received) = net.bytes();
     setup.mesh_handshakes = (NODES - 1) as u64;
+    Ok(())
+}
 
-    // Keys: shares with proofs, broadcast over the mesh, every proof checked.
-    let mut meter = Meter {
-        g,
-        steps: BTreeMap::new(),
+/// A node's public keys in wire form: key share, proof commitment, registration key, then the
+/// proof's response.
+fn public_wire<G: Group>(g: &G, p: &NodePublic<G>) -> Vec<u8> {
+    let mut w = vec![];
+    g.write_wire(&p.y, &mut w);
+    g.write_wire(&p.proof_commit, &mut w);
+    g.write_wire(&p.registration, &mut w);
+    w.extend(g.scalar_to_bytes(&p.proof_response));
+    w
+}
+
+/// The public keys another node sent, every element checked to be in the group.
+fn read_public<G: Group>(g: &G, bytes: &[u8]) -> Result<NodePublic<G>, ProtocolError> {
+    let wb = g.wire_bytes();
+    let el = |k: usize| {
+        bytes
+            .get(k * wb..(k + 1) * wb)
+            .ok_or(ProtocolError::Length {
+                what: "a key share",
+                got: bytes.len(),
+                want: 3 * wb,
+            })
+            .and_then(|b| {
+                g.read_wire(b).map_err(|source| ProtocolError::Element {
+                    what: "a key share",
+                    source,
+                })
+            })
     };
-    let (secret, mut public) = meter.compute("keys", || node_keys(g, id, &mut rng));
+    Ok(NodePublic {
+        y: el(0)?,
+        proof_commit: el(1)?,
+        registration: el(2)?,
+        proof_response: g.scalar_from_bytes(&bytes[3 * wb..]).map_err(|source| {
+            ProtocolError::Element {
+                what: "a proof",
+                source,
+            }
+        })?,
+    })
+}
+
+/// keys: this node's share with its proof broadcast over the mesh, every other node's proof
+/// checked, the joint key; the driver gets the registration key and the key share. Returns the
+/// node ready for batches and its registration key.
+fn keys<'g, G: Group>(
+    g: &'g G,
+    id: usize,
+    tamper: Option<Tamper>,
+    rng: &mut ChaCha20Rng,
+    net: &mut Net,
+    driver: &mut Link,
+) -> Result<(Node<'g, G>, G::Elem), NodeError> {
+    let mut meter = Meter::new(g);
+    let (secret, mut public) = meter.compute("keys", || node_keys(g, id, rng));
     if let Some(Tamper::Proof { node }) = tamper {
         if node == id {
             public.proof_commit = g.mul(&public.proof_commit, &public.y);
         }
     }
-    let encode = |p: &NodePublic<G>| {
-        let mut w = vec![];
-        g.write_wire(&p.y, &mut w);
-        g.write_wire(&p.proof_commit, &mut w);
-        g.write_wire(&p.registration, &mut w);
-        w.extend(g.scalar_to_bytes(&p.proof_response));
-        w
-    };
-    let mine = encode(&public);
-    let received = meter.net("keys", &mut net, |net| {
+    let mine = public_wire(g, &public);
+    let received = meter.net("keys", net, |net| {
         for j in (0..NODES).filter(|&j| j != id) {
             net.send(j, &mine)?;
         }
@@ -276,41 +360,13 @@ fn run<G: Group>(
             .map(|j| if j == id { Ok(vec![]) } else { net.recv(j) })
             .collect::<io::Result<Vec<_>>>()
     })?;
-    let wb = g.wire_bytes();
     let mut ys = vec![];
     for (j, bytes) in received.iter().enumerate() {
         if j == id {
             ys.push(public.y.clone());
             continue;
         }
-        let p = meter.compute("keys", || -> Result<NodePublic<G>, ProtocolError> {
-            let el = |k: usize| {
-                bytes
-                    .get(k * wb..(k + 1) * wb)
-                    .ok_or(ProtocolError::Length {
-                        what: "a key share",
-                        got: bytes.len(),
-                        want: 3 * wb,
-                    })
-                    .and_then(|b| {
-                        g.read_wire(b).map_err(|source| ProtocolError::Element {
-                            what: "a key share",
-                            source,
-                        })
-                    })
-            };
-            Ok(NodePublic {
-                y: el(0)?,
-                proof_commit: el(1)?,
-                registration: el(2)?,
-                proof_response: g.scalar_from_bytes(&bytes[3 * wb..]).map_err(|source| {
-                    ProtocolError::Element {
-                        what: "a proof",
-                        source,
-                    }
-                })?,
-            })
-        })?;
+        let p = meter.compute("keys", || read_public(g, bytes))?;
         if !meter.compute("keys", || verify_key_share(g, j, &p)) {
             let e = ProtocolError::Proof(j);
             report_failure(driver, id, 0, &meter, &e)?;
@@ -321,28 +377,37 @@ fn run<G: Group>(
     let joint = meter.compute("keys", || joint_key(g, &ys.iter().collect::<Vec<_>>()));
     let mut seed = [0u8; 32];
     rng.fill_bytes(&mut seed);
-    let mut node = meter.compute("keys", || {
+    let node = meter.compute("keys", || {
         Node::new(g, id, NODES, secret, &joint, seed, tamper)
     });
-    let mut reg_wire = vec![];
+    let (mut reg_wire, mut share_wire) = (vec![], vec![]);
     g.write_wire(&public.registration, &mut reg_wire);
+    g.write_wire(&public.y, &mut share_wire);
     driver.send_json(&Report::Keys(Box::new(Keys {
         registration: hex(&reg_wire),
+        share: hex(&share_wire),
         step: meter.steps.remove("keys").unwrap_or_default(),
     })))?;
+    Ok((node, public.registration))
+}
 
-    // Registration of the clients.
-    match driver.recv_json::<Command>()? {
-        Command::Register => {}
-        _ => return Err(NodeError::Plan("expected the registration command".into())),
-    }
+/// registration: every client's TLS handshake (timed apart) and its Diffie-Hellman key
+/// exchange with this node.
+fn registration<G: Group>(
+    node: &mut Node<'_, G>,
+    registration_key: &G::Elem,
+    identity: &Identity,
+    listener: &TcpListener,
+    net: &mut Net,
+    setup: &mut Setup,
+) -> Result<(), NodeError> {
+    let g = node.g;
+    let clients = net.clients.len();
     let sc = server_config(identity, vec![])?;
-    for _ in 0..plan.clients {
-        let before = net.bytes();
+    for _ in 0..clients {
         let (link, t) = measure::clock::timed(|| Link::accept(listener, sc.clone()));
         let mut link = link?;
         let (s, r) = link.counts();
-        let _ = before;
         setup.handshakes.compute.add(&t.into());
         setup.handshakes.bytes_sent += s;
         setup.handshakes.bytes_received += r;
@@ -358,7 +423,7 @@ fn run<G: Group>(
                 ))
             }
         };
-        if client as usize >= plan.clients || net.clients[client as usize].is_some() {
+        if client as usize >= clients || net.clients[client as usize].is_some() {
             return Err(NodeError::Plan(format!(
                 "client id {client} is out of range or taken"
             )));
@@ -366,7 +431,7 @@ fn run<G: Group>(
         let wire = unhex(&public_hex)
             .ok_or_else(|| NodeError::Plan("a client's key is not hex".into()))?;
         let before = g.ops().snapshot();
-        let (r, t) = measure::clock::timed(|| node.register(client, &wire, &public.registration));
+        let (r, t) = measure::clock::timed(|| node.register(client, &wire, registration_key));
         r?;
         for (op, k) in count_diff(&before, &g.ops().snapshot()) {
             *setup
@@ -383,21 +448,26 @@ fn run<G: Group>(
         setup.registration.bytes_received += b1.1 - b0.1;
         net.clients[client as usize] = Some(link);
     }
-    driver.send_json(&Report::Setup(Box::new(setup)))?;
+    Ok(())
+}
 
-    // Batches.
+/// One batch per `round` command, its figures to the driver, until `bye` (or a check fired).
+fn batches<G: Group>(
+    node: &mut Node<'_, G>,
+    plan: &Plan,
+    net: &mut Net,
+    driver: &mut Link,
+) -> Result<(), NodeError> {
+    let id = node.id;
     loop {
         let round = match driver.recv_json::<Command>()? {
             Command::Round(r) => r,
             Command::Bye => return Ok(()),
             Command::Register => return Err(NodeError::Plan("registered twice".into())),
         };
-        let mut meter = Meter {
-            g,
-            steps: BTreeMap::new(),
-        };
+        let mut meter = Meter::new(node.g);
         node.start_round(round, plan.clients, plan.width);
-        match batch(&mut node, &mut meter, &mut net, driver) {
+        match batch(node, &mut meter, net, driver) {
             Ok(delivered) => {
                 let f = RoundFigures {
                     node: id,
@@ -446,134 +516,224 @@ fn report_failure<G: Group>(
 
 /// One batch at this node: the six phases and the tag steps; returns the messages delivered
 /// (the last node) or 0.
-fn batch<G: Group>(
-    node: &mut Node<'_, G>,
-    m: &mut Meter<'_, G>,
+fn batch<'g, G: Group>(
+    node: &mut Node<'g, G>,
+    m: &mut Meter<'g, G>,
     net: &mut Net,
     driver: &mut Link,
 ) -> Result<u64, NodeError> {
-    let id = node.id;
-    let last = NODES - 1;
-    let (prev, next) = ((id + NODES - 1) % NODES, (id + 1) % NODES);
-
-    // prepre: 0 -> 1 -> 2, and the product back to the first node.
-    let incoming = if id == 0 {
-        None
-    } else {
-        Some(m.net("prepre", net, |n| n.recv(prev))?)
-    };
-    let out = m.compute("prepre", || node.prepre(incoming.as_deref()))?;
-    m.net("prepre", net, |n| n.send(next, &out))?;
-
-    // premix: 0 -> 1 -> 2; the last node sends the random components to the others.
-    let incoming = m.net("premix", net, |n| n.recv(prev))?;
-    let out = m.compute("premix", || node.premix(&incoming))?;
-    if id == last {
-        m.net("premix", net, |n| {
-            (0..last).try_for_each(|j| n.send(j, &out))
-        })?;
-    } else {
-        m.net("premix", net, |n| n.send(next, &out))?;
-    }
-
-    // prepost: decryption shares, then their tag hashes to the last node.
-    if id == last {
-        m.compute("prepost", || node.prepost(None))?;
-    } else {
-        let c = m.net("prepost", net, |n| n.recv(last))?;
-        m.compute("prepost", || node.prepost(Some(&c)))?;
-    }
-    let tags = m.compute("prepost_tags", || node.prepost_tags());
-    if id == last {
-        let theirs = m.net("prepost_tags", net, |n| {
-            (0..last).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
-        })?;
-        m.compute("prepost_tags", || -> Result<(), ProtocolError> {
-            node.keep_share_tags(last, &tags)?;
-            for (j, t) in theirs.iter().enumerate() {
-                node.keep_share_tags(j, t)?;
-            }
-            Ok(())
-        })?;
-    } else {
-        m.net("prepost_tags", net, |n| n.send(last, &tags))?;
-    }
+    let mut b = Batch { node, m, net };
+    b.prepre()?;
+    b.premix()?;
+    b.prepost()?;
+    b.prepost_tags()?;
     driver.send_json(&Report::Precomputed)?;
-
-    // realpre: the first node reads the clients' slots in client order.
-    let beta = node.beta;
-    let incoming = if id == 0 {
-        m.net("realpre", net, |n| {
-            let mut ids = Vec::with_capacity(4 * beta);
-            let mut elems = vec![];
-            for (j, c) in n.clients.iter_mut().enumerate() {
-                let body = c.as_mut().expect("every client registered").recv()?;
-                ids.extend_from_slice(&(j as u32).to_le_bytes());
-                elems.extend(body);
-            }
-            ids.extend(elems);
-            Ok(ids)
-        })?
+    b.realpre()?;
+    b.realmix()?;
+    if b.node.is_last() {
+        b.realpost_last()
     } else {
-        m.net("realpre", net, |n| n.recv(prev))?
-    };
-    let out = m.compute("realpre", || node.realpre(&incoming))?;
-    if id == last {
-        // The mix starts at the first node; the sender ids stay behind.
-        m.net("realpre", net, |n| n.send(next, &out[4 * beta..]))?;
-    } else {
-        m.net("realpre", net, |n| n.send(next, &out))?;
-    }
-
-    // realmix: 0 -> 1 -> 2.
-    let incoming = m.net("realmix", net, |n| n.recv(prev))?;
-    let out = m.compute("realmix", || node.realmix(&incoming))?;
-    if id != last {
-        m.net("realmix", net, |n| n.send(next, &out))?;
-    }
-
-    // realpost: commitments, shares checked against their tags, the opening, the messages.
-    if id == last {
-        let commitments = m.compute("realpost_tags", || node.realpost_commit());
-        m.net("realpost_tags", net, |n| {
-            (0..last).try_for_each(|j| n.send(j, &commitments))
-        })?;
-        let shares = m.net("realpost", net, |n| {
-            (0..last).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
-        })?;
-        m.compute("realpost_tags", || -> Result<(), ProtocolError> {
-            for (j, s) in shares.iter().enumerate() {
-                node.check_share_tags(j, s)?;
-            }
-            Ok(())
-        })?;
-        let opening = node.opening().to_vec();
-        m.net("realpost_tags", net, |n| {
-            (0..last).try_for_each(|j| n.send(j, &opening))
-        })?;
-        let output = m.compute("realpost", || {
-            node.realpost(&shares.iter().map(|s| s.as_slice()).collect::<Vec<_>>())
-        })?;
-        m.net("realpost", net, |n| {
-            for (slot, (recipient, body)) in output.iter().enumerate() {
-                let mut frame = (slot as u32).to_le_bytes().to_vec();
-                frame.extend_from_slice(body);
-                n.clients
-                    .get_mut(*recipient as usize)
-                    .and_then(|c| c.as_mut())
-                    .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, format!("output slot {slot} names client {recipient}, who is not registered")))?
-                    .send(&frame)?;
-            }
-            Ok(())
-        })?;
-        Ok(output.len() as u64)
-    } else {
-        let commitments = m.net("realpost_tags", net, |n| n.recv(last))?;
-        m.compute("realpost_tags", || node.keep_commitments(&commitments))?;
-        let shares = m.compute("realpost", || node.release_shares());
-        m.net("realpost", net, |n| n.send(last, &shares))?;
-        let opening = m.net("realpost_tags", net, |n| n.recv(last))?;
-        m.compute("realpost_tags", || node.check_opening(&opening))?;
+        b.realpost_other()?;
         Ok(0)
     }
+}
+
+/// A batch at one node: its state, its meter and its links; one method per step, named after
+/// its report label, each receiving, computing and sending what the step needs.
+struct Batch<'a, 'g, G: Group> {
+    node: &'a mut Node<'g, G>,
+    m: &'a mut Meter<'g, G>,
+    net: &'a mut Net,
+}
+
+const LAST: usize = NODES - 1;
+
+impl<G: Group> Batch<'_, '_, G> {
+    fn prev(&self) -> usize {
+        (self.node.id + NODES - 1) % NODES
+    }
+
+    fn next(&self) -> usize {
+        (self.node.id + 1) % NODES
+    }
+
+    /// Receives one frame from node `from` within `step`.
+    fn recv(&mut self, step: &str, from: usize) -> io::Result<Vec<u8>> {
+        self.m.net(step, self.net, |n| n.recv(from))
+    }
+
+    /// Sends one frame to each node of `to` within `step`.
+    fn send(
+        &mut self,
+        step: &str,
+        to: impl IntoIterator<Item = usize>,
+        body: &[u8],
+    ) -> io::Result<()> {
+        self.m.net(step, self.net, |n| {
+            to.into_iter().try_for_each(|j| n.send(j, body))
+        })
+    }
+
+    /// prepre: 0 -> 1 -> 2, and the product back to the first node.
+    fn prepre(&mut self) -> Result<(), NodeError> {
+        let incoming = if self.node.id == 0 {
+            None
+        } else {
+            Some(self.recv("prepre", self.prev())?)
+        };
+        let node = &mut *self.node;
+        let out = self
+            .m
+            .compute("prepre", || node.prepre(incoming.as_deref()))?;
+        self.send("prepre", [self.next()], &out)?;
+        Ok(())
+    }
+
+    /// premix: 0 -> 1 -> 2; the last node sends the random components to the others.
+    fn premix(&mut self) -> Result<(), NodeError> {
+        let incoming = self.recv("premix", self.prev())?;
+        let node = &mut *self.node;
+        let out = self.m.compute("premix", || node.premix(&incoming))?;
+        if self.node.is_last() {
+            self.send("premix", 0..LAST, &out)?;
+        } else {
+            self.send("premix", [self.next()], &out)?;
+        }
+        Ok(())
+    }
+
+    /// prepost: the decryption shares of the random components.
+    fn prepost(&mut self) -> Result<(), NodeError> {
+        let c = if self.node.is_last() {
+            None
+        } else {
+            Some(self.recv("prepost", LAST)?)
+        };
+        let node = &mut *self.node;
+        self.m.compute("prepost", || node.prepost(c.as_deref()))?;
+        Ok(())
+    }
+
+    /// prepost_tags: every node's share tag hashes to the last node, which keeps them.
+    fn prepost_tags(&mut self) -> Result<(), NodeError> {
+        let node = &mut *self.node;
+        let tags = self.m.compute("prepost_tags", || node.prepost_tags());
+        if !self.node.is_last() {
+            self.send("prepost_tags", [LAST], &tags)?;
+            return Ok(());
+        }
+        let theirs = self.m.net("prepost_tags", self.net, |n| {
+            (0..LAST).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
+        })?;
+        let node = &mut *self.node;
+        self.m
+            .compute("prepost_tags", || -> Result<(), ProtocolError> {
+                node.keep_share_tags(LAST, &tags)?;
+                for (j, t) in theirs.iter().enumerate() {
+                    node.keep_share_tags(j, t)?;
+                }
+                Ok(())
+            })?;
+        Ok(())
+    }
+
+    /// realpre: the first node reads the clients' slots in client order, the others their
+    /// predecessor's; the last node passes the slots without the sender ids to the first.
+    fn realpre(&mut self) -> Result<(), NodeError> {
+        let beta = self.node.beta;
+        let incoming = if self.node.id == 0 {
+            self.m.net("realpre", self.net, |n| {
+                let mut ids = Vec::with_capacity(4 * beta);
+                let mut elems = vec![];
+                for (j, c) in n.clients.iter_mut().enumerate() {
+                    let body = c.as_mut().expect("every client registered").recv()?;
+                    ids.extend_from_slice(&(j as u32).to_le_bytes());
+                    elems.extend(body);
+                }
+                ids.extend(elems);
+                Ok(ids)
+            })?
+        } else {
+            self.recv("realpre", self.prev())?
+        };
+        let node = &*self.node;
+        let out = self.m.compute("realpre", || node.realpre(&incoming))?;
+        let skip = if self.node.is_last() { 4 * beta } else { 0 };
+        self.send("realpre", [self.next()], &out[skip..])?;
+        Ok(())
+    }
+
+    /// realmix: 0 -> 1 -> 2.
+    fn realmix(&mut self) -> Result<(), NodeError> {
+        let incoming = self.recv("realmix", self.prev())?;
+        let node = &mut *self.node;
+        let out = self.m.compute("realmix", || node.realmix(&incoming))?;
+        if !self.node.is_last() {
+            self.send("realmix", [self.next()], &out)?;
+        }
+        Ok(())
+    }
+
+    /// realpost at the last node: commitments out, the shares in and checked against their
+    /// tag hashes (realpost_tags), the opening out; the messages decrypted, checked and
+    /// delivered. Returns how many were delivered.
+    fn realpost_last(&mut self) -> Result<u64, NodeError> {
+        let node = &mut *self.node;
+        let commitments = self.m.compute("realpost_tags", || node.realpost_commit());
+        self.send("realpost_tags", 0..LAST, &commitments)?;
+        let shares = self.m.net("realpost", self.net, |n| {
+            (0..LAST).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
+        })?;
+        let node = &*self.node;
+        self.m
+            .compute("realpost_tags", || -> Result<(), ProtocolError> {
+                for (j, s) in shares.iter().enumerate() {
+                    node.check_share_tags(j, s)?;
+                }
+                Ok(())
+            })?;
+        let opening = node.opening().to_vec();
+        self.send("realpost_tags", 0..LAST, &opening)?;
+        let node = &*self.node;
+        let output = self.m.compute("realpost", || {
+            node.realpost(&shares.iter().map(|s| s.as_slice()).collect::<Vec<_>>())
+        })?;
+        self.m.net("realpost", self.net, |n| deliver(n, &output))?;
+        Ok(output.len() as u64)
+    }
+
+    /// realpost at the first and middle nodes: the last node's commitments kept, this node's
+    /// shares released, the opening checked (realpost_tags).
+    fn realpost_other(&mut self) -> Result<(), NodeError> {
+        let commitments = self.recv("realpost_tags", LAST)?;
+        let node = &mut *self.node;
+        self.m
+            .compute("realpost_tags", || node.keep_commitments(&commitments))?;
+        let shares = self.m.compute("realpost", || node.release_shares());
+        self.send("realpost", [LAST], &shares)?;
+        let opening = self.recv("realpost_tags", LAST)?;
+        let node = &*self.node;
+        self.m
+            .compute("realpost_tags", || node.check_opening(&opening))?;
+        Ok(())
+    }
+}
+
+/// Each output slot to its recipient, with its slot number.
+fn deliver(n: &mut Net, output: &[(u32, Vec<u8>)]) -> io::Result<()> {
+    for (slot, (recipient, body)) in output.iter().enumerate() {
+        let mut frame = (slot as u32).to_le_bytes().to_vec();
+        frame.extend_from_slice(body);
+        n.clients
+            .get_mut(*recipient as usize)
+            .and_then(|c| c.as_mut())
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("output slot {slot} names client {recipient}, who is not registered"),
+                )
+            })?
+            .send(&frame)?;
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 
 use crate::group::Group;
 use crate::protocol::keys::{message_key, shared_key};
@@ -139,17 +139,10 @@ pub fn check_delivery(sent: &[Outgoing], output: &[(u32, Vec<u8>)]) -> DeliveryC
     }
 }
 
-/// A reproducible or OS-seeded RNG.
-pub fn rng_from(seed: Option<[u8; 32]>) -> ChaCha20Rng {
-    match seed {
-        Some(s) => ChaCha20Rng::from_seed(s),
-        None => ChaCha20Rng::from_entropy(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_core::SeedableRng;
 
     fn sent(n: usize) -> Vec<Outgoing> {
         workload(n, 4, &mut ChaCha20Rng::from_seed([5; 32]))

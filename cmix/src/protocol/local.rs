@@ -1,5 +1,8 @@
 //! All three nodes and the clients in one process, passing the same wire bytes the networked
-//! run sends: the protocol without sockets, for the correctness tests.
+//! run sends: the protocol without sockets, for the correctness tests. A batch is run as its
+//! steps ([`prepare`], [`precompute`], [`realtime`], and the last node's [`Node::realpost`]), so
+//! that a test can also run them with one node deviating (the attacks of a malicious last
+//! node in `tests/malicious_last_node.rs`).
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -11,6 +14,9 @@ use crate::protocol::message::body_bytes;
 use crate::protocol::node::{Node, ProtocolError};
 use crate::protocol::tamper::Tamper;
 use crate::NODES;
+
+/// The batch's round number.
+pub const ROUND: u64 = 1;
 
 /// A finished local batch.
 pub struct LocalBatch<'g, G: Group> {
@@ -61,29 +67,26 @@ pub fn setup<'g, G: Group>(
     Ok((nodes, publics))
 }
 
-/// Runs one batch of `clients` clients with `width` elements per slot and random messages.
-pub fn run_batch<'g, G: Group>(
-    g: &'g G,
-    clients: usize,
-    width: usize,
-    seed: [u8; 32],
-    tamper: Option<Tamper>,
-) -> Result<LocalBatch<'g, G>, ProtocolError> {
-    let mut rng = ChaCha20Rng::from_seed(seed);
-    let sent = workload(clients, body_bytes(g, width), &mut rng);
-    run_batch_with(g, width, sent, seed, tamper)
+/// A batch ready to run: the nodes keyed, the clients registered with every node, the round
+/// started.
+pub struct Prepared<'g, G: Group> {
+    pub g: &'g G,
+    pub width: usize,
+    pub nodes: Vec<Node<'g, G>>,
+    pub clients: Vec<Client>,
+    /// The messages in input-slot order (client `j` sends slot `j`), bodies padded.
+    pub sent: Vec<Outgoing>,
 }
 
-/// Runs one batch of the messages `sent` (client `j` is `sent[j].sender = j`); bodies shorter
-/// than the slot's are padded with zeros.
-pub fn run_batch_with<'g, G: Group>(
+/// Keys, registration and the start of round [`ROUND`] for the messages `sent` (client `j` is
+/// `sent[j].sender = j`); bodies shorter than the slot's are padded with zeros.
+pub fn prepare<'g, G: Group>(
     g: &'g G,
     width: usize,
     mut sent: Vec<Outgoing>,
     seed: [u8; 32],
     tamper: Option<Tamper>,
-) -> Result<LocalBatch<'g, G>, ProtocolError> {
-    let clients = sent.len();
+) -> Result<Prepared<'g, G>, ProtocolError> {
     for m in sent.iter_mut() {
         assert!(
             m.body.len() <= body_bytes(g, width),
@@ -93,9 +96,8 @@ pub fn run_batch_with<'g, G: Group>(
     }
     let mut rng = ChaCha20Rng::from_seed(seed);
     let (mut nodes, publics) = setup(g, &mut rng, tamper)?;
-    // Registration.
-    let mut registered = vec![];
-    for j in 0..clients as u32 {
+    let mut clients = vec![];
+    for j in 0..sent.len() as u32 {
         let (a, pub_a) = client_keys(g, &mut rng);
         let mut wire = vec![];
         g.write_wire(&pub_a, &mut wire);
@@ -111,39 +113,88 @@ pub fn run_batch_with<'g, G: Group>(
                 &publics[i].registration,
             ));
         }
-        registered.push(Client { id: j, keys });
+        clients.push(Client { id: j, keys });
     }
-    let round = 1;
     for n in nodes.iter_mut() {
-        n.start_round(round, clients, width);
+        n.start_round(ROUND, sent.len(), width);
     }
-    // Precomputation.
+    Ok(Prepared {
+        g,
+        width,
+        nodes,
+        clients,
+        sent,
+    })
+}
+
+/// What the precomputation passed around that a deviating node may use: the last node's
+/// prepre output `E(R^-1)` (wire form `c || m`) and its premix output, the random components
+/// it sends the others for their decryption shares.
+pub struct Precomputed {
+    pub prepre_product: Vec<u8>,
+    pub random_components: Vec<u8>,
+}
+
+/// prepre and premix through the three nodes.
+pub fn prepre_premix<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed, ProtocolError> {
     let mut prod: Option<Vec<u8>> = None;
     for n in nodes.iter_mut() {
         prod = Some(n.prepre(prod.as_deref())?);
     }
-    let mut mix = prod.expect("three nodes");
+    let prepre_product = prod.expect("three nodes");
+    let mut mix = prepre_product.clone();
     for n in nodes.iter_mut() {
         mix = n.premix(&mix)?;
     }
-    let c_wire = mix;
+    Ok(Precomputed {
+        prepre_product,
+        random_components: mix,
+    })
+}
+
+/// prepost and prepost_tags: the first two nodes' decryption shares of `c_wire` (what the last
+/// node sent them), the last node's of its own random components; every node's tag hashes
+/// kept by the last node.
+pub fn prepost<G: Group>(nodes: &mut [Node<'_, G>], c_wire: &[u8]) -> Result<(), ProtocolError> {
     for n in nodes.iter_mut() {
-        let own = n.is_last().then_some(());
-        n.prepost(if own.is_some() { None } else { Some(&c_wire) })?;
+        let sent = (!n.is_last()).then_some(c_wire);
+        n.prepost(sent)?;
     }
     let tags: Vec<Vec<u8>> = nodes.iter().map(|n| n.prepost_tags()).collect();
     for (i, t) in tags.iter().enumerate() {
         nodes[NODES - 1].keep_share_tags(i, t)?;
     }
-    // Real time: the clients' blinded messages, in the first node's slot order.
+    Ok(())
+}
+
+/// The whole precomputation, every node honest.
+pub fn precompute<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed, ProtocolError> {
+    let pre = prepre_premix(nodes)?;
+    prepost(nodes, &pre.random_components)?;
+    Ok(pre)
+}
+
+/// What the real time passed around up to the last node's decryption: the last node's realpre
+/// output (sender ids, then the slots times `R`, in input order) and the decryption shares the
+/// first two nodes released to it.
+pub struct RealTime {
+    pub realpre_last: Vec<u8>,
+    pub released: Vec<Vec<u8>>,
+}
+
+/// realpre, realmix and realpost_tags: the clients' blinded messages through the nodes, the
+/// last node's commitments, the shares released and checked against their tag hashes, the
+/// opening checked by the first two nodes.
+pub fn realtime<G: Group>(p: &mut Prepared<'_, G>) -> Result<RealTime, ProtocolError> {
+    let (g, width) = (p.g, p.width);
     let mut input = vec![];
-    for m in &sent {
+    for m in &p.sent {
         input.extend_from_slice(&m.sender.to_le_bytes());
     }
-    for m in &sent {
+    for m in &p.sent {
         input.extend(
-            registered[m.sender as usize]
-                .blind(g, width, round, m)
+            p.clients[m.sender as usize]
+                .blind(g, width, ROUND, m)
                 .map_err(|source| ProtocolError::Element {
                     what: "a client's message",
                     source,
@@ -151,14 +202,14 @@ pub fn run_batch_with<'g, G: Group>(
         );
     }
     let mut pre = input;
-    for n in nodes.iter() {
+    for n in p.nodes.iter() {
         pre = n.realpre(&pre)?;
     }
-    let mut mixed = pre[4 * clients..].to_vec();
-    for n in nodes.iter_mut() {
+    let mut mixed = pre[4 * p.sent.len()..].to_vec();
+    for n in p.nodes.iter_mut() {
         mixed = n.realmix(&mixed)?;
     }
-    let (last, others) = nodes.split_last_mut().expect("three nodes");
+    let (last, others) = p.nodes.split_last_mut().expect("three nodes");
     let commitments = last.realpost_commit();
     let mut released = vec![];
     for (i, n) in others.iter_mut().enumerate() {
@@ -171,10 +222,42 @@ pub fn run_batch_with<'g, G: Group>(
     for n in others.iter() {
         n.check_opening(last.opening())?;
     }
-    let output = last.realpost(&released.iter().map(|s| s.as_slice()).collect::<Vec<_>>())?;
+    Ok(RealTime {
+        realpre_last: pre,
+        released,
+    })
+}
+
+/// Runs one batch of `clients` clients with `width` elements per slot and random messages.
+pub fn run_batch<'g, G: Group>(
+    g: &'g G,
+    clients: usize,
+    width: usize,
+    seed: [u8; 32],
+    tamper: Option<Tamper>,
+) -> Result<LocalBatch<'g, G>, ProtocolError> {
+    let mut rng = ChaCha20Rng::from_seed(seed);
+    let sent = workload(clients, body_bytes(g, width), &mut rng);
+    run_batch_with(g, width, sent, seed, tamper)
+}
+
+/// Runs one batch of the messages `sent` (see [`prepare`]), every node following the protocol
+/// (but for the fault `tamper`).
+pub fn run_batch_with<'g, G: Group>(
+    g: &'g G,
+    width: usize,
+    sent: Vec<Outgoing>,
+    seed: [u8; 32],
+    tamper: Option<Tamper>,
+) -> Result<LocalBatch<'g, G>, ProtocolError> {
+    let mut p = prepare(g, width, sent, seed, tamper)?;
+    precompute(&mut p.nodes)?;
+    let rt = realtime(&mut p)?;
+    let released: Vec<&[u8]> = rt.released.iter().map(|s| s.as_slice()).collect();
+    let output = p.nodes[NODES - 1].realpost(&released)?;
     Ok(LocalBatch {
-        nodes,
-        sent,
+        nodes: p.nodes,
+        sent: p.sent,
         output,
     })
 }

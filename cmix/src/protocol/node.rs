@@ -383,18 +383,27 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// The last node stores node `node`'s share tags.
     pub fn keep_share_tags(&mut self, node: usize, tags: &[u8]) -> Result<(), ProtocolError> {
-        if tags.len() != 32 * self.beta {
+        self.share_tags[node] = self.slot_hashes("share tags", tags)?;
+        Ok(())
+    }
+
+    /// One 32-byte hash per slot, read from `bytes`.
+    fn slot_hashes(
+        &self,
+        what: &'static str,
+        bytes: &[u8],
+    ) -> Result<Vec<[u8; 32]>, ProtocolError> {
+        if bytes.len() != 32 * self.beta {
             return Err(ProtocolError::Length {
-                what: "share tags",
-                got: tags.len(),
+                what,
+                got: bytes.len(),
                 want: 32 * self.beta,
             });
         }
-        self.share_tags[node] = tags
+        Ok(bytes
             .chunks(32)
             .map(|c| c.try_into().expect("32 bytes"))
-            .collect();
-        Ok(())
+            .collect())
     }
 
     /// realpre: the slots (`u32` sender ids, then the elements) times `k_ij^-1 r_i`; returns
@@ -439,9 +448,7 @@ impl<'g, G: Group> Node<'g, G> {
                 g.mul_assign(v, ri);
             });
         if let Some(Tamper::Tag { slot, .. }) = self.tamper {
-            // The tag: any element but the identity, here g.
-            let tag = g.exp_g(&g.challenge_scalar(&[1; 16]));
-            g.mul_assign(&mut values[slot * w], &tag);
+            g.mul_assign(&mut values[slot * w], &crate::protocol::tamper::tag(g));
         }
         let mut out = ids.to_vec();
         out.extend(elems_write_wire(g, &values));
@@ -494,17 +501,7 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// The other nodes keep the commitments they received.
     pub fn keep_commitments(&mut self, bytes: &[u8]) -> Result<(), ProtocolError> {
-        if bytes.len() != 32 * self.beta {
-            return Err(ProtocolError::Length {
-                what: "commitments",
-                got: bytes.len(),
-                want: 32 * self.beta,
-            });
-        }
-        self.commitments = bytes
-            .chunks(32)
-            .map(|c| c.try_into().expect("32 bytes"))
-            .collect();
+        self.commitments = self.slot_hashes("commitments", bytes)?;
         Ok(())
     }
 
@@ -527,32 +524,45 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// realpost tag check (last node): node `node`'s released shares against its tag hashes.
     pub fn check_share_tags(&self, node: usize, wire: &[u8]) -> Result<(), ProtocolError> {
-        let (g, w, wb) = (self.g, self.width, self.g.wire_bytes());
-        if wire.len() != self.len() * wb {
-            return Err(ProtocolError::Length {
-                what: "decryption shares",
-                got: wire.len(),
-                want: self.len() * wb,
-            });
-        }
         let tags = &self.share_tags[node];
-        let bad = wire
-            .par_chunks(w * wb)
-            .enumerate()
-            .find_first(|(slot, bytes)| {
-                tags.get(*slot) != Some(&slot_hash(g, SHARE_TAG, self.round, node, *slot, bytes))
-            });
-        match bad {
-            Some((slot, _)) => Err(ProtocolError::ShareTag { node, slot }),
+        match self.first_unlike("decryption shares", wire, SHARE_TAG, node, tags)? {
+            Some(slot) => Err(ProtocolError::ShareTag { node, slot }),
             None => Ok(()),
         }
     }
 
-    /// realpost (last node): the messages, `v * m * prod D_i` per element, from the other
-    /// nodes' released shares (wire form, tag-checked) and its own; every output slot decoded.
-    /// A slot that is not a message fails the batch (a tag was applied).
-    pub fn realpost(&self, others: &[&[u8]]) -> Result<Vec<(u32, Vec<u8>)>, ProtocolError> {
-        let (g, n, w) = (self.g, self.len(), self.width);
+    /// The first slot of `wire` (all slots' elements) whose hash under `domain` and `node`
+    /// differs from `hashes`, once its length is checked.
+    fn first_unlike(
+        &self,
+        what: &'static str,
+        wire: &[u8],
+        domain: &[u8],
+        node: usize,
+        hashes: &[[u8; 32]],
+    ) -> Result<Option<usize>, ProtocolError> {
+        let (g, w, wb) = (self.g, self.width, self.g.wire_bytes());
+        if wire.len() != self.len() * wb {
+            return Err(ProtocolError::Length {
+                what,
+                got: wire.len(),
+                want: self.len() * wb,
+            });
+        }
+        Ok(wire
+            .par_chunks(w * wb)
+            .enumerate()
+            .find_first(|(slot, bytes)| {
+                hashes.get(*slot) != Some(&slot_hash(g, domain, self.round, node, *slot, bytes))
+            })
+            .map(|(slot, _)| slot))
+    }
+
+    /// The last node's decryption of the mixed slots: `v * m * prod D_i` per element, from the
+    /// other nodes' released shares (wire form, tag-checked) and its own. Honest, it is only
+    /// the first part of [`Node::realpost`]; the last node is the only one to see it.
+    pub fn decrypt(&self, others: &[&[u8]]) -> Result<Vec<G::Elem>, ProtocolError> {
+        let (g, n) = (self.g, self.len());
         let mut out: Vec<G::Elem> = self
             .v
             .par_iter()
@@ -568,9 +578,16 @@ impl<'g, G: Group> Node<'g, G> {
                 .with_min_len(CHUNK)
                 .for_each(|(o, d)| g.mul_assign(o, d));
         }
+        Ok(out)
+    }
+
+    /// realpost (last node): the messages, [`Node::decrypt`] with every output slot decoded. A
+    /// slot that is not a message fails the batch (a tag was applied).
+    pub fn realpost(&self, others: &[&[u8]]) -> Result<Vec<(u32, Vec<u8>)>, ProtocolError> {
+        let out = self.decrypt(others)?;
         let decoded: Vec<Result<(u32, Vec<u8>), SlotError>> = out
-            .par_chunks(w)
-            .map(|slot| message::decode(g, slot))
+            .par_chunks(self.width)
+            .map(|slot| message::decode(self.g, slot))
             .collect();
         let bad: Vec<usize> = decoded
             .iter()
@@ -609,24 +626,9 @@ impl<'g, G: Group> Node<'g, G> {
     /// realpost opening check (other nodes): the last node's mixed slots against its
     /// commitments.
     pub fn check_opening(&self, wire: &[u8]) -> Result<(), ProtocolError> {
-        let (g, w, wb) = (self.g, self.width, self.g.wire_bytes());
-        if wire.len() != self.len() * wb {
-            return Err(ProtocolError::Length {
-                what: "opening",
-                got: wire.len(),
-                want: self.len() * wb,
-            });
-        }
         let last = self.nodes - 1;
-        let bad = wire
-            .par_chunks(w * wb)
-            .enumerate()
-            .find_first(|(slot, bytes)| {
-                self.commitments.get(*slot)
-                    != Some(&slot_hash(g, COMMITMENT, self.round, last, *slot, bytes))
-            });
-        match bad {
-            Some((slot, _)) => Err(ProtocolError::Opening { slot }),
+        match self.first_unlike("opening", wire, COMMITMENT, last, &self.commitments)? {
+            Some(slot) => Err(ProtocolError::Opening { slot }),
             None => Ok(()),
         }
     }

@@ -3,6 +3,14 @@
 
 use std::fmt;
 
+use crate::group::Group;
+
+/// The tag a node multiplies into a slot in the tagging attack (`tag:N:S`): any element but the
+/// identity serves; this one is public, so a colluding node can divide it out again.
+pub fn tag<G: Group>(g: &G) -> G::Elem {
+    g.exp_g(&g.challenge_scalar(&[1; 16]))
+}
+
 /// One fault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tamper {
@@ -16,8 +24,8 @@ pub enum Tamper {
     /// `share:N:S`: node N releases a decryption share for output slot S that differs from
     /// the one it committed to in the precomputation.
     Share { node: usize, slot: usize },
-    /// `opening:S`: the last node changes output slot S after committing to the real-time
-    /// result (an attempt to undo a tag once it has seen the plaintext).
+    /// `opening:S`: the last node changes mixed slot S after committing to the real-time
+    /// result (the check stops this change only: see the crate's threat model).
     Opening { slot: usize },
 }
 

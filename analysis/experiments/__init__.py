@@ -1,0 +1,239 @@
+"""The experiments of the suite, one descriptor each: everything the shared machinery needs to
+know about an experiment, in one place.
+
+A descriptor is a module of this package; its names are the descriptor:
+
+    SCHEME       its run scheme (how run directories are named; its experiment's name)
+    TITLE, ORDER one line for the PDF and the README, its place in the suite's order
+    PROGRAMS     the programs it runs (binary, cargo package, source directories)
+    CONFIG       its own configuration keys: JSON Schema properties, as YAML text
+    plan(cfg)    the runs a configuration makes
+    command(run, job)  the command line of one run
+    features(run)      the sizes its cost grows with (the keys of its block in costs.yaml)
+  and where needed
+    check(cfg)   problems of a configuration beyond each key's schema
+    reads(run), READS_FROM   files of another experiment's runs it reads
+    STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
+
+Its parser is `analysis/parse/<module>.py` and its PDF section
+`analysis/render/sections/<module>.py`, by the module's name. The configuration schema, the
+planner, the estimator, the workflow, the registry of parsers and the renderer all read the
+descriptors; none of them names an experiment. Adding an experiment: its program, a module
+here, its parser and its section.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import pkgutil
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import yaml
+
+from analysis.plan.runs import Run, RunScheme
+
+
+@dataclass(frozen=True)
+class Program:
+    """A program built by the workflow: `target/release/<name>` from cargo package `package`,
+    rebuilt when a file under one of `sources` (crate directories) changes. A `bench` program
+    is a cargo benchmark target compiled ahead (`cargo bench --no-run`), its path a stamp."""
+
+    name: str
+    package: str
+    sources: tuple[str, ...]
+    bench: bool = False
+
+    @property
+    def path(self) -> str:
+        return f"build/stamps/{self.name}.stamp" if self.bench else f"target/release/{self.name}"
+
+    @property
+    def build_command(self) -> list[str]:
+        if self.bench:
+            return ["cargo", "bench", "--no-run", "-p", self.package, "--bench", self.name]
+        return ["cargo", "build", "--release", "-p", self.package, "--bin", self.name]
+
+
+@dataclass(frozen=True)
+class Job:
+    """Where one run's command reads and writes: its report (`out`), its directory, its seed (64
+    hex digits, or None for fresh randomness), the results directory, and the files of other
+    runs it reads (`inputs`, by the names the descriptor's `reads` gave them)."""
+
+    out: str
+    dir: str
+    seed: str | None
+    results: str
+    inputs: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Image:
+    """What an experiment's container image holds beside its programs: repository paths copied
+    as they are (relative to the repository), and whether it needs Node.js (the host's `node`,
+    copied with the packages `npm ci` installed in `node_packages`)."""
+
+    paths: tuple[str, ...] = ()
+    node: bool = False
+
+
+def _no_reads(run: Run) -> dict[str, str]:
+    return {}
+
+
+def _no_problems(cfg: Mapping[str, Any]) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment, as every shared part of the suite sees it."""
+
+    name: str  # as in results/raw/<name>/ and the configuration's `experiments`
+    title: str  # one line for the PDF and the README
+    order: int  # position in the workflow, the tidy table and the PDF
+    scheme: RunScheme
+    plan: Callable[[Mapping[str, Any]], list[Run]]
+    command: Callable[[Run, Job], list[str]]  # the program and its arguments for one run
+    features: Callable[[Run], dict[str, float]]  # the sizes its cost grows with (costs.yaml)
+    programs: tuple[Program, ...]
+    parser: str  # module with load_run, load_reference, problems
+    section: str  # module with section(doc, ctx)
+    config: Mapping[str, Any] = field(default_factory=dict)  # JSON Schema properties of its keys
+    stdout: str | None = None  # a file of the run directory its standard output goes to
+    node_packages: tuple[str, ...] = ()  # directories with a package-lock.json to `npm ci`
+    tools: tuple[str, ...] = ("cargo",)  # programs it needs on the host's PATH
+    image: Image = Image()
+    # Problems of a configuration that selects it, beyond each key's own schema (one line each).
+    check: Callable[[Mapping[str, Any]], list[str]] = _no_problems
+    # Files of another experiment's runs that a run reads: name -> path relative to RESULTS/raw
+    # (the other experiment is planned too, and its planner sees cfg["read_by"]).
+    reads: Callable[[Run], dict[str, str]] = _no_reads
+    reads_from: tuple[str, ...] = ()
+    rules: str | None = None  # a Snakemake file of extra rules (benchmarks outside `all`)
+
+    def command_line(self, run: Run, job: Job) -> str:
+        return shlex.join(self.command(run, job))
+
+    @property
+    def parser_module(self) -> ModuleType:
+        return importlib.import_module(self.parser)
+
+    @property
+    def section_function(self) -> Callable[..., None]:
+        fn: Callable[..., None] = importlib.import_module(self.section).section
+        return fn
+
+
+def from_module(module: ModuleType) -> Experiment:
+    """The descriptor a module of this package is (see the package's documentation)."""
+    short = module.__name__.rsplit(".", 1)[-1]
+    try:
+        scheme: RunScheme = module.SCHEME
+        return Experiment(
+            name=scheme.experiment, title=module.TITLE, order=module.ORDER, scheme=scheme,
+            plan=module.plan, command=module.command, features=module.features,
+            programs=tuple(module.PROGRAMS), parser=f"analysis.parse.{short}",
+            section=f"analysis.render.sections.{short}", config=yaml.safe_load(module.CONFIG) or {},
+            stdout=getattr(module, "STDOUT", None), node_packages=getattr(module, "NODE_PACKAGES", ()),
+            tools=getattr(module, "TOOLS", ("cargo",)), image=getattr(module, "IMAGE", Image()),
+            check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),
+            reads_from=getattr(module, "READS_FROM", ()), rules=getattr(module, "RULES", None),
+        )  # fmt: skip
+    except AttributeError as e:
+        raise TypeError(f"{module.__name__} is not a complete experiment descriptor: {e}") from None
+
+
+@cache
+def _discover() -> tuple[Experiment, ...]:
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            found.append(from_module(importlib.import_module(f"{__name__}.{info.name}")))
+    found.sort(key=lambda e: (e.order, e.name))
+    names = [e.name for e in found]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two descriptors share a name: {names}")
+    return tuple(found)
+
+
+def all_experiments() -> tuple[Experiment, ...]:
+    """Every experiment, in the suite's order."""
+    return _discover()
+
+
+def names() -> tuple[str, ...]:
+    return tuple(e.name for e in _discover())
+
+
+def get(name: str) -> Experiment:
+    for e in _discover():
+        if e.name == name:
+            return e
+    raise KeyError(f"unknown experiment {name!r}; known: {', '.join(names())}")
+
+
+def selected(cfg: Mapping[str, Any]) -> list[str]:
+    """The configured experiments and those whose runs they read, in the suite's order."""
+    wanted = set(cfg["experiments"])
+    while True:
+        more = {r for e in _discover() if e.name in wanted for r in e.reads_from} - wanted
+        if not more:
+            return [e.name for e in _discover() if e.name in wanted]
+        wanted |= more
+
+
+def read_by(cfg: Mapping[str, Any]) -> dict[str, list[str]]:
+    """For each experiment, the selected experiments that read its runs' files."""
+    out: dict[str, list[str]] = {}
+    for e in _discover():
+        if e.name in selected(cfg):
+            for r in e.reads_from:
+                out.setdefault(r, []).append(e.name)
+    return out
+
+
+def plan(cfg: Mapping[str, Any]) -> dict[str, list[Run]]:
+    """Every run of the selected experiments (with those they read), by experiment, in the
+    suite's order. Each planner sees the configuration with `read_by` added."""
+    seen = {**cfg, "read_by": read_by(cfg)}
+    return {name: get(name).plan(seen) for name in selected(cfg)}
+
+
+def problems(cfg: Mapping[str, Any]) -> list[str]:
+    """What the selected experiments' descriptors find wrong with the configuration."""
+    return [line for name in selected(cfg) for line in get(name).check(cfg)]
+
+
+def parse_run_id(experiment: str, run_id: str) -> dict[str, Any] | None:
+    try:
+        return get(experiment).scheme.parse(run_id)
+    except KeyError:
+        return None
+
+
+def programs(experiments: Sequence[str] | None = None) -> dict[str, Program]:
+    """The programs the given experiments (all if None) run, by binary name."""
+    out: dict[str, Program] = {}
+    for e in _discover():
+        if experiments is None or e.name in experiments:
+            for p in e.programs:
+                out[p.name] = p
+    return out
+
+
+def run_seed(cfg: Mapping[str, Any], rep: int) -> str | None:
+    """The seed of repetition `rep` of every parameter set: None without a configured seed (fresh
+    randomness), else SHA-256 of the configured seed and the repetition, as 64 hex digits. Every
+    experiment's run k gets the same seed; repetitions differ, yet are reproducible."""
+    seed = cfg.get("seed")
+    if seed is None:
+        return None
+    return hashlib.sha256(f"tmbench-seed/{seed}/{rep}".encode()).hexdigest()
