@@ -4,6 +4,13 @@ The text is what the paper's artifact prints (its `run.sh`): four sections
 `COMPUTATION:`, `TRUSTED SETUP:`, `PROVER:`, `VERIFIER:`, each wrapped in bash's `time`, so each
 ends with `real\\t0m2.178s`, `user\\t...`, `sys\\t...`. Our node driver writes the same format,
 one file per prover.
+
+Our JSON report is the suite's envelope around the driver's body
+(zksnark-sm-rsm/docs/report.schema.json): the envelope's `passed` is the run's verdict; the body
+names the circuits' variant (`sound`, or `as-published`: the paper's statement) and the fixes in
+force, and holds every circuit's provers: `wasm` (zokrates-js), `native` (ark-groth16) and
+`snarkjs`, the reference measured in the same run, whose proofs the native verifier checks and
+vice versa.
 """
 
 from __future__ import annotations
@@ -18,9 +25,9 @@ from analysis.parse.common import (
     Parsed,
     RunInfo,
     benchmark_rows,
-    commit_of,
     json_line,
-    load_report,
+    load_enveloped,
+    load_rows,
     need,
     no_report,
     numbers,
@@ -42,7 +49,7 @@ WRITTEN_ZOK_RE = re.compile(r"(?:^|/)(?P<st>sm|rsm)\.zok\b")
 class ZkReport:
     path: str
     source: str
-    prover: str  # "zokrates-cli" (paper), "wasm" or "native" (ours)
+    prover: str  # "zokrates-cli" (paper), "wasm", "native" or "snarkjs" (ours)
     circuit: str | None = None  # which circuit of the statement (ZoKrates's, or our optimised one)
     statement: str | None = None
     hash: str | None = None
@@ -63,6 +70,18 @@ class ZkReport:
     commit: str | None = None
     # Counted work of one native Groth16 proof (FFT size, MSM terms), where the prover gives it.
     operations: dict[str, float] = field(default_factory=dict)
+    # Ours: the circuits' variant ("sound", or "as-published": the paper's statement), the fixes
+    # in force (docs/fixes.md codes), the envelope's verdict and why it failed, the seed.
+    circuit_variant: str | None = None
+    fixes: list[str] = field(default_factory=list)
+    passed: bool | None = None
+    failed: list[str] = field(default_factory=list)
+    seeded: bool = False
+    load: dict[str, float | None] = field(default_factory=dict)
+    # The other prover's verifier on this prover's proof (native by snarkjs, and back).
+    checked_by: dict[str, bool] = field(default_factory=dict)
+    # snarkjs's powers of tau: power and generation time (user + sys), once per run.
+    powers_of_tau: dict[str, float] = field(default_factory=dict)
 
 
 def parse_zk_text(
@@ -151,23 +170,17 @@ def _times(obj: Any, p: Path, where: str) -> dict[str, float]:
 
 
 def parse_zk_json(path: str | Path) -> list[ZkReport]:
-    """Parse our zksnark-sm-rsm report.json: one ZkReport per circuit and prover.
-
-    `circuits.<circuit>.provers.<prover>` holds each circuit's runs (the paper's ZoKrates
-    circuit, our optimised one); a report without `circuits` has the ZoKrates circuit's provers
-    at the top level.
-    """
+    """Parse our zksnark-sm-rsm report (the envelope around the driver's body): one ZkReport per
+    circuit and prover, each carrying the envelope's verdict."""
     p = Path(path)
-    d = load_report(p, "experiment", "zksnark-sm-rsm")
-    circuits = d.get("circuits")
-    if circuits is None:
-        circuits = {
-            "zokrates": {"constraints": d.get("constraints"), "provers": need(d, "provers", dict, p, "")}
-        }
-    if not isinstance(circuits, dict) or not circuits:
+    env = load_enveloped(p, EXPERIMENT)
+    d = env.body
+    circuits = need(d, "circuits", dict, p, "body.")
+    if not circuits:
         raise ReportError(p, json_line(p, "circuits"), 'at least one circuit under "circuits"')
-    out: list[ZkReport] = []
     versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items() if v is not None}
+    failed: list[str] = []
+    out: list[ZkReport] = []
     for circuit, c in circuits.items():
         if not isinstance(c, dict):
             raise ReportError(p, None, f"circuits.{circuit} to be an object")
@@ -175,7 +188,24 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
         if not provers:
             raise ReportError(p, None, f"at least one prover under circuits.{circuit}.provers")
         for name, pr in provers.items():
-            out.append(_prover_report(p, d, str(circuit), c, str(name), pr, versions))
+            rep = _prover_report(p, d, str(circuit), c, str(name), pr, versions)
+            rep.commit, rep.machine, rep.load = env.commit, env.machine, env.load
+            rep.seeded = env.seed is not None
+            out.append(rep)
+            if rep.status != "PASSED":
+                failed.append(f"prover {name} ({circuit}): status {rep.status}")
+            failed += [f"{circuit}: the {name} proof rejected by {by}"
+                       for by, ok in rep.checked_by.items() if not ok]  # fmt: skip
+    if not env.passed and not failed:
+        failed.append("the report did not pass")
+    ptau = d.get("powers_of_tau")
+    for rep in out:
+        rep.passed = env.passed
+        rep.failed = [] if env.passed else failed
+        if isinstance(ptau, dict) and isinstance(ptau.get("time"), dict):
+            t = _times(ptau["time"], p, "powers_of_tau.time")
+            rep.powers_of_tau = {"power": float(ptau.get("power", 0)), "cpu": t["user"] + t["sys"],
+                                 "generated": float(ptau.get("generated_in_this_run") is True)}  # fmt: skip
     return out
 
 
@@ -185,24 +215,26 @@ def _prover_report(p: Path, d: dict[str, Any], circuit: str, c: dict[str, Any], 
     if not isinstance(pr, dict):
         raise ReportError(p, None, f"{where} to be an object")
     secs = need(pr, "sections", dict, p, where + ".")
+    threads = pr.get("threads")
     rep = ZkReport(
         path=str(p),
         source="ours",
         prover=name,
         circuit=circuit,
-        statement=need(d, "statement", str, p, ""),
-        hash=need(d, "hash", str, p, ""),
-        n=need(d, "n", int, p, ""),
+        statement=need(d, "statement", str, p, "body."),
+        hash=need(d, "hash", str, p, "body."),
+        n=need(d, "n", int, p, "body."),
         depth=d.get("depth"),
         constraints=c.get("constraints"),
-        # The wasm prover is single-threaded whatever was asked: the prover says its own count.
-        threads=pr.get("threads", d.get("threads")),
+        # The wasm prover is single-threaded whatever was asked: the prover says its own count
+        # (snarkjs with a worker per CPU says null: the run's count stands in).
+        threads=threads if isinstance(threads, int) else d.get("threads"),
         curve=str(d.get("curve", "bn254")),
         status=need(pr, "status", str, p, where + "."),
         peak_rss_mib=pr.get("peak_rss_mib"),
-        machine=d.get("machine"),
         versions=versions,
-        commit=commit_of(d),
+        circuit_variant=need(d, "variant", str, p, "body."),
+        fixes=[str(f) for f in need(d, "fixes", list, p, "body.")],
     )
     for s in SECTIONS:
         if s not in secs:
@@ -214,6 +246,9 @@ def _prover_report(p: Path, d: dict[str, Any], circuit: str, c: dict[str, Any], 
     ops = pr.get("operations")
     if isinstance(ops, dict):
         rep.operations = {str(k): float(v) for k, v in ops.items() if isinstance(v, int | float)}
+    checked = pr.get("checked_by")
+    if isinstance(checked, dict):
+        rep.checked_by = {str(k): v is True for k, v in checked.items()}
     if rep.status not in ("PASSED", "FAILED"):
         raise ReportError(p, None, f"{where}.status PASSED or FAILED", rep.status)
     return rep
@@ -236,9 +271,13 @@ PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)
 
 
 def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
-    ok = rep.status == "PASSED"
+    # Ours: the envelope's verdict; the paper's text reports: their own PASSED line.
+    ok = rep.passed if rep.passed is not None else rep.status == "PASSED"
+    # `mode` holds the circuits' variant: the paper's runs are its statement as published.
+    mode = rep.circuit_variant or ("as-published" if rep.source == "paper" else None)
     base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, variant=rep.circuit, statement=rep.statement,
-                       prover=rep.prover, n=rep.n, curve=rep.curve, hash=rep.hash, run_ok=ok)  # fmt: skip
+                       prover=rep.prover, n=rep.n, curve=rep.curve, hash=rep.hash, run_ok=ok,
+                       mode=mode)  # fmt: skip
     rows: list[dict[str, Any]] = []
     for s in SECTIONS:
         for kind, v in rep.sections.get(s, {}).items():
@@ -254,18 +293,29 @@ def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
         rows.append(row(base, section="TRUSTED SETUP", party=None, label="constraints",
                         metric="constraints", value=float(rep.constraints), unit="count"))  # fmt: skip
     rows.append(row(base, section="VERIFIER", party=None, label="status", metric="status",
-                    value=1.0 if ok else 0.0, unit="bool"))  # fmt: skip
+                    value=1.0 if rep.status == "PASSED" else 0.0, unit="bool"))  # fmt: skip
+    for by, good in rep.checked_by.items():
+        rows.append(row(base, section="VERIFIER", party=None, label=f"checked by {by}",
+                        metric="cross_verified", value=float(good), unit="bool"))  # fmt: skip
+    for k, v in rep.powers_of_tau.items():
+        rows.append(row(base, section="TRUSTED SETUP", party=None, label="powers of tau", metric=f"ptau_{k}",
+                        value=v, unit="s" if k == "cpu" else "count"))  # fmt: skip
     if rep.peak_rss_mib is not None:
         rows.append(row(base, section="", party=None, label="peak RSS", metric="peak_rss",
                         value=float(rep.peak_rss_mib), unit="MiB"))  # fmt: skip
     for name, v in rep.operations.items():
         rows.append(row(base, section="PROVER", party=None, label=name, metric="operations", value=v,
                         unit="count"))  # fmt: skip
+    if rep.source == "ours" and rep.passed is not None:
+        rows.append(row(base, section="run", party=None, label="seeded", metric="seeded",
+                        value=float(rep.seeded), unit="bool"))  # fmt: skip
+        rows += load_rows(base, rep.load)
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
     name = f"{run}/{rep.prover}" if rep.circuit is None else f"{run}/{rep.circuit}/{rep.prover}"
+    failed = rep.failed if rep.passed is not None else ([] if ok else [f"VERIFIER ({rep.prover})"])
     info = RunInfo(EXPERIMENT, rep.source, name, rep.path, ok, rep.threads, rep.machine,
-                   rep.versions, [], [] if ok else [f"VERIFIER ({rep.prover})"], rep.commit)  # fmt: skip
+                   rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
     return Parsed(rows, [info], [])
 
 
@@ -313,10 +363,7 @@ def load_reference(paper_dir: Path) -> Parsed:
 
 def problems(run_dir: Path) -> list[str]:
     def failed(js: Path) -> list[str]:
-        return [
-            f"prover {r.prover}{'' if r.circuit is None else f' ({r.circuit})'}: status {r.status}"
-            for r in parse_zk_json(js)
-            if r.status != "PASSED"
-        ]
+        reps = parse_zk_json(js)
+        return [] if not reps or reps[0].passed else reps[0].failed
 
     return report_problems(run_dir, failed)

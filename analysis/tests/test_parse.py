@@ -67,6 +67,14 @@ def test_zk_and_cp_json(tmp_path: Path) -> None:
     by = {r.prover: r for r in reps}
     assert by["native"].status == "FAILED" and by["native"].sections["PROVER"]["real"] == 1.5
     assert by["native"].section_components["PROVER"]["proof"]["real"] == pytest.approx(1.35)
+    # The envelope's verdict is every prover's, and says what failed.
+    assert {r.passed for r in reps} == {False}
+    assert by["wasm"].failed == ["prover native (zokrates): status FAILED"]
+    # snarkjs is a prover of its own, checked by the native verifier.
+    assert by["snarkjs"].checked_by == {"native": True} and by["native"].checked_by == {"snarkjs": True}
+    assert by["snarkjs"].powers_of_tau["power"] == 16
+    ok = parse_zk_json(synth.zk_json(tmp_path / "ok", "rsm", 100, 1.5, variant="as-published"))
+    assert {(r.passed, r.circuit_variant, tuple(r.fixes)) for r in ok} == {(True, "as-published", ())}
     cp = parse_cp_json(synth.cp_json(tmp_path / "c", 100))
     assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1
 
@@ -145,7 +153,7 @@ def test_malformed_json(tmp_path: Path) -> None:
         parse_db_json(_write(tmp_path, "j.json", '{"experiment":\n  db}'))
     f = synth.zk_json(tmp_path / "z", "sm", 10, 1.0)
     d = json.loads(f.read_text())
-    del d["circuits"]["zokrates"]["provers"]["native"]["sections"]["PROVER"]["user"]
+    del d["body"]["circuits"]["zokrates"]["provers"]["native"]["sections"]["PROVER"]["user"]
     f.write_text(json.dumps(d))
     with pytest.raises(ReportError, match=r"circuits.zokrates.provers.native.sections.PROVER.user"):
         parse_zk_json(f)
@@ -190,14 +198,17 @@ DATA = Path(__file__).parent / "data"
 
 
 def test_our_zk_driver_output(tmp_path: Path) -> None:
-    """Real output of `node zksnark-sm-rsm/run.mjs --statement rsm --n 16 --provers wasm,native`."""
+    """Real output of `node zksnark-sm-rsm/run.mjs --statement rsm --n 16 --hash poseidon --threads 1
+    --provers wasm,native --circuits zokrates` (the sound variant)."""
     src = DATA / "zk-rsm-poseidon-n16-t1"
     by = {r.prover: r for r in parse_zk_json(src / "report.json")}
     assert set(by) == {"wasm", "native"}
     for prover, js in by.items():
         text = parse_zk_text(src / f"report-{prover}.txt", "ours", prover)
         assert text.statement == js.statement == "rsm" and text.n == js.n == 16 and text.depth == 4
-        assert text.constraints == js.constraints == 30262 and text.status == js.status == "PASSED"
+        assert text.constraints == js.constraints == 30454 and text.status == js.status == "PASSED"
+        assert js.passed is True and js.circuit_variant == "sound"
+        assert [f.split(":")[0] for f in js.fixes] == ["Z1", "Z2"]
         # The text rounds to milliseconds, as bash's `time` does.
         for s in ("COMPUTATION", "TRUSTED SETUP", "PROVER", "VERIFIER"):
             for k in ("real", "user", "sys"):

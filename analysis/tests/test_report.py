@@ -73,6 +73,25 @@ def test_report_with_only_zksnark_results(tmp_path: Path, paper_dir: Path) -> No
     assert "zksnark-sm-rsm: single-prover" in text and "db-sm-rsm: DB-SM" not in text
     first = PdfReader(str(tmp_path / "report.pdf")).pages[0].extract_text()
     assert "All 6 runs verified" in first  # 2 statements x (ZoKrates: 2 provers, optimised: native)
+    # The variant of every figure, the fixes in force, and why SHA-256 stops at n = 16.
+    assert "variant" in text and "sound" in text and "as-published" in text
+    assert "Z1" in text and "Z2" in text
+    assert "only up to n = 16" in text and "4 GiB" in text
+
+
+def test_snarkjs_beside_the_native_prover_in_the_pdf(tmp_path: Path, paper_dir: Path) -> None:
+    """A run with snarkjs (the reference) in it: its column, the same-run ratios, and the
+    cross-verification in the PDF."""
+    synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["zksnark-sm-rsm"]))
+    run_dir = next((tmp_path / "raw" / "zksnark-sm-rsm").glob("rsm-poseidon-*"))
+    synth.zk_json(run_dir, "rsm", 16, 1.5, circuits=("zokrates", "optimized"))
+    build_report(tmp_path, paper_dir, for_results(tmp_path))
+    text = pdf_text(tmp_path / "report.pdf")
+    assert "snarkjs, the reference, beside our native prover in the same run" in text
+    assert "snarkjs / native" in text and "cross-verified" in text
+    refs = pd.read_csv(tmp_path / "tables" / "zksnark_references.csv", index_col=0)
+    assert len(refs) == 2  # both circuits of that run
+    assert refs["snarkjs / native (proof)"].tolist() == pytest.approx([5.4 / 0.9] * 2)
 
 
 def test_only_the_configured_runs_are_reported(tmp_path: Path, paper_dir: Path) -> None:

@@ -20,8 +20,13 @@ NOTE = (
     "verifier checks. Online: after the dealer's preprocessing (Beaver triples, shares), timed apart. "
     "Factor = the slowest party's online CPU time over the single prover's CPU time on the same circuit and "
     "threads, sampled just before and after each run in the same process. Semi-honest: parties follow the "
-    "protocol; malicious: SPDZ-style MACs checked before the proof is opened (a cheating party is caught, "
-    "without fairness). Parties share this machine's cores, so wall times stretch with m; CPU times do not."
+    "protocol. Malicious: SPDZ-style MACs on the witness shares, the triples' x and y, the randomisers and "
+    "every value opened before C, checked before C is opened; C, the Beaver products and h carry no MAC. "
+    "So a deviation makes the run abort, or yields a proof every party rejects (each party runs the Groth16 "
+    "verifier); never an accepted false proof. No fairness. In both variants the dealer is trusted (it deals "
+    "honestly and colludes with no party) and the channels are plain TCP, neither encrypted nor "
+    "authenticated; with a seed, the setup's, dealer's and parties' randomness is derived from the public "
+    "seed (not secret). Parties share this machine's cores, so wall times stretch with m; CPU times do not."
 )
 
 

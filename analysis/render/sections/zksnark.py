@@ -13,11 +13,27 @@ from analysis.render.context import Context
 from analysis.render.pdf import Doc
 
 ZK_NOTE = (
-    "Paper: ZoKrates 0.8 CLI, its single-threaded ark prover. Ours: zokrates-js compiles the same circuit; "
-    "'wasm' is zokrates-js's own prover, 'native' proves the exported R1CS with ark-groth16 at the stated "
-    "thread count. The claims use the native prover. prove = witness computation + proof (as the paper "
-    "timed it); CPU = user + sys (the paper's user + sys equals its real time, 2.178/2.179 s)."
+    "Paper: ZoKrates 0.8 CLI, its single-threaded ark prover, on its circuit as published. Ours: zokrates-js "
+    "compiles the ZoKrates circuit; 'wasm' is zokrates-js's own prover, 'native' proves the exported R1CS "
+    "with ark-groth16 at the stated thread count, 'snarkjs' proves the same files with snarkjs (the circom "
+    "ecosystem's prover, the reference). The claims use the native prover. prove = witness computation + "
+    "proof (as the paper timed it); CPU = user + sys (the paper's user + sys equals its real time, "
+    "2.178/2.179 s). 'variant' is the circuits' statement: 'sound' (v < L enforced, padding leaves nobody "
+    "opens; fixes Z1 and Z2 below) or 'as-published' (the paper's statement, which accepts v + kL in RSM "
+    "and 0 through a padding leaf)."
 )
+
+SHA256_NOTE = (
+    "SHA-256 trees: the paper's ZoKrates SHA-256 circuit is measured only up to n = 16 (depth 4). "
+    "zokrates-js is ZoKrates compiled to 32-bit WebAssembly, whose memory cannot exceed 4 GiB, and compiling "
+    "the SHA-256 program of a deeper tree exceeds it: the compiler traps ('unreachable') after minutes of "
+    "CPU (measured at depth 5, 8 and 14); at depth 4 the node process already peaks at about 4.6 GB. The "
+    "planner therefore runs SHA-256 trees deeper than 4 levels with our optimised circuit only."
+)
+
+PTAU = "powers of tau: 2^k, generation CPU [s]"
+
+FIXES_NOTE = "Fixes in force in our sound runs, as their reports list them (zksnark-sm-rsm/docs/fixes.md)."
 
 
 def _zk(v: float) -> str:
@@ -54,9 +70,75 @@ def circuits_table(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
+def variants(df: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """The circuits' variant of each (run, circuit) of ours: sound or as-published."""
+    z = df[(df["experiment"] == EXPERIMENT) & (df["source"] == "ours")]
+    out: dict[tuple[str, str], str] = {}
+    for (run, circuit), g in z.groupby([z["run"], z["variant"].fillna("zokrates")], sort=False):
+        modes = g["mode"].dropna().unique()
+        out[(str(run), str(circuit))] = str(modes[0]) if len(modes) else "-"
+    return out
+
+
+def references_table(df: pd.DataFrame) -> pd.DataFrame:
+    """snarkjs (the reference) beside our native ark-groth16 prover: same run, circuit, files and
+    threads; both proofs checked by both verifiers."""
+    z = df[(df["experiment"] == EXPERIMENT) & (df["source"] == "ours")]
+    rows: dict[str, dict[str, object]] = {}
+    for (run, circuit), g in z.groupby([z["run"], z["variant"].fillna("zokrates")], sort=True):
+        by = {p: h for p, h in g.groupby("prover")}
+        if not {"native", "snarkjs"} <= set(by):
+            continue
+
+        def get(p: str, section: str, label: str, metric: str, by: dict = by) -> float:
+            h = by[p]
+            hit = h[(h["section"] == section) & (h["label"] == label) & (h["metric"] == metric)]["value"]
+            return float(hit.sum()) if len(hit) else math.nan
+
+        def cpu(p: str, section: str, label: str) -> float:
+            return get(p, section, label, "user") + get(p, section, label, "sys")
+
+        def ptau(metric: str) -> float:
+            return get("snarkjs", "TRUSTED SETUP", "powers of tau", metric)
+
+        checked = [get("native", "VERIFIER", "checked by snarkjs", "cross_verified"),
+                   get("snarkjs", "VERIFIER", "checked by native", "cross_verified")]  # fmt: skip
+        mode = by["native"]["mode"].dropna()
+        rows[f"{run} {circuit}"] = {
+            "variant": str(mode.iloc[0]) if len(mode) else "-",
+            "constraints": get("native", "TRUSTED SETUP", "constraints", "constraints"),
+            "proof CPU, native [s]": cpu("native", "PROVER", "proof"),
+            "proof CPU, snarkjs [s]": cpu("snarkjs", "PROVER", "proof"),
+            "snarkjs / native (proof)": cpu("snarkjs", "PROVER", "proof") / cpu("native", "PROVER", "proof"),
+            "snarkjs / native (setup)": cpu("snarkjs", "TRUSTED SETUP", "setup")
+            / cpu("native", "TRUSTED SETUP", "setup"),
+            "snarkjs / native (verify)": cpu("snarkjs", "VERIFIER", "VERIFIER")
+            / cpu("native", "VERIFIER", "VERIFIER"),
+            "cross-verified": "yes" if all(v == 1 for v in checked) else "NO",
+            PTAU: f"2^{ptau('ptau_power'):.0f}, {ptau('ptau_cpu'):.0f}",
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def fixes_rows(ctx: Context) -> list[list[str]]:
+    fixes: dict[str, str] = {}
+    for r in ctx.col.runs:
+        if r.experiment == EXPERIMENT and r.source == "ours":
+            for f in r.fixes:
+                code, _, what = f.partition(": ")
+                fixes.setdefault(code if what else "", what or f)
+    return [[code, what] for code, what in fixes.items()]
+
+
 def section(doc: Doc, ctx: Context) -> None:
     doc.h1("zksnark-sm-rsm: single-prover Groth16 proofs of (reverse) set membership")
     table = zk_table(ctx.df)
+    var = variants(ctx.df)
+    keys = list(table.index)
+    table.insert(0, "variant", [
+        "as-published" if k.startswith("paper ") else var.get((k.split(" ")[1], k.split(" ")[2]), "-")
+        for k in keys
+    ])  # fmt: skip
     if "passed" in table:
         table["passed"] = [
             "-" if math.isnan(v) else ("PASSED" if v == 1 else "FAILED") for v in table["passed"]
@@ -65,23 +147,49 @@ def section(doc: Doc, ctx: Context) -> None:
         if col in table:
             table[col] = ["-" if math.isnan(v) else f"{v:.0f}" for v in table[col]]
     failed = {i for i, v in enumerate(table.get("passed", [])) if v == "FAILED"}
-    ctx.table(doc, "zksnark_runs", "zkSNARK runs: every prover, one proof [s]", table, _zk, flagged=failed,
+    ctx.table(doc, "zksnark_runs", "zkSNARK runs: every prover, one proof [s]", table,
+              {"variant": str, **{c: _zk for c in table.columns if c != "variant"}}, flagged=failed,
               index_name="run")  # fmt: skip
     doc.para(ZK_NOTE, small=True)
+    rows = fixes_rows(ctx)
+    if rows:
+        doc.table(["code", "what the sound variant does differently from the paper's statement"], rows,
+                  [0.13, 0.87], left={1}, caption=FIXES_NOTE)  # fmt: skip
+    ref = references_table(ctx.df)
+    if not ref.empty:
+        fmts: dict[str, object] = {c: str for c in ("variant", "cross-verified", PTAU)}
+        fmts["constraints"] = lambda v: "-" if math.isnan(v) else f"{v:,.0f}"
+        fmts.update({c: (lambda v: "-" if math.isnan(v) else f"{v:.2f}") for c in ref.columns if "/" in c})
+        caption = "snarkjs, the reference, beside our native prover in the same run"
+        ctx.table(doc, "zksnark_references", caption, ref, {**{c: _zk for c in ref.columns}, **fmts},  # type: ignore[dict-item]
+                  index_name="run, circuit")  # fmt: skip
+        doc.para(
+            "snarkjs 0.7.6 sets up (zkey new + one contribution), proves (single-threaded at one thread) and "
+            "verifies the very .r1cs and .wtns files the native prover reads, in the same run. The native "
+            "verifier checks snarkjs's proof and snarkjs checks the native one, on the same public inputs; a "
+            "disagreement fails the run. Ratios above 1: snarkjs is slower. The powers of tau are generated "
+            "locally by snarkjs (nothing is downloaded) and cached between runs; their generation time is "
+            "not in the setup (it is the same for every circuit up to that size).",
+            small=True,
+        )
+    doc.para(SHA256_NOTE, small=True)
     ct = circuits_table(ctx.df)
     if not ct.empty:
+        ct.insert(0, "variant", [var.get((str(r), "optimized"), "-") for r in ct.index])
         ints = {
             c: (lambda v: "-" if math.isnan(v) else f"{v:,.0f}") for c in ct.columns if "constraints" in c
         }
         ratios = {c: (lambda v: "-" if math.isnan(v) else f"{v:.3f}") for c in ct.columns if "/" in c}
         caption = "The strongest single-prover baseline beside the paper's circuit"
-        ctx.table(doc, "zksnark_circuits", caption, ct, {**ints, **ratios}, index_name="run (native prover)")
+        ctx.table(doc, "zksnark_circuits", caption, ct, {"variant": str, **ints, **ratios},
+                  index_name="run (native prover)")  # fmt: skip
         doc.para(
             "Ours proves the same two statements with the fewest constraints we could build: fixed-base "
             "windowed scalar multiplication for G and H, one Poseidon hash per tree level (select, then "
             "hash), scalars range-checked strictly. Same curve, hash, tree and leaf encoding, so the same "
             "set, root and commitment serve both circuits; both are proven by the same native prover, one "
-            "after the other in the same run. Proof CPU excludes the witness computation. The proof's "
-            "floor is its multi-scalar multiplications, whose sizes follow the number of wires.",
+            "after the other in the same run, in the same variant. Proof CPU excludes the witness "
+            "computation. The proof's floor is its multi-scalar multiplications, whose sizes follow the "
+            "number of wires.",
             small=True,
         )
