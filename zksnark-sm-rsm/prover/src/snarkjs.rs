@@ -168,9 +168,11 @@ pub fn read_vk(path: &Path, bytes: &[u8]) -> Result<VerifyingKey<Bn254>, Error> 
     })
 }
 
-/// Whether a key or proof file is in snarkjs's JSON form (else ark-serialize's binary form).
+/// Whether a key or proof file is in snarkjs's JSON form (else ark-serialize's binary form): text
+/// (UTF-8) that opens with `{`. A binary key or proof may start with the byte of `{`, but it is
+/// not valid UTF-8 beyond its first few bytes (the chance is below 2^-100 for a proof's 128).
 pub fn is_json(bytes: &[u8]) -> bool {
-    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+    std::str::from_utf8(bytes).is_ok_and(|t| t.trim_start().starts_with('{'))
 }
 
 #[cfg(test)]
@@ -191,6 +193,8 @@ mod tests {
         let text = proof_json(&p).to_string();
         assert_eq!(read_proof(path, text.as_bytes()).unwrap(), p);
         assert!(is_json(text.as_bytes()));
+        // A binary file that happens to start with `{` is not JSON.
+        assert!(!is_json(&[b'{', 0xff, 0xfe, 0x80]));
         let vk = VerifyingKey::<Bn254> {
             alpha_g1: p.a,
             beta_g2: p.b,
