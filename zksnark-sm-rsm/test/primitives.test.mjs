@@ -169,3 +169,17 @@ test("the ZoKrates stdlib Poseidon gives the same vectors (so JS trees match the
     }
   }
 });
+
+test("every fix code a report prints has its row in docs/fixes.md, and both circuits print the same", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { fixes } = await import("../lib/driver.mjs");
+  const doc = readFileSync(new URL("../docs/fixes.md", import.meta.url), "utf8");
+  assert.deepEqual(fixes("as-published"), []);
+  for (const line of fixes("sound")) {
+    const code = line.split(":")[0];
+    assert.ok(doc.includes(`\n| ${code} |`), `${code} has no row in docs/fixes.md`);
+  }
+  // The optimized circuit's Variant::fixes prints the same lines (zksnark-optimized's report).
+  const rust = readFileSync(new URL("../optimized/src/statement.rs", import.meta.url), "utf8").replace(/\\\n\s*/g, "");
+  for (const line of fixes("sound")) assert.ok(rust.includes(line), `optimized/src/statement.rs lacks "${line}"`);
+});
