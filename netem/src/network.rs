@@ -458,12 +458,11 @@ fn run_tool(
 
 impl Emulated {
     fn configure(&mut self) -> Result<(), Error> {
-        // Switches first: the hub forwards; IPv6 is off everywhere, so that router
-        // solicitations and the like neither use the links nor wait in the delay line.
+        // Switches first: the hub forwards; links made from now on have no IPv6, so that
+        // router solicitations and the like do not use them (loopback keeps ::1).
         for (n, ns) in std::iter::once(&self.hub).chain(&self.party).enumerate() {
             let hub = n == 0;
             inside(ns, move || {
-                write_sysctl("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1")?;
                 write_sysctl("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1")?;
                 if hub {
                     write_sysctl("/proc/sys/net/ipv4/ip_forward", "1")?;

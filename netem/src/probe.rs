@@ -52,6 +52,19 @@ pub fn round_trips(
     to: usize,
     rounds: usize,
 ) -> io::Result<Vec<Duration>> {
+    spaced_round_trips(net, from, to, rounds, Duration::ZERO)
+}
+
+/// [`round_trips`] with the client idle for `gap` before each exchange: both ends then wake
+/// from sleep for every packet, as they do when the delay keeps them waiting, so that this
+/// measures the machine's own wake-up latency where the network adds none.
+pub fn spaced_round_trips(
+    net: &Network,
+    from: usize,
+    to: usize,
+    rounds: usize,
+    gap: Duration,
+) -> io::Result<Vec<Duration>> {
     let (port, server) = serve(net, to, |mut s| {
         s.set_nodelay(true)?;
         let mut b = [0u8; 1];
@@ -68,6 +81,9 @@ pub fn round_trips(
         let mut b = [7u8; 1];
         let mut times = Vec::with_capacity(rounds);
         for round in 0..rounds + 2 {
+            if !gap.is_zero() {
+                std::thread::sleep(gap);
+            }
             let t = Instant::now();
             s.write_all(&b)?;
             s.read_exact(&mut b)?;

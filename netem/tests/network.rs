@@ -195,6 +195,13 @@ fn parties_exchange_data_over_every_profile() {
         for (from, to) in [(0, 1), (1, 2), (2, 0)] {
             echo(&net, from, to, 300_000);
         }
+        if net.is_emulated() && std::path::Path::new("/proc/sys/net/ipv6").exists() {
+            // A party's own loopback keeps IPv6, for services inside the party.
+            let v6 = net
+                .run_in(2, || TcpListener::bind("[::1]:0").is_ok())
+                .unwrap();
+            assert!(v6, "{}: no ::1 inside a party", profile.name);
+        }
         let addrs: BTreeSet<_> = (0..3).map(|i| net.ip(i)).collect();
         assert_eq!(addrs.len(), 3, "{}: parties share an address", profile.name);
         println!("{}: 3 parties exchanged 300 kB each way", profile);
@@ -259,10 +266,30 @@ fn bulk_throughput_matches_the_rate() {
     ] {
         let net = Network::create(&profile, 2).unwrap();
         let rate = profile.link.unwrap().rate.unwrap().bits_per_second() as f64;
-        let before = net.delay_stats().unwrap();
-        let b = probe::bulk(&net, 0, 1, mib << 20).unwrap();
-        let after = net.delay_stats().unwrap();
         let goodput = rate * 1448.0 / 1514.0;
+        // The rate is a ceiling on every attempt; reaching it may take a second try on a
+        // loaded machine (a capacity is the best of a few measurements).
+        let mut attempt = 0;
+        let (before, b, after) = loop {
+            attempt += 1;
+            let before = net.delay_stats().unwrap();
+            let b = probe::bulk(&net, 0, 1, mib << 20).unwrap();
+            let after = net.delay_stats().unwrap();
+            assert!(
+                b.steady_bits_per_second <= 1.05 * goodput,
+                "{}: {:.1} Mbit/s above a rate of {:.1}",
+                profile.name,
+                b.steady_bits_per_second / 1e6,
+                rate / 1e6
+            );
+            if b.steady_bits_per_second >= 0.85 * goodput || attempt == 3 {
+                break (before, b, after);
+            }
+            println!(
+                "{profile}: attempt {attempt} reached {:.1} Mbit/s; again",
+                b.steady_bits_per_second / 1e6
+            );
+        };
         let cpu_per_mb = (after.cpu - before.cpu).as_secs_f64() * 1e3
             / ((after.bytes - before.bytes) as f64 / 1e6);
         println!(
@@ -636,6 +663,12 @@ fn missing_rights_are_refused_in_one_line() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+#[test]
+fn a_network_can_be_shared_between_threads() {
+    fn shared<T: Send + Sync>() {}
+    shared::<Network>();
 }
 
 #[test]
