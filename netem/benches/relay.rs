@@ -47,6 +47,19 @@ fn main() {
             .join(" ")
     );
 
+    for parties in [2, 16] {
+        let t = std::time::Instant::now();
+        let net = Network::create(&Profile::wan(), parties).unwrap();
+        let made = t.elapsed();
+        let t = std::time::Instant::now();
+        drop(net);
+        println!(
+            "wan network of {parties} parties: created in {:.0} ms, removed in {:.0} ms",
+            ms(made),
+            ms(t.elapsed())
+        );
+    }
+
     // The machine's own wake-up latency: no delay line, both ends idle before each packet.
     let base = Network::create(&"name=base,rtt=0ms".parse().unwrap(), 2).unwrap();
     let hot = probe::round_trips(&base, 1, 0, 200).unwrap();

@@ -688,3 +688,39 @@ fn loopback_addresses_are_distinct_and_local() {
     assert!(net.netns_path(0).is_none());
     assert!(net.delay_stats().is_none());
 }
+
+/// netem-check measures where it can, and says how it is used where it is misused.
+#[test]
+fn netem_check_measures_and_reports() {
+    let _lock = serial();
+    let check = env!("CARGO_BIN_EXE_netem-check");
+    let out = Command::new(check)
+        .args(["--profile", "fast"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown network profile `fast`"));
+    let mut args = vec!["--profile", "none", "--rounds", "5"];
+    if can_emulate("netem_check_measures_and_reports") {
+        args.extend(["--profile", "rtt=2ms,rate=50mbit", "--bulk", "2"]);
+    }
+    let out = Command::new(check).args(&args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("none (plain loopback): RTT median"),
+        "{stdout}"
+    );
+    if args.len() > 4 {
+        assert!(
+            stdout.contains("(2 ms RTT, 50 Mbit/s): RTT median"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("ms CPU per MB"), "{stdout}");
+    }
+}
