@@ -288,7 +288,8 @@ impl Network {
     }
 
     /// A command for `program` that runs inside party `i`'s namespace; add arguments and spawn
-    /// it as usual. Under `none`, a plain command.
+    /// it as usual, while the network lives (a process spawned after the drop would find its
+    /// namespace without links, and nobody to end it). Under `none`, a plain command.
     pub fn command(&self, i: usize, program: impl AsRef<std::ffi::OsStr>) -> io::Result<Command> {
         let mut cmd = Command::new(program);
         self.enter(i, &mut cmd)?;
@@ -305,6 +306,7 @@ impl Network {
     }
 
     /// Runs `f` on a new thread inside party `i`'s namespace: sockets it opens are party i's.
+    /// A thread cannot be killed: its namespace outlives the network until the thread ends.
     pub fn thread<T, F>(&self, i: usize, f: F) -> io::Result<JoinHandle<T>>
     where
         T: Send + 'static,
