@@ -101,6 +101,14 @@ def value(v: float, unit: str = "s") -> str:
     return ratio(v) if unit == "x" else sig3(v)
 
 
+def stated(v: float, unit: str = "s") -> str:
+    """A number as a document states it (the paper's README), not rounded to three digits:
+    10,030, 2.17, 86x."""
+    if _nan(v):
+        return MISSING
+    return f"{v:,.6g}" + ("x" if unit == "x" else "")
+
+
 def with_unit(v: float, unit: str) -> str:
     """A figure with its unit, as a summary line prints it: 'x' ratios, 's' times, else the unit."""
     if unit == "x":
