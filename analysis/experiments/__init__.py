@@ -1,16 +1,25 @@
 """The experiments of the suite, one descriptor each: everything the shared machinery needs to
 know about an experiment, in one place.
 
-A descriptor (`EXPERIMENT` in a module of this package) gives the experiment's name and title,
-its run scheme (how run directories are named), its planner (the runs a configuration makes), its
-programs (binary, cargo package, source directories), its command line for one run, its cost
-features, its own configuration keys (JSON Schema properties), what its container image holds,
-and where its parser and PDF section are. The configuration schema, the planner, the estimator,
-the workflow, the registry of parsers and the renderer all read the descriptors; none of them
-names an experiment.
+A descriptor is a module of this package; its names are the descriptor:
 
-Adding an experiment: its crate (or program), a module here with `EXPERIMENT = Experiment(...)`,
-its parser in `analysis/parse/` and its section in `analysis/render/sections/`.
+    SCHEME       its run scheme (how run directories are named; its experiment's name)
+    TITLE, ORDER one line for the PDF and the README, its place in the suite's order
+    PROGRAMS     the programs it runs (binary, cargo package, source directories)
+    CONFIG       its own configuration keys: JSON Schema properties, as YAML text
+    plan(cfg)    the runs a configuration makes
+    command(run, job)  the command line of one run
+    features(run)      the sizes its cost grows with (the keys of its block in costs.yaml)
+  and where needed
+    check(cfg)   problems of a configuration beyond each key's schema
+    reads(run), READS_FROM   files of another experiment's runs it reads
+    STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
+
+Its parser is `analysis/parse/<module>.py` and its PDF section
+`analysis/render/sections/<module>.py`, by the module's name. The configuration schema, the
+planner, the estimator, the workflow, the registry of parsers and the renderer all read the
+descriptors; none of them names an experiment. Adding an experiment: its program, a module
+here, its parser and its section.
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import Any
+
+import yaml
 
 from analysis.plan.runs import Run, RunScheme
 
@@ -73,6 +84,14 @@ class Image:
     node: bool = False
 
 
+def _no_reads(run: Run) -> dict[str, str]:
+    return {}
+
+
+def _no_problems(cfg: Mapping[str, Any]) -> list[str]:
+    return []
+
+
 @dataclass(frozen=True)
 class Experiment:
     """One experiment, as every shared part of the suite sees it."""
@@ -93,10 +112,10 @@ class Experiment:
     tools: tuple[str, ...] = ("cargo",)  # programs it needs on the host's PATH
     image: Image = Image()
     # Problems of a configuration that selects it, beyond each key's own schema (one line each).
-    check: Callable[[Mapping[str, Any]], list[str]] = lambda cfg: []
+    check: Callable[[Mapping[str, Any]], list[str]] = _no_problems
     # Files of another experiment's runs that a run reads: name -> path relative to RESULTS/raw
     # (the other experiment is planned too, and its planner sees cfg["read_by"]).
-    reads: Callable[[Run], dict[str, str]] = lambda run: {}
+    reads: Callable[[Run], dict[str, str]] = _no_reads
     reads_from: tuple[str, ...] = ()
     rules: str | None = None  # a Snakemake file of extra rules (benchmarks outside `all`)
 
@@ -113,17 +132,31 @@ class Experiment:
         return fn
 
 
+def from_module(module: ModuleType) -> Experiment:
+    """The descriptor a module of this package is (see the package's documentation)."""
+    short = module.__name__.rsplit(".", 1)[-1]
+    try:
+        scheme: RunScheme = module.SCHEME
+        return Experiment(
+            name=scheme.experiment, title=module.TITLE, order=module.ORDER, scheme=scheme,
+            plan=module.plan, command=module.command, features=module.features,
+            programs=tuple(module.PROGRAMS), parser=f"analysis.parse.{short}",
+            section=f"analysis.render.sections.{short}", config=yaml.safe_load(module.CONFIG) or {},
+            stdout=getattr(module, "STDOUT", None), node_packages=getattr(module, "NODE_PACKAGES", ()),
+            tools=getattr(module, "TOOLS", ("cargo",)), image=getattr(module, "IMAGE", Image()),
+            check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),
+            reads_from=getattr(module, "READS_FROM", ()), rules=getattr(module, "RULES", None),
+        )  # fmt: skip
+    except AttributeError as e:
+        raise TypeError(f"{module.__name__} is not a complete experiment descriptor: {e}") from None
+
+
 @cache
 def _discover() -> tuple[Experiment, ...]:
     found = []
     for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        exp = getattr(module, "EXPERIMENT", None)
-        if not isinstance(exp, Experiment):
-            raise TypeError(f"{module.__name__} has no EXPERIMENT descriptor")
-        found.append(exp)
+        if not info.name.startswith("_"):
+            found.append(from_module(importlib.import_module(f"{__name__}.{info.name}")))
     found.sort(key=lambda e: (e.order, e.name))
     names = [e.name for e in found]
     if len(set(names)) != len(names):

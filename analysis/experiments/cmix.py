@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from analysis.experiments import Experiment, Job, Program
+from analysis.experiments import Job, Program
 from analysis.plan.runs import INT, THREAD_LIST, Part, Run, RunScheme, joined, listed, runs, thread_counts
 
 # One run per batch size (clients) measures every configured group and thread count: the unit
@@ -56,7 +54,7 @@ def features(run: Run) -> dict[str, float]:
 
 PROGRAM = Program("cmix-bench", "cmix", ("cmix",))
 
-CONFIG = yaml.safe_load("""
+CONFIG = """
 cmix_clients:
   description: >-
     cmix experiment: clients per batch (one message each, the batch's slots), one run per
@@ -83,18 +81,8 @@ cmix_reps:
   minimum: 1
   maximum: 10000
   default: 5
-""")
+"""
 
-EXPERIMENT = Experiment(
-    name="cmix",
-    title="the cMix mixnet: three nodes over TLS, elliptic-curve against MODP ElGamal",
-    order=60,
-    scheme=SCHEME,
-    plan=plan,
-    command=command,
-    features=features,
-    programs=(PROGRAM,),
-    parser="analysis.parse.cmix",
-    section="analysis.render.sections.cmix",
-    config=CONFIG,
-)
+TITLE = "the cMix mixnet: three nodes over TLS, elliptic-curve against MODP ElGamal"
+ORDER = 60
+PROGRAMS = (PROGRAM,)

@@ -8,9 +8,7 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from analysis.experiments import Experiment, Job, Program, zksnark
+from analysis.experiments import Job, Program, zksnark
 from analysis.plan.runs import INT, Part, Run, RunScheme, listed, runs, set_sizes, thread_counts
 
 # The collaborative prover proves a circuit the zkSNARK run of the same statement, n and threads
@@ -79,7 +77,7 @@ def check(cfg: Mapping[str, Any]) -> list[str]:
 
 PROGRAM = Program("collab-groth16", "collab-groth16", ("zksnark-sm-rsm/collab", "zksnark-sm-rsm/prover"))
 
-CONFIG = yaml.safe_load("""
+CONFIG = """
 collab_parties:
   description: party counts of the collaborative Groth16 prover (each party its own process)
   type: array
@@ -104,21 +102,9 @@ collab_factor:
   exclusiveMinimum: 0
   maximum: 100
   default: 2.0
-""")
+"""
 
-EXPERIMENT = Experiment(
-    name="collab-groth16",
-    title="collaborative Groth16: m parties prove the zkSNARK circuits over secret shares",
-    order=30,
-    scheme=SCHEME,
-    plan=plan,
-    command=command,
-    features=features,
-    programs=(PROGRAM,),
-    parser="analysis.parse.collab",
-    section="analysis.render.sections.collab",
-    config=CONFIG,
-    check=check,
-    reads=reads,
-    reads_from=(zksnark.SCHEME.experiment,),
-)
+TITLE = "collaborative Groth16: m parties prove the zkSNARK circuits over secret shares"
+ORDER = 30
+PROGRAMS = (PROGRAM,)
+READS_FROM = (zksnark.SCHEME.experiment,)

@@ -7,9 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from analysis.experiments import Experiment, Job, Program
+from analysis.experiments import Job, Program
 from analysis.plan.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
 SCHEME = RunScheme("cpsnark-sm", (Part("n", "n", INT, True), Part("threads", "t", INT, True)))
@@ -37,26 +35,16 @@ def features(run: Run) -> dict[str, float]:
 
 PROGRAM = Program("membership_hash", "cpsnark-sm", ("cpsnark-sm",), bench=True)
 
-CONFIG = yaml.safe_load("""
+CONFIG = """
 cpsnark_samples:
   description: sample size of the cpsnark-sm benchmark (criterion's statistics need >= 10)
   type: integer
   minimum: 10
   maximum: 10000
   default: 100
-""")
+"""
 
-EXPERIMENT = Experiment(
-    name="cpsnark-sm",
-    title="cpSNARK-Set membership, Benarroch et al. (the paper's experiment 3)",
-    order=40,
-    scheme=SCHEME,
-    plan=plan,
-    command=command,
-    features=features,
-    programs=(PROGRAM,),
-    parser="analysis.parse.cpsnark",
-    section="analysis.render.sections.cpsnark",
-    config=CONFIG,
-    stdout="report.txt",
-)
+TITLE = "cpSNARK-Set membership, Benarroch et al. (the paper's experiment 3)"
+ORDER = 40
+PROGRAMS = (PROGRAM,)
+STDOUT = "report.txt"

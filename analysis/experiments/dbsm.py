@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from analysis.experiments import Experiment, Job, Program
+from analysis.experiments import Job, Program
 from analysis.plan.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
 SCHEME = RunScheme("db-sm-rsm", (
@@ -50,7 +48,7 @@ def features(run: Run) -> dict[str, float]:
 
 PROGRAM = Program("db-sm-rsm", "db-sm-rsm", ("db-sm-rsm",))
 
-CONFIG = yaml.safe_load("""
+CONFIG = """
 curve:
   description: pairing curve of db-sm-rsm
   type: array
@@ -74,20 +72,10 @@ security:
   minItems: 1
   uniqueItems: true
   default: ["128"]
-""")
+"""
 
-EXPERIMENT = Experiment(
-    name="db-sm-rsm",
-    title="DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experiment 1)",
-    order=10,
-    scheme=SCHEME,
-    plan=plan,
-    command=command,
-    features=features,
-    programs=(PROGRAM,),
-    parser="analysis.parse.dbsm",
-    section="analysis.render.sections.dbsm",
-    config=CONFIG,
-    stdout="report.txt",
-    rules="db-sm-rsm/perf.smk",
-)
+TITLE = "DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experiment 1)"
+ORDER = 10
+PROGRAMS = (PROGRAM,)
+STDOUT = "report.txt"
+RULES = "db-sm-rsm/perf.smk"

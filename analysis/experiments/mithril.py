@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from analysis.experiments import Experiment, Job, Program
+from analysis.experiments import Job, Program
 from analysis.plan.runs import THREAD_LIST, Part, Run, RunScheme, joined, listed, runs, thread_counts
 
 # One run measures the native operations at every signer count and thread count, counts the
@@ -64,7 +62,7 @@ def features(run: Run) -> dict[str, float]:
 
 PROGRAM = Program("mithril-bench", "mithril-msp", ("mithril-msp",))
 
-CONFIG = yaml.safe_load("""
+CONFIG = """
 mithril_native_n:
   description: >-
     mithril experiment: signer counts of the native MSP runs (BLS12-381), each at every thread
@@ -92,18 +90,8 @@ mithril_size_n:
   minItems: 1
   uniqueItems: true
   default: [1, 2, 4, 8]
-""")
+"""
 
-EXPERIMENT = Experiment(
-    name="mithril",
-    title="Mithril's mergeable multisignatures, natively and in a halo2 circuit",
-    order=70,
-    scheme=SCHEME,
-    plan=plan,
-    command=command,
-    features=features,
-    programs=(PROGRAM,),
-    parser="analysis.parse.mithril",
-    section="analysis.render.sections.mithril",
-    config=CONFIG,
-)
+TITLE = "Mithril's mergeable multisignatures, natively and in a halo2 circuit"
+ORDER = 70
+PROGRAMS = (PROGRAM,)

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from analysis.experiments import Experiment, Job, Program
+from analysis.experiments import Job, Program
 from analysis.plan.runs import THREAD_LIST, Part, Run, RunScheme, joined, listed, runs, thread_counts
 
 # One run measures every configured thread count (the thread counts share one set-up).
@@ -53,7 +51,7 @@ def features(run: Run) -> dict[str, float]:
 
 PROGRAM = Program("veccom-bench", "veccom", ("veccom",))
 
-CONFIG = yaml.safe_load("""
+CONFIG = """
 veccom_n:
   description: vector lengths of the pairing-based vector commitment (veccom experiment)
   type: array
@@ -75,18 +73,8 @@ veccom_schemes:
   minItems: 1
   uniqueItems: true
   default: [pairing-bls12-381, merkle-sha256, merkle-blake3]
-""")
+"""
 
-EXPERIMENT = Experiment(
-    name="veccom",
-    title="vector commitments, pairing-based and Merkle",
-    order=50,
-    scheme=SCHEME,
-    plan=plan,
-    command=command,
-    features=features,
-    programs=(PROGRAM,),
-    parser="analysis.parse.veccom",
-    section="analysis.render.sections.veccom",
-    config=CONFIG,
-)
+TITLE = "vector commitments, pairing-based and Merkle"
+ORDER = 50
+PROGRAMS = (PROGRAM,)

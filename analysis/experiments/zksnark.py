@@ -8,9 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
-from analysis.experiments import Experiment, Image, Job, Program
+from analysis.experiments import Image, Job, Program
 from analysis.plan.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
 SCHEME = RunScheme("zksnark-sm-rsm", (
@@ -91,7 +89,7 @@ def features(run: Run) -> dict[str, float]:
     }
 
 
-CONFIG = yaml.safe_load("""
+CONFIG = """
 statements:
   description: zkSNARK statements; sm = set membership, rsm = reverse set membership
   type: array
@@ -122,29 +120,16 @@ zksnark_circuits:
   minItems: 1
   uniqueItems: true
   default: [zokrates, optimized]
-""")
+"""
 
-EXPERIMENT = Experiment(
-    name="zksnark-sm-rsm",
-    title="single-prover zkSNARK set membership in a Merkle tree (the paper's experiment 2)",
-    order=20,
-    scheme=SCHEME,
-    plan=plan,
-    command=command,
-    features=features,
-    programs=(
-        Program("zksnark-prover", "zksnark-prover", ("zksnark-sm-rsm/prover",)),
-        Program(
-            "zksnark-optimized", "zksnark-optimized", ("zksnark-sm-rsm/optimized", "zksnark-sm-rsm/prover")
-        ),
-    ),
-    parser="analysis.parse.zksnark",
-    section="analysis.render.sections.zksnark",
-    config=CONFIG,
-    check=check,
-    node_packages=("zksnark-sm-rsm",),
-    tools=("cargo", "node", "npm"),
-    image=Image(
-        paths=("zksnark-sm-rsm/run.mjs", "zksnark-sm-rsm/lib", "zksnark-sm-rsm/package.json"), node=True
-    ),
+TITLE = "single-prover zkSNARK set membership in a Merkle tree (the paper's experiment 2)"
+ORDER = 20
+PROGRAMS = (
+    Program("zksnark-prover", "zksnark-prover", ("zksnark-sm-rsm/prover",)),
+    Program("zksnark-optimized", "zksnark-optimized", ("zksnark-sm-rsm/optimized", "zksnark-sm-rsm/prover")),
+)
+NODE_PACKAGES = ("zksnark-sm-rsm",)
+TOOLS = ("cargo", "node", "npm")
+IMAGE = Image(
+    paths=("zksnark-sm-rsm/run.mjs", "zksnark-sm-rsm/lib", "zksnark-sm-rsm/package.json"), node=True
 )
