@@ -53,10 +53,10 @@ def degenerate(fig: Figure) -> str | None:
     is emptied and says so, and the figure is kept while one panel shows a trend."""
     drawn, flat = 0, []
     for ax in fig.axes:
-        xs = _data_x(ax)
-        if ax.patches and not xs:
-            drawn += 1  # a bar chart
+        if ax.patches:
+            drawn += 1  # a bar chart (with, perhaps, marks on its bars)
             continue
+        xs = _data_x(ax)
         if not xs:
             continue
         if max(len(x) for x in xs) >= 2:

@@ -191,7 +191,7 @@ def page_one(doc: Doc, ctx: Context, claims: list[Claim], sections: list[tuple[s
     if covered:
         rows = [claim_row(c) for c in covered]
         flagged = {i for i, c in enumerate(covered) if c.ours_failed}
-        doc.table(["the paper claims", "paper", "ours", "verdict"], rows, [0.36, 0.12, 0.22, 0.3],
+        doc.table(["the paper claims", "paper", "ours", "verdict"], rows, [0.3, 0.08, 0.2, 0.42],
                   flagged=flagged, left={3},
                   caption="The paper's claims beside ours (the paper's figures recomputed from its "
                   "sample reports; in full, with the README's rounding and how ours was made: "
@@ -364,7 +364,7 @@ def configuration_section(doc: Doc, ctx: Context) -> None:
               caption=f"The configuration ({ctx.rc.path or 'defaults'}):")  # fmt: skip
 
 
-def short(title: str, most: int = 40) -> str:
+def short(title: str, most: int = 34) -> str:
     """A title cut for a list of links: before its parenthesis or colon, at most `most` characters."""
     cut = title.split(" (")[0].split(": ")[0]
     return cut if len(cut) <= most else cut[: most - 3].rsplit(" ", 1)[0] + " ..."

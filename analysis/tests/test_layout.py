@@ -191,7 +191,14 @@ def test_a_plot_with_one_value_per_series_is_not_drawn() -> None:
     assert degenerate(fig) is None
     fig, ax = plt.subplots()
     ax.bar(["a", "b"], [1.0, 2.0])
+    ax.plot([0], [1.5], "*")  # a reference mark on one bar
     assert degenerate(fig) is None
+    fig, (left, right) = plt.subplots(1, 2)
+    left.plot([1], [1.0], "o")
+    left.set_xlabel("n")
+    right.plot([1, 2], [1.0, 2.0])
+    assert degenerate(fig) is None and not left.axison  # the flat panel is emptied and says so
+    assert any("one value of n" in t.get_text() for t in left.texts)
     plt.close("all")
 
 
