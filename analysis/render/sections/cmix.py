@@ -434,18 +434,18 @@ def overview(ctx: Context) -> Overview:
                 f"(target: at least {PREPRE.factor:g}x below)"
             ),
         )
-        name = "cmix_summary_targets"
+        name, index = "cmix_summary_targets", "group"
     else:
         said.append(f"No run at {TARGET_CLIENTS} clients and one thread: the targets were not evaluated.")
         main = derive.main_config(cfgs)
         full = derive.compare_table(df, main)
         frame = full[[c for c in full.columns if "per byte" not in str(c)]]
         flagged, caption = set(), f"{main.title}: each group's CPU per phase (mean of the nodes)"
-        name = "cmix_summary"
+        name, index = "cmix_summary", "phase"
     return Overview(
         measures=MEASURES,
         verdict=" ".join(said),
         ok=ok,
-        table=Compact(name, caption, frame, _fmts(frame), flagged=flagged, index_name="phase"),
+        table=Compact(name, caption, frame, _fmts(frame), flagged=flagged, index_name=index),
         figure=PageFigure("cmix_steps"),
     )
