@@ -45,17 +45,6 @@ INTRO = (
     "weights; one BLS check whose result is constrained to hold (by a residue witness instead of the "
     "final exponentiation, unless the run says final-exp)."
 )
-REFERENCE_NOTE = (
-    "mithril-stm (crates.io, Mithril's own implementation) at the same signer counts in the same run. "
-    "verify_aggregate is like for like: its BlsSignature::verify_aggregate (BLAKE2b weights, two 128-bit "
-    "multi-scalar multiplications, H(m), one pairing check) against our BKey + BSig + Ver on the same "
-    "keys, signatures and message, timed in alternation; both call blst's Pippenger and pairing, so "
-    "the ratio stays near 1. stm_verify is a different workload, shown for scale: its full STM "
-    "verification (each included signature's lottery indices, the Merkle batch path of the "
-    "registrations, the quorum of k = 357 of m = 2642, the multisignature over the included "
-    "signatures only). Its multi-scalar multiplications run on blst's own pool, one thread per CPU the "
-    "process may use (CPU time counts them all)."
-)
 SEED = (
     "Compared with: the report 'Mithril MSP and Benchmark' (Zhejiang University, 2024), which proves the "
     "same aggregation with halo2-lib over BN254: 254-bit weights and one independent scalar "
@@ -541,20 +530,6 @@ def section(doc: Doc, ctx: Context) -> None:
             "mithril: native CPU time per call against the signer count (log-log), each operation's "
             "counted-operation lower bound dotted.",
         )
-
-    rt = reference_table(df)
-    if not rt.empty:
-        doc.h2("Beside mithril-stm, measured in the same run")
-        ctx.table(
-            doc,
-            "mithril_reference",
-            "mithril: ours / mithril-stm per operation, same run, CPU time per call",
-            rt,
-            {"workload": str, "ours": _time, "mithril-stm": _time, "ours / mithril-stm": ratio},
-            [0.2, 0.44, 0.12, 0.12, 0.12],
-            index_name="operation, n, threads",
-        )
-        doc.para(REFERENCE_NOTE, small=True)
 
     doc.h2("The MSP.B circuit: size and proofs, beside the seed's")
     st = size_table(df)
