@@ -13,9 +13,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
+from analysis import units
 from analysis.derive.estimates import (
     DEFAULT_COLLAB_FACTOR,
     collab_estimate,
@@ -358,15 +358,6 @@ def breakdown_table(df: pd.DataFrame, rows: tuple[Row, ...]) -> pd.DataFrame:
 
 
 def fmt_value(v: float, unit: str = "s") -> str:
-    """Compact number formatting for tables: whole seconds from 100 s (thousands separated), else
-    4 significant digits (so 2.178 s stays distinguishable from the README's 2.17 s)."""
-    if v is None or (isinstance(v, float) and np.isnan(v)):
-        return "-"
-    if unit == "x":
-        return f"{v:.3g}x" if abs(v) < 100 else f"{v:,.0f}x"
-    a = abs(v)
-    if a >= 100:
-        return f"{v:,.0f}"
-    if a >= 0.001:
-        return f"{v:.4g}"
-    return f"{v:.2g}"
+    """A figure for a table whose header carries its unit: three significant digits (see
+    analysis.units), a ratio with its x."""
+    return units.value(v, unit)

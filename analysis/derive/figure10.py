@@ -111,13 +111,6 @@ HBC_NOTE = (
 )
 
 
-def db_runs(df: pd.DataFrame) -> list[tuple[str, str]]:
-    """(source, run) of every db-sm-rsm run in the table, paper first."""
-    d = df[df["experiment"] == DB][["source", "run"]].drop_duplicates()
-    pairs = [(str(a), str(b)) for a, b in d.itertuples(index=False)]
-    return sorted(pairs, key=lambda sr: (sr[0] != "paper", sr[1]))
-
-
 def run_frame(df: pd.DataFrame, source: str, run: str) -> pd.DataFrame:
     sel = (df["experiment"] == DB) & (df["source"] == source) & (df["run"] == run)
     return df[sel & (df["metric"] == "time")]

@@ -1,5 +1,8 @@
 """What every section of the report needs: the collection of runs, the configuration, and the
-writers that put each table and plot both in the PDF and beside it as files."""
+writers that put each table and plot both in the PDF and beside it as files.
+
+A plot that shows no trend (every series one point against m or n) is not drawn: its writer puts
+a sentence in its place (see `plots.degenerate`)."""
 
 from __future__ import annotations
 
@@ -13,12 +16,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.config import RunConfig
-from analysis.derive.claims import fmt_value
 from analysis.derive.spread import Spread, median_of
 from analysis.render.pdf import Doc
-from analysis.render.plots import save_plot
+from analysis.render.plots import degenerate, save_plot
 from analysis.render.tables import write_table
 from analysis.tidy import Collection
+from analysis.units import gib
+from analysis.units import value as fmt_value
 
 
 def cell(v: object, fmt: Callable[[float], str] = fmt_value) -> str:
@@ -42,6 +46,10 @@ class Context:
     rc: RunConfig
     results_dir: Path
     written: list[Path] = field(default_factory=list)
+    # Plots drawn so far, by name: (the PNG, its caption), or (None, why it was not drawn).
+    figures: dict[str, tuple[Path | None, str]] = field(default_factory=dict)
+    # Plots saved beside the PDF but not placed where they are drawn (the main part shows them).
+    hold: set[str] = field(default_factory=set)
 
     @property
     def df(self) -> pd.DataFrame:
@@ -62,7 +70,7 @@ class Context:
             mem = m.get("mem_total_gib")
             text = (
                 f"{m.get('hostname', '?')}: {m.get('cpu_model', '?')}, {m.get('logical_cpus', '?')} "
-                f"logical CPUs, {mem:.0f} GiB, {m.get('os', '?')}"
+                f"logical CPUs, {gib(mem)}, {m.get('os', '?')}"
                 if isinstance(mem, int | float)
                 else "not recorded"
             )
@@ -101,7 +109,20 @@ class Context:
         doc.table(header, rows, widths, flagged=flagged, caption=caption)
 
     def plot(self, doc: Doc, name: str, fig: Figure, caption: str) -> None:
+        """The plot as PDF and PNG beside the report and in the document, unless it shows no
+        trend (then a sentence says so, and no file is written) or is held for the main part."""
+        why = degenerate(fig)
+        if why is not None:
+            plt.close(fig)
+            sentence = f"Not drawn: {why}; the figures are in the tables."
+            self.figures[name] = (None, sentence)
+            if name not in self.hold:
+                doc.para(f"{caption.rstrip('.')}. {sentence}", small=True)
+            return
         files = save_plot(fig, name, self.results_dir / "plots")
         self.written += files
         plt.close(fig)
-        doc.figure(next(f for f in files if f.suffix == ".png"), caption)
+        png = next(f for f in files if f.suffix == ".png")
+        self.figures[name] = (png, caption)
+        if name not in self.hold:
+            doc.figure(png, caption)

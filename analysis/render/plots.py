@@ -1,252 +1,131 @@
-"""Plots drawn from the tidy table; each is saved as PDF and PNG and placed in the report."""
+"""What every plot of the report shares: saving (PDF and PNG, atomically), the rule that a plot
+showing no trend is not drawn, grouped bar charts (what a section draws instead), and the rule
+for series of different sizes.
+
+The rules, for every section's figures:
+- A line plot against m or n (or any x) in which every series has one x value shows no trend:
+  `degenerate` says why, and `Context.plot` then writes a sentence instead of the figure. A
+  section that has such data draws a bar chart (`bars`) instead.
+- Series of different sizes n are put on one axis only per entry (value / n) and labelled with
+  their n (`per_entry_label`); a time for n proofs at n = 16 beside one at n = 10 000 compares
+  workloads, not implementations.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from analysis.derive.claims import fmt_value
-from analysis.derive.estimates import collab_estimate, cpsnark_totals
-from analysis.derive.figure10 import (
-    DBRSM_BREAKDOWN,
-    DBSM_BREAKDOWN,
-    FSM,
-    RSM,
-    Row,
-    db_groups,
-    group_median,
-    group_ok,
-    group_spread,
-    row_fn,
-    total_fn,
-)
-from analysis.derive.picks import _int, zk_prove
-from analysis.parse.cpsnark import EXPERIMENT as CP
-from analysis.parse.cpsnark import PROVE, WITNESS
-from analysis.parse.zksnark import EXPERIMENT as ZK
+from analysis import units
 
 LANDSCAPE = (11.69, 8.27)
-MARKERS = ("s", "^", "D", "v", "P", "X")  # one per m (m=4, the paper's, keeps "o")
-SERIES = ["approach", "source", "n", "m", "threads", "value", "lo", "hi", "ok"]
+# The size of one figure of a section's page: wide and low, so that a compact table fits above it.
+PAGE_FIGURE = (11.0, 4.6)
 
 
-def db_series(df: pd.DataFrame) -> pd.DataFrame:
-    """Per-prover DB-SM/DB-RSM totals of every db run."""
-    rows = []
-    for g in db_groups(df):
-        ok = group_ok(df, g)
-        for approach, sec in (("DB-SM", FSM), ("DB-RSM", RSM)):
-            sp = group_spread(df, g, total_fn(sec, "M"))
-            rows.append(
-                {"approach": approach, "source": g.source, "n": g.n, "m": g.m, "threads": g.threads,
-                 "value": sp.median, "lo": sp.lo, "hi": sp.hi, "ok": ok}
-            )  # fmt: skip
-    return pd.DataFrame(rows, columns=SERIES)
-
-
-def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
-    """collab-zkSNARK estimates and cpSNARK totals at every n that was run (n x one proof)."""
-    rows = []
-    z = df[df["experiment"] == ZK][["source", "statement", "n", "hash"]].drop_duplicates().dropna()
-    for source, st, n, h in z.itertuples(index=False):
-        pick = zk_prove(df, str(source), str(st), int(n), hash=str(h))
-        if pick is None or pick.n != int(n):
+def _data_x(ax: Axes) -> list[set[float]]:
+    """The distinct finite x values of each line drawn in data coordinates (not axhline/axvline)."""
+    out = []
+    for line in ax.get_lines():
+        if line.get_transform() != ax.transData:
             continue
-        f = 2.0 if source == "paper" else factor
-        sp = pick.spread.scaled(f * int(n)) if pick.spread else None
-        rows.append(
-            {
-                "approach": f"collab-zkSNARK-{str(st).upper()}" + ("" if h == "poseidon" else f" ({h})"),
-                "source": source,
-                "n": int(n),
-                "m": None,
-                "threads": pick.threads,
-                "value": collab_estimate(pick.value, int(n), f),
-                "lo": sp.lo if sp else float("nan"),
-                "hi": sp.hi if sp else float("nan"),
-                "ok": pick.ok,
-            }
-        )
-    c = df[(df["experiment"] == CP) & (df["metric"] == "mean")]
-    for (source, _run), g in c.groupby(["source", "run"]):
-        vals = dict(zip(g["section"], g["value"], strict=False))
-        n = _int(g["n"].iloc[0])
-        if n is None or PROVE not in vals or WITNESS not in vals:
+        x = np.asarray(line.get_xdata(), dtype=float)
+        y = np.asarray(line.get_ydata(), dtype=float)
+        keep = np.isfinite(x) & np.isfinite(y) if len(x) == len(y) else np.isfinite(x)
+        if keep.any():
+            out.append(set(x[keep].tolist()))
+    return out
+
+
+def degenerate(fig: Figure) -> str | None:
+    """Why `fig` shows no trend, or None. A line plot whose every series has one x value is
+    degenerate (one dot per series says nothing against m or n); a figure with nothing drawn at
+    all is too. Bar charts are not line plots. In a figure of several panels, a degenerate panel
+    is emptied and says so, and the figure is kept while one panel shows a trend."""
+    drawn, flat = 0, []
+    for ax in fig.axes:
+        if ax.patches:
+            drawn += 1  # a bar chart (with, perhaps, marks on its bars)
             continue
-        rows.append(
-            {
-                "approach": "cpSNARK-Set SM (prove + witness)",
-                "source": source,
-                "n": n,
-                "m": None,
-                "threads": _int(g["threads"].iloc[0]),
-                "value": cpsnark_totals(vals[PROVE], vals[WITNESS], n)["total"],
-                "lo": float("nan"),
-                "hi": float("nan"),
-                "ok": True,
-            }
-        )
-    return pd.DataFrame(rows, columns=SERIES)
-
-
-COLORS = {
-    "DB-SM": "tab:blue",
-    "DB-RSM": "tab:orange",
-    "collab-zkSNARK-SM": "tab:green",
-    "collab-zkSNARK-RSM": "tab:red",
-    "cpSNARK-Set SM (prove + witness)": "tab:purple",
-}
-
-
-def _error_bars(ax: plt.Axes, g: pd.DataFrame, x: str, color: str | None) -> None:
-    """min-max of the repetitions around each median (only where there is a spread)."""
-    spread = g[(g["hi"] > g["lo"]).fillna(False).astype(bool)]
-    if spread.empty:
-        return
-    ax.errorbar(spread[x], spread["value"],
-                yerr=[spread["value"] - spread["lo"], spread["hi"] - spread["value"]],
-                fmt="none", ecolor=color or "gray", capsize=3, lw=1)  # fmt: skip
-
-
-def _mark_failed(ax: plt.Axes, d: pd.DataFrame, x: str) -> None:
-    bad = d[~d["ok"].astype(bool)]
-    if not bad.empty:
-        ax.scatter(bad[x], bad["value"], s=160, facecolors="none", edgecolors="red", linewidths=1.5, zorder=5)
-
-
-def plot_vs_n(df: pd.DataFrame, factor: float) -> Figure:
-    data = pd.concat([db_series(df), single_prover_series(df, factor)], ignore_index=True)
-    fig, ax = plt.subplots(figsize=(9, 6))
-    if data.empty:
-        ax.text(0.5, 0.5, "no results to plot", ha="center", va="center", transform=ax.transAxes)
-        return fig
-    for (approach, source, m, t), g in data.groupby(
-        ["approach", "source", data["m"].fillna(-1), data["threads"].fillna(-1)]
-    ):
-        g = g.sort_values("n")
-        label = f"{approach}, {source}"
-        if m != -1:
-            label += f", m={int(m)}"
-        if source == "ours" and t != -1:
-            label += f", t={int(t)}"
-        style: dict[str, Any] = {
-            "marker": ("o" if m in (-1, 4) else MARKERS[int(m) % len(MARKERS)]) if source == "ours" else "*",
-            "ls": "-" if source == "ours" else "none",
-            "ms": 7 if source == "ours" else 14,
-            "color": COLORS.get(str(approach), "gray"),
-        }
-        if source == "paper":
-            style["mfc"] = "none"
-        ax.plot(g["n"], g["value"], label=label, **style)
-        _error_bars(ax, g, "n", style["color"])
-    _mark_failed(ax, data, "n")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("n (ciphertexts = set size)")
-    ax.set_ylabel("per-prover time for n proofs [s]")
-    ax.set_title("Per-prover time against n (collab-zkSNARK and cpSNARK: n x one proof, extrapolated)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
-    ax.text(
-        0.99,
-        0.01,
-        "stars: paper's sample reports; bars: min-max of repetitions; red ring: a FAILED status",
-        transform=ax.transAxes,
-        ha="right",
-        va="bottom",
-        fontsize=7,
-    )
-    fig.tight_layout()
-    return fig
-
-
-def plot_vs_m(df: pd.DataFrame) -> Figure:
-    data = db_series(df)
-    fig, ax = plt.subplots(figsize=(9, 6))
-    if data.empty:
-        ax.text(
-            0.5,
-            0.5,
-            "no db-sm-rsm results: nothing to plot against m",
-            ha="center",
-            va="center",
-            transform=ax.transAxes,
-        )
-        return fig
-    for (approach, source, n, t), g in data.groupby(["approach", "source", "n", data["threads"].fillna(-1)]):
-        g = g.sort_values("m")
-        label = f"{approach}, {source}, n={n}" + (f", t={int(t)}" if source == "ours" and t != -1 else "")
-        ax.plot(
-            g["m"],
-            g["value"],
-            marker="o" if source == "ours" else "*",
-            ms=7 if source == "ours" else 14,
-            ls="-" if source == "ours" else "none",
-            color=COLORS.get(str(approach)),
-            label=label,
-            mfc="none" if source == "paper" else None,
-        )
-        _error_bars(ax, g, "m", COLORS.get(str(approach)))
-    _mark_failed(ax, data, "m")
-    ax.set_yscale("log")
-    ax.set_xlabel("m (mix-servers)")
-    ax.set_ylabel("per-prover time [s]")
-    ax.set_xticks(sorted(data["m"].unique()))
-    ax.set_title("Per-prover time against m (DB-SM and DB-RSM, largest mixer)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
-def plot_breakdown(df: pd.DataFrame) -> Figure:
-    """Stacked per-step shares of the per-prover time, one bar per db run (README mapping)."""
-    fig, axes = plt.subplots(1, 2, figsize=(11.5, 6.5))
-    groups = db_groups(df)
-    for ax, (title, rows, sec) in zip(
-        axes, (("DB-SM", DBSM_BREAKDOWN, FSM), ("DB-RSM", DBRSM_BREAKDOWN, RSM)), strict=True
-    ):
-        mrows: list[Row] = [r for r in rows if r.party == "M"]
-        if not groups:
-            ax.text(0.5, 0.5, "no db-sm-rsm results", ha="center", va="center", transform=ax.transAxes)
-            ax.set_title(title)
+        xs = _data_x(ax)
+        if not xs:
             continue
-        labels, totals, parts = [], [], []
-        for g in groups:
-            total = group_median(df, g, total_fn(sec, "M"))
-            vals = [group_median(df, g, row_fn(r)) for r in mrows]
-            other = total - float(np.nansum(vals))
-            parts.append([*(0.0 if np.isnan(v) else v for v in vals), max(other, 0.0)])
-            totals.append(total)
-            labels.append(
-                f"{g.source}\nm={g.m} n={g.n}" + (f"\nt={g.threads}" if g.source != "paper" else "")
-            )
-        arr = np.array(parts)
-        # Per-step maxima over mixers can sum slightly above the largest mixer's total (and the
-        # paper prints 2 significant digits), so normalise by whichever is larger.
-        denom = np.maximum(np.array(totals), arr.sum(axis=1))
-        share = 100 * arr / np.where(denom > 0, denom, 1)[:, None]
-        bottom = np.zeros(len(labels))
-        names = [r.label.replace("(M_k) ", "") for r in mrows] + ["other (not in the README mapping)"]
-        cmap = plt.get_cmap("tab10")
-        for i, name in enumerate(names):
-            ax.bar(labels, share[:, i], bottom=bottom, label=name, color=cmap(i % 10))
-            bottom += share[:, i]
-        for i, t in enumerate(totals):
-            ax.text(i, 101, f"{fmt_value(t)} s", ha="center", va="bottom", fontsize=8)
-        ax.set_ylim(0, 112)
-        ax.set_ylabel("share of per-prover time [%]")
-        ax.set_title(f"{title}: per-step breakdown (largest mixer per step)")
-        ax.legend(fontsize=6.5, loc="lower center", bbox_to_anchor=(0.5, -0.42), ncol=2)
-        ax.tick_params(axis="x", labelsize=7)
+        if max(len(x) for x in xs) >= 2:
+            drawn += 1
+        else:
+            flat.append((ax, sorted(set().union(*xs))))
+    if not drawn and not flat:
+        return "nothing to plot"
+    if not drawn:
+        ax, values = flat[0]
+        what = ax.get_xlabel() or "x"
+        shown = ", ".join(units.sig3(v) for v in values)
+        return f"every series has one value of {what} ({shown})"
+    for ax, _values in flat:
+        what = ax.get_xlabel() or "x"
+        ax.clear()
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, f"not drawn: one value of {what} per series", ha="center", va="center",
+                transform=ax.transAxes, fontsize=9, wrap=True)  # fmt: skip
+    return None
+
+
+def per_entry_label(label: str, n: int | float | None) -> str:
+    """A series' label with its size, for plots that put several n on one axis per entry."""
+    return label if n is None or (isinstance(n, float) and math.isnan(n)) else f"{label}, n={int(n):,}"
+
+
+def bars(
+    groups: Mapping[str, Mapping[str, float]],
+    ylabel: str,
+    title: str,
+    fmt: Callable[[float], str] = units.seconds,
+    log: bool | None = None,
+    colors: Mapping[str, str] | None = None,
+    figsize: tuple[float, float] = PAGE_FIGURE,
+) -> Figure:
+    """Grouped bars: one group per key of `groups` (on the x axis), one bar per series inside it,
+    each bar labelled with its value; logarithmic when the values span more than 100x (or as
+    `log` says). Missing values leave a gap."""
+    series = list(dict.fromkeys(s for g in groups.values() for s in g))
+    fig, ax = plt.subplots(figsize=figsize)
+    vals = [v for g in groups.values() for v in g.values() if v is not None and not math.isnan(v) and v > 0]
+    if log is None:
+        log = bool(vals) and max(vals) / min(vals) > 100
+    x = np.arange(len(groups))
+    width = 0.8 / max(1, len(series))
+    cmap = plt.get_cmap("tab10")
+    for i, s in enumerate(series):
+        ys = [groups[g].get(s, math.nan) for g in groups]
+        off = (i - (len(series) - 1) / 2) * width
+        colour = (colors or {}).get(s, cmap(i % 10))
+        rects = ax.bar(x + off, [0 if math.isnan(y) else y for y in ys], width, label=s, color=colour)
+        for r, y in zip(rects, ys, strict=True):
+            if not math.isnan(y):
+                ax.annotate(fmt(y), (r.get_x() + r.get_width() / 2, r.get_height()), ha="center",
+                            va="bottom", fontsize=6.5, xytext=(0, 1), textcoords="offset points")  # fmt: skip
+    ax.set_xticks(x, list(groups), fontsize=8)
+    # Room above the highest bar for its label and the legend.
+    if log:
+        ax.set_yscale("log")
+        if vals:
+            ax.set_ylim(min(vals) / 2, max(vals) * 12)
+    else:
+        ax.set_ylim(0, (max(vals) if vals else 1) * 1.4)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    if len(series) > 1:
+        ax.legend(fontsize=7, ncol=min(4, len(series)), loc="upper center")
     fig.tight_layout()
     return fig
 

@@ -1,14 +1,18 @@
 """results/report.pdf, the tables and plots beside it, and the terminal summary: all drawn from
 the tidy table of the configured runs.
 
-The PDF opens with what was run (configuration, commit, machine), a box that lists every failed
-status (or says that all runs verified), and a page on how to read the rest; then the paper's
-claims beside ours, one section per experiment, and every run with its status.
+The PDF answers first. Page 1: did every run verify, the paper's claims beside ours with the
+verdict (the summary the terminal prints), the like-for-like pairs, what ran where at which
+commit, and the page of every section. Then the contents, how to read the report, and one or two
+pages per experiment (its section's `overview`: what it measures, the verdict, one compact table,
+one figure). The appendix holds the configuration, the claims in full, every experiment's detail
+tables (its section's `section`) and every run with its status.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import json
 import math
 import sys
@@ -17,18 +21,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import __version__
+from analysis import __version__, experiments, units
 from analysis.config import RunConfig
-from analysis.derive.claims import REPRODUCED_FACTOR, Claim, claims_frame, compute_claims, fmt_value, verdict
-from analysis.derive.comparisons import pairings, pairings_frame
+from analysis.derive.claims import REPRODUCED_FACTOR, Claim, claims_frame, compute_claims, verdict
+from analysis.derive.comparisons import Pairing, pairings, pairings_frame
 from analysis.parse.common import RunInfo
 from analysis.render.context import Context, cell
+from analysis.render.pdf import TITLE as TITLE_STYLE
 from analysis.render.pdf import Doc
 from analysis.render.sections import SECTIONS
+from analysis.render.sections.common import Overview, overview_of
 from analysis.render.tables import write_table
 from analysis.tidy import Collection, collect, write_tidy
 
 TITLE = "Traceable mixnets: benchmark report"
+# The main figure of an experiment's page: at most this high, shrunk down to the minimum to fit
+# below its table (then it moves to the next page: the experiment's second).
+PAGE_FIGURE_CM, PAGE_FIGURE_MIN_CM = 10.0, 6.0
 
 
 def progress(msg: str) -> None:
@@ -37,12 +46,19 @@ def progress(msg: str) -> None:
 
 def unit_format(unit: str) -> Callable[[float], str]:
     def fmt(v: float) -> str:
-        return fmt_value(v, unit)
+        return units.value(v, unit)
 
     return fmt
 
 
-# ---- the opening pages -------------------------------------------------------------------------
+def with_unit_format(unit: str) -> Callable[[float], str]:
+    def fmt(v: float) -> str:
+        return units.with_unit(v, unit)
+
+    return fmt
+
+
+# ---- page 1: the answer ------------------------------------------------------------------------
 
 
 def failed_runs(runs: list[RunInfo]) -> list[str]:
@@ -54,14 +70,22 @@ def failed_runs(runs: list[RunInfo]) -> list[str]:
     return out
 
 
-def status_box(doc: Doc, col: Collection) -> None:
+def verdict_line(col: Collection) -> tuple[list[str], bool]:
+    """The first line of page 1 and of the terminal summary (with the failed runs under it)."""
     ours = [r for r in col.runs if r.source == "ours"]
     failed = failed_runs(col.runs)
     if failed:
-        doc.box([f"FAILED: {len(failed)} of {len(ours)} runs did not verify:", *failed], ok=False)
-    else:
-        doc.box([f"All {len(ours)} runs verified: every proof was accepted and every status is True."],
-                ok=True)  # fmt: skip
+        return [f"FAILED: {len(failed)} of {len(ours)} runs did not verify:", *failed], False
+    return [f"All {len(ours)} runs verified: every proof was accepted and every status is True."], True
+
+
+def machine_text(m: dict[str, object]) -> str:
+    mem = m.get("mem_total_gib")
+    memory = units.gib(float(mem)) if isinstance(mem, int | float) else "? GiB"
+    return (
+        f"{m.get('hostname', '?')}: {m.get('cpu_model', '?')}, {m.get('logical_cpus', '?')} logical "
+        f"CPUs, {memory}, {m.get('os', '?')}"
+    )
 
 
 def machines(col: Collection) -> list[str]:
@@ -70,10 +94,7 @@ def machines(col: Collection) -> list[str]:
         if r.source == "ours" and r.machine:
             m = r.machine
             key = json.dumps({k: m.get(k) for k in ("hostname", "cpu_model", "logical_cpus")}, sort_keys=True)
-            seen[key] = (
-                f"{m.get('hostname', '?')}: {m.get('cpu_model', '?')}, {m.get('logical_cpus', '?')} logical "
-                f"CPUs, {m.get('mem_total_gib', '?')} GiB, {m.get('os', '?')}"
-            )
+            seen[key] = machine_text(m)
     return sorted(seen.values())
 
 
@@ -85,7 +106,7 @@ def runners(col: Collection) -> list[str]:
             continue
         run = r.runner
         if run is None:
-            seen.add("not recorded (a report without the suite's envelope)")
+            seen.add("runner not recorded (a report without the suite's envelope)")
         elif run.get("kind", "native") == "native":
             seen.add("natively (the programs built in target/release)")
         else:
@@ -94,52 +115,98 @@ def runners(col: Collection) -> list[str]:
     return sorted(seen)
 
 
-def title_page(doc: Doc, ctx: Context) -> None:
-    col, rc = ctx.col, ctx.rc
-    now = dt.datetime.now(dt.UTC)
-    doc.title_block(
-        TITLE, f"Generated {now:%Y-%m-%d %H:%M UTC} by analysis {__version__} from {ctx.results_dir}"
-    )
-    status_box(doc, col)
-    cfg = rc.config
+def what_ran(ctx: Context) -> list[str]:
+    """What ran, where, at which commit: three lines."""
+    col, rc, cfg = ctx.col, ctx.rc, ctx.rc.config
     ours = [r for r in col.runs if r.source == "ours"]
     by_exp: dict[str, int] = {}
     for r in ours:
         by_exp[r.experiment] = by_exp.get(r.experiment, 0) + 1
-    doc.para(f"<b>Code:</b> commit {rc.commit}.", markup=True)
-    commits = sorted({r.commit for r in ours if r.commit})
-    if commits and len(commits) > 1:
-        doc.para(f"Runs were made by {len(commits)} different commits: {', '.join(commits)}.")
-    doc.para("<b>Machine(s) of our runs:</b> " + ("; ".join(machines(col)) or "not recorded"), markup=True)
-    doc.para("<b>Runner:</b> " + ("; ".join(runners(col)) or "not recorded") + ".", markup=True)
-    what = [f"{e}: {by_exp.get(e, 0)} run(s)" for e in (cfg.get("experiments") or sorted(by_exp))]
-    doc.para("<b>What ran:</b> " + "; ".join(what) + ".", markup=True)
+    exps = [e for e in (cfg.get("experiments") or sorted(by_exp))]
+    what = ", ".join(f"{e} ({by_exp.get(e, 0)})" for e in exps)
+    sizes = ""
     if cfg:
         threads = ", ".join(map(str, cfg.get("threads", [])))
-        doc.para(
-            f"Set size n = {cfg.get('entries')} (and {cfg.get('sweep_entries') or 'no other sizes'}), "
-            f"m = {cfg.get('mixers')} mix-servers (and {cfg.get('sweep_mixers') or 'no other counts'}), "
-            f"threads {threads}, {cfg.get('repetitions', 1)} repetition(s) of each run, seed "
-            f"{cfg.get('seed') if cfg.get('seed') is not None else 'none (fresh randomness)'}."
+        seed = cfg.get("seed")
+        sizes = (
+            f"; n = {cfg.get('entries')}, m = {cfg.get('mixers')}, threads {threads}, "
+            f"{cfg.get('repetitions', 1)} repetition(s), "
+            f"seed {seed if seed is not None else 'none (fresh randomness)'}"
         )
-    if col.unconfigured:
-        doc.para(
-            "Also present in the results directory, not in this configuration (left out): "
-            + ", ".join(col.unconfigured),
-            small=True,
-        )
-    for note in col.notes:
+    where = "; ".join(machines(col)) or "machine not recorded"
+    how = "; ".join(runners(col)) or "runner not recorded"
+    commits = sorted({r.commit for r in ours if r.commit})
+    commit = f"code at commit {rc.commit}"
+    if len(commits) > 1:
+        commit += f"; the runs were made by {len(commits)} commits: {', '.join(commits)}"
+    elif commits and commits[0] != rc.commit:
+        commit += f"; the runs were made by commit {commits[0]}"
+    commit += f"; analysis {__version__}"
+    return [
+        f"<b>What ran:</b> {len(ours)} runs of {what}{sizes}.",
+        f"<b>Where:</b> {where}; {how}.",
+        f"<b>Commit:</b> {commit}.",
+    ]
+
+
+def covered_claims(claims: list[Claim]) -> list[Claim]:
+    return [c for c in claims if not math.isnan(c.ours)]
+
+
+def claim_row(c: Claim) -> list[str]:
+    """claim, paper, ours, verdict: as page 1 and the terminal summary show it."""
+    fmt = with_unit_format(c.unit)
+    ours = cell(c.ours_spread if c.ours_spread else c.ours, fmt)
+    if c.ours_failed:
+        ours += " FAILED"
+    return [c.text, cell(c.paper_exact, fmt), ours, verdict(c)]
+
+
+def pair_row(p: Pairing) -> list[str]:
+    return [p.kind, p.statement, f"{p.n:,}", p.zk_text, units.seconds(p.zk_s), p.db_text,
+            units.seconds(p.db_s), units.ratio(p.ratio)]  # fmt: skip
+
+
+PAIR_HEADER = ["pair", "", "n", "collaborative zkSNARK, n proofs", "time", "DB side", "time", "ratio"]
+PAIR_WIDTHS = [0.09, 0.03, 0.045, 0.4, 0.055, 0.28, 0.05, 0.05]
+
+
+def page_one(doc: Doc, ctx: Context, claims: list[Claim], sections: list[tuple[str, str]]) -> None:
+    now = dt.datetime.now(dt.UTC)
+    doc.unnumbered(TITLE, "summary", "Summary: the verdict, the claims, what ran", style=TITLE_STYLE)
+    made = f"Generated {now:%Y-%m-%d %H:%M UTC} by analysis {__version__} from {ctx.results_dir}."
+    doc.para(made, small=True)
+    lines, ok = verdict_line(ctx.col)
+    doc.box(lines, ok=ok)
+    for line in what_ran(ctx):
+        doc.para(line, small=True, markup=True)
+    if ctx.col.unconfigured:
+        doc.para("Also present in the results directory, not in this configuration (left out): "
+                 + ", ".join(ctx.col.unconfigured), small=True)  # fmt: skip
+    for note in ctx.col.notes:
         doc.para(f"Note: {note}", small=True)
-    if cfg:
-        items = [[k, json.dumps(v)] for k, v in sorted(cfg.items())]
-        where = rc.path or "defaults"
-        doc.table(
-            ["configuration key", "value"], items, [0.25, 0.75], caption=f"The configuration ({where}):"
-        )
+    doc.para("<b>Sections</b> (a title or page number is a link):", small=True, markup=True)
+    doc.refs(sections, columns=3)
+    covered = covered_claims(claims)
+    if covered:
+        rows = [claim_row(c) for c in covered]
+        flagged = {i for i, c in enumerate(covered) if c.ours_failed}
+        doc.table(["the paper claims", "paper", "ours", "verdict"], rows, [0.3, 0.08, 0.2, 0.42],
+                  flagged=flagged, left={3},
+                  caption="The paper's claims beside ours (the paper's figures recomputed from its "
+                  "sample reports; in full, with the README's rounding and how ours was made: "
+                  "appendix B).")  # fmt: skip
+    else:
+        doc.para("No claim of the paper's README is covered by these runs (see the sections).", small=True)
+    ps = pairings(ctx.df)
+    if ps:
+        doc.table(PAIR_HEADER, [pair_row(p) for p in ps], PAIR_WIDTHS, left={1, 3, 5},
+                  caption="Main Results 1 and 2, like with like: each ratio divides two figures built the "
+                  "same way, at one n (how to read them: 'How to read this report').")  # fmt: skip
 
 
 def reading_guide(doc: Doc, ctx: Context) -> None:
-    doc.h1("How to read this report")
+    doc.h1("How to read this report", new_page=False, key="guide")
     doc.para(
         "The paper (Traceable mixnets, PETS 2024) proposes DB-SM and DB-RSM: distributed proofs, made "
         "jointly by the m mix-servers of a mixnet, that an input is among the outputs (set membership) "
@@ -164,13 +231,17 @@ def reading_guide(doc: Doc, ctx: Context) -> None:
         "<b>n proofs</b>: the single-prover systems prove one membership per proof, so their totals are "
         "n x one measured proof (extrapolated, as the paper does); DB-SM and DB-RSM are measured at n.",
         f"<b>Reproduced</b>: our figure is of the paper's workload (n = 10000, m = 4), made the paper's "
-        f"way (db-sm-rsm in paper mode with the paper's challenge lengths), and within "
+        f"way (our DB-SM and DB-RSM in the paper's mode with its challenge lengths), and within "
         f"{REPRODUCED_FACTOR:g}x of the paper's figure. The machines differ (the paper: Intel Xeon W-1270 "
-        f"at 3.4 GHz, one core; ours: on the title page), and so do the libraries. Figures of our fast "
+        f"at 3.4 GHz, one core; ours: on page 1), and so do the libraries. Figures of our fast "
         f"mode are improvements, not reproductions. At another n the report shows figures per entry "
         f"(total / n) and prints no ratio of two different workloads.",
         "<b>Spread</b>: where runs were repeated, a cell shows the median, [min-max] and the count "
         "(x k); plots show min-max as error bars.",
+        "<b>Numbers</b> have three significant digits and their unit (a table's header gives the unit "
+        "of its plain numbers); memory is in GiB with one decimal or in MiB. Every table is also in "
+        "results/tables/ as CSV (with the full precision), Markdown and LaTeX; every figure in "
+        "results/plots/.",
         "<b>CPU and wall time</b>: our programs report CPU time (all threads) where a shared machine "
         "would distort wall time; each table says which it shows. Every run's job time, CPU time and "
         "peak memory as Snakemake measured them are in the tidy table (section 'job').",
@@ -181,7 +252,7 @@ def reading_guide(doc: Doc, ctx: Context) -> None:
 
 
 def claims_section(doc: Doc, ctx: Context, claims: list[Claim]) -> None:
-    doc.h1("The paper's claims, recomputed, beside ours")
+    doc.h1("The paper's claims in full, recomputed, beside ours", key="claims")
     doc.para(
         "Each row is a number the paper's README states. 'paper (exact)' recomputes it from the "
         "paper's own sample reports; 'paper (README rounding)' repeats the README's arithmetic (it cut "
@@ -196,17 +267,20 @@ def claims_section(doc: Doc, ctx: Context, claims: list[Claim]) -> None:
         ours = cell(c.ours_spread if c.ours_spread else c.ours, fmt)
         if not c.comparable and c.per_entry and not math.isnan(c.ours):
             per_ours, per_paper = c.per_entry_values()
-            ours += f" (per entry {fmt_value(per_ours)}; paper {fmt_value(per_paper)})"
+            ours += f" (per entry {units.value(per_ours)}; paper {units.value(per_paper)})"
         if c.ours_failed:
             ours += " FAILED"
             flagged.add(i)
-        readme = cell(c.readme if c.readme is not None else float("nan"), fmt)
+        readme = units.stated(c.readme if c.readme is not None else math.nan, c.unit)
         measured = "" if math.isnan(c.ours_measured) else f"{cell(c.ours_measured, fmt)}, {c.measured_note}"
-        rows.append([c.text, readme, cell(c.paper_quoted, fmt), cell(c.paper_exact, fmt), ours, measured,
-                     verdict(c), c.note])  # fmt: skip
+        quoted, exact = units.stated(c.paper_quoted, c.unit), units.stated(c.paper_exact, c.unit)
+        rows.append([c.text, readme, quoted, exact, ours, measured, verdict(c), c.note])
     frame = claims_frame(claims).set_index("claim")
     ctx.written += write_table(frame, header, rows, "claims", ctx.results_dir / "tables",
                                "The paper's claims, recomputed, beside ours")  # fmt: skip
+    doc.para("Times in seconds, ratios with an x. The README's figures and the paper's recomputed ones are "
+             "printed as stated, not rounded to three digits, so that the README's rounding shows.",
+             small=True)  # fmt: skip
     doc.table(header, rows, [0.18, 0.05, 0.07, 0.07, 0.14, 0.12, 0.17, 0.2], flagged=flagged, left={5, 6, 7})
     comparisons_section(doc, ctx)
 
@@ -218,7 +292,8 @@ def comparisons_section(doc: Doc, ctx: Context) -> None:
         "The paper divides a collaborative zkSNARK's per-prover time for n proofs by DB-SM's (DB-RSM's). "
         "Each row below makes that division with both sides built the same way: the paper's figures "
         "against each other; ours made the paper's way (paper mode, the paper's ZoKrates circuit, the 2x "
-        "rule); the same with the collaborative factor measured by collab-groth16; and our best against "
+        "rule); the same with the collaborative factor measured by the collaborative Groth16 experiment; and "
+        "our best against "
         "the strongest baseline (fast mode at 128-bit security against our optimised circuit with the "
         "measured factor). A pair is only formed at one set size n."
     )
@@ -226,19 +301,17 @@ def comparisons_section(doc: Doc, ctx: Context) -> None:
         doc.para("No pair could be formed from these runs.")
         return
     frame = pairings_frame(ps).set_index("pair")
-    rows = [[p.kind, p.statement, str(p.n), p.zk_text, fmt_value(p.zk_s), p.db_text, fmt_value(p.db_s),
-             fmt_value(p.ratio, "x")] for p in ps]  # fmt: skip
-    header = ["pair", "statement", "n", "collaborative zkSNARK, n proofs", "[s]", "DB side", "[s]", "ratio"]
-    ctx.written += write_table(frame, header, rows, "comparisons", ctx.results_dir / "tables",
+    rows = [pair_row(p) for p in ps]
+    ctx.written += write_table(frame, PAIR_HEADER, rows, "comparisons", ctx.results_dir / "tables",
                                "Main Results 1 and 2, like with like")  # fmt: skip
-    doc.table(header, rows, [0.13, 0.05, 0.05, 0.3, 0.07, 0.27, 0.06, 0.07], left={3, 5})
+    doc.table(PAIR_HEADER, rows, PAIR_WIDTHS, left={1, 3, 5})
 
 
 # ---- every run -----------------------------------------------------------------------------------
 
 
 def runs_section(doc: Doc, ctx: Context) -> None:
-    doc.h1("Every run and its status")
+    doc.h1("Every run and its status", key="runs")
     header = ["experiment", "source", "run", "threads", "host", "commit", "status"]
     rows, flagged = [], set()
     for i, r in enumerate(ctx.col.runs):
@@ -260,14 +333,9 @@ def runs_section(doc: Doc, ctx: Context) -> None:
 
 def summary_text(ctx: Context, claims: list[Claim], pdf: Path) -> str:
     lines = ["==== summary ===="]
-    ours = [r for r in ctx.col.runs if r.source == "ours"]
-    failed = failed_runs(ctx.col.runs)
-    if failed:
-        lines.append(f"FAILED: {len(failed)} of {len(ours)} runs did not verify:")
-        lines += [f"  {f}" for f in failed]
-    else:
-        lines.append(f"All {len(ours)} runs verified.")
-    covered = [c for c in claims if not math.isnan(c.ours)]
+    first, ok = verdict_line(ctx.col)
+    lines += [first[0].split(":")[0] + "." if ok else first[0], *(f"  {f}" for f in first[1:])]
+    covered = covered_claims(claims)
     if not covered:
         lines += ["", "No claim of the paper's README is covered by these runs (see the PDF's sections)."]
         lines += ["", f"Report: {pdf}"]
@@ -276,11 +344,56 @@ def summary_text(ctx: Context, claims: list[Claim], pdf: Path) -> str:
     lines.append("")
     lines.append(f"{'the paper claims'.ljust(width)}  {'paper':>12}  {'ours':>26}  verdict")
     for c in covered:
-        fmt = unit_format(c.unit)
-        ours = cell(c.ours_spread if c.ours_spread else c.ours, fmt)
-        lines.append(f"{c.text.ljust(width)}  {cell(c.paper_exact, fmt):>12}  {ours:>26}  {verdict(c)}")
+        text, paper, ours, says = claim_row(c)
+        lines.append(f"{text.ljust(width)}  {paper:>12}  {ours:>26}  {says}")
     lines += ["", f"Report: {pdf}"]
     return "\n".join(lines) + "\n"
+
+
+# ---- the appendix's configuration and the experiments' pages -------------------------------------
+
+
+def configuration_section(doc: Doc, ctx: Context) -> None:
+    doc.h1("The configuration", key="configuration")
+    cfg = ctx.rc.config
+    if not cfg:
+        doc.para("No configuration recorded (config.json): every run found under raw/ was read.")
+        return
+    items = [[k, json.dumps(v)] for k, v in sorted(cfg.items())]
+    doc.table(["configuration key", "value"], items, [0.25, 0.75], left={1},
+              caption=f"The configuration ({ctx.rc.path or 'defaults'}):")  # fmt: skip
+
+
+def short(title: str, most: int = 34) -> str:
+    """A title cut for a list of links: before its parenthesis or colon, at most `most` characters."""
+    cut = title.split(" (")[0].split(": ")[0]
+    return cut if len(cut) <= most else cut[: most - 3].rsplit(" ", 1)[0] + " ..."
+
+
+def experiment_page(doc: Doc, ctx: Context, name: str, title: str, ov: Overview, details: str) -> None:
+    """An experiment's one or two pages: what it measures, the verdict, the compact table, the
+    figure, and where its details are."""
+    doc.h1(f"{name}: {title}", key=f"section-{name}")
+    doc.para(ov.measures)
+    doc.box([f"<b>Verdict:</b> {ov.verdict}"], ok=ov.ok, markup=True)
+    doc.refs([(details, f"Every table of {name}, in the appendix")], columns=1)
+    if ov.table is not None:
+        t = ov.table
+        k = max(1, len(t.frame.columns))
+        widths = t.widths or [0.3] + [min(0.14, 0.7 / k)] * k
+        ctx.table(doc, t.name, t.caption, t.frame, t.fmt, widths, t.flagged, t.index_name)
+    for note in ov.notes:
+        doc.para(note, small=True)
+    if ov.figure is not None:
+        f = ov.figure
+        if f.draw is not None:
+            ctx.hold.add(f.name)
+            ctx.plot(doc, f.name, f.draw(), f.caption)
+        png, caption = ctx.figures.get(f.name, (None, ""))
+        if png is not None:
+            doc.figure(png, f.caption or caption, PAGE_FIGURE_CM, PAGE_FIGURE_MIN_CM)
+        elif caption:
+            doc.para(f"{f.caption or 'The figure'}: {caption}", small=True)
 
 
 def build_report(results_dir: Path, paper_dir: Path, rc: RunConfig) -> list[Path]:
@@ -291,15 +404,36 @@ def build_report(results_dir: Path, paper_dir: Path, rc: RunConfig) -> list[Path
     ctx = Context(col, rc, results_dir)
     ctx.written += write_tidy(col.df, results_dir)
     doc = Doc(results_dir / "report.pdf", TITLE, footer=f"{TITLE} - commit {rc.commit}")
-    title_page(doc, ctx)
-    reading_guide(doc, ctx)
     claims = compute_claims(col.df, ctx.factor)
+    present = [e for e in experiments.all_experiments() if e.name in col.present and e.name in SECTIONS]
+
+    # The appendix first (its tables and plots are written as the sections draw them; the figure an
+    # experiment's page shows is held back from its details).
+    doc.part = "appendix"
+    configuration_section(doc, ctx)
     claims_section(doc, ctx, claims)
-    for experiment, section in SECTIONS.items():
-        if experiment in col.present:
-            progress(f"section {experiment}")
-            section(doc, ctx)
+    overviews: dict[str, Overview] = {}
+    for e in present:
+        progress(f"section {e.name}")
+        module = importlib.import_module(e.section)
+        ov = overview_of(module, ctx, e.name, e.title)
+        overviews[e.name] = ov
+        if ov.figure is not None and ov.figure.draw is None:
+            ctx.hold.add(ov.figure.name)
+        doc.anchor(f"details-{e.name}")
+        module.section(doc, ctx)
     runs_section(doc, ctx)
+
+    doc.part = "main"
+    sections = [(f"section-{e.name}", f"{e.name}: {short(e.title)}") for e in present]
+    extra = [("guide", "How to read this report"), ("configuration", "Appendix: the configuration"),
+             ("claims", "Appendix: the paper's claims in full"), ("runs", "Appendix: every run")]  # fmt: skip
+    page_one(doc, ctx, claims, sections + extra)
+    doc.unnumbered("Contents", "contents", "")
+    doc.contents()
+    reading_guide(doc, ctx)
+    for e in present:
+        experiment_page(doc, ctx, e.name, e.title, overviews[e.name], f"details-{e.name}")
     progress(f"rendering {doc.path}")
     ctx.written.append(doc.build())
     summary = results_dir / "summary.txt"

@@ -13,13 +13,16 @@ from analysis.plan.runs import Run
 REPO = Path(__file__).resolve().parents[2]
 
 # The shared machinery: the workflow, the planner, the estimator, the configuration schema, the
-# registry, the renderer's registry of sections, the tidy table, the verifier, the containers.
+# registry, the renderer (its document, plots, tables, report and the sections' shared API), the
+# tidy table, the verifier, the containers.
 SHARED = [
     "Snakefile",
     "experiments/*.smk",
     "analysis/plan/*.py",
     "analysis/registry.py",
+    "analysis/render/*.py",
     "analysis/render/sections/__init__.py",
+    "analysis/render/sections/common.py",
     "analysis/tidy.py",
     "analysis/verify.py",
     "config/schema.yaml",

@@ -1,16 +1,87 @@
-"""What the sections of the seed experiments share: their runs and the seed's figures in the tidy
-table, the runs that failed, medians of a metric, number formats and log-log axes."""
+"""What every section shares: the page an experiment gets before the appendix (`Overview`), and
+for the sections' details their runs and the reference figures in the tidy table, the runs that
+failed, medians of a metric, number formats (from analysis.units) and log-log axes.
+
+A section module (named by its experiment's descriptor) provides:
+- `overview(ctx) -> Overview`: what its one or two pages show, in this order: what the
+  experiment measures (two sentences), the verdict, one compact table of the comparisons that
+  matter (ours against the paper or the reference figures, the reference measured in the same
+  run, the counted lower bound), and one figure;
+- `section(doc, ctx)`: its details, which the renderer puts in the appendix (every per-party,
+  per-phase, per-node table; each also written to results/tables/ as CSV).
+A module without `overview` gets a page with its title and its runs' verdict only.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
+from analysis import units
 from analysis.derive.spread import NAN
 from analysis.render.context import Context
+
+
+@dataclass
+class Compact:
+    """The compact table of an experiment's page: a frame whose cells are numbers, Spreads or
+    text, written to results/tables/<name>.csv too."""
+
+    name: str
+    caption: str
+    frame: pd.DataFrame
+    fmt: Callable[[float], str] | dict[str, Callable[..., str]] = units.value
+    index_name: str = ""
+    widths: list[float] | None = None
+    flagged: set[int] | None = None
+
+
+@dataclass
+class PageFigure:
+    """The figure of an experiment's page: `draw` makes it; without `draw`, it is the plot the
+    section's details draw under `name` (shown on the page, not again in the appendix)."""
+
+    name: str
+    caption: str = ""
+    draw: Callable[[], Figure] | None = None
+
+
+@dataclass
+class Overview:
+    """What an experiment's one or two pages before the appendix show."""
+
+    measures: str  # what the experiment measures, two sentences
+    verdict: str  # what the comparisons say, one or two sentences
+    ok: bool | None = None  # the verdict's colour: True green, False red, None grey (no target)
+    table: Compact | None = None
+    figure: PageFigure | None = None
+    notes: list[str] = field(default_factory=list)  # short notes under the table
+
+
+def overview_of(module: ModuleType, ctx: Context, experiment: str, title: str) -> Overview:
+    """The section's overview, or a page with its title and its runs' verdict."""
+    fn = getattr(module, "overview", None)
+    if fn is not None:
+        ov: Overview = fn(ctx)
+        return ov
+    text, ok = runs_verdict(ctx, experiment)
+    return Overview(measures=title + ".", verdict=text, ok=ok)
+
+
+def runs_verdict(ctx: Context, experiment: str) -> tuple[str, bool]:
+    """'All k runs verified.' or what failed, and whether all verified."""
+    ours = [r for r in ctx.col.runs if r.experiment == experiment and r.source == "ours"]
+    failed = failed_runs(ctx, experiment)
+    if failed:
+        return f"FAILED: {len(failed)} of {len(ours)} runs did not verify ({'; '.join(failed)}).", False
+    return f"All {len(ours)} runs verified.", True
 
 
 def ours_rows(df: pd.DataFrame, experiment: str) -> pd.DataFrame:
@@ -45,29 +116,21 @@ def median(g: pd.DataFrame, metric: str) -> float:
 
 def count(v: float) -> str:
     """A whole number, thousands separated."""
-    return "-" if math.isnan(v) else f"{v:,.0f}"
+    return units.count(v)
 
 
 def ratio(v: float) -> str:
-    """Two decimals; whole numbers, thousands separated, from 100 on (in magnitude)."""
-    return "-" if math.isnan(v) else (f"{v:.2f}" if abs(v) < 100 else f"{v:,.0f}")
+    """A ratio in a column whose header says what it divides: three significant digits."""
+    return units.factor(v)
 
 
-# Units of time, largest first: unit -> (the smallest value shown in it, its factor from seconds).
-TIME_UNITS = {"s": (1, 1), "ms": (1e-3, 1e3), "us": (1e-6, 1e6), "ns": (1e-9, 1e9)}
+TIME_UNITS = units.TIME_UNITS
 
 
 def seconds(v: float, smallest: str = "ns", whole_from: float = math.inf) -> str:
     """Seconds with three significant digits in the largest unit down to `smallest` that shows
-    them at 1 or more; from `whole_from` seconds on, whole seconds with thousands separated."""
-    if math.isnan(v):
-        return "-"
-    if v >= whole_from:
-        return f"{v:,.0f} s"
-    for unit, (least, factor) in TIME_UNITS.items():
-        if v >= least or unit == smallest:
-            return f"{v * factor:.3g} {unit}"
-    raise ValueError(f"no unit of time {smallest!r}")
+    them at 1 or more (`whole_from` is kept for callers: from 100 s on, every time is whole)."""
+    return units.seconds(v, smallest)
 
 
 def log_axes(

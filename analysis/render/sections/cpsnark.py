@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
+
+from analysis.derive.claims import compute_claims, verdict
 from analysis.derive.details import cp_table
+from analysis.parse.cpsnark import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
+from analysis.render.plots import bars
+from analysis.render.sections.common import Compact, Overview, PageFigure, count, runs_verdict, seconds
 
 CP_NOTE = (
     "One proof each; the claims multiply prove and witness by n (as the paper's README does); the witness is "
@@ -29,3 +35,45 @@ def section(doc: Doc, ctx: Context) -> None:
     ctx.table(doc, "cpsnark_runs", "cpSNARK-Set runs: criterion mean and 95% CI, one proof [s]", table, _cp,
               index_name="run")  # fmt: skip
     doc.para(CP_NOTE, small=True)
+
+
+# ---- the experiment's page (before the appendix) ----------------------------------------------
+
+MEASURES = (
+    "One prover proves membership of a committed prime in an RSA-accumulated set with Benarroch et "
+    "al.'s cpSNARK-Set; the paper's claims multiply one proof, one verification and one witness "
+    "computation by n. The table gives one proof's times, the paper's beside ours."
+)
+ONE_PROOF = {"prove mean [s]": "prove", "verify mean [s]": "verify", "witness mean [s]": "witness",
+             "witness, hashed primes, mean [s]": "witness, hashed primes"}  # fmt: skip
+
+
+def one_proof(df: pd.DataFrame) -> pd.DataFrame:
+    """Each run's mean time of one proof, one verification and one witness (rows: the step)."""
+    t = cp_table(df)
+    frame = t[[c for c in ONE_PROOF if c in t]].rename(columns=ONE_PROOF).T
+    frame.columns = [f"{c} (n={count(n)})" for c, n in zip(t.index, t["n"], strict=True)]
+    return frame.dropna(how="all")
+
+
+def overview(ctx: Context) -> Overview:
+    frame = one_proof(ctx.df)
+    runs, ok = runs_verdict(ctx, EXPERIMENT)
+    claims = {c.key: c for c in compute_claims(ctx.df, ctx.factor)}
+    said = [runs] + [
+        f"{claims[k].text}: {verdict(claims[k])}."
+        for k in ("cp_total", "cp_verify")
+        if not math.isnan(claims[k].ours)
+    ]
+    groups = {str(step): {str(c): float(v) for c, v in row.items()} for step, row in frame.iterrows()}
+    return Overview(
+        measures=MEASURES,
+        verdict=" ".join(said),
+        ok=ok,
+        table=Compact("cpsnark_summary", "One proof: criterion mean", frame, seconds, index_name="step"),
+        figure=PageFigure(
+            "cpsnark_one_proof",
+            "Mean time of one proof, one verification and one witness, the paper's beside ours.",
+            lambda: bars(groups, "time of one [s]", "cpSNARK-Set: one proof, verification and witness"),
+        ),
+    )

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import math
 
-from analysis.derive.claims import breakdown_table, figure10_top
+from analysis.derive.claims import TOP_ROWS, breakdown_table, compute_claims, figure10_top, verdict
 from analysis.derive.details import sizes_table
 from analysis.derive.estimates import COLLAB_ASSUMPTION
 from analysis.derive.figure10 import DBRSM_BREAKDOWN, DBSM_BREAKDOWN, HBC_NOTE
+from analysis.parse.dbsm import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.plots import plot_breakdown, plot_vs_m, plot_vs_n
+from analysis.render.sections.common import Compact, Overview, PageFigure, runs_verdict
+from analysis.render.sections.dbsm_plots import plot_breakdown, plot_vs_m, plot_vs_n
 
 BREAKDOWN_NOTE = (
     "(M_k) rows: the largest mixer; (Q): the verifier. The rows follow the paper README's mapping of "
@@ -107,3 +109,38 @@ def section(doc: Doc, ctx: Context) -> None:
         doc, "breakdown", plot_breakdown(df), "Share of each step in the per-prover time (largest mixer)."
     )
     keys_and_fixes(doc, ctx)
+
+
+# ---- the experiment's page (before the appendix) ----------------------------------------------
+
+MEASURES = (
+    "The m mix-servers of a mixnet jointly prove, for each of the n ciphertexts, that its input is "
+    "among the outputs (DB-SM) and that its output came from some input (DB-RSM). The table gives "
+    "the time of one prover (M_k, the largest mixer) and of the verifier (Q) beside the paper's Figure "
+    "10 (n = 10000, m = 4); at another n compare per entry."
+)
+
+
+def overview(ctx: Context) -> Overview:
+    df = ctx.df
+    top = figure10_top(df, ctx.factor).table
+    frame = top.loc[list(TOP_ROWS[:5])].dropna(axis=1, how="all")
+    claims = {c.key: c for c in compute_claims(df, ctx.factor)}
+    says = [
+        f"{label}: {verdict(claims[k])}."
+        for k, label in (("db_sm", "DB-SM per prover"), ("db_rsm", "DB-RSM per prover"))
+        if not math.isnan(claims[k].ours)
+    ]
+    runs, ok = runs_verdict(ctx, EXPERIMENT)
+    caption = "Per-prover (M_k) and verifier (Q) time [s], the paper's beside ours"
+    figure = (
+        "Per-prover time against n (or per entry, where every series has one n); collab-zkSNARK and "
+        "cpSNARK-Set are n x one measured proof."
+    )
+    return Overview(
+        measures=MEASURES,
+        verdict=" ".join([runs, *says]),
+        ok=ok,
+        table=Compact("figure10_summary", caption, frame, index_name="row"),
+        figure=PageFigure("time_vs_n", figure),
+    )

@@ -5,12 +5,15 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from analysis.derive.claims import fmt_value
 from analysis.derive.details import zk_table
 from analysis.parse.zksnark import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
+from analysis.render.plots import bars
+from analysis.render.sections.common import Compact, Overview, PageFigure, count, ratio, runs_verdict
 
 ZK_NOTE = (
     "Paper: ZoKrates 0.8 CLI, its single-threaded ark prover, on its circuit as published. Ours: zokrates-js "
@@ -193,3 +196,71 @@ def section(doc: Doc, ctx: Context) -> None:
             "number of wires.",
             small=True,
         )
+
+
+# ---- the experiment's page (before the appendix) ----------------------------------------------
+
+MEASURES = (
+    "One prover proves with Groth16 that a committed value is a leaf of a Merkle tree of n entries "
+    "(SM), or that a leaf opens to a committed value (RSM); the paper timed the ZoKrates CLI's prover. "
+    "We prove the paper's ZoKrates circuit with zokrates-js's wasm prover and a native ark-groth16 "
+    "prover, and our optimised circuit with the native prover, one proof each."
+)
+PAGE_COLUMNS = ["n", "threads", "constraints", "prove CPU [s]", "verify CPU [s]", "passed"]
+
+
+def _who(run: str) -> str:
+    """A row of zk_table as a bar's series: source, circuit and prover."""
+    words = run.split()
+    if words[0] == "paper":
+        return "paper, ZoKrates CLI"
+    circuit = "ZoKrates circuit" if words[2] == "zokrates" else "our circuit"
+    return f"ours, {circuit}, {words[3]}"
+
+
+def prove_bars(df: pd.DataFrame) -> Figure:
+    t = zk_table(df)
+    groups: dict[str, dict[str, float]] = {}
+    for run, row in t.iterrows():
+        words = str(run).split()
+        statement = words[1] if words[0] == "paper" else words[1].split("-")[0]
+        groups.setdefault(statement.upper(), {})[_who(str(run))] = float(row["prove CPU [s]"])
+    return bars(groups, "CPU time of one proof [s]", "One Groth16 proof: the paper's prover beside ours")
+
+
+def overview(ctx: Context) -> Overview:
+    table = zk_table(ctx.df)
+    frame = table[[c for c in PAGE_COLUMNS if c in table]].copy()
+    failed = set()
+    if "passed" in frame:
+        failed = {i for i, v in enumerate(frame["passed"]) if v != 1}
+        frame["passed"] = ["-" if math.isnan(v) else ("yes" if v == 1 else "FAILED") for v in frame["passed"]]
+    for col in ("n", "threads", "constraints"):
+        if col in frame:
+            frame[col] = [count(v) for v in frame[col]]
+    ct = circuits_table(ctx.df)
+    runs, ok = runs_verdict(ctx, EXPERIMENT)
+    said = [runs]
+    if not ct.empty:
+        r = ct["ours / ZoKrates (proof)"]
+        said.append(f"Our circuit's proof takes {ratio(r.min())}-{ratio(r.max())} of the ZoKrates circuit's "
+                    f"CPU time on the same native prover.")  # fmt: skip
+    return Overview(
+        measures=MEASURES,
+        verdict=" ".join(said),
+        ok=ok,
+        table=Compact(
+            "zksnark_summary",
+            "One proof per statement, prover and circuit",
+            frame,
+            _zk,
+            flagged=failed,
+            index_name="run",
+        ),
+        figure=PageFigure(
+            "zksnark_prove",
+            "CPU time of one proof: the paper's ZoKrates CLI and our provers "
+            "(each bar labelled; n and threads in the table).",
+            lambda: prove_bars(ctx.df),
+        ),
+    )
