@@ -3,8 +3,8 @@
 // the powers of tau are generated here by snarkjs (a new accumulator, one contribution of fresh
 // entropy, the phase-2 preparation) for the power the circuits need, and timed on their own:
 // they are circuit-independent, not part of a circuit's setup. Their phase-2 preparation is
-// slow in snarkjs (Lagrange bases by FFTs over G1 and G2: about 3 CPU minutes at 2^13, ten
-// times that at 2^16), so a generated file is kept in a cache directory ($ZKSNARK_PTAU_DIR,
+// slow in snarkjs (Lagrange bases by FFTs over G1 and G2: about 3 CPU minutes at 2^13, about
+// an hour at 2^16), so a generated file is kept in a cache directory ($ZKSNARK_PTAU_DIR,
 // else <repo>/target/snarkjs-ptau) with the time its generation took, and later runs reuse it
 // (the report says whether this run generated it). The circuit's setup is snarkjs's
 // `zkey new` and one phase-2 contribution; then prove and verify.
