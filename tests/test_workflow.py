@@ -36,8 +36,9 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     for statement in ("sm", "rsm"):
         out = f"results/raw/zksnark-sm-rsm/{statement}-poseidon-n10000-t1"
         assert (
-            f"node zksnark-sm-rsm/run.mjs --statement {statement} --n 10000 --hash poseidon"
-            f" --threads 1 --out {out} --provers wasm,native --circuits zokrates,optimized --keep-build"
+            f"env ZKSNARK_PTAU_DIR=results/ptau node zksnark-sm-rsm/run.mjs --statement {statement}"
+            f" --n 10000 --hash poseidon --threads 1 --out {out}/report.json --variant sound"
+            f" --provers wasm,native,snarkjs --circuits zokrates,optimized --keep-build"
             f" > {out}/stdout.log 2> >(tee {out}/stderr.log >&2)"
         ) in text
         # the collaborative prover proves the circuits this run keeps
@@ -45,7 +46,7 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
         assert (
             f"target/release/collab-groth16 run --r1cs {build}/circuit.r1cs --wtns {build}/witness.wtns"
             f" --parties 2,3,4 --variants semi-honest,malicious --threads 1"
-            f" --json results/raw/collab-groth16/{statement}-zokrates-n10000-t1/report.json"
+            f" --out results/raw/collab-groth16/{statement}-zokrates-n10000-t1/report.json"
         ) in text
         assert f"--r1cs {build}/optimized.r1cs --wtns {build}/optimized.wtns" in text
     db = "results/raw/db-sm-rsm/n10000-m4-bn254-fast-s128-t1"
@@ -93,8 +94,8 @@ def test_parameters_multiply_into_runs(workflow_copy: Workflow) -> None:
                      rf"report.json --seed {seed2} ", text), text  # fmt: skip
     assert re.search(
         r"--n 10 --hash sha256 --threads 2 --out "
-        r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2 --provers wasm,native --circuits zokrates,optimized"
-        rf" --seed {seed2}",
+        r"results/raw/zksnark-sm-rsm/rsm-sha256-n10-t2-r2/report.json --variant sound --provers wasm,native"
+        rf" --circuits zokrates,optimized --seed {seed2}",
         text,
     ), text
     assert re.search(r"CPSNARK_JSON=/\S+/results/raw/cpsnark-sm/n100-t1-r2/report.json "

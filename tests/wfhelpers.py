@@ -68,10 +68,10 @@ printf '{"report": "veccom-bench", "all_verified": true, "rows": []}\n' > "$out"
 """
 
 FAKE_COLLAB = r"""#!/bin/sh
-# stand-in for collab-groth16 run --r1cs R --wtns W ... --json FILE: the circuit files it is
+# stand-in for collab-groth16 run --r1cs R --wtns W ... --out FILE: the circuit files it is
 # given must exist (the zkSNARK run keeps them), and it writes its report
 r1cs=$(echo "$@" | sed -E 's/.*--r1cs ([^ ]+).*/\1/')
-out=$(echo "$@" | sed -E 's/.*--json ([^ ]+).*/\1/')
+out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
 test -f "$r1cs" || { echo "no $r1cs" >&2; exit 2; }
 echo "[progress] collab" >&2
 printf '{"experiment": "collab-groth16", "runs": []}\n' > "$out"
@@ -94,9 +94,11 @@ printf '{"report": "mithril-bench", "all_verified": true, "targets": []}\n' > "$
 FAKE_RUN_MJS = r"""
 // stand-in for the zkSNARK node driver: writes the files it is told to
 import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 const args = process.argv.slice(2);
 const get = (k) => args[args.indexOf(k) + 1];
-const out = get("--out");
+const report = get("--out");
+const out = dirname(report);
 const provers = get("--provers").split(",");
 mkdirSync(out, { recursive: true });
 const result = {};
@@ -104,7 +106,7 @@ for (const p of provers) {
   writeFileSync(`${out}/report-${p}.txt`, "VERIFIER:\nPASSED\n");
   result[p] = { status: process.env.FAKE_ZK_STATUS ?? "PASSED" };
 }
-writeFileSync(`${out}/report.json`, JSON.stringify({ n: Number(get("--n")), provers: result }));
+writeFileSync(report, JSON.stringify({ n: Number(get("--n")), provers: result }));
 if (args.includes("--keep-build")) {
   mkdirSync(`${out}/build`, { recursive: true });
   for (const f of ["circuit.r1cs", "witness.wtns", "optimized.r1cs", "optimized.wtns"]) {

@@ -50,7 +50,7 @@ def command(run: Run, job: Job) -> list[str]:
     e = run.extra
     argv = [PROGRAM.path, "run", "--r1cs", f"{build}/{stem}.r1cs", "--wtns", f"{build}/{witness}.wtns",
             "--parties", listed(e["parties"]), "--variants", listed(e["variants"]),
-            "--threads", str(run.params["threads"]), "--json", job.out]  # fmt: skip
+            "--threads", str(run.params["threads"]), "--out", job.out]  # fmt: skip
     return argv + (["--seed", job.seed] if job.seed else [])
 
 

@@ -25,9 +25,16 @@ def tree_depth(n: int) -> int:
     return max(1, (n - 1).bit_length())
 
 
+def run_provers(cfg: Mapping[str, Any], hash: str) -> list[str]:
+    """The configured provers a run uses: snarkjs proves the Poseidon circuits (the SHA-256
+    circuit's witness is written by zokrates-js in a form snarkjs does not read)."""
+    return [p for p in cfg["zksnark_provers"] if not (p == "snarkjs" and hash == "sha256")]
+
+
 def circuits(cfg: Mapping[str, Any], hash: str, n: int) -> list[str]:
     """The configured circuits a run can prove: ours is proven by the native prover only, and
-    the ZoKrates SHA-256 program compiles only for small trees."""
+    the ZoKrates SHA-256 program compiles only for small trees (zokrates-js is 32-bit
+    WebAssembly: a depth-5 tree exhausts its 4 GiB)."""
     out = list(cfg["zksnark_circuits"])
     if "native" not in cfg["zksnark_provers"]:
         out = [c for c in out if c != "optimized"]
@@ -45,8 +52,9 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
                 if not cs:
                     continue
                 extra = {
-                    "provers": list(cfg["zksnark_provers"]),
+                    "provers": run_provers(cfg, h),
                     "circuits": cs,
+                    "variant": cfg["zksnark_variant"],
                     # another selected experiment proves the circuit and witness of the Poseidon
                     # runs (see Experiment.reads): keep them
                     "keep_build": h == "poseidon" and bool(cfg.get("read_by", {}).get(SCHEME.experiment)),
@@ -58,9 +66,13 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
 
 def command(run: Run, job: Job) -> list[str]:
     p, e = run.params, run.extra
-    argv = ["node", "zksnark-sm-rsm/run.mjs", "--statement", p["statement"], "--n", str(p["n"]),
-            "--hash", p["hash"], "--threads", str(p["threads"]), "--out", job.dir,
-            "--provers", ",".join(e["provers"]), "--circuits", ",".join(e["circuits"])]  # fmt: skip
+    # snarkjs's powers of tau are made once per machine and size, and kept with the results (so
+    # that a run in a container finds them too).
+    env = ["env", f"ZKSNARK_PTAU_DIR={job.results}/ptau"] if "snarkjs" in e["provers"] else []
+    argv = [*env, "node", "zksnark-sm-rsm/run.mjs", "--statement", p["statement"], "--n", str(p["n"]),
+            "--hash", p["hash"], "--threads", str(p["threads"]), "--out", job.out,
+            "--variant", e["variant"], "--provers", ",".join(e["provers"]),
+            "--circuits", ",".join(e["circuits"])]  # fmt: skip
     argv += ["--seed", job.seed] if job.seed else []
     return argv + (["--keep-build"] if e["keep_build"] else [])
 
@@ -86,6 +98,9 @@ def features(run: Run) -> dict[str, float]:
         "wasm": zokrates if "wasm" in provers else 0.0,
         "native": zokrates if "native" in provers else 0.0,
         "optimized": 1.0 if "optimized" in cs and "native" in provers else 0.0,
+        # snarkjs sets up, proves and verifies every circuit (its powers of tau are made once
+        # per machine and size, and kept)
+        "snarkjs": float(len(cs)) if "snarkjs" in provers else 0.0,
     }
 
 
@@ -105,12 +120,24 @@ hash:
   uniqueItems: true
   default: [poseidon]
 zksnark_provers:
-  description: zkSNARK provers to run; the analysis uses native and says so
+  description: >-
+    zkSNARK provers to run on the same circuits and inputs: wasm (zokrates-js), native (our
+    ark-groth16 prover) and snarkjs (the circom ecosystem's Groth16, Poseidon trees; its proofs
+    and the native ones are verified by both verifiers); the analysis's figures use native and
+    say so
   type: array
-  items: {type: string, enum: [wasm, native]}
+  items: {type: string, enum: [wasm, native, snarkjs]}
   minItems: 1
   uniqueItems: true
-  default: [wasm, native]
+  default: [wasm, native, snarkjs]
+zksnark_variant:
+  description: >-
+    statement of the zkSNARK circuits: sound (the default: v < L enforced, padding leaves that
+    nobody can open) or as-published (the paper's statement, which accepts v + kL in RSM and 0
+    through a padding leaf); the report and the PDF name the variant
+  type: string
+  enum: [sound, as-published]
+  default: sound
 zksnark_circuits:
   description: >-
     circuits of the zkSNARK statements: zokrates = the paper's ZoKrates circuit, optimized =
