@@ -41,6 +41,17 @@ INTRO = (
     "weights; one BLS check whose result is constrained to hold (by a residue witness instead of the "
     "final exponentiation, unless the run says final-exp)."
 )
+ASSUMPTIONS = (
+    "What the circuit assumes: (1) the keys were checked for membership of G2's order-r subgroup (and "
+    "for possession) when they were registered, as in Mithril: the circuit checks that each key is on "
+    "the curve and bound to the commitment, not its order, and its G2 arithmetic assumes points of "
+    "order r (a key moved off the subgroup is refused by the BLS check in the tests, by nothing else); "
+    "(2) the verifier computes H(m) from the message and the key commitment from the registered keys "
+    "itself: the circuit takes H(m) as given, and the commitment binds the proof to the registered "
+    "keys only when it is the verifier's own. The tests refuse, under halo2's MockProver, a "
+    "non-canonical signature coordinate, a wrong residue witness and a key outside the subgroup, each "
+    "checked against the relation with the constraint it meets left out."
+)
 SEED = (
     "Compared with: the report 'Mithril MSP and Benchmark' (Zhejiang University, 2024), which proves the "
     "same aggregation with halo2-lib over BN254: 254-bit weights and one independent scalar "
@@ -461,6 +472,7 @@ def section(doc: Doc, ctx: Context) -> None:
     df = ctx.df
     doc.h1("mithril: Mithril's multisignature aggregation, native and proven in a circuit")
     doc.para(INTRO)
+    doc.para(ASSUMPTIONS)
     doc.para(SEED)
     ours = _ours(df)
     if ours.empty:

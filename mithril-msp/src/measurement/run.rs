@@ -570,6 +570,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             "window_bits": 4,
             "weight_bits": crate::circuit::bn254::WEIGHT_BITS,
             "pairing_check": cfg.pairing.name(),
+            "assumptions": crate::circuit::relation::ASSUMPTIONS,
             "prover_threads": cfg.prover_threads,
             "seed_design": c.seed_design,
             "sizes": c.sizes,
