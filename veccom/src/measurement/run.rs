@@ -11,8 +11,7 @@ use serde_json::{json, Value};
 use super::ablation::ablation_rows;
 use super::report::{AblationRow, Row, MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
 use super::workload::{
-    is_parallel, reset_peak_rss, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS,
-    PAIRING_OPS,
+    is_parallel, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS, PAIRING_OPS,
 };
 use crate::merkle::{Blake3Hasher, Sha256Hasher};
 
@@ -248,7 +247,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             &cfg.merkle_n
         };
         for &n in ns {
-            let start_rss = reset_peak_rss();
+            let start_rss = measure::clock::reset_peak_rss();
             let progress = Progress::new(
                 &format!("veccom {scheme}"),
                 Some(&format!("n={n}")),

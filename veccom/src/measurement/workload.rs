@@ -97,35 +97,6 @@ pub fn random_values(n: usize, bytes: usize, rng: &mut ChaCha20Rng) -> Vec<Vec<u
         .collect()
 }
 
-/// Returns freed heap memory to the system (glibc keeps it otherwise, and the next group's peak
-/// would include what the previous one left), then resets the process's peak-RSS mark to its
-/// current RSS (Linux: /proc/self/clear_refs), so that the next reading is the peak of what
-/// follows. Returns the RSS at the reset in MiB (None where unsupported).
-#[allow(unsafe_code)]
-pub fn reset_peak_rss() -> Option<f64> {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free pages of the allocator's arenas; no pointer of
-    // ours is touched.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-    std::fs::write("/proc/self/clear_refs", "5").ok()?;
-    current_rss_mib()
-}
-
-/// The process's resident memory now, in MiB (VmRSS of /proc/self/status).
-pub fn current_rss_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kib: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()?;
-    Some(kib / 1024.0)
-}
-
 #[allow(clippy::too_many_arguments)]
 fn row(
     scheme: &'static str,
