@@ -239,14 +239,23 @@ def test_veccom_reference_report_and_seed_figures(tmp_path: Path) -> None:
     assert verify["value"] == pytest.approx(3.6117e-3) and verify["source"] == "seed"
     # A failed check makes the run count as failed.
     d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json").read_text())
-    d["rows"][3]["verified"] = False
-    d["all_verified"] = False
+    d["body"]["rows"][3]["verified"] = False
+    d["passed"] = False
     run = tmp_path / "raw" / "veccom" / "t1_2"
     run.mkdir(parents=True)
     (run / "report.json").write_text(json.dumps(d))
     problems = veccom.problems(run)
-    bad = d["rows"][3]
+    bad = d["body"]["rows"][3]
     assert problems == [f"{bad['scheme']} {bad['operation']} n={bad['n']} t={bad['threads']}"]
+    # The verdict is the envelope's: a report that says it failed fails, though every row verified.
+    d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json").read_text())
+    d["passed"] = False
+    (run / "report.json").write_text(json.dumps(d))
+    assert veccom.problems(run) == ["the report says the run did not pass"]
+    d["tool"] = "mithril-bench"
+    (run / "report.json").write_text(json.dumps(d))
+    with pytest.raises(ReportError, match='expected "tool": "veccom-bench"'):
+        veccom.problems(run)
 
 
 def test_cmix_reference_report_and_seed_figures(tmp_path: Path) -> None:
