@@ -12,10 +12,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use measure::cli::{parse_counts, refuse, run_to_report};
+use measure::cli::{finish_run, parse_counts, refuse};
+use measure::envelope::Envelope;
+use measure::seed::Seed;
 use measure::timing::Plan;
 use mithril_msp::circuit::PairingCheck;
-use mithril_msp::measurement::run::{child_main, parse_seed, run, Config};
+use mithril_msp::measurement::run::{child_main, run, Config, BODY_VERSION};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -69,7 +71,8 @@ struct Args {
     /// Signer counts the fits are extrapolated to (labelled as such).
     #[arg(long, default_value = "64,128,256")]
     extrapolate: String,
-    /// 64 hex digits: a reproducible run (keys, signatures, parameters from ChaCha20).
+    /// 64 hex digits: the public seed of a reproducible run (keys, signatures, parameters; keys
+    /// are then derived from the public seed, not secret); without it, fresh OS randomness.
     #[arg(long)]
     seed: Option<String>,
     /// Output file.
@@ -130,7 +133,7 @@ fn config(a: &Args) -> Result<Config, String> {
             .prover_threads
             .unwrap_or_else(measure::machine::logical_cpus),
         extrapolate: parse_counts(&a.extrapolate, "--extrapolate")?,
-        seed: a.seed.as_deref().map(parse_seed).transpose()?,
+        seed: a.seed.as_deref().map(str::parse::<Seed>).transpose()?,
         out: a.out.clone(),
     })
 }
@@ -145,7 +148,7 @@ fn main() -> ExitCode {
         let (Some(n), Some(seed)) = (args.child_n, cfg.seed) else {
             return refuse("mithril-bench", "--child needs --child-n and --seed");
         };
-        return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, seed) {
+        return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, *seed.bytes()) {
             Ok(v) => {
                 println!("{v}");
                 ExitCode::SUCCESS
@@ -156,5 +159,12 @@ fn main() -> ExitCode {
             }
         };
     }
-    run_to_report("mithril-bench", &cfg.out, || run(&cfg), |_| String::new())
+    let envelope = Envelope::begin(
+        "mithril-bench",
+        env!("CARGO_PKG_VERSION"),
+        BODY_VERSION,
+        cfg.parameters(),
+        cfg.seed.as_ref(),
+    );
+    finish_run(&cfg.out, envelope, || run(&cfg), |_| String::new())
 }
