@@ -307,3 +307,20 @@ def fit_text(df: pd.DataFrame) -> str:
         if parts:
             out.append(("" if host is None else f"{host}: ") + "; ".join(parts))
     return ". ".join(out)
+
+
+def extrapolated_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The fitted lines at the report's extrapolation points (labelled: not measured)."""
+    ext = _ours(df)
+    ext = ext[ext["section"] == "extrapolated"]
+    rows: dict[str, dict[str, object]] = {}
+    for n in sorted({int(x) for x in ext["n"].dropna()}):
+        g = ext[ext["n"] == n]
+        rows[f"n={n} (extrapolated)"] = {
+            "advice cells": median(g, "advice_cells"),
+            "prove CPU": median(g, "prove_cpu_s"),
+            "prove wall": median(g, "prove_wall_s"),
+            "keys CPU": median(g, "keygen_cpu_s"),
+            "peak [MiB]": median(g, "peak_rss_mib"),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")

@@ -334,6 +334,8 @@ def test_mithril_section(tmp_path: Path, paper_dir: Path, capsys: pytest.Capture
     # n = 32 target).
     targets = pd.read_csv(tables / "mithril_targets.csv", index_col=0)
     assert len(targets) == 4 and not any("n = 32" in t for t in targets.index)
+    reference = pd.read_csv(tables / "mithril_reference.csv", index_col=0)
+    assert reference.loc["verify_aggregate n=64 t=1", "ours / mithril-stm"] == pytest.approx(1 / 1.04)
     assert "What the circuit assumes" in pdf_text(tmp_path / "report.pdf")
     text = pdf_text(tmp_path / "report.pdf")
     for words in (

@@ -78,6 +78,21 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         .iter()
         .any(|x| x["operation"] == "ver" && x["threads"] == 2));
     assert_eq!(r["native"]["checks"]["cancellation"]["passed"], true);
+    // mithril-stm at the native signer counts: like for like with ours, and its full STM
+    // verification, both verified.
+    let reference = r["reference"]["rows"].as_array().unwrap();
+    for op in ["verify_aggregate", "stm_verify"] {
+        assert!(
+            reference
+                .iter()
+                .any(|x| x["operation"] == op && x["n"] == 64 && x["verified"] == true),
+            "{op}"
+        );
+    }
+    assert!(reference
+        .iter()
+        .filter(|x| x["operation"] == "verify_aggregate")
+        .all(|x| x["ours_over_reference"].as_f64().unwrap() > 0.0));
     let sizes = r["circuit"]["sizes"].as_array().unwrap();
     assert_eq!(sizes.len(), 2);
     assert!(sizes[1]["advice_cells"].as_u64() > sizes[0]["advice_cells"].as_u64());

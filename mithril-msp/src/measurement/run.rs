@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::circuit::{fit_line, ProofRow, SizeRow};
 use super::native::{batch_rows, cancellation_check, is_parallel, measure, Fixture, Row};
+use super::reference::{stm_verify_row, verify_aggregate_row, ReferenceRow};
 use crate::circuit::{PairingCheck, LIMB_BITS, NUM_LIMBS};
 
 /// The version of the report body's schema (`docs/report.schema.json`).
@@ -32,6 +33,8 @@ pub struct Config {
     pub native: bool,
     /// Run the circuit part.
     pub circuit: bool,
+    /// Measure the reference (mithril-stm) at the native signer counts.
+    pub reference: bool,
     /// Native signer counts.
     pub native_n: Vec<usize>,
     /// Native thread counts.
@@ -70,7 +73,7 @@ fn hex(b: &[u8]) -> String {
 impl Config {
     /// Refuses values that cannot run, naming the option.
     pub fn validate(&self) -> Result<(), String> {
-        if !self.native && !self.circuit {
+        if !self.native && !self.circuit && !self.reference {
             return Err("--parts: nothing to run".into());
         }
         let in_range = |xs: &[usize], lo: usize, hi: usize, what: &str| -> Result<(), String> {
@@ -86,7 +89,8 @@ impl Config {
         in_range(&self.size_n, 1, CIRCUIT_MAX_N, "--size-n")?;
         in_range(&self.ablation_n, 1, CIRCUIT_MAX_N, "--ablation-n")?;
         in_range(&self.extrapolate, 1, 1 << 20, "--extrapolate")?;
-        if self.native && (self.native_n.is_empty() || self.threads.is_empty()) {
+        if (self.native || self.reference) && (self.native_n.is_empty() || self.threads.is_empty())
+        {
             return Err("--native-n and --threads need at least one value".into());
         }
         if self.plan.repetitions == 0 || self.plan.repetitions > 1000 {
@@ -124,6 +128,7 @@ impl Config {
         let parts: Vec<&str> = [
             self.native.then_some("native"),
             self.circuit.then_some("circuit"),
+            self.reference.then_some("reference"),
         ]
         .into_iter()
         .flatten()
@@ -292,6 +297,53 @@ pub fn child_main(
         }
         other => Err(format!("unknown child mode {other:?}")),
     }
+}
+
+/// mithril-stm at every native signer count, on the first thread count's pool: the
+/// multisignature layer beside ours, and its full STM verification (a failure to aggregate is
+/// recorded, the run goes on).
+fn reference_part(
+    cfg: &Config,
+    rng: &mut ChaCha20Rng,
+    inputs: &mut Inputs,
+) -> Result<(Vec<ReferenceRow>, Vec<Value>), String> {
+    let one = pool(cfg.threads[0])?;
+    let progress = Progress::new("mithril-msp reference", None, 2 * cfg.native_n.len() as u64);
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for &n in &cfg.native_n {
+        let r = one.install(|| verify_aggregate_row(&cfg.plan, n, rng, inputs));
+        eprintln!("{}", reference_line(&r));
+        rows.push(r);
+        progress.inc(1);
+        match one.install(|| stm_verify_row(&cfg.plan, n, rng, inputs)) {
+            Ok(r) => {
+                eprintln!("{}", reference_line(&r));
+                rows.push(r);
+            }
+            Err(e) => {
+                eprintln!("[mithril-msp] reference stm_verify n={n}: {e}");
+                failures.push(json!({"operation": "stm_verify", "n": n, "error": e}));
+            }
+        }
+        progress.inc(1);
+    }
+    progress.finish();
+    Ok((rows, failures))
+}
+
+fn reference_line(r: &ReferenceRow) -> String {
+    let ours = r
+        .ours_over_reference
+        .map_or(String::new(), |x| format!(", ours/reference x{x:.3}"));
+    format!(
+        "[mithril-msp] reference {} n={} ({} signatures): {:.4} ms cpu{ours}{}",
+        r.operation,
+        r.n,
+        r.signatures,
+        1e3 * r.cpu_s.median,
+        if r.verified { "" } else { " CHECK FAILED" }
+    )
 }
 
 fn other(p: PairingCheck) -> PairingCheck {
@@ -473,6 +525,15 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     } else {
         (vec![], json!({}))
     };
+    let reference = if cfg.reference {
+        Some(reference_part(
+            cfg,
+            &mut stream("mithril-msp/reference", seed),
+            &mut inputs,
+        )?)
+    } else {
+        None
+    };
     let circuit = cfg
         .circuit
         .then(|| circuit_part(cfg, &mut stream("mithril-msp/circuit", seed), &mut inputs));
@@ -481,6 +542,9 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         && checks
             .get("cancellation")
             .is_none_or(|c| c["passed"] == json!(true));
+    if let Some((rows, failures)) = &reference {
+        passed &= failures.is_empty() && rows.iter().all(|r| r.verified);
+    }
     if let Some(c) = &circuit {
         passed &= c.failures.is_empty()
             && c.proofs
@@ -525,6 +589,17 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
             Value::Null
         },
         "circuit": circuit_json,
+        "reference": reference.map(|(rows, failures)| json!({
+            "library": "mithril-stm 0.9.5 (crates.io)",
+            "blst_pool_threads": super::reference::blst_pool_threads(),
+            "stm_parameters": {
+                "k": super::reference::STM_PARAMS.k,
+                "m": super::reference::STM_PARAMS.m,
+                "phi_f": super::reference::STM_PARAMS.phi_f,
+            },
+            "rows": rows,
+            "failures": failures,
+        })),
     });
     Ok(Outcome {
         passed,
