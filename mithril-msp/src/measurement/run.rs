@@ -316,6 +316,10 @@ fn reference_part(
         eprintln!("{}", reference_line(&r));
         rows.push(r);
         progress.inc(1);
+        if n > super::reference::STM_MAX_N {
+            progress.inc(1);
+            continue;
+        }
         match one.install(|| stm_verify_row(&cfg.plan, n, rng, inputs)) {
             Ok(r) => {
                 eprintln!("{}", reference_line(&r));
@@ -592,6 +596,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         "reference": reference.map(|(rows, failures)| json!({
             "library": "mithril-stm 0.9.5 (crates.io)",
             "blst_pool_threads": super::reference::blst_pool_threads(),
+            "stm_max_n": super::reference::STM_MAX_N,
             "stm_parameters": {
                 "k": super::reference::STM_PARAMS.k,
                 "m": super::reference::STM_PARAMS.m,
