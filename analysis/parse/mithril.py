@@ -7,12 +7,15 @@ lower bound, and the cancellation check. In the circuit (MSP.B over BN254, halo2
 each signer count (k, rows, advice and lookup cells, columns), the same with the other layout of
 the BLS check, each real proof's phases (parameters, keys, witness, prover, verifier: CPU and
 wall), proof size and peak memory, the cells of the seed's per-signature design, the fitted lines
-against n with their extrapolations, and the report's verdicts on the targets.
+against n with their extrapolations; with mithril-stm measured in the same run where the report
+has it. The report is the suite's envelope around the body (`load_enveloped`): whether the run
+passed is the envelope's `passed`. The comparison with the targets is made in
+`analysis/derive/mithril.py`, from these rows.
 
 In the tidy table: `variant` is `native` or `circuit`, `curve` the curve, `n` the signers (for
 batch verification: the aggregates checked together, 4 signers each), `section` the operation,
 the proof phase or what a group of figures is (`size`, `proof`, `fit`, `extrapolated`,
-`seed design`, `targets`), `mode` the circuit's BLS-check layout (`residue`, `final-exp`).
+`seed design`, `reference`), `mode` the circuit's BLS-check layout (`residue`, `final-exp`).
 
 The seed (a report on proving Mithril's aggregation with halo2-lib) published proving times,
 proof sizes and verification times on a 48-core server and a 16 GB M1 laptop; they enter with
@@ -32,9 +35,8 @@ from analysis.parse.common import (
     Parsed,
     RunInfo,
     base_row,
-    commit_of,
     json_line,
-    load_report,
+    load_enveloped,
     load_rows,
     machine_text,
     need,
@@ -195,38 +197,39 @@ def _fit_rows(base: dict[str, Any], fit: dict[str, Any]) -> list[dict[str, Any]]
     return out
 
 
-def _target_rows(base: dict[str, Any], targets: list[Any]) -> list[dict[str, Any]]:
+def _reference_rows(base: dict[str, Any], ref: dict[str, Any], p: Path) -> list[dict[str, Any]]:
+    """mithril-stm measured in the same run: each operation's CPU time per call at each n, beside
+    ours (the ratio ours / reference), the multisignature layer like for like and the full STM
+    verification as a labelled extra."""
     out = []
-    for t in targets:
-        if not isinstance(t, dict) or not isinstance(t.get("target"), str):
-            continue
-        b = row(base, variant=None, curve=None, section="targets", label=t["target"])
-        out.append(row(b, metric="target_met", value=float(t.get("holds") is True), unit="bool"))
-        for key, metric in (("measured", "target_measured"), ("bound", "target_bound")):
-            v = t.get(key)
-            if isinstance(v, bool):
-                out.append(row(b, metric=metric, value=float(v), unit="bool"))
-            elif (x := num(v)) is not None:
-                out.append(row(b, metric=metric, value=x, unit=str(t.get("unit", ""))))
-        for key, metric, unit in (("peak_rss_mib", "peak_rss", "MiB"), ("threads", "threads", "count"),
-                                  ("cpu_s", "cpu", "s")):  # fmt: skip
-            if (x := num(t.get(key))) is not None:
+    rb = row(base, variant="native", curve=NATIVE_CURVE, section="reference")
+    for i, r in enumerate(need(ref, "rows", list, p, "reference.")):
+        where = f"reference.rows[{i}]."
+        if not isinstance(r, dict):
+            raise ReportError(p, None, f"reference.rows[{i}] to be an object")
+        op = need(r, "operation", str, p, where)
+        b = row(rb, n=need(r, "n", int, p, where), threads=need(r, "threads", int, p, where),
+                label=f"{op}: {r.get('workload', '')}", prover=op)  # fmt: skip
+        cpu = _stat(r.get("cpu_s"), p, where + "cpu_s")
+        out.append(row(b, metric="reference_cpu", value=cpu["median"], unit="s"))
+        for key, metric, unit in (("ours_cpu_s", "ours_cpu", "s"), ("ours_over_reference", "ratio", "x")):
+            if (x := num(r.get(key))) is not None:
                 out.append(row(b, metric=metric, value=x, unit=unit))
+        out.append(row(b, metric="status", value=float(r.get("verified") is True), unit="bool"))
     return out
 
 
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
-    d = load_report(p, "report", REPORT, at_line=True)
-    machine = d.get("machine")
-    commit = commit_of(d)
-    versions = {"mithril-msp": str((d.get("generated_by") or {}).get("version", "?"))}
+    env = load_enveloped(p, REPORT)
+    d = env.body
+    machine = env.machine
+    commit = env.commit
+    versions = {"mithril-msp": str(env.envelope.get("tool_version", "?"))}
     text = machine_text(machine)
     base = base_row(EXPERIMENT, "ours", run, p, machine=text, commit=commit, versions=versions, party=None)
     failed: list[str] = []
-    load = d.get("load_avg") or {}
-    # Each of start and end holds the load averages over 1, 5 and 15 minutes.
-    rows = load_rows(base, {key: num((load.get(key) or [None])[0]) for key in ("start", "end")})
-    if (v := num(d.get("elapsed_s"))) is not None:
+    rows = load_rows(base, env.load)
+    if (v := num((env.envelope.get("resources") or {}).get("wall_s"))) is not None:
         rows.append(row(base, section="run", label="the run", metric="wall", value=v, unit="s"))
     threads: set[int] = set()
     native = d.get("native")
@@ -264,9 +267,10 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
                     rows.append(row(db, metric=key, value=v, unit="cells"))
         if isinstance(circuit.get("fit"), dict):
             rows += _fit_rows(cb, circuit["fit"])
-    rows += _target_rows(base, need(d, "targets", list, p, ""))
-    if d.get("all_verified") is not True and not failed:
-        failed = ["all_verified is false"]
+    if isinstance(d.get("reference"), dict):
+        rows += _reference_rows(base, d["reference"], p)
+    if not env.passed and not failed:
+        failed = ["the report says the run did not pass"]
     return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, versions, commit)
 
 

@@ -1,9 +1,11 @@
 """veccom-bench's report.json and the seed's published figures (veccom/data/seed-figures.csv).
 
-Each row of the report is one operation of one scheme at one vector length and thread count:
-CPU and wall time per operation (median, min, max over repetitions), sizes, peak memory, and the
-lower bound timed beside it in the same run. The seed's figures are one value per operation,
-measured on the seed's own machine.
+The report is the suite's envelope around veccom-bench's body (`load_enveloped`: whether the run
+passed is the envelope's `passed`). Each row of the body is one operation of one scheme at one
+vector length and thread count: CPU and wall time per operation (median, min, max over
+repetitions), sizes, peak memory, and the lower bound timed beside it in the same run. The
+seed's figures are one value per operation, measured on the seed's own machine: every ratio
+against them is across machines.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from analysis.parse.common import (
     Parsed,
     RunInfo,
     base_row,
-    commit_of,
-    load_report,
+    load_enveloped,
+    load_rows,
     machine_text,
     need,
     numbers,
@@ -42,13 +44,14 @@ def _stat(obj: Any, p: Path, where: str) -> dict[str, float]:
 
 
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
-    d = load_report(p, "report", "veccom-bench")
-    machine = d.get("machine")
-    commit = commit_of(d)
-    versions = {"veccom": str((d.get("generated_by") or {}).get("version", "?"))}
+    env = load_enveloped(p, "veccom-bench")
+    d = env.body
+    machine = env.machine
+    commit = env.commit
+    versions = {"veccom": str(env.envelope.get("tool_version", "?"))}
     ours = partial(base_row, EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit,
                    versions=versions)  # fmt: skip
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = load_rows(ours(), env.load)
     failed: list[str] = []
     threads: set[int] = set()
     for i, r in enumerate(need(d, "rows", list, p, "")):
@@ -96,8 +99,8 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
         if isinstance(speedup, int | float):
             rows.append(row(base, section=f"ablation {op}", party=None, label=str(a.get("description", "")),
                             metric="speedup", value=float(speedup), unit="x"))  # fmt: skip
-    if not d.get("all_verified"):
-        failed = failed or ["all_verified is false"]
+    if not env.passed:
+        failed = failed or ["the report says the run did not pass"]
     return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, versions, commit)
 
 

@@ -250,14 +250,23 @@ def test_veccom_reference_report_and_seed_figures(tmp_path: Path) -> None:
     assert verify["value"] == pytest.approx(3.6117e-3) and verify["source"] == "seed"
     # A failed check makes the run count as failed.
     d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json").read_text())
-    d["rows"][3]["verified"] = False
-    d["all_verified"] = False
+    d["body"]["rows"][3]["verified"] = False
+    d["passed"] = False
     run = tmp_path / "raw" / "veccom" / "t1_2"
     run.mkdir(parents=True)
     (run / "report.json").write_text(json.dumps(d))
     problems = veccom.problems(run)
-    bad = d["rows"][3]
+    bad = d["body"]["rows"][3]
     assert problems == [f"{bad['scheme']} {bad['operation']} n={bad['n']} t={bad['threads']}"]
+    # The verdict is the envelope's: a report that says it failed fails, though every row verified.
+    d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json").read_text())
+    d["passed"] = False
+    (run / "report.json").write_text(json.dumps(d))
+    assert veccom.problems(run) == ["the report says the run did not pass"]
+    d["tool"] = "mithril-bench"
+    (run / "report.json").write_text(json.dumps(d))
+    with pytest.raises(ReportError, match='expected "tool": "veccom-bench"'):
+        veccom.problems(run)
 
 
 def test_cmix_reference_report_and_seed_figures(tmp_path: Path) -> None:
@@ -374,7 +383,8 @@ def test_mithril_reference_report_and_seed_figures(tmp_path: Path) -> None:
     from analysis.parse import mithril
 
     ref = Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json"
-    d = json.loads(ref.read_text())
+    envelope = json.loads(ref.read_text())
+    d = envelope["body"]
     rows, info = mithril.report_rows(ref, "t1_2")
     assert info.ok and info.failed == [] and info.threads == 1
     native = [r for r in rows if r["variant"] == "native" and r["metric"] == "cpu_median"]
@@ -410,11 +420,9 @@ def test_mithril_reference_report_and_seed_figures(tmp_path: Path) -> None:
     )
     assert slope["value"] == d["circuit"]["fit"]["advice_cells"]["slope"] < 300_000
     extrapolated = {r["n"] for r in rows if r["section"] == "extrapolated"}
-    assert extrapolated == set(d["parameters"]["extrapolate"])
+    assert extrapolated == set(envelope["parameters"]["extrapolate"])
     design = [r for r in rows if r["section"] == "seed design" and r["metric"] == "cells_per_signature"]
     assert design[0]["value"] == d["circuit"]["seed_design"]["cells_per_signature"]
-    met = [r for r in rows if r["metric"] == "target_met"]
-    assert len(met) == len(d["targets"])
 
     seed = mithril.load_reference(tmp_path)
     m1 = [r for r in seed.rows if r["metric"] == "prove_published" and "M1" in r["machine"] and r["n"] == 8]
@@ -432,18 +440,24 @@ def test_mithril_reference_report_and_seed_figures(tmp_path: Path) -> None:
     d["circuit"]["proofs"][0]["rejects_changed_proof"] = False
     d["native"]["rows"][3]["verified"] = False
     d["circuit"]["failures"] = [{"part": "prove", "n": 64, "error": "killed by a signal (out of memory?)"}]
-    d["all_verified"] = False
-    (out / "report.json").write_text(json.dumps(d))
+    envelope["passed"] = False
+    (out / "report.json").write_text(json.dumps(envelope))
     r3 = d["native"]["rows"][3]
     assert mithril.problems(out) == [
         f"native {r3['operation']} n={r3['n']} threads={r3['threads']}: not verified",
         f"proof n={d['circuit']['proofs'][0]['n']}: rejects changed proof failed",
         "circuit prove n=64: killed by a signal (out of memory?)",
     ]
-    d = json.loads(ref.read_text())
-    d["native"]["checks"]["cancellation"]["passed"] = False
-    (out / "report.json").write_text(json.dumps(d))
+    envelope = json.loads(ref.read_text())
+    envelope["body"]["native"]["checks"]["cancellation"]["passed"] = False
+    envelope["passed"] = False
+    (out / "report.json").write_text(json.dumps(envelope))
     assert mithril.problems(out) == ["cancellation check failed"]
+    # The verdict is the envelope's: a report that says it failed fails.
+    envelope = json.loads(ref.read_text())
+    envelope["passed"] = False
+    (out / "report.json").write_text(json.dumps(envelope))
+    assert mithril.problems(out) == ["the report says the run did not pass"]
     assert mithril.problems(tmp_path) == ["no report.json"]
 
 
@@ -452,15 +466,15 @@ def test_mithril_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pyt
 
     d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
     p = tmp_path / "report.json"
-    p.write_text(json.dumps(dict(d, report="veccom-bench"), indent=1))
-    with pytest.raises(ReportError, match=r'report\.json:\d+: expected "report": "mithril-bench"'):
+    p.write_text(json.dumps(dict(d, tool="veccom-bench"), indent=1))
+    with pytest.raises(ReportError, match=r'report\.json:\d+: expected "tool": "mithril-bench"'):
         mithril.report_rows(p, "t1")
-    del d["native"]["rows"][2]["cpu_s"]
+    del d["body"]["native"]["rows"][2]["cpu_s"]
     p.write_text(json.dumps(d))
     with pytest.raises(ReportError, match=r"expected native\.rows\[2\]\.cpu_s to be an object"):
         mithril.report_rows(p, "t1")
     d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
-    d["circuit"]["proofs"][0]["prove_total"]["wall_s"] = "slow"
+    d["body"]["circuit"]["proofs"][0]["prove_total"]["wall_s"] = "slow"
     p.write_text(json.dumps(d))
     with pytest.raises(
         ReportError, match=r"expected circuit\.proofs\[0\]\.prove_total\.wall_s to be a number"

@@ -66,14 +66,41 @@ fn getrusage(who: libc::c_int) -> Option<libc::rusage> {
     (rc == 0).then_some(ru)
 }
 
+/// Starts a new peak-memory reading: returns freed heap memory to the system (glibc keeps it
+/// otherwise, and the next step's peak would include what the previous one left), then resets
+/// the process's peak-RSS mark to its current RSS (Linux: `/proc/self/clear_refs`), so that the
+/// next [`usage`] or [`peak_rss_mib`] is the peak of what follows. Returns the RSS at the reset
+/// in MiB; `None` where the system offers no reset (the peak then stays the process's own).
+pub fn reset_peak_rss() -> Option<f64> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free pages of the allocator's arenas; no pointer of
+    // ours is touched.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+    std::fs::write("/proc/self/clear_refs", "5").ok()?;
+    current_rss_mib()
+}
+
+/// The process's resident memory now, in MiB (`VmRSS` of /proc/self/status).
+pub fn current_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_status_kib(&status, "VmRSS:").map(|kib| kib / 1024.0)
+}
+
+/// A `<key> <n> kB` line of /proc/self/status, in KiB.
+fn parse_status_kib(status: &str, key: &str) -> Option<f64> {
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 fn vm_hwm_kib() -> Option<f64> {
     parse_vm_hwm(&std::fs::read_to_string("/proc/self/status").ok()?)
 }
 
 /// `VmHWM` (KiB) from the text of /proc/self/status.
 fn parse_vm_hwm(status: &str) -> Option<f64> {
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    parse_status_kib(status, "VmHWM:")
 }
 
 /// CPU time of this process, all threads, with nanosecond resolution (`CLOCK_PROCESS_CPUTIME_ID`;
@@ -146,5 +173,24 @@ mod tests {
         let _ = timed(|| (0..5_000_000u64).sum::<u64>());
         assert!(process_cpu_seconds() >= a);
         assert!(peak_rss_mib() > 0.0);
+    }
+
+    #[test]
+    fn a_reset_starts_a_new_peak_below_an_earlier_one() {
+        let Some(before) = reset_peak_rss() else {
+            return; // no reset on this system: nothing to show
+        };
+        // 256 MiB touched, then freed: the peak holds it until the next reset.
+        let big = vec![1u8; 256 << 20];
+        std::hint::black_box(&big);
+        drop(big);
+        let with_big = peak_rss_mib();
+        assert!(with_big >= before + 200.0, "{before} -> {with_big}");
+        let after = reset_peak_rss().expect("it reset once");
+        assert!(
+            peak_rss_mib() < with_big - 200.0,
+            "{after}: {}",
+            peak_rss_mib()
+        );
     }
 }

@@ -15,7 +15,7 @@
 //! invalid) aggregate to the valid σ_1 + σ_2, so an aggregate that verifies says nothing about the
 //! individual signatures. With weights e_i drawn from a hash of all the signatures, the error
 //! becomes (e_1 − e_2)·D, which vanishes only if e_1 = e_2: probability 2^-128.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 pub mod circuit;
 pub mod measurement;

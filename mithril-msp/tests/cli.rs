@@ -1,7 +1,8 @@
-//! mithril-bench end to end: a small run (native rows, circuit sizes, no proof) writes a report
-//! that conforms to docs/report.schema.json (checked with Python's jsonschema), covers every
-//! native operation with passing checks and its targets; the reference report conforms too;
-//! bad input is refused with exit status 2 before any work.
+//! mithril-bench end to end: a small run (native rows, circuit sizes, no proof) writes an
+//! enveloped report whose envelope and body conform to their schemas (checked with Python's
+//! jsonschema) and covers every native operation with passing checks; the reports in data/
+//! conform too; one --seed gives one input digest; bad input is refused with exit status 2
+//! before any work.
 
 use measure::testing::{read_json, Bench};
 
@@ -44,9 +45,12 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         stderr.contains("[progress] mithril-msp circuit"),
         "{stderr}"
     );
-    BENCH.validate(&out).unwrap();
-    let r = read_json(&out);
-    assert_eq!(r["all_verified"], true);
+    BENCH.validate_enveloped(&out).unwrap();
+    let report = read_json(&out);
+    assert_eq!(report["passed"], true);
+    assert_eq!(report["tool"], "mithril-bench");
+    let r = report["body"].clone();
+    assert!(r.get("targets").is_none(), "verdicts live in the analysis");
     let rows = r["native"]["rows"].as_array().unwrap();
     for op in [
         "akey",
@@ -74,6 +78,21 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         .iter()
         .any(|x| x["operation"] == "ver" && x["threads"] == 2));
     assert_eq!(r["native"]["checks"]["cancellation"]["passed"], true);
+    // mithril-stm at the native signer counts: like for like with ours, and its full STM
+    // verification, both verified.
+    let reference = r["reference"]["rows"].as_array().unwrap();
+    for op in ["verify_aggregate", "stm_verify"] {
+        assert!(
+            reference
+                .iter()
+                .any(|x| x["operation"] == op && x["n"] == 64 && x["verified"] == true),
+            "{op}"
+        );
+    }
+    assert!(reference
+        .iter()
+        .filter(|x| x["operation"] == "verify_aggregate")
+        .all(|x| x["ours_over_reference"].as_f64().unwrap() > 0.0));
     let sizes = r["circuit"]["sizes"].as_array().unwrap();
     assert_eq!(sizes.len(), 2);
     assert!(sizes[1]["advice_cells"].as_u64() > sizes[0]["advice_cells"].as_u64());
@@ -82,14 +101,6 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         (ex["n"].as_u64(), ex["extrapolated"].as_bool()),
         (Some(8), Some(true))
     );
-    let targets = r["targets"].as_array().unwrap();
-    assert!(targets
-        .iter()
-        .any(|t| t["target"].as_str().unwrap().contains("n = 64")));
-    assert!(targets.iter().any(|t| t["target"]
-        .as_str()
-        .unwrap()
-        .contains("cells per signature")));
     let left: Vec<_> = std::fs::read_dir(out.parent().unwrap()).unwrap().collect();
     assert_eq!(left.len(), 1, "no temporary file left");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -100,9 +111,56 @@ fn the_reports_in_data_conform_to_the_schema() {
     for name in ["reference-report.json", "n8-unloaded-report.json"] {
         let path = BENCH.path(&format!("data/{name}"));
         BENCH
-            .validate(&path)
+            .validate_enveloped(&path)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
+}
+
+/// The inputs digest of a small native run (n = 2, one batch of one aggregate).
+fn inputs_of(dir: &std::path::Path, name: &str, seed: Option<&str>) -> String {
+    let out = dir.join(name);
+    let mut args = vec![
+        "--parts",
+        "native",
+        "--native-n",
+        "2",
+        "--threads",
+        "1",
+        "--batch",
+        "1",
+        "--reps",
+        "1",
+        "--rep-seconds",
+        "0.001",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if let Some(s) = seed {
+        args.extend(["--seed", s]);
+    }
+    let o = BENCH.run(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = read_json(&out);
+    assert_eq!(r["seed"].as_str(), seed);
+    r["inputs_sha256"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
+    let dir = BENCH.scratch("seed");
+    let seed = "0123456789abcdef".repeat(4);
+    let a = inputs_of(&dir, "a.json", Some(&seed));
+    assert_eq!(a, inputs_of(&dir, "b.json", Some(&seed)));
+    assert_ne!(a, inputs_of(&dir, "c.json", Some(&"e".repeat(64))));
+    assert_ne!(
+        inputs_of(&dir, "d.json", None),
+        inputs_of(&dir, "e.json", None)
+    );
+    assert!(read_json(&dir.join("a.json"))["body"]["keys"]
+        .as_str()
+        .unwrap()
+        .contains("derived from the public seed (not secret)"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -118,7 +176,7 @@ fn bad_input_is_refused_with_status_2_before_any_work() {
         (&["--k", "big"], "--k"),
         (&["--pairing", "fast"], "--pairing"),
         (&["--parts", "proofs"], "--parts"),
-        (&["--seed", "00"], "--seed"),
+        (&["--seed", "00"], "64 hexadecimal digits"),
         (&["--reps", "0"], "--reps"),
         (&["--circuit-n", "5000"], "--circuit-n"),
     ];

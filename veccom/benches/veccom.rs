@@ -61,7 +61,7 @@ fn bench_measured(c: &mut Criterion, group: &str, measured: Vec<Measured>) {
 fn pairing(c: &mut Criterion) {
     threads();
     for n in lengths("VECCOM_BENCH_N", "100,1000,2^10..2^16") {
-        let fx = PairingFixture::new(n, 32, 16);
+        let fx = PairingFixture::new(n, 32, 16, &mut measure::seed::stream("veccom/bench", None));
         bench_measured(
             c,
             &format!("pairing-bls12-381/n={n}"),
@@ -73,13 +73,21 @@ fn pairing(c: &mut Criterion) {
 fn merkle(c: &mut Criterion) {
     threads();
     for n in lengths("VECCOM_BENCH_MERKLE_N", "100,1000,2^10..2^20") {
-        let sha = MerkleFixture::<Sha256Hasher>::new(n, 32);
+        let sha = MerkleFixture::<Sha256Hasher>::new(
+            n,
+            32,
+            &mut measure::seed::stream("veccom/bench", None),
+        );
         bench_measured(
             c,
             &format!("merkle-sha256/n={n}"),
             sha.operations(&|_| true),
         );
-        let b3 = MerkleFixture::<Blake3Hasher>::new(n, 32);
+        let b3 = MerkleFixture::<Blake3Hasher>::new(
+            n,
+            32,
+            &mut measure::seed::stream("veccom/bench", None),
+        );
         bench_measured(c, &format!("merkle-blake3/n={n}"), b3.operations(&|_| true));
     }
 }
@@ -88,7 +96,7 @@ fn merkle(c: &mut Criterion) {
 fn ablation(c: &mut Criterion) {
     threads();
     for n in lengths("VECCOM_BENCH_ABLATION_N", "100,1000") {
-        let data = AblationData::new(n, 32);
+        let data = AblationData::new(n, 32, &mut measure::seed::stream("veccom/bench", None));
         for grp in data.groups() {
             let name = format!("ablation/{}/{}/n={n}", grp.scheme, grp.operation);
             let mut g = c.benchmark_group(name);

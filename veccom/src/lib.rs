@@ -1,5 +1,5 @@
 //! Vector commitments.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 pub mod arkworks;
 pub mod curve;

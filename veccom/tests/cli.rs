@@ -1,6 +1,7 @@
-//! veccom-bench end to end: a small run writes a report that conforms to
-//! docs/report.schema.json (checked with Python's jsonschema), covers every scheme and
-//! operation with passing checks, and bad input is refused with exit status 2 before any work.
+//! veccom-bench end to end: a small run writes an enveloped report whose envelope and body
+//! conform to their schemas (checked with Python's jsonschema), covering every scheme and
+//! operation with passing checks; one --seed gives one input digest; bad input is refused with
+//! exit status 2 before any work.
 
 use measure::testing::{read_json, Bench};
 
@@ -42,9 +43,12 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         stderr.contains("[veccom] merkle-sha256 n=9 threads=1 verify"),
         "{stderr}"
     );
-    BENCH.validate(&out).unwrap();
-    let r = read_json(&out);
-    assert_eq!(r["all_verified"], true);
+    BENCH.validate_enveloped(&out).unwrap();
+    let report = read_json(&out);
+    assert_eq!(report["passed"], true);
+    assert_eq!(report["tool"], "veccom-bench");
+    assert!(report["provenance"]["commit"].is_string());
+    let r = report["body"].clone();
     let rows = r["rows"].as_array().unwrap();
     let has = |scheme: &str, op: &str, threads: u64| {
         rows.iter()
@@ -93,25 +97,80 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         }
     }
     assert!(!r["ablation"].as_array().unwrap().is_empty());
-    assert!(r["provenance"]["commit"].is_string());
 
     // The schema is not vacuous: a row without its CPU time, or an unknown scheme, fails.
-    let mut broken = r.clone();
-    broken["rows"][0].as_object_mut().unwrap().remove("cpu_s");
+    let mut broken = report.clone();
+    broken["body"]["rows"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("cpu_s");
     let bad = dir.join("broken.json");
     std::fs::write(&bad, serde_json::to_string(&broken).unwrap()).unwrap();
-    assert!(BENCH.validate(&bad).unwrap_err().contains("cpu_s"));
-    let mut broken = r.clone();
-    broken["rows"][1]["scheme"] = "rsa-accumulator".into();
+    assert!(BENCH
+        .validate_enveloped(&bad)
+        .unwrap_err()
+        .contains("cpu_s"));
+    let mut broken = report.clone();
+    broken["body"]["rows"][1]["scheme"] = "rsa-accumulator".into();
     std::fs::write(&bad, serde_json::to_string(&broken).unwrap()).unwrap();
-    assert!(BENCH.validate(&bad).is_err());
+    assert!(BENCH.validate_enveloped(&bad).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_reference_report_conforms_to_the_schema() {
     let r = BENCH.path("data/reference-report.json");
-    BENCH.validate(&r).unwrap();
+    BENCH.validate_enveloped(&r).unwrap();
+}
+
+/// The inputs digest of a small run (set-up, commit and verify of each scheme at n = 4).
+fn inputs_of(dir: &std::path::Path, name: &str, seed: Option<&str>) -> String {
+    let out = dir.join(name);
+    let mut args = vec![
+        "--n",
+        "4",
+        "--merkle-n",
+        "4",
+        "--threads",
+        "1",
+        "--ops",
+        "setup,commit,verify",
+        "--reps",
+        "1",
+        "--rep-seconds",
+        "0.001",
+        "--ablation-n",
+        "none",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if let Some(s) = seed {
+        args.extend(["--seed", s]);
+    }
+    let o = BENCH.run(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = read_json(&out);
+    assert_eq!(r["seed"].as_str(), seed);
+    r["inputs_sha256"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
+    let dir = BENCH.scratch("seed");
+    let seed = "0123456789abcdef".repeat(4);
+    let a = inputs_of(&dir, "a.json", Some(&seed));
+    assert_eq!(a, inputs_of(&dir, "b.json", Some(&seed)));
+    let other = "f".repeat(64);
+    assert_ne!(a, inputs_of(&dir, "c.json", Some(&other)));
+    assert_ne!(
+        inputs_of(&dir, "d.json", None),
+        inputs_of(&dir, "e.json", None)
+    );
+    assert!(read_json(&dir.join("a.json"))["body"]["trapdoor"]
+        .as_str()
+        .unwrap()
+        .contains("not secret"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -126,6 +185,7 @@ fn bad_input_is_refused_with_a_message_and_status_2() {
         (vec!["--ops", "frobnicate", "--out", o], "unknown operation"),
         (vec!["--n", "2^3..100", "--out", o], "powers of two"),
         (vec!["--reps", "0", "--out", o], "repetitions"),
+        (vec!["--seed", "42", "--out", o], "64 hexadecimal digits"),
         (vec!["--out", dir.to_str().unwrap()], "is a directory"),
     ] {
         BENCH.refuses(&args, needle);

@@ -13,8 +13,20 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.derive.spread import NAN, Spread
-from analysis.parse.mithril import BATCH_OPERATIONS, EXPERIMENT, OPERATIONS, SEED_SOURCE
+from analysis.derive.mithril import (
+    _ours,
+    _seed,
+    _time,
+    extrapolated_table,
+    fit_text,
+    native_table,
+    proof_table,
+    reference_table,
+    seed_table,
+    size_table,
+    target_table,
+)
+from analysis.parse.mithril import BATCH_OPERATIONS, EXPERIMENT, OPERATIONS
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.sections.common import (
@@ -25,11 +37,8 @@ from analysis.render.sections.common import (
     failed_runs,
     log_axes,
     median,
-    ours_rows,
     ratio,
     runs_verdict,
-    seconds,
-    seed_rows,
 )
 
 INTRO = (
@@ -44,6 +53,28 @@ INTRO = (
     "in-circuit Poseidon of the signatures; one multi-scalar multiplication per group with 128-bit "
     "weights; one BLS check whose result is constrained to hold (by a residue witness instead of the "
     "final exponentiation, unless the run says final-exp)."
+)
+ASSUMPTIONS = (
+    "What the circuit assumes: (1) the keys were checked for membership of G2's order-r subgroup (and "
+    "for possession) when they were registered, as in Mithril: the circuit checks that each key is on "
+    "the curve and bound to the commitment, not its order, and its G2 arithmetic assumes points of "
+    "order r (a key moved off the subgroup is refused by the BLS check in the tests, by nothing else); "
+    "(2) the verifier computes H(m) from the message and the key commitment from the registered keys "
+    "itself: the circuit takes H(m) as given, and the commitment binds the proof to the registered "
+    "keys only when it is the verifier's own. The tests refuse, under halo2's MockProver, a "
+    "non-canonical signature coordinate, a wrong residue witness and a key outside the subgroup, each "
+    "checked against the relation with the constraint it meets left out."
+)
+REFERENCE_NOTE = (
+    "mithril-stm (crates.io, Mithril's own implementation) at the same signer counts in the same run. "
+    "verify_aggregate is like for like: its BlsSignature::verify_aggregate (BLAKE2b weights, two 128-bit "
+    "multi-scalar multiplications, H(m), one pairing check) against our BKey + BSig + Ver on the same "
+    "keys, signatures and message, timed in alternation; both call blst's Pippenger and pairing, so "
+    "the ratio stays near 1. stm_verify is a different workload, shown for scale: its full STM "
+    "verification (each included signature's lottery indices, the Merkle batch path of the "
+    "registrations, the quorum of k = 357 of m = 2642, the multisignature over the included "
+    "signatures only). Its multi-scalar multiplications run on blst's own pool, one thread per CPU the "
+    "process may use (CPU time counts them all)."
 )
 SEED = (
     "Compared with: the report 'Mithril MSP and Benchmark' (Zhejiang University, 2024), which proves the "
@@ -79,235 +110,6 @@ PROOF_NOTE = (
     "published proving and verification times at the same n, on its own machines (above), thread count "
     "not stated; its curve and limbs are the same as ours (BN254, 3 limbs of 88 or 90 bits)."
 )
-
-
-def _time(v: float) -> str:
-    return seconds(v, "us", whole_from=100)
-
-
-def _ours(df: pd.DataFrame) -> pd.DataFrame:
-    return ours_rows(df, EXPERIMENT)
-
-
-def _seed(df: pd.DataFrame) -> pd.DataFrame:
-    return seed_rows(df, EXPERIMENT, SEED_SOURCE)
-
-
-def _hosts(d: pd.DataFrame) -> list[str | None]:
-    return sorted({h for h in d["host"] if isinstance(h, str)}) or [None]
-
-
-def _on(d: pd.DataFrame, host: str | None) -> pd.DataFrame:
-    return d if host is None else d[d["host"] == host]
-
-
-def _suffix(host: str | None) -> str:
-    return "" if host is None else f" on {host}"
-
-
-def _spread(g: pd.DataFrame, metric: str, scale: float = 1.0) -> Spread:
-    """A figure over the repetitions of a run (one value without repetitions)."""
-    return Spread.of(g[g["metric"] == metric]["value"]).scaled(scale)
-
-
-# ---- the tables ------------------------------------------------------------------------------
-
-
-def target_table(df: pd.DataFrame) -> tuple[pd.DataFrame, set[int]]:
-    """The report's verdicts on its targets (per host; a target holds if it held in every run)."""
-    d = _ours(df)
-    rows: dict[str, dict[str, object]] = {}
-    bad: set[int] = set()
-    for host in _hosts(d):
-        t = _on(d, host)
-        t = t[t["section"] == "targets"]
-        for label in dict.fromkeys(t["label"]):
-            g = t[t["label"] == label]
-            measured = g[g["metric"] == "target_measured"]
-            unit = str(measured["unit"].iloc[0]) if len(measured) else ""
-            holds = bool((g[g["metric"] == "target_met"]["value"] == 1).all())
-            m, bound = _spread(g, "target_measured"), median(g, "target_bound")
-            if unit in ("check", "bool") or not len(measured):
-                shown = "yes" if m.median == 1 else "no"
-                limit = "yes"
-            elif unit.startswith("s"):
-                clock = unit.removeprefix("s").strip(" ()")
-                shown, limit = f"{m.text(_time)} {clock}".strip(), _time(bound)
-            else:
-                shown, limit = m.text(count), count(bound)
-            r: dict[str, object] = {
-                "measured": shown,
-                "bound": limit,
-                "threads": count(median(g, "threads")),
-                "peak memory [MiB]": count(median(g, "peak_rss")),
-                "met": "yes" if holds else "NO",
-            }
-            if not holds:
-                bad.add(len(rows))
-            rows[label + _suffix(host)] = r
-    return pd.DataFrame.from_dict(rows, orient="index"), bad
-
-
-def native_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Every native operation at each signer count and thread count, beside its lower bound."""
-    d = _ours(df)
-    d = d[(d["variant"] == "native") & d["section"].isin(OPERATIONS)]
-    rows: dict[str, dict[str, object]] = {}
-    order = {op: i for i, op in enumerate(OPERATIONS)}
-    keys = sorted(
-        {
-            (h, s, int(n), int(t))
-            for h, s, n, t in zip(d["host"], d["section"], d["n"], d["threads"], strict=True)
-        },
-        key=lambda k: (
-            k[0] or "",
-            k[1] in BATCH_OPERATIONS,
-            k[2] if k[1] in BATCH_OPERATIONS else 0,
-            order[k[1]],
-            k[2],
-            k[3],
-        ),
-    )
-    for host, op, n, t in keys:
-        g = d[(d["section"] == op) & (d["n"] == n) & (d["threads"] == t)]
-        g = g if host is None else g[g["host"] == host]
-        cpu = _spread(g, "cpu_median")
-        bound = median(g, "lower_bound_cpu")
-        size = f"b={n}" if op in BATCH_OPERATIONS else f"n={n}"
-        rows[f"{op} {size} t={t}{_suffix(host)}"] = {
-            "CPU": cpu,
-            "wall": median(g, "wall_median"),
-            "lower bound": bound,
-            "CPU / bound": median(g, "ratio_to_bound"),
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def size_table(df: pd.DataFrame) -> pd.DataFrame:
-    """The circuit's size at each counted signer count (the run's BLS check and the other one),
-    with the cells per signature, and the seed's per-signature design counted with the same chips."""
-    d = _ours(df)
-    d = d[(d["variant"] == "circuit") & (d["section"] == "size")]
-    rows: dict[str, dict[str, object]] = {}
-    for host in _hosts(d):
-        h = _on(d, host)
-        for mode in sorted(set(h["mode"].dropna())):
-            m = h[h["mode"] == mode]
-            prev: tuple[int, float] | None = None
-            for n in sorted({int(x) for x in m["n"].dropna()}):
-                g = m[m["n"] == n]
-                cells = median(g, "advice_cells")
-                per = (cells - prev[1]) / (n - prev[0]) if prev else NAN
-                prev = (n, cells)
-                rows[f"n={n}, {mode}{_suffix(host)}"] = {
-                    "k": median(g, "k"),
-                    "advice cells": cells,
-                    "lookup cells": median(g, "lookup_cells"),
-                    "advice columns": median(g, "advice_columns"),
-                    "per signature": per,
-                    "layout CPU [s]": median(g, "layout_cpu"),
-                }
-    design = _ours(df)
-    design = design[design["section"] == "seed design"]
-    if len(design):
-        rows["the seed's design, per signature"] = {
-            "k": NAN,
-            "advice cells": NAN,
-            "lookup cells": NAN,
-            "advice columns": NAN,
-            "per signature": median(design, "cells_per_signature"),
-            "layout CPU [s]": NAN,
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def _seed_prove(df: pd.DataFrame, machine_word: str, n: int) -> float:
-    """The seed's fastest published proving time at n on the machine whose name has the word."""
-    s = _seed(df)
-    s = s[(s["variant"] == "msp_b") & (s["n"] == n) & (s["metric"] == "prove_published")]
-    s = s[s["machine"].str.contains(machine_word, regex=False)]
-    return float(s["value"].min()) if len(s) else NAN
-
-
-def proof_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Each proved n: k, keys, prover, verifier, proof size, memory; the seed's times at that n."""
-    d = _ours(df)
-    d = d[(d["variant"] == "circuit") & (d["n"].notna())]
-    proved = d[d["section"] == "prove_total"]
-    rows: dict[str, dict[str, object]] = {}
-    for host in _hosts(proved):
-        for n in sorted({int(x) for x in _on(proved, host)["n"]}):
-            g = _on(d, host)
-            g = g[g["n"] == n]
-
-            def phase(section: str, metric: str, g: pd.DataFrame = g) -> Spread:
-                return _spread(g[g["section"] == section], metric)
-
-            proof = g[g["section"] == "proof"]
-            threads = sorted({int(t) for t in g[g["section"] == "prove_total"]["threads"].dropna()})
-            rows[f"n={n}{_suffix(host)}"] = {
-                "k": median(proof, "k"),
-                "threads": ", ".join(map(str, threads)),
-                "keys CPU": phase("keygen", "cpu"),
-                "prove wall": phase("prove_total", "wall"),
-                "prove CPU": phase("prove_total", "cpu"),
-                "verify": phase("verify", "wall"),
-                "proof [bytes]": median(proof, "proof_bytes"),
-                "peak [MiB]": _spread(proof, "peak_rss"),
-                "seed server": _seed_prove(df, "Xeon", n),
-                "seed M1": _seed_prove(df, "M1", n),
-            }
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def seed_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Every figure the seed published, with its machine and circuit shape."""
-    s = _seed(df)
-    rows: dict[str, dict[str, object]] = {}
-    keys = s[["variant", "statement", "n", "machine", "label"]].drop_duplicates()
-    for i, (variant, keys_in, n, machine, shape) in enumerate(keys.itertuples(index=False, name=None)):
-        g = s[
-            (s["variant"] == variant)
-            & (s["statement"] == keys_in)
-            & (s["n"] == n)
-            & (s["machine"] == machine)
-            & (s["label"] == shape)
-        ]
-        status = g[g["metric"] == "status"]
-        ok = bool(len(status)) and float(status["value"].iloc[0]) == 1.0
-        name = "MSP.A" if variant == "msp_a" else "MSP.B"
-        rows[f"{i + 1}. {name} n={n}"] = {
-            "keys in": keys_in if isinstance(keys_in, str) else "-",
-            "prove": median(g, "prove_published") if ok else str(status["unit"].iloc[0]),
-            "verify": median(g, "verify_published"),
-            "proof [bytes]": median(g, "proof_bytes"),
-            "shape": shape,
-            "machine": machine,
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def fit_text(df: pd.DataFrame) -> str:
-    """The fitted lines, in words (per host)."""
-    d = _ours(df)
-    d = d[d["section"] == "fit"]
-    out = []
-    for host in _hosts(d):
-        h = _on(d, host)
-        parts = []
-        for label, what, scale, unit in (
-            ("advice_cells", "advice cells", 1e-3, "k cells"),
-            ("prove_cpu_s", "prove CPU", 1.0, "s"),
-            ("prove_wall_s", "prove wall", 1.0, "s"),
-            ("peak_rss_mib", "peak memory", 1.0, "MiB"),
-        ):
-            g = h[h["label"] == label]
-            a, b, r2 = median(g, "intercept"), median(g, "slope"), median(g, "r2")
-            if not math.isnan(b):
-                parts.append(f"{what} = {a * scale:,.1f} + {b * scale:,.2f} n {unit} (R² {r2:.3f})")
-        if parts:
-            out.append(("" if host is None else f"{host}: ") + "; ".join(parts))
-    return ". ".join(out)
 
 
 # ---- the plots -------------------------------------------------------------------------------
@@ -465,6 +267,7 @@ def section(doc: Doc, ctx: Context) -> None:
     df = ctx.df
     doc.h1("mithril: Mithril's multisignature aggregation, native and proven in a circuit")
     doc.para(INTRO)
+    doc.para(ASSUMPTIONS)
     doc.para(SEED)
     ours = _ours(df)
     if ours.empty:
@@ -484,7 +287,7 @@ def section(doc: Doc, ctx: Context) -> None:
         ctx.table(
             doc,
             "mithril_targets",
-            "mithril: the targets, as mithril-bench evaluated them",
+            "mithril: the crate's targets against the measurements (compared in the analysis)",
             t,
             _fmts(t, str),
             [0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
@@ -531,6 +334,20 @@ def section(doc: Doc, ctx: Context) -> None:
             "counted-operation lower bound dotted.",
         )
 
+    rt = reference_table(df)
+    if not rt.empty:
+        doc.h2("Beside mithril-stm, measured in the same run")
+        ctx.table(
+            doc,
+            "mithril_reference",
+            "mithril: ours / mithril-stm per operation, same run, CPU time per call",
+            rt,
+            {"workload": str, "ours": _time, "mithril-stm": _time, "ours / mithril-stm": ratio},
+            [0.2, 0.44, 0.12, 0.12, 0.12],
+            index_name="operation, n, threads",
+        )
+        doc.para(REFERENCE_NOTE, small=True)
+
     doc.h2("The MSP.B circuit: size and proofs, beside the seed's")
     st = size_table(df)
     if not st.empty:
@@ -559,19 +376,8 @@ def section(doc: Doc, ctx: Context) -> None:
             index_name="n",
         )
         doc.para(PROOF_NOTE, small=True)
-    ext = ours[ours["section"] == "extrapolated"]
-    if len(ext):
-        rows: dict[str, dict[str, object]] = {}
-        for n in sorted({int(x) for x in ext["n"].dropna()}):
-            g = ext[ext["n"] == n]
-            rows[f"n={n} (extrapolated)"] = {
-                "advice cells": median(g, "advice_cells"),
-                "prove CPU": median(g, "prove_cpu_s"),
-                "prove wall": median(g, "prove_wall_s"),
-                "keys CPU": median(g, "keygen_cpu_s"),
-                "peak [MiB]": median(g, "peak_rss_mib"),
-            }
-        et = pd.DataFrame.from_dict(rows, orient="index")
+    et = extrapolated_table(df)
+    if not et.empty:
         ctx.table(
             doc,
             "mithril_extrapolated",
@@ -632,7 +438,7 @@ def overview(ctx: Context) -> Overview:
         ok=ok,
         table=Compact(
             "mithril_summary",
-            "The targets, as mithril-bench evaluated them",
+            "The targets, evaluated by the analysis on the measurements",
             t,
             _fmts(t, str),
             widths=[0.46, 0.14, 0.1, 0.08, 0.14, 0.08],

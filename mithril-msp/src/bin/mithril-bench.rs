@@ -12,10 +12,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use measure::cli::{parse_counts, refuse, run_to_report};
+use measure::cli::{finish_run, parse_counts, refuse};
+use measure::envelope::Envelope;
+use measure::seed::Seed;
 use measure::timing::Plan;
 use mithril_msp::circuit::PairingCheck;
-use mithril_msp::measurement::run::{child_main, parse_seed, run, Config};
+use mithril_msp::measurement::run::{child_main, run, Config, BODY_VERSION};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -26,8 +28,9 @@ use mithril_msp::measurement::run::{child_main, parse_seed, run, Config};
                   is 4, 8, ..., 4096; \"none\" is the empty list."
 )]
 struct Args {
-    /// Parts to run: native, circuit (comma-separated).
-    #[arg(long, default_value = "native,circuit")]
+    /// Parts to run: native, circuit, reference (mithril-stm at the native signer counts), all
+    /// (comma-separated).
+    #[arg(long, default_value = "native,circuit,reference")]
     parts: String,
     /// Signer counts of the native runs.
     #[arg(long, default_value = "4,16,64,256,1024,4096")]
@@ -69,7 +72,8 @@ struct Args {
     /// Signer counts the fits are extrapolated to (labelled as such).
     #[arg(long, default_value = "64,128,256")]
     extrapolate: String,
-    /// 64 hex digits: a reproducible run (keys, signatures, parameters from ChaCha20).
+    /// 64 hex digits: the public seed of a reproducible run (keys, signatures, parameters; keys
+    /// are then derived from the public seed, not secret); without it, fresh OS randomness.
     #[arg(long)]
     seed: Option<String>,
     /// Output file.
@@ -86,17 +90,20 @@ struct Args {
 fn config(a: &Args) -> Result<Config, String> {
     let mut native = false;
     let mut circuit = false;
+    let mut reference = false;
     for p in a.parts.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         match p {
             "native" => native = true,
             "circuit" => circuit = true,
+            "reference" => reference = true,
             "all" => {
                 native = true;
-                circuit = true
+                circuit = true;
+                reference = true;
             }
             other => {
                 return Err(format!(
-                    "--parts: unknown part {other:?} (native, circuit, all)"
+                    "--parts: unknown part {other:?} (native, circuit, reference, all)"
                 ))
             }
         }
@@ -113,6 +120,7 @@ fn config(a: &Args) -> Result<Config, String> {
     Ok(Config {
         native,
         circuit,
+        reference,
         native_n: parse_counts(&a.native_n, "--native-n")?,
         threads: parse_counts(&a.threads, "--threads")?,
         batch: parse_counts(&a.batch, "--batch")?,
@@ -130,7 +138,7 @@ fn config(a: &Args) -> Result<Config, String> {
             .prover_threads
             .unwrap_or_else(measure::machine::logical_cpus),
         extrapolate: parse_counts(&a.extrapolate, "--extrapolate")?,
-        seed: a.seed.as_deref().map(parse_seed).transpose()?,
+        seed: a.seed.as_deref().map(str::parse::<Seed>).transpose()?,
         out: a.out.clone(),
     })
 }
@@ -145,7 +153,7 @@ fn main() -> ExitCode {
         let (Some(n), Some(seed)) = (args.child_n, cfg.seed) else {
             return refuse("mithril-bench", "--child needs --child-n and --seed");
         };
-        return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, seed) {
+        return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, *seed.bytes()) {
             Ok(v) => {
                 println!("{v}");
                 ExitCode::SUCCESS
@@ -156,5 +164,12 @@ fn main() -> ExitCode {
             }
         };
     }
-    run_to_report("mithril-bench", &cfg.out, || run(&cfg), |_| String::new())
+    let envelope = Envelope::begin(
+        "mithril-bench",
+        env!("CARGO_PKG_VERSION"),
+        BODY_VERSION,
+        cfg.parameters(),
+        cfg.seed.as_ref(),
+    );
+    finish_run(&cfg.out, envelope, || run(&cfg), |_| String::new())
 }

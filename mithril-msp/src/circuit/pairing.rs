@@ -390,13 +390,15 @@ pub enum G2Side<'a> {
 }
 
 /// Lays out Π e(P_j, Q_j) = 1 with `check` and returns the bit "it holds" (not yet constrained).
-/// `values` are the points' values, for the residue witness.
+/// `values` are the points' values, for the residue witness; `residue_factor` multiplies that
+/// witness (a cheating prover's, for the tests; honest provers pass `None`).
 pub fn pairing_product_is_one(
     ctx: &mut Context<Fr>,
     fp: &FpChip<Fr>,
     pairs: &[(&EcPoint<Fr, FpPoint<Fr>>, G2Side<'_>)],
     values: &[(G1Affine, G2Affine)],
     check: PairingCheck,
+    residue_factor: Option<&Fq12>,
 ) -> AssignedValue<Fr> {
     let fp12 = Fp12Chip::<Fr>::new(fp);
     match check {
@@ -419,7 +421,7 @@ pub fn pairing_product_is_one(
             let one = fp12.load_constant(ctx, Fq12::one());
             fp12.is_equal(ctx, fe, one)
         }
-        PairingCheck::ResidueWitness => residue_check(ctx, fp, pairs, values),
+        PairingCheck::ResidueWitness => residue_check(ctx, fp, pairs, values, residue_factor),
     }
 }
 
@@ -441,6 +443,7 @@ fn residue_check(
     fp: &FpChip<Fr>,
     pairs: &[(&EcPoint<Fr, FpPoint<Fr>>, G2Side<'_>)],
     values: &[(G1Affine, G2Affine)],
+    residue_factor: Option<&Fq12>,
 ) -> AssignedValue<Fr> {
     let k = constants();
     let fp2 = Fp2Chip::<Fr>::new(fp);
@@ -451,6 +454,7 @@ fn residue_check(
     // The witness; a prover whose product is not 1 has none and puts c = 1, which fails the
     // check below.
     let (c_val, i_val) = residue_witness(&miller_loop(values)).unwrap_or((Fq12::ONE, 0));
+    let c_val = residue_factor.map_or(c_val, |z| c_val * z);
     let c = fp12.load_private(ctx, c_val);
     let c_inv = fp12.load_private(ctx, c_val.invert().unwrap_or(Fq12::ONE));
     let one = fp12.load_constant(ctx, Fq12::one());

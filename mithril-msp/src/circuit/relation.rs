@@ -27,13 +27,27 @@
 //! 5. μ' has canonical coordinates and its limbs are the public μ;
 //! 6. the BLS check: the final exponentiation of the Miller loop over (μ', −g2) and (H(m), ivk)
 //!    equals 1 in F_q^12, and the bit "equals 1" is constrained to be 1.
+//!
+//! What the relation takes from outside it (the verifier's side of the statement):
+//!
+//! * the keys were checked for membership of the order-r subgroup of G2 (and for possession) when
+//!   they were registered: the circuit checks that each key is on the curve, not its order, and
+//!   the G2 arithmetic (the Straus recoding, the Miller loop's additions of ivk) assumes points of
+//!   order r;
+//! * the verifier computes H(m) from the message and C from the registered keys itself: H(m) is
+//!   loaded as given (on the curve because the verifier computed it), and C binds the proof to
+//!   the keys only if the verifier's C is the commitment to the registered ones.
+//!
+//! [`Cheat`] lists ways a cheating prover departs from the honest witness; the tests show each
+//! refused, and (with the constraint it meets left out) that this constraint is what refuses it.
 
 use halo2_base::gates::circuit::builder::BaseCircuitBuilder;
 use halo2_base::gates::{GateInstructions, RangeInstructions};
-use halo2_base::halo2_proofs::halo2curves::bn256::{Fq2, Fr, G1Affine, G2Affine};
+use halo2_base::halo2_proofs::halo2curves::bn256::Fq;
+use halo2_base::halo2_proofs::halo2curves::bn256::{Fq12, Fq2, Fr, G1Affine, G2Affine};
 use halo2_base::halo2_proofs::halo2curves::ff::{Field, PrimeField};
 use halo2_base::poseidon::hasher::{spec::OptimizedPoseidonSpec, PoseidonHasher};
-use halo2_base::utils::{biguint_to_fe, modulus};
+use halo2_base::utils::{biguint_to_fe, fe_to_biguint, modulus};
 use halo2_base::AssignedValue;
 use halo2_base::QuantumCell::Constant;
 use halo2_ecc::bn254::{Fp2Chip, FpChip, FpPoint, FqPoint};
@@ -45,6 +59,17 @@ use super::bn254::{self, WEIGHT_BITS};
 use super::pairing::{pairing_product_is_one, G2Side};
 use super::poseidon::{RATE, R_F, R_P, T};
 use super::{Shape, LIMB_BITS, NUM_LIMBS};
+
+/// What the relation takes from outside it, as the report and the PDF state it.
+pub const ASSUMPTIONS: [&str; 2] = [
+    "keys are checked for membership of G2's order-r subgroup (and for possession) when they are \
+     registered: the circuit checks that each key is on the curve, not its order, and its G2 \
+     arithmetic assumes points of order r (a key outside the subgroup fails the BLS check in the \
+     tests, but nothing else in the circuit refuses it)",
+    "the verifier computes H(m) from the message and the key commitment C from the registered keys \
+     itself: the circuit loads H(m) as given, and C binds the proof to the registered keys only if \
+     it is the verifier's own",
+];
 
 /// Number of public inputs.
 pub const NUM_INSTANCES: usize = 4 * NUM_LIMBS + 1;
@@ -66,6 +91,42 @@ pub struct Statement {
     /// optionally high half): how a cheating prover would try to use a weight other than the
     /// hash's. Honest provers: `None`.
     pub weight_hint: Option<(usize, u128, Option<u128>)>,
+    /// How a cheating prover departs from the honest witness. Honest provers: `None`.
+    pub cheat: Option<Cheat>,
+    /// A constraint left out of the layout: only for the tests that show which constraint
+    /// refuses a cheat.
+    #[cfg(test)]
+    pub(crate) omit: Option<Omit>,
+}
+
+/// A cheating prover's departure from the honest witness.
+#[derive(Clone, Debug)]
+pub enum Cheat {
+    /// The coordinate (x, or y when `y` is set) of signature `index` held as its value plus q:
+    /// the same point modulo q, with other limbs, so that the signature hash, and with it every
+    /// weight, changes. Constraint 1's canonicity check refuses it. (halo2-ecc loads a witness in
+    /// canonical form only, so these limbs are loaded as constants and range-checked as a loaded
+    /// coordinate is; the constraints that read them are the honest layout's.)
+    NonCanonicalSignature {
+        /// Which signature.
+        index: usize,
+        /// The y coordinate rather than x.
+        y: bool,
+    },
+    /// The residue witness c of the BLS check multiplied by this factor (its inverse supplied to
+    /// match): a witness for another Miller-loop value. Constraint 6 refuses it.
+    ResidueFactor(Box<Fq12>),
+}
+
+/// A constraint the tests leave out, to show that it is the one refusing a cheat (outside the
+/// tests nothing can name one to leave out).
+#[cfg_attr(not(test), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Omit {
+    /// The canonicity of the signatures' coordinates (constraint 1).
+    SignatureCanonicity,
+    /// "The BLS check holds" (constraint 6).
+    BlsCheck,
 }
 
 impl Statement {
@@ -80,6 +141,9 @@ impl Statement {
             keys,
             signatures: signing.signatures.clone(),
             weight_hint: None,
+            cheat: None,
+            #[cfg(test)]
+            omit: None,
         }
     }
 
@@ -94,6 +158,16 @@ impl Statement {
         v.extend(bn254::g1_limbs(&self.aggregate));
         v.push(self.key_commitment);
         v
+    }
+
+    #[cfg(test)]
+    fn omits(&self, c: Omit) -> bool {
+        self.omit == Some(c)
+    }
+
+    #[cfg(not(test))]
+    fn omits(&self, _: Omit) -> bool {
+        false
     }
 }
 
@@ -126,10 +200,31 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     let sigs: Vec<EcPoint<Fr, _>> = st
         .signatures
         .iter()
-        .map(|s| {
-            let p = g1.load_private::<G1Affine>(ctx, (s.x, s.y));
-            fp.enforce_less_than(ctx, p.x().clone());
-            fp.enforce_less_than(ctx, p.y().clone());
+        .enumerate()
+        .map(|(i, s)| {
+            let p = match st.cheat {
+                Some(Cheat::NonCanonicalSignature { index, y }) if index == i => {
+                    let plus_q = |ctx: &mut halo2_base::Context<Fr>, c: &Fq| {
+                        let v = fe_to_biguint(c) + modulus::<Fq>();
+                        let a = fp.load_constant_uint(ctx, v);
+                        fp.range_check(ctx, a.clone(), Fq::NUM_BITS as usize);
+                        a
+                    };
+                    let (px, py) = if y {
+                        (fp.load_private(ctx, s.x), plus_q(ctx, &s.y))
+                    } else {
+                        (plus_q(ctx, &s.x), fp.load_private(ctx, s.y))
+                    };
+                    let p = EcPoint::new(px, py);
+                    g1.assert_is_on_curve::<G1Affine>(ctx, &p);
+                    p
+                }
+                _ => g1.load_private::<G1Affine>(ctx, (s.x, s.y)),
+            };
+            if !st.omits(Omit::SignatureCanonicity) {
+                fp.enforce_less_than(ctx, p.x().clone());
+                fp.enforce_less_than(ctx, p.y().clone());
+            }
             p
         })
         .collect();
@@ -233,8 +328,14 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
         ],
         &values,
         shape.pairing,
+        match &st.cheat {
+            Some(Cheat::ResidueFactor(z)) => Some(&**z),
+            _ => None,
+        },
     );
-    gate.assert_is_const(ctx, &holds, &Fr::ONE);
+    if !st.omits(Omit::BlsCheck) {
+        gate.assert_is_const(ctx, &holds, &Fr::ONE);
+    }
 
     let mut public: Vec<AssignedValue<Fr>> = Vec::with_capacity(NUM_INSTANCES);
     public.extend(hm.x().limbs());
@@ -259,3 +360,6 @@ fn g2_value(fp2: &Fp2Chip<Fr>, p: &EcPoint<Fr, FqPoint<Fr>>) -> G2Affine {
     let y: Fq2 = fp2.get_assigned_value(&p.y().clone().into());
     G2Affine { x, y }
 }
+
+#[cfg(test)]
+mod tests;

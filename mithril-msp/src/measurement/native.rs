@@ -19,6 +19,7 @@
 
 use blake2::digest::consts::U16;
 use blake2::{Blake2b, Digest};
+use measure::envelope::Inputs;
 use measure::timing::{time_with_bound, Plan, Timing};
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use serde::Serialize;
@@ -157,6 +158,16 @@ impl Fixture {
             sig_bytes,
             e,
             pairs,
+        }
+    }
+
+    /// Adds the keys, signatures and message of this n to the run's input digest.
+    pub fn add_inputs(&self, inputs: &mut Inputs) {
+        let n = self.signing.keys.len();
+        inputs.add(&format!("native n={n} message"), MESSAGE);
+        for (k, s) in self.signing.keys.iter().zip(&self.signing.signatures) {
+            inputs.add(&format!("native n={n} key"), &k.0.to_bytes());
+            inputs.add(&format!("native n={n} signature"), &s.0.to_bytes());
         }
     }
 
@@ -321,11 +332,18 @@ pub fn batch_rows(
     n: usize,
     aggregates: usize,
     rng: &mut (impl RngCore + CryptoRng),
+    inputs: &mut Inputs,
 ) -> Vec<Row> {
     let params = Params::default();
     let batch: Vec<Aggregate> = (0..aggregates)
         .map(|j| Aggregate::signed(&params, n, format!("aggregate {j}").into_bytes(), rng))
         .collect();
+    for a in &batch {
+        let label = format!("batch of {aggregates}");
+        inputs.add(&label, &a.message);
+        inputs.add(&label, &a.key.0.to_bytes());
+        inputs.add(&label, &a.signature.0.to_bytes());
+    }
     let mut tampered = batch.clone();
     tampered[aggregates - 1].message = b"forged".to_vec();
     let mut r2 = rand_chacha::ChaCha20Rng::from_rng(&mut *rng).expect("seeded");
@@ -361,11 +379,15 @@ pub fn batch_rows(
 
 /// The cancellation check at n = 2: σ1 + D and σ2 − D pass plain aggregation and fail the
 /// weighted one. Returns (plain accepts, weighted rejects).
-pub fn cancellation_check(rng: &mut (impl RngCore + CryptoRng)) -> (bool, bool) {
+pub fn cancellation_check(
+    rng: &mut (impl RngCore + CryptoRng),
+    inputs: &mut Inputs,
+) -> (bool, bool) {
     let params = Params::default();
     let s = Signing::new(&params, 2, MESSAGE, rng);
     let mut d = [0u8; 32];
     rng.fill_bytes(&mut d);
+    inputs.add("cancellation D", &d);
     let d = G1::generator().mul_bits(&d, 255);
     let forged = [
         Signature(s.signatures[0].0.to_projective().add(&d).to_affine()),

@@ -4,24 +4,22 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Instant;
 
+use measure::envelope::{Inputs, Outcome};
 use measure::progress::Progress;
+use measure::seed::{stream, Seed};
 use measure::timing::Plan;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{OsRng, RngCore, SeedableRng};
+use rand_core::{RngCore, SeedableRng};
 use serde_json::{json, Value};
 
 use super::circuit::{fit_line, ProofRow, SizeRow};
 use super::native::{batch_rows, cancellation_check, is_parallel, measure, Fixture, Row};
+use super::reference::{stm_verify_row, verify_aggregate_row, ReferenceRow};
 use crate::circuit::{PairingCheck, LIMB_BITS, NUM_LIMBS};
 
-/// The seed's 16 GB M1 proved n = 8 in this many seconds (the target to beat).
-pub const SEED_M1_N8_PROVE_S: f64 = 114.6814;
-/// Target for BKey + BSig + Ver at n = 64 on one thread, seconds.
-pub const NATIVE_N64_TARGET_S: f64 = 0.010;
-/// Target for the circuit's cells per signature.
-pub const CELLS_PER_SIGNATURE_TARGET: f64 = 300_000.0;
+/// The version of the report body's schema (`docs/report.schema.json`).
+pub const BODY_VERSION: u32 = 2;
 
 /// Largest n for the native runs.
 pub const NATIVE_MAX_N: usize = 1 << 16;
@@ -35,6 +33,8 @@ pub struct Config {
     pub native: bool,
     /// Run the circuit part.
     pub circuit: bool,
+    /// Measure the reference (mithril-stm) at the native signer counts.
+    pub reference: bool,
     /// Native signer counts.
     pub native_n: Vec<usize>,
     /// Native thread counts.
@@ -59,23 +59,11 @@ pub struct Config {
     pub prover_threads: usize,
     /// n to extrapolate the fits to.
     pub extrapolate: Vec<usize>,
-    /// 32-byte seed of a reproducible run.
-    pub seed: Option<[u8; 32]>,
+    /// The public seed of a reproducible run (keys drawn from it are derived from the public
+    /// seed, not secret); `None`: fresh randomness from the OS.
+    pub seed: Option<Seed>,
     /// The report.
     pub out: PathBuf,
-}
-
-/// Parses a 64-hex-digit seed.
-pub fn parse_seed(s: &str) -> Result<[u8; 32], String> {
-    let s = s.trim();
-    if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("--seed: {s:?} is not 64 hex digits"));
-    }
-    let mut out = [0u8; 32];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex digits");
-    }
-    Ok(out)
 }
 
 fn hex(b: &[u8]) -> String {
@@ -85,7 +73,7 @@ fn hex(b: &[u8]) -> String {
 impl Config {
     /// Refuses values that cannot run, naming the option.
     pub fn validate(&self) -> Result<(), String> {
-        if !self.native && !self.circuit {
+        if !self.native && !self.circuit && !self.reference {
             return Err("--parts: nothing to run".into());
         }
         let in_range = |xs: &[usize], lo: usize, hi: usize, what: &str| -> Result<(), String> {
@@ -101,7 +89,8 @@ impl Config {
         in_range(&self.size_n, 1, CIRCUIT_MAX_N, "--size-n")?;
         in_range(&self.ablation_n, 1, CIRCUIT_MAX_N, "--ablation-n")?;
         in_range(&self.extrapolate, 1, 1 << 20, "--extrapolate")?;
-        if self.native && (self.native_n.is_empty() || self.threads.is_empty()) {
+        if (self.native || self.reference) && (self.native_n.is_empty() || self.threads.is_empty())
+        {
             return Err("--native-n and --threads need at least one value".into());
         }
         if self.plan.repetitions == 0 || self.plan.repetitions > 1000 {
@@ -134,10 +123,12 @@ impl Config {
         Ok(())
     }
 
-    fn parameters(&self) -> Value {
+    /// The command line's parameters as the report's envelope records them.
+    pub fn parameters(&self) -> Value {
         let parts: Vec<&str> = [
             self.native.then_some("native"),
             self.circuit.then_some("circuit"),
+            self.reference.then_some("reference"),
         ]
         .into_iter()
         .flatten()
@@ -157,7 +148,6 @@ impl Config {
             "ablation_n": self.ablation_n,
             "prover_threads": self.prover_threads,
             "extrapolate": self.extrapolate,
-            "seed": self.seed.map(|s| hex(&s)),
         })
     }
 }
@@ -184,7 +174,11 @@ fn row_line(r: &Row) -> String {
     )
 }
 
-fn native_part(cfg: &Config, rng: &mut ChaCha20Rng) -> Result<(Vec<Row>, Value), String> {
+fn native_part(
+    cfg: &Config,
+    rng: &mut ChaCha20Rng,
+    inputs: &mut Inputs,
+) -> Result<(Vec<Row>, Value), String> {
     let first = cfg.threads[0];
     let ops = super::native::OPERATIONS;
     let per_n: u64 = cfg
@@ -207,6 +201,7 @@ fn native_part(cfg: &Config, rng: &mut ChaCha20Rng) -> Result<(Vec<Row>, Value),
         let pool = pool(t)?;
         for &n in &cfg.native_n {
             let fx = Fixture::new(n, rng);
+            fx.add_inputs(inputs);
             for op in ops {
                 if op == "batch_verify" || op == "ver_each" || (t != first && !is_parallel(op)) {
                     continue;
@@ -221,7 +216,7 @@ fn native_part(cfg: &Config, rng: &mut ChaCha20Rng) -> Result<(Vec<Row>, Value),
     }
     let one = pool(first)?;
     for &b in &cfg.batch {
-        let rs = one.install(|| batch_rows(&cfg.plan, 4, b, rng));
+        let rs = one.install(|| batch_rows(&cfg.plan, 4, b, rng, inputs));
         for r in &rs {
             eprintln!("{}", row_line(r));
         }
@@ -229,7 +224,7 @@ fn native_part(cfg: &Config, rng: &mut ChaCha20Rng) -> Result<(Vec<Row>, Value),
         progress.inc(1);
     }
     progress.finish();
-    let (plain_accepts, weighted_rejects) = cancellation_check(rng);
+    let (plain_accepts, weighted_rejects) = cancellation_check(rng, inputs);
     let checks = json!({
         "cancellation": {
             "n": 2,
@@ -304,6 +299,57 @@ pub fn child_main(
     }
 }
 
+/// mithril-stm at every native signer count, on the first thread count's pool: the
+/// multisignature layer beside ours, and its full STM verification (a failure to aggregate is
+/// recorded, the run goes on).
+fn reference_part(
+    cfg: &Config,
+    rng: &mut ChaCha20Rng,
+    inputs: &mut Inputs,
+) -> Result<(Vec<ReferenceRow>, Vec<Value>), String> {
+    let one = pool(cfg.threads[0])?;
+    let progress = Progress::new("mithril-msp reference", None, 2 * cfg.native_n.len() as u64);
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for &n in &cfg.native_n {
+        let r = one.install(|| verify_aggregate_row(&cfg.plan, n, rng, inputs));
+        eprintln!("{}", reference_line(&r));
+        rows.push(r);
+        progress.inc(1);
+        if n > super::reference::STM_MAX_N {
+            progress.inc(1);
+            continue;
+        }
+        match one.install(|| stm_verify_row(&cfg.plan, n, rng, inputs)) {
+            Ok(r) => {
+                eprintln!("{}", reference_line(&r));
+                rows.push(r);
+            }
+            Err(e) => {
+                eprintln!("[mithril-msp] reference stm_verify n={n}: {e}");
+                failures.push(json!({"operation": "stm_verify", "n": n, "error": e}));
+            }
+        }
+        progress.inc(1);
+    }
+    progress.finish();
+    Ok((rows, failures))
+}
+
+fn reference_line(r: &ReferenceRow) -> String {
+    let ours = r
+        .ours_over_reference
+        .map_or(String::new(), |x| format!(", ours/reference x{x:.3}"));
+    format!(
+        "[mithril-msp] reference {} n={} ({} signatures): {:.4} ms cpu{ours}{}",
+        r.operation,
+        r.n,
+        r.signatures,
+        1e3 * r.cpu_s.median,
+        if r.verified { "" } else { " CHECK FAILED" }
+    )
+}
+
 fn other(p: PairingCheck) -> PairingCheck {
     match p {
         PairingCheck::FinalExponentiation => PairingCheck::ResidueWitness,
@@ -319,7 +365,7 @@ struct CircuitResults {
     failures: Vec<Value>,
 }
 
-fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng) -> CircuitResults {
+fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng, inputs: &mut Inputs) -> CircuitResults {
     let mut size_n: Vec<usize> = cfg.size_n.iter().chain(&cfg.circuit_n).copied().collect();
     size_n.sort_unstable();
     size_n.dedup();
@@ -340,9 +386,11 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng) -> CircuitResults {
         proofs: vec![],
         failures: vec![],
     };
-    let mut seed = || {
+    // Each child's inputs (keys, signatures, parameters) are a function of the seed it is given.
+    let mut seed = |what: &str, n: usize| {
         let mut s = [0u8; 32];
         rng.fill_bytes(&mut s);
+        inputs.add(&format!("circuit {what} n={n} seed"), &s);
         s
     };
     let failed = |res: &mut CircuitResults, what: &str, n: usize, e: String| {
@@ -350,7 +398,7 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng) -> CircuitResults {
         res.failures.push(json!({"part": what, "n": n, "error": e}));
     };
     for &n in &size_n {
-        match child(cfg, "size", n, cfg.k, seed())
+        match child(cfg, "size", n, cfg.k, seed("size", n))
             .and_then(|v| serde_json::from_value::<SizeRow>(v).map_err(|e| e.to_string()))
         {
             Ok(r) => {
@@ -369,7 +417,7 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng) -> CircuitResults {
         ..cfg.clone()
     };
     for &n in &cfg.ablation_n {
-        match child(&alt, "size", n, cfg.k, seed())
+        match child(&alt, "size", n, cfg.k, seed("ablation", n))
             .and_then(|v| serde_json::from_value::<SizeRow>(v).map_err(|e| e.to_string()))
         {
             Ok(r) => res.ablation.push(r),
@@ -381,7 +429,7 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng) -> CircuitResults {
         let k = cfg
             .k
             .or_else(|| res.sizes.iter().find(|s| s.n == n).map(|s| s.size.k));
-        match child(cfg, "prove", n, k, seed())
+        match child(cfg, "prove", n, k, seed("prove", n))
             .and_then(|v| serde_json::from_value::<ProofRow>(v).map_err(|e| e.to_string()))
         {
             Ok(r) => {
@@ -471,93 +519,38 @@ fn fits(cfg: &Config, c: &CircuitResults) -> Value {
     })
 }
 
-fn targets(native: &[Row], c: Option<&CircuitResults>, fit: &Value, checks: &Value) -> Value {
-    let mut out = Vec::new();
-    if let Some(r) = native
-        .iter()
-        .find(|r| r.operation == "b_total" && r.n == 64 && r.threads == 1)
-    {
-        out.push(json!({
-            "target": "native BKey + BSig + Ver at n = 64, one thread, under 10 ms",
-            "measured": r.cpu_s.median,
-            "unit": "s (CPU)",
-            "bound": NATIVE_N64_TARGET_S,
-            "holds": r.cpu_s.median < NATIVE_N64_TARGET_S && r.verified,
-        }));
-    }
-    if let Some(ch) = checks.get("cancellation") {
-        out.push(json!({
-            "target": "cancellation: plain aggregation accepts sigma1 + D, sigma2 - D, weighted rejects",
-            "measured": ch["passed"],
-            "unit": "check",
-            "bound": true,
-            "holds": ch["passed"],
-        }));
-    }
-    if let Some(c) = c {
-        if let Some(slope) = fit["advice_cells"]["slope"].as_f64() {
-            out.push(json!({
-                "target": "circuit advice cells per signature at most 0.3 M (fitted slope)",
-                "measured": slope,
-                "unit": "cells",
-                "bound": CELLS_PER_SIGNATURE_TARGET,
-                "holds": slope <= CELLS_PER_SIGNATURE_TARGET,
-            }));
-        }
-        if let Some(p) = c.proofs.iter().find(|p| p.n == 32) {
-            out.push(json!({
-                "target": "n = 32 proves on this machine",
-                "measured": p.verified,
-                "unit": "check",
-                "bound": true,
-                "holds": p.verified,
-                "peak_rss_mib": p.peak_rss_mib,
-            }));
-        }
-        if let Some(p) = c.proofs.iter().find(|p| p.n == 8) {
-            out.push(json!({
-                "target": "n = 8 proves in less than the seed's 16 GB M1 (114.7 s, wall)",
-                "measured": p.prove_total.wall_s,
-                "unit": "s (wall)",
-                "bound": SEED_M1_N8_PROVE_S,
-                "holds": p.prove_total.wall_s < SEED_M1_N8_PROVE_S && p.verified,
-                "cpu_s": p.prove_total.cpu_s,
-                "threads": p.threads,
-                "cpu_s_per_thread": p.prove_total.cpu_s / p.threads as f64,
-                "load_avg_1m": p.load_avg_1m,
-                "peak_rss_mib": p.peak_rss_mib,
-            }));
-        }
-    }
-    Value::Array(out)
-}
-
-/// Runs everything `cfg` asks for and returns the report.
-pub fn run(cfg: &Config) -> Result<Value, String> {
-    let provenance = measure::provenance::provenance_json();
-    let machine = measure::machine::machine_json();
-    let load_start = measure::machine::load_averages();
-    let start = Instant::now();
-    let seed = cfg.seed.unwrap_or_else(|| {
-        let mut s = [0u8; 32];
-        OsRng.fill_bytes(&mut s);
-        s
-    });
-    let mut rng = ChaCha20Rng::from_seed(seed);
+/// Runs everything `cfg` asks for: the outcome (passed when every check and proof passed), the
+/// digest of the generated inputs, and the report's body.
+pub fn run(cfg: &Config) -> Result<Outcome, String> {
+    let seed = cfg.seed.as_ref();
+    let mut inputs = Inputs::new();
     let (native_rows, checks) = if cfg.native {
-        native_part(cfg, &mut rng)?
+        native_part(cfg, &mut stream("mithril-msp/native", seed), &mut inputs)?
     } else {
         (vec![], json!({}))
     };
-    let circuit = cfg.circuit.then(|| circuit_part(cfg, &mut rng));
+    let reference = if cfg.reference {
+        Some(reference_part(
+            cfg,
+            &mut stream("mithril-msp/reference", seed),
+            &mut inputs,
+        )?)
+    } else {
+        None
+    };
+    let circuit = cfg
+        .circuit
+        .then(|| circuit_part(cfg, &mut stream("mithril-msp/circuit", seed), &mut inputs));
     let fit = circuit.as_ref().map_or(Value::Null, |c| fits(cfg, c));
-    let targets = targets(&native_rows, circuit.as_ref(), &fit, &checks);
-    let mut all_verified = native_rows.iter().all(|r| r.verified)
+    let mut passed = native_rows.iter().all(|r| r.verified)
         && checks
             .get("cancellation")
             .is_none_or(|c| c["passed"] == json!(true));
+    if let Some((rows, failures)) = &reference {
+        passed &= failures.is_empty() && rows.iter().all(|r| r.verified);
+    }
     if let Some(c) = &circuit {
-        all_verified &= c.failures.is_empty()
+        passed &= c.failures.is_empty()
             && c.proofs
                 .iter()
                 .all(|p| p.verified && p.rejects_changed_public_input && p.rejects_changed_proof);
@@ -570,6 +563,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             "window_bits": 4,
             "weight_bits": crate::circuit::bn254::WEIGHT_BITS,
             "pairing_check": cfg.pairing.name(),
+            "assumptions": crate::circuit::relation::ASSUMPTIONS,
             "prover_threads": cfg.prover_threads,
             "seed_design": c.seed_design,
             "sizes": c.sizes,
@@ -579,17 +573,14 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             "fit": fit,
         })
     });
-    Ok(json!({
-        "report": "mithril-bench",
-        "format_version": 1,
-        "generated_by": {"program": "mithril-bench", "version": env!("CARGO_PKG_VERSION")},
-        "parameters": cfg.parameters(),
-        "machine": machine,
-        "provenance": provenance,
-        "load_avg": {"start": load_start, "end": measure::machine::load_averages()},
+    let keys = if seed.is_some() {
+        "derived from the public seed (not secret): a reproducible run"
+    } else {
+        "generated from the operating system's CSPRNG"
+    };
+    let body = json!({
         "clock": "cpu_s: CPU time of the process (user + system, all threads); wall_s: elapsed time",
-        "elapsed_s": start.elapsed().as_secs_f64(),
-        "all_verified": all_verified,
+        "keys": keys,
         "native": if cfg.native {
             json!({
                 "curve": "BLS12-381 (blst; keys in G2, signatures in G1)",
@@ -602,17 +593,22 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             Value::Null
         },
         "circuit": circuit_json,
-        "targets": targets,
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seeds() {
-        assert_eq!(parse_seed(&"0a".repeat(32)).unwrap(), [10u8; 32]);
-        assert!(parse_seed("00").is_err());
-    }
+        "reference": reference.map(|(rows, failures)| json!({
+            "library": "mithril-stm 0.9.5 (crates.io)",
+            "blst_pool_threads": super::reference::blst_pool_threads(),
+            "stm_max_n": super::reference::STM_MAX_N,
+            "stm_parameters": {
+                "k": super::reference::STM_PARAMS.k,
+                "m": super::reference::STM_PARAMS.m,
+                "phi_f": super::reference::STM_PARAMS.phi_f,
+            },
+            "rows": rows,
+            "failures": failures,
+        })),
+    });
+    Ok(Outcome {
+        passed,
+        inputs,
+        body,
+    })
 }

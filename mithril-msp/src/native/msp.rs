@@ -23,7 +23,7 @@ use blake2::{Blake2b, Digest};
 use rand_core::{CryptoRng, RngCore};
 
 use super::curve::{hash_to_g1, msm_g1, msm_g2, pairing_product_is_one};
-use super::curve::{G1Affine, G2Affine, G1, G2};
+use super::curve::{G1Affine, G2Affine, Scalar, G1, G2};
 
 /// The domain separation tag of the IETF BLS proof-of-possession suite with signatures in G1.
 pub const DST_POP: &[u8] = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_POP_";
@@ -62,9 +62,9 @@ impl Params {
     }
 }
 
-/// A signing key: a scalar below the group order, little-endian.
+/// A signing key: a scalar in 1..r.
 #[derive(Clone)]
-pub struct SigningKey([u8; 32]);
+pub struct SigningKey(Scalar);
 
 impl std::fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -85,36 +85,31 @@ impl SigningKey {
     pub fn generate(rng: &mut (impl RngCore + CryptoRng)) -> SigningKey {
         let mut ikm = [0u8; 32];
         rng.fill_bytes(&mut ikm);
-        let sk = blst::min_sig::SecretKey::key_gen(&ikm, &[])
-            .expect("32 bytes of key material are enough");
-        SigningKey::from_be_bytes(&sk.to_bytes()).expect("KeyGen yields a valid scalar")
+        let sk = SigningKey(Scalar::key_gen(&ikm));
+        ikm.fill(0);
+        sk
     }
 
     /// From the 32-byte big-endian encoding (the BLS standard's and Mithril's); refuses zero and
     /// values not below the group order.
     pub fn from_be_bytes(bytes: &[u8]) -> Option<SigningKey> {
-        let sk = blst::min_sig::SecretKey::from_bytes(bytes).ok()?;
-        let mut le = sk.to_bytes();
-        le.reverse();
-        Some(SigningKey(le))
+        Scalar::from_be_bytes_checked(bytes).map(SigningKey)
     }
 
     /// The 32-byte big-endian encoding.
     pub fn to_be_bytes(&self) -> [u8; 32] {
-        let mut be = self.0;
-        be.reverse();
-        be
+        self.0.to_be_bytes()
     }
 
     /// mvk = sk·g2.
     pub fn verification_key(&self) -> VerificationKey {
-        VerificationKey(G2::generator().mul_bits(&self.0, 255).to_affine())
+        VerificationKey(G2::generator().mul(&self.0).to_affine())
     }
 
     /// σ = sk·H(m).
     pub fn sign(&self, params: &Params, msg: &[u8]) -> Signature {
         let h = hash_to_g1(msg, &params.dst);
-        Signature(h.mul_bits(&self.0, 255).to_affine())
+        Signature(h.mul(&self.0).to_affine())
     }
 }
 

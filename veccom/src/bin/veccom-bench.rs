@@ -4,15 +4,19 @@
 //! Each (scheme, n) is set up once; every operation is checked, then timed in repetitions of at
 //! least --rep-seconds, alternating with its lower bound. Progress goes to stderr, one line per
 //! measurement plus `[progress]` lines; the report is written atomically at the end.
-//! Exit status: 0 all checks passed, 1 a check failed (the report is still written), 2 bad input.
+//! The report is the suite's envelope (measure::envelope) around the body described by
+//! docs/report.schema.json. Exit status: 0 all checks passed, 1 a check failed (the report is
+//! still written), 2 bad input.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use measure::cli::{parse_counts, refuse, run_to_report};
+use measure::cli::{finish_run, parse_counts, refuse};
+use measure::envelope::Envelope;
+use measure::seed::Seed;
 use veccom::measurement::report::{MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
-use veccom::measurement::run::{run, Config};
+use veccom::measurement::run::{parameters, run, Config, BODY_VERSION};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -55,7 +59,11 @@ struct Args {
     /// Lengths for the ablation, on one thread ("none" to skip).
     #[arg(long, default_value = "1000")]
     ablation_n: String,
-    /// Output file.
+    /// 64 hex digits: the public seed of a reproducible run (values, and the pairing trapdoor,
+    /// then derived from the seed and not secret); without it, fresh randomness from the OS.
+    #[arg(long)]
+    seed: Option<String>,
+    /// Output file (the enveloped report, written atomically).
     #[arg(long, short, default_value = "report.json")]
     out: PathBuf,
 }
@@ -117,6 +125,7 @@ fn config(a: &Args) -> Result<Config, String> {
         batch: a.batch,
         value_bytes: a.value_bytes,
         ablation_n: parse_counts(&a.ablation_n, "--ablation-n")?,
+        seed: a.seed.as_deref().map(str::parse::<Seed>).transpose()?,
         out: a.out.clone(),
     })
 }
@@ -127,15 +136,22 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => return refuse("veccom-bench", e),
     };
-    run_to_report(
+    let envelope = Envelope::begin(
         "veccom-bench",
+        env!("CARGO_PKG_VERSION"),
+        BODY_VERSION,
+        parameters(&cfg),
+        cfg.seed.as_ref(),
+    );
+    finish_run(
         &cfg.out,
+        envelope,
         || run(&cfg),
         |report| {
             format!(
                 " ({} rows, {} ablation rows)",
-                report["rows"].as_array().map_or(0, Vec::len),
-                report["ablation"].as_array().map_or(0, Vec::len)
+                report["body"]["rows"].as_array().map_or(0, Vec::len),
+                report["body"]["ablation"].as_array().map_or(0, Vec::len)
             )
         },
     )

@@ -1,70 +1,9 @@
-//! GT, the order-r subgroup of F_p^12* that pairings land in, and exponentiation of its fixed
-//! element gt^(a^(n+1)) by a table.
+//! Exponentiation of one fixed GT element (the verifier's gt^(a^(n+1))) by a table.
 //!
-//! After the final exponentiation every value lies in the cyclotomic subgroup, where the inverse
-//! is the (free) conjugation: signed digits halve a table.
-
-use blst::{blst_fp12, blst_fp12_conjugate, blst_fp12_cyclotomic_sqr, blst_fp12_mul};
+//! In GT the inverse is the (free) conjugation: signed digits halve the table.
 
 use super::digits::{signed_digits, windows};
-use super::fr::Scalar;
-
-/// An element of GT (or, before the final exponentiation, of F_p^12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(transparent)]
-pub struct Gt(pub(crate) blst_fp12);
-
-impl Gt {
-    /// The neutral element.
-    pub fn one() -> Gt {
-        Gt(blst_fp12::default())
-    }
-
-    /// self · other.
-    pub fn mul(&self, other: &Gt) -> Gt {
-        let mut out = blst_fp12::default();
-        // SAFETY: valid field elements, fresh output.
-        unsafe { blst_fp12_mul(&mut out, &self.0, &other.0) };
-        Gt(out)
-    }
-
-    /// In-place product.
-    pub fn mul_assign(&mut self, other: &Gt) {
-        let p: *mut blst_fp12 = &mut self.0;
-        // SAFETY: blst's fp12 multiplication allows the output to alias the first input.
-        unsafe { blst_fp12_mul(p, p, &other.0) };
-    }
-
-    /// The inverse of a GT element (its conjugate).
-    pub fn inverse(&self) -> Gt {
-        let mut out = self.0;
-        // SAFETY: a valid field element, conjugated in place.
-        unsafe { blst_fp12_conjugate(&mut out) };
-        Gt(out)
-    }
-
-    /// self², by the cyclotomic squaring (valid in GT only).
-    pub fn square(&self) -> Gt {
-        let mut out = blst_fp12::default();
-        // SAFETY: a valid element of the cyclotomic subgroup, fresh output.
-        unsafe { blst_fp12_cyclotomic_sqr(&mut out, &self.0) };
-        Gt(out)
-    }
-
-    /// self^k by square-and-multiply over the bits of k: about 255 squarings and 128 products,
-    /// the cost the table in [`GtTable`] avoids.
-    pub fn pow(&self, k: &Scalar) -> Gt {
-        let limbs = k.to_limbs();
-        let mut acc = Gt::one();
-        for bit in (0..255).rev() {
-            acc = acc.square();
-            if (limbs[bit / 64] >> (bit % 64)) & 1 == 1 {
-                acc.mul_assign(self);
-            }
-        }
-        acc
-    }
-}
+use super::{Gt, Scalar};
 
 /// Window width of the GT table: 33 windows of 8 bits, 128 entries each (2.4 MB), so an
 /// exponentiation is at most 32 products and no squaring.
@@ -121,5 +60,25 @@ impl GtTable {
     /// Memory held by the table.
     pub fn bytes(&self) -> usize {
         self.entries.len() * std::mem::size_of::<Gt>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::pairing::pairing;
+    use crate::curve::{G1Affine, G2Affine};
+
+    #[test]
+    fn table_exponentiation_agrees_with_square_and_multiply() {
+        let e = pairing(&G1Affine::generator(), &G2Affine::generator());
+        let table = GtTable::new(&e);
+        for k in [
+            Scalar::from_u128(1234567 * 7654321),
+            Scalar::from_be_bytes_mod_r(&[0xa5; 48]),
+        ] {
+            assert_eq!(table.pow(&k), e.pow(&k));
+        }
+        assert_eq!(table.pow(&Scalar::ZERO), Gt::one());
     }
 }

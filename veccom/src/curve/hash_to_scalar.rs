@@ -3,54 +3,15 @@
 //! then 2^-128-close to uniform) and a domain-separation tag naming this scheme, so a value's
 //! scalar here is never a scalar of another protocol hashing the same bytes.
 
-use blst::blst_expand_message_xmd;
+pub use bls12381::hash::{
+    expand_message_xmd, hash_to_scalar as hash_to_scalar_with_dst,
+    SCALAR_EXPAND_BYTES as EXPAND_BYTES,
+};
 
-use super::fr::Scalar;
+use super::Scalar;
 
 /// The domain-separation tag of value hashing in the pairing-based vector commitment.
 pub const VALUE_DST: &[u8] = b"VECCOM-V01-CS01-with-BLS12381-FR_XMD:SHA-256_";
-
-/// Bytes drawn from the expander per scalar (L of RFC 9380 for a 255-bit field, k = 128).
-pub const EXPAND_BYTES: usize = 48;
-
-/// expand_message_xmd(msg, dst, len) with SHA-256 (RFC 9380, section 5.3.1).
-pub fn expand_message_xmd(msg: &[u8], dst: &[u8], len: usize) -> Vec<u8> {
-    assert!(len <= 255 * 32, "expand_message_xmd: at most 8160 bytes");
-    assert!(
-        dst.len() <= 255,
-        "expand_message_xmd: DST longer than 255 bytes"
-    );
-    let mut out = vec![0u8; len];
-    // SAFETY: blst writes `len` bytes into `out` and reads `msg.len()` and `dst.len()` bytes.
-    unsafe {
-        blst_expand_message_xmd(
-            out.as_mut_ptr(),
-            len,
-            msg.as_ptr(),
-            msg.len(),
-            dst.as_ptr(),
-            dst.len(),
-        )
-    };
-    out
-}
-
-/// hash_to_field(msg, 1) into F_r under `dst`.
-pub fn hash_to_scalar_with_dst(msg: &[u8], dst: &[u8]) -> Scalar {
-    let mut uniform = [0u8; EXPAND_BYTES];
-    // SAFETY: as in `expand_message_xmd`, with the fixed output length of the array.
-    unsafe {
-        blst_expand_message_xmd(
-            uniform.as_mut_ptr(),
-            EXPAND_BYTES,
-            msg.as_ptr(),
-            msg.len(),
-            dst.as_ptr(),
-            dst.len(),
-        )
-    };
-    Scalar::from_be_bytes_mod_r(&uniform)
-}
 
 /// The scalar m of one committed value.
 pub fn hash_value(value: &[u8]) -> Scalar {

@@ -1,23 +1,18 @@
-//! The BLS12-381 layer: safe wrappers around `blst` (the only module with `unsafe` code) and
-//! the table methods built on them.
+//! The BLS12-381 layer: the suite's `bls12381` crate (safe functions over blst, where all the
+//! curve's `unsafe` code is) and the table methods built on it here.
 //!
-//! * [`fr`]: the scalar field; [`hash_to_scalar`]: values to scalars (RFC 9380);
-//! * [`g1`], [`g2`], [`gt`]: the three groups, with encodings that check subgroup membership;
-//! * [`pairing`]: multi-Miller loop and final exponentiation;
+//! * [`Scalar`], [`G1`], [`G2`], [`Gt`] and their modules [`g1`], [`g2`], [`pairing`]: from
+//!   `bls12381`; [`hash_to_scalar`]: values to scalars (RFC 9380);
 //! * [`digits`]: signed-window and NAF recodings of scalars;
-//! * [`msm`]: multi-scalar multiplication (naive, blst Pippenger, fixed-base tables).
-#![allow(unsafe_code)]
+//! * [`msm`]: multi-scalar multiplication (naive, blst Pippenger, fixed-base tables with batched
+//!   affine additions);
+//! * [`gt`]: exponentiation of a fixed GT element by a table.
 
 pub mod digits;
-pub mod fr;
-pub mod g1;
-pub mod g2;
 pub mod gt;
 pub mod hash_to_scalar;
 pub mod msm;
-pub mod pairing;
 
-pub use fr::Scalar;
-pub use g1::{G1Affine, G1};
-pub use g2::{G2Affine, G2};
-pub use gt::{Gt, GtTable};
+pub use bls12381::{g1, g2, pairing};
+pub use bls12381::{Fp, G1Affine, G2Affine, Gt, Scalar, G1, G2};
+pub use gt::GtTable;

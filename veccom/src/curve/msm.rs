@@ -42,20 +42,12 @@
 //! and about 85 mixed additions, against 128 doublings and about 50 additions for blst's GLV
 //! multiplication.
 
-use blst::{
-    blst_fp, blst_fp_add, blst_fp_cneg, blst_fp_inverse, blst_fp_mul, blst_fp_sqr, blst_fp_sub,
-    blst_p1, blst_p1_affine, blst_p1_to_affine, blst_p1s_mult_pippenger,
-    blst_p1s_mult_pippenger_scratch_sizeof, blst_p2, blst_p2_affine, blst_p2s_mult_pippenger,
-    blst_p2s_mult_pippenger_scratch_sizeof,
-};
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 
 use super::digits::{naf, signed_digits, windows};
-use super::fr::Scalar;
-use super::g1::{G1Affine, G1};
-use super::g2::{G2Affine, G2};
+use super::{Fp, G1Affine, Scalar, G1};
 
 /// Σ k_i·P_i with one blst scalar multiplication per term.
 pub fn naive_msm(points: &[G1Affine], scalars: &[Scalar]) -> G1 {
@@ -67,19 +59,14 @@ pub fn naive_msm(points: &[G1Affine], scalars: &[Scalar]) -> G1 {
     acc
 }
 
-/// The scalars as blst's MSMs read them: contiguous, ⌈nbits/8⌉ little-endian bytes each (the
-/// 32-byte strings themselves when nbits > 248).
-pub(crate) fn packed_scalars(scalars: &[[u8; 32]], nbits: usize) -> std::borrow::Cow<'_, [u8]> {
-    let stride = nbits.div_ceil(8);
-    if stride == 32 {
-        std::borrow::Cow::Borrowed(scalars.as_flattened())
+/// Σ k_i·P_i by blst's Pippenger method on one thread, for scalars below 2^nbits given as
+/// 32-byte little-endian strings (read in place when nbits > 248).
+pub fn pippenger_msm_bits(points: &[G1Affine], scalars: &[[u8; 32]], nbits: usize) -> G1 {
+    assert_eq!(points.len(), scalars.len(), "one scalar per point");
+    if bls12381::msm::scalar_bytes(nbits) == 32 {
+        bls12381::msm::g1_packed(points, scalars.as_flattened(), nbits)
     } else {
-        std::borrow::Cow::Owned(
-            scalars
-                .iter()
-                .flat_map(|s| s[..stride].iter().copied())
-                .collect(),
-        )
+        bls12381::msm::g1(points, scalars, nbits)
     }
 }
 
@@ -87,64 +74,6 @@ pub(crate) fn packed_scalars(scalars: &[[u8; 32]], nbits: usize) -> std::borrow:
 pub fn pippenger_msm_bytes(points: &[G1Affine], scalars: &[[u8; 32]]) -> G1 {
     pippenger_msm_bits(points, scalars, 255)
 }
-
-/// blst's Pippenger on one thread over contiguous arrays, written once for G1 and G2: a
-/// function `$name(points, scalars, nbits)` for scalars below 2^nbits given as 32-byte
-/// little-endian strings.
-macro_rules! blst_pippenger {
-    ($name:ident, $affine:ty, $proj:ident, $raw:ty, $raw_affine:ty, $sizeof:path, $mult:path) => {
-        /// Σ k_i·P_i by blst's Pippenger method on one thread, for scalars below 2^nbits
-        /// (given as 32-byte little-endian strings).
-        pub fn $name(points: &[$affine], scalars: &[[u8; 32]], nbits: usize) -> $proj {
-            assert_eq!(points.len(), scalars.len(), "one scalar per point");
-            assert!((1..=256).contains(&nbits), "nbits {nbits} out of range");
-            let mut out = <$raw>::default();
-            if points.is_empty() {
-                return $proj(out);
-            }
-            let packed = packed_scalars(scalars, nbits);
-            // SAFETY: blst's scratch size for this many points, in bytes; we allocate u64 words.
-            let words = unsafe { $sizeof(points.len()) }.div_ceil(8);
-            let mut scratch = vec![0u64; words.max(1)];
-            // A null second pointer tells blst that the first points to a contiguous array.
-            let p: [*const $raw_affine; 2] = [&points[0].0, std::ptr::null()];
-            let s: [*const u8; 2] = [packed.as_ptr(), std::ptr::null()];
-            // SAFETY: contiguous arrays of `points.len()` affine points (the affine type is a
-            // transparent wrapper) and of as many `stride`-byte scalars; scratch as large as
-            // blst asked.
-            unsafe {
-                $mult(
-                    &mut out,
-                    p.as_ptr(),
-                    points.len(),
-                    s.as_ptr(),
-                    nbits,
-                    scratch.as_mut_ptr() as *mut _,
-                )
-            };
-            $proj(out)
-        }
-    };
-}
-
-blst_pippenger!(
-    pippenger_msm_bits,
-    G1Affine,
-    G1,
-    blst_p1,
-    blst_p1_affine,
-    blst_p1s_mult_pippenger_scratch_sizeof,
-    blst_p1s_mult_pippenger
-);
-blst_pippenger!(
-    pippenger_msm_bits_g2,
-    G2Affine,
-    G2,
-    blst_p2,
-    blst_p2_affine,
-    blst_p2s_mult_pippenger_scratch_sizeof,
-    blst_p2s_mult_pippenger
-);
 
 /// Σ k_i·P_i by blst's Pippenger method, split over the threads of the current rayon pool
 /// (each thread one contiguous share of the terms).
@@ -301,7 +230,7 @@ impl FixedBaseTable {
                     let row = &self.shifted[i as usize * k..(i as usize + 1) * k];
                     for (p, &d) in row.iter().zip(digits.iter()) {
                         if d != 0 {
-                            buckets.push(d.unsigned_abs() as usize - 1, &p.0, d < 0);
+                            buckets.push(d.unsigned_abs() as usize - 1, p, d < 0);
                         }
                     }
                 }
@@ -366,14 +295,14 @@ impl FixedBaseTable {
 
 /// Σ_d (d+1)·B_d over buckets 0..n (bucket b holds the points with digit b+1, as an affine part
 /// and a Jacobian overflow) by running sums: n mixed and n Jacobian additions.
-fn sum_buckets(n: usize, bucket: impl Fn(usize) -> (Option<blst_p1_affine>, Option<G1>)) -> G1 {
+fn sum_buckets(n: usize, bucket: impl Fn(usize) -> (Option<G1Affine>, Option<G1>)) -> G1 {
     let mut running = G1::identity();
     let mut total = G1::identity();
     let mut any = false;
     for b in (0..n).rev() {
         let (affine, overflow) = bucket(b);
         if let Some(p) = affine {
-            running.add_affine_assign(&G1Affine(p));
+            running.add_affine_assign(&p);
             any = true;
         }
         if let Some(o) = overflow {
@@ -393,40 +322,24 @@ const IN_BATCH: u8 = 2;
 
 /// Affine buckets with batched additions (see the module notes).
 struct AffineBuckets {
-    points: Vec<blst_p1_affine>,
+    points: Vec<G1Affine>,
     state: Vec<u8>,
     batch_bucket: Vec<u32>,
-    batch_point: Vec<blst_p1_affine>,
-    denominators: Vec<blst_fp>,
-    prefix: Vec<blst_fp>,
-    deferred: Vec<(u32, blst_p1_affine)>,
+    batch_point: Vec<G1Affine>,
+    denominators: Vec<Fp>,
+    prefix: Vec<Fp>,
+    deferred: Vec<(u32, G1Affine)>,
     /// Additions that met a busy bucket twice, summed in Jacobian coordinates per bucket (the
     /// top window's few small digits send most of its points here).
     overflow: HashMap<u32, G1>,
     batch_size: usize,
 }
 
-#[inline]
-fn fp_mul(a: &blst_fp, b: &blst_fp) -> blst_fp {
-    let mut out = blst_fp::default();
-    // SAFETY: valid field elements, fresh output.
-    unsafe { blst_fp_mul(&mut out, a, b) };
-    out
-}
-
-#[inline]
-fn fp_sub(a: &blst_fp, b: &blst_fp) -> blst_fp {
-    let mut out = blst_fp::default();
-    // SAFETY: as in `fp_mul`.
-    unsafe { blst_fp_sub(&mut out, a, b) };
-    out
-}
-
 impl AffineBuckets {
     fn new(n: usize) -> AffineBuckets {
         let batch_size = (n / 4).clamp(16, 512);
         AffineBuckets {
-            points: vec![blst_p1_affine::default(); n],
+            points: vec![G1Affine::default(); n],
             state: vec![EMPTY; n],
             batch_bucket: Vec::with_capacity(batch_size),
             batch_point: Vec::with_capacity(batch_size),
@@ -438,7 +351,7 @@ impl AffineBuckets {
         }
     }
 
-    fn get(&self, b: usize) -> Option<&blst_p1_affine> {
+    fn get(&self, b: usize) -> Option<&G1Affine> {
         (self.state[b] == FULL).then(|| &self.points[b])
     }
 
@@ -448,19 +361,20 @@ impl AffineBuckets {
 
     /// Queues bucket[b] += (negate ? −p : p).
     #[inline]
-    fn push(&mut self, b: usize, p: &blst_p1_affine, negate: bool) {
-        let mut q = *p;
-        if negate {
-            // SAFETY: negating a valid field element in place.
-            unsafe { blst_fp_cneg(&mut q.y, &p.y, true) };
-        }
+    fn push(&mut self, b: usize, p: &G1Affine, negate: bool) {
+        // A table entry is never the identity: negating y alone negates the point.
+        let q = if negate {
+            G1Affine::from_coordinates_unchecked(*p.x(), p.y().neg())
+        } else {
+            *p
+        };
         self.push_point(b, q, false);
     }
 
     /// bucket[b] += p: now if the bucket is free, after the next flush if it is in the batch
     /// (`retry` false), or in the bucket's Jacobian overflow if that was already the retry.
     #[inline]
-    fn push_point(&mut self, b: usize, p: blst_p1_affine, retry: bool) {
+    fn push_point(&mut self, b: usize, p: G1Affine, retry: bool) {
         match self.state[b] {
             EMPTY => {
                 self.points[b] = p;
@@ -470,11 +384,11 @@ impl AffineBuckets {
                 .overflow
                 .entry(b as u32)
                 .or_insert_with(G1::identity)
-                .add_affine_assign(&G1Affine(p)),
+                .add_affine_assign(&p),
             IN_BATCH => self.deferred.push((b as u32, p)),
             _ => {
                 let cur = &self.points[b];
-                if cur.x == p.x {
+                if cur.x() == p.x() {
                     self.add_slow(b, &p);
                     return;
                 }
@@ -494,17 +408,12 @@ impl AffineBuckets {
     }
 
     /// P = ±B: a doubling or a cancellation, through Jacobian coordinates.
-    fn add_slow(&mut self, b: usize, p: &blst_p1_affine) {
-        let sum = G1Affine(self.points[b])
-            .to_projective()
-            .add_affine(&G1Affine(*p));
+    fn add_slow(&mut self, b: usize, p: &G1Affine) {
+        let sum = self.points[b].to_projective().add_affine(p);
         if sum.is_identity() {
             self.state[b] = EMPTY;
         } else {
-            let mut a = blst_p1_affine::default();
-            // SAFETY: valid input, writable output.
-            unsafe { blst_p1_to_affine(&mut a, &sum.0) };
-            self.points[b] = a;
+            self.points[b] = sum.to_affine();
         }
     }
 
@@ -516,41 +425,31 @@ impl AffineBuckets {
         }
         self.denominators.clear();
         self.prefix.clear();
-        let mut acc = blst_fp::default();
+        let mut acc = Fp::default();
         for t in 0..m {
             let b = self.batch_bucket[t] as usize;
-            let d = fp_sub(&self.batch_point[t].x, &self.points[b].x);
-            acc = if t == 0 { d } else { fp_mul(&acc, &d) };
+            let d = self.batch_point[t].x().sub(self.points[b].x());
+            acc = if t == 0 { d } else { acc.mul(&d) };
             self.denominators.push(d);
             self.prefix.push(acc);
         }
-        let mut inv = blst_fp::default();
-        // SAFETY: `acc` is a non-zero field element (every denominator is non-zero because
-        // x_P ≠ x_B was checked), fresh output.
-        unsafe { blst_fp_inverse(&mut inv, &acc) };
+        // `acc` is not zero: every denominator is, since x_P ≠ x_B was checked.
+        let mut inv = acc.inverse();
         for t in (0..m).rev() {
             // inv = 1/(d_0·…·d_t); the inverse of d_t is inv·(d_0·…·d_(t−1)).
             let inv_t = if t == 0 {
                 inv
             } else {
-                let x = fp_mul(&inv, &self.prefix[t - 1]);
-                inv = fp_mul(&inv, &self.denominators[t]);
+                let x = inv.mul(&self.prefix[t - 1]);
+                inv = inv.mul(&self.denominators[t]);
                 x
             };
             let b = self.batch_bucket[t] as usize;
-            let p = &self.batch_point[t];
-            let q = &self.points[b];
-            let lambda = fp_mul(&fp_sub(&p.y, &q.y), &inv_t);
-            let mut l2 = blst_fp::default();
-            let mut xs = blst_fp::default();
-            // SAFETY: valid field elements; outputs are fresh locals.
-            unsafe {
-                blst_fp_sqr(&mut l2, &lambda);
-                blst_fp_add(&mut xs, &p.x, &q.x);
-            }
-            let x3 = fp_sub(&l2, &xs);
-            let y3 = fp_sub(&fp_mul(&lambda, &fp_sub(&q.x, &x3)), &q.y);
-            self.points[b] = blst_p1_affine { x: x3, y: y3 };
+            let (p, q) = (&self.batch_point[t], &self.points[b]);
+            let lambda = p.y().sub(q.y()).mul(&inv_t);
+            let x3 = lambda.square().sub(&p.x().add(q.x()));
+            let y3 = lambda.mul(&q.x().sub(&x3)).sub(q.y());
+            self.points[b] = G1Affine::from_coordinates_unchecked(x3, y3);
             self.state[b] = FULL;
         }
         self.batch_bucket.clear();

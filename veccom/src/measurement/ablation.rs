@@ -18,7 +18,6 @@ use std::hint::black_box;
 use ark_bls12_381::{Fr as ArkFr, G1Affine as ArkG1, G1Projective as ArkG1Projective};
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use measure::timing::{time_with_bound, Plan, Timing};
-use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use sha2::{Digest as _, Sha256};
 
@@ -98,15 +97,15 @@ fn conventional_root(values: &[Vec<u8>]) -> Digest {
 
 impl AblationData {
     /// Set-up and data at `n` (at least 2).
-    pub fn new(n: usize, value_bytes: usize) -> AblationData {
-        let fx = PairingFixture::new(n, value_bytes, 1);
+    pub fn new(n: usize, value_bytes: usize, rng: &mut ChaCha20Rng) -> AblationData {
+        let fx = PairingFixture::new(n, value_bytes, 1, rng);
         let m: Vec<Scalar> = fx.values.iter().map(|v| hash_value(v)).collect();
         let bases = fx.pp.g1_powers()[..n].to_vec();
         let ark =
             arkworks::params_from_blst(&fx.pp, &fx.vp).expect("blst parameters decode in arkworks");
         let ark_bases = (1..=n).map(|k| ark.g1[k - 1].expect("k ≤ n")).collect();
         let ark_m = fx.values.iter().map(|v| arkworks::hash_value(v)).collect();
-        let merkle_values = random_values(n, value_bytes, &mut ChaCha20Rng::from_entropy());
+        let merkle_values = random_values(n, value_bytes, rng);
         AblationData {
             n,
             fx,
@@ -312,9 +311,10 @@ pub fn ablation_rows(
     n: usize,
     plan: &Plan,
     value_bytes: usize,
+    rng: &mut ChaCha20Rng,
     on_row: &mut (dyn FnMut(&AblationRow) + Send),
 ) -> Vec<AblationRow> {
-    let data = AblationData::new(n, value_bytes);
+    let data = AblationData::new(n, value_bytes, rng);
     data.groups()
         .into_iter()
         .flat_map(|g| time_group(n, plan, g, on_row))

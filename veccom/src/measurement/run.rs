@@ -1,18 +1,17 @@
 //! The benchmark runner: which schemes, lengths, thread counts and operations; progress on
 //! stderr; the report as JSON.
 
-use std::path::PathBuf;
-use std::time::Instant;
-
+use measure::envelope::{Inputs, Outcome};
 use measure::progress::Progress;
+use measure::seed::{stream, Seed};
 use measure::timing::Plan;
 use serde_json::{json, Value};
+use std::path::PathBuf;
 
 use super::ablation::ablation_rows;
 use super::report::{AblationRow, Row, MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
 use super::workload::{
-    is_parallel, reset_peak_rss, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS,
-    PAIRING_OPS,
+    is_parallel, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS, PAIRING_OPS,
 };
 use crate::merkle::{Blake3Hasher, Sha256Hasher};
 
@@ -44,9 +43,15 @@ pub struct Config {
     pub value_bytes: usize,
     /// Lengths at which the ablation runs (one thread; empty: no ablation).
     pub ablation_n: Vec<usize>,
+    /// The public seed of the inputs (values, and the pairing trapdoor, then derived from the
+    /// seed and not secret); `None`: fresh randomness from the OS.
+    pub seed: Option<Seed>,
     /// Where the report goes.
     pub out: PathBuf,
 }
+
+/// The version of the report body's schema (`docs/report.schema.json`).
+pub const BODY_VERSION: u32 = 2;
 
 /// Every operation name the runner knows.
 pub fn known_operations() -> Vec<&'static str> {
@@ -223,14 +228,28 @@ enum Fixture {
     Blake3(Box<MerkleFixture<Blake3Hasher>>),
 }
 
-/// Runs everything `cfg` asks for and returns the report.
-pub fn run(cfg: &Config) -> Result<Value, String> {
+/// The command line's parameters as the report's envelope records them.
+pub fn parameters(cfg: &Config) -> Value {
+    json!({
+        "schemes": cfg.schemes,
+        "pairing_n": cfg.pairing_n,
+        "merkle_n": cfg.merkle_n,
+        "threads": cfg.threads,
+        "operations": cfg.ops,
+        "repetitions": cfg.repetitions,
+        "rep_seconds": cfg.rep_seconds,
+        "batch": cfg.batch,
+        "value_bytes": cfg.value_bytes,
+        "ablation_n": cfg.ablation_n,
+    })
+}
+
+/// Runs everything `cfg` asks for: the outcome (passed when every check passed), the digest of
+/// the generated inputs, and the report's body.
+pub fn run(cfg: &Config) -> Result<Outcome, String> {
     cfg.validate()?;
-    let start = Instant::now();
-    let load_start = measure::machine::load_averages();
-    let machine = measure::machine::machine_json();
-    // The code that runs is the code at the start (the tree may change while a sweep runs).
-    let provenance = measure::provenance::provenance_json();
+    let seed = cfg.seed.as_ref();
+    let mut inputs = Inputs::new();
     let plan = cfg.plan();
     let pools: Vec<(usize, rayon::ThreadPool)> = cfg
         .threads
@@ -248,7 +267,7 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             &cfg.merkle_n
         };
         for &n in ns {
-            let start_rss = reset_peak_rss();
+            let start_rss = measure::clock::reset_peak_rss();
             let progress = Progress::new(
                 &format!("veccom {scheme}"),
                 Some(&format!("n={n}")),
@@ -262,14 +281,28 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
             let wants_setup = cfg.ops.is_empty() || cfg.ops.iter().any(|o| o == "setup");
             // Set-up (timed, for the pairing scheme) on the first pool of the list.
             let (t0, p0) = &pools[0];
+            let mut rng = stream(&format!("veccom/{scheme}/n={n}"), seed);
+            let rng = &mut rng;
             let fixture = p0.install(|| match *scheme {
-                PAIRING => {
-                    Fixture::Pairing(Box::new(PairingFixture::new(n, cfg.value_bytes, cfg.batch)))
+                PAIRING => Fixture::Pairing(Box::new(PairingFixture::new(
+                    n,
+                    cfg.value_bytes,
+                    cfg.batch,
+                    rng,
+                ))),
+                MERKLE_SHA256 => {
+                    Fixture::Sha256(Box::new(MerkleFixture::new(n, cfg.value_bytes, rng)))
                 }
-                MERKLE_SHA256 => Fixture::Sha256(Box::new(MerkleFixture::new(n, cfg.value_bytes))),
-                MERKLE_BLAKE3 => Fixture::Blake3(Box::new(MerkleFixture::new(n, cfg.value_bytes))),
+                MERKLE_BLAKE3 => {
+                    Fixture::Blake3(Box::new(MerkleFixture::new(n, cfg.value_bytes, rng)))
+                }
                 _ => unreachable!("validated"),
             });
+            match &fixture {
+                Fixture::Pairing(fx) => fx.add_inputs(&mut inputs),
+                Fixture::Sha256(fx) => fx.add_inputs(&mut inputs),
+                Fixture::Blake3(fx) => fx.add_inputs(&mut inputs),
+            }
             if let (Fixture::Pairing(fx), true) = (&fixture, wants_setup) {
                 let r = fx.setup_row(*t0);
                 on_row(&r);
@@ -302,36 +335,29 @@ pub fn run(cfg: &Config) -> Result<Value, String> {
         let progress = Progress::new("veccom ablation", None, cfg.ablation_n.len() as u64);
         for &n in &cfg.ablation_n {
             let mut on_row = |r: &AblationRow| eprintln!("{}", ablation_line(r));
-            ablation.extend(one.install(|| ablation_rows(n, &plan, cfg.value_bytes, &mut on_row)));
+            let mut rng = stream(&format!("veccom/ablation/n={n}"), seed);
+            ablation.extend(
+                one.install(|| ablation_rows(n, &plan, cfg.value_bytes, &mut rng, &mut on_row)),
+            );
             progress.inc(1);
         }
         progress.finish();
     }
-    let all_verified =
+    let passed =
         rows.iter().all(|r| r.verified) && ablation.iter().all(|r| r.agrees != Some(false));
-    Ok(json!({
-        "report": "veccom-bench",
-        "format_version": 1,
-        "generated_by": {"program": "veccom-bench", "version": env!("CARGO_PKG_VERSION")},
-        "parameters": {
-            "schemes": cfg.schemes,
-            "pairing_n": cfg.pairing_n,
-            "merkle_n": cfg.merkle_n,
-            "threads": cfg.threads,
-            "operations": cfg.ops,
-            "repetitions": cfg.repetitions,
-            "rep_seconds": cfg.rep_seconds,
-            "batch": cfg.batch,
-            "value_bytes": cfg.value_bytes,
-            "ablation_n": cfg.ablation_n,
-        },
-        "machine": machine,
-        "provenance": provenance,
-        "load_avg": {"start": load_start, "end": measure::machine::load_averages()},
+    let body = json!({
         "clock": "CPU time: CLOCK_PROCESS_CPUTIME_ID, all threads of the process; wall time: monotonic clock",
-        "elapsed_s": start.elapsed().as_secs_f64(),
-        "all_verified": all_verified,
+        "trapdoor": if seed.is_some() {
+            "derived from the public seed (not secret): a reproducible run"
+        } else {
+            "drawn from the operating system's CSPRNG and wiped after the set-up"
+        },
         "rows": rows,
         "ablation": ablation,
-    }))
+    });
+    Ok(Outcome {
+        passed,
+        inputs,
+        body,
+    })
 }

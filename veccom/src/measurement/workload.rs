@@ -19,8 +19,9 @@
 //! below them (a ratio under 1).
 
 use measure::clock::peak_rss_mib;
+use measure::envelope::Inputs;
 use measure::timing::{time_once, time_with_bound, Plan, Timing};
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::RngCore;
 use rand_chacha::ChaCha20Rng;
 use serde_json::json;
 
@@ -86,7 +87,7 @@ fn wanted(ops: &[String], scheme: &str, op: &str, threads: usize) -> bool {
     (ops.is_empty() || ops.iter().any(|o| o == op)) && (threads == 1 || is_parallel(scheme, op))
 }
 
-/// Random values for a vector of length n, from a generator seeded by the OS.
+/// Random values for a vector of length n from `rng` (a stream of the run's seed, or of the OS).
 pub fn random_values(n: usize, bytes: usize, rng: &mut ChaCha20Rng) -> Vec<Vec<u8>> {
     (0..n)
         .map(|_| {
@@ -95,35 +96,6 @@ pub fn random_values(n: usize, bytes: usize, rng: &mut ChaCha20Rng) -> Vec<Vec<u
             v
         })
         .collect()
-}
-
-/// Returns freed heap memory to the system (glibc keeps it otherwise, and the next group's peak
-/// would include what the previous one left), then resets the process's peak-RSS mark to its
-/// current RSS (Linux: /proc/self/clear_refs), so that the next reading is the peak of what
-/// follows. Returns the RSS at the reset in MiB (None where unsupported).
-#[allow(unsafe_code)]
-pub fn reset_peak_rss() -> Option<f64> {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free pages of the allocator's arenas; no pointer of
-    // ours is touched.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-    std::fs::write("/proc/self/clear_refs", "5").ok()?;
-    current_rss_mib()
-}
-
-/// The process's resident memory now, in MiB (VmRSS of /proc/self/status).
-pub fn current_rss_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kib: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()?;
-    Some(kib / 1024.0)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -175,15 +147,21 @@ pub struct PairingFixture {
 
 impl PairingFixture {
     /// Set-up (timed once) and the data of one n.
-    pub fn new(n: usize, value_bytes: usize, batch: usize) -> PairingFixture {
-        let mut rng = ChaCha20Rng::from_entropy();
-        let ((pp, vp), setup) = time_once(|| pvc::setup(n, &mut rng).expect("n was validated"));
-        let values = random_values(n, value_bytes, &mut rng);
+    /// Its random draws (the trapdoor and the values) come from `rng`: with a seed, the trapdoor
+    /// is derived from the public seed (not secret).
+    pub fn new(
+        n: usize,
+        value_bytes: usize,
+        batch: usize,
+        rng: &mut ChaCha20Rng,
+    ) -> PairingFixture {
+        let ((pp, vp), setup) = time_once(|| pvc::setup(n, &mut *rng).expect("n was validated"));
+        let values = random_values(n, value_bytes, rng);
         let c = pvc::commit(&pp, &values).expect("n values");
         let i = n / 2;
         let proof = pvc::prove(&pp, &values, i).expect("i < n");
         let changed = n / 4;
-        let new_value = random_values(1, value_bytes, &mut rng).remove(0);
+        let new_value = random_values(1, value_bytes, rng).remove(0);
         let k = batch.clamp(1, n);
         let batch: Vec<usize> = (0..k).map(|t| t * n / k).collect();
         let sizes = Sizes {
@@ -210,6 +188,17 @@ impl PairingFixture {
             sizes,
             setup,
         }
+    }
+
+    /// Adds the generated values and the commitment (a function of the trapdoor too) to the
+    /// run's input digest.
+    pub fn add_inputs(&self, inputs: &mut Inputs) {
+        let label = format!("{PAIRING} n={}", self.n);
+        for v in &self.values {
+            inputs.add(&format!("{label} value"), v);
+        }
+        inputs.add(&format!("{label} commitment"), &self.c.to_bytes());
+        inputs.add(&format!("{label} new value"), &self.new_value);
     }
 
     /// The set-up row (timed once, when the fixture was made).
@@ -520,13 +509,22 @@ pub struct MerkleFixture<H: MerkleHash> {
 }
 
 impl<H: Compressions> MerkleFixture<H> {
+    /// Adds the generated values and the root to the run's input digest.
+    pub fn add_inputs(&self, inputs: &mut Inputs) {
+        let label = format!("merkle-{} n={}", H::NAME, self.n);
+        for v in &self.values {
+            inputs.add(&format!("{label} value"), v);
+        }
+        inputs.add(&format!("{label} root"), &self.tree.root());
+        inputs.add(&format!("{label} new value"), &self.new_value);
+    }
+
     /// Random values of `value_bytes` bytes and their tree.
-    pub fn new(n: usize, value_bytes: usize) -> MerkleFixture<H> {
-        let mut rng = ChaCha20Rng::from_entropy();
-        let values = random_values(n, value_bytes, &mut rng);
+    pub fn new(n: usize, value_bytes: usize, rng: &mut ChaCha20Rng) -> MerkleFixture<H> {
+        let values = random_values(n, value_bytes, rng);
         let hasher = H::for_length(n);
         let tree = MerkleTree::commit(&hasher, &values).expect("n ≥ 1");
-        let new_value = random_values(1, value_bytes, &mut rng).remove(0);
+        let new_value = random_values(1, value_bytes, rng).remove(0);
         let mut new_vector = values.clone();
         new_vector[0] = new_value.clone();
         let fresh = MerkleTree::commit(&hasher, &new_vector).expect("n ≥ 1");

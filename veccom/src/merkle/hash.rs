@@ -67,13 +67,6 @@ pub struct Sha256Hasher {
     leaf_prefix: Sha256,
 }
 
-impl Sha256Hasher {
-    /// The chaining value after the node tag (for the independent check in the tests).
-    pub fn node_chaining_value(&self) -> [u32; 8] {
-        self.node_state
-    }
-}
-
 impl MerkleHash for Sha256Hasher {
     const NAME: &'static str = "sha256";
 

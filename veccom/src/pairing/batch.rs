@@ -20,7 +20,7 @@ use super::prove::{check_index, Proof};
 use super::verify::pairing_product;
 use crate::curve::hash_to_scalar::hash_value;
 use crate::curve::msm::pippenger_msm_bits;
-use crate::curve::{Scalar, G2};
+use crate::curve::Scalar;
 use crate::Error;
 
 /// Domain-separation tag of the batch challenges.
@@ -152,7 +152,7 @@ pub fn verify_batch<V: AsRef<[u8]>>(
     let t = challenges(n, c, &s, &m_s);
     let g2s: Vec<_> = s.iter().map(|&i0| vp.g2_power(n - i0)).collect();
     let t_bytes: Vec<[u8; 32]> = t.iter().map(Scalar::to_le_bytes).collect();
-    let h = G2::msm(&g2s, &t_bytes, CHALLENGE_BITS).to_affine();
+    let h = bls12381::msm::g2(&g2s, &t_bytes, CHALLENGE_BITS).to_affine();
     let exponent = t
         .iter()
         .zip(&m_s)

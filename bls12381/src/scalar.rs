@@ -1,17 +1,18 @@
-//! The scalar field F_r of BLS12-381 (r ≈ 2^254.9), the exponents of every group element here.
+//! F_r, the scalar field of BLS12-381 (r ≈ 2^254.9): the exponents of every group element.
 //!
-//! A [`Scalar`] is a `blst_fr` in Montgomery form: additions and products of hashed values (the
-//! update difference m' − m, the batch combinations Σ t_i·m_j) stay in that form; the
-//! multi-scalar multiplications read the canonical little-endian limbs ([`Scalar::to_limbs`]).
+//! A [`Scalar`] is a `blst_fr` in Montgomery form; the scalar multiplications read its canonical
+//! little-endian bytes ([`Scalar::to_le_bytes`]).
 
 use blst::{
     blst_fr, blst_fr_add, blst_fr_from_scalar, blst_fr_from_uint64, blst_fr_mul, blst_fr_sub,
-    blst_scalar, blst_scalar_from_be_bytes, blst_scalar_from_fr, blst_uint64_from_fr,
+    blst_keygen, blst_scalar, blst_scalar_from_be_bytes, blst_scalar_from_bendian,
+    blst_scalar_from_fr, blst_sk_check, blst_uint64_from_fr,
 };
 use rand_core::{CryptoRng, RngCore};
 
 /// An element of F_r.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(transparent)]
 pub struct Scalar(pub(crate) blst_fr);
 
 impl Scalar {
@@ -21,7 +22,8 @@ impl Scalar {
     /// The scalar with canonical little-endian limbs `limbs`, which must be below r.
     pub fn from_limbs(limbs: [u64; 4]) -> Scalar {
         let mut out = blst_fr::default();
-        // SAFETY: both pointers are valid for the four limbs blst reads and writes.
+        // SAFETY: blst reads four limbs from `limbs` (an array of four) and writes one field
+        // element into `out`.
         unsafe { blst_fr_from_uint64(&mut out, limbs.as_ptr()) };
         Scalar(out)
     }
@@ -34,11 +36,38 @@ impl Scalar {
     /// The integer whose big-endian bytes are `bytes` (any length), reduced mod r.
     pub fn from_be_bytes_mod_r(bytes: &[u8]) -> Scalar {
         let mut s = blst_scalar::default();
-        // SAFETY: blst reads exactly `bytes.len()` bytes and writes one 32-byte scalar.
+        // SAFETY: blst reads exactly `bytes.len()` bytes from the slice and writes one 32-byte
+        // scalar into `s`.
         unsafe { blst_scalar_from_be_bytes(&mut s, bytes.as_ptr(), bytes.len()) };
+        Scalar::from_blst_scalar(&s)
+    }
+
+    /// A 32-byte big-endian integer as a secret key is encoded (the BLS standard's form):
+    /// `None` unless it is in 1..r.
+    pub fn from_be_bytes_checked(bytes: &[u8]) -> Option<Scalar> {
+        let bytes: &[u8; 32] = bytes.try_into().ok()?;
+        let mut s = blst_scalar::default();
+        // SAFETY: blst reads the 32 bytes of the array and writes one scalar into `s`.
+        unsafe { blst_scalar_from_bendian(&mut s, bytes.as_ptr()) };
+        // SAFETY: `s` is a valid blst_scalar, read only.
+        let ok = unsafe { blst_sk_check(&s) };
+        ok.then(|| Scalar::from_blst_scalar(&s))
+    }
+
+    /// The BLS signature standard's KeyGen (HKDF-SHA-256, key_info empty) on 32 bytes of key
+    /// material: a secret key in 1..r.
+    pub fn key_gen(ikm: &[u8; 32]) -> Scalar {
+        let mut s = blst_scalar::default();
+        // SAFETY: blst reads the 32 bytes of `ikm` and no key_info (length 0: the pointer is
+        // not read), and writes one scalar into `s`.
+        unsafe { blst_keygen(&mut s, ikm.as_ptr(), ikm.len(), std::ptr::null(), 0) };
+        Scalar::from_blst_scalar(&s)
+    }
+
+    fn from_blst_scalar(s: &blst_scalar) -> Scalar {
         let mut out = blst_fr::default();
-        // SAFETY: `s` is a valid scalar below r (blst reduced it), `out` is writable.
-        unsafe { blst_fr_from_scalar(&mut out, &s) };
+        // SAFETY: `s` is a valid scalar below r (blst reduced or checked it); `out` is written.
+        unsafe { blst_fr_from_scalar(&mut out, s) };
         Scalar(out)
     }
 
@@ -54,7 +83,8 @@ impl Scalar {
     /// Canonical little-endian 64-bit limbs (the integer in [0, r)).
     pub fn to_limbs(&self) -> [u64; 4] {
         let mut out = [0u64; 4];
-        // SAFETY: `out` holds the four limbs blst writes; `self.0` is a valid field element.
+        // SAFETY: blst writes four limbs into `out` (an array of four) and reads one valid
+        // field element.
         unsafe { blst_uint64_from_fr(out.as_mut_ptr(), &self.0) };
         out
     }
@@ -62,7 +92,7 @@ impl Scalar {
     /// Canonical 32-byte little-endian encoding, the form blst's scalar multiplications read.
     pub fn to_le_bytes(&self) -> [u8; 32] {
         let mut s = blst_scalar::default();
-        // SAFETY: `s` is writable, `self.0` a valid field element.
+        // SAFETY: one valid field element read, one scalar written into `s`.
         unsafe { blst_scalar_from_fr(&mut s, &self.0) };
         s.b
     }
@@ -80,14 +110,16 @@ impl Scalar {
     }
 
     /// self + other.
+    #[inline]
     pub fn add(&self, other: &Scalar) -> Scalar {
         let mut out = blst_fr::default();
-        // SAFETY: all three are valid field elements (out may alias neither input here).
+        // SAFETY: three valid field elements; `out` is distinct from both inputs.
         unsafe { blst_fr_add(&mut out, &self.0, &other.0) };
         Scalar(out)
     }
 
     /// self − other.
+    #[inline]
     pub fn sub(&self, other: &Scalar) -> Scalar {
         let mut out = blst_fr::default();
         // SAFETY: as in `add`.
@@ -96,6 +128,7 @@ impl Scalar {
     }
 
     /// self · other.
+    #[inline]
     pub fn mul(&self, other: &Scalar) -> Scalar {
         let mut out = blst_fr::default();
         // SAFETY: as in `add`.
@@ -103,10 +136,10 @@ impl Scalar {
         Scalar(out)
     }
 
-    /// Overwrites the value with zero (for the set-up trapdoor).
+    /// Overwrites the value with zero (for a set-up trapdoor).
     pub fn wipe(&mut self) {
         // A volatile write so that the compiler keeps it although the value is dead afterwards.
-        // SAFETY: `self.0.l` is a valid, aligned, writable array.
+        // SAFETY: `self.0.l` is a valid, aligned, writable array of four limbs.
         unsafe { std::ptr::write_volatile(&mut self.0.l, [0; 4]) };
     }
 }
@@ -114,6 +147,12 @@ impl Scalar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const R_BE: [u8; 32] = [
+        0x73, 0xed, 0xa7, 0x53, 0x29, 0x9d, 0x7d, 0x48, 0x33, 0x39, 0xd8, 0x08, 0x09, 0xa1, 0xd8,
+        0x05, 0x53, 0xbd, 0xa4, 0x02, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00,
+        0x00, 0x01,
+    ];
 
     #[test]
     fn limbs_round_trip_and_arithmetic_is_modular() {
@@ -123,16 +162,25 @@ mod tests {
         assert_eq!(a.mul(&b).to_limbs(), [35, 0, 0, 0]);
         // 5 − 7 = r − 2: adding 2 gives zero.
         assert!(a.sub(&b).add(&Scalar::from_u128(2)).is_zero());
-        // r itself reduces to zero.
-        let r_be = [
-            0x73, 0xed, 0xa7, 0x53, 0x29, 0x9d, 0x7d, 0x48, 0x33, 0x39, 0xd8, 0x08, 0x09, 0xa1,
-            0xd8, 0x05, 0x53, 0xbd, 0xa4, 0x02, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0xff, 0xff, 0xff,
-            0x00, 0x00, 0x00, 0x01,
-        ];
-        assert!(Scalar::from_be_bytes_mod_r(&r_be).is_zero());
+        assert!(Scalar::from_be_bytes_mod_r(&R_BE).is_zero());
         let mut x = Scalar::from_u128(9);
         x.wipe();
         assert!(x.is_zero());
         assert_eq!(Scalar::from_u128(1).to_be_bytes()[31], 1);
+    }
+
+    #[test]
+    fn secret_keys_are_in_one_to_r() {
+        let k = Scalar::key_gen(&[7; 32]);
+        assert!(!k.is_zero());
+        assert_eq!(Scalar::key_gen(&[7; 32]), k, "deterministic");
+        assert_ne!(Scalar::key_gen(&[8; 32]), k);
+        assert_eq!(Scalar::from_be_bytes_checked(&k.to_be_bytes()), Some(k));
+        assert_eq!(Scalar::from_be_bytes_checked(&[0; 32]), None);
+        assert_eq!(Scalar::from_be_bytes_checked(&R_BE), None);
+        assert_eq!(Scalar::from_be_bytes_checked(&[1; 31]), None);
+        // The standard's own key derivation, through blst's safe API, agrees.
+        let theirs = blst::min_sig::SecretKey::key_gen(&[7; 32], &[]).unwrap();
+        assert_eq!(theirs.to_bytes(), k.to_be_bytes());
     }
 }

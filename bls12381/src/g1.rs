@@ -1,0 +1,97 @@
+//! G1 of BLS12-381 (points over F_p, 48-byte compressed encoding).
+
+use blst::{
+    blst_fp_cneg, blst_p1, blst_p1_add_or_double, blst_p1_add_or_double_affine, blst_p1_affine,
+    blst_p1_affine_compress, blst_p1_affine_generator, blst_p1_affine_in_g1,
+    blst_p1_affine_is_equal, blst_p1_affine_is_inf, blst_p1_cneg, blst_p1_double,
+    blst_p1_from_affine, blst_p1_generator, blst_p1_is_equal, blst_p1_is_inf, blst_p1_mult,
+    blst_p1_to_affine, blst_p1_uncompress, blst_p1s_to_affine,
+};
+
+use crate::fp::Fp;
+
+blst_group! {
+    group: "G1",
+    point: G1(blst_p1),
+    affine: G1Affine(blst_p1_affine),
+    encoding: G1_COMPRESSED_BYTES = 48,
+    blst: {
+        generator: blst_p1_generator,
+        affine_generator: blst_p1_affine_generator,
+        is_inf: blst_p1_is_inf,
+        affine_is_inf: blst_p1_affine_is_inf,
+        is_equal: blst_p1_is_equal,
+        affine_is_equal: blst_p1_affine_is_equal,
+        add: blst_p1_add_or_double,
+        add_affine: blst_p1_add_or_double_affine,
+        double: blst_p1_double,
+        cneg: blst_p1_cneg,
+        coordinate_cneg: blst_fp_cneg,
+        mult: blst_p1_mult,
+        to_affine: blst_p1_to_affine,
+        batch_to_affine: blst_p1s_to_affine,
+        from_affine: blst_p1_from_affine,
+        compress: blst_p1_affine_compress,
+        uncompress: blst_p1_uncompress,
+        in_group: blst_p1_affine_in_g1,
+    },
+}
+
+impl G1Affine {
+    /// The x coordinate (a reference: the batched additions read coordinates in their inner
+    /// loop, where copies of 48 bytes show).
+    #[inline]
+    pub fn x(&self) -> &Fp {
+        // SAFETY: `Fp` is a `#[repr(transparent)]` wrapper of `blst_fp`, so a reference to the
+        // field is a valid reference to an `Fp` for as long as `self` is borrowed.
+        unsafe { &*(&self.0.x as *const blst::blst_fp as *const Fp) }
+    }
+
+    /// The y coordinate (a reference, as [`G1Affine::x`]).
+    #[inline]
+    pub fn y(&self) -> &Fp {
+        // SAFETY: as in `x`.
+        unsafe { &*(&self.0.y as *const blst::blst_fp as *const Fp) }
+    }
+
+    /// The point (x, y), unchecked: for algorithms that compute the coordinates of a sum
+    /// themselves (batched affine additions). Not on the curve unless the caller's arithmetic
+    /// makes it so; [`G1Affine::from_bytes`] is the checked way in.
+    #[inline]
+    pub fn from_coordinates_unchecked(x: Fp, y: Fp) -> G1Affine {
+        G1Affine(blst_p1_affine { x: x.0, y: y.0 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scalar;
+
+    #[test]
+    fn encoding_round_trips_and_rejects_garbage() {
+        let g = G1::generator();
+        let p = g.mul(&Scalar::from_u128(12345)).to_affine();
+        assert_eq!(G1Affine::from_bytes(&p.to_bytes()), Some(p));
+        let mut bad = p.to_bytes();
+        bad[47] ^= 1;
+        assert_ne!(G1Affine::from_bytes(&bad), Some(p));
+        assert_eq!(G1Affine::from_bytes(&[0xff; 48]), None);
+        let q = g.mul(&Scalar::from_u128(12344)).add(&g);
+        assert_eq!(q.to_affine(), p);
+        let mut d = g;
+        d.double_assign();
+        assert_eq!(d, g.add(&g));
+        assert!(g.add(&g.neg()).is_identity());
+        assert_eq!(G1::batch_to_affine(&[g, q]), vec![G1Affine::generator(), p]);
+        assert_eq!(p.neg().to_projective(), p.to_projective().neg());
+        assert!(G1Affine::identity().neg().is_identity());
+        assert_eq!(G1Affine::from_coordinates_unchecked(*p.x(), *p.y()), p);
+        assert_eq!(g.mul_bits(&[7], 3), g.mul(&Scalar::from_u128(7)));
+        let mut s = g;
+        s.add_affine_assign(&p);
+        s.add_assign(&g);
+        assert_eq!(s, g.add_affine(&p).add(&g));
+        assert_eq!(G1::default(), G1::identity());
+    }
+}
