@@ -71,12 +71,16 @@ def failed_runs(runs: list[RunInfo]) -> list[str]:
 
 
 def verdict_line(col: Collection) -> tuple[list[str], bool]:
-    """The first line of page 1 and of the terminal summary (with the failed runs under it)."""
+    """The first line of page 1 and of the terminal summary (with the failed runs under it). A
+    run is one run directory; a run may hold several provers' proofs, each checked."""
     ours = [r for r in col.runs if r.source == "ours"]
+    runs = len({(r.experiment, str(Path(r.path).parent)) for r in ours})
+    checked = f" ({len(ours)} provers' or parts' results)" if len(ours) != runs else ""
     failed = failed_runs(col.runs)
     if failed:
-        return [f"FAILED: {len(failed)} of {len(ours)} runs did not verify:", *failed], False
-    return [f"All {len(ours)} runs verified: every proof was accepted and every status is True."], True
+        bad = len({(r.experiment, str(Path(r.path).parent)) for r in ours if not r.ok})
+        return [f"FAILED: {bad} of {runs} runs did not verify{checked}:", *failed], False
+    return [f"All {runs} runs verified{checked}: every proof was accepted and every status is True."], True
 
 
 def machine_text(m: dict[str, object]) -> str:

@@ -116,8 +116,8 @@ def test_nothing_runs_past_the_page_edge_and_no_page_is_half_blank(smoke_pdf: Pa
 def test_page_one_answers(smoke_pdf: Path, paper_dir: Path) -> None:
     first = page_text(smoke_pdf, 0)
     col = collect(smoke_pdf.parent, paper_dir, for_results(smoke_pdf.parent))
-    ours = [r for r in col.runs if r.source == "ours"]
-    assert f"All {len(ours)} runs verified" in first
+    runs = {(r.experiment, Path(r.path).parent) for r in col.runs if r.source == "ours"}
+    assert f"All {len(runs)} runs verified" in first
     for line in ("What ran:", "Where:", "Commit:"):
         assert line in first, line
     assert synth.PROVENANCE["commit"] in first
