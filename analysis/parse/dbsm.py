@@ -62,7 +62,9 @@ class DbReport:
     threads: int | None = None
     seed: int | None = None
     security: str | None = None
-    keys: str | None = None  # "generated", "cached" or "test keys" (ours only)
+    # Where the keys came from (ours only): "generated", "seed", "seed-cache" or "test" (JSON), or
+    # the text report's keys line.
+    keys: str | None = None
     commit: str | None = None
     timers: list[Timer] = field(default_factory=list)
     statuses: dict[str, bool] = field(default_factory=dict)

@@ -30,7 +30,7 @@ def db_json(
     m: int,
     scale: float,
     fail: str | None = None,
-    keys: str = "generated",
+    keys: str = "seed",
     **params: Any,
 ) -> Path:
     rep = parse_db_text(paper_db, "paper")

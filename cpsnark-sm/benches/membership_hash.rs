@@ -2,7 +2,8 @@
 //! witness for real hash-to-prime outputs.
 //!
 //! Environment: CPSNARK_N (set size of the witness groups, default 10000), CPSNARK_SAMPLES
-//! (criterion sample size, ≥ 10, default 100), CPSNARK_JSON (path of the JSON summary, checked
+//! (criterion sample size, ≥ 10, default 100), CPSNARK_SECURITY (`128`, the default: 128-bit
+//! Fiat-Shamir challenges; `paper`: the paper's 120-bit ones), CPSNARK_JSON (path of the JSON summary, checked
 //! for writability before any work), CPSNARK_SEED (reproducible randomness: a ChaCha20 key of 32
 //! bytes derived from it; default: OS entropy), RAYON_NUM_THREADS (threads of the
 //! SNARK prover; the RSA part is single-threaded GMP), CPSNARK_CLOCK (`wall`, the default, or
@@ -285,7 +286,14 @@ fn main() {
     // Untimed setup, as in the paper's bench.
     eprintln!("[progress] cpsnark-sm: setup (CRS, LegoGroth16 keys, one honest proof)");
     let t0 = Instant::now();
-    let crs = Crs::<E>::setup(&mut rng).unwrap_or_else(|e| fail(&format!("setup: {e}")));
+    let setting = match std::env::var("CPSNARK_SECURITY") {
+        Err(_) => cpsnark_sm::Security::default(),
+        Ok(s) => s
+            .parse()
+            .unwrap_or_else(|e| fail(&format!("CPSNARK_SECURITY: {e}"))),
+    };
+    let crs =
+        Crs::<E>::setup_with(setting, &mut rng).unwrap_or_else(|e| fail(&format!("setup: {e}")));
     println!("params: {}", crs.params);
     println!(
         "crs size: ({}, {}) (verifying key, proving key; bytes compressed); setup {:.1} s",
@@ -371,6 +379,12 @@ fn main() {
             "clock": clock,
             "seed": seed,
             "proof_bytes": proof.size_bytes(),
+            "security": {
+                "setting": crs.params.setting.name(),
+                "challenge_bits": crs.params.challenge_bits(),
+                "soundness_bits": crs.params.security_soundness,
+                "zk_slack_bits": crs.params.security_zk,
+            },
             "groups": groups,
             "machine": measure::machine::machine_json(),
             "provenance": provenance,

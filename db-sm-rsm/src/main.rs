@@ -53,8 +53,9 @@ struct Cli {
     /// like-for-like comparison with the paper's figures. The report prints it.
     #[arg(long, value_enum, default_value_t = SecurityLevel::Bits128)]
     security: SecurityLevel,
-    /// Seed every party's CSPRNG (ChaCha20) from this value, for reproducible runs. Without it
-    /// the seed comes from the operating system.
+    /// Seed every party's CSPRNG (ChaCha20) from this public value, for reproducible runs: every
+    /// key and secret of the run is then derived from the public seed (not secret), as the
+    /// report says. Without it the generators are keyed by the operating system.
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads for the rayon pool, 1..=1024.

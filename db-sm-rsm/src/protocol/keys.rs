@@ -1,5 +1,6 @@
-//! Where the Paillier keys' primes come from: generated (the default), loaded from the key cache,
-//! or the fixed test keys (`--test-keys`).
+//! Where the Paillier keys' primes come from: generated from the operating system's generator
+//! (the default), derived from the public seed (`--seed`, possibly through the key cache), or the
+//! fixed test keys (`--test-keys`).
 //!
 //! * The threshold key needs two safe primes of 1025 and 1026 bits (a 2050-bit N, upstream's
 //!   size); each mixer's own key needs P = 2pp′+1 and Q = 2qq′+1 with p, q, p′, q′ prime
@@ -7,12 +8,14 @@
 //! * Generation is the primes only; the dealer's work on them (key shares, bases, tables) stays
 //!   in `pai_th_keygen` / `pai_keygen`, as upstream timed it. The run times generation on its
 //!   own report line, `key generation`, outside preprocessing.
-//! * A run with `--seed S` derives each key's generator from S (SHA-256 of S and the key's name),
-//!   so its keys are a function of (bits, S). With a key cache (`--key-cache DIR`), such keys are
-//!   stored in DIR as JSON, one file per key named by kind, bits and seed, and later runs with the
-//!   same S load them instead of searching again: the cache changes how long a run takes, never
-//!   what it computes. Keys of a run without `--seed` come from the operating system's generator
-//!   and are never written to disk.
+//! * A run with `--seed S` derives each key's generator from S and the key's name, so its keys
+//!   are a function of (bits, S). S is public (the report prints it), so such keys are *not
+//!   secret*: the report says "derived from the public seed (not secret)". They exist for
+//!   reproducible measurements only. With a key cache (`--key-cache DIR`), such keys are stored
+//!   in DIR as JSON, one file per key named by kind, bits and seed, and later runs with the same
+//!   S load them instead of searching again: the cache changes how long a run takes, never what
+//!   it computes. Keys of a run without `--seed` come from the operating system's generator, are
+//!   secret, and are never written to disk.
 //! * The fixed test keys are public constants checked in with the code (threshold primes in
 //!   [`crate::primitives::thpaillier::fixed`], four mixer keys in [`crate::primitives::paillier::fixed`]): insecure, for
 //!   quick runs only, and the report says when they were used.
@@ -61,20 +64,25 @@ pub struct MixerPrimes {
 /// Where a run's keys came from, as the report says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeySource {
-    /// Searched in this run.
+    /// Searched in this run with the operating system's generator: fresh and secret.
     Generated,
-    /// Searched by an earlier run with the same seed, loaded from the key cache.
-    Cache,
+    /// Searched in this run with generators derived from the public `--seed`: reproducible and
+    /// not secret.
+    Seeded,
+    /// Derived from the public `--seed` by an earlier run, loaded from the key cache: not
+    /// secret.
+    SeededCache,
     /// The checked-in test keys.
     TestKeys,
 }
 
 impl KeySource {
-    /// The name in the JSON report: `generated`, `cache` or `test`.
+    /// The name in the JSON report: `generated`, `seed`, `seed-cache` or `test`.
     pub fn name(self) -> &'static str {
         match self {
             KeySource::Generated => "generated",
-            KeySource::Cache => "cache",
+            KeySource::Seeded => "seed",
+            KeySource::SeededCache => "seed-cache",
             KeySource::TestKeys => "test",
         }
     }
@@ -82,10 +90,19 @@ impl KeySource {
     /// The text report's `keys:` line.
     pub fn describe(self) -> &'static str {
         match self {
-            KeySource::Generated => "generated",
-            KeySource::Cache => "generated, from the key cache",
+            KeySource::Generated => "generated (fresh, secret)",
+            KeySource::Seeded => "derived from the public seed (not secret)",
+            KeySource::SeededCache => {
+                "derived from the public seed (not secret), from the key cache"
+            }
             KeySource::TestKeys => "fixed test keys (public, insecure)",
         }
+    }
+
+    /// True only for keys nobody else can know: generated from the operating system's
+    /// generator. Keys derived from the seed are a function of a value the report prints.
+    pub fn secret(self) -> bool {
+        self == KeySource::Generated
     }
 }
 
@@ -116,6 +133,8 @@ impl KeyMaterial {
     pub fn to_json(&self) -> Value {
         json!({
             "source": self.source.name(),
+            "secret": self.source.secret(),
+            "description": self.source.describe(),
             "threshold_modulus_bits": Integer::from(&self.threshold.p * &self.threshold.q)
                 .significant_bits(),
             "mixer_modulus_bits": self
@@ -200,10 +219,10 @@ pub fn obtain(opts: &KeyOptions, m: usize) -> Result<KeyMaterial> {
         };
         mixers.push(primes);
     }
-    let source = if loaded == m + 1 {
-        KeySource::Cache
-    } else {
-        KeySource::Generated
+    let source = match opts.seed {
+        None => KeySource::Generated,
+        Some(_) if loaded == m + 1 => KeySource::SeededCache,
+        Some(_) => KeySource::Seeded,
     };
     Ok(KeyMaterial {
         threshold,
@@ -387,12 +406,14 @@ mod tests {
             seed: Some(42),
         };
         let first = obtain(&opts, 2).unwrap();
-        assert_eq!(first.source, KeySource::Generated);
+        assert_eq!(first.source, KeySource::Seeded);
+        assert!(!first.source.secret());
         for name in ["threshold-2050", "mixer0-2048", "mixer1-2048"] {
             assert!(dir.join(format!("{name}-seed42.json")).exists(), "{name}");
         }
         let again = obtain(&opts, 2).unwrap();
-        assert_eq!(again.source, KeySource::Cache);
+        assert_eq!(again.source, KeySource::SeededCache);
+        assert!(again.source.describe().contains("not secret"));
         assert_eq!(again.threshold, first.threshold);
         assert_eq!(again.mixers, first.mixers);
         // The cache changes nothing: the same seed without a cache gives the same keys.
@@ -431,6 +452,8 @@ mod tests {
         };
         let a = obtain(&opts, 2).unwrap();
         let b = obtain(&opts, 2).unwrap();
+        assert_eq!(a.source, KeySource::Generated);
+        assert!(a.source.secret());
         assert_ne!(a.threshold, b.threshold);
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
