@@ -68,7 +68,27 @@ def test_zk_and_cp_json(tmp_path: Path) -> None:
     assert by["native"].status == "FAILED" and by["native"].sections["PROVER"]["real"] == 1.5
     assert by["native"].section_components["PROVER"]["proof"]["real"] == pytest.approx(1.35)
     cp = parse_cp_json(synth.cp_json(tmp_path / "c", 100))
-    assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1
+    assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1 and cp.passed and cp.security == "128"
+    assert cp.versions["cpsnark-bench"] == "0.1.0" and cp.threads == 1
+
+
+def test_cp_verdict_is_the_envelopes(tmp_path: Path) -> None:
+    """A cpsnark-bench report whose envelope says passed false flags its run, whatever its body."""
+    from analysis.parse.cpsnark import cp_rows, problems
+
+    f = synth.cp_json(tmp_path / "c", 100, passed=False)
+    rep = parse_cp_json(f)
+    assert not rep.passed
+    parsed = cp_rows(rep, "n100-t1")
+    assert not parsed.runs[0].ok and all(r["run_ok"] is False for r in parsed.rows)
+    assert problems(tmp_path / "c") == ["a proof did not verify (passed is false)"]
+    # A report of another tool is refused by name.
+    doc = json.loads(f.read_text())
+    doc["tool"] = "db-sm-rsm"
+    f.write_text(json.dumps(doc))
+    with pytest.raises(ReportError) as e:
+        parse_cp_json(f)
+    assert "cpsnark-bench" in e.value.expected
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:

@@ -53,6 +53,8 @@ def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
     assert "FAILED: 1 of" in first and "status_pk_bl" in first
     for words in ("How to read this report", "M_k", "HBC", "The 2x rule", "Reproduced"):
         assert words in text
+    # The cpSNARK-Set section says which challenge length our runs used.
+    assert "Security setting of our runs: 128-bit Fiat-Shamir challenges" in text
     summary = (tmp_path / "summary.txt").read_text()
     assert "FAILED: 1 of" in summary and str(tmp_path / "report.pdf") in summary
     # Beside the 2x rule, the factor collab-groth16 measured (malicious, m = 4 parties: 1.34), at
@@ -152,7 +154,7 @@ def test_verify(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFixture[s
     config["runs"]["cpsnark-sm"].append("n99-t1")
     (tmp_path / "config.json").write_text(json.dumps(config))
     assert main(["verify", str(tmp_path)]) == 1
-    assert "cpsnark-sm/n99-t1: no summary.json" in capsys.readouterr().err
+    assert "cpsnark-sm/n99-t1: no report.json" in capsys.readouterr().err
 
 
 def test_markdown_and_latex_writers() -> None:
