@@ -60,6 +60,41 @@ def test_db_json_roundtrip(paper_dir: Path, tmp_path: Path) -> None:
     assert rep.statuses["status_pk_bl"] is False
     assert rep.timer(("main", "forward set membership"), "mixer 1 total") == pytest.approx(5.0)
     assert rep.machine is not None and rep.fixes
+    assert rep.passed is False and rep.seed == synth.SEED and rep.transport == "local"
+    assert rep.keys == "seed"
+
+
+def test_db_verdict_is_the_envelopes(paper_dir: Path, tmp_path: Path) -> None:
+    """The envelope's passed decides; the statuses and the failure say why a run did not pass."""
+    from analysis.parse.dbsm import db_rows, problems
+
+    run = tmp_path / "r"
+    f = synth.db_json(paper_dir / DB, run, 100, 2, 0.01)
+    assert problems(run) == [] and db_rows(parse_db_json(f), "r").runs[0].ok
+    # A run that stopped: the party and step it stopped at, whatever its (partial) statuses say.
+    doc = json.loads(f.read_text())
+    doc["passed"] = False
+    doc["body"]["failure"] = {"party": "mixer 1", "step": "main > mixing", "error": "link cut"}
+    f.write_text(json.dumps(doc))
+    info = db_rows(parse_db_json(f), "r").runs[0]
+    assert not info.ok and info.failed == ["FAILED: mixer 1 at main > mixing: link cut"]
+    assert problems(run) == ["FAILED: mixer 1 at main > mixing: link cut"]
+
+
+def test_synthetic_reports_follow_the_programs_schemas(paper_dir: Path, tmp_path: Path) -> None:
+    """The synthetic reports the tests feed the analysis are shaped as the programs write them:
+    the envelope's schema and each crate's body schema."""
+    jsonschema = pytest.importorskip("jsonschema")
+    root = Path(__file__).resolve().parents[2]
+    envelope = json.loads((root / "measure/schema/envelope.schema.json").read_text())
+    for f, crate in [
+        (synth.db_json(paper_dir / DB, tmp_path / "d", 100, 2, 0.01), "db-sm-rsm"),
+        (synth.cp_json(tmp_path / "c", 100), "cpsnark-sm"),
+    ]:
+        doc = json.loads(f.read_text())
+        jsonschema.validate(doc, envelope, cls=jsonschema.Draft202012Validator)
+        body = json.loads((root / crate / "docs/report.schema.json").read_text())
+        jsonschema.validate(doc["body"], body, cls=jsonschema.Draft202012Validator)
 
 
 def test_zk_and_cp_json(tmp_path: Path) -> None:

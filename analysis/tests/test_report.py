@@ -116,7 +116,7 @@ def test_key_source_and_fixes_are_in_the_pdf(tmp_path: Path, paper_dir: Path) ->
     )
     run = tmp_path / "raw" / "db-sm-rsm" / "n16-m2-bn254-fast-s128-t1"
     doc = json.loads((run / "report.json").read_text())
-    doc["keys"] = {"source": "test"}
+    doc["body"]["keys"]["source"] = "test"
     (run / "report.json").write_text(json.dumps(doc))
     assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     text = " ".join(pdf_text(tmp_path / "report.pdf").split())

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_conforms, par_map, run, statuses};
+use common::{assert_report, par_map, run, seed, statuses};
 use db_sm_rsm::protocol::tamper::Tamper;
 
 const ALL_STATUSES: [&str; 19] = [
@@ -42,24 +42,31 @@ fn honest_run_bn254_10_2() {
     let dir = std::env::temp_dir().join(format!("dbsm-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("r.json");
-    let (code, stdout, stderr) = run(&["10", "2", "--seed", "1", "--json", json.to_str().unwrap()]);
+    let s = seed(1);
+    let (code, stdout, stderr) = run(&["10", "2", "--seed", &s, "--out", json.to_str().unwrap()]);
     assert_eq!(code, 0, "stderr:\n{stderr}");
     assert_all_true(&stdout);
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(doc["experiment"], "db-sm-rsm");
-    assert_eq!(doc["params"]["n"], 10);
-    assert_eq!(doc["statuses"]["status_pkcomms"], true);
-    assert!(doc["timers"].as_array().unwrap().len() > 50);
+    let doc = assert_report(&json);
+    assert_eq!(doc["tool"], "db-sm-rsm");
+    assert_eq!(doc["passed"], true);
+    assert_eq!(doc["seed"], s);
+    assert_eq!(doc["parameters"]["n"], 10);
+    assert_eq!(doc["parameters"]["transport"], "local");
+    let body = &doc["body"];
+    assert_eq!(body["statuses"]["status_pkcomms"], true);
+    assert!(body["timers"].as_array().unwrap().len() > 50);
     assert!(doc["machine"]["logical_cpus"].as_u64().unwrap() >= 1);
-    assert_eq!(doc["sizes"].as_object().unwrap().len(), 5);
-    assert_conforms(&json, "report.schema.json");
+    assert_eq!(body["sizes"].as_object().unwrap().len(), 5);
+    assert!(body["failure"].is_null());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn honest_run_bls12_381() {
-    let (code, stdout, stderr) = run(&["4", "3", "--curve", "bls12-381", "--seed", "2"]);
+    // The named form of N and M.
+    let s = seed(2);
+    let args = ["--n", "4", "--m", "3", "--curve", "bls12-381", "--seed", &s];
+    let (code, stdout, stderr) = run(&args);
     assert_eq!(code, 0, "stderr:\n{stderr}");
     assert_all_true(&stdout);
 }
@@ -67,7 +74,8 @@ fn honest_run_bls12_381() {
 #[test]
 fn every_tamper_turns_its_status_false() {
     let failures: Vec<String> = par_map(&Tamper::ALL, |&(t, status)| {
-        let (code, stdout, stderr) = run(&["3", "2", "--seed", "3", "--tamper", t.name()]);
+        let s = seed(3);
+        let (code, stdout, stderr) = run(&["3", "2", "--seed", &s, "--tamper", t.name()]);
         let st = statuses(&stdout);
         let got = st.iter().find(|(n, _)| n == status).map(|(_, ok)| *ok);
         let section = if ALL_STATUSES[..10].contains(&status) {
@@ -114,11 +122,23 @@ fn out_of_range_arguments_exit_2() {
         &["ten", "2"][..],
         &["10", "2", "--tamper", "nothing"][..],
         &["1", "2", "--tamper", "replay"][..],
+        &["10", "2", "--seed", "42"][..],
+        &["10"][..],
+        &["--n", "10"][..],
+        &["10", "2", "--n", "10"][..],
     ] {
         let (code, _, stderr) = run(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert!(stderr.contains("error"), "{args:?}: {stderr}");
     }
+    // An output that cannot be written is refused before any work.
+    let dir = std::env::temp_dir();
+    let (code, stdout, stderr) = run(&["2", "2", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("is a directory") && stdout.is_empty(),
+        "{stderr}"
+    );
 }
 
 /// Keys of a seeded run are derived from the public seed, which the report says, timed on their
@@ -131,7 +151,7 @@ fn keys_are_generated_cached_and_reported() {
     let cache = dir.join("cache");
     let json = dir.join("r.json");
     let args = |extra: &[&str]| -> Vec<String> {
-        let mut a: Vec<String> = ["2", "2", "--seed", "9", "--json"]
+        let mut a: Vec<String> = ["2", "2", "--seed", &seed(9), "--out"]
             .iter()
             .map(|s| s.to_string())
             .collect();
@@ -162,20 +182,16 @@ fn keys_are_generated_cached_and_reported() {
             stdout.contains(&format!("     {line}")),
             "{extra:?}: {stdout}"
         );
-        let doc: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        assert_eq!(doc["keys"]["source"], source);
+        let doc = assert_report(&json);
+        let keys = &doc["body"]["keys"];
+        assert_eq!(keys["source"], source);
         assert_eq!(
-            doc["keys"]["secret"], false,
+            keys["secret"], false,
             "seeded or test keys are never secret"
         );
-        assert_eq!(doc["keys"]["threshold_modulus_bits"], 2050);
-        assert_eq!(
-            doc["keys"]["mixer_modulus_bits"],
-            serde_json::json!([2048, 2048])
-        );
-        assert_eq!(doc["params"]["test_keys"], source == "test");
-        assert_conforms(&json, "report.schema.json");
+        assert_eq!(keys["threshold_modulus_bits"], 2050);
+        assert_eq!(keys["mixer_modulus_bits"], serde_json::json!([2048, 2048]));
+        assert_eq!(doc["parameters"]["test_keys"], source == "test");
     }
     assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 3);
     // A cache that is a file, and more mixers than test keys: refused before any work.
@@ -186,7 +202,7 @@ fn keys_are_generated_cached_and_reported() {
             "2",
             "2",
             "--seed",
-            "9",
+            &seed(9),
             "--key-cache",
             file.to_str().unwrap(),
         ],
@@ -209,7 +225,8 @@ fn security_setting_is_reported() {
         (vec![], "128", 128, 80),
         (vec!["--security", "paper"], "paper", 80, 20),
     ] {
-        let mut args = vec!["2", "2", "--test-keys", "--seed", "4", "--json"];
+        let s = seed(4);
+        let mut args = vec!["2", "2", "--test-keys", "--seed", &s, "--out"];
         args.push(json.to_str().unwrap());
         args.extend(extra);
         let (code, stdout, stderr) = run(&args);
@@ -219,13 +236,12 @@ fn security_setting_is_reported() {
             stdout.contains(&format!("\n     security: {level}\n")),
             "{stdout}"
         );
-        let doc: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        assert_eq!(doc["params"]["security"], level);
-        assert_eq!(doc["security"]["challenge_bits"], chal);
-        assert_eq!(doc["security"]["batch_bits"], chal);
-        assert_eq!(doc["security"]["slack_bits"], slack);
-        assert_conforms(&json, "report.schema.json");
+        let doc = assert_report(&json);
+        assert_eq!(doc["parameters"]["security"], level);
+        let sec = &doc["body"]["security"];
+        assert_eq!(sec["challenge_bits"], chal);
+        assert_eq!(sec["batch_bits"], chal);
+        assert_eq!(sec["slack_bits"], slack);
     }
     let (code, _, stderr) = run(&["2", "2", "--security", "64"]);
     assert_eq!(code, 2, "{stderr}");
@@ -249,4 +265,35 @@ fn help_lists_every_tamper() {
         .map(|(t, status)| vec![t.name(), *status])
         .collect();
     assert_eq!(table, want, "{stdout}");
+}
+
+/// Two runs with one seed draw the same inputs (keys, commitments, ciphertexts, outputs): the
+/// same `inputs_sha256`; two runs without a seed draw fresh ones. The seeded pair derives its
+/// keys from the seed (through the tests' key cache), the unseeded pair uses the test keys,
+/// whose other inputs still come from the operating system.
+#[test]
+fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
+    let dir = std::env::temp_dir().join(format!("dbsm-cli-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = seed(5);
+    let digest = |name: &str, extra: &[&str]| -> String {
+        let out = dir.join(name);
+        let mut args = vec!["2", "2", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let (code, _, stderr) = run(&args);
+        assert_eq!(code, 0, "{extra:?}: {stderr}");
+        assert_report(&out)["inputs_sha256"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let a = digest("a.json", &["--seed", &s]);
+    let b = digest("b.json", &["--seed", &s]);
+    assert_eq!(a, b, "one seed, two different inputs");
+    let c = digest("c.json", &["--test-keys"]);
+    let d = digest("d.json", &["--test-keys"]);
+    assert_ne!(c, d, "two unseeded runs drew the same inputs");
+    // Another seed, other inputs.
+    assert_ne!(a, digest("e.json", &["--seed", &seed(6), "--test-keys"]));
+    let _ = std::fs::remove_dir_all(&dir);
 }

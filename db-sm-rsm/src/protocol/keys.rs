@@ -22,12 +22,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rand::rngs::OsRng;
-use rand::SeedableRng;
+use measure::seed::Seed;
 use rand_chacha::ChaCha20Rng;
 use rug::Integer;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use crate::primitives::bigint::{self, from_hex};
 use crate::primitives::paillier::{self, MhlParams, PaillierKey};
@@ -113,8 +111,8 @@ pub struct KeyOptions {
     pub test_keys: bool,
     /// The key cache directory (used only with a seed).
     pub cache: Option<PathBuf>,
-    /// The run's `--seed`.
-    pub seed: Option<u64>,
+    /// The run's public `--seed`.
+    pub seed: Option<Seed>,
 }
 
 /// Every prime a run needs, and where they came from.
@@ -178,14 +176,14 @@ pub fn obtain(opts: &KeyOptions, m: usize) -> Result<KeyMaterial> {
     if opts.test_keys {
         return Ok(test_keys(m));
     }
-    let cache = match (&opts.cache, opts.seed) {
+    let cache = match (&opts.cache, &opts.seed) {
         (Some(dir), Some(seed)) => Some((dir.as_path(), seed)),
         _ => None,
     };
     let mut loaded = 0;
     let threshold = obtain_one(
         cache,
-        opts.seed,
+        opts.seed.as_ref(),
         "threshold",
         THRESHOLD_BITS,
         &mut loaded,
@@ -205,7 +203,7 @@ pub fn obtain(opts: &KeyOptions, m: usize) -> Result<KeyMaterial> {
         let name = format!("mixer{k}");
         let e = obtain_one(
             cache,
-            opts.seed,
+            opts.seed.as_ref(),
             &name,
             MIXER_PARAMS.n_bits,
             &mut loaded,
@@ -293,28 +291,25 @@ impl Entry {
     }
 }
 
-/// The generator of key `name` for a run with `--seed seed`: ChaCha20 seeded with
-/// SHA-256(tag, seed, name), so every key is a function of the seed and its name alone.
-fn key_rng(seed: u64, name: &str) -> ChaCha20Rng {
-    let mut h = Sha256::new();
-    h.update(b"db-sm-rsm/keys/v1");
-    h.update(seed.to_le_bytes());
-    h.update(name.as_bytes());
-    ChaCha20Rng::from_seed(h.finalize().into())
+/// The generator of key `name`: the stream `db-sm-rsm/keys/<name>` of the public seed, so every
+/// key is a function of the seed and its name alone (and not secret); without a seed, keyed by
+/// the operating system.
+fn key_rng(seed: Option<&Seed>, name: &str) -> ChaCha20Rng {
+    measure::seed::stream(&format!("db-sm-rsm/keys/{name}"), seed)
 }
 
 /// The cache file of key `name` of `bits` bits for `seed`.
-pub fn cache_file(dir: &Path, name: &str, bits: u32, seed: u64) -> PathBuf {
-    dir.join(format!("{name}-{bits}-seed{seed}.json"))
+pub fn cache_file(dir: &Path, name: &str, bits: u32, seed: &Seed) -> PathBuf {
+    dir.join(format!("{name}-{bits}-seed-{}.json", seed.hex()))
 }
 
-const FORMAT: &str = "db-sm-rsm key cache v1";
+const FORMAT: &str = "db-sm-rsm key cache v2";
 
 /// Loads key `name` from the cache, or generates it (from the seed if there is one, else from
 /// the operating system) and stores it in the cache when there is one.
 fn obtain_one(
-    cache: Option<(&Path, u64)>,
-    seed: Option<u64>,
+    cache: Option<(&Path, &Seed)>,
+    seed: Option<&Seed>,
     name: &str,
     bits: u32,
     loaded: &mut usize,
@@ -328,29 +323,26 @@ fn obtain_one(
             return Ok(e);
         }
     }
-    let mut rng = match seed {
-        Some(s) => key_rng(s, name),
-        None => ChaCha20Rng::from_rng(OsRng).expect("the operating system's generator works"),
-    };
-    let entry = generate(&mut rng);
+    let entry = generate(&mut key_rng(seed, name));
     if let Some((dir, seed)) = cache {
         store(&cache_file(dir, name, bits, seed), &entry, name, bits, seed)?;
     }
     Ok(entry)
 }
 
-fn store(path: &Path, e: &Entry, name: &str, bits: u32, seed: u64) -> Result<()> {
+fn store(path: &Path, e: &Entry, name: &str, bits: u32, seed: &Seed) -> Result<()> {
     let primes: serde_json::Map<String, Value> = e
         .primes()
         .into_iter()
         .map(|(k, v)| (k.to_string(), json!(v.to_string_radix(16))))
         .collect();
-    let doc = json!({"format": FORMAT, "key": name, "bits": bits, "seed": seed, "primes": primes});
+    let doc = json!({"format": FORMAT, "key": name, "bits": bits, "seed": seed.hex(),
+                     "primes": primes});
     measure::output::write_json_atomic(path, &doc)
         .map_err(|e| Error::Input(format!("key cache {}: cannot write: {e}", path.display())))
 }
 
-fn load(path: &Path, name: &str, bits: u32, seed: u64) -> Result<Entry> {
+fn load(path: &Path, name: &str, bits: u32, seed: &Seed) -> Result<Entry> {
     let bad = |why: String| {
         Error::Input(format!(
             "key cache {}: {why}; delete the file to generate the key again",
@@ -359,7 +351,11 @@ fn load(path: &Path, name: &str, bits: u32, seed: u64) -> Result<Entry> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read: {e}")))?;
     let doc: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
-    if doc["format"] != FORMAT || doc["key"] != name || doc["bits"] != bits || doc["seed"] != seed {
+    if doc["format"] != FORMAT
+        || doc["key"] != name
+        || doc["bits"] != bits
+        || doc["seed"] != seed.hex()
+    {
         return Err(bad(format!(
             "not the {FORMAT} file of key {name}, {bits} bits, seed {seed}"
         )));
@@ -391,6 +387,10 @@ fn load(path: &Path, name: &str, bits: u32, seed: u64) -> Result<Entry> {
 mod tests {
     use super::*;
 
+    fn seed(b: u8) -> Seed {
+        Seed::from_bytes([b; 32])
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("dbsm-keys-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -403,13 +403,14 @@ mod tests {
         let opts = KeyOptions {
             test_keys: false,
             cache: Some(dir.clone()),
-            seed: Some(42),
+            seed: Some(seed(42)),
         };
         let first = obtain(&opts, 2).unwrap();
         assert_eq!(first.source, KeySource::Seeded);
         assert!(!first.source.secret());
         for name in ["threshold-2050", "mixer0-2048", "mixer1-2048"] {
-            assert!(dir.join(format!("{name}-seed42.json")).exists(), "{name}");
+            let file = format!("{name}-seed-{}.json", seed(42).hex());
+            assert!(dir.join(file).exists(), "{name}");
         }
         let again = obtain(&opts, 2).unwrap();
         assert_eq!(again.source, KeySource::SeededCache);
@@ -429,14 +430,14 @@ mod tests {
         // One key per mixer.
         assert_ne!(first.mixers[0], first.mixers[1]);
         // A damaged file is refused by name.
-        let f = cache_file(&dir, "mixer1", 2048, 42);
+        let f = cache_file(&dir, "mixer1", 2048, &seed(42));
         let text = std::fs::read_to_string(&f).unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         let p = doc["primes"]["p"].as_str().unwrap().to_string();
         let q = doc["primes"]["q"].as_str().unwrap().to_string();
         std::fs::write(&f, text.replace(&p, &q)).unwrap();
         let err = obtain(&opts, 2).unwrap_err().to_string();
-        assert!(err.contains("mixer1-2048-seed42.json"), "{err}");
+        assert!(err.contains("mixer1-2048-seed-2a2a"), "{err}");
         std::fs::write(&f, "{").unwrap();
         assert!(obtain(&opts, 2).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
@@ -505,7 +506,7 @@ mod tests {
         .unwrap();
         let generated = obtain(
             &KeyOptions {
-                seed: Some(7),
+                seed: Some(seed(7)),
                 ..Default::default()
             },
             2,
