@@ -1,4 +1,4 @@
-"""Parsers for the cpSNARK-Set benchmark: criterion's text output and our JSON summary.
+"""Parsers for the cpSNARK-Set benchmark: criterion's text output and our enveloped JSON report.
 
 Criterion prints each group's name (on its own line when long, else before `time:` on the same
 line) followed by `time:   [low mean high]`, the bootstrap 95% CI and point estimate of the mean
@@ -17,8 +17,7 @@ from analysis.parse.common import (
     Parsed,
     RunInfo,
     benchmark_rows,
-    commit_of,
-    load_report,
+    load_enveloped,
     need,
     no_report,
     published,
@@ -58,6 +57,8 @@ class CpReport:
     machine: dict[str, Any] | None = None
     versions: dict[str, str] = field(default_factory=dict)
     commit: str | None = None
+    passed: bool = True  # every proof verified (the envelope's verdict; text reports: True)
+    security: str | None = None  # the security setting: "128" or "paper"
 
 
 def parse_cp_text(path: str | Path, source: str = "ours", n: int | None = None) -> CpReport:
@@ -102,58 +103,71 @@ def parse_cp_text(path: str | Path, source: str = "ours", n: int | None = None) 
     return rep
 
 
+TOOL = "cpsnark-bench"
+
+
 def parse_cp_json(path: str | Path) -> CpReport:
-    """Parse our cpsnark-sm report.json (written by its benchmark, cpsnark-sm/benches/)."""
+    """Parse our cpsnark-bench report.json: the suite's envelope around the body of
+    cpsnark-sm/docs/report.schema.json."""
     p = Path(path)
-    d = load_report(p, "experiment", "cpsnark-sm")
+    env = load_enveloped(p, TOOL)
+    prm, d = env.parameters, env.body
+    security = d.get("security")
     rep = CpReport(
         path=str(p),
         source="ours",
-        n=need(d, "n", int, p, ""),
-        threads=d.get("threads"),
-        sample_size=d.get("sample_size"),
-        machine=d.get("machine"),
-        versions={str(k): str(v) for k, v in (d.get("versions") or {}).items()},
-        commit=commit_of(d),
+        n=need(prm, "n", int, p, "parameters."),
+        threads=prm.get("threads"),
+        sample_size=prm.get("samples"),
+        machine=env.machine,
+        versions={TOOL: str(env.envelope.get("tool_version"))}
+        | {str(k): str(v) for k, v in (d.get("libraries") or {}).items()},
+        commit=env.commit,
+        passed=env.passed,
+        security=str(security["setting"]) if isinstance(security, dict) and "setting" in security else None,
     )
-    for i, g in enumerate(need(d, "groups", list, p, "")):
-        where = f"groups[{i}]."
+    for i, g in enumerate(need(d, "groups", list, p, "body.")):
+        where = f"body.groups[{i}]."
         if not isinstance(g, dict):
-            raise ReportError(p, None, f"groups[{i}] to be an object")
+            raise ReportError(p, None, f"body.groups[{i}] to be an object")
         name = need(g, "group", str, p, where)
         rep.groups[name] = Estimate(
             mean_s=float(need(g, "mean_s", (int, float), p, where)),
             ci_low_s=float(need(g, "ci_low_s", (int, float), p, where)),
             ci_high_s=float(need(g, "ci_high_s", (int, float), p, where)),
         )
-    if not rep.groups:
-        raise ReportError(p, None, 'at least one entry in "groups"')
+    if rep.passed and not rep.groups:
+        raise ReportError(p, None, 'at least one entry in "body.groups"')
     return rep
 
 
 # ---- tidy rows ---------------------------------------------------------------------------------
 
 EXPERIMENT = "cpsnark-sm"
+# The report cpsnark-bench writes with --out in a run's directory.
+REPORT = "report.json"
 PAPER_FILE = "report-benarroch-cpsnark-sm-n10000"
 PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, all hardware threads (paper README)"
 
 
 def cp_rows(rep: CpReport, run: str, run_dir: Path | None = None) -> Parsed:
     base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, statement="sm", prover="cpsnark-set", n=rep.n,
-                       curve="bls12-381", hash="blake2s")  # fmt: skip
+                       curve="bls12-381", hash="blake2s", security=rep.security,
+                       run_ok=rep.passed)  # fmt: skip
     rows: list[dict[str, Any]] = []
     for g, est in rep.groups.items():
         for metric, v in (("mean", est.mean_s), ("ci_low", est.ci_low_s), ("ci_high", est.ci_high_s)):
             rows.append(row(base, section=g, party=None, label=g, metric=metric, value=v, unit="s"))
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
-    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, True, rep.threads, rep.machine,
-                   rep.versions, commit=rep.commit)  # fmt: skip
+    failed = [] if rep.passed else ["a proof did not verify"]
+    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, rep.passed, rep.threads, rep.machine,
+                   rep.versions, failed=failed, commit=rep.commit)  # fmt: skip
     return Parsed(rows, [info], [])
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
-    js, txt = run_dir / "report.json", run_dir / "report.txt"
+    js, txt = run_dir / REPORT, run_dir / "report.txt"
     if js.exists():
         return cp_rows(parse_cp_json(js), run_id, run_dir)
     if txt.exists():
@@ -171,6 +185,9 @@ def load_reference(paper_dir: Path) -> Parsed:
 
 def problems(run_dir: Path) -> list[str]:
     def failed(js: Path) -> list[str]:
-        return [f"group {g!r}: no mean" for g, e in parse_cp_json(js).groups.items() if not e.mean_s > 0]
+        rep = parse_cp_json(js)
+        if not rep.passed:
+            return ["a proof did not verify (passed is false)"]
+        return [f"group {g!r}: no mean" for g, e in rep.groups.items() if not e.mean_s > 0]
 
-    return report_problems(run_dir, failed, "report.json")
+    return report_problems(run_dir, failed, REPORT)

@@ -19,8 +19,7 @@ from analysis.parse.common import (
     Parsed,
     RunInfo,
     benchmark_rows,
-    commit_of,
-    load_report,
+    load_enveloped,
     need,
     no_report,
     published,
@@ -60,9 +59,11 @@ class DbReport:
     curve: str | None = None
     mode: str | None = None
     threads: int | None = None
-    seed: int | None = None
+    seed: str | None = None  # the public seed (64 hex digits), or None for fresh randomness
     security: str | None = None
-    keys: str | None = None  # "generated", "cached" or "test keys" (ours only)
+    # Where the keys came from (ours only): "generated", "seed", "seed-cache" or "test" (JSON), or
+    # the text report's keys line.
+    keys: str | None = None
     commit: str | None = None
     timers: list[Timer] = field(default_factory=list)
     statuses: dict[str, bool] = field(default_factory=dict)
@@ -70,6 +71,10 @@ class DbReport:
     fixes: list[str] = field(default_factory=list)
     machine: dict[str, Any] | None = None
     versions: dict[str, str] = field(default_factory=dict)
+    # Ours (JSON) only: the envelope's verdict, the transport, and where a stopped run stopped.
+    passed: bool | None = None
+    transport: str | None = None
+    failure: str | None = None
 
     def timer(self, path: tuple[str, ...], label: str) -> float | None:
         for t in self.timers:
@@ -171,27 +176,33 @@ def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
     return rep
 
 
+TOOL = "db-sm-rsm"
+
+
 def parse_db_json(path: str | Path) -> DbReport:
-    """Parse our db-sm-rsm report.json (its schema: db-sm-rsm/docs/)."""
+    """Parse our db-sm-rsm report.json: the suite's envelope around the body of
+    db-sm-rsm/docs/report.schema.json."""
     p = Path(path)
-    d = load_report(p, "experiment", "db-sm-rsm")
-    params = need(d, "params", dict, p, "")
+    env = load_enveloped(p, TOOL)
+    params, d = env.parameters, env.body
     rep = DbReport(
         path=str(p),
         source="ours",
-        n=need(params, "n", int, p, "params."),
-        m=need(params, "m", int, p, "params."),
+        n=need(params, "n", int, p, "parameters."),
+        m=need(params, "m", int, p, "parameters."),
         curve=params.get("curve"),
         mode=params.get("mode"),
         threads=params.get("threads"),
-        seed=params.get("seed"),
+        seed=env.seed,
         security=None if params.get("security") is None else str(params.get("security")),
-        commit=commit_of(d),
+        commit=env.commit,
+        passed=env.passed,
+        transport=str(d.get("transport") or params.get("transport") or "local"),
     )
-    for i, t in enumerate(need(d, "timers", list, p, "")):
-        where = f"timers[{i}]."
+    for i, t in enumerate(need(d, "timers", list, p, "body.")):
+        where = f"body.timers[{i}]."
         if not isinstance(t, dict):
-            raise ReportError(p, None, f"timers[{i}] to be an object")
+            raise ReportError(p, None, f"body.timers[{i}] to be an object")
         tpath = need(t, "path", list, p, where)
         seconds = need(t, "seconds", (int, float), p, where)
         rep.timers.append(
@@ -199,22 +210,37 @@ def parse_db_json(path: str | Path) -> DbReport:
                 tuple(str(x) for x in tpath), t.get("party"), need(t, "label", str, p, where), float(seconds)
             )
         )
-    for k, v in need(d, "statuses", dict, p, "").items():
+    for k, v in need(d, "statuses", dict, p, "body.").items():
         if not isinstance(v, bool):
-            raise ReportError(p, None, f"statuses.{k} to be true or false", repr(v))
+            raise ReportError(p, None, f"body.statuses.{k} to be true or false", repr(v))
         rep.statuses[k] = v
-    for k, v in need(d, "sizes", dict, p, "").items():
+    for k, v in need(d, "sizes", dict, p, "body.").items():
         if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise ReportError(p, None, f"sizes.{k!r} to be a number (MB)", repr(v))
+            raise ReportError(p, None, f"body.sizes.{k!r} to be a number (MB)", repr(v))
         rep.sizes[k] = float(v)
     rep.fixes = [str(x) for x in d.get("fixes", [])]
     keys = d.get("keys")
     if isinstance(keys, dict) and keys.get("source") is not None:
         rep.keys = str(keys["source"])
-    rep.machine = d.get("machine")
-    ver = d.get("version")
-    rep.versions = {"db-sm-rsm": str(ver)} if ver is not None else {}
+    failure = d.get("failure")
+    if isinstance(failure, dict):
+        rep.failure = f"{failure.get('party')} at {failure.get('step')}: {failure.get('error')}"
+    rep.machine = env.machine
+    rep.versions = {TOOL: str(env.envelope.get("tool_version"))}
     return rep
+
+
+def failed_checks(rep: DbReport) -> list[str]:
+    """Why a run did not verify: the envelope's verdict decides (ours), the statuses say which
+    step failed; a paper's text report has only its statuses."""
+    failed = [k for k, v in rep.statuses.items() if not v]
+    if rep.failure is not None:
+        failed.append(f"FAILED: {rep.failure}")
+    if rep.passed is False and not failed:
+        failed.append("passed is false")
+    if rep.passed is True:
+        return []
+    return failed
 
 
 # ---- tidy rows ---------------------------------------------------------------------------------
@@ -226,7 +252,7 @@ PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)
 
 
 def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
-    failed = [k for k, v in rep.statuses.items() if not v]
+    failed = failed_checks(rep)
     base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
                        security=rep.security, run_ok=not failed)  # fmt: skip
     rows = [
@@ -248,6 +274,8 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
                    rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
     if rep.keys is not None:
         info.settings["keys"] = rep.keys
+    if rep.transport is not None:
+        info.settings["transport"] = rep.transport
     return Parsed(rows, [info], [])
 
 
@@ -284,13 +312,12 @@ def load_reference(paper_dir: Path) -> Parsed:
 
 
 def problems(run_dir: Path) -> list[str]:
-    """Why this run does not count as verified (empty if every status is true)."""
+    """Why this run does not count as verified (empty if its report passed and its text record is
+    readable)."""
 
     def failed(js: Path) -> list[str]:
         rep = parse_db_json(js)
-        found = (
-            [f"{k} is False" for k, v in rep.statuses.items() if not v] if rep.statuses else ["no statuses"]
-        )
+        found = [f"{k} is False" if rep.statuses.get(k) is False else k for k in failed_checks(rep)]
         # The text report is the paper-format record of the same run: as in the report, a
         # malformed one means the run does not count.
         txt = run_dir / "report.txt"

@@ -22,6 +22,23 @@ MACHINE = {
     "os": "Linux", "load_avg_1m": 0.5,
 }  # fmt: skip
 PROVENANCE = {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": False}
+SEED = "00000000000000000000000000000000000000000000000000000000000000c5"
+
+
+def envelope(
+    tool: str, parameters: dict[str, Any], body: dict[str, Any], passed: bool = True, seed: str | None = SEED
+) -> dict[str, Any]:
+    """A report in the suite's envelope (measure/schema/envelope.schema.json) around `body`."""
+    machine = {k: v for k, v in MACHINE.items() if k != "load_avg_1m"}
+    return {
+        "format": "tmbench-report/1", "tool": tool, "tool_version": "0.1.0", "body_version": 2,
+        "passed": passed, "parameters": parameters, "seed": seed, "inputs_sha256": "ab" * 32,
+        "machine": machine, "provenance": PROVENANCE,
+        "runner": {"kind": "native", "image": None, "image_id": None},
+        "load": {"start": [0.5, 0.4, 0.3], "end": [0.6, 0.4, 0.3]},
+        "resources": {"wall_s": 10.0, "cpu_s": 9.5, "cpu_children_s": 0.0, "peak_rss_mib": 300.0},
+        "started_unix": 1790000000.0, "body": body,
+    }  # fmt: skip
 
 
 def enveloped(tool: str, body: dict[str, Any], passed: bool, parameters: dict[str, Any] | None = None,
@@ -45,7 +62,7 @@ def db_json(
     m: int,
     scale: float,
     fail: str | None = None,
-    keys: str = "generated",
+    keys: str = "seed",
     **params: Any,
 ) -> Path:
     rep = parse_db_text(paper_db, "paper")
@@ -54,21 +71,27 @@ def db_json(
     for t in rep.timers:
         if t.party is not None and t.party not in keep:
             continue
-        timers.append(
-            {"path": list(t.path), "party": t.party, "label": t.label, "seconds": t.seconds * scale}
-        )
-    statuses = {k: (k != fail) for k in rep.statuses}
+        timers.append({"path": list(t.path), "party": t.party, "label": t.label, "seconds": t.seconds * scale,
+                       "cpu_seconds": t.seconds * scale, "ops": {}})  # fmt: skip
+    # The paper's report has no status_share_decryption (ours adds it).
+    statuses = {k: (k != fail) for k in [*rep.statuses, "status_share_decryption"]}
     out.mkdir(parents=True, exist_ok=True)
     f = out / "report.json"
-    p = {"n": n, "m": m, "curve": "bn254", "mode": "fast", "security": "128", "threads": 1, "seed": 7}
+    p = {"n": n, "m": m, "curve": "bn254", "mode": "fast", "security": "128", "threads": 1,
+         "tamper": None, "test_keys": keys == "test", "key_cache": None, "calibration": None,
+         "transport": "local"}  # fmt: skip
     p.update(params)
-    f.write_text(json.dumps({
-        "experiment": "db-sm-rsm", "params": p,
+    body = {
+        "transport": "local",
+        "keys": {"source": keys, "secret": keys == "generated", "description": keys,
+                 "threshold_modulus_bits": 2050, "mixer_modulus_bits": [2048] * m},
+        "security": {"level": "128", "challenge_bits": 128, "batch_bits": 128, "slack_bits": 80,
+                     "pok_slack_bits": 80},
         "timers": timers, "statuses": statuses,
         "sizes": {k: v * n / rep.n for k, v in rep.sizes.items()},
-        "fixes": ["B5: n+1 deltas"], "keys": {"source": keys},
-        "machine": MACHINE, "version": "0.1.0", "provenance": PROVENANCE,
-    }))  # fmt: skip
+        "fixes": ["B5: n+1 deltas"], "speed_probe": {}, "failure": None,
+    }  # fmt: skip
+    f.write_text(json.dumps(envelope("db-sm-rsm", p, body, passed=fail is None)))
     return f
 
 
@@ -134,7 +157,7 @@ def zk_json(
     return f
 
 
-def cp_json(out: Path, n: int) -> Path:
+def cp_json(out: Path, n: int, passed: bool = True) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     f = out / "report.json"
     groups = [
@@ -143,11 +166,21 @@ def cp_json(out: Path, n: int) -> Path:
         ("membership_hash creating witness", 0.9 * n / 10000),
         ("membership_hash creating witness (hashed primes)", 1.2 * n / 10000),
     ]
-    f.write_text(json.dumps({
-        "experiment": "cpsnark-sm", "n": n, "threads": 1, "sample_size": 10,
-        "groups": [{"group": g, "mean_s": v, "ci_low_s": v * 0.99, "ci_high_s": v * 1.01} for g, v in groups],
-        "machine": MACHINE, "versions": {"cpsnark-sm": "0.1.0"}, "provenance": PROVENANCE,
-    }))  # fmt: skip
+    parameters = {"n": n, "samples": 10, "threads": 1, "security": "128", "clock": "wall",
+                  "groups": ["prove", "verify", "witness", "witness-hashed"], "warm_up_s": 3.0,
+                  "measurement_s": 5.0}  # fmt: skip
+    body = {
+        "security": {"setting": "128", "challenge_bits": 128, "soundness_bits": 128, "zk_slack_bits": 121,
+                     "hash_to_prime_bits": 252, "field_bits": 255},
+        "proof_bytes": 4384,
+        "crs": {"verifying_key_bytes": 1044, "proving_key_bytes": 6853140, "setup_s": 5.0},
+        "checks": {"honest_proof": "verified", "last_timed_proof_verified": passed,
+                   "failures_in_timed_loops": 0},
+        "groups": [{"group": g, "mean_s": v, "ci_low_s": v * 0.99, "ci_high_s": v * 1.01, "median_s": v,
+                    "printed": "mean"} for g, v in groups],
+        "libraries": {"legogroth16": "0.18", "arkworks": "0.4"},
+    }  # fmt: skip
+    f.write_text(json.dumps(envelope("cpsnark-bench", parameters, body, passed)))
     return f
 
 

@@ -60,6 +60,41 @@ def test_db_json_roundtrip(paper_dir: Path, tmp_path: Path) -> None:
     assert rep.statuses["status_pk_bl"] is False
     assert rep.timer(("main", "forward set membership"), "mixer 1 total") == pytest.approx(5.0)
     assert rep.machine is not None and rep.fixes
+    assert rep.passed is False and rep.seed == synth.SEED and rep.transport == "local"
+    assert rep.keys == "seed"
+
+
+def test_db_verdict_is_the_envelopes(paper_dir: Path, tmp_path: Path) -> None:
+    """The envelope's passed decides; the statuses and the failure say why a run did not pass."""
+    from analysis.parse.dbsm import db_rows, problems
+
+    run = tmp_path / "r"
+    f = synth.db_json(paper_dir / DB, run, 100, 2, 0.01)
+    assert problems(run) == [] and db_rows(parse_db_json(f), "r").runs[0].ok
+    # A run that stopped: the party and step it stopped at, whatever its (partial) statuses say.
+    doc = json.loads(f.read_text())
+    doc["passed"] = False
+    doc["body"]["failure"] = {"party": "mixer 1", "step": "main > mixing", "error": "link cut"}
+    f.write_text(json.dumps(doc))
+    info = db_rows(parse_db_json(f), "r").runs[0]
+    assert not info.ok and info.failed == ["FAILED: mixer 1 at main > mixing: link cut"]
+    assert problems(run) == ["FAILED: mixer 1 at main > mixing: link cut"]
+
+
+def test_synthetic_reports_follow_the_programs_schemas(paper_dir: Path, tmp_path: Path) -> None:
+    """The synthetic reports the tests feed the analysis are shaped as the programs write them:
+    the envelope's schema and each crate's body schema."""
+    jsonschema = pytest.importorskip("jsonschema")
+    root = Path(__file__).resolve().parents[2]
+    envelope = json.loads((root / "measure/schema/envelope.schema.json").read_text())
+    for f, crate in [
+        (synth.db_json(paper_dir / DB, tmp_path / "d", 100, 2, 0.01), "db-sm-rsm"),
+        (synth.cp_json(tmp_path / "c", 100), "cpsnark-sm"),
+    ]:
+        doc = json.loads(f.read_text())
+        jsonschema.validate(doc, envelope, cls=jsonschema.Draft202012Validator)
+        body = json.loads((root / crate / "docs/report.schema.json").read_text())
+        jsonschema.validate(doc["body"], body, cls=jsonschema.Draft202012Validator)
 
 
 def test_zk_and_cp_json(tmp_path: Path) -> None:
@@ -76,7 +111,27 @@ def test_zk_and_cp_json(tmp_path: Path) -> None:
     ok = parse_zk_json(synth.zk_json(tmp_path / "ok", "rsm", 100, 1.5, variant="as-published"))
     assert {(r.passed, r.circuit_variant, tuple(r.fixes)) for r in ok} == {(True, "as-published", ())}
     cp = parse_cp_json(synth.cp_json(tmp_path / "c", 100))
-    assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1
+    assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1 and cp.passed and cp.security == "128"
+    assert cp.versions["cpsnark-bench"] == "0.1.0" and cp.threads == 1
+
+
+def test_cp_verdict_is_the_envelopes(tmp_path: Path) -> None:
+    """A cpsnark-bench report whose envelope says passed false flags its run, whatever its body."""
+    from analysis.parse.cpsnark import cp_rows, problems
+
+    f = synth.cp_json(tmp_path / "c", 100, passed=False)
+    rep = parse_cp_json(f)
+    assert not rep.passed
+    parsed = cp_rows(rep, "n100-t1")
+    assert not parsed.runs[0].ok and all(r["run_ok"] is False for r in parsed.rows)
+    assert problems(tmp_path / "c") == ["a proof did not verify (passed is false)"]
+    # A report of another tool is refused by name.
+    doc = json.loads(f.read_text())
+    doc["tool"] = "db-sm-rsm"
+    f.write_text(json.dumps(doc))
+    with pytest.raises(ReportError) as e:
+        parse_cp_json(f)
+    assert "cpsnark-bench" in e.value.expected
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -100,12 +155,12 @@ def test_db_text_settings_lines(paper_dir: Path, tmp_path: Path) -> None:
     generation is a timer of its own."""
     lines = (paper_dir / DB).read_text().splitlines()
     assert lines[2].strip() == "number of mix-servers: 4" and lines[3] == " main"
-    ours = [*lines[:3], "     security: 128", lines[3], "     key generation time: 5.4 s",
-            "     keys: generated, from the key cache", *lines[4:]]  # fmt: skip
+    keys = "     keys: derived from the public seed (not secret), from the key cache"
+    ours = [*lines[:3], "     security: 128", lines[3], "     key generation time: 5.4 s", keys, *lines[4:]]
     rep = parse_db_text(_write(tmp_path, "ours.txt", "\n".join(ours)))
     assert (rep.security, rep.keys, rep.timer(("main",), "key generation")) == (
         "128",
-        "generated, from the key cache",
+        "derived from the public seed (not secret), from the key cache",
         5.4,
     )
 

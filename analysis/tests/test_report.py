@@ -53,6 +53,8 @@ def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
     assert "FAILED: 1 of" in first and "status_pk_bl" in first
     for words in ("How to read this report", "M_k", "HBC", "The 2x rule", "Reproduced"):
         assert words in text
+    # The cpSNARK-Set section says which challenge length our runs used.
+    assert "Security setting of our runs: 128-bit Fiat-Shamir challenges" in text
     summary = (tmp_path / "summary.txt").read_text()
     assert "FAILED: 1 of" in summary and str(tmp_path / "report.pdf") in summary
     # Beside the 2x rule, the factor collab-groth16 measured (malicious, m = 4 parties: 1.34), at
@@ -135,11 +137,12 @@ def test_key_source_and_fixes_are_in_the_pdf(tmp_path: Path, paper_dir: Path) ->
     )
     run = tmp_path / "raw" / "db-sm-rsm" / "n16-m2-bn254-fast-s128-t1"
     doc = json.loads((run / "report.json").read_text())
-    doc["keys"] = {"source": "test"}
+    doc["body"]["keys"]["source"] = "test"
     (run / "report.json").write_text(json.dumps(doc))
     assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     text = " ".join(pdf_text(tmp_path / "report.pdf").split())
-    assert "1 run(s): generated for the run" in text
+    assert "1 run(s): derived from the public seed (not secret), in the run" in text
+    assert "reproducible measurement, not a private run" in text
     assert "1 run(s): the FIXED TEST KEYS (public constants: insecure, for quick runs only): n16-m2-" in text
     assert "B5 n+1 deltas" in text
 

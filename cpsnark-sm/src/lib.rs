@@ -37,7 +37,7 @@ pub mod transcript;
 mod tests;
 
 pub use membership::{prove, verify, Crs, Proof, Statement, Witness};
-pub use params::Parameters;
+pub use params::{Parameters, Security};
 
 /// Everything that can go wrong, with the reason a proof was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -15,7 +15,7 @@ use crate::{
     commitments::{IntegerCommitment, Pedersen},
     hash_to_prime::hash_to_prime,
     modeq::{self, ModEqProof},
-    params::Parameters,
+    params::{Parameters, Security},
     random,
     root::{self, RootProof, RootStatement, RootWitness},
     rsa_group::{GroupElem, RsaGroup},
@@ -35,10 +35,18 @@ pub struct Crs<E: Pairing> {
 }
 
 impl<E: Pairing> Crs<E> {
-    /// Parameters from the curve, G = 2 and H = G^k, random Pedersen bases, and the LegoGroth16
-    /// setup of the hash-to-prime circuit (the slow part: seconds).
+    /// [`Crs::setup_with`] the default security setting (128-bit challenges).
     pub fn setup<R: RngCore + CryptoRng>(rng: &mut R) -> Result<Self, Error> {
-        let params = Parameters::from_curve::<E::ScalarField>()?;
+        Self::setup_with(Security::default(), rng)
+    }
+
+    /// Parameters from the curve and the security `setting`, G = 2 and H = G^k, random Pedersen
+    /// bases, and the LegoGroth16 setup of the hash-to-prime circuit (the slow part: seconds).
+    pub fn setup_with<R: RngCore + CryptoRng>(
+        setting: Security,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        let params = Parameters::from_curve_with::<E::ScalarField>(setting)?;
         let integer_commitment = IntegerCommitment::setup(RsaGroup::rsa2048(), rng);
         let pedersen = Pedersen::<E>::setup(rng);
         let snark = snark::setup(&params, &pedersen, rng)?;
@@ -66,6 +74,11 @@ impl<E: Pairing> Crs<E> {
             snark,
             digest,
         })
+    }
+
+    /// The digest of the CRS every transcript starts from.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.digest
     }
 
     pub fn group(&self) -> &RsaGroup {

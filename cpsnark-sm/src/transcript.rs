@@ -39,13 +39,6 @@ impl ProofTranscript {
         self.inner.append_message(label, &x.to_bytes());
     }
 
-    /// A signed integer: sign byte then magnitude, so −x and x differ.
-    pub fn append_int(&mut self, label: &'static [u8], x: &Integer) {
-        let mut bytes = vec![u8::from(*x < 0)];
-        bytes.extend(x.to_digits::<u8>(Order::Msf));
-        self.inner.append_message(label, &bytes);
-    }
-
     /// Any arkworks value, in its compressed canonical encoding.
     pub fn append_serializable<T: CanonicalSerialize>(&mut self, label: &'static [u8], x: &T) {
         let mut bytes = Vec::with_capacity(x.compressed_size());

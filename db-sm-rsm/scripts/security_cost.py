@@ -42,8 +42,8 @@ FIELDS = ("seconds", "cpu_seconds", "lower_bound_s", "lower_bound_drift_s")
 
 def run(args: argparse.Namespace, security: str, out: Path) -> dict:
     cmd = [str(args.binary), str(args.n), str(args.m), "--mode", args.mode, "--security", security,
-           "--curve", args.curve, "--threads", str(args.threads), "--seed", str(args.seed),
-           "--calibration", str(args.calibration), "--json", str(out)]  # fmt: skip
+           "--curve", args.curve, "--threads", str(args.threads), "--seed", args.seed,
+           "--calibration", str(args.calibration), "--out", str(out)]  # fmt: skip
     if args.key_cache:
         cmd += ["--key-cache", str(args.key_cache)]
     print("running: " + " ".join(cmd), file=sys.stderr)
@@ -51,8 +51,8 @@ def run(args: argparse.Namespace, security: str, out: Path) -> dict:
     if proc.returncode != 0:
         sys.exit(f"error: --security {security} exited with {proc.returncode}")
     doc: dict = json.loads(out.read_text())
-    if not all(doc["statuses"].values()):
-        sys.exit(f"error: --security {security} printed a False status")
+    if doc.get("passed") is not True:
+        sys.exit(f"error: --security {security} did not pass (a False status)")
     return doc
 
 
@@ -60,7 +60,7 @@ def section_figures(doc: dict, section: str, party: str | None) -> dict[str, flo
     """The section's figures for one party kind: mean over the mixers of their totals (summing
     the direct subsections' totals where the section prints none of its own), the verifier's
     total, or, for a party-less section, the section's own row."""
-    rows = doc["timers"]
+    rows = doc["body"]["timers"]
     if party is None:
         hit = [r for r in rows if r["path"] == ["main"] and r["label"] == section]
         return {f: float(hit[0].get(f) or 0.0) for f in FIELDS}
@@ -82,7 +82,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--m", type=int, default=4)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--seed", default="07" * 32, help="the runs' public seed, 64 hexadecimal digits")
     ap.add_argument("--mode", default="fast", choices=["fast", "paper"])
     ap.add_argument("--curve", default="bn254", choices=["bn254", "bls12-381"])
     ap.add_argument("--pairs", type=int, default=1, help="alternated (128, paper) run pairs")
@@ -91,9 +91,7 @@ def main() -> None:
                     help="unit costs from `cargo bench -p db-sm-rsm --bench ops`")  # fmt: skip
     ap.add_argument("--key-cache", type=Path, default=os.environ.get("DBSM_KEY_CACHE"))
     ap.add_argument("--raw-dir", type=Path, help="keep every run's JSON report here")
-    ap.add_argument(
-        "--from-dir", type=Path, help="no runs: read the reports kept in this directory"
-    )
+    ap.add_argument("--from-dir", type=Path, help="no runs: read the reports kept in this directory")
     args = ap.parse_args()
     if min(args.n, args.m, args.threads, args.pairs) < 1:
         ap.error("n, m, threads and pairs must be at least 1")
@@ -109,9 +107,7 @@ def main() -> None:
         if not args.binary.exists():
             ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
         if not args.calibration or not Path(args.calibration).exists():
-            ap.error(
-                "a calibration file is needed for the bound (--calibration or DBSM_CALIBRATION)"
-            )
+            ap.error("a calibration file is needed for the bound (--calibration or DBSM_CALIBRATION)")
         with tempfile.TemporaryDirectory() as scratch:
             raw = args.raw_dir or Path(scratch)
             raw.mkdir(parents=True, exist_ok=True)
@@ -120,10 +116,10 @@ def main() -> None:
                     docs[sec].append(run(args, sec, raw / f"security-{sec}-{k}.json"))
 
     first = docs["128"][0]
-    p = first["params"]
-    loads = ", ".join(f"{d['machine']['load_avg_1m']:.1f}" for d in docs["128"] + docs["paper"])
+    p = first["parameters"]
+    loads = ", ".join(f"{d['load']['end'][0]:.1f}" for d in docs["128"] + docs["paper"])
     print(f"n = {p['n']}, m = {p['m']}, {p['curve']}, mode {p['mode']}, {p['threads']} thread(s), "
-          f"seed {p['seed']}, {args.pairs} alternated pair(s) (128 first); 1-minute load at the "
+          f"seed {first['seed']}, {args.pairs} alternated pair(s) (128 first); 1-minute load at the "
           f"end of each run: {loads}. ms per entry: CPU time of the party's timers (mixers: mean "
           "per mixer); bound: counted operations x calibrated unit costs")  # fmt: skip
     print()

@@ -1,7 +1,7 @@
-//! `db-sm-rsm N M`: one full run of the traceable-mixnet protocol with distributed set-membership
-//! (DB-SM) and reverse set-membership (DB-RSM) proofs, printing the paper-format report on stdout
-//! (docs/protocol.md §9), progress on stderr, and optionally the same data as JSON
-//! (docs/report.schema.json).
+//! `db-sm-rsm N M` (or `--n N --m M`): one full run of the traceable-mixnet protocol with
+//! distributed set-membership (DB-SM) and reverse set-membership (DB-RSM) proofs, printing the
+//! paper-format report on stdout (docs/protocol.md §9), progress on stderr, and with `--out` the
+//! same data as JSON inside the suite's report envelope (body: docs/report.schema.json).
 
 #![forbid(unsafe_code)]
 
@@ -17,7 +17,14 @@ use db_sm_rsm::primitives::security::SecurityLevel;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
 use db_sm_rsm::protocol::run::run;
 use db_sm_rsm::protocol::tamper::Tamper;
-use serde_json::json;
+use db_sm_rsm::Error;
+use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::seed::Seed;
+use serde_json::{json, Value};
+
+const TOOL: &str = "db-sm-rsm";
+/// The version of the body's schema (docs/report.schema.json).
+const BODY_VERSION: u32 = 2;
 
 /// Largest n and m accepted: far beyond what fits the 8 GiB budget is refused up front.
 const MAX_N: u64 = 1_000_000;
@@ -32,13 +39,21 @@ const MAX_M: u64 = 64;
     after_help = Tamper::help_text()
 )]
 struct Cli {
-    /// Number of entries (senders, ciphertexts), 1..=1000000.
-    #[arg(value_parser = clap::value_parser!(u64).range(1..=MAX_N))]
-    n: u64,
-    /// Number of mix-servers, 2..=64 (with one mixer, "each mixer checks the others" checks
-    /// nothing).
-    #[arg(value_parser = clap::value_parser!(u64).range(2..=MAX_M))]
-    m: u64,
+    /// Number of entries (senders, ciphertexts), 1..=1000000 (or --n).
+    #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_N))]
+    n_pos: Option<u64>,
+    /// Number of mix-servers, 2..=64 (or --m; with one mixer, "each mixer checks the others"
+    /// checks nothing).
+    #[arg(value_name = "M", value_parser = clap::value_parser!(u64).range(2..=MAX_M))]
+    m_pos: Option<u64>,
+    /// Number of entries, as the positional N.
+    #[arg(long = "n", value_name = "N", conflicts_with = "n_pos",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_N))]
+    n_opt: Option<u64>,
+    /// Number of mix-servers, as the positional M.
+    #[arg(long = "m", value_name = "M", conflicts_with = "m_pos",
+          value_parser = clap::value_parser!(u64).range(2..=MAX_M))]
+    m_opt: Option<u64>,
     /// Pairing curve: bn254 (the paper's size class) or bls12-381 (the secure choice).
     #[arg(long, value_enum, default_value_t = Curve::Bn254)]
     curve: Curve,
@@ -53,16 +68,19 @@ struct Cli {
     /// like-for-like comparison with the paper's figures. The report prints it.
     #[arg(long, value_enum, default_value_t = SecurityLevel::Bits128)]
     security: SecurityLevel,
-    /// Seed every party's CSPRNG (ChaCha20) from this value, for reproducible runs. Without it
-    /// the seed comes from the operating system.
-    #[arg(long)]
-    seed: Option<u64>,
+    /// Public seed (64 hexadecimal digits) of every party's CSPRNG (ChaCha20, one stream per
+    /// party), for reproducible runs: every key and secret of the run is then derived from the
+    /// public seed (not secret), as the report says. Without it the generators are keyed by the
+    /// operating system.
+    #[arg(long, value_name = "HEX64")]
+    seed: Option<String>,
     /// Worker threads for the rayon pool, 1..=1024.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
-    /// Also write the report's data as JSON to this file (written atomically).
-    #[arg(long)]
-    json: Option<PathBuf>,
+    /// Write the JSON report (the suite's envelope around docs/report.schema.json) to this file,
+    /// atomically; the paper-format text report stays on stdout.
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
     /// Make one party corrupt one value at one step; the matching status prints False and the
     /// exit code is 1. See the list below.
     #[arg(long, value_enum)]
@@ -71,10 +89,9 @@ struct Cli {
     /// Paillier keys. The report says so.
     #[arg(long)]
     test_keys: bool,
-    /// Keep the generated keys of runs with --seed in this directory (default: env
-    /// DBSM_KEY_CACHE), one JSON file per key named by kind, bits and seed, and load them in
-    /// later runs with the same seed instead of searching for primes again. Keys of runs without
-    /// --seed are never stored.
+    /// Keep the keys of runs with --seed in this directory (default: env DBSM_KEY_CACHE), one
+    /// JSON file per key named by kind, bits and seed, and load them in later runs with the same
+    /// seed instead of searching for primes again. Keys of runs without --seed are never stored.
     #[arg(long, value_name = "DIR")]
     key_cache: Option<PathBuf>,
     /// Unit costs from `cargo bench -p db-sm-rsm --bench ops` (default: env DBSM_CALIBRATION).
@@ -84,15 +101,24 @@ struct Cli {
     calibration: Option<PathBuf>,
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
+/// The run's configuration from the command line, or why it is refused.
+fn config(cli: &Cli) -> Result<Config, String> {
+    let n = cli
+        .n_pos
+        .or(cli.n_opt)
+        .ok_or("the number of entries is missing: give N M or --n N --m M")?;
+    let m = cli
+        .m_pos
+        .or(cli.m_opt)
+        .ok_or("the number of mix-servers is missing: give N M or --n N --m M")?;
+    let seed: Option<Seed> = cli.seed.as_deref().map(str::parse).transpose()?;
     let cfg = Config {
-        n: cli.n as usize,
-        m: cli.m as usize,
+        n: n as usize,
+        m: m as usize,
         curve: cli.curve,
         mode: cli.mode,
         security: cli.security,
-        seed: cli.seed,
+        seed,
         tamper: cli.tamper,
         test_keys: cli.test_keys,
         key_cache: cli
@@ -100,36 +126,83 @@ fn main() -> ExitCode {
             .clone()
             .or_else(|| std::env::var_os("DBSM_KEY_CACHE").map(PathBuf::from)),
     };
-    if let Err(e) = cfg.validate() {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
-    if let Some(path) = &cli.json {
-        if let Err(e) = measure::output::check_writable(path) {
-            eprintln!("error: --json: {e}");
-            return ExitCode::from(2);
+    cfg.validate().map_err(|e| e.to_string())?;
+    Ok(cfg)
+}
+
+/// What the command line asked for: the envelope's `parameters`.
+fn parameters(cli: &Cli, cfg: &Config, calibration: Option<&PathBuf>) -> Value {
+    let path = |p: Option<&PathBuf>| p.map(|p| p.to_string_lossy().into_owned());
+    json!({
+        "n": cfg.n, "m": cfg.m, "curve": cfg.curve.name(), "mode": cfg.mode.name(),
+        "security": cfg.security.name(), "threads": cli.threads,
+        "tamper": cfg.tamper.map(|t| t.name()), "test_keys": cfg.test_keys,
+        "key_cache": path(cfg.key_cache.as_ref()), "calibration": path(calibration),
+        "transport": "local",
+    })
+}
+
+/// The run itself: the text report on stdout and the outcome for the envelope. A run that
+/// stops with an error is a failed outcome naming the party and step where it stopped; a key
+/// cache found damaged is bad input.
+fn measure_run(cfg: &Config) -> Result<Outcome, String> {
+    let mut report = Report::new(cfg.m, true);
+    let result = run(cfg, &mut report);
+    let mut body = json!({
+        "transport": "local",
+        "security": cfg.security.params().to_json(),
+        "timers": report.timer_rows(),
+        "statuses": report.statuses_json(),
+        "sizes": report.sizes_json(),
+        "fixes": db_sm_rsm::protocol::fixes::fixes(cfg.security),
+        "speed_probe": probe::recorded_json(),
+        "failure": null,
+    });
+    match result {
+        Ok(info) => {
+            print!("{}", report.render());
+            let _ = std::io::stdout().flush();
+            body["keys"] = info.keys;
+            for (name, ok) in report.statuses() {
+                if !ok {
+                    eprintln!("{name}: False");
+                }
+            }
+            Ok(Outcome {
+                passed: report.all_ok(),
+                inputs: info.inputs,
+                body,
+            })
+        }
+        Err(Error::Input(e)) => Err(e),
+        Err(e) => {
+            let (party, step) = report.last_step().unwrap_or((None, "main".into()));
+            let party = party.map_or_else(|| "the run".to_string(), |p| p.to_string());
+            eprintln!("{TOOL}: FAILED: {party} at {step}: {e}");
+            body["failure"] = json!({"party": party, "step": step, "error": e.to_string()});
+            body["keys"] = Value::Null;
+            Ok(Outcome {
+                passed: false,
+                inputs: Inputs::new(),
+                body,
+            })
         }
     }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let cfg = match config(&cli) {
+        Ok(c) => c,
+        Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
+    };
     if let Err(e) = rayon::ThreadPoolBuilder::new()
         .num_threads(cli.threads as usize)
         .build_global()
     {
-        eprintln!("error: cannot start {} worker threads: {e}", cli.threads);
-        return ExitCode::from(2);
+        let why = format!("error: cannot start {} worker threads: {e}", cli.threads);
+        return measure::cli::refuse(TOOL, why);
     }
-    eprintln!(
-        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}{}",
-        cfg.n,
-        cfg.m,
-        cfg.curve.name(),
-        cfg.mode.name(),
-        cfg.security.name(),
-        cli.threads,
-        cfg.tamper
-            .map(|t| format!(", tamper = {}", t.name()))
-            .unwrap_or_default()
-    );
-
     let calibration = cli
         .calibration
         .clone()
@@ -137,60 +210,49 @@ fn main() -> ExitCode {
     if let Some(path) = &calibration {
         match Calibration::load(&path.to_string_lossy(), cfg.curve.name()) {
             Ok(c) => cost::set_calibration(c),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
         }
     }
-
-    let mut report = Report::new(cfg.m, true);
-    let info = match run(&cfg, &mut report) {
-        Ok(info) => info,
-        Err(e) => {
-            eprintln!("error: the run stopped: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    print!("{}", report.render());
-    let _ = std::io::stdout().flush();
-
-    if let Some(path) = &cli.json {
-        let doc = json!({
-            "experiment": "db-sm-rsm",
-            "params": {
-                "n": cfg.n, "m": cfg.m, "curve": cfg.curve.name(), "mode": cfg.mode.name(),
-                "security": cfg.security.name(),
-                "threads": cli.threads, "seed": cfg.seed,
-                "tamper": cfg.tamper.map(|t| t.name()),
-                "test_keys": cfg.test_keys,
-                "key_cache": cfg.key_cache.as_ref().map(|p| p.to_string_lossy().into_owned()),
+    eprintln!(
+        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}{}{}",
+        cfg.n,
+        cfg.m,
+        cfg.curve.name(),
+        cfg.mode.name(),
+        cfg.security.name(),
+        cli.threads,
+        cfg.seed
+            .map(|s| format!(", seed = {s} (public: keys derived from it are not secret)"))
+            .unwrap_or_default(),
+        cfg.tamper
+            .map(|t| format!(", tamper = {}", t.name()))
+            .unwrap_or_default()
+    );
+    let envelope = Envelope::begin(
+        TOOL,
+        env!("CARGO_PKG_VERSION"),
+        BODY_VERSION,
+        parameters(&cli, &cfg, calibration.as_ref()),
+        cfg.seed.as_ref(),
+    );
+    match &cli.out {
+        Some(out) => measure::cli::finish_run(
+            out,
+            envelope,
+            || measure_run(&cfg),
+            |r| {
+                let failed = &r["body"]["failure"];
+                if failed.is_null() {
+                    String::new()
+                } else {
+                    format!(" (FAILED: {} at {})", failed["party"], failed["step"])
+                }
             },
-            "keys": info.keys,
-            "security": cfg.security.params().to_json(),
-            "timers": report.timer_rows(),
-            "statuses": report.statuses_json(),
-            "sizes": report.sizes_json(),
-            "fixes": info.fixes,
-            "machine": measure::machine::machine_json(),
-            "version": env!("CARGO_PKG_VERSION"),
-            "calibration": calibration.map(|p| p.to_string_lossy().into_owned()),
-            "speed_probe": probe::recorded_json(),
-        });
-        if let Err(e) = measure::output::write_json_atomic(path, &doc) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    }
-
-    if report.all_ok() {
-        ExitCode::SUCCESS
-    } else {
-        for (name, ok) in report.statuses() {
-            if !ok {
-                eprintln!("{name}: False");
-            }
-        }
-        ExitCode::from(1)
+        ),
+        None => match measure_run(&cfg) {
+            Ok(o) if o.passed => ExitCode::SUCCESS,
+            Ok(_) => ExitCode::from(1),
+            Err(e) => measure::cli::refuse(TOOL, format!("error: {e}")),
+        },
     }
 }

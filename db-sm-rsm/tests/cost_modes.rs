@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 mod common;
 
-use common::{assert_conforms, par_map, run, statuses};
+use common::{assert_report, par_map, run, seed, statuses};
 use db_sm_rsm::protocol::tamper::Tamper;
 use serde_json::Value;
 
@@ -19,19 +19,19 @@ fn tmp(name: &str) -> PathBuf {
 /// Runs n = 4, m = 2 in `mode` and returns the JSON document.
 fn run_json(mode: &str, tag: &str, extra: &[&str]) -> Value {
     let json = tmp(&format!("{mode}-{tag}.json"));
-    let mut args = vec!["4", "2", "--seed", "5", "--mode", mode, "--json"];
+    let s = seed(5);
+    let mut args = vec!["4", "2", "--seed", &s, "--mode", mode, "--out"];
     args.push(json.to_str().unwrap());
     args.extend_from_slice(extra);
     let (code, stdout, stderr) = run(&args);
     assert_eq!(code, 0, "{mode}: stderr:\n{stderr}");
     assert!(statuses(&stdout).iter().all(|(_, ok)| *ok));
-    assert_conforms(&json, "report.schema.json");
-    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+    assert_report(&json)
 }
 
 /// Op counts of the `party total` row of a section.
 fn total_ops(doc: &Value, section: &str, party: &str) -> BTreeMap<String, u64> {
-    let row = doc["timers"]
+    let row = doc["body"]["timers"]
         .as_array()
         .unwrap()
         .iter()
@@ -47,7 +47,7 @@ fn total_ops(doc: &Value, section: &str, party: &str) -> BTreeMap<String, u64> {
 fn paper_and_fast_modes_count_their_own_operations() {
     let fast = run_json("fast", "modes", &[]);
     let paper = run_json("paper", "modes", &[]);
-    assert_eq!(paper["params"]["mode"], "paper");
+    assert_eq!(paper["parameters"]["mode"], "paper");
     for doc in [&fast, &paper] {
         for section in ["mixing", "forward set membership", "reverse set membership"] {
             let ops = total_ops(doc, section, "mixer 0");
@@ -57,7 +57,9 @@ fn paper_and_fast_modes_count_their_own_operations() {
         assert!(total_ops(doc, "mixing", "mixer 1")["XN2(4099)"] >= 4);
         // One pairing per entry in the DB-SM verifier.
         assert!(total_ops(doc, "forward set membership", "verifier")["P"] >= 4);
-        assert!(doc.get("calibration").is_some_and(Value::is_null));
+        assert!(doc["parameters"]
+            .get("calibration")
+            .is_some_and(Value::is_null));
     }
     // Fast mode multi-exponentiates; paper mode computes every power separately, as upstream.
     let f = total_ops(&fast, "mixing", "mixer 0");
@@ -105,14 +107,15 @@ fn calibration_adds_lower_bounds_and_bad_files_exit_2() {
     .map(|(op, ns)| serde_json::json!({"op": op, "curve": "bn254", "ns": ns}))
     .collect();
     std::fs::write(&cal, serde_json::to_vec(&rows).unwrap()).unwrap();
-    assert_conforms(&cal, "calibration.schema.json");
+    let schema = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/calibration.schema.json");
+    measure::testing::validate(&schema, &cal).unwrap();
     let doc = run_json(
         "fast",
         "calibrated",
         &["--calibration", cal.to_str().unwrap()],
     );
-    assert_eq!(doc["calibration"], cal.to_str().unwrap());
-    let mix = doc["timers"]
+    assert_eq!(doc["parameters"]["calibration"], cal.to_str().unwrap());
+    let mix = doc["body"]["timers"]
         .as_array()
         .unwrap()
         .iter()
@@ -125,7 +128,10 @@ fn calibration_adds_lower_bounds_and_bad_files_exit_2() {
     assert!(lb >= 4.0 * 0.018);
     // The speed probe's drift rescales the bound family by family: mixing is mostly GMP work,
     // so the rescaled bound is the raw one times something near the XN2(4099) drift.
-    let drift = doc["speed_probe"]["start"]["XN2(4099)"].as_f64().unwrap() / 0.018;
+    let drift = doc["body"]["speed_probe"]["start"]["XN2(4099)"]
+        .as_f64()
+        .unwrap()
+        / 0.018;
     let scaled = mix["lower_bound_drift_s"].as_f64().unwrap();
     assert!(scaled > 0.0 && (scaled / lb) > drift / 4.0 && (scaled / lb) < drift * 4.0);
     // CPU time of the step: positive, and one thread cannot use more than its wall time (a
@@ -152,7 +158,7 @@ fn paper_mode_rejects_every_tamper() {
             "3",
             "2",
             "--seed",
-            "3",
+            &seed(3),
             "--mode",
             "paper",
             "--tamper",

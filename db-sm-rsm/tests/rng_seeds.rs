@@ -2,8 +2,8 @@
 //!
 //! A ChaCha20 stream seeded from a `u64` has only 2^64 possible states: whoever sees its output
 //! (a blinded ciphertext, a proof's commitment) can search them all and recover every secret the
-//! stream drew. So outside tests no code may call `seed_from_u64`; `--seed` is expanded to 32
-//! bytes by hashing (`config::seed_bytes`).
+//! stream drew. So outside tests no code may call `seed_from_u64`; `--seed` is 32 bytes, and
+//! each party's stream is keyed by hashing it with the party's name (`measure::seed::stream`).
 
 use std::path::{Path, PathBuf};
 

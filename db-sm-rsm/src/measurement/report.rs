@@ -100,6 +100,8 @@ pub struct Report {
     sizes: Vec<(String, f64)>,
     progress: bool,
     started: Instant,
+    /// The timer opened last: where a run that stopped with an error stopped.
+    last_opened: Option<usize>,
 }
 
 impl Report {
@@ -124,6 +126,7 @@ impl Report {
             sizes: Vec::new(),
             progress,
             started: Instant::now(),
+            last_opened: None,
         }
     }
 
@@ -150,6 +153,7 @@ impl Report {
             ops: BTreeMap::new(),
         });
         self.nodes[parent].items.push(Item::Timer(idx));
+        self.last_opened = Some(idx);
         if self.progress {
             let path: Vec<&str> = self.stack[1..]
                 .iter()
@@ -512,6 +516,15 @@ impl Report {
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
         Value::Object(map)
+    }
+
+    /// The timer opened last, as (its party, its sections and label): where a run that stopped
+    /// with an error stopped.
+    pub fn last_step(&self) -> Option<(Option<Party>, String)> {
+        let idx = self.last_opened?;
+        let mut path = self.path_of(idx);
+        path.push(self.nodes[idx].name.clone());
+        Some((self.nodes[idx].party, path.join(" > ")))
     }
 
     /// Seconds of the per-party total of the section at `path` (for summaries and tests).

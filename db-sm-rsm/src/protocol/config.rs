@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
+use measure::seed::Seed;
 
 use crate::primitives::security::SecurityLevel;
 use crate::protocol::keys::{self, KeyOptions};
@@ -71,8 +72,9 @@ pub struct Config {
     pub mode: Mode,
     /// Challenge, batching and slack lengths of every proof.
     pub security: SecurityLevel,
-    /// Seed of every party's generator, for a reproducible run; None draws it from the OS.
-    pub seed: Option<u64>,
+    /// The public seed of every party's generator, for a reproducible run (whose keys and
+    /// secrets are then not secret); None: every generator is keyed by the OS.
+    pub seed: Option<Seed>,
     /// The one value a party corrupts, if any.
     pub tamper: Option<Tamper>,
     /// Use the checked-in test keys instead of generating keys (insecure; the report says so).
@@ -124,15 +126,4 @@ impl Config {
         }
         keys::check_options(&self.key_options(), self.m)
     }
-}
-
-/// The 32-byte ChaCha20 seed of a run started with `--seed s`: SHA-256 of a domain tag and s.
-/// Hashing (rather than ChaCha's own `seed_from_u64`) keeps every stream a full 256-bit seed
-/// in form; a run with `--seed` is reproducible, not secret.
-pub fn seed_bytes(seed: u64) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(b"db-sm-rsm/--seed/v1");
-    h.update(seed.to_le_bytes());
-    h.finalize().into()
 }

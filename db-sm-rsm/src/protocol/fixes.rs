@@ -22,9 +22,11 @@ pub fn fixes(security: SecurityLevel) -> Vec<String> {
         "B14: per-party totals match an explicit party tag, not a label prefix",
         "F1/F2: every Fiat-Shamir challenge hashes the whole statement",
         "S6: challenge vectors e and batching vectors delta come from Fiat-Shamir",
-        "CSPRNG: ChaCha20 (seeded from the OS, or --seed) instead of Mersenne Twister",
-        "S2: Paillier keys are generated for every run (one key per mixer), outside the \
-         protocol's timers and timed on their own line; fixed test keys only with --test-keys",
+        "CSPRNG: ChaCha20 (seeded from the OS; with --seed, from the public seed: reproducible, \
+         not secret) instead of Mersenne Twister",
+        "S2: Paillier keys are made for every run (one key per mixer), outside the protocol's \
+         timers and timed on their own line: generated from the OS (secret), or with --seed \
+         derived from the public seed (not secret); fixed test keys only with --test-keys",
         "A2: each mixer's Paillier primes P = 2pp'+1, Q = 2qq'+1 have p', q' prime (no elements \
          of small odd order); a share ciphertext that does not decrypt and a failed share \
          combination are False statuses, not zero values",

@@ -1,5 +1,6 @@
-//! Where the Paillier keys' primes come from: generated (the default), loaded from the key cache,
-//! or the fixed test keys (`--test-keys`).
+//! Where the Paillier keys' primes come from: generated from the operating system's generator
+//! (the default), derived from the public seed (`--seed`, possibly through the key cache), or the
+//! fixed test keys (`--test-keys`).
 //!
 //! * The threshold key needs two safe primes of 1025 and 1026 bits (a 2050-bit N, upstream's
 //!   size); each mixer's own key needs P = 2pp′+1 and Q = 2qq′+1 with p, q, p′, q′ prime
@@ -7,24 +8,24 @@
 //! * Generation is the primes only; the dealer's work on them (key shares, bases, tables) stays
 //!   in `pai_th_keygen` / `pai_keygen`, as upstream timed it. The run times generation on its
 //!   own report line, `key generation`, outside preprocessing.
-//! * A run with `--seed S` derives each key's generator from S (SHA-256 of S and the key's name),
-//!   so its keys are a function of (bits, S). With a key cache (`--key-cache DIR`), such keys are
-//!   stored in DIR as JSON, one file per key named by kind, bits and seed, and later runs with the
-//!   same S load them instead of searching again: the cache changes how long a run takes, never
-//!   what it computes. Keys of a run without `--seed` come from the operating system's generator
-//!   and are never written to disk.
+//! * A run with `--seed S` derives each key's generator from S and the key's name, so its keys
+//!   are a function of (bits, S). S is public (the report prints it), so such keys are *not
+//!   secret*: the report says "derived from the public seed (not secret)". They exist for
+//!   reproducible measurements only. With a key cache (`--key-cache DIR`), such keys are stored
+//!   in DIR as JSON, one file per key named by kind, bits and seed, and later runs with the same
+//!   S load them instead of searching again: the cache changes how long a run takes, never what
+//!   it computes. Keys of a run without `--seed` come from the operating system's generator, are
+//!   secret, and are never written to disk.
 //! * The fixed test keys are public constants checked in with the code (threshold primes in
 //!   [`crate::primitives::thpaillier::fixed`], four mixer keys in [`crate::primitives::paillier::fixed`]): insecure, for
 //!   quick runs only, and the report says when they were used.
 
 use std::path::{Path, PathBuf};
 
-use rand::rngs::OsRng;
-use rand::SeedableRng;
+use measure::seed::Seed;
 use rand_chacha::ChaCha20Rng;
 use rug::Integer;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use crate::primitives::bigint::{self, from_hex};
 use crate::primitives::paillier::{self, MhlParams, PaillierKey};
@@ -61,20 +62,25 @@ pub struct MixerPrimes {
 /// Where a run's keys came from, as the report says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeySource {
-    /// Searched in this run.
+    /// Searched in this run with the operating system's generator: fresh and secret.
     Generated,
-    /// Searched by an earlier run with the same seed, loaded from the key cache.
-    Cache,
+    /// Searched in this run with generators derived from the public `--seed`: reproducible and
+    /// not secret.
+    Seeded,
+    /// Derived from the public `--seed` by an earlier run, loaded from the key cache: not
+    /// secret.
+    SeededCache,
     /// The checked-in test keys.
     TestKeys,
 }
 
 impl KeySource {
-    /// The name in the JSON report: `generated`, `cache` or `test`.
+    /// The name in the JSON report: `generated`, `seed`, `seed-cache` or `test`.
     pub fn name(self) -> &'static str {
         match self {
             KeySource::Generated => "generated",
-            KeySource::Cache => "cache",
+            KeySource::Seeded => "seed",
+            KeySource::SeededCache => "seed-cache",
             KeySource::TestKeys => "test",
         }
     }
@@ -82,10 +88,19 @@ impl KeySource {
     /// The text report's `keys:` line.
     pub fn describe(self) -> &'static str {
         match self {
-            KeySource::Generated => "generated",
-            KeySource::Cache => "generated, from the key cache",
+            KeySource::Generated => "generated (fresh, secret)",
+            KeySource::Seeded => "derived from the public seed (not secret)",
+            KeySource::SeededCache => {
+                "derived from the public seed (not secret), from the key cache"
+            }
             KeySource::TestKeys => "fixed test keys (public, insecure)",
         }
+    }
+
+    /// True only for keys nobody else can know: generated from the operating system's
+    /// generator. Keys derived from the seed are a function of a value the report prints.
+    pub fn secret(self) -> bool {
+        self == KeySource::Generated
     }
 }
 
@@ -96,8 +111,8 @@ pub struct KeyOptions {
     pub test_keys: bool,
     /// The key cache directory (used only with a seed).
     pub cache: Option<PathBuf>,
-    /// The run's `--seed`.
-    pub seed: Option<u64>,
+    /// The run's public `--seed`.
+    pub seed: Option<Seed>,
 }
 
 /// Every prime a run needs, and where they came from.
@@ -116,6 +131,8 @@ impl KeyMaterial {
     pub fn to_json(&self) -> Value {
         json!({
             "source": self.source.name(),
+            "secret": self.source.secret(),
+            "description": self.source.describe(),
             "threshold_modulus_bits": Integer::from(&self.threshold.p * &self.threshold.q)
                 .significant_bits(),
             "mixer_modulus_bits": self
@@ -159,14 +176,14 @@ pub fn obtain(opts: &KeyOptions, m: usize) -> Result<KeyMaterial> {
     if opts.test_keys {
         return Ok(test_keys(m));
     }
-    let cache = match (&opts.cache, opts.seed) {
+    let cache = match (&opts.cache, &opts.seed) {
         (Some(dir), Some(seed)) => Some((dir.as_path(), seed)),
         _ => None,
     };
     let mut loaded = 0;
     let threshold = obtain_one(
         cache,
-        opts.seed,
+        opts.seed.as_ref(),
         "threshold",
         THRESHOLD_BITS,
         &mut loaded,
@@ -186,7 +203,7 @@ pub fn obtain(opts: &KeyOptions, m: usize) -> Result<KeyMaterial> {
         let name = format!("mixer{k}");
         let e = obtain_one(
             cache,
-            opts.seed,
+            opts.seed.as_ref(),
             &name,
             MIXER_PARAMS.n_bits,
             &mut loaded,
@@ -200,10 +217,10 @@ pub fn obtain(opts: &KeyOptions, m: usize) -> Result<KeyMaterial> {
         };
         mixers.push(primes);
     }
-    let source = if loaded == m + 1 {
-        KeySource::Cache
-    } else {
-        KeySource::Generated
+    let source = match opts.seed {
+        None => KeySource::Generated,
+        Some(_) if loaded == m + 1 => KeySource::SeededCache,
+        Some(_) => KeySource::Seeded,
     };
     Ok(KeyMaterial {
         threshold,
@@ -274,28 +291,25 @@ impl Entry {
     }
 }
 
-/// The generator of key `name` for a run with `--seed seed`: ChaCha20 seeded with
-/// SHA-256(tag, seed, name), so every key is a function of the seed and its name alone.
-fn key_rng(seed: u64, name: &str) -> ChaCha20Rng {
-    let mut h = Sha256::new();
-    h.update(b"db-sm-rsm/keys/v1");
-    h.update(seed.to_le_bytes());
-    h.update(name.as_bytes());
-    ChaCha20Rng::from_seed(h.finalize().into())
+/// The generator of key `name`: the stream `db-sm-rsm/keys/<name>` of the public seed, so every
+/// key is a function of the seed and its name alone (and not secret); without a seed, keyed by
+/// the operating system.
+fn key_rng(seed: Option<&Seed>, name: &str) -> ChaCha20Rng {
+    measure::seed::stream(&format!("db-sm-rsm/keys/{name}"), seed)
 }
 
 /// The cache file of key `name` of `bits` bits for `seed`.
-pub fn cache_file(dir: &Path, name: &str, bits: u32, seed: u64) -> PathBuf {
-    dir.join(format!("{name}-{bits}-seed{seed}.json"))
+pub fn cache_file(dir: &Path, name: &str, bits: u32, seed: &Seed) -> PathBuf {
+    dir.join(format!("{name}-{bits}-seed-{}.json", seed.hex()))
 }
 
-const FORMAT: &str = "db-sm-rsm key cache v1";
+const FORMAT: &str = "db-sm-rsm key cache v2";
 
 /// Loads key `name` from the cache, or generates it (from the seed if there is one, else from
 /// the operating system) and stores it in the cache when there is one.
 fn obtain_one(
-    cache: Option<(&Path, u64)>,
-    seed: Option<u64>,
+    cache: Option<(&Path, &Seed)>,
+    seed: Option<&Seed>,
     name: &str,
     bits: u32,
     loaded: &mut usize,
@@ -309,29 +323,26 @@ fn obtain_one(
             return Ok(e);
         }
     }
-    let mut rng = match seed {
-        Some(s) => key_rng(s, name),
-        None => ChaCha20Rng::from_rng(OsRng).expect("the operating system's generator works"),
-    };
-    let entry = generate(&mut rng);
+    let entry = generate(&mut key_rng(seed, name));
     if let Some((dir, seed)) = cache {
         store(&cache_file(dir, name, bits, seed), &entry, name, bits, seed)?;
     }
     Ok(entry)
 }
 
-fn store(path: &Path, e: &Entry, name: &str, bits: u32, seed: u64) -> Result<()> {
+fn store(path: &Path, e: &Entry, name: &str, bits: u32, seed: &Seed) -> Result<()> {
     let primes: serde_json::Map<String, Value> = e
         .primes()
         .into_iter()
         .map(|(k, v)| (k.to_string(), json!(v.to_string_radix(16))))
         .collect();
-    let doc = json!({"format": FORMAT, "key": name, "bits": bits, "seed": seed, "primes": primes});
+    let doc = json!({"format": FORMAT, "key": name, "bits": bits, "seed": seed.hex(),
+                     "primes": primes});
     measure::output::write_json_atomic(path, &doc)
         .map_err(|e| Error::Input(format!("key cache {}: cannot write: {e}", path.display())))
 }
 
-fn load(path: &Path, name: &str, bits: u32, seed: u64) -> Result<Entry> {
+fn load(path: &Path, name: &str, bits: u32, seed: &Seed) -> Result<Entry> {
     let bad = |why: String| {
         Error::Input(format!(
             "key cache {}: {why}; delete the file to generate the key again",
@@ -340,7 +351,11 @@ fn load(path: &Path, name: &str, bits: u32, seed: u64) -> Result<Entry> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read: {e}")))?;
     let doc: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
-    if doc["format"] != FORMAT || doc["key"] != name || doc["bits"] != bits || doc["seed"] != seed {
+    if doc["format"] != FORMAT
+        || doc["key"] != name
+        || doc["bits"] != bits
+        || doc["seed"] != seed.hex()
+    {
         return Err(bad(format!(
             "not the {FORMAT} file of key {name}, {bits} bits, seed {seed}"
         )));
@@ -372,6 +387,10 @@ fn load(path: &Path, name: &str, bits: u32, seed: u64) -> Result<Entry> {
 mod tests {
     use super::*;
 
+    fn seed(b: u8) -> Seed {
+        Seed::from_bytes([b; 32])
+    }
+
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("dbsm-keys-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -384,15 +403,18 @@ mod tests {
         let opts = KeyOptions {
             test_keys: false,
             cache: Some(dir.clone()),
-            seed: Some(42),
+            seed: Some(seed(42)),
         };
         let first = obtain(&opts, 2).unwrap();
-        assert_eq!(first.source, KeySource::Generated);
+        assert_eq!(first.source, KeySource::Seeded);
+        assert!(!first.source.secret());
         for name in ["threshold-2050", "mixer0-2048", "mixer1-2048"] {
-            assert!(dir.join(format!("{name}-seed42.json")).exists(), "{name}");
+            let file = format!("{name}-seed-{}.json", seed(42).hex());
+            assert!(dir.join(file).exists(), "{name}");
         }
         let again = obtain(&opts, 2).unwrap();
-        assert_eq!(again.source, KeySource::Cache);
+        assert_eq!(again.source, KeySource::SeededCache);
+        assert!(again.source.describe().contains("not secret"));
         assert_eq!(again.threshold, first.threshold);
         assert_eq!(again.mixers, first.mixers);
         // The cache changes nothing: the same seed without a cache gives the same keys.
@@ -408,14 +430,14 @@ mod tests {
         // One key per mixer.
         assert_ne!(first.mixers[0], first.mixers[1]);
         // A damaged file is refused by name.
-        let f = cache_file(&dir, "mixer1", 2048, 42);
+        let f = cache_file(&dir, "mixer1", 2048, &seed(42));
         let text = std::fs::read_to_string(&f).unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         let p = doc["primes"]["p"].as_str().unwrap().to_string();
         let q = doc["primes"]["q"].as_str().unwrap().to_string();
         std::fs::write(&f, text.replace(&p, &q)).unwrap();
         let err = obtain(&opts, 2).unwrap_err().to_string();
-        assert!(err.contains("mixer1-2048-seed42.json"), "{err}");
+        assert!(err.contains("mixer1-2048-seed-2a2a"), "{err}");
         std::fs::write(&f, "{").unwrap();
         assert!(obtain(&opts, 2).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
@@ -431,6 +453,8 @@ mod tests {
         };
         let a = obtain(&opts, 2).unwrap();
         let b = obtain(&opts, 2).unwrap();
+        assert_eq!(a.source, KeySource::Generated);
+        assert!(a.source.secret());
         assert_ne!(a.threshold, b.threshold);
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -482,7 +506,7 @@ mod tests {
         .unwrap();
         let generated = obtain(
             &KeyOptions {
-                seed: Some(7),
+                seed: Some(seed(7)),
                 ..Default::default()
             },
             2,

@@ -9,25 +9,32 @@
 //! upstream (B19 in docs/fixes.md), and each step is timed under its party's tag.
 
 use ark_ec::pairing::Pairing;
-use rand::SeedableRng;
-use rand_chacha::ChaCha20Rng;
+use ark_serialize::CanonicalSerialize;
+use measure::envelope::Inputs as InputsDigest;
+use rug::Integer;
 
 use crate::measurement::probe;
 use crate::measurement::report::{Report, Totals};
 use crate::primitives::counters;
-use crate::protocol::config::{seed_bytes, Config, Curve, Mode};
+use crate::primitives::group::scalar_to_integer;
+use crate::protocol::config::{Config, Curve, Mode};
+use crate::protocol::inputs::Inputs;
 use crate::protocol::keys::{self, KeyMaterial};
-use crate::protocol::setup::Parties;
+use crate::protocol::mix::Mixed;
+use crate::protocol::setup::{party_rng, Parties, Public};
 use crate::protocol::{dbrsm, dbsm, fixes, inputs, mix, setup, sizes};
 use crate::Result;
 
-/// What a run returns besides its report: the fixes list and the keys block of the JSON.
+/// What a run returns besides its report: the fixes list, the keys block of the JSON and the
+/// digest of the run's generated inputs.
 #[derive(Clone, Debug)]
 pub struct RunInfo {
     /// The upstream defects this run fixes ([`fixes::fixes`]).
     pub fixes: Vec<String>,
     /// Where the keys came from and their sizes ([`KeyMaterial::to_json`]).
     pub keys: serde_json::Value,
+    /// The digest of the generated inputs ([`digest_inputs`]).
+    pub inputs: InputsDigest,
 }
 
 /// Runs everything on the configured curve, in the configured mode (the operation counters
@@ -36,23 +43,20 @@ pub struct RunInfo {
 pub fn run(cfg: &Config, report: &mut Report) -> Result<RunInfo> {
     cfg.validate()?;
     counters::set_paper(cfg.mode == Mode::Paper);
-    let keys = match cfg.curve {
+    let (keys, inputs) = match cfg.curve {
         Curve::Bn254 => run_on::<ark_bn254::Bn254>(cfg, report)?,
         Curve::Bls12_381 => run_on::<ark_bls12_381::Bls12_381>(cfg, report)?,
     };
     Ok(RunInfo {
         fixes: fixes::fixes(cfg.security),
         keys: keys.to_json(),
+        inputs,
     })
 }
 
-fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<KeyMaterial> {
-    let mut master = match cfg.seed {
-        Some(s) => ChaCha20Rng::from_seed(seed_bytes(s)),
-        None => ChaCha20Rng::from_entropy(),
-    };
+fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<(KeyMaterial, InputsDigest)> {
     probe::record::<E>("start");
-    let keys = report.section("main", Totals::None, |r| -> Result<KeyMaterial> {
+    let out = report.section("main", Totals::None, |r| -> Result<_> {
         r.line(format!("number of entries: {}", cfg.n));
         r.line(format!("number of mix-servers: {}", cfg.m));
         r.line(format!("security: {}", cfg.security.name()));
@@ -61,8 +65,8 @@ fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<KeyMaterial> 
             public,
             mut mixers,
             mut verifier,
-        } = setup::preprocessing::<E>(cfg, r, &mut master, &keys)?;
-        let mut senders_rng = ChaCha20Rng::from_rng(&mut master).expect("ChaCha never fails");
+        } = setup::preprocessing::<E>(cfg, r, &keys)?;
+        let mut senders_rng = party_rng(cfg, "senders");
         let inputs = inputs::input_preparation(cfg, r, &public, &mut senders_rng)?;
         inputs::checking_inputs(cfg, r, &public, &mut mixers, &inputs);
         let mixed = mix::mixing(cfg, r, &public, &mut mixers, &inputs)?;
@@ -70,10 +74,55 @@ fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<KeyMaterial> 
         let sm = dbsm::forward_set_membership(cfg, r, &public, &mut mixers, v, i, &mixed)?;
         let rsm = dbrsm::reverse_set_membership(cfg, r, &public, &mut mixers, v, i, &mixed)?;
         sizes::size_lines(r, &public, &inputs, &sm, &rsm);
-        Ok(keys)
+        let digest = digest_inputs(&keys, &public, &inputs, &mixed);
+        Ok((keys, digest))
     })?;
     probe::record::<E>("end");
-    Ok(keys)
+    Ok(out)
+}
+
+/// The digest of a run's generated inputs (the report envelope's `inputs_sha256`): the public
+/// keys (the Paillier moduli, which fix the primes, and the ElGamal key), the permutation
+/// commitments, every sender's ciphertexts, commitment and share ciphertexts, and the mixnet's
+/// output. Two runs with one seed give the same digest; runs without a seed differ.
+pub fn digest_inputs<E: Pairing>(
+    keys: &KeyMaterial,
+    public: &Public<E>,
+    inputs: &Inputs<E>,
+    mixed: &Mixed<E>,
+) -> InputsDigest {
+    let mut d = InputsDigest::new();
+    let int = |x: &Integer| x.to_digits::<u8>(rug::integer::Order::Msf);
+    fn ark<T: CanonicalSerialize>(x: &T) -> Vec<u8> {
+        let mut b = Vec::new();
+        x.serialize_compressed(&mut b)
+            .expect("serialising into a Vec cannot fail");
+        b
+    }
+    d.add(
+        "threshold N",
+        &int(&Integer::from(&keys.threshold.p * &keys.threshold.q)),
+    );
+    for (k, pk) in public.mixer_pks.iter().enumerate() {
+        d.add(&format!("mixer {k} N"), &int(&pk.n));
+    }
+    d.add("ElGamal Y", &ark(&public.eg.y));
+    for (k, a) in public.permcomms.iter().enumerate() {
+        d.add(&format!("permcomm {k}"), &ark(&a.a));
+    }
+    for i in 0..inputs.cv.len() {
+        d.add("cv", &int(&inputs.cv[i]))
+            .add("cr", &int(&inputs.cr[i]))
+            .add("gamma", &ark(&inputs.gammas[i]));
+        for (k, shares) in inputs.shares.iter().enumerate() {
+            d.add(&format!("share cv for mixer {k}"), &int(&shares[i].cv))
+                .add(&format!("share cr for mixer {k}"), &int(&shares[i].cr));
+        }
+    }
+    for v in &mixed.msgs {
+        d.add("output", &int(&scalar_to_integer(v)));
+    }
+    d
 }
 
 /// `key generation`: the primes of every Paillier key, before and outside the protocol's
@@ -101,7 +150,7 @@ mod tests {
             curve,
             mode: Mode::Fast,
             security: SecurityLevel::Bits128,
-            seed: Some(11),
+            seed: Some(measure::seed::Seed::from_bytes([11; 32])),
             tamper: None,
             test_keys: false,
             key_cache: None,

@@ -10,7 +10,6 @@
 use ark_ec::pairing::Pairing;
 use ark_ec::CurveGroup;
 use ark_ff::{One, UniformRand};
-use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
@@ -177,8 +176,12 @@ pub fn table_window(bits: u32, uses: usize, max: u32) -> u32 {
         .expect("max >= 1")
 }
 
-fn child_rng(master: &mut ChaCha20Rng) -> ChaCha20Rng {
-    ChaCha20Rng::from_rng(master).expect("ChaCha20 never fails")
+/// The generator of party `party` (`dealer`, `mixer/2`, `verifier`, `senders`): the stream
+/// `db-sm-rsm/<party>` of the run's public seed, or the operating system's without one. Every
+/// party draws from its own stream, so a party's values do not depend on the order in which the
+/// parties run (one process or many).
+pub fn party_rng(cfg: &Config, party: &str) -> ChaCha20Rng {
+    measure::seed::stream(&format!("db-sm-rsm/{party}"), cfg.seed.as_ref())
 }
 
 /// Every party after preprocessing.
@@ -204,7 +207,6 @@ struct MixerKeys<E: Pairing> {
 pub fn preprocessing<E: Pairing>(
     cfg: &Config,
     r: &mut Report,
-    master: &mut ChaCha20Rng,
     keys: &KeyMaterial,
 ) -> Result<Parties<E>> {
     if keys.mixers.len() != cfg.m {
@@ -215,7 +217,7 @@ pub fn preprocessing<E: Pairing>(
         )));
     }
     r.section("preprocessing", Totals::None, |r| {
-        let mut dealer = child_rng(master);
+        let mut dealer = party_rng(cfg, "dealer");
         // Upstream made the global generators and their tables at import time, untimed.
         let security = cfg.security.params();
         let gens = Generators::<E>::with_security(&mut dealer, security);
@@ -243,7 +245,7 @@ pub fn preprocessing<E: Pairing>(
                         triples_d1,
                         triples_d2,
                     };
-                    Mixer::new(k, child_rng(master), keys)
+                    Mixer::new(k, party_rng(cfg, &format!("mixer/{k}")), keys)
                 },
             )
             .collect();
@@ -264,7 +266,7 @@ pub fn preprocessing<E: Pairing>(
             run_id,
         };
         let verifier = Verifier {
-            rng: child_rng(master),
+            rng: party_rng(cfg, "verifier"),
         };
         Ok(Parties {
             public,

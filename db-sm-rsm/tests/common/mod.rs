@@ -54,31 +54,17 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
         .collect()
 }
 
-/// Checks the JSON file `doc` against `docs/<schema>` with Python's jsonschema (Draft 2020-12),
-/// and the schema itself; panics with every violation.
-pub fn assert_conforms(doc: &std::path::Path, schema: &str) {
-    let code = "import json, sys, jsonschema\n\
-                s = json.load(open(sys.argv[1]))\n\
-                jsonschema.Draft202012Validator.check_schema(s)\n\
-                v = jsonschema.Draft202012Validator(s)\n\
-                errs = sorted(v.iter_errors(json.load(open(sys.argv[2]))), key=str)\n\
-                print('\\n'.join(f'{list(e.path)}: {e.message}' for e in errs))\n\
-                sys.exit(1 if errs else 0)\n";
-    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("docs")
-        .join(schema);
-    let out = Command::new("python3")
-        .args(["-c", code])
-        .arg(&schema)
-        .arg(doc)
-        .output()
-        .expect("python3 with jsonschema (requirements.txt) checks the schemas");
-    assert!(
-        out.status.success(),
-        "{} does not conform to {}:\n{}{}",
-        doc.display(),
-        schema.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// The public seed `--seed` takes: 64 hexadecimal digits, here the byte `b` 32 times.
+pub fn seed(b: u8) -> String {
+    format!("{b:02x}").repeat(32)
+}
+
+/// Checks a JSON report written with `--out`: the suite's envelope around a body that conforms
+/// to `docs/report.schema.json`; panics with every violation. Returns the parsed report.
+pub fn assert_report(doc: &std::path::Path) -> serde_json::Value {
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
+    if let Err(e) = measure::testing::validate_enveloped(&schema, doc) {
+        panic!("{} is not a valid report: {e}", doc.display());
+    }
+    measure::testing::read_json(doc)
 }
