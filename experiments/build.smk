@@ -13,8 +13,7 @@ BUILD_OUTPUTS += list(PROGRAMS) + [node_stamp(p) for p in NODE_PACKAGES]
 
 
 rule build_program:
-    """Compile one program of the workspace (release): a binary, or a cargo benchmark compiled
-    ahead so that its run measures and does not compile."""
+    """Compile one program of the workspace (release)."""
     input:
         lambda wc: crate_sources(*PROGRAMS[wc.path].sources),
     output:

@@ -23,7 +23,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 FAKE_CARGO = r"""#!/bin/sh
-# stand-in for cargo: "build ... --bin X" makes target/release/X; "bench" writes a summary
+# stand-in for cargo: "build ... --bin X" makes target/release/X
 set -e
 case "$1" in
 build)
@@ -32,16 +32,17 @@ build)
     cp "fake/$bin" "target/release/$bin"
     chmod +x "target/release/$bin"
     ;;
-bench)
-    case "$*" in *--no-run*) exit 0 ;; esac
-    echo "membership_hash protocol proving"
-    echo "                        time:   [1.0 s 1.1 s 1.2 s]"
-    cd cpsnark-sm
-    printf '{"n": %s, "threads": %s, "groups": [{"group": "g", "mean_s": 1.1}]}\n' \
-        "$CPSNARK_N" "$RAYON_NUM_THREADS" > "$CPSNARK_JSON"
-    ;;
 *) echo "fake cargo: unexpected $*" >&2; exit 2 ;;
 esac
+"""
+
+FAKE_CPSNARK = r"""#!/bin/sh
+# stand-in for cpsnark-bench --n N ... --threads T --out FILE
+n=$(echo "$@" | sed -E 's/.*--n ([^ ]+).*/\1/')
+t=$(echo "$@" | sed -E 's/.*--threads ([^ ]+).*/\1/')
+out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
+echo "membership_hash protocol proving"
+printf '{"n": %s, "threads": %s, "groups": [{"group": "g", "mean_s": 1.1}]}\n' "$n" "$t" > "$out"
 """
 
 FAKE_NPM = r"""#!/bin/sh
@@ -52,8 +53,8 @@ echo '{}' > node_modules/.package-lock.json
 """
 
 FAKE_DBSMRSM = r"""#!/bin/sh
-# stand-in for db-sm-rsm N M ... --json FILE: report on stdout, JSON to FILE
-json=$(echo "$@" | sed -E 's/.*--json ([^ ]+).*/\1/')
+# stand-in for db-sm-rsm N M ... --out FILE: report on stdout, JSON to FILE
+json=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
 if [ -n "$FAKE_DB_CRASH" ]; then echo "fake crash" >&2; exit 3; fi
 echo "status_fake: True"
 printf '{"params": {"n": %s, "m": %s}, "statuses": {"status_fake": true}}\n' "$1" "$2" > "$json"
@@ -214,6 +215,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     _write(root / "fake/collab-groth16", FAKE_COLLAB, executable=True)
     _write(root / "fake/zksnark-optimized", "#!/bin/sh\n", executable=True)
     _write(root / "fake/cmix-bench", FAKE_CMIX, executable=True)
+    _write(root / "fake/cpsnark-bench", FAKE_CPSNARK, executable=True)
     _write(root / "fake/mithril-bench", FAKE_MITHRIL, executable=True)
     _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)

@@ -42,22 +42,18 @@ from analysis.plan.runs import Run, RunScheme
 @dataclass(frozen=True)
 class Program:
     """A program built by the workflow: `target/release/<name>` from cargo package `package`,
-    rebuilt when a file under one of `sources` (crate directories) changes. A `bench` program
-    is a cargo benchmark target compiled ahead (`cargo bench --no-run`), its path a stamp."""
+    rebuilt when a file under one of `sources` (crate directories) changes."""
 
     name: str
     package: str
     sources: tuple[str, ...]
-    bench: bool = False
 
     @property
     def path(self) -> str:
-        return f"build/stamps/{self.name}.stamp" if self.bench else f"target/release/{self.name}"
+        return f"target/release/{self.name}"
 
     @property
     def build_command(self) -> list[str]:
-        if self.bench:
-            return ["cargo", "bench", "--no-run", "-p", self.package, "--bench", self.name]
         return ["cargo", "build", "--release", "-p", self.package, "--bin", self.name]
 
 

@@ -4,7 +4,6 @@ verify, membership witness), our Rust implementation (crate `cpsnark-sm`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from analysis.experiments import Job, Program
@@ -20,12 +19,9 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
 
 
 def command(run: Run, job: Job) -> list[str]:
-    # cargo runs a benchmark in its crate's directory: the report's path must be absolute.
-    env = [f"CPSNARK_N={run.params['n']}", f"CPSNARK_SAMPLES={run.extra['samples']}",
-           f"CPSNARK_JSON={Path(job.out).resolve()}",
-           f"RAYON_NUM_THREADS={run.params['threads']}"]  # fmt: skip
-    env += [f"CPSNARK_SEED={int(job.seed[:16], 16)}"] if job.seed else []
-    return ["env", *env, "cargo", "bench", "-p", "cpsnark-sm", "--bench", "membership_hash"]
+    argv = [PROGRAM.path, "--n", str(run.params["n"]), "--samples", str(run.extra["samples"]),
+            "--threads", str(run.params["threads"]), "--out", job.out]  # fmt: skip
+    return argv + (["--seed", job.seed] if job.seed else [])
 
 
 def features(run: Run) -> dict[str, float]:
@@ -33,7 +29,7 @@ def features(run: Run) -> dict[str, float]:
     return {"fixed": 1.0, "samples": samples, "samples_n": samples * n, "n": n}
 
 
-PROGRAM = Program("membership_hash", "cpsnark-sm", ("cpsnark-sm",), bench=True)
+PROGRAM = Program("cpsnark-bench", "cpsnark-sm", ("cpsnark-sm",))
 
 CONFIG = """
 cpsnark_samples:

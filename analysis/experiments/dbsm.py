@@ -36,7 +36,7 @@ def command(run: Run, job: Job) -> list[str]:
     p = run.params
     argv = [PROGRAM.path, str(p["n"]), str(p["m"]), "--curve", p["curve"], "--mode", p["mode"],
             "--security", p["security"], "--threads", str(p["threads"]),
-            "--key-cache", f"{job.results}/keys", "--json", job.out]  # fmt: skip
+            "--key-cache", f"{job.results}/keys", "--out", job.out]  # fmt: skip
     return argv + (["--seed", job.seed] if job.seed else [])
 
 

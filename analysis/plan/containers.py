@@ -219,8 +219,6 @@ def stage_experiment(name: str, context: Path) -> None:
     exp = experiments.get(name)
     for prog in exp.programs:
         src = REPO / prog.path
-        if prog.bench:
-            raise ContainerError(f"{name}: {prog.name} is a cargo benchmark; an image needs a release binary")
         if not src.exists():
             raise ContainerError(f"{name}: {prog.path} is not built (snakemake build builds it)")
         _copy(src, context / prog.path)
