@@ -3,7 +3,7 @@
 // Usage (see README.md):
 //   node zksnark-sm-rsm/run.mjs --statement sm|rsm --n N --hash poseidon|sha256 --threads T \
 //        --out PATH [--seed HEX64] [--variant sound|as-published] [--provers wasm,native,snarkjs] \
-//        [--circuits zokrates,optimized] [--keep-build]
+//        [--circuits zokrates,optimized] [--ptau native|snarkjs] [--keep-build]
 // Exit: 0 every verification PASSED; 1 a verification FAILED (the report is written); 2 bad
 // input or a run that could not complete (a missing tool, a witness that fails, an unwritable
 // output), with no report.
@@ -15,11 +15,12 @@ import { HASHES, STATEMENTS } from "./lib/circuits.mjs";
 import { Envelope, Inputs, toolVersion } from "./lib/envelope.mjs";
 import { writeAtomic } from "./lib/report.mjs";
 import { parseSeed } from "./lib/rng.mjs";
+import { PTAU_GENERATORS } from "./lib/snarkjs.mjs";
 
 const USAGE =
   "usage: node run.mjs --statement sm|rsm --n N --hash poseidon|sha256 --threads T --out PATH " +
   "[--seed HEX64] [--variant sound|as-published] [--provers wasm,native,snarkjs] " +
-  "[--circuits zokrates,optimized] [--keep-build]";
+  "[--circuits zokrates,optimized] [--ptau native|snarkjs] [--keep-build]";
 
 class UsageError extends Error {}
 
@@ -54,6 +55,7 @@ export function parseCommandLine(argv) {
         provers: { type: "string" },
         variant: { type: "string", default: "sound" },
         circuits: { type: "string" },
+        ptau: { type: "string", default: "native" },
         "keep-build": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -74,6 +76,7 @@ export function parseCommandLine(argv) {
     }
   }
   const variant = oneOf("variant", values.variant, VARIANTS);
+  const ptau = oneOf("ptau", values.ptau, PTAU_GENERATORS);
   const statement = oneOf("statement", values.statement, STATEMENTS);
   const hash = oneOf("hash", values.hash, HASHES);
   // snarkjs runs on the Poseidon circuits only: a SHA-256 tree's circuit needs powers of tau of
@@ -110,6 +113,7 @@ export function parseCommandLine(argv) {
     variant,
     provers,
     circuits,
+    ptau,
     keepBuild: values["keep-build"],
   };
 }
@@ -148,6 +152,7 @@ async function main() {
     variant: opts.variant,
     provers: opts.provers,
     circuits: opts.circuits,
+    ptau: opts.provers.includes("snarkjs") ? opts.ptau : null,
     keep_build: opts.keepBuild,
   };
   const envelope = new Envelope({

@@ -1,22 +1,32 @@
 // snarkjs (0.7.6), the circom ecosystem's Groth16 prover, as a reference measured in the same
-// run: it reads the very .r1cs and .wtns files the native prover reads. Nothing is downloaded:
-// the powers of tau are generated here by snarkjs (a new accumulator, one contribution of fresh
-// entropy, the phase-2 preparation) for the power the circuits need, and timed on their own:
-// they are circuit-independent, not part of a circuit's setup. Their phase-2 preparation is
-// slow in snarkjs (Lagrange bases by FFTs over G1 and G2: about 3 CPU minutes at 2^13, about
-// an hour at 2^16), so a generated file is kept in a cache directory ($ZKSNARK_PTAU_DIR,
-// else <repo>/target/snarkjs-ptau) with the time its generation took, and later runs reuse it
-// (the report says whether this run generated it). The circuit's setup is snarkjs's
-// `zkey new` and one phase-2 contribution; then prove and verify.
+// run: it reads the very .r1cs and .wtns files the native prover reads. Its setup needs powers of
+// tau ("prepared" for phase 2) of the circuit's size; nothing is downloaded. Two generators:
+//   * native (the default): `zksnark-prover ptau`, which writes the file snarkjs's own ceremony
+//     writes (one contribution, phase 2 prepared) from secrets it knows, in seconds; generated
+//     in every run, from the run's seed (stream zksnark-prover/ptau/...) or the OS;
+//   * snarkjs: snarkjs itself (a new accumulator, one contribution of fresh entropy, the phase-2
+//     preparation), whose Lagrange step runs group FFTs in WebAssembly: about 3 CPU minutes at
+//     2^13 and an hour at 2^16. Its file is kept in a cache directory ($ZKSNARK_PTAU_DIR, else
+//     <repo>/target/snarkjs-ptau) with the time its generation took, and later runs reuse it
+//     (the report says whether this run generated it).
+// Either way the ceremony has one participant: a benchmark's setup, not a trusted one. The
+// generation is timed on its own: it is circuit-independent, not part of a circuit's setup. The
+// circuit's setup is snarkjs's `zkey new` and one phase-2 contribution; then prove and verify.
 //
 // Threads: snarkjs's prover runs on one thread when asked (`singleThread`); its setup steps
 // and its verifier have no such option and use a worker per logical CPU. Their CPU time is the
-// process's, which counts every worker thread.
+// process's, which counts every worker thread. The native generator runs with the run's
+// thread count.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as snarkjs from "snarkjs";
+import { nativeProverPath, requireNativeProver } from "./native.mjs";
 import { timed } from "./timing.mjs";
+
+/** Who generates the powers of tau (--ptau). */
+export const PTAU_GENERATORS = ["native", "snarkjs"];
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -37,7 +47,16 @@ function cachedPtau(dir, power) {
   if (powers.length === 0) return null;
   const p = powers[0];
   const meta = JSON.parse(readFileSync(path.join(dir, `pot${p}.json`), "utf8"));
-  return { file: path.join(dir, `pot${p}_final.ptau`), power: p, time: meta.time, generated_in_this_run: false, generated_unix: meta.generated_unix };
+  return {
+    file: path.join(dir, `pot${p}_final.ptau`),
+    power: p,
+    time: meta.time,
+    generated_in_this_run: false,
+    generated_unix: meta.generated_unix,
+    generator: "snarkjs",
+    by: meta.by ?? "snarkjs",
+    threads: null,
+  };
 }
 
 /** Quiet logger (snarkjs logs at debug level when given one). */
@@ -57,11 +76,67 @@ export async function r1csInfo(r1cs) {
 }
 
 /**
- * Powers of tau of at least 2^power: from the cache, or generated locally by snarkjs (`new`,
- * `contribute` with the caller's entropy, `prepare phase2`), timed, and cached. Returns the
- * file, its power, the time its generation took and whether this run generated it.
+ * Powers of tau of at least 2^power by `generator` (PTAU_GENERATORS). Returns the file, its
+ * power, the time its generation took, whether this run generated it, the generator and the
+ * program that ran (`by`).
  */
-export async function powersOfTau({ power, entropy, dir = ptauDir() }) {
+export async function powersOfTau({ power, generator, build, threads, seed, entropy }) {
+  if (generator === "native") return nativePowersOfTau({ power, dir: build, threads, seed });
+  if (generator === "snarkjs") return snarkjsPowersOfTau({ power, entropy });
+  throw new Error(`unknown powers-of-tau generator '${generator}' (allowed: ${PTAU_GENERATORS.join(", ")})`);
+}
+
+function checkTime(t, bin) {
+  for (const k of ["real", "user", "sys"]) {
+    if (typeof t?.[k] !== "number" || !Number.isFinite(t[k]) || t[k] < 0) {
+      throw new Error(`${bin} ptau: its summary's time.${k} is missing or not a non-negative number`);
+    }
+  }
+  return { real: t.real, user: t.user, sys: t.sys };
+}
+
+/**
+ * `zksnark-prover ptau`: the file of 2^power in `dir`, generated now with `threads` threads,
+ * from the run's seed (64 hex digits) or the OS. Its time is the binary's own (whole process,
+ * every thread).
+ */
+export function nativePowersOfTau({ power, dir, threads, seed, bin = nativeProverPath() }) {
+  requireNativeProver(bin);
+  const file = path.join(dir, `pot${power}.ptau`);
+  const args = ["ptau", "--power", String(power), "--out", file, "--threads", String(threads)];
+  if (seed !== null && seed !== undefined) args.push("--seed", seed);
+  const res = spawnSync(bin, args, {
+    stdio: ["ignore", "pipe", 2],
+    encoding: "utf8",
+    env: { ...process.env, RAYON_NUM_THREADS: String(threads) },
+  });
+  if (res.error) throw new Error(`could not run ${bin}: ${res.error.message}`);
+  if (res.status !== 0) throw new Error(`${bin} ptau --power ${power} exited with ${res.status ?? res.signal}`);
+  let summary;
+  try {
+    summary = JSON.parse(res.stdout.trim());
+  } catch (e) {
+    throw new Error(`${bin} ptau: its summary on stdout is not JSON: ${e.message}`);
+  }
+  if (summary.power !== power || summary.participants !== 1) {
+    throw new Error(`${bin} ptau: asked for 2^${power}, its summary says 2^${summary.power} (${summary.participants} participants)`);
+  }
+  return {
+    file,
+    power,
+    time: checkTime(summary.time, bin),
+    generated_in_this_run: true,
+    generator: "native",
+    by: summary.generator,
+    threads,
+  };
+}
+
+/**
+ * Powers of tau of at least 2^power: from the cache, or generated locally by snarkjs (`new`,
+ * `contribute` with the caller's entropy, `prepare phase2`), timed, and cached.
+ */
+async function snarkjsPowersOfTau({ power, entropy, dir = ptauDir() }) {
   const cached = cachedPtau(dir, power);
   if (cached) return cached;
   mkdirSync(dir, { recursive: true });
@@ -77,9 +152,10 @@ export async function powersOfTau({ power, entropy, dir = ptauDir() }) {
     const generatedUnix = Date.now() / 1000;
     const final = path.join(dir, `pot${power}_final.ptau`);
     renameSync(f("final"), final);
-    const meta = { power, time: run.time, generated_unix: generatedUnix, by: `snarkjs ${snarkjsVersion(path.join(REPO_ROOT, "zksnark-sm-rsm"))}` };
+    const by = `snarkjs ${snarkjsVersion(path.join(REPO_ROOT, "zksnark-sm-rsm"))}`;
+    const meta = { power, time: run.time, generated_unix: generatedUnix, by };
     writeFileSync(path.join(dir, `pot${power}.json`), `${JSON.stringify(meta, null, 2)}\n`);
-    return { file: final, power, time: run.time, generated_in_this_run: true, generated_unix: generatedUnix };
+    return { file: final, power, time: run.time, generated_in_this_run: true, generated_unix: generatedUnix, generator: "snarkjs", by, threads: null };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

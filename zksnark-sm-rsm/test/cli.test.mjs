@@ -30,6 +30,7 @@ test("bad command lines exit 2 with a message naming the option", () => {
     [[...GOOD, "--out", out, "--seed", "-3"], /--seed/],
     [[...GOOD, "--out", out, "--seed", "42"], /--seed must be 64 hexadecimal digits/],
     [[...GOOD, "--out", out, "--variant", "paper"], /--variant must be one of: sound, as-published/],
+    [[...GOOD, "--out", out, "--ptau", "download"], /--ptau must be one of: native, snarkjs/],
     [[...GOOD, "--out", dir], /--out: cannot write .* is a directory/],
     [["--statement", "sm", "--n", "5", "--hash", "sha256", "--threads", "1", "--out", out, "--provers", "snarkjs"], /snarkjs runs on the Poseidon circuits only/],
     [[...GOOD, "--out", out, "--bogus"], /bogus/],

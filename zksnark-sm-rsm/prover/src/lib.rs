@@ -7,6 +7,7 @@ mod binfile;
 pub mod circuit;
 pub mod error;
 pub mod measure;
+pub mod ptau;
 pub mod r1cs;
 pub mod snark;
 pub mod snarkjs;

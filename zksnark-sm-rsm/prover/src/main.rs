@@ -14,7 +14,7 @@ use measure::seed::Seed;
 use serde_json::json;
 
 use zksnark_prover::measure::{peak_rss_mib, timed, PhaseTimes};
-use zksnark_prover::{read_wtns, snark, snarkjs, versions, Error, R1cs};
+use zksnark_prover::{ptau, read_wtns, snark, snarkjs, versions, Error, R1cs};
 
 #[derive(Parser)]
 #[command(name = "zksnark-prover", version, about)]
@@ -79,6 +79,27 @@ enum Command {
         /// Public seed (64 hex digits) of the proof's randomness.
         #[arg(long)]
         seed: Option<Seed>,
+    },
+    /// Powers of tau for snarkjs (its `.ptau` format, phase 2 prepared) of 2^power, from one
+    /// participant's secrets: a benchmark's setup, not a trusted one. Prints a JSON summary
+    /// (power, bytes, time, threads, hashes) on stdout.
+    Ptau {
+        /// The file holds powers up to 2^power (circuits of up to 2^power - 1 constraints and
+        /// public inputs, as snarkjs counts).
+        #[arg(long)]
+        power: u32,
+        #[arg(long)]
+        out: PathBuf,
+        /// Public seed (64 hex digits) of tau, alpha and beta; they are then derived from it,
+        /// not secret. Default: OS randomness.
+        #[arg(long)]
+        seed: Option<Seed>,
+        /// The contribution's name in the file (64 bytes at most are kept).
+        #[arg(
+            long,
+            default_value = "zksnark-prover ptau: one participant, a benchmark's setup"
+        )]
+        name: String,
     },
     /// Verifies a proof; public inputs come from a witness file or a public-inputs JSON. The key
     /// and the proof may be ark-serialize files or snarkjs JSON files.
@@ -210,7 +231,55 @@ fn execute(cli: Cli) -> Result<Ended, Error> {
             wtns,
             public,
         } => verify(&vk, &proof, wtns.as_deref(), public.as_deref()),
+        Command::Ptau {
+            power,
+            out,
+            seed,
+            name,
+        } => powers_of_tau(power, &out, seed.as_ref(), &name, threads),
     }
+}
+
+/// `ptau`: the file, timed, and its summary on stdout.
+fn powers_of_tau(
+    power: u32,
+    out: &Path,
+    seed: Option<&Seed>,
+    name: &str,
+    threads: usize,
+) -> Result<Ended, Error> {
+    if !(1..=ptau::MAX_POWER).contains(&power) {
+        return Err(Error::Invalid(format!(
+            "--power must be between 1 and {}, got {power}",
+            ptau::MAX_POWER
+        )));
+    }
+    measure::output::check_writable(out).map_err(Error::Invalid)?;
+    let (written, t) = timed(|| {
+        let trapdoor = ptau::Trapdoor::sample(power, &mut snark::rng(seed, "ptau/trapdoor"));
+        let mut key_rng = snark::rng(seed, "ptau/key");
+        ptau::generate(power, &trapdoor, &mut key_rng, name, out, &mut |step| {
+            eprintln!("ptau 2^{power}: {step}")
+        })
+    });
+    let written = written?;
+    eprintln!("ptau 2^{power}: {} bytes, {}", written.bytes, show(&t));
+    let hex = |h: &[u8]| h.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let summary = json!({
+        "power": power,
+        "file": out,
+        "bytes": written.bytes,
+        "participants": 1,
+        "seeded": seed.is_some(),
+        "threads": threads,
+        "time": t,
+        "generator": format!("zksnark-prover {} (arkworks BN254)", env!("CARGO_PKG_VERSION")),
+        "first_challenge": hex(&written.first_challenge),
+        "response_hash": hex(&written.response),
+        "next_challenge": hex(&written.next_challenge),
+    });
+    println!("{summary}");
+    Ok(Ended::Written)
 }
 
 fn run(
