@@ -70,15 +70,21 @@ def failed_runs(runs: list[RunInfo]) -> list[str]:
     return out
 
 
+def run_dirs(runs: list[RunInfo]) -> set[tuple[str, str]]:
+    """(experiment, run directory) of each run: a run may hold several provers' or parts'
+    results, each a RunInfo of its own."""
+    return {(r.experiment, str(Path(r.path).parent)) for r in runs}
+
+
 def verdict_line(col: Collection) -> tuple[list[str], bool]:
     """The first line of page 1 and of the terminal summary (with the failed runs under it). A
     run is one run directory; a run may hold several provers' proofs, each checked."""
     ours = [r for r in col.runs if r.source == "ours"]
-    runs = len({(r.experiment, str(Path(r.path).parent)) for r in ours})
+    runs = len(run_dirs(ours))
     checked = f" ({len(ours)} provers' or parts' results)" if len(ours) != runs else ""
     failed = failed_runs(col.runs)
     if failed:
-        bad = len({(r.experiment, str(Path(r.path).parent)) for r in ours if not r.ok})
+        bad = len(run_dirs([r for r in ours if not r.ok]))
         return [f"FAILED: {bad} of {runs} runs did not verify{checked}:", *failed], False
     return [f"All {runs} runs verified{checked}: every proof was accepted and every status is True."], True
 
@@ -123,9 +129,10 @@ def what_ran(ctx: Context) -> list[str]:
     """What ran, where, at which commit: three lines."""
     col, rc, cfg = ctx.col, ctx.rc, ctx.rc.config
     ours = [r for r in col.runs if r.source == "ours"]
+    dirs = run_dirs(ours)
     by_exp: dict[str, int] = {}
-    for r in ours:
-        by_exp[r.experiment] = by_exp.get(r.experiment, 0) + 1
+    for experiment, _ in dirs:
+        by_exp[experiment] = by_exp.get(experiment, 0) + 1
     exps = [e for e in (cfg.get("experiments") or sorted(by_exp))]
     what = ", ".join(f"{e} ({by_exp.get(e, 0)})" for e in exps)
     sizes = ""
@@ -147,7 +154,7 @@ def what_ran(ctx: Context) -> list[str]:
         commit += f"; the runs were made by commit {commits[0]}"
     commit += f"; analysis {__version__}"
     return [
-        f"<b>What ran:</b> {len(ours)} runs of {what}{sizes}.",
+        f"<b>What ran:</b> {len(dirs)} runs of {what}{sizes}.",
         f"<b>Where:</b> {where}; {how}.",
         f"<b>Commit:</b> {commit}.",
     ]
