@@ -39,14 +39,16 @@ class RunnerComparison:
 
 
 def _verdicts(results: Path) -> dict[tuple[str, str], tuple[bool, tuple[str, ...]]]:
+    """(experiment, run directory) -> (verified, the names of its failed statuses); a run may
+    hold several provers' or parts' results."""
     col = collect(results, None, for_results(results))
     out: dict[tuple[str, str], tuple[bool, tuple[str, ...]]] = {}
     for r in col.runs:
         if r.source != "ours":
             continue
-        key = (r.experiment, r.run)
+        key = (r.experiment, Path(r.path).parent.name)
         ok, failed = out.get(key, (True, ()))
-        out[key] = (ok and r.ok, tuple(sorted({*failed, *r.failed})))
+        out[key] = (ok and r.ok, tuple(sorted({*failed, *(f"{r.run}: {f}" for f in r.failed)})))
     return out
 
 

@@ -304,10 +304,13 @@ def inside(results: str) -> str:
 def run_prefix(engine: str, image: str, ident: str, results: str) -> list[str]:
     """The command that runs a job's command line inside `image`, with the results directory
     mounted where the command line expects it, no network beyond the container's own loopback,
-    and the environment a job needs (its provenance and the runner's name and digest)."""
+    the host's name, and the environment a job needs (its provenance and the runner's name and
+    digest)."""
     host = Path(results).resolve()
     argv = ["env", f"CONTAINERS_CONF={CONTAINERS / 'containers.conf'}"] if engine == "podman" else []
-    argv += [engine, "run", "--rm", "--network", "none", "--workdir", WORKDIR,
+    # The host's name inside (--uts host): a report's machine block names the machine, not the
+    # container.
+    argv += [engine, "run", "--rm", "--network", "none", "--uts", "host", "--workdir", WORKDIR,
              "--volume", f"{host}:{inside(results)}"]  # fmt: skip
     for var in PASSED_ENV:
         if var in os.environ:
