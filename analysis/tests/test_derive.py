@@ -321,7 +321,7 @@ def test_runners_comparison_finds_a_differing_verdict_and_reads_each_programs_cp
     assert rows["cmix"].overhead == pytest.approx(1.0)
     (run,) = [d.name for d in (native / "raw" / "db-sm-rsm").iterdir()]
     report = json.loads((native / "raw" / "db-sm-rsm" / run / "report.json").read_text())
-    status = next(iter(report["statuses"]))
+    status = next(iter(report["body"]["statuses"]))
     broken = synth.make_results(tmp_path / "broken", paper_dir, cfg, fail={run: status})
     rows = {r.experiment: r for r in compare(native, broken)}
     assert not rows["db-sm-rsm"].same_verdicts and rows["cmix"].same_verdicts
