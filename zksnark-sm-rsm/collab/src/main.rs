@@ -17,17 +17,19 @@ use ark_serialize::Compress;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
+use collab_groth16::control::file_sha256;
 use collab_groth16::groth16::check_key;
 use collab_groth16::launch::{
-    file_sha256, local_prover, party_main, run_collaborative, single_prover, Launch, PartyArgs,
-    Statement,
+    local_prover, run_collaborative, single_prover, Kill, Launch, Statement,
 };
+use collab_groth16::process::{party_main, PartyArgs};
 use collab_groth16::qap::Qap;
-use collab_groth16::report::{operations, timed, Phase, SingleFigures};
+use collab_groth16::report::{operations, timed, Phase, RunReport, SingleFigures};
 use collab_groth16::tamper::Tamper;
 use collab_groth16::{Error, Variant};
 use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::{stream, Seed};
+use netem::{Network, Profile};
 use zksnark_prover::{read_wtns, snark, R1cs};
 
 #[derive(Parser)]
@@ -87,6 +89,15 @@ struct RunArgs {
     /// triple-z with an index, a-share, b-share, c-share). The report records it.
     #[arg(long)]
     tamper: Option<String>,
+    /// Fault test: the coordinator kills party PARTY's process (SIGKILL) as it starts the
+    /// online step STEP (PARTY:STEP); the run must fail, naming both.
+    #[arg(long)]
+    kill_party: Option<String>,
+    /// The network between the parties and the coordinator: none (the host's loopback), lan,
+    /// region, wan, or a spec such as rtt=50ms,rate=200mbit (netem's profiles). Every profile
+    /// but none runs each process in a network namespace of its own and needs root.
+    #[arg(long, default_value = "none")]
+    network: Profile,
     /// Seconds a party or the coordinator waits for a peer before giving up.
     #[arg(long, default_value_t = 1800)]
     timeout: u64,
@@ -158,7 +169,8 @@ fn main() -> ExitCode {
             let parameters = json!({
                 "r1cs": args.r1cs, "wtns": args.wtns, "parties": args.parties,
                 "variants": args.variants, "threads": args.threads, "pk": args.pk,
-                "no_spawn": args.no_spawn, "tamper": args.tamper,
+                "no_spawn": args.no_spawn, "tamper": args.tamper, "kill_party": args.kill_party,
+                "network": args.network.spec(),
             });
             let envelope = Envelope::begin(
                 "collab-groth16",
@@ -191,132 +203,45 @@ impl Drop for TempDir {
 }
 
 /// The version of the body's schema (docs/report.schema.json).
-const BODY_VERSION: u32 = 2;
+const BODY_VERSION: u32 = 3;
+
+/// The command line, checked: what `run` needs beyond the raw arguments.
+struct Checked {
+    variants: Vec<Variant>,
+    tamper: Option<Tamper>,
+    kill: Option<Kill>,
+}
 
 /// Checks everything, then runs; the outcome (passed: every proof verified). Errors are bad
-/// input, found before long work.
+/// input (a network this process may not create included), found before long work.
 fn run(a: RunArgs) -> Result<Outcome, Error> {
-    // Bad input first.
-    if a.parties.is_empty() || a.parties.iter().any(|&m| !(2..=8).contains(&m)) {
-        return Err(Error::Invalid(format!(
-            "--parties {:?}: each party count must be 2 to 8",
-            a.parties
-        )));
-    }
-    let variants = a
-        .variants
-        .iter()
-        .map(|v| Variant::parse(v))
-        .collect::<Result<Vec<_>, _>>()?;
-    let tamper = a.tamper.as_deref().map(Tamper::parse).transpose()?;
-    if let Some(t) = tamper {
-        if a.parties.iter().any(|&m| t.party >= m) {
-            return Err(Error::Invalid(format!(
-                "--tamper names party {}, but a run has fewer parties",
-                t.party
-            )));
-        }
-    }
-    if a.no_spawn && (a.pk.is_none() || a.parties.len() != 1 || variants.len() != 1) {
-        return Err(Error::Invalid(
-            "--no-spawn needs --pk (the parties load the same key) and exactly one party count \
-             and one variant"
-                .into(),
-        ));
-    }
+    let checked = check_arguments(&a)?;
+    let network = create_network(&a)?;
     let threads = configure_threads(a.threads)?;
-    let r1cs = R1cs::<Fr>::read(&a.r1cs)?;
-    let w = r1cs.assignment(read_wtns(&a.wtns)?, &a.wtns)?;
-    if let Some(index) = r1cs.first_unsatisfied(&w) {
-        return Err(zksnark_prover::Error::Unsatisfied {
-            index,
-            total: r1cs.constraints.len(),
-        }
-        .into());
-    }
-    let qap = Qap::new(&r1cs)?;
-
-    // The proving key: given, or a fresh setup saved where the parties can read it.
-    let mut temp = None;
-    let (pk, pk_path, setup): (ProvingKey<Bn254>, PathBuf, Option<Phase>) = match &a.pk {
-        Some(path) => {
-            let pk = snark::load(path, Compress::No, "Groth16 proving key")?;
-            (pk, path.clone(), None)
-        }
-        None => {
-            let (pk, phase) =
-                timed(|| snark::setup(&r1cs, &mut snark::rng(a.seed.as_ref(), "setup")));
-            let pk = pk?;
-            let dir = std::env::temp_dir().join(format!("collab-groth16-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).map_err(|e| zksnark_prover::Error::io(&dir, e))?;
-            let path = dir.join("pk.bin");
-            temp = Some(TempDir(dir));
-            snark::save(&path, &pk, Compress::No)?;
-            (pk, path, Some(phase))
-        }
-    };
-    check_key(&r1cs, &pk, &qap)?;
+    let circuit = load_statement(&a)?;
+    let key = proving_key(&a, &circuit.r1cs)?;
+    check_key(&circuit.r1cs, &key.pk, &circuit.qap)?;
     let st = Statement {
-        r1cs: &r1cs,
-        pk: &pk,
-        qap: &qap,
-        w: &w,
+        r1cs: &circuit.r1cs,
+        pk: &key.pk,
+        qap: &circuit.qap,
+        w: &circuit.w,
     };
     let launch = Launch {
         spawn: !a.no_spawn,
         listen: a.listen,
+        network,
         r1cs_sha256: file_sha256(&a.r1cs)?,
-        pk_sha256: file_sha256(&pk_path)?,
+        pk_sha256: file_sha256(&key.path)?,
         r1cs: a.r1cs.clone(),
-        pk: pk_path,
+        pk: key.path.clone(),
         threads,
         timeout: Duration::from_secs(a.timeout),
-        tamper,
+        tamper: checked.tamper,
+        kill: checked.kill.clone(),
         seed: a.seed,
     };
-
-    let jobs: Vec<(Variant, usize)> = variants
-        .iter()
-        .flat_map(|&v| a.parties.iter().map(move |&m| (v, m)))
-        .collect();
-    let progress =
-        measure::progress::Progress::new("collab-groth16", None, 2 * jobs.len() as u64 + 1);
-    // The single provers before the first collaborative run and after every run: each run is
-    // compared with the mean of the two samples around it, so that a machine whose speed drifts
-    // (other tenants come and go) bends the ratio as little as possible.
-    let mut single = SingleFigures::new("zksnark-prover (ark-groth16 0.4 create_random_proof)");
-    let mut local = SingleFigures::new("collab-groth16 plain (the parties' arithmetic, unshared)");
-    let mut single_rng = stream("collab-groth16/single-prover", a.seed.as_ref());
-    let mut local_rng = stream("collab-groth16/local-prover", a.seed.as_ref());
-    let mut sample = |single: &mut SingleFigures, local: &mut SingleFigures| -> Result<(), Error> {
-        let (phase, ok) = single_prover(&st, &mut single_rng)?;
-        single.add(phase, ok);
-        let (phase, ok) = local_prover(&st, &mut local_rng)?;
-        local.add(phase, ok);
-        Ok(())
-    };
-    sample(&mut single, &mut local)?;
-    progress.inc(1);
-    let mut runs = vec![];
-    for &(variant, m) in &jobs {
-        let mut run = run_collaborative(&launch, &st, m, variant);
-        eprintln!(
-            "collab-groth16: {} m={m}: {}{}",
-            variant.name(),
-            run.status,
-            run.error
-                .as_deref()
-                .map(|e| format!(" ({e})"))
-                .unwrap_or_default()
-        );
-        progress.inc(1);
-        sample(&mut single, &mut local)?;
-        progress.inc(1);
-        run.summarise(single.bracket(), local.bracket());
-        runs.push(run);
-    }
-    progress.finish();
-
+    let (single, local, runs) = measure_runs(&a, &checked, &launch, &st)?;
     let passed = single.status == "PASSED"
         && local.status == "PASSED"
         && runs.iter().all(|r| r.status == "PASSED");
@@ -330,8 +255,238 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
     for r in &runs {
         inputs.add("dealt sha256", r.dealt_sha256.as_bytes());
     }
-    drop(temp);
-    let body = json!({
+    drop(key.temp);
+    let figures = Figures {
+        single,
+        local,
+        runs,
+        setup: key.setup,
+    };
+    let body = body(&a, &checked, &launch, &st, figures);
+    Ok(Outcome {
+        passed,
+        inputs,
+        body,
+    })
+}
+
+/// The party counts, variants, faults and their combinations.
+fn check_arguments(a: &RunArgs) -> Result<Checked, Error> {
+    if a.parties.is_empty() || a.parties.iter().any(|&m| !(2..=8).contains(&m)) {
+        return Err(Error::Invalid(format!(
+            "--parties {:?}: each party count must be 2 to 8",
+            a.parties
+        )));
+    }
+    let variants = a
+        .variants
+        .iter()
+        .map(|v| Variant::parse(v))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tamper = a.tamper.as_deref().map(Tamper::parse).transpose()?;
+    let kill = a.kill_party.as_deref().map(Kill::parse).transpose()?;
+    let named = tamper
+        .map(|t| ("--tamper", t.party))
+        .into_iter()
+        .chain(kill.as_ref().map(|k| ("--kill-party", k.party)));
+    for (option, party) in named {
+        if a.parties.iter().any(|&m| party >= m) {
+            return Err(Error::Invalid(format!(
+                "{option} names party {party}, but a run has fewer parties"
+            )));
+        }
+    }
+    if kill.as_ref().is_some_and(|k| k.step == "mac_check")
+        && variants.contains(&Variant::SemiHonest)
+    {
+        return Err(Error::Invalid(
+            "--kill-party: the semi-honest variant has no mac_check step".into(),
+        ));
+    }
+    if a.no_spawn && (a.pk.is_none() || a.parties.len() != 1 || variants.len() != 1) {
+        return Err(Error::Invalid(
+            "--no-spawn needs --pk (the parties load the same key) and exactly one party count \
+             and one variant"
+                .into(),
+        ));
+    }
+    if a.no_spawn && (a.network.is_emulated() || kill.is_some()) {
+        return Err(Error::Invalid(
+            "--no-spawn: parties started by hand run outside the emulated network and cannot be \
+             killed by the coordinator: it needs --network none and no --kill-party"
+                .into(),
+        ));
+    }
+    Ok(Checked {
+        variants,
+        tamper,
+        kill,
+    })
+}
+
+/// The run's network: a slot for each party of the largest run and one for the coordinator.
+/// A refusal (no rights, a missing program) is bad input, in one line.
+fn create_network(a: &RunArgs) -> Result<Network, Error> {
+    let slots = a.parties.iter().max().copied().unwrap_or(2) + 1;
+    Network::create(&a.network, slots).map_err(|e| Error::Invalid(e.to_string()))
+}
+
+/// The statement's files, read and checked.
+struct Circuit {
+    r1cs: R1cs<Fr>,
+    /// The full assignment, wire order.
+    w: Vec<Fr>,
+    qap: Qap<Fr>,
+}
+
+/// The R1CS, the witness (which must satisfy it) and the QAP.
+fn load_statement(a: &RunArgs) -> Result<Circuit, Error> {
+    let r1cs = R1cs::<Fr>::read(&a.r1cs)?;
+    let w = r1cs.assignment(read_wtns(&a.wtns)?, &a.wtns)?;
+    if let Some(index) = r1cs.first_unsatisfied(&w) {
+        return Err(zksnark_prover::Error::Unsatisfied {
+            index,
+            total: r1cs.constraints.len(),
+        }
+        .into());
+    }
+    let qap = Qap::new(&r1cs)?;
+    Ok(Circuit { r1cs, w, qap })
+}
+
+/// The proving key and the file the parties read it from.
+struct Key {
+    pk: ProvingKey<Bn254>,
+    path: PathBuf,
+    /// The setup's time, when this run made the key.
+    setup: Option<Phase>,
+    /// Where a generated key waits for the parties (removed when dropped).
+    temp: Option<TempDir>,
+}
+
+/// The proving key: given, or a fresh setup saved where the parties can read it.
+fn proving_key(a: &RunArgs, r1cs: &R1cs<Fr>) -> Result<Key, Error> {
+    if let Some(path) = &a.pk {
+        let pk = snark::load(path, Compress::No, "Groth16 proving key")?;
+        return Ok(Key {
+            pk,
+            path: path.clone(),
+            setup: None,
+            temp: None,
+        });
+    }
+    let (pk, phase) = timed(|| snark::setup(r1cs, &mut snark::rng(a.seed.as_ref(), "setup")));
+    let pk = pk?;
+    let dir = std::env::temp_dir().join(format!("collab-groth16-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| zksnark_prover::Error::io(&dir, e))?;
+    let temp = TempDir(dir.clone());
+    let path = dir.join("pk.bin");
+    snark::save(&path, &pk, Compress::No)?;
+    Ok(Key {
+        pk,
+        path,
+        setup: Some(phase),
+        temp: Some(temp),
+    })
+}
+
+/// Every collaborative run, with the single and local provers sampled before the first run and
+/// after every run: each run is compared with the mean of the two samples around it, so that a
+/// machine whose speed drifts (other tenants come and go) bends the ratio as little as possible.
+fn measure_runs(
+    a: &RunArgs,
+    checked: &Checked,
+    launch: &Launch,
+    st: &Statement,
+) -> Result<(SingleFigures, SingleFigures, Vec<RunReport>), Error> {
+    let jobs: Vec<(Variant, usize)> = checked
+        .variants
+        .iter()
+        .flat_map(|&v| a.parties.iter().map(move |&m| (v, m)))
+        .collect();
+    let progress =
+        measure::progress::Progress::new("collab-groth16", None, 2 * jobs.len() as u64 + 1);
+    let mut single = SingleFigures::new("zksnark-prover (ark-groth16 0.4 create_random_proof)");
+    let mut local = SingleFigures::new("collab-groth16 plain (the parties' arithmetic, unshared)");
+    let mut single_rng = stream("collab-groth16/single-prover", a.seed.as_ref());
+    let mut local_rng = stream("collab-groth16/local-prover", a.seed.as_ref());
+    let mut sample = |single: &mut SingleFigures, local: &mut SingleFigures| -> Result<(), Error> {
+        let (phase, ok) = single_prover(st, &mut single_rng)?;
+        single.add(phase, ok);
+        let (phase, ok) = local_prover(st, &mut local_rng)?;
+        local.add(phase, ok);
+        progress.inc(1);
+        Ok(())
+    };
+    sample(&mut single, &mut local)?;
+    let mut runs = vec![];
+    for &(variant, m) in &jobs {
+        let mut run = run_collaborative(launch, st, m, variant);
+        eprintln!(
+            "collab-groth16: {} m={m} ({}): {}{}",
+            variant.name(),
+            launch.network.profile(),
+            run.status,
+            run.error
+                .as_deref()
+                .map(|e| format!(" ({e})"))
+                .unwrap_or_default()
+        );
+        progress.inc(1);
+        sample(&mut single, &mut local)?;
+        run.summarise(single.bracket(), local.bracket(), launch.one_way_delay_s());
+        runs.push(run);
+    }
+    progress.finish();
+    Ok((single, local, runs))
+}
+
+/// What the runs measured, for the report's body.
+struct Figures {
+    single: SingleFigures,
+    local: SingleFigures,
+    runs: Vec<RunReport>,
+    setup: Option<Phase>,
+}
+
+/// The emulated network, as the report describes it.
+fn network_json(network: &Network) -> serde_json::Value {
+    let profile = network.profile();
+    let link = profile.link;
+    json!({
+        "profile": profile.name,
+        "spec": profile.spec(),
+        "emulated": network.is_emulated(),
+        "rtt_s": link.map(|l| l.rtt.as_secs_f64()),
+        "rate_bits_per_second": link.and_then(|l| l.rate).map(|r| r.bits_per_second()),
+        "placement": if network.is_emulated() {
+            "each party and the coordinator in a network namespace of its own, each linked to one \
+             emulated switch (netem): the profile's rate on every link in each direction, half \
+             its round trip added each way"
+        } else {
+            "every process on the host's loopback, each party on an address of its own"
+        },
+        "delay_line": network.delay_stats().map(|d| json!({
+            "packets": d.packets,
+            "bytes": d.bytes,
+            "cpu_s": d.cpu.as_secs_f64(),
+            "late_mean_s": d.late_mean.as_secs_f64(),
+            "late_max_s": d.late_max.as_secs_f64(),
+            "realtime": d.realtime,
+        })),
+    })
+}
+
+/// The report's body.
+fn body(
+    a: &RunArgs,
+    checked: &Checked,
+    launch: &Launch,
+    st: &Statement,
+    figures: Figures,
+) -> serde_json::Value {
+    let (r1cs, qap) = (st.r1cs, st.qap);
+    json!({
         "curve": "BN254",
         "inputs": {
             "r1cs": a.r1cs,
@@ -342,9 +497,11 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
             "private_wires": r1cs.n_wires - qap.inputs(),
             "domain_size": qap.size(),
         },
-        "threads": threads,
-        "tamper": tamper.map(|t| t.to_string()),
-        "channels": "plain TCP on the given addresses (no encryption, no authentication)",
+        "threads": launch.threads,
+        "tamper": checked.tamper.map(|t| t.to_string()),
+        "kill_party": checked.kill.as_ref().map(|k| k.to_string()),
+        "network": network_json(&launch.network),
+        "channels": "plain TCP between the parties' addresses (no encryption, no authentication)",
         "dealer": "trusted: deals honestly and does not collude with any party",
         "randomness": if a.seed.is_some() {
             "setup, dealer and parties: derived from the public seed (not secret)"
@@ -354,25 +511,20 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
         "setup": {
             "source": if a.pk.is_some() { "file" } else { "generated" },
             "pk": a.pk,
-            "phase": setup,
+            "phase": figures.setup,
         },
-        "single_prover": single,
+        "single_prover": figures.single,
         "single_prover_operations": operations(
             r1cs.n_wires,
             r1cs.n_wires - qap.inputs(),
             qap.size(),
             None,
         ),
-        "local_prover": local,
-        "runs": runs,
+        "local_prover": figures.local,
+        "runs": figures.runs,
         "peak_rss_mib": measure::clock::peak_rss_mib(),
         "versions": versions(),
         "command": std::env::args().collect::<Vec<_>>(),
-    });
-    Ok(Outcome {
-        passed,
-        inputs,
-        body,
     })
 }
 
@@ -401,6 +553,10 @@ fn print_table(report: &serde_json::Value) {
             .unwrap_or_default(),
         report["local_prover"]["cpu_s"].as_f64().unwrap_or(f64::NAN),
         report["threads"]
+    );
+    println!(
+        "network: {}",
+        report["network"]["spec"].as_str().unwrap_or("?")
     );
     for run in report["runs"].as_array().into_iter().flatten() {
         let s = &run["summary"];
