@@ -168,10 +168,10 @@ def section(doc: Doc, ctx: Context) -> None:
             "verifier checks snarkjs's proof and snarkjs checks the native one, on the same public inputs; a "
             "disagreement fails the run. Ratios above 1: snarkjs is slower. The powers of tau (snarkjs's "
             "prepared .ptau, one participant: a benchmark's setup, not a trusted one) are generated in the "
-            "run, nothing is downloaded: 'native' by zksnark-prover ptau, which knows the secrets and computes "
-            "every point as a fixed-base multiple (seconds at 2^16), 'snarkjs' by snarkjs's own ceremony "
-            "(an hour at 2^16; cached between runs). Their generation time is not in the setup (it is the "
-            "same for every circuit up to that size).",
+            "run, nothing is downloaded: 'native' by zksnark-prover ptau, which knows the secrets and "
+            "computes every point as a fixed-base multiple (seconds at 2^16), 'snarkjs' by snarkjs's own "
+            "ceremony (an hour at 2^16; cached between runs). Their generation time is not in the setup "
+            "(it is the same for every circuit up to that size).",
             small=True,
         )
     doc.para(SHA256_NOTE, small=True)
