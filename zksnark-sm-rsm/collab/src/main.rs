@@ -27,9 +27,10 @@ use collab_groth16::qap::Qap;
 use collab_groth16::report::{operations, timed, Phase, RunReport, SingleFigures};
 use collab_groth16::tamper::Tamper;
 use collab_groth16::{Error, Variant};
-use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::envelope::{Inputs, Outcome};
 use measure::seed::{stream, Seed};
 use netem::{Network, Profile};
+use zksnark_prover::cli::{configure_threads, Files, Program};
 use zksnark_prover::{read_wtns, snark, R1cs};
 
 #[derive(Parser)]
@@ -51,15 +52,8 @@ enum Command {
 
 #[derive(Args)]
 struct RunArgs {
-    /// circom-format R1CS (as zokrates-js or circom export it).
-    #[arg(long)]
-    r1cs: PathBuf,
-    /// circom-format witness for it.
-    #[arg(long)]
-    wtns: PathBuf,
-    /// Where to write the report (the suite's envelope; body schema: docs/report.schema.json).
-    #[arg(long)]
-    out: PathBuf,
+    #[command(flatten)]
+    files: Files,
     /// Public seed (64 hex digits): the setup (when generated), the dealer's material and the
     /// parties' randomness are derived from it, so they are reproducible and not secret.
     /// Default: the OS's randomness.
@@ -133,7 +127,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Party(p) => {
             let id = p.id;
-            if let Err(e) = configure_threads(p.threads) {
+            if let Err(e) = configure_threads(Some(p.threads)) {
                 eprintln!("collab-groth16 party {id}: error: {e}");
                 return ExitCode::from(2);
             }
@@ -167,23 +161,17 @@ fn main() -> ExitCode {
         }
         Command::Run(args) => {
             let parameters = json!({
-                "r1cs": args.r1cs, "wtns": args.wtns, "parties": args.parties,
+                "r1cs": args.files.r1cs, "wtns": args.files.wtns, "parties": args.parties,
                 "variants": args.variants, "threads": args.threads, "pk": args.pk,
                 "no_spawn": args.no_spawn, "tamper": args.tamper, "kill_party": args.kill_party,
                 "network": args.network.spec(),
             });
-            let envelope = Envelope::begin(
-                "collab-groth16",
-                env!("CARGO_PKG_VERSION"),
-                BODY_VERSION,
-                parameters,
-                args.seed.as_ref(),
-            );
-            let out = args.out.clone();
-            measure::cli::finish_run(
+            let (out, seed) = (args.files.out.clone(), args.seed);
+            PROGRAM.run(
                 &out,
-                envelope,
-                || run(args).map_err(|e| format!("error: {e}")),
+                parameters,
+                seed.as_ref(),
+                || run(args),
                 |r| {
                     print_table(&r["body"]);
                     String::new()
@@ -202,8 +190,12 @@ impl Drop for TempDir {
     }
 }
 
-/// The version of the body's schema (docs/report.schema.json).
-const BODY_VERSION: u32 = 3;
+/// The program, as its reports name it (body schema: docs/report.schema.json).
+const PROGRAM: Program = Program {
+    name: "collab-groth16",
+    version: env!("CARGO_PKG_VERSION"),
+    body_version: 3,
+};
 
 /// The command line, checked: what `run` needs beyond the raw arguments.
 struct Checked {
@@ -217,7 +209,7 @@ struct Checked {
 fn run(a: RunArgs) -> Result<Outcome, Error> {
     let checked = check_arguments(&a)?;
     let network = create_network(&a)?;
-    let threads = configure_threads(a.threads)?;
+    let threads = configure_threads(Some(a.threads))?;
     let circuit = load_statement(&a)?;
     let key = proving_key(&a, &circuit.r1cs)?;
     check_key(&circuit.r1cs, &key.pk, &circuit.qap)?;
@@ -231,9 +223,9 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
         spawn: !a.no_spawn,
         listen: a.listen,
         network,
-        r1cs_sha256: file_sha256(&a.r1cs)?,
+        r1cs_sha256: file_sha256(&a.files.r1cs)?,
         pk_sha256: file_sha256(&key.path)?,
-        r1cs: a.r1cs.clone(),
+        r1cs: a.files.r1cs.clone(),
         pk: key.path.clone(),
         threads,
         timeout: Duration::from_secs(a.timeout),
@@ -249,8 +241,8 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
     // generated) and each run's dealt material.
     let mut inputs = Inputs::new();
     inputs
-        .add("r1cs sha256", file_sha256(&a.r1cs)?.as_bytes())
-        .add("wtns sha256", file_sha256(&a.wtns)?.as_bytes())
+        .add("r1cs sha256", file_sha256(&a.files.r1cs)?.as_bytes())
+        .add("wtns sha256", file_sha256(&a.files.wtns)?.as_bytes())
         .add("pk sha256", launch.pk_sha256.as_bytes());
     for r in &runs {
         inputs.add("dealt sha256", r.dealt_sha256.as_bytes());
@@ -341,8 +333,8 @@ struct Circuit {
 
 /// The R1CS, the witness (which must satisfy it) and the QAP.
 fn load_statement(a: &RunArgs) -> Result<Circuit, Error> {
-    let r1cs = R1cs::<Fr>::read(&a.r1cs)?;
-    let w = r1cs.assignment(read_wtns(&a.wtns)?, &a.wtns)?;
+    let r1cs = R1cs::<Fr>::read(&a.files.r1cs)?;
+    let w = r1cs.assignment(read_wtns(&a.files.wtns)?, &a.files.wtns)?;
     if let Some(index) = r1cs.first_unsatisfied(&w) {
         return Err(zksnark_prover::Error::Unsatisfied {
             index,
@@ -489,8 +481,8 @@ fn body(
     json!({
         "curve": "BN254",
         "inputs": {
-            "r1cs": a.r1cs,
-            "wtns": a.wtns,
+            "r1cs": a.files.r1cs,
+            "wtns": a.files.wtns,
             "constraints": r1cs.constraints.len(),
             "wires": r1cs.n_wires,
             "public_inputs": r1cs.num_public(),
@@ -574,16 +566,4 @@ fn print_table(report: &serde_json::Value) {
             s["dealer_cpu_s"].as_f64().unwrap_or(f64::NAN),
         );
     }
-}
-
-/// Builds the global rayon pool that ark's MSMs and FFTs and our loops run on.
-fn configure_threads(n: usize) -> Result<usize, Error> {
-    if n == 0 {
-        return Err(Error::Invalid("--threads must be at least 1".into()));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build_global()
-        .map_err(|e| Error::Invalid(format!("cannot start {n} worker threads: {e}")))?;
-    Ok(n)
 }

@@ -34,15 +34,25 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// A test's scratch directory with the circuit, and the profiles it runs: `none`, and
+/// `emulated` where this machine can make namespaces.
+fn profiles(test: &str, emulated: &[&'static str]) -> (Dir, Vec<&'static str>) {
+    let dir = Dir::new(test);
+    circuit(&dir);
+    let mut profiles = vec!["none"];
+    if can_emulate(test) {
+        profiles.extend(emulated);
+    }
+    (dir, profiles)
+}
+
 #[test]
 fn every_profile_proves_and_verifies() {
     let _serial = serial();
-    let dir = Dir::new("profiles");
-    circuit(&dir);
-    let mut profiles = vec!["none"];
-    if can_emulate("every_profile_proves_and_verifies") {
-        profiles.extend(["lan", "region", "wan", "rtt=30ms,rate=200mbit"]);
-    }
+    let (dir, profiles) = profiles(
+        "every_profile_proves_and_verifies",
+        &["lan", "region", "wan", "rtt=30ms,rate=200mbit"],
+    );
     for profile in profiles {
         let (out, report) = run(
             &dir,
@@ -165,12 +175,7 @@ fn processes_naming(needle: &str) -> Vec<String> {
 #[test]
 fn a_party_killed_mid_proof_fails_the_run_loudly() {
     let _serial = serial();
-    let dir = Dir::new("killed");
-    circuit(&dir);
-    let mut profiles = vec!["none"];
-    if can_emulate("a_party_killed_mid_proof_fails_the_run_loudly") {
-        profiles.push("lan");
-    }
+    let (dir, profiles) = profiles("a_party_killed_mid_proof_fails_the_run_loudly", &["lan"]);
     for profile in profiles {
         let json = dir.path("report.json");
         let _ = std::fs::remove_file(&json);

@@ -210,6 +210,25 @@ pub struct Witness {
     pub right: Vec<bool>,
 }
 
+impl Witness {
+    /// The honest prover's witness: v's canonical bits for `variant`, r's canonical 254 bits, and
+    /// the path.
+    pub fn honest(
+        variant: Variant,
+        v: &Fr,
+        r: &Fr,
+        siblings: Vec<Node>,
+        right: Vec<bool>,
+    ) -> Witness {
+        Witness {
+            v_bits: variant.v_bits(v),
+            r_bits: bits_le(r, scalar::SCALAR_BITS),
+            siblings,
+            right,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
     pub public: Public,
