@@ -8,6 +8,10 @@ process and thread count: the measured counterpart of the paper's 2x rule.
 The report is the suite's envelope around collab-groth16's body: the envelope's `passed` is the
 verdict; each run's status only says which run failed. Each run also states its security model
 (a deviation aborts the run or yields a proof every party rejects; plain TCP; trusted dealer).
+
+The network the parties ran under (netem's profile: `none` for the host's loopback, or `lan`,
+`region`, `wan`, a custom name) goes to the `mode` column, so that one circuit's runs under
+several profiles stay apart; its round trip is a row (`network`, `rtt`).
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ SUMMARY = {
     "online_cpu_s_max": "s",
     "online_cpu_s_mean": "s",
     "online_wall_s_max": "s",
+    "online_wall_s_mean": "s",
+    "network_floor_s": "s",
     "ratio_to_single_max": "x",
     "ratio_to_single_mean": "x",
     "ratio_to_local_max": "x",
@@ -59,16 +65,21 @@ def report_rows(p: Path, run: str, params: dict[str, Any]) -> tuple[list[dict[st
     machine = env.machine
     commit = env.commit
     versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items()}
+    network = d.get("network") if isinstance(d.get("network"), dict) else {}
+    profile = str(network.get("profile") or "none")
     base = base_row(EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit,
                     versions=versions, statement=params.get("statement"), prover=params.get("circuit"),
                     n=params.get("n"), curve=str(d.get("curve", "bn254")), hash="poseidon",
-                    threads=threads)  # fmt: skip
+                    threads=threads, mode=profile)  # fmt: skip
     rows = [
         row(base, section="inputs", party=None, label=k, metric="count", value=float(inputs[k]), unit="count")
         for k in ("constraints", "wires", "domain_size")
         if isinstance(inputs.get(k), int)
     ]
     rows += load_rows(base, env.load)
+    rtt = network.get("rtt_s")
+    rows.append(row(base, section="network", party=None, label=profile, metric="rtt",
+                    value=float(rtt) if isinstance(rtt, int | float) else 0.0, unit="s"))  # fmt: skip
     single = need(d, "single_prover", dict, p, "body.")
     single_cpu = float(need(single, "cpu_s", (int, float), p, "single_prover."))
     rows.append(row(base, section="single prover", party=None, label="single prover", metric="cpu",
@@ -91,14 +102,17 @@ def report_rows(p: Path, run: str, params: dict[str, Any]) -> tuple[list[dict[st
                     row(rb, section="summary", party=None, label=key, metric=key, value=float(v), unit=unit)
                 )
         for party in r.get("per_party") or []:
-            online = (party.get("online") or {}).get("cpu_s")
-            if isinstance(online, int | float):
-                rows.append(row(rb, section="online", party=f"party {party.get('id')}", label="online",
-                                metric="cpu", value=float(online), unit="s"))  # fmt: skip
+            for metric, key in (("cpu", "cpu_s"), ("wall", "wall_s")):
+                v = (party.get("online") or {}).get(key)
+                if isinstance(v, int | float):
+                    rows.append(row(rb, section="online", party=f"party {party.get('id')}", label="online",
+                                    metric=metric, value=float(v), unit="s"))  # fmt: skip
         rows.append(row(rb, section="summary", party=None, label="status", metric="status", value=float(ok),
                         unit="bool"))  # fmt: skip
         why = [] if ok else [f"{status}: {r.get('error') or 'the proof did not verify'}" if status != "PASSED"
                              else "the report did not pass"]  # fmt: skip
+        if profile != "none":
+            name += f" ({profile})"
         infos.append(RunInfo(EXPERIMENT, "ours", name, str(p), ok, threads, machine, versions, failed=why,
                              commit=commit))  # fmt: skip
     if not infos:

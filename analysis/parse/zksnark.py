@@ -204,8 +204,10 @@ def parse_zk_json(path: str | Path) -> list[ZkReport]:
         rep.failed = [] if env.passed else failed
         if isinstance(ptau, dict) and isinstance(ptau.get("time"), dict):
             t = _times(ptau["time"], p, "powers_of_tau.time")
+            # "native": zksnark-prover ptau; reports before the generator was named used snarkjs.
             rep.powers_of_tau = {"power": float(ptau.get("power", 0)), "cpu": t["user"] + t["sys"],
-                                 "generated": float(ptau.get("generated_in_this_run") is True)}  # fmt: skip
+                                 "generated": float(ptau.get("generated_in_this_run") is True),
+                                 "native": float(ptau.get("generator") == "native")}  # fmt: skip
     return out
 
 

@@ -107,7 +107,7 @@ def test_zk_and_cp_json(tmp_path: Path) -> None:
     assert by["wasm"].failed == ["prover native (zokrates): status FAILED"]
     # snarkjs is a prover of its own, checked by the native verifier.
     assert by["snarkjs"].checked_by == {"native": True} and by["native"].checked_by == {"snarkjs": True}
-    assert by["snarkjs"].powers_of_tau["power"] == 16
+    assert by["snarkjs"].powers_of_tau["power"] == 16 and by["snarkjs"].powers_of_tau["native"] == 1.0
     ok = parse_zk_json(synth.zk_json(tmp_path / "ok", "rsm", 100, 1.5, variant="as-published"))
     assert {(r.passed, r.circuit_variant, tuple(r.fixes)) for r in ok} == {(True, "as-published", ())}
     cp = parse_cp_json(synth.cp_json(tmp_path / "c", 100))

@@ -450,6 +450,72 @@ function references(circuits) {
 }
 
 /**
+ * COMPUTATION, shared by every circuit and prover: the set, the tree, the path, the program and
+ * its inputs, written to `build`; returns the instance and the section's time and lines.
+ */
+async function computation({ statement, hash, variant, n, rngs, log, inputs, build }) {
+  log("COMPUTATION: set, tree, path");
+  const zokFile = path.join(build, `${statement}.zok`);
+  const inputsFile = path.join(build, "inputs.json");
+  const computed = await timed(async () => {
+    const inst = await buildInstance({ statement, hash, variant, n, rng: rngs.inputs, log, inputs });
+    writeFileSync(zokFile, inst.program);
+    writeFileSync(inputsFile, JSON.stringify(inst.args));
+    return inst;
+  });
+  const inst = computed.value;
+  const shared = {
+    computation: computed.time,
+    computationLines: [
+      `n=${n}`,
+      `treedepth=${inst.depth}`,
+      `hashfunc=${hash}`,
+      `statement=${statement}`,
+      `variant=${variant}`,
+      `Written ${zokFile}`,
+      ...Object.entries(inst.steps).map(([k, s]) => `Time ${k}: ${s} sec`),
+      `proven index: ${inst.index}`,
+      `root hash: ${inst.root}`,
+      `Written ${inputsFile}`,
+    ],
+  };
+  return { inst, shared };
+}
+
+/**
+ * snarkjs's powers of tau, generated once for the largest circuit of the run (the first asks):
+ * `forCircuit(r1cs)` returns a file large enough for that circuit; `report()` is the body's
+ * `powers_of_tau` (null if no circuit asked).
+ */
+function powersOfTauOnce({ generator, build, threads, seed, rngs, log }) {
+  let ptau = null;
+  const forCircuit = async (r1cs) => {
+    const power = ptauPower(await r1csInfo(r1cs));
+    if (ptau === null || ptau.power < power) {
+      log(`snarkjs: powers of tau of 2^${power} by ${generator === "native" ? "zksnark-prover ptau" : "snarkjs (from its cache, or generated: minutes to an hour of CPU)"}`);
+      ptau = await powersOfTau({ power, generator, build, threads, seed, entropy: rngs.snarkjsEntropy() });
+      log(`snarkjs: powers of tau of 2^${ptau.power} ${ptau.generated_in_this_run ? "generated" : "taken from the cache"} ` +
+          `by ${ptau.by} (generation took ${ptau.time.user.toFixed(1)} s user)`);
+    }
+    return ptau;
+  };
+  const report = () =>
+    ptau === null
+      ? null
+      : {
+          power: ptau.power,
+          time: ptau.time,
+          generated_in_this_run: ptau.generated_in_this_run,
+          generator: ptau.generator,
+          by: ptau.by,
+          threads: ptau.threads,
+          participants: 1,
+          source: ptauSource(ptau),
+        };
+  return { forCircuit, report };
+}
+
+/**
  * @param {{statement, hash, n, threads, out, seed: string|null, variant: string, provers: string[],
  *          circuits?: string[], ptau?: "native"|"snarkjs", keepBuild?: boolean, log?: (msg: string) => void,
  *          inputs: Inputs}} opts
@@ -485,45 +551,9 @@ export async function runExperiment(opts) {
     if (wantZokrates) await zok.zokrates();
     log(`statement=${statement} hash=${hash} n=${n} variant=${variant} circuits=${circuits.join(",")} provers=${provers.join(",")} threads=${threads} build=${build}`);
 
-    // ---- COMPUTATION (shared by every circuit and prover)
-    log("COMPUTATION: set, tree, path");
-    const zokFile = path.join(build, `${statement}.zok`);
-    const inputsFile = path.join(build, "inputs.json");
-    const computation = await timed(async () => {
-      const inst = await buildInstance({ statement, hash, variant, n, rng: rngs.inputs, log, inputs });
-      writeFileSync(zokFile, inst.program);
-      writeFileSync(inputsFile, JSON.stringify(inst.args));
-      return inst;
-    });
-    const inst = computation.value;
-    const shared = {
-      computation: computation.time,
-      computationLines: [
-        `n=${n}`,
-        `treedepth=${inst.depth}`,
-        `hashfunc=${hash}`,
-        `statement=${statement}`,
-        `variant=${variant}`,
-        `Written ${zokFile}`,
-        ...Object.entries(inst.steps).map(([k, s]) => `Time ${k}: ${s} sec`),
-        `proven index: ${inst.index}`,
-        `root hash: ${inst.root}`,
-        `Written ${inputsFile}`,
-      ],
-    };
-
-    // snarkjs's powers of tau: generated once, for the largest circuit of the run (the first).
-    let ptau = null;
-    const ptauFor = async (r1cs) => {
-      const power = ptauPower(await r1csInfo(r1cs));
-      if (ptau === null || ptau.power < power) {
-        log(`snarkjs: powers of tau of 2^${power} by ${ptauGenerator === "native" ? "zksnark-prover ptau" : "snarkjs (from its cache, or generated: minutes to an hour of CPU)"}`);
-        ptau = await powersOfTau({ power, generator: ptauGenerator, build, threads, seed, entropy: rngs.snarkjsEntropy() });
-        log(`snarkjs: powers of tau of 2^${ptau.power} ${ptau.generated_in_this_run ? "generated" : "taken from the cache"} ` +
-            `by ${ptau.by} (generation took ${ptau.time.user.toFixed(1)} s user)`);
-      }
-      return ptau;
-    };
+    const { inst, shared } = await computation({ statement, hash, variant, n, rngs, log, inputs, build });
+    const ptau = powersOfTauOnce({ generator: ptauGenerator, build, threads, seed, rngs, log });
+    const ptauFor = ptau.forCircuit;
 
     const body = {
       statement,
@@ -559,18 +589,7 @@ export async function runExperiment(opts) {
       for (const [p, text] of Object.entries(o.texts)) files[`report-optimized-${p}.txt`] = text;
       agreed &&= o.agreed;
     }
-    if (ptau !== null) {
-      body.powers_of_tau = {
-        power: ptau.power,
-        time: ptau.time,
-        generated_in_this_run: ptau.generated_in_this_run,
-        generator: ptau.generator,
-        by: ptau.by,
-        threads: ptau.threads,
-        participants: 1,
-        source: ptauSource(ptau),
-      };
-    }
+    body.powers_of_tau = ptau.report();
     body.comparison = comparison(body.circuits, threads);
     body.references = references(body.circuits);
     body.cross_verification = provers.includes("native") && provers.includes("snarkjs") ? agreed : null;

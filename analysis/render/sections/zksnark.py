@@ -34,7 +34,7 @@ SHA256_NOTE = (
     "planner therefore runs SHA-256 trees deeper than 4 levels with our optimised circuit only."
 )
 
-PTAU = "powers of tau: 2^k, generation CPU [s]"
+PTAU = "powers of tau: 2^k, generator, generation CPU [s]"
 
 FIXES_NOTE = "Fixes in force in our sound runs, as their reports list them (zksnark-sm-rsm/docs/fixes.md)."
 
@@ -118,7 +118,8 @@ def references_table(df: pd.DataFrame) -> pd.DataFrame:
             "snarkjs / native (verify)": cpu("snarkjs", "VERIFIER", "VERIFIER")
             / cpu("native", "VERIFIER", "VERIFIER"),
             "cross-verified": "yes" if all(v == 1 for v in checked) else "NO",
-            PTAU: f"2^{ptau('ptau_power'):.0f}, {ptau('ptau_cpu'):.0f}",
+            PTAU: f"2^{ptau('ptau_power'):.0f}, {'native' if ptau('ptau_native') == 1 else 'snarkjs'}, "
+            f"{ptau('ptau_cpu'):.1f}",
         }
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -165,9 +166,12 @@ def section(doc: Doc, ctx: Context) -> None:
             "snarkjs 0.7.6 sets up (zkey new + one contribution), proves (single-threaded at one thread) and "
             "verifies the very .r1cs and .wtns files the native prover reads, in the same run. The native "
             "verifier checks snarkjs's proof and snarkjs checks the native one, on the same public inputs; a "
-            "disagreement fails the run. Ratios above 1: snarkjs is slower. The powers of tau are generated "
-            "locally by snarkjs (nothing is downloaded) and cached between runs; their generation time is "
-            "not in the setup (it is the same for every circuit up to that size).",
+            "disagreement fails the run. Ratios above 1: snarkjs is slower. The powers of tau (snarkjs's "
+            "prepared .ptau, one participant: a benchmark's setup, not a trusted one) are generated in the "
+            "run, nothing is downloaded: 'native' by zksnark-prover ptau, which knows the secrets and "
+            "computes every point as a fixed-base multiple (seconds at 2^16), 'snarkjs' by snarkjs's own "
+            "ceremony (an hour at 2^16; cached between runs). Their generation time is not in the setup "
+            "(it is the same for every circuit up to that size).",
             small=True,
         )
     doc.para(SHA256_NOTE, small=True)

@@ -28,8 +28,9 @@
 //! - the protocol: [`dealer`] (preprocessing), [`party`] (the online phase), [`maccheck`]
 //!   (commitments, coin tossing and the MAC check of the malicious variant), [`tamper`]
 //!   (deliberate faults for the negative tests);
-//! - measurement and processes: [`report`] (figures and report.json), [`launch`] (the
-//!   coordinator and the party processes).
+//! - measurement and processes: [`report`] (figures and report.json), [`control`] (the
+//!   messages between the coordinator and the parties), [`launch`] (the coordinator, which
+//!   places every process in the run's emulated network) and [`process`] (the party process).
 //!
 //! # Why opening `A` and `B` is safe
 //!
@@ -46,6 +47,7 @@
 //! The products and the quotient `h` are never opened.
 
 pub mod codec;
+pub mod control;
 pub mod dealer;
 pub mod groth16;
 pub mod launch;
@@ -53,6 +55,7 @@ pub mod maccheck;
 pub mod net;
 pub mod party;
 pub mod plain;
+pub mod process;
 pub mod qap;
 pub mod report;
 pub mod share;

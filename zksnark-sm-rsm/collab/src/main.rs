@@ -17,17 +17,20 @@ use ark_serialize::Compress;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
+use collab_groth16::control::file_sha256;
 use collab_groth16::groth16::check_key;
 use collab_groth16::launch::{
-    file_sha256, local_prover, party_main, run_collaborative, single_prover, Launch, PartyArgs,
-    Statement,
+    local_prover, run_collaborative, single_prover, Kill, Launch, Statement,
 };
+use collab_groth16::process::{party_main, PartyArgs};
 use collab_groth16::qap::Qap;
-use collab_groth16::report::{operations, timed, Phase, SingleFigures};
+use collab_groth16::report::{operations, timed, Phase, RunReport, SingleFigures};
 use collab_groth16::tamper::Tamper;
 use collab_groth16::{Error, Variant};
-use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::envelope::{Inputs, Outcome};
 use measure::seed::{stream, Seed};
+use netem::{Network, Profile};
+use zksnark_prover::cli::{configure_threads, Files, Program};
 use zksnark_prover::{read_wtns, snark, R1cs};
 
 #[derive(Parser)]
@@ -49,15 +52,8 @@ enum Command {
 
 #[derive(Args)]
 struct RunArgs {
-    /// circom-format R1CS (as zokrates-js or circom export it).
-    #[arg(long)]
-    r1cs: PathBuf,
-    /// circom-format witness for it.
-    #[arg(long)]
-    wtns: PathBuf,
-    /// Where to write the report (the suite's envelope; body schema: docs/report.schema.json).
-    #[arg(long)]
-    out: PathBuf,
+    #[command(flatten)]
+    files: Files,
     /// Public seed (64 hex digits): the setup (when generated), the dealer's material and the
     /// parties' randomness are derived from it, so they are reproducible and not secret.
     /// Default: the OS's randomness.
@@ -87,6 +83,15 @@ struct RunArgs {
     /// triple-z with an index, a-share, b-share, c-share). The report records it.
     #[arg(long)]
     tamper: Option<String>,
+    /// Fault test: the coordinator kills party PARTY's process (SIGKILL) as it starts the
+    /// online step STEP (PARTY:STEP); the run must fail, naming both.
+    #[arg(long)]
+    kill_party: Option<String>,
+    /// The network between the parties and the coordinator: none (the host's loopback), lan,
+    /// region, wan, or a spec such as rtt=50ms,rate=200mbit (netem's profiles). Every profile
+    /// but none runs each process in a network namespace of its own and needs root.
+    #[arg(long, default_value = "none")]
+    network: Profile,
     /// Seconds a party or the coordinator waits for a peer before giving up.
     #[arg(long, default_value_t = 1800)]
     timeout: u64,
@@ -122,7 +127,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Party(p) => {
             let id = p.id;
-            if let Err(e) = configure_threads(p.threads) {
+            if let Err(e) = configure_threads(Some(p.threads)) {
                 eprintln!("collab-groth16 party {id}: error: {e}");
                 return ExitCode::from(2);
             }
@@ -156,22 +161,17 @@ fn main() -> ExitCode {
         }
         Command::Run(args) => {
             let parameters = json!({
-                "r1cs": args.r1cs, "wtns": args.wtns, "parties": args.parties,
+                "r1cs": args.files.r1cs, "wtns": args.files.wtns, "parties": args.parties,
                 "variants": args.variants, "threads": args.threads, "pk": args.pk,
-                "no_spawn": args.no_spawn, "tamper": args.tamper,
+                "no_spawn": args.no_spawn, "tamper": args.tamper, "kill_party": args.kill_party,
+                "network": args.network.spec(),
             });
-            let envelope = Envelope::begin(
-                "collab-groth16",
-                env!("CARGO_PKG_VERSION"),
-                BODY_VERSION,
-                parameters,
-                args.seed.as_ref(),
-            );
-            let out = args.out.clone();
-            measure::cli::finish_run(
+            let (out, seed) = (args.files.out.clone(), args.seed);
+            PROGRAM.run(
                 &out,
-                envelope,
-                || run(args).map_err(|e| format!("error: {e}")),
+                parameters,
+                seed.as_ref(),
+                || run(args),
                 |r| {
                     print_table(&r["body"]);
                     String::new()
@@ -190,13 +190,80 @@ impl Drop for TempDir {
     }
 }
 
-/// The version of the body's schema (docs/report.schema.json).
-const BODY_VERSION: u32 = 2;
+/// The program, as its reports name it (body schema: docs/report.schema.json).
+const PROGRAM: Program = Program {
+    name: "collab-groth16",
+    version: env!("CARGO_PKG_VERSION"),
+    body_version: 3,
+};
+
+/// The command line, checked: what `run` needs beyond the raw arguments.
+struct Checked {
+    variants: Vec<Variant>,
+    tamper: Option<Tamper>,
+    kill: Option<Kill>,
+}
 
 /// Checks everything, then runs; the outcome (passed: every proof verified). Errors are bad
-/// input, found before long work.
+/// input (a network this process may not create included), found before long work.
 fn run(a: RunArgs) -> Result<Outcome, Error> {
-    // Bad input first.
+    let checked = check_arguments(&a)?;
+    let network = create_network(&a)?;
+    let threads = configure_threads(Some(a.threads))?;
+    let circuit = load_statement(&a)?;
+    let key = proving_key(&a, &circuit.r1cs)?;
+    check_key(&circuit.r1cs, &key.pk, &circuit.qap)?;
+    let st = Statement {
+        r1cs: &circuit.r1cs,
+        pk: &key.pk,
+        qap: &circuit.qap,
+        w: &circuit.w,
+    };
+    let launch = Launch {
+        spawn: !a.no_spawn,
+        listen: a.listen,
+        network,
+        r1cs_sha256: file_sha256(&a.files.r1cs)?,
+        pk_sha256: file_sha256(&key.path)?,
+        r1cs: a.files.r1cs.clone(),
+        pk: key.path.clone(),
+        threads,
+        timeout: Duration::from_secs(a.timeout),
+        tamper: checked.tamper,
+        kill: checked.kill.clone(),
+        seed: a.seed,
+    };
+    let (single, local, runs) = measure_runs(&a, &checked, &launch, &st)?;
+    let passed = single.status == "PASSED"
+        && local.status == "PASSED"
+        && runs.iter().all(|r| r.status == "PASSED");
+    // The inputs: the circuit and witness files, the proving key (derived from the seed when
+    // generated) and each run's dealt material.
+    let mut inputs = Inputs::new();
+    inputs
+        .add("r1cs sha256", file_sha256(&a.files.r1cs)?.as_bytes())
+        .add("wtns sha256", file_sha256(&a.files.wtns)?.as_bytes())
+        .add("pk sha256", launch.pk_sha256.as_bytes());
+    for r in &runs {
+        inputs.add("dealt sha256", r.dealt_sha256.as_bytes());
+    }
+    drop(key.temp);
+    let figures = Figures {
+        single,
+        local,
+        runs,
+        setup: key.setup,
+    };
+    let body = body(&a, &checked, &launch, &st, figures);
+    Ok(Outcome {
+        passed,
+        inputs,
+        body,
+    })
+}
+
+/// The party counts, variants, faults and their combinations.
+fn check_arguments(a: &RunArgs) -> Result<Checked, Error> {
     if a.parties.is_empty() || a.parties.iter().any(|&m| !(2..=8).contains(&m)) {
         return Err(Error::Invalid(format!(
             "--parties {:?}: each party count must be 2 to 8",
@@ -209,13 +276,24 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
         .map(|v| Variant::parse(v))
         .collect::<Result<Vec<_>, _>>()?;
     let tamper = a.tamper.as_deref().map(Tamper::parse).transpose()?;
-    if let Some(t) = tamper {
-        if a.parties.iter().any(|&m| t.party >= m) {
+    let kill = a.kill_party.as_deref().map(Kill::parse).transpose()?;
+    let named = tamper
+        .map(|t| ("--tamper", t.party))
+        .into_iter()
+        .chain(kill.as_ref().map(|k| ("--kill-party", k.party)));
+    for (option, party) in named {
+        if a.parties.iter().any(|&m| party >= m) {
             return Err(Error::Invalid(format!(
-                "--tamper names party {}, but a run has fewer parties",
-                t.party
+                "{option} names party {party}, but a run has fewer parties"
             )));
         }
+    }
+    if kill.as_ref().is_some_and(|k| k.step == "mac_check")
+        && variants.contains(&Variant::SemiHonest)
+    {
+        return Err(Error::Invalid(
+            "--kill-party: the semi-honest variant has no mac_check step".into(),
+        ));
     }
     if a.no_spawn && (a.pk.is_none() || a.parties.len() != 1 || variants.len() != 1) {
         return Err(Error::Invalid(
@@ -224,9 +302,39 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
                 .into(),
         ));
     }
-    let threads = configure_threads(a.threads)?;
-    let r1cs = R1cs::<Fr>::read(&a.r1cs)?;
-    let w = r1cs.assignment(read_wtns(&a.wtns)?, &a.wtns)?;
+    if a.no_spawn && (a.network.is_emulated() || kill.is_some()) {
+        return Err(Error::Invalid(
+            "--no-spawn: parties started by hand run outside the emulated network and cannot be \
+             killed by the coordinator: it needs --network none and no --kill-party"
+                .into(),
+        ));
+    }
+    Ok(Checked {
+        variants,
+        tamper,
+        kill,
+    })
+}
+
+/// The run's network: a slot for each party of the largest run and one for the coordinator.
+/// A refusal (no rights, a missing program) is bad input, in one line.
+fn create_network(a: &RunArgs) -> Result<Network, Error> {
+    let slots = a.parties.iter().max().copied().unwrap_or(2) + 1;
+    Network::create(&a.network, slots).map_err(|e| Error::Invalid(e.to_string()))
+}
+
+/// The statement's files, read and checked.
+struct Circuit {
+    r1cs: R1cs<Fr>,
+    /// The full assignment, wire order.
+    w: Vec<Fr>,
+    qap: Qap<Fr>,
+}
+
+/// The R1CS, the witness (which must satisfy it) and the QAP.
+fn load_statement(a: &RunArgs) -> Result<Circuit, Error> {
+    let r1cs = R1cs::<Fr>::read(&a.files.r1cs)?;
+    let w = r1cs.assignment(read_wtns(&a.files.wtns)?, &a.files.wtns)?;
     if let Some(index) = r1cs.first_unsatisfied(&w) {
         return Err(zksnark_prover::Error::Unsatisfied {
             index,
@@ -235,74 +343,81 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
         .into());
     }
     let qap = Qap::new(&r1cs)?;
+    Ok(Circuit { r1cs, w, qap })
+}
 
-    // The proving key: given, or a fresh setup saved where the parties can read it.
-    let mut temp = None;
-    let (pk, pk_path, setup): (ProvingKey<Bn254>, PathBuf, Option<Phase>) = match &a.pk {
-        Some(path) => {
-            let pk = snark::load(path, Compress::No, "Groth16 proving key")?;
-            (pk, path.clone(), None)
-        }
-        None => {
-            let (pk, phase) =
-                timed(|| snark::setup(&r1cs, &mut snark::rng(a.seed.as_ref(), "setup")));
-            let pk = pk?;
-            let dir = std::env::temp_dir().join(format!("collab-groth16-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).map_err(|e| zksnark_prover::Error::io(&dir, e))?;
-            let path = dir.join("pk.bin");
-            temp = Some(TempDir(dir));
-            snark::save(&path, &pk, Compress::No)?;
-            (pk, path, Some(phase))
-        }
-    };
-    check_key(&r1cs, &pk, &qap)?;
-    let st = Statement {
-        r1cs: &r1cs,
-        pk: &pk,
-        qap: &qap,
-        w: &w,
-    };
-    let launch = Launch {
-        spawn: !a.no_spawn,
-        listen: a.listen,
-        r1cs_sha256: file_sha256(&a.r1cs)?,
-        pk_sha256: file_sha256(&pk_path)?,
-        r1cs: a.r1cs.clone(),
-        pk: pk_path,
-        threads,
-        timeout: Duration::from_secs(a.timeout),
-        tamper,
-        seed: a.seed,
-    };
+/// The proving key and the file the parties read it from.
+struct Key {
+    pk: ProvingKey<Bn254>,
+    path: PathBuf,
+    /// The setup's time, when this run made the key.
+    setup: Option<Phase>,
+    /// Where a generated key waits for the parties (removed when dropped).
+    temp: Option<TempDir>,
+}
 
-    let jobs: Vec<(Variant, usize)> = variants
+/// The proving key: given, or a fresh setup saved where the parties can read it.
+fn proving_key(a: &RunArgs, r1cs: &R1cs<Fr>) -> Result<Key, Error> {
+    if let Some(path) = &a.pk {
+        let pk = snark::load(path, Compress::No, "Groth16 proving key")?;
+        return Ok(Key {
+            pk,
+            path: path.clone(),
+            setup: None,
+            temp: None,
+        });
+    }
+    let (pk, phase) = timed(|| snark::setup(r1cs, &mut snark::rng(a.seed.as_ref(), "setup")));
+    let pk = pk?;
+    let dir = std::env::temp_dir().join(format!("collab-groth16-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| zksnark_prover::Error::io(&dir, e))?;
+    let temp = TempDir(dir.clone());
+    let path = dir.join("pk.bin");
+    snark::save(&path, &pk, Compress::No)?;
+    Ok(Key {
+        pk,
+        path,
+        setup: Some(phase),
+        temp: Some(temp),
+    })
+}
+
+/// Every collaborative run, with the single and local provers sampled before the first run and
+/// after every run: each run is compared with the mean of the two samples around it, so that a
+/// machine whose speed drifts (other tenants come and go) bends the ratio as little as possible.
+fn measure_runs(
+    a: &RunArgs,
+    checked: &Checked,
+    launch: &Launch,
+    st: &Statement,
+) -> Result<(SingleFigures, SingleFigures, Vec<RunReport>), Error> {
+    let jobs: Vec<(Variant, usize)> = checked
+        .variants
         .iter()
         .flat_map(|&v| a.parties.iter().map(move |&m| (v, m)))
         .collect();
     let progress =
         measure::progress::Progress::new("collab-groth16", None, 2 * jobs.len() as u64 + 1);
-    // The single provers before the first collaborative run and after every run: each run is
-    // compared with the mean of the two samples around it, so that a machine whose speed drifts
-    // (other tenants come and go) bends the ratio as little as possible.
     let mut single = SingleFigures::new("zksnark-prover (ark-groth16 0.4 create_random_proof)");
     let mut local = SingleFigures::new("collab-groth16 plain (the parties' arithmetic, unshared)");
     let mut single_rng = stream("collab-groth16/single-prover", a.seed.as_ref());
     let mut local_rng = stream("collab-groth16/local-prover", a.seed.as_ref());
     let mut sample = |single: &mut SingleFigures, local: &mut SingleFigures| -> Result<(), Error> {
-        let (phase, ok) = single_prover(&st, &mut single_rng)?;
+        let (phase, ok) = single_prover(st, &mut single_rng)?;
         single.add(phase, ok);
-        let (phase, ok) = local_prover(&st, &mut local_rng)?;
+        let (phase, ok) = local_prover(st, &mut local_rng)?;
         local.add(phase, ok);
+        progress.inc(1);
         Ok(())
     };
     sample(&mut single, &mut local)?;
-    progress.inc(1);
     let mut runs = vec![];
     for &(variant, m) in &jobs {
-        let mut run = run_collaborative(&launch, &st, m, variant);
+        let mut run = run_collaborative(launch, st, m, variant);
         eprintln!(
-            "collab-groth16: {} m={m}: {}{}",
+            "collab-groth16: {} m={m} ({}): {}{}",
             variant.name(),
+            launch.network.profile(),
             run.status,
             run.error
                 .as_deref()
@@ -311,40 +426,74 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
         );
         progress.inc(1);
         sample(&mut single, &mut local)?;
-        progress.inc(1);
-        run.summarise(single.bracket(), local.bracket());
+        run.summarise(single.bracket(), local.bracket(), launch.one_way_delay_s());
         runs.push(run);
     }
     progress.finish();
+    Ok((single, local, runs))
+}
 
-    let passed = single.status == "PASSED"
-        && local.status == "PASSED"
-        && runs.iter().all(|r| r.status == "PASSED");
-    // The inputs: the circuit and witness files, the proving key (derived from the seed when
-    // generated) and each run's dealt material.
-    let mut inputs = Inputs::new();
-    inputs
-        .add("r1cs sha256", file_sha256(&a.r1cs)?.as_bytes())
-        .add("wtns sha256", file_sha256(&a.wtns)?.as_bytes())
-        .add("pk sha256", launch.pk_sha256.as_bytes());
-    for r in &runs {
-        inputs.add("dealt sha256", r.dealt_sha256.as_bytes());
-    }
-    drop(temp);
-    let body = json!({
+/// What the runs measured, for the report's body.
+struct Figures {
+    single: SingleFigures,
+    local: SingleFigures,
+    runs: Vec<RunReport>,
+    setup: Option<Phase>,
+}
+
+/// The emulated network, as the report describes it.
+fn network_json(network: &Network) -> serde_json::Value {
+    let profile = network.profile();
+    let link = profile.link;
+    json!({
+        "profile": profile.name,
+        "spec": profile.spec(),
+        "emulated": network.is_emulated(),
+        "rtt_s": link.map(|l| l.rtt.as_secs_f64()),
+        "rate_bits_per_second": link.and_then(|l| l.rate).map(|r| r.bits_per_second()),
+        "placement": if network.is_emulated() {
+            "each party and the coordinator in a network namespace of its own, each linked to one \
+             emulated switch (netem): the profile's rate on every link in each direction, half \
+             its round trip added each way"
+        } else {
+            "every process on the host's loopback, each party on an address of its own"
+        },
+        "delay_line": network.delay_stats().map(|d| json!({
+            "packets": d.packets,
+            "bytes": d.bytes,
+            "cpu_s": d.cpu.as_secs_f64(),
+            "late_mean_s": d.late_mean.as_secs_f64(),
+            "late_max_s": d.late_max.as_secs_f64(),
+            "realtime": d.realtime,
+        })),
+    })
+}
+
+/// The report's body.
+fn body(
+    a: &RunArgs,
+    checked: &Checked,
+    launch: &Launch,
+    st: &Statement,
+    figures: Figures,
+) -> serde_json::Value {
+    let (r1cs, qap) = (st.r1cs, st.qap);
+    json!({
         "curve": "BN254",
         "inputs": {
-            "r1cs": a.r1cs,
-            "wtns": a.wtns,
+            "r1cs": a.files.r1cs,
+            "wtns": a.files.wtns,
             "constraints": r1cs.constraints.len(),
             "wires": r1cs.n_wires,
             "public_inputs": r1cs.num_public(),
             "private_wires": r1cs.n_wires - qap.inputs(),
             "domain_size": qap.size(),
         },
-        "threads": threads,
-        "tamper": tamper.map(|t| t.to_string()),
-        "channels": "plain TCP on the given addresses (no encryption, no authentication)",
+        "threads": launch.threads,
+        "tamper": checked.tamper.map(|t| t.to_string()),
+        "kill_party": checked.kill.as_ref().map(|k| k.to_string()),
+        "network": network_json(&launch.network),
+        "channels": "plain TCP between the parties' addresses (no encryption, no authentication)",
         "dealer": "trusted: deals honestly and does not collude with any party",
         "randomness": if a.seed.is_some() {
             "setup, dealer and parties: derived from the public seed (not secret)"
@@ -354,25 +503,20 @@ fn run(a: RunArgs) -> Result<Outcome, Error> {
         "setup": {
             "source": if a.pk.is_some() { "file" } else { "generated" },
             "pk": a.pk,
-            "phase": setup,
+            "phase": figures.setup,
         },
-        "single_prover": single,
+        "single_prover": figures.single,
         "single_prover_operations": operations(
             r1cs.n_wires,
             r1cs.n_wires - qap.inputs(),
             qap.size(),
             None,
         ),
-        "local_prover": local,
-        "runs": runs,
+        "local_prover": figures.local,
+        "runs": figures.runs,
         "peak_rss_mib": measure::clock::peak_rss_mib(),
         "versions": versions(),
         "command": std::env::args().collect::<Vec<_>>(),
-    });
-    Ok(Outcome {
-        passed,
-        inputs,
-        body,
     })
 }
 
@@ -402,6 +546,10 @@ fn print_table(report: &serde_json::Value) {
         report["local_prover"]["cpu_s"].as_f64().unwrap_or(f64::NAN),
         report["threads"]
     );
+    println!(
+        "network: {}",
+        report["network"]["spec"].as_str().unwrap_or("?")
+    );
     for run in report["runs"].as_array().into_iter().flatten() {
         let s = &run["summary"];
         println!(
@@ -418,16 +566,4 @@ fn print_table(report: &serde_json::Value) {
             s["dealer_cpu_s"].as_f64().unwrap_or(f64::NAN),
         );
     }
-}
-
-/// Builds the global rayon pool that ark's MSMs and FFTs and our loops run on.
-fn configure_threads(n: usize) -> Result<usize, Error> {
-    if n == 0 {
-        return Err(Error::Invalid("--threads must be at least 1".into()));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build_global()
-        .map_err(|e| Error::Invalid(format!("cannot start {n} worker threads: {e}")))?;
-    Ok(n)
 }

@@ -121,6 +121,16 @@ impl Link {
     }
 }
 
+/// An error on the connection to party `j`, naming it (a peer that dies shows up as the end of
+/// its connection, and the report says whose).
+fn peer_error(j: usize, doing: &str, e: io::Error) -> io::Error {
+    let what = match e.kind() {
+        io::ErrorKind::UnexpectedEof => "the connection ended".to_string(),
+        _ => e.to_string(),
+    };
+    io::Error::new(e.kind(), format!("{doing} party {j}: {what}"))
+}
+
 /// A listener's peer may not be listening yet when we start: retry for a while.
 fn connect_retrying(addr: SocketAddr, timeout: Duration) -> io::Result<TcpStream> {
     let start = Instant::now();
@@ -215,17 +225,17 @@ impl Mesh {
                 match read_frame(s) {
                     Ok(body) => received[j] = body,
                     Err(e) => {
-                        read_error = Some(e);
+                        read_error = Some(peer_error(j, "reading from", e));
                         break;
                     }
                 }
             }
             let mut sent = 0;
             let mut write_error = None;
-            for w in writers {
+            for (w, &(j, _)) in writers.into_iter().zip(&peers) {
                 match w.join().expect("a writer thread does not panic") {
                     Ok(n) => sent += n,
-                    Err(e) => write_error = Some(e),
+                    Err(e) => write_error = Some(peer_error(j, "writing to", e)),
                 }
             }
             match (read_error, write_error) {

@@ -71,12 +71,34 @@ pub struct Step {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Steps(pub Vec<Step>);
 
-impl Steps {
+/// The labels of the online phase's steps, in order (`mac_check` in the malicious variant only).
+pub const STEP_LABELS: [&str; 10] = [
+    "randomisers",
+    "qap_eval",
+    "fft",
+    "query_msm",
+    "open_ab",
+    "mac_check",
+    "beaver",
+    "quotient",
+    "c_msm",
+    "open_c",
+];
+
+/// Times each step, and tells `on_step` the label of each step as it starts.
+struct Clock<'o> {
+    steps: Steps,
+    on_step: &'o mut dyn FnMut(&str),
+}
+
+impl Clock<'_> {
     fn time<T>(&mut self, label: &str, f: impl FnOnce() -> T) -> T {
+        debug_assert!(STEP_LABELS.contains(&label), "{label} is a step label");
+        (self.on_step)(label);
         let cpu = measure::clock::process_cpu_seconds();
         let wall = Instant::now();
         let out = f();
-        self.0.push(Step {
+        self.steps.0.push(Step {
             label: label.to_string(),
             cpu_s: measure::clock::process_cpu_seconds() - cpu,
             wall_s: wall.elapsed().as_secs_f64(),
@@ -136,13 +158,15 @@ struct OpenedAb<E: Pairing> {
 }
 
 /// Runs the online phase of party `mesh.id()`. `shares` are its preprocessed shares (a
-/// preprocessing fault is already applied by the caller); `tamper` may name an online fault.
+/// preprocessing fault is already applied by the caller); `tamper` may name an online fault;
+/// `on_step` hears each step's label as the step starts.
 pub fn prove<E: Pairing, R: RngCore + CryptoRng>(
     public: &Public<E>,
     shares: &Shares<Fr<E>>,
     mesh: &mut Mesh,
     tamper: Option<Tamper>,
     rng: &mut R,
+    on_step: &mut dyn FnMut(&str),
 ) -> Result<Online<E>, Error> {
     let id = mesh.id();
     assert_eq!(
@@ -150,7 +174,10 @@ pub fn prove<E: Pairing, R: RngCore + CryptoRng>(
         "the mesh and the shares belong to the same party"
     );
     let start = mesh.counters;
-    let mut steps = Steps::default();
+    let mut steps = Clock {
+        steps: Steps::default(),
+        on_step,
+    };
     let n = public.qap.size();
     if shares.x.len() != n + 1 || shares.w.len() + public.qap.inputs() != public.r1cs.n_wires {
         return Err(Error::Invalid(format!(
@@ -209,7 +236,7 @@ pub fn prove<E: Pairing, R: RngCore + CryptoRng>(
     })?;
     Ok(Online {
         proof,
-        steps,
+        steps: steps.steps,
         net: mesh.counters.since(&start),
     })
 }

@@ -88,8 +88,54 @@ pub struct DealerFigures {
     /// Dealing, encoding and sending every party's material.
     #[serde(flatten)]
     pub phase: Phase,
+    /// The CPU time the emulated network's delay line (a thread of the coordinator's process)
+    /// spent meanwhile; it is taken out of `phase` (from system time first: most of it is the
+    /// kernel forwarding packets).
+    pub delay_line_cpu_s: f64,
     pub bytes_sent: u64,
     pub bytes_sent_per_party: Vec<u64>,
+}
+
+impl DealerFigures {
+    /// The dealer's figures from its process's `phase`, less the delay line's `delay_cpu_s`.
+    pub fn new(mut phase: Phase, delay_cpu_s: f64) -> Self {
+        let delay = delay_cpu_s.clamp(0.0, phase.cpu_s);
+        let from_sys = delay.min(phase.sys_s);
+        phase.sys_s -= from_sys;
+        phase.user_s -= delay - from_sys;
+        phase.cpu_s = phase.user_s + phase.sys_s;
+        DealerFigures {
+            phase,
+            delay_line_cpu_s: delay,
+            ..Default::default()
+        }
+    }
+}
+
+/// Where a run broke: the party whose process or connection ended during the online phase, the
+/// step it had started (none: before its first), and how it ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    pub party: usize,
+    pub step: Option<String>,
+    pub cause: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.step {
+            Some(step) => write!(
+                f,
+                "party {} was lost in step {step}: {}",
+                self.party, self.cause
+            ),
+            None => write!(
+                f,
+                "party {} was lost before its first step: {}",
+                self.party, self.cause
+            ),
+        }
+    }
 }
 
 /// One collaborative run: `parties` processes, one variant.
@@ -99,9 +145,12 @@ pub struct RunReport {
     pub security_model: String,
     pub parties: usize,
     pub topology: String,
-    /// `PASSED` (the proof verifies), `FAILED` (it does not, or the run aborted) or `ERROR`.
+    /// `PASSED` (the proof verifies), `FAILED` (it does not, the run aborted, or a party was
+    /// lost) or `ERROR`.
     pub status: String,
     pub error: Option<String>,
+    /// The party lost during the online phase, if one was.
+    pub failure: Option<Failure>,
     pub dealer: DealerFigures,
     pub per_party: Vec<PartyFigures>,
     pub summary: Value,
@@ -112,9 +161,30 @@ pub struct RunReport {
 }
 
 impl RunReport {
+    /// A run not yet made: status `ERROR` until it ends.
+    pub fn new(variant: Variant, parties: usize, operations: Value) -> Self {
+        RunReport {
+            variant,
+            security_model: variant.security_model().into(),
+            parties,
+            topology: "mesh".into(),
+            status: "ERROR".into(),
+            error: None,
+            failure: None,
+            dealer: DealerFigures::default(),
+            per_party: vec![],
+            summary: Value::Null,
+            operations,
+            dealt_sha256: String::new(),
+        }
+    }
+
     /// The per-run summary: the slowest and the mean party, and their ratios to the single
     /// provers' CPU times measured just before and just after the run (the means given).
-    pub fn summarise(&mut self, single_cpu_s: f64, local_cpu_s: f64) {
+    /// `one_way_delay_s` is the network's: each round of openings waits at least that long, so
+    /// `network_floor_s` (rounds times it) is the least the network adds to a party's online
+    /// wall time.
+    pub fn summarise(&mut self, single_cpu_s: f64, local_cpu_s: f64, one_way_delay_s: f64) {
         let parties = &self.per_party;
         let k = parties.len().max(1) as f64;
         let max = |f: &dyn Fn(&PartyFigures) -> f64| parties.iter().map(f).fold(0.0, f64::max);
@@ -128,6 +198,8 @@ impl RunReport {
             "online_cpu_s_max": cpu_max,
             "online_cpu_s_mean": cpu_mean,
             "online_wall_s_max": max(&|p| p.online.phase.wall_s),
+            "online_wall_s_mean": mean(&|p| p.online.phase.wall_s),
+            "network_floor_s": umax(&|p| p.online.net.rounds) as f64 * one_way_delay_s,
             "ratio_to_single_max": cpu_max / single_cpu_s,
             "ratio_to_single_mean": cpu_mean / single_cpu_s,
             "ratio_to_local_max": cpu_max / local_cpu_s,

@@ -2,89 +2,19 @@
 //! byte counts against the protocol's message sizes and the kernel's, and its JSON Schema),
 //! exit codes for a verified proof, a tampered share, and bad input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use ark_bn254::Fr;
-use ark_ff::One;
 use ark_serialize::Compress;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde_json::Value;
 
-use zksnark_prover::synthetic::synthetic;
-use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
+use common::cli::{circuit, collab, run, s, stderr, Dir};
 use zksnark_prover::{snark, R1cs};
-
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("collab-groth16-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A small satisfiable circuit as .r1cs/.wtns, and a witness that does not satisfy it.
-fn circuit(dir: &Dir) {
-    let (r1cs, mut w) = synthetic::<Fr, _>(200, 2, &mut ChaCha20Rng::from_entropy());
-    std::fs::write(dir.path("c.r1cs"), r1cs_bytes(&r1cs)).unwrap();
-    std::fs::write(dir.path("c.wtns"), wtns_bytes(&w)).unwrap();
-    let last = w.len() - 1;
-    w[last] += Fr::one();
-    std::fs::write(dir.path("bad.wtns"), wtns_bytes(&w)).unwrap();
-}
-
-fn collab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_collab-groth16"))
-        .args(args)
-        .env("SUITE_PROGRESS", "off")
-        .output()
-        .expect("the binary runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Runs `collab-groth16 run` on the directory's circuit; the report (the whole envelope) if one
-/// was written.
-fn run(dir: &Dir, extra: &[&str]) -> (Output, Option<Value>) {
-    let json = dir.path("report.json");
-    let _ = std::fs::remove_file(&json);
-    let (r1cs, wtns) = (dir.path("c.r1cs"), dir.path("c.wtns"));
-    let mut args = vec![
-        "run",
-        "--r1cs",
-        s(&r1cs),
-        "--wtns",
-        s(&wtns),
-        "--out",
-        s(&json),
-    ];
-    args.extend_from_slice(extra);
-    let out = collab(&args);
-    let report = std::fs::read_to_string(&json)
-        .ok()
-        .map(|t| serde_json::from_str(&t).expect("report.json is JSON"));
-    (out, report)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Bytes one party sends each other party in the online phase: frame headers (8 each) and the
 /// bodies, as the protocol defines them (field elements 32 bytes, G1 64, G2 128, vectors with
@@ -246,12 +176,16 @@ fn a_tampered_share_fails_the_run_with_exit_1() {
 fn bad_input_exits_2_before_any_work() {
     let dir = Dir::new("bad");
     circuit(&dir);
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--parties", "9"], "2 to 8"),
         (&["--variants", "honest"], "unknown variant"),
         (&["--tamper", "a-share:5", "--parties", "2"], "party 5"),
         (&["--no-spawn"], "--no-spawn needs --pk"),
         (&["--threads", "0"], "at least 1"),
+        (&["--network", "moon"], "--network"),
+        (&["--kill-party", "1:dance"], "expected PARTY:STEP"),
+        (&["--kill-party", "2:fft", "--parties", "2"], "party 2"),
+        (&["--kill-party", "0:mac_check"], "no mac_check step"),
     ];
     for (extra, message) in cases {
         let (out, report) = run(&dir, extra);

@@ -18,8 +18,7 @@ use ark_bn254::Fr;
 use serde_json::Value;
 use zksnark_prover::Error;
 
-use crate::gadgets::scalar::SCALAR_BITS;
-use crate::primitives::babyjubjub::{bits_le, pedersen_h, Point};
+use crate::primitives::babyjubjub::{pedersen_h, Point};
 use crate::statement::{
     Assignment, Node, Public, Statement, TreeHash, Variant, Witness, MAX_DEPTH,
 };
@@ -187,12 +186,7 @@ pub fn parse(path: &Path, text: &str, variant: Variant) -> Result<Inputs, Error>
         depth,
         assignment: Assignment {
             public,
-            witness: Witness {
-                v_bits: variant.v_bits(&v),
-                r_bits: bits_le(&rand, SCALAR_BITS),
-                siblings,
-                right,
-            },
+            witness: Witness::honest(variant, &v, &rand, siblings, right),
         },
     })
 }

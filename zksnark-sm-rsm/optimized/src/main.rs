@@ -9,10 +9,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
-use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::envelope::{Inputs, Outcome};
 use zksnark_optimized::export::{compile, witness};
 use zksnark_optimized::inputs;
 use zksnark_optimized::statement::{Layout, Statement, TreeHash, Variant, MAX_DEPTH};
+use zksnark_prover::cli::{Files, Program};
 use zksnark_prover::measure::{peak_rss_mib, timed};
 use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
 use zksnark_prover::{snark, Error};
@@ -31,14 +32,10 @@ enum Command {
         /// The statement's values (see the crate README for the format).
         #[arg(long)]
         inputs: PathBuf,
-        #[arg(long)]
-        r1cs: PathBuf,
-        #[arg(long)]
-        wtns: PathBuf,
-        /// The report (the suite's envelope; body: constraint counts per part, wires, phase
-        /// times; its schema is docs/report.schema.json).
-        #[arg(long)]
-        out: PathBuf,
+        /// The circuit and witness written, and the report (body: constraint counts per part,
+        /// wires, phase times).
+        #[command(flatten)]
+        files: Files,
         /// sound (v < L enforced) or as-published (the paper's statement, v < p).
         #[arg(long, value_parser = ["sound", "as-published"], default_value = "sound")]
         variant: String,
@@ -58,34 +55,30 @@ enum Command {
     },
 }
 
-/// The version of the body's schema (docs/report.schema.json).
-const BODY_VERSION: u32 = 2;
+/// The program, as its reports name it (body schema: docs/report.schema.json).
+const PROGRAM: Program = Program {
+    name: "zksnark-optimized",
+    version: env!("CARGO_PKG_VERSION"),
+    body_version: 2,
+};
 
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2, like other bad input
     match cli.command {
         Command::Build {
             inputs,
-            r1cs,
-            wtns,
-            out,
+            files,
             variant,
         } => {
             let variant = Variant::parse(&variant).expect("clap checked the name");
             let parameters = json!({
-                "inputs": inputs, "r1cs": r1cs, "wtns": wtns, "variant": variant.name(),
+                "inputs": inputs, "r1cs": files.r1cs, "wtns": files.wtns, "variant": variant.name(),
             });
-            let envelope = Envelope::begin(
-                "zksnark-optimized",
-                env!("CARGO_PKG_VERSION"),
-                BODY_VERSION,
+            PROGRAM.run(
+                &files.out,
                 parameters,
                 None,
-            );
-            measure::cli::finish_run(
-                &out,
-                envelope,
-                || build(&inputs, &r1cs, &wtns, variant).map_err(|e| format!("error: {e}")),
+                || build(&inputs, &files.r1cs, &files.wtns, variant),
                 |r| format!(": {} constraints", r["body"]["constraints"]),
             )
         }

@@ -5,8 +5,7 @@
 use ark_bn254::Fr;
 use rand::Rng;
 
-use crate::gadgets::scalar::SCALAR_BITS;
-use crate::primitives::babyjubjub::{bits_le, pedersen_h, random_below_l, Point};
+use crate::primitives::babyjubjub::{pedersen_h, random_below_l, Point};
 use crate::primitives::merkle::{
     pad_digest, pad_field, rsm_leaf, rsm_leaf_sha, sha_node, sm_leaf, sm_leaf_sha, Tree,
 };
@@ -93,12 +92,7 @@ pub fn sample<R: Rng>(
         depth,
         assignment: Assignment {
             public,
-            witness: Witness {
-                v_bits: variant.v_bits(&v),
-                r_bits: bits_le(&r, SCALAR_BITS),
-                siblings,
-                right,
-            },
+            witness: Witness::honest(variant, &v, &r, siblings, right),
         },
         v,
         r,

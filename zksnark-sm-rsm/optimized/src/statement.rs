@@ -210,6 +210,25 @@ pub struct Witness {
     pub right: Vec<bool>,
 }
 
+impl Witness {
+    /// The honest prover's witness: v's canonical bits for `variant`, r's canonical 254 bits, and
+    /// the path.
+    pub fn honest(
+        variant: Variant,
+        v: &Fr,
+        r: &Fr,
+        siblings: Vec<Node>,
+        right: Vec<bool>,
+    ) -> Witness {
+        Witness {
+            v_bits: variant.v_bits(v),
+            r_bits: bits_le(r, scalar::SCALAR_BITS),
+            siblings,
+            right,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
     pub public: Public,
@@ -273,7 +292,7 @@ pub fn public_inputs(statement: Statement, hash: TreeHash) -> usize {
 
 /// Synthesises the statement for a tree of `depth` levels into `cs`: with `assignment` for a
 /// witness, without for the setup. Public inputs are allocated first, in [`Public::inputs`]
-/// order.
+/// order. One step per part of the circuit, each named after its part (the layout's labels).
 pub fn synthesize(
     cs: ConstraintSystemRef<Fr>,
     statement: Statement,
@@ -283,179 +302,264 @@ pub fn synthesize(
     assignment: Option<&Assignment>,
 ) -> Result<Layout, SynthesisError> {
     assert!((1..=MAX_DEPTH).contains(&depth), "depth 1..={MAX_DEPTH}");
+    if let Some(a) = assignment {
+        check_assignment(a, statement, hash, depth);
+    }
+    let mut s = Synthesis {
+        cs: cs.clone(),
+        layout: Layout::default(),
+        witness: assignment.map(|a| &a.witness),
+        statement,
+        variant,
+        depth,
+    };
     let n_public = public_inputs(statement, hash);
     let public = assignment.map(|a| a.public.inputs());
-    if let Some(a) = assignment {
-        assert_eq!(
-            a.public.inputs().len(),
-            n_public,
-            "the assignment is for another circuit"
-        );
-        assert_eq!(
-            a.public.root().hash(),
-            hash,
-            "the root is of the tree's kind"
-        );
-        assert_eq!(a.witness.siblings.len(), depth, "one sibling per level");
-        assert_eq!(a.witness.right.len(), depth, "one direction bit per level");
-        assert!(
-            a.witness.siblings.iter().all(|s| s.hash() == hash),
-            "siblings of the tree's kind"
-        );
-    }
-    let witness = assignment.map(|a| &a.witness);
     let inputs = (0..n_public)
         .map(|i| FpVar::new_input(cs.clone(), value(public.as_ref().map(|p| &p[i]))))
         .collect::<Result<Vec<_>, _>>()?;
-    let root = inputs[n_public - hash.root_inputs()..].to_vec();
-
-    let mut layout = Layout::default();
-    let v_part = match variant {
-        Variant::Sound => "v: 251 bits, below L",
-        Variant::AsPublished => "v: 254 bits, canonical",
-    };
-    let (v_bits, v) = part(&cs, &mut layout, v_part, || {
-        scalar::bits_in(
-            cs.clone(),
-            witness.map(|w| w.v_bits.as_slice()),
-            &variant.v_range(),
-        )
-    })?;
-    let (r_bits, _) = part(&cs, &mut layout, "r: 254 bits, canonical", || {
-        scalar::canonical_bits(cs.clone(), witness.map(|w| w.r_bits.as_slice()))
-    })?;
-    // SM constrains the last addition's output to be the public C (no separate equality).
-    let (name, c) = match statement {
-        Statement::Sm => (
-            "C == v G + r H, fixed-base windows",
-            Some(edwards::PointVar {
-                x: inputs[0].clone(),
-                y: inputs[1].clone(),
-            }),
-        ),
-        Statement::Rsm => ("C = v G + r H, fixed-base windows", None),
-    };
-    let comm = part(&cs, &mut layout, name, || {
-        let t = tables();
-        let g = match variant {
-            Variant::Sound => &t.g_sound,
-            Variant::AsPublished => &t.g_as_published,
-        };
-        let g_terms = edwards::fixed_base_terms(&v_bits, g)?;
-        let h_terms = edwards::fixed_base_terms(&r_bits, &t.h)?;
-        edwards::sum(&[g_terms, h_terms].concat(), c.as_ref())
-    })?;
-    if statement == Statement::Rsm {
-        part(&cs, &mut layout, "public v == its bits", || {
-            v.enforce_equal(&inputs[0])
-        })?;
-    }
-
-    let right = |k: usize| witness.map(|w| &w.right[k]);
+    let root = &inputs[n_public - hash.root_inputs()..];
+    let scalars = s.scalars()?;
+    let comm = s.commitment(&scalars, &inputs)?;
     match hash {
         TreeHash::Poseidon => {
-            let leaf = match statement {
-                Statement::Sm => part(&cs, &mut layout, "leaf Poseidon(0, v)", || {
-                    poseidon::hash2(&FpVar::Constant(Fr::from(0u8)), &v)
-                })?,
-                Statement::Rsm => part(&cs, &mut layout, "leaf Poseidon(C.x, C.y)", || {
-                    poseidon::hash2(&comm.x, &comm.y)
-                })?,
-            };
-            part(
-                &cs,
-                &mut layout,
-                "Merkle path: bits, selections, Poseidons",
-                || {
-                    let siblings = (0..depth)
-                        .map(|k| {
-                            let sib = witness.map(|w| match &w.siblings[k] {
-                                Node::Field(x) => *x,
-                                Node::Digest(_) => unreachable!("checked above"),
-                            });
-                            FpVar::new_witness(cs.clone(), value(sib.as_ref()))
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let bits = (0..depth)
-                        .map(|k| Boolean::new_witness(cs.clone(), value(right(k))))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    merkle::fold(leaf, &siblings, &bits)?.enforce_equal(&root[0])
-                },
-            )?;
+            let leaf = s.poseidon_leaf(&scalars.v, &comm)?;
+            s.poseidon_path(leaf, &root[0])?;
         }
         TreeHash::Sha256 => {
-            let leaf = match statement {
-                Statement::Sm => part(&cs, &mut layout, "leaf SHA256(be32(0) || be32(v))", || {
-                    let zero = (0..8).map(|_| Word::constant(0));
-                    let message: Vec<Word> = zero
-                        .chain(sha256::words_of_bits(&fp_bits(&v_bits)))
-                        .collect();
-                    sha256::hash64(&message)
-                })?,
-                Statement::Rsm => {
-                    let coords = part(&cs, &mut layout, "C.x, C.y: 254 bits, canonical", || {
-                        [&comm.x, &comm.y]
-                            .into_iter()
-                            .map(|coord| {
-                                let bits =
-                                    coord.value().ok().map(|x| bits_le(&x, scalar::SCALAR_BITS));
-                                let (bits, packed) =
-                                    scalar::canonical_bits(cs.clone(), bits.as_deref())?;
-                                packed.enforce_equal(coord)?;
-                                Ok(sha256::words_of_bits(&fp_bits(&bits)))
-                            })
-                            .collect::<Result<Vec<_>, SynthesisError>>()
-                    })?;
-                    part(
-                        &cs,
-                        &mut layout,
-                        "leaf SHA256(be32(C.x) || be32(C.y))",
-                        || sha256::hash64(&coords.concat()),
-                    )?
-                }
-            };
-            part(
-                &cs,
-                &mut layout,
-                "Merkle path: digests, bits, selections, SHA-256s",
-                || {
-                    let mut node = leaf;
-                    for k in 0..depth {
-                        let words = witness.map(|w| match &w.siblings[k] {
-                            Node::Digest(d) => sha256::words_of(d),
-                            Node::Field(_) => unreachable!("checked above"),
-                        });
-                        let sibling = (0..8)
-                            .map(|j| Word::witness(cs.clone(), words.map(|w| w[j])))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        let bit = FpVar::from(Boolean::new_witness(cs.clone(), value(right(k)))?);
-                        // Per bit: left = sibling + bit (node - sibling), right = node + sibling - left.
-                        let mut left = Vec::with_capacity(8);
-                        let mut rightw = Vec::with_capacity(8);
-                        for (n, s) in node.iter().zip(&sibling) {
-                            let (l, r): (Vec<_>, Vec<_>) =
-                                n.0.iter()
-                                    .zip(&s.0)
-                                    .map(|(nb, sb)| {
-                                        let l = &bit * (nb - sb) + sb;
-                                        let r = nb + sb - &l;
-                                        (l, r)
-                                    })
-                                    .unzip();
-                            left.push(Word(l));
-                            rightw.push(Word(r));
-                        }
-                        node = sha256::hash64(&[left, rightw].concat())?;
-                    }
-                    for (word, input) in node.iter().zip(&root) {
-                        word.packed().enforce_equal(input)?;
-                    }
-                    Ok(())
-                },
-            )?;
+            let leaf = s.sha256_leaf(&scalars.v_bits, &comm)?;
+            s.sha256_path(leaf, root)?;
         }
     }
-    Ok(layout)
+    Ok(s.layout)
+}
+
+/// An assignment must be for the circuit being built.
+fn check_assignment(a: &Assignment, statement: Statement, hash: TreeHash, depth: usize) {
+    assert_eq!(
+        a.public.inputs().len(),
+        public_inputs(statement, hash),
+        "the assignment is for another circuit"
+    );
+    assert_eq!(
+        a.public.root().hash(),
+        hash,
+        "the root is of the tree's kind"
+    );
+    assert_eq!(a.witness.siblings.len(), depth, "one sibling per level");
+    assert_eq!(a.witness.right.len(), depth, "one direction bit per level");
+    assert!(
+        a.witness.siblings.iter().all(|s| s.hash() == hash),
+        "siblings of the tree's kind"
+    );
+}
+
+/// v's and r's bits, and v packed.
+struct Scalars {
+    v_bits: Vec<Boolean<Fr>>,
+    v: FpVar<Fr>,
+    r_bits: Vec<Boolean<Fr>>,
+}
+
+/// One circuit being built: where its constraints go, the parts recorded so far, the prover's
+/// values (none for the setup).
+struct Synthesis<'a> {
+    cs: ConstraintSystemRef<Fr>,
+    layout: Layout,
+    witness: Option<&'a Witness>,
+    statement: Statement,
+    variant: Variant,
+    depth: usize,
+}
+
+impl Synthesis<'_> {
+    /// Records the constraints that `f` adds under `name`.
+    fn part<T>(
+        &mut self,
+        name: &'static str,
+        f: impl FnOnce() -> Result<T, SynthesisError>,
+    ) -> Result<T, SynthesisError> {
+        part(&self.cs, &mut self.layout, name, f)
+    }
+
+    /// `v: ...` and `r: 254 bits, canonical`: the scalars' bits in their ranges.
+    fn scalars(&mut self) -> Result<Scalars, SynthesisError> {
+        let (cs, witness, variant) = (self.cs.clone(), self.witness, self.variant);
+        let v_part = match variant {
+            Variant::Sound => "v: 251 bits, below L",
+            Variant::AsPublished => "v: 254 bits, canonical",
+        };
+        let (v_bits, v) = self.part(v_part, || {
+            scalar::bits_in(
+                cs.clone(),
+                witness.map(|w| w.v_bits.as_slice()),
+                &variant.v_range(),
+            )
+        })?;
+        let (r_bits, _) = self.part("r: 254 bits, canonical", || {
+            scalar::canonical_bits(cs, witness.map(|w| w.r_bits.as_slice()))
+        })?;
+        Ok(Scalars { v_bits, v, r_bits })
+    }
+
+    /// `C == v G + r H` (SM: the last addition's output is the public C, no separate equality)
+    /// or `C = v G + r H` and `public v == its bits` (RSM).
+    fn commitment(
+        &mut self,
+        scalars: &Scalars,
+        inputs: &[FpVar<Fr>],
+    ) -> Result<edwards::PointVar, SynthesisError> {
+        let (name, c) = match self.statement {
+            Statement::Sm => (
+                "C == v G + r H, fixed-base windows",
+                Some(edwards::PointVar {
+                    x: inputs[0].clone(),
+                    y: inputs[1].clone(),
+                }),
+            ),
+            Statement::Rsm => ("C = v G + r H, fixed-base windows", None),
+        };
+        let variant = self.variant;
+        let comm = self.part(name, || {
+            let t = tables();
+            let g = match variant {
+                Variant::Sound => &t.g_sound,
+                Variant::AsPublished => &t.g_as_published,
+            };
+            let g_terms = edwards::fixed_base_terms(&scalars.v_bits, g)?;
+            let h_terms = edwards::fixed_base_terms(&scalars.r_bits, &t.h)?;
+            edwards::sum(&[g_terms, h_terms].concat(), c.as_ref())
+        })?;
+        if self.statement == Statement::Rsm {
+            self.part("public v == its bits", || {
+                scalars.v.enforce_equal(&inputs[0])
+            })?;
+        }
+        Ok(comm)
+    }
+
+    /// `leaf Poseidon(0, v)` (SM) or `leaf Poseidon(C.x, C.y)` (RSM).
+    fn poseidon_leaf(
+        &mut self,
+        v: &FpVar<Fr>,
+        comm: &edwards::PointVar,
+    ) -> Result<FpVar<Fr>, SynthesisError> {
+        match self.statement {
+            Statement::Sm => self.part("leaf Poseidon(0, v)", || {
+                poseidon::hash2(&FpVar::Constant(Fr::from(0u8)), v)
+            }),
+            Statement::Rsm => self.part("leaf Poseidon(C.x, C.y)", || {
+                poseidon::hash2(&comm.x, &comm.y)
+            }),
+        }
+    }
+
+    /// `Merkle path: bits, selections, Poseidons`: the leaf folds to the public root.
+    fn poseidon_path(&mut self, leaf: FpVar<Fr>, root: &FpVar<Fr>) -> Result<(), SynthesisError> {
+        let (cs, witness, depth) = (self.cs.clone(), self.witness, self.depth);
+        self.part("Merkle path: bits, selections, Poseidons", || {
+            let siblings = (0..depth)
+                .map(|k| {
+                    let sib = witness.map(|w| match &w.siblings[k] {
+                        Node::Field(x) => *x,
+                        Node::Digest(_) => unreachable!("checked above"),
+                    });
+                    FpVar::new_witness(cs.clone(), value(sib.as_ref()))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let bits = (0..depth)
+                .map(|k| direction(&cs, witness, k))
+                .collect::<Result<Vec<_>, _>>()?;
+            merkle::fold(leaf, &siblings, &bits)?.enforce_equal(root)
+        })
+    }
+
+    /// `leaf SHA256(be32(0) || be32(v))` (SM), or `C.x, C.y: 254 bits, canonical` and
+    /// `leaf SHA256(be32(C.x) || be32(C.y))` (RSM).
+    fn sha256_leaf(
+        &mut self,
+        v_bits: &[Boolean<Fr>],
+        comm: &edwards::PointVar,
+    ) -> Result<Vec<Word>, SynthesisError> {
+        if self.statement == Statement::Sm {
+            return self.part("leaf SHA256(be32(0) || be32(v))", || {
+                let zero = (0..8).map(|_| Word::constant(0));
+                let message: Vec<Word> = zero
+                    .chain(sha256::words_of_bits(&fp_bits(v_bits)))
+                    .collect();
+                sha256::hash64(&message)
+            });
+        }
+        let cs = self.cs.clone();
+        let coords = self.part("C.x, C.y: 254 bits, canonical", || {
+            [&comm.x, &comm.y]
+                .into_iter()
+                .map(|coord| {
+                    let bits = coord.value().ok().map(|x| bits_le(&x, scalar::SCALAR_BITS));
+                    let (bits, packed) = scalar::canonical_bits(cs.clone(), bits.as_deref())?;
+                    packed.enforce_equal(coord)?;
+                    Ok(sha256::words_of_bits(&fp_bits(&bits)))
+                })
+                .collect::<Result<Vec<_>, SynthesisError>>()
+        })?;
+        self.part("leaf SHA256(be32(C.x) || be32(C.y))", || {
+            sha256::hash64(&coords.concat())
+        })
+    }
+
+    /// `Merkle path: digests, bits, selections, SHA-256s`: the leaf folds to the public root's
+    /// 8 words.
+    fn sha256_path(&mut self, leaf: Vec<Word>, root: &[FpVar<Fr>]) -> Result<(), SynthesisError> {
+        let (cs, witness, depth) = (self.cs.clone(), self.witness, self.depth);
+        self.part("Merkle path: digests, bits, selections, SHA-256s", || {
+            let mut node = leaf;
+            for k in 0..depth {
+                let words = witness.map(|w| match &w.siblings[k] {
+                    Node::Digest(d) => sha256::words_of(d),
+                    Node::Field(_) => unreachable!("checked above"),
+                });
+                let sibling = (0..8)
+                    .map(|j| Word::witness(cs.clone(), words.map(|w| w[j])))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let bit = FpVar::from(direction(&cs, witness, k)?);
+                node = sha256::hash64(&ordered(&node, &sibling, &bit).concat())?;
+            }
+            for (word, input) in node.iter().zip(root) {
+                word.packed().enforce_equal(input)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// The direction bit of level `k` (the sibling is on the right).
+fn direction(
+    cs: &ConstraintSystemRef<Fr>,
+    witness: Option<&Witness>,
+    k: usize,
+) -> Result<Boolean<Fr>, SynthesisError> {
+    Boolean::new_witness(cs.clone(), value(witness.map(|w| &w.right[k])))
+}
+
+/// (left, right) of a tree level: per bit, left = sibling + bit (node - sibling) and
+/// right = node + sibling - left.
+fn ordered(node: &[Word], sibling: &[Word], bit: &FpVar<Fr>) -> [Vec<Word>; 2] {
+    let mut left = Vec::with_capacity(8);
+    let mut right = Vec::with_capacity(8);
+    for (n, s) in node.iter().zip(sibling) {
+        let (l, r): (Vec<_>, Vec<_>) =
+            n.0.iter()
+                .zip(&s.0)
+                .map(|(nb, sb)| {
+                    let l = bit * (nb - sb) + sb;
+                    let r = nb + sb - &l;
+                    (l, r)
+                })
+                .unzip();
+        left.push(Word(l));
+        right.push(Word(r));
+    }
+    [left, right]
 }
 
 /// Booleans as the field bits the SHA-256 gadget takes.

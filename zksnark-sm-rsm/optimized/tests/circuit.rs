@@ -308,7 +308,7 @@ fn collaborative_proof(
                         qap,
                         inputs,
                     };
-                    collab_prove(&public, &shares, &mut mesh, None, &mut rng())
+                    collab_prove(&public, &shares, &mut mesh, None, &mut rng(), &mut |_| {})
                         .unwrap()
                         .proof
                 })

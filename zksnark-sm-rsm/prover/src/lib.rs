@@ -5,6 +5,7 @@
 
 mod binfile;
 pub mod circuit;
+pub mod cli;
 pub mod error;
 pub mod measure;
 pub mod ptau;

@@ -9,10 +9,11 @@ use ark_bn254::{Bn254, Fr};
 use ark_groth16::{Proof, ProvingKey, VerifyingKey};
 use ark_serialize::{CanonicalSerialize, Compress};
 use clap::{Parser, Subcommand};
-use measure::envelope::{Envelope, Inputs, Outcome};
+use measure::envelope::{Inputs, Outcome};
 use measure::seed::Seed;
 use serde_json::json;
 
+use zksnark_prover::cli::{configure_threads, Files, Program};
 use zksnark_prover::measure::{peak_rss_mib, timed, PhaseTimes};
 use zksnark_prover::{ptau, read_wtns, snark, snarkjs, versions, Error, R1cs};
 
@@ -31,12 +32,8 @@ enum Command {
     /// Setup, prove and verify in one process; times each phase and writes the report (the
     /// suite's envelope; body schema: docs/report.schema.json).
     Run {
-        #[arg(long)]
-        r1cs: PathBuf,
-        #[arg(long)]
-        wtns: PathBuf,
-        #[arg(long)]
-        out: PathBuf,
+        #[command(flatten)]
+        files: Files,
         /// Public seed (64 hex digits) of reproducible keys and proofs; the keys' trapdoor is
         /// then derived from it, not secret. Default: OS randomness.
         #[arg(long)]
@@ -124,21 +121,23 @@ enum Ended {
 
 /// Where `run` also writes its proof and verification key.
 #[derive(Clone, Copy)]
-struct Files<'a> {
+struct Written<'a> {
     proof: Option<&'a Path>,
     vk: Option<&'a Path>,
     public: Option<&'a Path>,
 }
 
-/// The version of `run`'s body schema (docs/report.schema.json).
-const BODY_VERSION: u32 = 2;
+/// The program, as its reports name it (`run`'s body schema: docs/report.schema.json).
+const PROGRAM: Program = Program {
+    name: "zksnark-prover",
+    version: env!("CARGO_PKG_VERSION"),
+    body_version: 2,
+};
 
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2, like other bad input
     if let Command::Run {
-        r1cs,
-        wtns,
-        out,
+        files,
         seed,
         proof,
         vk,
@@ -150,24 +149,18 @@ fn main() -> ExitCode {
             Err(e) => return measure::cli::refuse("zksnark-prover", format!("error: {e}")),
         };
         let parameters = json!({
-            "r1cs": r1cs, "wtns": wtns, "threads": threads, "proof": proof, "vk": vk,
+            "r1cs": files.r1cs, "wtns": files.wtns, "threads": threads, "proof": proof, "vk": vk,
         });
-        let envelope = Envelope::begin(
-            "zksnark-prover",
-            env!("CARGO_PKG_VERSION"),
-            BODY_VERSION,
-            parameters,
-            seed.as_ref(),
-        );
-        let files = Files {
+        let written = Written {
             proof: proof.as_deref(),
             vk: vk.as_deref(),
             public: public.as_deref(),
         };
-        return measure::cli::finish_run(
-            out,
-            envelope,
-            || run(r1cs, wtns, seed.as_ref(), threads, files).map_err(|e| format!("error: {e}")),
+        return PROGRAM.run(
+            &files.out,
+            parameters,
+            seed.as_ref(),
+            || run(&files.r1cs, &files.wtns, seed.as_ref(), threads, written),
             |r| format!(": {}", r["body"]["status"].as_str().unwrap_or("?")),
         );
     }
@@ -287,7 +280,7 @@ fn run(
     wtns: &Path,
     seed: Option<&Seed>,
     threads: usize,
-    files: Files,
+    files: Written,
 ) -> Result<Outcome, Error> {
     let r1cs = R1cs::<Fr>::read(r1cs_path)?;
     let assignment = r1cs.assignment(read_wtns(wtns)?, wtns)?;
@@ -402,27 +395,6 @@ fn verify(
         println!("FAILED");
         Ok(Ended::Failed)
     }
-}
-
-/// Builds the global rayon pool, which ark-groth16's parallel code runs on.
-fn configure_threads(requested: Option<usize>) -> Result<usize, Error> {
-    let n = match requested {
-        Some(n) => n,
-        None => match std::env::var("RAYON_NUM_THREADS") {
-            Ok(s) => s.trim().parse().map_err(|_| {
-                Error::Invalid(format!("RAYON_NUM_THREADS={s:?} is not a thread count"))
-            })?,
-            Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        },
-    };
-    if n == 0 {
-        return Err(Error::Invalid("the thread count must be at least 1".into()));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build_global()
-        .map_err(|e| Error::Invalid(format!("cannot start {n} worker threads: {e}")))?;
-    Ok(n)
 }
 
 fn show(t: &PhaseTimes) -> String {

@@ -53,33 +53,55 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-#[test]
-fn zokrates_js_export_proves_and_verifies() {
-    let pkg = package_dir();
+/// The files of one test run, in a scratch directory removed at the end.
+struct Files {
+    dir: PathBuf,
+}
+
+impl Files {
+    fn new() -> Self {
+        let dir = std::env::temp_dir().join(format!("zksnark-prover-zokjs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Files { dir }
+    }
+
+    fn p(&self, f: &str) -> String {
+        self.dir.join(f).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Files {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Why the test cannot run here, if it cannot.
+fn missing_tools(pkg: &Path) -> Option<String> {
     if !pkg.join("node_modules/zokrates-js").is_dir() {
-        skip(&format!(
+        return Some(format!(
             "{} has no node_modules/zokrates-js (run `npm ci` there to enable this test)",
             pkg.display()
         ));
-        return;
     }
     if Command::new("node").arg("--version").output().is_err() {
-        skip("node is not installed");
-        return;
+        return Some("node is not installed".into());
     }
-    let dir = std::env::temp_dir().join(format!("zksnark-prover-zokjs-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    None
+}
 
+/// zokrates-js compiles the program and computes its witness for Poseidon(1, 2), exported in
+/// circom format; returns the constraint count it reports.
+fn export(pkg: &Path, f: &Files) -> usize {
     // --eval resolves "zokrates-js" from the working directory: the package's node_modules.
     let out = Command::new("node")
-        .current_dir(&pkg)
+        .current_dir(pkg)
         .args([
             "--input-type=module",
             "--eval",
             EXPORT,
-            &p(""),
+            &f.p(""),
             "1",
             "2",
             POSEIDON_1_2,
@@ -91,22 +113,18 @@ fn zokrates_js_export_proves_and_verifies() {
         "zokrates-js export failed: {}",
         text(&out.stderr)
     );
-    let constraints: usize = text(&out.stdout).trim().parse().expect("constraint count");
+    text(&out.stdout).trim().parse().expect("constraint count")
+}
 
-    let (r1cs, wtns, pk, vk) = (
-        p("circuit.r1cs"),
-        p("witness.wtns"),
-        p("pk.bin"),
-        p("vk.bin"),
-    );
-    let (proof, public, json) = (p("proof.bin"), p("public.json"), p("run.json"));
-
+/// `run` proves the very R1CS zokrates-js compiled, with its one public input.
+fn run_reports_the_exported_circuit(f: &Files, constraints: usize) {
+    let json = f.p("run.json");
     let out = prover(&[
         "run",
         "--r1cs",
-        &r1cs,
+        &f.p("circuit.r1cs"),
         "--wtns",
-        &wtns,
+        &f.p("witness.wtns"),
         "--out",
         &json,
         "--threads",
@@ -122,7 +140,18 @@ fn zokrates_js_export_proves_and_verifies() {
     );
     assert_eq!(report["public_inputs"], 1);
     assert_eq!(report["status"], "PASSED");
+}
 
+/// `setup`, `prove` (writing the public inputs: h, in ZoKrates's order) and `verify` from the
+/// witness.
+fn setup_prove_verify(f: &Files) {
+    let (r1cs, wtns, pk, vk) = (
+        f.p("circuit.r1cs"),
+        f.p("witness.wtns"),
+        f.p("pk.bin"),
+        f.p("vk.bin"),
+    );
+    let (proof, public) = (f.p("proof.bin"), f.p("public.json"));
     let out = prover(&["setup", "--r1cs", &r1cs, "--pk", &pk, "--vk", &vk]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = prover(&[
@@ -145,37 +174,56 @@ fn zokrates_js_export_proves_and_verifies() {
     let values: Vec<String> =
         serde_json::from_str(&std::fs::read_to_string(&public).unwrap()).unwrap();
     assert_eq!(values, vec![POSEIDON_1_2.to_string()]);
-
     let out = prover(&["verify", "--vk", &vk, "--proof", &proof, "--wtns", &wtns]);
     assert_eq!(
         (out.status.code(), text(&out.stdout).trim()),
         (Some(0), "PASSED")
     );
+}
 
-    // Tampered public input: claim the hash of something else.
+/// Claiming the hash of something else: the proof does not verify.
+fn tampered_public_input_fails(f: &Files) {
+    let public = f.p("public.json");
     std::fs::write(
         &public,
         "[\"7853200120776062878684798364095072458815029376092732009249414926327459813531\"]",
     )
     .unwrap();
     let out = prover(&[
-        "verify", "--vk", &vk, "--proof", &proof, "--public", &public,
+        "verify",
+        "--vk",
+        &f.p("vk.bin"),
+        "--proof",
+        &f.p("proof.bin"),
+        "--public",
+        &public,
     ]);
     assert_eq!(
         (out.status.code(), text(&out.stdout).trim()),
         (Some(1), "FAILED")
     );
+}
 
-    // A witness whose private input was changed after the fact does not satisfy the R1CS.
-    let mut bytes = std::fs::read(&wtns).unwrap();
+/// A witness whose private input was changed after the fact does not satisfy the R1CS: no
+/// proof, exit 2.
+fn altered_witness_is_refused(f: &Files) {
+    let mut bytes = std::fs::read(f.p("witness.wtns")).unwrap();
     let header = 12 + 12 + 4 + 32 + 4; // preamble, section 1 header, n8, prime, count
     let private_a = header + 12 + 2 * 32; // section 2 header, then wires 0 (one), 1 (h), 2 (a)
     bytes[private_a] ^= 1;
-    let bad = p("bad.wtns");
+    let bad = f.p("bad.wtns");
     std::fs::write(&bad, &bytes).unwrap();
-    let bad_proof = p("bad-proof.bin");
+    let bad_proof = f.p("bad-proof.bin");
     let out = prover(&[
-        "prove", "--r1cs", &r1cs, "--wtns", &bad, "--pk", &pk, "--proof", &bad_proof,
+        "prove",
+        "--r1cs",
+        &f.p("circuit.r1cs"),
+        "--wtns",
+        &bad,
+        "--pk",
+        &f.p("pk.bin"),
+        "--proof",
+        &bad_proof,
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -184,6 +232,19 @@ fn zokrates_js_export_proves_and_verifies() {
         text(&out.stderr)
     );
     assert!(!Path::new(&bad_proof).exists());
+}
 
-    let _ = std::fs::remove_dir_all(&dir);
+#[test]
+fn zokrates_js_export_proves_and_verifies() {
+    let pkg = package_dir();
+    if let Some(why) = missing_tools(&pkg) {
+        skip(&why);
+        return;
+    }
+    let files = Files::new();
+    let constraints = export(&pkg, &files);
+    run_reports_the_exported_circuit(&files, constraints);
+    setup_prove_verify(&files);
+    tampered_public_input_fails(&files);
+    altered_witness_is_refused(&files);
 }

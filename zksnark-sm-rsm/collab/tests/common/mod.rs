@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::net::{SocketAddr, TcpListener};
 use std::sync::OnceLock;
 
@@ -94,6 +96,7 @@ pub fn run_parties(
                         &mut mesh,
                         tamper,
                         &mut ChaCha20Rng::from_entropy(),
+                        &mut |_| {},
                     )
                 })
             })

@@ -1,0 +1,107 @@
+//! The control messages between the coordinator and each party, over one TCP connection per
+//! party, as frames of [`crate::net`]:
+//!
+//! 1. party -> coordinator: [`Hello`] (JSON: its id and the address of its mesh listener);
+//! 2. coordinator -> party: [`Plan`] (JSON: parties, variant, every party's mesh address, the
+//!    fault to commit if any), then the public inputs (binary);
+//! 3. coordinator -> party: the dealer's preprocessing material (binary, [`crate::dealer`]);
+//! 4. the parties connect their mesh; party -> coordinator: `ready`;
+//! 5. coordinator -> every party: `go`, so that online phases start together and no dealing
+//!    overlaps them;
+//! 6. party -> coordinator: a [`Notice`] as each online step starts, then one with its figures
+//!    and its proof, [`Done`] (JSON). The step notices tell the coordinator where a party that
+//!    dies was;
+//! 7. coordinator -> every party: `bye`. Parties keep their mesh connections open until then,
+//!    so that no party closes a connection (the kernel counts the FIN as a received byte)
+//!    before every party has read its connections' counters.
+
+use std::net::SocketAddr;
+use std::path::Path;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::net::Link;
+use crate::report::PartyFigures;
+use crate::{Error, Variant};
+
+#[derive(Serialize, Deserialize)]
+pub struct Hello {
+    pub id: usize,
+    pub mesh: SocketAddr,
+}
+
+#[derive(Serialize, Deserialize)]
+pub struct Plan {
+    /// SHA-256 of the R1CS and proving key files the coordinator checked: a party whose files
+    /// differ stops, and one whose files match need not re-validate every key point.
+    pub r1cs_sha256: String,
+    pub pk_sha256: String,
+    pub parties: usize,
+    pub variant: Variant,
+    pub peers: Vec<SocketAddr>,
+    pub tamper: Option<String>,
+    /// The run's public seed (64 hex digits): the party draws its randomness from it, which is
+    /// then not secret. None: the OS's randomness.
+    pub seed: Option<String>,
+}
+
+/// A party's end of the online phase.
+#[derive(Serialize, Deserialize)]
+pub struct Done {
+    pub figures: PartyFigures,
+    /// The proof, compressed, in hex.
+    pub proof: Option<String>,
+}
+
+/// What a party tells the coordinator during the online phase.
+#[derive(Serialize, Deserialize)]
+pub enum Notice {
+    /// The party starts the step of this label.
+    Step(String),
+    Done(Box<Done>),
+}
+
+pub fn send_json<T: Serialize>(link: &mut Link, value: &T) -> Result<(), Error> {
+    Ok(link.send(&serde_json::to_vec(value).expect("control messages serialise"))?)
+}
+
+pub fn recv_json<T: DeserializeOwned>(link: &mut Link, what: &str) -> Result<T, Error> {
+    let body = link.recv()?;
+    serde_json::from_slice(&body).map_err(|e| Error::Decode(format!("{what}: {e}")))
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn unhex(s: &str) -> Option<Vec<u8>> {
+    s.len()
+        .is_multiple_of(2)
+        .then(|| {
+            (0..s.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+                .collect()
+        })
+        .flatten()
+}
+
+/// SHA-256 of a file, in hex.
+pub fn file_sha256(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|e| zksnark_prover::Error::io(path, e))?;
+    Ok(hex(&Sha256::digest(&bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trip() {
+        let b = vec![0u8, 1, 171, 255];
+        assert_eq!(unhex(&hex(&b)).unwrap(), b);
+        assert!(unhex("abc").is_none());
+        assert!(unhex("zz").is_none());
+    }
+}
