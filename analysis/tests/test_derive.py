@@ -124,7 +124,7 @@ def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
     synth.make_results(tmp_path, paper_dir, fail={"n100-m2-bn254-fast-s128-t1": "status_pk_bl"})
     col = collect(tmp_path, paper_dir, for_results(tmp_path))
     df = col.df
-    assert set(df["source"]) == {"ours", "paper", "seed"}
+    assert set(df["source"]) == {"ours", "paper", "reference"}
     picked = pick_db_group(df, "ours")
     assert picked is not None and picked.runs == ("n200-m4-bn254-fast-s128-t1",)  # largest n at m=4
     claims = {c.key: c for c in compute_claims(df, factor=2.0)}
@@ -321,7 +321,7 @@ def test_runners_comparison_finds_a_differing_verdict_and_reads_each_programs_cp
     assert rows["cmix"].overhead == pytest.approx(1.0)
     (run,) = [d.name for d in (native / "raw" / "db-sm-rsm").iterdir()]
     report = json.loads((native / "raw" / "db-sm-rsm" / run / "report.json").read_text())
-    status = next(iter(report["statuses"]))
+    status = next(iter(report["body"]["statuses"]))
     broken = synth.make_results(tmp_path / "broken", paper_dir, cfg, fail={run: status})
     rows = {r.experiment: r for r in compare(native, broken)}
     assert not rows["db-sm-rsm"].same_verdicts and rows["cmix"].same_verdicts

@@ -3,7 +3,7 @@
 //! one's.
 //!
 //! * pairing commit (the MSM only, scalars hashed beforehand): one blst scalar multiplication
-//!   per term (the seed's method), arkworks' MSM, blst's Pippenger MSM, the fixed-base table with
+//!   per term (the reference's method), arkworks' MSM, blst's Pippenger MSM, the fixed-base table with
 //!   Jacobian buckets, the fixed-base table with batch-affine buckets (chosen);
 //! * pairing update (the single multiplication): blst's GLV multiplication, Straus over the
 //!   shifted table (chosen);
