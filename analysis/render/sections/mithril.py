@@ -264,13 +264,11 @@ def _fmts(frame: pd.DataFrame, default: Callable[[float], str]) -> dict[str, Cal
 
 
 def section(doc: Doc, ctx: Context) -> None:
-    df = ctx.df
     doc.h1("mithril: Mithril's multisignature aggregation, native and proven in a circuit")
     doc.para(INTRO)
     doc.para(ASSUMPTIONS)
     doc.para(REFERENCE)
-    ours = _ours(df)
-    if ours.empty:
+    if _ours(ctx.df).empty:
         doc.para("No mithril results.")
         return
     machines = ctx.machines(EXPERIMENT)
@@ -278,78 +276,99 @@ def section(doc: Doc, ctx: Context) -> None:
     failed = failed_runs(ctx, EXPERIMENT)
     if failed:
         doc.box(["FAILED: a mithril check, proof or circuit run failed:", *failed], ok=False)
+    _targets(doc, ctx)
+    _native(doc, ctx)
+    _stm(doc, ctx)
+    doc.h2("The MSP.B circuit: size and proofs, beside the reference's")
+    _circuit_sizes(doc, ctx)
+    _circuit_proofs(doc, ctx)
+    _reference_figures(doc, ctx)
 
+
+def _targets(doc: Doc, ctx: Context) -> None:
+    """The crate's targets against the measurements."""
     doc.h2("The targets")
-    t, bad = target_table(df)
+    t, bad = target_table(ctx.df)
     if t.empty:
         doc.para("The runs evaluated no target (no native run at n = 64 and no circuit run).")
-    else:
-        ctx.table(
-            doc,
-            "mithril_targets",
-            "mithril: the crate's targets against the measurements (compared in the analysis)",
-            t,
-            _fmts(t, str),
-            [0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
-            flagged=bad,
-            index_name="target",
-        )
+        return
+    ctx.table(
+        doc,
+        "mithril_targets",
+        "mithril: the crate's targets against the measurements (compared in the analysis)",
+        t,
+        _fmts(t, str),
+        [0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
+        flagged=bad,
+        index_name="target",
+    )
+    doc.para(
+        "The cells per signature are the slope of the line fitted to the counted circuits; n = 8's "
+        "proving time is wall time (the reference's figure is one, on 16 GB M1 with all its cores), "
+        "so it depends on this machine's load, given above; its CPU time is in the proof table.",
+        small=True,
+    )
+
+
+def _native(doc: Doc, ctx: Context) -> None:
+    """Native MSP on BLS12-381: every operation beside its bound, the cancellation check, the plot."""
+    doc.h2("Native MSP on BLS12-381")
+    nt = native_table(ctx.df)
+    if nt.empty:
+        return
+    ctx.table(
+        doc,
+        "mithril_native",
+        "mithril: native operations, CPU time per call",
+        nt,
+        _fmts(nt, _time),
+        [0.34, 0.26, 0.13, 0.14, 0.13],
+        index_name="operation, size, threads",
+    )
+    doc.para(NATIVE_NOTE, small=True)
+    ours = _ours(ctx.df)
+    canc = ours[(ours["section"] == "cancellation") & (ours["metric"] == "passed")]
+    if len(canc):
+        held = bool((canc["value"] == 1).all())
         doc.para(
-            "The cells per signature are the slope of the line fitted to the counted circuits; n = 8's "
-            "proving time is wall time (the reference's figure is one, on 16 GB M1 with all its cores), "
-            "so it depends on this machine's load, given above; its CPU time is in the proof table.",
+            "Cancellation check (valid s1, s2 submitted as s1 + D, s2 - D): "
+            + (
+                "plain aggregation accepts, weighted aggregation rejects, in every run."
+                if held
+                else "FAILED in a run (see the run list)."
+            ),
             small=True,
         )
+    ctx.plot(
+        doc,
+        "mithril_native",
+        plot_native(ctx.df),
+        "mithril: native CPU time per call against the signer count (log-log), each operation's "
+        "counted-operation lower bound dotted.",
+    )
 
-    doc.h2("Native MSP on BLS12-381")
-    nt = native_table(df)
-    if not nt.empty:
-        ctx.table(
-            doc,
-            "mithril_native",
-            "mithril: native operations, CPU time per call",
-            nt,
-            _fmts(nt, _time),
-            [0.34, 0.26, 0.13, 0.14, 0.13],
-            index_name="operation, size, threads",
-        )
-        doc.para(NATIVE_NOTE, small=True)
-        canc = ours[(ours["section"] == "cancellation") & (ours["metric"] == "passed")]
-        if len(canc):
-            held = bool((canc["value"] == 1).all())
-            doc.para(
-                "Cancellation check (valid s1, s2 submitted as s1 + D, s2 - D): "
-                + (
-                    "plain aggregation accepts, weighted aggregation rejects, in every run."
-                    if held
-                    else "FAILED in a run (see the run list)."
-                ),
-                small=True,
-            )
-        ctx.plot(
-            doc,
-            "mithril_native",
-            plot_native(df),
-            "mithril: native CPU time per call against the signer count (log-log), each operation's "
-            "counted-operation lower bound dotted.",
-        )
 
-    rt = stm_table(df)
-    if not rt.empty:
-        doc.h2("Beside mithril-stm, measured in the same run")
-        ctx.table(
-            doc,
-            "mithril_stm",
-            "mithril: ours / mithril-stm per operation, same run, CPU time per call",
-            rt,
-            {"workload": str, "ours": _time, "mithril-stm": _time, "ours / mithril-stm": ratio},
-            [0.2, 0.44, 0.12, 0.12, 0.12],
-            index_name="operation, n, threads",
-        )
-        doc.para(STM_NOTE, small=True)
+def _stm(doc: Doc, ctx: Context) -> None:
+    """Ours / mithril-stm, measured in the same run."""
+    rt = stm_table(ctx.df)
+    if rt.empty:
+        return
+    doc.h2("Beside mithril-stm, measured in the same run")
+    ctx.table(
+        doc,
+        "mithril_stm",
+        "mithril: ours / mithril-stm per operation, same run, CPU time per call",
+        rt,
+        {"workload": str, "ours": _time, "mithril-stm": _time, "ours / mithril-stm": ratio},
+        [0.2, 0.44, 0.12, 0.12, 0.12],
+        index_name="operation, n, threads",
+    )
+    doc.para(STM_NOTE, small=True)
 
-    doc.h2("The MSP.B circuit: size and proofs, beside the reference's")
-    st = size_table(df)
+
+def _circuit_sizes(doc: Doc, ctx: Context) -> None:
+    """The circuit's size per signer count, and the fitted lines in words."""
+    st = size_table(ctx.df)
     if not st.empty:
         ctx.table(
             doc,
@@ -360,10 +379,14 @@ def section(doc: Doc, ctx: Context) -> None:
             index_name="n, BLS check",
         )
         doc.para(SIZE_NOTE, small=True)
-    fits = fit_text(df)
+    fits = fit_text(ctx.df)
     if fits:
         doc.para(f"Fitted lines (least squares against n): {fits}.", small=True)
-    pt = proof_table(df)
+
+
+def _circuit_proofs(doc: Doc, ctx: Context) -> None:
+    """The real proofs beside the reference's times, the extrapolations, the plot."""
+    pt = proof_table(ctx.df)
     if not pt.empty:
         fmts = _fmts(pt, _time)
         fmts.update({"reference server": _time, "reference M1": _time})
@@ -376,7 +399,7 @@ def section(doc: Doc, ctx: Context) -> None:
             index_name="n",
         )
         doc.para(PROOF_NOTE, small=True)
-    et = extrapolated_table(df)
+    et = extrapolated_table(ctx.df)
     if not et.empty:
         ctx.table(
             doc,
@@ -392,24 +415,28 @@ def section(doc: Doc, ctx: Context) -> None:
     ctx.plot(
         doc,
         "mithril_circuit",
-        plot_circuit(df),
+        plot_circuit(ctx.df),
         "mithril: left, advice cells against n, counted (dots), the fitted line, its extrapolations "
         "(hollow) and the reference's per-signature design; right, proving time (witness + prover) against "
         "n, ours in CPU and wall time with the fitted lines (dotted beyond the measured n, extrapolated "
         "points hollow), the reference's published times on its machines (thread counts not stated).",
     )
-    sd = reference_table(df)
-    if not sd.empty:
-        fm = _fmts(sd, _time)
-        ctx.table(
-            doc,
-            "mithril_reference",
-            "mithril: every figure the reference published (its machines; thread counts not stated)",
-            sd,
-            fm,
-            [0.14, 0.08, 0.12, 0.1, 0.1, 0.22, 0.24],
-            index_name="reference",
-        )
+
+
+def _reference_figures(doc: Doc, ctx: Context) -> None:
+    """Every figure the reference published."""
+    sd = reference_table(ctx.df)
+    if sd.empty:
+        return
+    ctx.table(
+        doc,
+        "mithril_reference",
+        "mithril: every figure the reference published (its machines; thread counts not stated)",
+        sd,
+        _fmts(sd, _time),
+        [0.14, 0.08, 0.12, 0.1, 0.1, 0.22, 0.24],
+        index_name="reference",
+    )
 
 
 # ---- the experiment's page (before the appendix) ----------------------------------------------
