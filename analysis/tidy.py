@@ -1,9 +1,9 @@
 """The one tidy results table: every measurement of every run, ours and the published ones.
 
-Everything the PDF shows is derived from this table: the paper's sample reports (and each seed's
-published figures) enter it with their own `source`, so "paper beside ours" is a selection, not a
-special case. Only the runs the configuration asked for (results/config.json) are read; other
-runs lying in `results/raw` are listed, not mixed in.
+Everything the PDF shows is derived from this table: the paper's sample reports (and each
+experiment's published reference figures) enter it with their own `source`, so "paper beside
+ours" is a selection, not a special case. Only the runs the configuration asked for
+(results/config.json) are read; other runs lying in `results/raw` are listed, not mixed in.
 """
 
 from __future__ import annotations

@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """Compare db-sm-rsm's paper mode and fast mode in one go.
 
-Runs `db-sm-rsm N M --mode paper` and `--mode fast` with the same seed and thread count, reads
-both JSON reports and prints, per party and section: paper-mode time, fast-mode time, their
-ratio, fast-mode time over its computed lower bound (needs a calibration file: the JSON's
-`lower_bound_s`), and the fast mode's operation counts per entry.
+Runs `db-sm-rsm --n N --m M --mode paper` and `--mode fast` with the same seed and thread count,
+reads both reports (the suite's envelope around db-sm-rsm's body) and prints, per party and
+section: paper-mode time, fast-mode time, their ratio, fast-mode time over its computed lower
+bound (needs a calibration file: the body's `lower_bound_s`), and the fast mode's operation
+counts per entry.
 
 Times are wall-clock seconds of each party's steps as the report records them; on the shared
 2-core machine compare ratios within one invocation, not across invocations.
 
     python3 scripts/dbsm_compare_modes.py --n 1000 --m 4 --threads 1 \
-        --calibration target/calibration.json [--scaling 2]
+        --calibration target/calibration.json [--scaling 2] [--seed HEX64] [--out compare.json]
+
+Every run has the same public seed (64 hex digits; without --seed a fresh one, printed), so
+paper and fast mode work on the same inputs, and the runs share one key cache (the keys are
+generated once; they are derived from the public seed, not secret).
 
 With `--scaling T` fast mode also runs with T threads, once before and once after the fast run
 it is compared with (so a drift of the machine's speed affects both sides alike), and then as
@@ -33,63 +38,155 @@ import argparse
 import json
 import math
 import os
+import re
+import secrets
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from analysis.errors import ReportError  # noqa: E402
+from analysis.parse.common import Enveloped, load_enveloped  # noqa: E402
+
+TOOL = "db-sm-rsm"
 SECTIONS = ["checking inputs", "mixing", "forward set membership", "reverse set membership"]
+SEED_RE = re.compile(r"^[0-9a-fA-F]{64}$")
+
+Rows = dict[tuple[str, str], dict[str, Any]]
+
+
+# ---- the command line -------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--m", type=int, default=4)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", help="public seed of every run, 64 hex digits (default: a fresh one)")
+    ap.add_argument("--curve", default="bn254", choices=["bn254", "bls12-381"])
+    ap.add_argument("--binary", type=Path, default=REPO / "target/release/db-sm-rsm")
+    ap.add_argument(
+        "--calibration",
+        type=Path,
+        default=os.environ.get("DBSM_CALIBRATION"),
+        help="unit-cost file from `cargo bench -p db-sm-rsm --bench ops` (env DBSM_CALIBRATION)",
+    )
+    ap.add_argument("--key-cache", type=Path, help="db-sm-rsm's key cache (default: one for this comparison)")
+    ap.add_argument("--leaves", action="store_true", help="also every leaf timer")
+    ap.add_argument(
+        "--scaling",
+        type=int,
+        metavar="T",
+        help="also run fast mode with T threads and print its speed-up over --threads",
+    )
+    ap.add_argument("--out", "--json", dest="out", type=Path, help="write the comparison rows here (JSON)")
+    ap.add_argument("--raw-dir", type=Path, help="keep every run's report in this directory")
+    args = ap.parse_args(argv)
+    if min(args.n, args.m, args.threads, args.scaling or 1) < 1:
+        ap.error("n, m and threads must be at least 1")
+    if args.scaling and args.scaling % args.threads != 0:
+        ap.error(f"--scaling {args.scaling} must be a multiple of --threads {args.threads}")
+    if args.seed is not None and not SEED_RE.match(args.seed):
+        ap.error(f"--seed {args.seed!r}: expected exactly 64 hexadecimal digits")
+    if not args.binary.exists():
+        ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
+    if args.calibration and not Path(args.calibration).exists():
+        ap.error(f"calibration file {args.calibration} missing")
+    args.seed = (args.seed or secrets.token_hex(32)).lower()
+    return args
+
+
+# ---- running db-sm-rsm ------------------------------------------------------------------------
+
+
+def command(args: argparse.Namespace, mode: str, out: Path, threads: int, keys: Path) -> list[str]:
+    """One run of the binary: the comparison's n, m, curve and seed, this mode and thread count."""
+    cmd = [
+        str(args.binary), "--n", str(args.n), "--m", str(args.m), "--mode", mode, "--curve", args.curve,
+        "--threads", str(threads), "--seed", args.seed, "--key-cache", str(keys), "--out", str(out),
+    ]  # fmt: skip
+    if args.calibration:
+        cmd += ["--calibration", str(args.calibration)]
+    return cmd
 
 
 def run_modes(
     args: argparse.Namespace, mode: str, outs: list[Path], threads: int | None = None
-) -> list[dict]:
-    """Runs one copy of the binary per output file, all at once (seeds seed, seed+1, ...), and
-    returns their JSON reports; exits with a message if any fails or prints a False status."""
+) -> list[Enveloped]:
+    """Runs one copy of the binary per output file, all at once, and returns their reports;
+    exits with a message (and the end of the run's log) if any fails or did not pass."""
     procs = []
-    for k, out in enumerate(outs):
-        cmd = [
-            str(args.binary),
-            str(args.n),
-            str(args.m),
-            "--mode",
-            mode,
-            "--curve",
-            args.curve,
-            "--threads",
-            str(threads or args.threads),
-            "--seed",
-            str(args.seed + k),
-            "--json",
-            str(out),
-        ]
-        if args.calibration:
-            cmd += ["--calibration", str(args.calibration)]
+    for out in outs:
+        cmd = command(args, mode, out, threads or args.threads, args.key_cache)
         print(f"running: {' '.join(cmd)}", file=sys.stderr)
-        procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
-    docs = []
+        with out.with_suffix(".log").open("w") as log:
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log))
+    reports = []
     for proc, out in zip(procs, outs, strict=True):
         if proc.wait() != 0:
             for other in procs:
                 other.kill()
-            sys.exit(f"error: {mode} mode exited with {proc.returncode} (a status was False?)")
-        with out.open() as f:
-            doc: dict = json.load(f)
-        if not all(doc["statuses"].values()):
-            sys.exit(f"error: {mode} mode printed a False status")
-        docs.append(doc)
-    return docs
+            tail = out.with_suffix(".log").read_text(errors="replace").splitlines()[-15:]
+            sys.exit("\n".join([*tail, f"error: {mode} mode exited with {proc.returncode} (see above)"]))
+        try:
+            env = load_enveloped(out, TOOL)
+        except ReportError as e:
+            sys.exit(f"error: {e}")
+        if not env.passed:
+            sys.exit(f"error: the {mode} mode run did not pass ({out})")
+        reports.append(env)
+    return reports
 
 
-def run_mode(args: argparse.Namespace, mode: str, out: Path, threads: int | None = None) -> dict:
+def run_mode(args: argparse.Namespace, mode: str, out: Path, threads: int | None = None) -> Enveloped:
     return run_modes(args, mode, [out], threads)[0]
 
 
-def rows_by_key(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
+@dataclass
+class Runs:
+    """The comparison's runs: paper and fast mode; with --scaling, fast mode on T threads before
+    and after the fast run, and T/threads copies of the fast run side by side."""
+
+    paper: Enveloped
+    fast: Enveloped
+    scaled: list[Enveloped] = field(default_factory=list)
+    side: list[Enveloped] = field(default_factory=list)
+
+    def named(self, scaling: int | None) -> list[tuple[str, Enveloped]]:
+        out = [("paper", self.paper)]
+        out += [(f"fast@{scaling} before", self.scaled[0])] if self.scaled else []
+        out += [("fast", self.fast)]
+        out += [(f"fast@{scaling} after", self.scaled[1])] if self.scaled else []
+        return out + [(f"side by side {k}", env) for k, env in enumerate(self.side)]
+
+
+def run_all(args: argparse.Namespace, tmp: Path) -> Runs:
+    """Paper mode, then (with --scaling) the T-thread run, the fast run, the T-thread run again
+    and the copies side by side."""
+    paper = run_mode(args, "paper", tmp / "paper.json")
+    if not args.scaling:
+        return Runs(paper, run_mode(args, "fast", tmp / "fast.json"))
+    before = run_mode(args, "fast", tmp / "scaled0.json", args.scaling)
+    fast = run_mode(args, "fast", tmp / "fast.json")
+    after = run_mode(args, "fast", tmp / "scaled1.json", args.scaling)
+    copies = args.scaling // args.threads
+    side = run_modes(args, "fast", [tmp / f"side{k}.json" for k in range(copies)])
+    return Runs(paper, fast, [before, after], side)
+
+
+# ---- reading the reports ----------------------------------------------------------------------
+
+
+def rows_by_key(body: dict[str, Any], leaves: bool) -> Rows:
     """Per-party section totals (and, with `leaves`, every party's leaf timer)."""
-    out: dict[tuple[str, str], dict] = {}
-    for row in doc["timers"]:
+    out: Rows = {}
+    for row in body["timers"]:
         party = row.get("party")
         if party is None:
             continue
@@ -104,11 +201,11 @@ def rows_by_key(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
     return out
 
 
-def merge_rows(rows: list[dict]) -> dict:
+def merge_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """One row summing several (a section's per-party figure from its subsections' totals)."""
 
-    def total(field: str) -> float | None:
-        vals = [r.get(field) for r in rows]
+    def total(name: str) -> float | None:
+        vals = [r.get(name) for r in rows]
         return None if any(v is None for v in vals) else sum(vals)
 
     ops: dict[str, int] = {}
@@ -119,14 +216,14 @@ def merge_rows(rows: list[dict]) -> dict:
     return {"ops": ops, **{f: total(f) for f in fields}}
 
 
-def section_rows(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
+def section_rows(env: Enveloped, leaves: bool) -> Rows:
     """`rows_by_key`, plus a per-party row for each of SECTIONS that prints no party totals of
     its own (checking inputs: the report totals its subsection check_encs), summed over its
     direct subsections' totals."""
-    out = rows_by_key(doc, leaves)
+    out = rows_by_key(env.body, leaves)
     for section in SECTIONS:
         depth = section.count(" > ") + 1
-        subs: dict[str, list[dict]] = {}
+        subs: dict[str, list[dict[str, Any]]] = {}
         for (key, party), row in out.items():
             direct = key.startswith(section + " > ") and key.count(" > ") == depth
             if direct and row.get("label") == f"{party} total":
@@ -136,11 +233,11 @@ def section_rows(doc: dict, leaves: bool) -> dict[tuple[str, str], dict]:
     return out
 
 
-def drift(doc: dict, calibration: Path | None, curve: str) -> tuple[float | None, str]:
+def drift(env: Enveloped, calibration: Path | None, curve: str) -> tuple[float | None, str]:
     """How much slower the machine ran than at calibration time, from the run's speed probe
     (db-sm-rsm times a few calibrated operations before and after the protocol): the geometric
     mean of probe / calibration over the probed operations and both probes. None without data."""
-    probes = doc.get("speed_probe") or {}
+    probes = env.body.get("speed_probe") or {}
     if not calibration or not probes:
         return None, "no speed probe or no calibration: bound not corrected for drift"
     units: dict[str, float] = {}
@@ -160,80 +257,85 @@ def drift(doc: dict, calibration: Path | None, curve: str) -> tuple[float | None
     return d, f"machine speed drift (run / calibration time per call) {d:.2f}; " + "; ".join(parts)
 
 
+# ---- the comparison, row by row ---------------------------------------------------------------
+
+
+@dataclass
+class Compared:
+    """The section rows of every run, keyed by (section, party)."""
+
+    paper: Rows
+    fast: Rows
+    scaled: list[Rows]
+    side: list[Rows]
+
+
+def compared(runs: Runs, leaves: bool) -> Compared:
+    fast = section_rows(runs.fast, leaves)
+    if not leaves:
+        order = {s: i for i, s in enumerate(SECTIONS)}
+        fast = dict(sorted(fast.items(), key=lambda kv: (order.get(kv[0][0], -1), kv[0][1])))
+    return Compared(
+        section_rows(runs.paper, leaves),
+        fast,
+        [section_rows(env, leaves) for env in runs.scaled],
+        [section_rows(env, leaves) for env in runs.side],
+    )
+
+
+def compare_row(c: Compared, key: tuple[str, str], d: float | None) -> dict[str, Any]:
+    """One section and party: paper and fast time, the bound, the T-thread runs, the ceiling."""
+    section, party = key
+    frow, prow = c.fast[key], c.paper.get(key)
+    tf = frow["seconds"]
+    tp = prow["seconds"] if prow else float("nan")
+    lb = frow.get("lower_bound_s")
+    # Per-family drift correction from the binary; without it, one mean drift.
+    lb_d = frow.get("lower_bound_drift_s") or (lb * d if lb and d else None)
+    srows = [r[key] for r in c.scaled if key in r]
+    scaled_runs = [r["seconds"] for r in srows]
+    ts = sum(scaled_runs) / len(scaled_runs) if srows else None
+    cpu = [r.get("cpu_seconds") for r in srows]
+    par = sum(cpu) / sum(scaled_runs) if srows and all(cpu) and sum(scaled_runs) > 0 else None
+    beside = [r[key]["seconds"] for r in c.side if key in r]
+    return {
+        "section": section,
+        "party": party,
+        "paper_s": tp,
+        "fast_s": tf,
+        "ratio": tp / tf if tf > 0 else float("nan"),
+        "fast_lower_bound_s": lb,
+        "fast_over_bound_drift_corrected": tf / lb_d if lb_d else None,
+        "fast_scaled_s": ts,
+        "fast_scaled_runs_s": scaled_runs,
+        "scaled_cpu_over_wall": par,
+        "side_by_side_s": beside,
+        "parallel_ceiling": len(beside) * tf / (sum(beside) / len(beside)) if beside else None,
+        "fast_ops": frow.get("ops") or {},
+        "paper_ops": (prow or {}).get("ops") or {},
+    }
+
+
+# ---- printing ---------------------------------------------------------------------------------
+
+
 def fmt_ops(ops: dict[str, int], n: int) -> str:
     return ", ".join(f"{k} {v / n:.3g}" for k, v in sorted(ops.items()) if k != "MSM_calls")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--m", type=int, default=4)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--curve", default="bn254", choices=["bn254", "bls12-381"])
-    ap.add_argument("--binary", type=Path, default=REPO / "target/release/db-sm-rsm")
-    ap.add_argument(
-        "--calibration",
-        type=Path,
-        default=os.environ.get("DBSM_CALIBRATION"),
-        help="unit-cost file from `cargo bench -p db-sm-rsm --bench ops` (env DBSM_CALIBRATION)",
-    )
-    ap.add_argument("--leaves", action="store_true", help="also every leaf timer")
-    ap.add_argument(
-        "--scaling",
-        type=int,
-        metavar="T",
-        help="also run fast mode with T threads and print its speed-up over --threads",
-    )
-    ap.add_argument("--json", type=Path, help="write the comparison rows here")
-    ap.add_argument("--raw-dir", type=Path, help="keep every run's JSON report in this directory")
-    args = ap.parse_args()
-    if min(args.n, args.m, args.threads, args.scaling or 1) < 1:
-        ap.error("n, m and threads must be at least 1")
-    if args.scaling and args.scaling % args.threads != 0:
-        ap.error(f"--scaling {args.scaling} must be a multiple of --threads {args.threads}")
-    if not args.binary.exists():
-        ap.error(f"{args.binary} missing: cargo build --release -p db-sm-rsm")
-    if args.calibration and not Path(args.calibration).exists():
-        ap.error(f"calibration file {args.calibration} missing")
-
-    with tempfile.TemporaryDirectory() as scratch:
-        tmp = args.raw_dir or Path(scratch)
-        tmp.mkdir(parents=True, exist_ok=True)
-        paper = run_mode(args, "paper", Path(tmp) / "paper.json")
-        scaled: list[dict] = []
-        if args.scaling:
-            scaled.append(run_mode(args, "fast", Path(tmp) / "scaled0.json", args.scaling))
-        fast = run_mode(args, "fast", Path(tmp) / "fast.json")
-        side: list[dict] = []
-        if args.scaling:
-            scaled.append(run_mode(args, "fast", Path(tmp) / "scaled1.json", args.scaling))
-            copies = args.scaling // args.threads
-            outs = [Path(tmp) / f"side{k}.json" for k in range(copies)]
-            side = run_modes(args, "fast", outs)
-    p_rows, f_rows = section_rows(paper, args.leaves), section_rows(fast, args.leaves)
-    s_rows = [section_rows(doc, args.leaves) for doc in scaled]
-    side_rows = [section_rows(doc, args.leaves) for doc in side]
-    if not args.leaves:
-        order = {s: i for i, s in enumerate(SECTIONS)}
-        f_rows = dict(sorted(f_rows.items(), key=lambda kv: (order.get(kv[0][0], -1), kv[0][1])))
-
+def print_preamble(args: argparse.Namespace, runs: Runs, why: str, per_run: dict[str, float | None]) -> None:
+    """What ran, the machine's drift, and what the columns mean."""
     print(
         f"db-sm-rsm paper vs fast: n = {args.n}, m = {args.m}, curve = {args.curve}, "
-        f"threads = {args.threads}; times in s, per-entry ms in brackets"
+        f"threads = {args.threads}, seed = {args.seed} (public); times in s, per-entry ms in brackets"
     )
-    d, why = drift(fast, args.calibration, args.curve)
     print(why)
-    runs = [("paper", paper), (f"fast@{args.scaling} before", scaled[0] if scaled else None)]
-    runs += [("fast", fast), (f"fast@{args.scaling} after", scaled[1] if scaled else None)]
-    runs += [(f"side by side {k}", doc) for k, doc in enumerate(side)]
-    per_run = {name: drift(doc, args.calibration, args.curve)[0] for name, doc in runs if doc}
     if any(per_run.values()):
         print(
             "drift per run (a speed-up compares runs; a run in a slow phase of the machine bends "
             "it): " + ", ".join(f"{k} {v:.2f}" for k, v in per_run.items() if v)
         )
-    if scaled:
+    if runs.scaled:
         copies = args.scaling // args.threads
         print(
             f"fast@{args.scaling}: mean of the runs before and after the fast run; speed-up: "
@@ -246,90 +348,77 @@ def main() -> None:
         "fast/LB: fast time over its lower bound (op counts x calibrated unit costs); "
         "fast/LB*: the same with each operation family's unit costs scaled by its drift"
     )
-    header = (
-        f"{'section':<58} {'party':<9} {'paper':>16} {'fast':>16} {'ratio':>6} "
-        f"{'fast/LB':>7} {'fast/LB*':>8}"
-    )
+
+
+def header(args: argparse.Namespace, scaled: bool) -> str:
+    h = f"{'section':<58} {'party':<9} {'paper':>16} {'fast':>16} {'ratio':>6} {'fast/LB':>7} {'fast/LB*':>8}"
     if scaled:
-        header += (
-            f" {f'fast@{args.scaling}':>16} {'speed-up':>8} {'ceiling':>7} {'of ceil':>7}"
-            f" {'cpu/wall':>8}"
-        )
-    print(header)
-    print("-" * len(header))
-    table = []
-    for key, frow in f_rows.items():
-        section, party = key
-        if not args.leaves and section not in SECTIONS:
-            continue
-        prow = p_rows.get(key)
-        tf = frow["seconds"]
-        tp = prow["seconds"] if prow else float("nan")
-        lb = frow.get("lower_bound_s")
-        ratio = tp / tf if tf > 0 else float("nan")
-        # Per-family drift correction from the binary; older reports: one mean drift.
-        lb_d = frow.get("lower_bound_drift_s") or (lb * d if lb and d else None)
-        over = f"{tf / lb:7.2f}" if lb else f"{'-':>7}"
-        over += f" {tf / lb_d:8.2f}" if lb_d else f" {'-':>8}"
-        srows = [r[key] for r in s_rows if key in r]
-        runs = [r["seconds"] for r in srows]
-        ts = sum(runs) / len(runs) if srows else None
-        cpu = [r.get("cpu_seconds") for r in srows]
-        par = sum(cpu) / sum(runs) if srows and all(cpu) and sum(runs) > 0 else None
-        beside = [r[key]["seconds"] for r in side_rows if key in r]
-        ceil = len(beside) * tf / (sum(beside) / len(beside)) if beside else None
-        extra = ""
-        if scaled:
-            extra = (
-                f" {ts:8.2f} [{1e3 * ts / args.n:5.1f}] {tf / ts:8.2f}"
-                if ts
-                else f" {'-':>16} {'-':>8}"
-            )
-            extra += f" {ceil:7.2f}" if ceil else f" {'-':>7}"
-            extra += f" {tf / ts / ceil:7.2f}" if ts and ceil else f" {'-':>7}"
-            extra += f" {par:8.2f}" if par else f" {'-':>8}"
-        print(
-            f"{section[:58]:<58} {party:<9} {tp:8.2f} [{1e3 * tp / args.n:5.1f}] "
-            f"{tf:8.2f} [{1e3 * tf / args.n:5.1f}] {ratio:6.2f} {over}{extra}"
-        )
-        ops = frow.get("ops") or {}
-        if ops:
-            print(f"{'':<10}fast ops per entry: {fmt_ops(ops, args.n)}")
-        p_ops = (prow or {}).get("ops") or {}
-        if p_ops and p_ops != ops:
-            print(f"{'':<10}paper ops per entry: {fmt_ops(p_ops, args.n)}")
-        table.append(
-            {
-                "section": section,
-                "party": party,
-                "paper_s": tp,
-                "fast_s": tf,
-                "ratio": ratio,
-                "fast_lower_bound_s": lb,
-                "fast_over_bound_drift_corrected": tf / lb_d if lb_d else None,
-                "fast_scaled_s": ts,
-                "fast_scaled_runs_s": runs,
-                "scaled_cpu_over_wall": par,
-                "side_by_side_s": beside,
-                "parallel_ceiling": ceil,
-                "fast_ops": ops,
-                "paper_ops": p_ops,
-            }
-        )
-    if args.json:
-        doc = {
-            "n": args.n,
-            "m": args.m,
-            "threads": args.threads,
-            "scaling_threads": args.scaling,
-            "drift": d,
-            "drift_per_run": per_run,
-            "speed_probe": fast.get("speed_probe"),
-            "curve": args.curve,
-            "rows": table,
-            "machine": fast.get("machine"),
-        }
-        args.json.write_text(json.dumps(doc, indent=1))
+        h += f" {f'fast@{args.scaling}':>16} {'speed-up':>8} {'ceiling':>7} {'of ceil':>7} {'cpu/wall':>8}"
+    return h
+
+
+def cell(v: float | None, width: int, spec: str = ".2f") -> str:
+    return f" {v:{width}{spec}}" if v else f" {'-':>{width}}"
+
+
+def row_text(args: argparse.Namespace, r: dict[str, Any], scaled: bool) -> str:
+    """A row of the table, and the operation counts per entry under it."""
+    tp, tf, n = r["paper_s"], r["fast_s"], args.n
+    lb, ts, ceil = r["fast_lower_bound_s"], r["fast_scaled_s"], r["parallel_ceiling"]
+    line = (
+        f"{r['section'][:58]:<58} {r['party']:<9} {tp:8.2f} [{1e3 * tp / n:5.1f}] "
+        f"{tf:8.2f} [{1e3 * tf / n:5.1f}] {r['ratio']:6.2f}"
+    )
+    line += cell(tf / lb if lb else None, 7) + cell(r["fast_over_bound_drift_corrected"], 8)
+    if scaled:
+        line += f" {ts:8.2f} [{1e3 * ts / n:5.1f}]" if ts else f" {'-':>16}"
+        line += cell(tf / ts if ts else None, 8) + cell(ceil, 7)
+        line += cell(tf / ts / ceil if ts and ceil else None, 7) + cell(r["scaled_cpu_over_wall"], 8)
+    lines = [line]
+    if r["fast_ops"]:
+        lines.append(f"{'':<10}fast ops per entry: {fmt_ops(r['fast_ops'], n)}")
+    if r["paper_ops"] and r["paper_ops"] != r["fast_ops"]:
+        lines.append(f"{'':<10}paper ops per entry: {fmt_ops(r['paper_ops'], n)}")
+    return "\n".join(lines)
+
+
+def write_json(args: argparse.Namespace, runs: Runs, table: list[dict[str, Any]], d: float | None,
+               per_run: dict[str, float | None]) -> None:  # fmt: skip
+    doc = {
+        "n": args.n,
+        "m": args.m,
+        "threads": args.threads,
+        "scaling_threads": args.scaling,
+        "seed": args.seed,
+        "drift": d,
+        "drift_per_run": per_run,
+        "speed_probe": runs.fast.body.get("speed_probe"),
+        "curve": args.curve,
+        "rows": table,
+        "machine": runs.fast.machine,
+    }
+    args.out.write_text(json.dumps(doc, indent=1))
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.raw_dir or Path(scratch)
+        tmp.mkdir(parents=True, exist_ok=True)
+        args.key_cache = args.key_cache or Path(scratch) / "keys"
+        runs = run_all(args, tmp)
+    d, why = drift(runs.fast, args.calibration, args.curve)
+    per_run = {name: drift(env, args.calibration, args.curve)[0] for name, env in runs.named(args.scaling)}
+    print_preamble(args, runs, why, per_run)
+    h = header(args, bool(runs.scaled))
+    print(h)
+    print("-" * len(h))
+    c = compared(runs, args.leaves)
+    table = [compare_row(c, key, d) for key in c.fast if args.leaves or key[0] in SECTIONS]
+    for r in table:
+        print(row_text(args, r, bool(runs.scaled)))
+    if args.out:
+        write_json(args, runs, table, d, per_run)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
-"""The db-sm-rsm mode comparison (scripts/dbsm_compare_modes.py) on a tiny run.
+"""The db-sm-rsm mode comparison (scripts/dbsm_compare_modes.py) on a small run (n = 16, m = 2).
 
 Runs the real release binary (built by part 1 of scripts/test) in paper and fast mode and once
 more with two threads, with a made-up calibration file (only the arithmetic of the bound column is
-checked here; the real unit costs come from `cargo bench -p db-sm-rsm --bench ops`).
+checked here; the real unit costs come from `cargo bench -p db-sm-rsm --bench ops`). The binary's
+reports are the suite's envelope; the comparison reads the verdict and the machine from it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "dbsm_compare_modes.py"
 BINARY = REPO / "target" / "release" / "db-sm-rsm"
 
+SEED = "5eed" * 16
+
 needs_binary = pytest.mark.skipif(not BINARY.exists(), reason="cargo build --release -p db-sm-rsm first")
 
 
@@ -32,8 +35,8 @@ def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) ->
     calibration.write_text(json.dumps([{"op": op, "curve": "bn254", "ns": ns} for op, ns in units.items()]))
     out = tmp_path / "compare.json"
     proc = run(
-        "--n", "4", "--m", "2", "--threads", "1", "--scaling", "2", "--seed", "3",
-        "--calibration", str(calibration), "--json", str(out), "--raw-dir", str(tmp_path / "raw"),
+        "--n", "16", "--m", "2", "--threads", "1", "--scaling", "2", "--seed", SEED,
+        "--calibration", str(calibration), "--out", str(out), "--raw-dir", str(tmp_path / "raw"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
@@ -42,7 +45,8 @@ def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) ->
     for section in sections:
         assert f"{section} " in text
     doc = json.loads(out.read_text())
-    assert doc["n"] == 4 and doc["m"] == 2 and doc["scaling_threads"] == 2
+    assert doc["n"] == 16 and doc["m"] == 2 and doc["scaling_threads"] == 2 and doc["seed"] == SEED
+    assert doc["machine"]["logical_cpus"] >= 1  # from the envelope
     # The run's speed probe shares XN2(4099) and P with the calibration: a drift is computed.
     assert set(doc["speed_probe"]) == {"start", "end"}
     assert isinstance(doc["drift"], float) and doc["drift"] > 0
@@ -54,9 +58,12 @@ def test_compare_prints_every_section_with_bound_and_speed_up(tmp_path: Path) ->
         "mixer 1",
     }
     assert set(doc["drift_per_run"]) >= {"paper", "fast", "fast@2 before", "fast@2 after"}
-    assert sorted(p.name for p in (tmp_path / "raw").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "raw").glob("*.json")) == [
         "fast.json", "paper.json", "scaled0.json", "scaled1.json", "side0.json", "side1.json"
     ]  # fmt: skip
+    for p in (tmp_path / "raw").glob("*.json"):
+        report = json.loads(p.read_text())
+        assert report["tool"] == "db-sm-rsm" and report["passed"] is True and report["seed"] == SEED
     mixers = [r for r in doc["rows"] if r["party"].startswith("mixer")]
     assert {r["party"] for r in mixers} == {"mixer 0", "mixer 1"}
     for row in mixers:
@@ -79,3 +86,5 @@ def test_compare_rejects_bad_arguments(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "at least 1" in proc.stderr
     proc = run("--n", "4", "--calibration", str(tmp_path / "missing.json"))
     assert proc.returncode == 2 and "missing" in proc.stderr
+    proc = run("--n", "4", "--seed", "3")
+    assert proc.returncode == 2 and "64 hexadecimal digits" in proc.stderr

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.derive.spread import NAN, Spread
-from analysis.parse.cmix import EXPERIMENT, GROUPS, NODE_ROLES, NODES, SEED_SOURCE, STEPS
+from analysis.parse.cmix import EXPERIMENT, GROUPS, NODE_ROLES, NODES, REFERENCE_SOURCE, STEPS
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,8 @@ def ours(df: pd.DataFrame) -> pd.DataFrame:
     return d.assign(host=hosts if hosts.nunique() > 1 else None)
 
 
-def _seed(df: pd.DataFrame) -> pd.DataFrame:
-    return df[(df["experiment"] == EXPERIMENT) & (df["source"] == SEED_SOURCE)]
+def _reference(df: pd.DataFrame) -> pd.DataFrame:
+    return df[(df["experiment"] == EXPERIMENT) & (df["source"] == REFERENCE_SOURCE)]
 
 
 def _median(g: pd.DataFrame, metric: str) -> float:
@@ -158,7 +158,7 @@ def node(party: str) -> str:
 
 def thesis(df: pd.DataFrame, group: str, clients: int) -> float:
     """The thesis's prepre user time per node for this group at this batch size (NaN if none)."""
-    s = _seed(df)
+    s = _reference(df)
     family = "ec" if group == "ec" else "mg"
     hit = s[
         (s["section"] == "prepre")
@@ -171,7 +171,7 @@ def thesis(df: pd.DataFrame, group: str, clients: int) -> float:
 
 def thesis_per_byte(df: pd.DataFrame, family: str, clients: int) -> float:
     """The thesis's prepre user time per node and payload byte (NaN if none)."""
-    s = _seed(df)
+    s = _reference(df)
     hit = s[(s["metric"] == "payload_bytes") & (s["variant"] == family)]
     payload = float(hit["value"].iloc[0]) if len(hit) else NAN
     return thesis(df, family, clients) / (clients * payload)
@@ -421,7 +421,7 @@ def batch_sizes(df: pd.DataFrame, threads: int) -> list[int]:
 
 def thesis_facts(df: pd.DataFrame) -> dict[str, float]:
     """The thesis's set-up: memory [GB], timer resolution [s], runs per mean."""
-    s = _seed(df)
+    s = _reference(df)
 
     def fact(metric: str) -> float:
         v = s[s["metric"] == metric]["value"]

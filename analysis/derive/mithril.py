@@ -1,6 +1,6 @@
 """mithril's tables, derived from the tidy table: the comparison with the crate's targets (data
 here, not verdicts inside mithril-bench), the native operations beside their bounds, the circuit's
-sizes and proofs beside the seed's published figures, the seed's figures, the fitted lines, and
+sizes and proofs beside the published reference figures, the reference figures, the fitted lines, and
 ours / mithril-stm per operation from the same run. The PDF section only lays these out."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from analysis.derive.spread import NAN, Spread
-from analysis.parse.mithril import BATCH_OPERATIONS, EXPERIMENT, OPERATIONS, SEED_SOURCE
-from analysis.render.sections.common import count, median, ours_rows, seconds, seed_rows
+from analysis.parse.mithril import BATCH_OPERATIONS, EXPERIMENT, OPERATIONS, REFERENCE_SOURCE
+from analysis.render.sections.common import count, median, ours_rows, reference_rows, seconds
 
 
 @dataclass(frozen=True)
@@ -25,16 +25,16 @@ class Target:
     unit: str  # "s (CPU)", "s (wall)", "cells" or "check"
 
 
-# The seed's fastest published proving time at n = 8 (its 16 GB M1, Table 2, k = 17).
-SEED_M1_N8_PROVE_S = 114.6814
+# The reference's fastest published proving time at n = 8 (its 16 GB M1, Table 2, k = 17).
+REFERENCE_M1_N8_PROVE_S = 114.6814
 TARGETS = (
     Target("native_n64", "native BKey + BSig + Ver at n = 64, one thread, under 10 ms", 0.010, "s (CPU)"),
     Target("cancellation", "cancellation: plain aggregation accepts sigma1 + D, sigma2 - D, weighted rejects",
            1.0, "check"),
     Target("cells", "circuit advice cells per signature at most 0.3 M (fitted slope)", 300_000.0, "cells"),
     Target("n32", "n = 32 proves on this machine", 1.0, "check"),
-    Target("n8", "n = 8 proves in less than the seed's 16 GB M1 (114.7 s, wall)", SEED_M1_N8_PROVE_S,
-           "s (wall)"),
+    Target("n8", "n = 8 proves in less than the reference's 16 GB M1 (114.7 s, wall)",
+           REFERENCE_M1_N8_PROVE_S, "s (wall)"),
 )  # fmt: skip
 
 
@@ -97,10 +97,10 @@ def target_table(df: pd.DataFrame) -> tuple[pd.DataFrame, set[int]]:
     return pd.DataFrame.from_dict(rows, orient="index"), bad
 
 
-def reference_table(df: pd.DataFrame) -> pd.DataFrame:
+def stm_table(df: pd.DataFrame) -> pd.DataFrame:
     """Ours / mithril-stm per operation and signer count, from the same run (CPU time per call)."""
     d = _ours(df)
-    d = d[d["section"] == "reference"]
+    d = d[d["section"] == "mithril-stm"]
     rows: dict[str, dict[str, object]] = {}
     for (host, op, n, t), g in d.groupby(
         [d["host"].fillna(""), "prover", "n", "threads"], sort=True, dropna=False
@@ -109,7 +109,7 @@ def reference_table(df: pd.DataFrame) -> pd.DataFrame:
         rows[f"{op} n={int(n)} t={int(t)}{_suffix(host or None)}"] = {
             "workload": label.split(": ", 1)[-1],
             "ours": median(g, "ours_cpu"),
-            "mithril-stm": median(g, "reference_cpu"),
+            "mithril-stm": median(g, "stm_cpu"),
             "ours / mithril-stm": median(g, "ratio"),
         }
     return pd.DataFrame.from_dict(rows, orient="index")
@@ -123,8 +123,8 @@ def _ours(df: pd.DataFrame) -> pd.DataFrame:
     return ours_rows(df, EXPERIMENT)
 
 
-def _seed(df: pd.DataFrame) -> pd.DataFrame:
-    return seed_rows(df, EXPERIMENT, SEED_SOURCE)
+def _reference(df: pd.DataFrame) -> pd.DataFrame:
+    return reference_rows(df, EXPERIMENT, REFERENCE_SOURCE)
 
 
 def _hosts(d: pd.DataFrame) -> list[str | None]:
@@ -184,7 +184,7 @@ def native_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def size_table(df: pd.DataFrame) -> pd.DataFrame:
     """The circuit's size at each counted signer count (the run's BLS check and the other one),
-    with the cells per signature, and the seed's per-signature design counted with the same chips."""
+    with the cells per signature, and the reference's per-signature design counted with the same chips."""
     d = _ours(df)
     d = d[(d["variant"] == "circuit") & (d["section"] == "size")]
     rows: dict[str, dict[str, object]] = {}
@@ -207,9 +207,9 @@ def size_table(df: pd.DataFrame) -> pd.DataFrame:
                     "layout CPU [s]": median(g, "layout_cpu"),
                 }
     design = _ours(df)
-    design = design[design["section"] == "seed design"]
+    design = design[design["section"] == "reference design"]
     if len(design):
-        rows["the seed's design, per signature"] = {
+        rows["the reference's design, per signature"] = {
             "k": NAN,
             "advice cells": NAN,
             "lookup cells": NAN,
@@ -220,16 +220,16 @@ def size_table(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def _seed_prove(df: pd.DataFrame, machine_word: str, n: int) -> float:
-    """The seed's fastest published proving time at n on the machine whose name has the word."""
-    s = _seed(df)
+def _reference_prove(df: pd.DataFrame, machine_word: str, n: int) -> float:
+    """The reference's fastest published proving time at n on the machine whose name has the word."""
+    s = _reference(df)
     s = s[(s["variant"] == "msp_b") & (s["n"] == n) & (s["metric"] == "prove_published")]
     s = s[s["machine"].str.contains(machine_word, regex=False)]
     return float(s["value"].min()) if len(s) else NAN
 
 
 def proof_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Each proved n: k, keys, prover, verifier, proof size, memory; the seed's times at that n."""
+    """Each proved n: k, keys, prover, verifier, proof size, memory; the reference's times at that n."""
     d = _ours(df)
     d = d[(d["variant"] == "circuit") & (d["n"].notna())]
     proved = d[d["section"] == "prove_total"]
@@ -253,15 +253,15 @@ def proof_table(df: pd.DataFrame) -> pd.DataFrame:
                 "verify": phase("verify", "wall"),
                 "proof [bytes]": median(proof, "proof_bytes"),
                 "peak [MiB]": _spread(proof, "peak_rss"),
-                "seed server": _seed_prove(df, "Xeon", n),
-                "seed M1": _seed_prove(df, "M1", n),
+                "reference server": _reference_prove(df, "Xeon", n),
+                "reference M1": _reference_prove(df, "M1", n),
             }
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def seed_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Every figure the seed published, with its machine and circuit shape."""
-    s = _seed(df)
+def reference_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Every figure the reference published, with its machine and circuit shape."""
+    s = _reference(df)
     rows: dict[str, dict[str, object]] = {}
     keys = s[["variant", "statement", "n", "machine", "label"]].drop_duplicates()
     for i, (variant, keys_in, n, machine, shape) in enumerate(keys.itertuples(index=False, name=None)):

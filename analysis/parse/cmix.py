@@ -1,4 +1,4 @@
-"""cmix-bench's report.json and the thesis's published figures (cmix/data/seed-figures.csv).
+"""cmix-bench's report.json and the thesis's published figures (cmix/data/reference-figures.csv).
 
 The report is the suite's envelope (whether it passed, the machine, the load, the commit) around
 cmix-bench's body. The body holds one run per group (ec, mg, mg-full), client count and thread
@@ -15,7 +15,7 @@ In the tidy table: `variant` is the group, `n` the number of clients (the batch'
 (`computation`, `network`).
 
 The thesis (a C++ implementation on one PC) printed two timings, prepre per node at 500 clients
-for ec and mg; they enter with source "seed", beside the facts of its set-up.
+for ec and mg; they enter with source "reference", beside the facts of its set-up.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from analysis.parse.common import (
 
 EXPERIMENT = "cmix"
 TOOL = "cmix-bench"
-SEED_FILE = Path(__file__).resolve().parents[2] / "cmix" / "data" / "seed-figures.csv"
-SEED_SOURCE = "seed"
-SEED_RUN = "thesis (cMix in C++, 2048-bit group against ed25519)"
+REFERENCE_FILE = Path(__file__).resolve().parents[2] / "cmix" / "data" / "reference-figures.csv"
+REFERENCE_SOURCE = "reference"
+REFERENCE_RUN = "thesis (cMix in C++, 2048-bit group against ed25519)"
 NODES = ("node 0", "node 1", "node 2")
 NODE_ROLES = {"node 0": "first", "node 1": "middle", "node 2": "last"}
 GROUPS = ("ec", "mg", "mg-full")
@@ -59,8 +59,8 @@ TIMES = ("user", "sys", "cpu", "wall")
 COMPUTATION = "computation"
 NETWORK = "network (TLS and sockets)"
 # The thesis's figures: quantity -> (section, metric) where they sit beside ours.
-SEED_TIMINGS = {"prepre_user_s_per_node": ("prepre", "user_mean")}
-SEED_UNITS = {"s", "count", "bytes", "GB"}
+REFERENCE_TIMINGS = {"prepre_user_s_per_node": ("prepre", "user_mean")}
+REFERENCE_UNITS = {"s", "count", "bytes", "GB"}
 # Figures of the set-up, measured once: key in the report -> (metric, unit).
 ONCE_TIMES = {"user_s": ("user", "s"), "sys_s": ("sys", "s"), "wall_s": ("wall", "s")}
 ONCE_BYTES = {"bytes_sent": ("bytes_sent", "bytes"), "bytes_received": ("bytes_received", "bytes")}
@@ -253,21 +253,21 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 def load_reference(_paper_dir: Path) -> Parsed:
     """The thesis's published figures: its prepre timings and the facts of its set-up."""
-    p = SEED_FILE
+    p = REFERENCE_FILE
     rows: list[dict[str, Any]] = []
-    for no, r, value in published_rows(p, "the thesis's figures (shipped in cmix/data/)", SEED_UNITS):
+    for no, r, value in published_rows(p, "the thesis's figures (shipped in cmix/data/)", REFERENCE_UNITS):
         unit = r.get("unit") or ""
         quantity = r.get("quantity") or ""
         if not quantity:
             raise ReportError(p, no, "a quantity", "")
         clients = (r.get("clients") or "").strip()
-        section, metric = SEED_TIMINGS.get(quantity, ("thesis set-up", quantity))
+        section, metric = REFERENCE_TIMINGS.get(quantity, ("thesis set-up", quantity))
         rows.append(base_row(
-            EXPERIMENT, SEED_SOURCE, SEED_RUN, p, machine=r.get("machine", ""),
+            EXPERIMENT, REFERENCE_SOURCE, REFERENCE_RUN, p, machine=r.get("machine", ""),
             variant=r.get("group") or None, n=int(clients) if clients else None, section=section, party=None,
             label=r.get("source", ""), metric=metric, value=value, unit=unit,
         ))  # fmt: skip
-    info = RunInfo(EXPERIMENT, SEED_SOURCE, SEED_RUN, str(p), True, None)
+    info = RunInfo(EXPERIMENT, REFERENCE_SOURCE, REFERENCE_RUN, str(p), True, None)
     return Parsed(rows, [info], [])
 
 

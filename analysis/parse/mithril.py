@@ -1,4 +1,4 @@
-"""mithril-bench's report.json and the seed's published figures (mithril-msp/data/seed-figures.csv).
+"""mithril-bench's report.json and the published reference figures (mithril-msp/data/reference-figures.csv).
 
 One report holds Mithril's MSP measured twice. Native (BLS12-381, blst): each operation (akey,
 asig, weights, bkey, bsig, ver, their totals, batch verification) at each signer count and thread
@@ -6,7 +6,7 @@ count, CPU and wall time per call (median, min, max over repetitions) beside its
 lower bound, and the cancellation check. In the circuit (MSP.B over BN254, halo2): the layout of
 each signer count (k, rows, advice and lookup cells, columns), the same with the other layout of
 the BLS check, each real proof's phases (parameters, keys, witness, prover, verifier: CPU and
-wall), proof size and peak memory, the cells of the seed's per-signature design, the fitted lines
+wall), proof size and peak memory, the cells of the reference's per-signature design, the fitted lines
 against n with their extrapolations; with mithril-stm measured in the same run where the report
 has it. The report is the suite's envelope around the body (`load_enveloped`): whether the run
 passed is the envelope's `passed`. The comparison with the targets is made in
@@ -15,11 +15,11 @@ passed is the envelope's `passed`. The comparison with the targets is made in
 In the tidy table: `variant` is `native` or `circuit`, `curve` the curve, `n` the signers (for
 batch verification: the aggregates checked together, 4 signers each), `section` the operation,
 the proof phase or what a group of figures is (`size`, `proof`, `fit`, `extrapolated`,
-`seed design`, `reference`), `mode` the circuit's BLS-check layout (`residue`, `final-exp`).
+`reference design`, `mithril-stm`), `mode` the circuit's BLS-check layout (`residue`, `final-exp`).
 
-The seed (a report on proving Mithril's aggregation with halo2-lib) published proving times,
+The reference (a report on proving Mithril's aggregation with halo2-lib) published proving times,
 proof sizes and verification times on a 48-core server and a 16 GB M1 laptop; they enter with
-source "seed", the machine in `machine`, the group of the keys in `statement`, the circuit's
+source "reference", the machine in `machine`, the group of the keys in `statement`, the circuit's
 shape in `label`.
 """
 
@@ -51,9 +51,9 @@ from analysis.parse.common import (
 
 EXPERIMENT = "mithril"
 REPORT = "mithril-bench"
-SEED_FILE = Path(__file__).resolve().parents[2] / "mithril-msp" / "data" / "seed-figures.csv"
-SEED_SOURCE = "seed"
-SEED_RUN = "Mithril MSP and Benchmark (2024)"
+REFERENCE_FILE = Path(__file__).resolve().parents[2] / "mithril-msp" / "data" / "reference-figures.csv"
+REFERENCE_SOURCE = "reference"
+REFERENCE_RUN = "Mithril MSP and Benchmark (2024)"
 NATIVE_CURVE = "bls12-381"
 CIRCUIT_CURVE = "bn254"
 OPERATIONS = ("akey", "asig", "weights", "bkey", "bsig", "ver", "a_total", "b_total", "batch_verify",
@@ -67,8 +67,8 @@ FIT_KEYS = ("advice_cells", "advice_and_lookup_cells", "prove_cpu_s", "prove_wal
 FIT_UNITS = {"advice_cells": "cells", "advice_and_lookup_cells": "cells", "prove_cpu_s": "s",
              "prove_wall_s": "s", "keygen_cpu_s": "s", "peak_rss_mib": "MiB"}  # fmt: skip
 PROOF_CHECKS = ("verified", "rejects_changed_public_input", "rejects_changed_proof")
-# The seed's columns: key -> (metric, unit, scale to the unit).
-SEED_VALUES = {"prove_s": ("prove_published", "s", 1.0), "proof_bytes": ("proof_bytes", "bytes", 1.0),
+# The reference's columns: key -> (metric, unit, scale to the unit).
+REFERENCE_VALUES = {"prove_s": ("prove_published", "s", 1.0), "proof_bytes": ("proof_bytes", "bytes", 1.0),
                "verify_ms": ("verify_published", "s", 1e-3)}  # fmt: skip
 
 
@@ -197,22 +197,22 @@ def _fit_rows(base: dict[str, Any], fit: dict[str, Any]) -> list[dict[str, Any]]
     return out
 
 
-def _reference_rows(base: dict[str, Any], ref: dict[str, Any], p: Path) -> list[dict[str, Any]]:
+def _stm_rows(base: dict[str, Any], stm: dict[str, Any], p: Path) -> list[dict[str, Any]]:
     """mithril-stm measured in the same run: each operation's CPU time per call at each n, beside
-    ours (the ratio ours / reference), the multisignature layer like for like and the full STM
+    ours (the ratio ours / mithril-stm), the multisignature layer like for like and the full STM
     verification as a labelled extra."""
     out = []
-    rb = row(base, variant="native", curve=NATIVE_CURVE, section="reference")
-    for i, r in enumerate(need(ref, "rows", list, p, "reference.")):
-        where = f"reference.rows[{i}]."
+    rb = row(base, variant="native", curve=NATIVE_CURVE, section="mithril-stm")
+    for i, r in enumerate(need(stm, "rows", list, p, "stm.")):
+        where = f"stm.rows[{i}]."
         if not isinstance(r, dict):
-            raise ReportError(p, None, f"reference.rows[{i}] to be an object")
+            raise ReportError(p, None, f"stm.rows[{i}] to be an object")
         op = need(r, "operation", str, p, where)
         b = row(rb, n=need(r, "n", int, p, where), threads=need(r, "threads", int, p, where),
                 label=f"{op}: {r.get('workload', '')}", prover=op)  # fmt: skip
         cpu = _stat(r.get("cpu_s"), p, where + "cpu_s")
-        out.append(row(b, metric="reference_cpu", value=cpu["median"], unit="s"))
-        for key, metric, unit in (("ours_cpu_s", "ours_cpu", "s"), ("ours_over_reference", "ratio", "x")):
+        out.append(row(b, metric="stm_cpu", value=cpu["median"], unit="s"))
+        for key, metric, unit in (("ours_cpu_s", "ours_cpu", "s"), ("ours_over_stm", "ratio", "x")):
             if (x := num(r.get(key))) is not None:
                 out.append(row(b, metric=metric, value=x, unit=unit))
         out.append(row(b, metric="status", value=float(r.get("verified") is True), unit="bool"))
@@ -259,16 +259,16 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
         for f in circuit.get("failures") or []:
             if isinstance(f, dict):
                 failed.append(f"circuit {f.get('part')} n={f.get('n')}: {f.get('error')}")
-        design = circuit.get("seed_design")
+        design = circuit.get("reference_design")
         if isinstance(design, dict):
-            db = row(cb, section="seed design", label=str(design.get("what", "the seed's design")))
+            db = row(cb, section="reference design", label=str(design.get("what", "the reference's design")))
             for key in ("g1_scalar_mult_cells", "g2_scalar_mult_cells", "cells_per_signature"):
                 if (v := num(design.get(key))) is not None:
                     rows.append(row(db, metric=key, value=v, unit="cells"))
         if isinstance(circuit.get("fit"), dict):
             rows += _fit_rows(cb, circuit["fit"])
-    if isinstance(d.get("reference"), dict):
-        rows += _reference_rows(base, d["reference"], p)
+    if isinstance(d.get("stm"), dict):
+        rows += _stm_rows(base, d["stm"], p)
     if not env.passed and not failed:
         failed = ["the report says the run did not pass"]
     return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, versions, commit)
@@ -282,8 +282,8 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 
 def load_reference(_paper_dir: Path) -> Parsed:
-    """The seed's published figures: MSP.A and MSP.B proofs on its machines, and its failures."""
-    p = published(SEED_FILE, "the seed's figures (shipped in mithril-msp/data/)")
+    """The published reference figures: MSP.A and MSP.B proofs on its machines, and its failures."""
+    p = published(REFERENCE_FILE, "the reference figures (shipped in mithril-msp/data/)")
     rows: list[dict[str, Any]] = []
     with p.open(encoding="utf-8", newline="") as f:
         for no, r in enumerate(csv.DictReader(f), start=2):
@@ -301,14 +301,14 @@ def load_reference(_paper_dir: Path) -> Parsed:
                                 ("lookup_bits", "lookup bits {}"), ("limb_bits", "{}-bit limbs"))
                 if r.get(k)
             )  # fmt: skip
-            b = base_row(EXPERIMENT, SEED_SOURCE, SEED_RUN, p, machine=r.get("machine", ""),
+            b = base_row(EXPERIMENT, REFERENCE_SOURCE, REFERENCE_RUN, p, machine=r.get("machine", ""),
                          variant=experiment, statement=r.get("keys_in") or None, n=n, curve=CIRCUIT_CURVE,
                          section="proof", party=None, label=shape or "shape not stated")  # fmt: skip
             if status != "ok":
                 rows.append(row(b, metric="status", value=0.0, unit=status or "failed"))
                 continue
             rows.append(row(b, metric="status", value=1.0, unit="ok"))
-            for key, (metric, unit, scale) in SEED_VALUES.items():
+            for key, (metric, unit, scale) in REFERENCE_VALUES.items():
                 raw = (r.get(key) or "").strip()
                 if not raw:
                     continue
@@ -317,7 +317,7 @@ def load_reference(_paper_dir: Path) -> Parsed:
                 except ValueError:
                     raise ReportError(p, no, f"a number in column {key}", raw) from None
                 rows.append(row(b, metric=metric, value=value, unit=unit))
-    info = RunInfo(EXPERIMENT, SEED_SOURCE, SEED_RUN, str(p), True, None)
+    info = RunInfo(EXPERIMENT, REFERENCE_SOURCE, REFERENCE_RUN, str(p), True, None)
     return Parsed(rows, [info], [])
 
 

@@ -1,10 +1,10 @@
-"""veccom-bench's report.json and the seed's published figures (veccom/data/seed-figures.csv).
+"""veccom-bench's report.json and the published reference figures (veccom/data/reference-figures.csv).
 
 The report is the suite's envelope around veccom-bench's body (`load_enveloped`: whether the run
 passed is the envelope's `passed`). Each row of the body is one operation of one scheme at one
 vector length and thread count: CPU and wall time per operation (median, min, max over
 repetitions), sizes, peak memory, and the lower bound timed beside it in the same run. The
-seed's figures are one value per operation, measured on the seed's own machine: every ratio
+reference's figures are one value per operation, measured on the reference's own machine: every ratio
 against them is across machines.
 """
 
@@ -32,8 +32,8 @@ from analysis.parse.common import (
 )
 
 EXPERIMENT = "veccom"
-SEED_FILE = Path(__file__).resolve().parents[2] / "veccom" / "data" / "seed-figures.csv"
-SEED_SOURCE = "seed"
+REFERENCE_FILE = Path(__file__).resolve().parents[2] / "veccom" / "data" / "reference-figures.csv"
+REFERENCE_SOURCE = "reference"
 UNIT_SECONDS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 SIZE_KEYS = ("commitment_bytes", "proof_bytes", "batch_proof_bytes", "prover_params_bytes",
              "verifier_params_bytes", "prover_table_bytes", "verifier_table_bytes", "tree_bytes")  # fmt: skip
@@ -110,21 +110,21 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 
 def load_reference(_paper_dir: Path) -> Parsed:
-    """The seed's published figures (one value per operation, its own machine)."""
-    p = SEED_FILE
+    """The published reference figures (one value per operation, its own machine)."""
+    p = REFERENCE_FILE
     rows: list[dict[str, Any]] = []
     for _no, r, value in published_rows(
-        p, "the seed's figures (shipped in veccom/data/)", {*UNIT_SECONDS, "bytes"}
+        p, "the reference figures (shipped in veccom/data/)", {*UNIT_SECONDS, "bytes"}
     ):
         unit = r["unit"]
         is_size = unit == "bytes"
         rows.append(base_row(
-            EXPERIMENT, SEED_SOURCE, "veccom-rust (2019)", p, machine=r.get("machine", ""),
+            EXPERIMENT, REFERENCE_SOURCE, "veccom-rust (2019)", p, machine=r.get("machine", ""),
             variant=r["scheme"], n=int(r["n"]), threads=1, section=r["operation"], party=None,
             label=r["operation"], metric="size" if is_size else "published",
             value=value if is_size else value * UNIT_SECONDS[unit], unit="bytes" if is_size else "s",
         ))  # fmt: skip
-    info = RunInfo(EXPERIMENT, SEED_SOURCE, "veccom-rust (2019)", str(p), True, 1)
+    info = RunInfo(EXPERIMENT, REFERENCE_SOURCE, "veccom-rust (2019)", str(p), True, 1)
     return Parsed(rows, [info], [])
 
 

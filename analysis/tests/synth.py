@@ -243,14 +243,14 @@ def collab_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
     return f
 
 
-CMIX_REFERENCE = Path(__file__).resolve().parents[2] / "cmix/data/reference-report.json"
+CMIX_SAMPLE = Path(__file__).resolve().parents[2] / "cmix/data/sample-report.json"
 
 
 def cmix_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
-    """The crate's reference report (a real cmix-bench run at 500 clients, one and two threads),
+    """The crate's sample report (a real cmix-bench run at 500 clients, one and two threads),
     cut to the run's groups and thread counts and relabelled with its number of clients; `fail`
     names a group whose first run lost a message."""
-    ref = json.loads(CMIX_REFERENCE.read_text())
+    ref = json.loads(CMIX_SAMPLE.read_text())
     body = ref["body"]
     clients, groups, threads = run.params["clients"], run.extra["groups"], run.extra["threads"]
     keep = [r for r in body["runs"] if r["group"] in groups and r["threads"] in threads]
@@ -279,11 +279,11 @@ def cmix_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
 
 
 def mithril_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
-    """The crate's reference report (a real mithril-bench run), cut to the run's signer and thread
+    """The crate's sample report (a real mithril-bench run), cut to the run's signer and thread
     counts; `fail` is "proof" (the first proof's verification failed) or "native" (a native row's
     check failed)."""
     ref = json.loads(
-        (Path(__file__).resolve().parents[2] / "mithril-msp/data/reference-report.json").read_text()
+        (Path(__file__).resolve().parents[2] / "mithril-msp/data/sample-report.json").read_text()
     )
     e = run.extra
     body = ref["body"]
@@ -296,9 +296,9 @@ def mithril_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
     circuit = body["circuit"]
     circuit["sizes"] = [s for s in circuit["sizes"] if s["n"] in e["size_n"]]
     circuit["proofs"] = [p for p in circuit["proofs"] if p["n"] in e["circuit_n"]]
-    # mithril-stm beside ours (synthetic figures: ours at its b_total, the reference 4 % slower).
+    # mithril-stm beside ours (synthetic figures: ours at its b_total, mithril-stm 4 % slower).
     ours = {r["n"]: r["cpu_s"] for r in native["rows"] if r["operation"] == "b_total" and r["threads"] == 1}
-    body["reference"] = {
+    body["stm"] = {
         "library": "mithril-stm 0.9.5 (crates.io)",
         "blst_pool_threads": 1,
         "stm_parameters": {"k": 357, "m": 2642, "phi_f": 0.2},
@@ -312,7 +312,7 @@ def mithril_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
                 "cpu_s": {k: v * 1.04 for k, v in t.items()},
                 "wall_s": {k: v * 1.04 for k, v in t.items()},
                 "ours_cpu_s": t,
-                "ours_over_reference": 1 / 1.04,
+                "ours_over_stm": 1 / 1.04,
                 "verified": True,
             }
             for n, t in sorted(ours.items())
@@ -358,11 +358,9 @@ def write_run(raw: Path, run: plan_runs.Run, paper_dir: Path, fail: Mapping[str,
     elif run.experiment == "cpsnark-sm":
         cp_json(out, p["n"])
     elif run.experiment == "veccom":
-        # The crate's reference report: a real run, relabelled with this run's lengths' threads.
+        # The crate's sample report: a real run, relabelled with this run's lengths' threads.
         out.mkdir(parents=True, exist_ok=True)
-        ref = json.loads(
-            (Path(__file__).resolve().parents[2] / "veccom/data/reference-report.json").read_text()
-        )
+        ref = json.loads((Path(__file__).resolve().parents[2] / "veccom/data/sample-report.json").read_text())
         ref["provenance"] = PROVENANCE
         (out / "report.json").write_text(json.dumps(ref))
     elif run.experiment == "cmix":

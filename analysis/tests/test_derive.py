@@ -124,7 +124,7 @@ def test_ours_claims_and_failed_status(paper_dir: Path, tmp_path: Path) -> None:
     synth.make_results(tmp_path, paper_dir, fail={"n100-m2-bn254-fast-s128-t1": "status_pk_bl"})
     col = collect(tmp_path, paper_dir, for_results(tmp_path))
     df = col.df
-    assert set(df["source"]) == {"ours", "paper", "seed"}
+    assert set(df["source"]) == {"ours", "paper", "reference"}
     picked = pick_db_group(df, "ours")
     assert picked is not None and picked.runs == ("n200-m4-bn254-fast-s128-t1",)  # largest n at m=4
     claims = {c.key: c for c in compute_claims(df, factor=2.0)}

@@ -288,23 +288,23 @@ def test_our_zk_driver_output(tmp_path: Path) -> None:
     assert pick is not None and pick.prover == "wasm"
 
 
-def test_veccom_reference_report_and_seed_figures(tmp_path: Path) -> None:
-    """The crate's reference report (a real veccom-bench run) and the seed's published figures."""
+def test_veccom_sample_report_and_reference_figures(tmp_path: Path) -> None:
+    """The crate's sample report (a real veccom-bench run) and the published reference figures."""
     from analysis.parse import veccom
 
     rows, info = veccom.report_rows(
-        Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json", "t1_2"
+        Path(veccom.__file__).parents[2] / "veccom/data/sample-report.json", "t1_2"
     )
     assert info.ok and info.failed == []
     ops = {(r["variant"], r["section"]) for r in rows if r["metric"] == "cpu_median"}
     assert ("pairing-bls12-381", "verify") in ops and ("merkle-sha256", "commit") in ops
     assert any(r["metric"] == "lower_bound_cpu" for r in rows)
-    seed = veccom.load_reference(tmp_path)
-    verify = next(r for r in seed.rows if r["section"] == "verify" and r["variant"] == "pairing-bls12-381"
-                  and r["n"] == 100)  # fmt: skip
-    assert verify["value"] == pytest.approx(3.6117e-3) and verify["source"] == "seed"
+    published = veccom.load_reference(tmp_path)
+    pairing = [r for r in published.rows if r["variant"] == "pairing-bls12-381" and r["n"] == 100]
+    verify = next(r for r in pairing if r["section"] == "verify")
+    assert verify["value"] == pytest.approx(3.6117e-3) and verify["source"] == "reference"
     # A failed check makes the run count as failed.
-    d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json").read_text())
+    d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/sample-report.json").read_text())
     d["body"]["rows"][3]["verified"] = False
     d["passed"] = False
     run = tmp_path / "raw" / "veccom" / "t1_2"
@@ -314,7 +314,7 @@ def test_veccom_reference_report_and_seed_figures(tmp_path: Path) -> None:
     bad = d["body"]["rows"][3]
     assert problems == [f"{bad['scheme']} {bad['operation']} n={bad['n']} t={bad['threads']}"]
     # The verdict is the envelope's: a report that says it failed fails, though every row verified.
-    d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/reference-report.json").read_text())
+    d = json.loads((Path(veccom.__file__).parents[2] / "veccom/data/sample-report.json").read_text())
     d["passed"] = False
     (run / "report.json").write_text(json.dumps(d))
     assert veccom.problems(run) == ["the report says the run did not pass"]
@@ -324,11 +324,11 @@ def test_veccom_reference_report_and_seed_figures(tmp_path: Path) -> None:
         veccom.problems(run)
 
 
-def test_cmix_reference_report_and_seed_figures(tmp_path: Path) -> None:
-    """The crate's reference report (a real cmix-bench run) and the thesis's published figures."""
+def test_cmix_sample_report_and_reference_figures(tmp_path: Path) -> None:
+    """The crate's sample report (a real cmix-bench run) and the thesis's published figures."""
     from analysis.parse import cmix
 
-    ref = Path(cmix.__file__).parents[2] / "cmix/data/reference-report.json"
+    ref = Path(cmix.__file__).parents[2] / "cmix/data/sample-report.json"
     d = json.loads(ref.read_text())
     rows, info = cmix.report_rows(ref, "c500-t1_2")
     assert info.ok and info.failed == [] and info.threads == 1
@@ -367,13 +367,13 @@ def test_cmix_reference_report_and_seed_figures(tmp_path: Path) -> None:
     assert [r["value"] for r in rows if r["metric"] == "seeded"] == [float(d["seed"] is not None)]
     assert not [r for r in rows if r["metric"] in ("target_met", "thesis_over_ours")]
 
-    seed = cmix.load_reference(tmp_path)
-    prepre = {r["variant"]: r for r in seed.rows if r["section"] == "prepre"}
+    published = cmix.load_reference(tmp_path)
+    prepre = {r["variant"]: r for r in published.rows if r["section"] == "prepre"}
     assert prepre["ec"]["value"] == 3.67 and prepre["mg"]["value"] == 19.19
     assert all(
-        r["source"] == "seed" and r["n"] == 500 and r["metric"] == "user_mean" for r in prepre.values()
+        r["source"] == "reference" and r["n"] == 500 and r["metric"] == "user_mean" for r in prepre.values()
     )
-    payload = {r["variant"]: r["value"] for r in seed.rows if r["metric"] == "payload_bytes"}
+    payload = {r["variant"]: r["value"] for r in published.rows if r["metric"] == "payload_bytes"}
     assert payload == {"ec": 228.0, "mg": 236.0}
 
     # The envelope's passed is the verdict; the runs' outcomes say what went wrong.
@@ -406,10 +406,10 @@ def test_cmix_reference_report_and_seed_figures(tmp_path: Path) -> None:
     assert cmix.problems(tmp_path) == ["no report.json"]
 
 
-def test_cmix_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cmix_malformed_report_and_reference_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from analysis.parse import cmix
 
-    d = json.loads((Path(cmix.__file__).parents[2] / "cmix/data/reference-report.json").read_text())
+    d = json.loads((Path(cmix.__file__).parents[2] / "cmix/data/sample-report.json").read_text())
     p = tmp_path / "report.json"
     p.write_text(json.dumps(dict(d, tool="veccom-bench"), indent=1))
     with pytest.raises(ReportError, match=r'report\.json:\d+: expected "tool": "cmix-bench"'):
@@ -421,23 +421,23 @@ def test_cmix_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pytest
     p.write_text(json.dumps(d))
     with pytest.raises(ReportError, match=r"expected runs\[1\]\.steps\[3\]\.wall_s to be an object"):
         cmix.report_rows(p, "c500-t1")
-    seed = tmp_path / "seed-figures.csv"
-    seed.write_text(
+    figures = tmp_path / "reference-figures.csv"
+    figures.write_text(
         "quantity,group,clients,value,unit,machine,source\nprepre_user_s_per_node,ec,500,3.67,min,x,y\n"
     )
-    monkeypatch.setattr(cmix, "SEED_FILE", seed)
-    with pytest.raises(ReportError, match=r"seed-figures\.csv:2: expected a unit of"):
+    monkeypatch.setattr(cmix, "REFERENCE_FILE", figures)
+    with pytest.raises(ReportError, match=r"reference-figures\.csv:2: expected a unit of"):
         cmix.load_reference(tmp_path)
-    monkeypatch.setattr(cmix, "SEED_FILE", tmp_path / "gone.csv")
+    monkeypatch.setattr(cmix, "REFERENCE_FILE", tmp_path / "gone.csv")
     with pytest.raises(ReportError, match=r"gone\.csv: expected the thesis's figures"):
         cmix.load_reference(tmp_path)
 
 
-def test_mithril_reference_report_and_seed_figures(tmp_path: Path) -> None:
-    """The crate's reference report (a real mithril-bench run) and the seed's published figures."""
+def test_mithril_sample_report_and_reference_figures(tmp_path: Path) -> None:
+    """The crate's sample report (a real mithril-bench run) and the published reference figures."""
     from analysis.parse import mithril
 
-    ref = Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json"
+    ref = Path(mithril.__file__).parents[2] / "mithril-msp/data/sample-report.json"
     envelope = json.loads(ref.read_text())
     d = envelope["body"]
     rows, info = mithril.report_rows(ref, "t1_2")
@@ -476,16 +476,19 @@ def test_mithril_reference_report_and_seed_figures(tmp_path: Path) -> None:
     assert slope["value"] == d["circuit"]["fit"]["advice_cells"]["slope"] < 300_000
     extrapolated = {r["n"] for r in rows if r["section"] == "extrapolated"}
     assert extrapolated == set(envelope["parameters"]["extrapolate"])
-    design = [r for r in rows if r["section"] == "seed design" and r["metric"] == "cells_per_signature"]
-    assert design[0]["value"] == d["circuit"]["seed_design"]["cells_per_signature"]
+    design = [r for r in rows if r["section"] == "reference design" and r["metric"] == "cells_per_signature"]
+    assert design[0]["value"] == d["circuit"]["reference_design"]["cells_per_signature"]
 
-    seed = mithril.load_reference(tmp_path)
-    m1 = [r for r in seed.rows if r["metric"] == "prove_published" and "M1" in r["machine"] and r["n"] == 8]
-    assert min(r["value"] for r in m1) == 114.6814 and all(r["source"] == "seed" for r in m1)
-    verify = next(r for r in seed.rows if r["metric"] == "verify_published" and r["variant"] == "msp_a")
+    published = mithril.load_reference(tmp_path)
+    m1 = [r for r in published.rows
+          if r["metric"] == "prove_published" and "M1" in r["machine"] and r["n"] == 8]  # fmt: skip
+    assert min(r["value"] for r in m1) == 114.6814 and all(r["source"] == "reference" for r in m1)
+    verify = next(r for r in published.rows if r["metric"] == "verify_published" and r["variant"] == "msp_a")
     assert verify["value"] == pytest.approx(72.7713e-3) and verify["unit"] == "s"
     killed = {
-        (r["n"], r["machine"].split(",")[0]) for r in seed.rows if r["metric"] == "status" and r["value"] == 0
+        (r["n"], r["machine"].split(",")[0])
+        for r in published.rows
+        if r["metric"] == "status" and r["value"] == 0
     }
     assert killed == {(128, "Xeon Silver 4214 server"), (32, "Apple M1")}
 
@@ -516,10 +519,10 @@ def test_mithril_reference_report_and_seed_figures(tmp_path: Path) -> None:
     assert mithril.problems(tmp_path) == ["no report.json"]
 
 
-def test_mithril_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mithril_malformed_report_and_reference_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from analysis.parse import mithril
 
-    d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
+    d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/sample-report.json").read_text())
     p = tmp_path / "report.json"
     p.write_text(json.dumps(dict(d, tool="veccom-bench"), indent=1))
     with pytest.raises(ReportError, match=r'report\.json:\d+: expected "tool": "mithril-bench"'):
@@ -528,21 +531,21 @@ def test_mithril_malformed_report_and_seed_file(tmp_path: Path, monkeypatch: pyt
     p.write_text(json.dumps(d))
     with pytest.raises(ReportError, match=r"expected native\.rows\[2\]\.cpu_s to be an object"):
         mithril.report_rows(p, "t1")
-    d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
+    d = json.loads((Path(mithril.__file__).parents[2] / "mithril-msp/data/sample-report.json").read_text())
     d["body"]["circuit"]["proofs"][0]["prove_total"]["wall_s"] = "slow"
     p.write_text(json.dumps(d))
     with pytest.raises(
         ReportError, match=r"expected circuit\.proofs\[0\]\.prove_total\.wall_s to be a number"
     ):
         mithril.report_rows(p, "t1")
-    seed = tmp_path / "seed-figures.csv"
-    seed.write_text("experiment,keys_in,n,prove_s,status\nmsp_c,G1,4,70.5,ok\n")
-    monkeypatch.setattr(mithril, "SEED_FILE", seed)
-    with pytest.raises(ReportError, match=r"seed-figures\.csv:2: expected experiment msp_a or msp_b"):
+    figures = tmp_path / "reference-figures.csv"
+    figures.write_text("experiment,keys_in,n,prove_s,status\nmsp_c,G1,4,70.5,ok\n")
+    monkeypatch.setattr(mithril, "REFERENCE_FILE", figures)
+    with pytest.raises(ReportError, match=r"reference-figures\.csv:2: expected experiment msp_a or msp_b"):
         mithril.load_reference(tmp_path)
-    seed.write_text("experiment,keys_in,n,prove_s,status\nmsp_b,G1,4,fast,ok\n")
-    with pytest.raises(ReportError, match=r"seed-figures\.csv:2: expected a number in column prove_s"):
+    figures.write_text("experiment,keys_in,n,prove_s,status\nmsp_b,G1,4,fast,ok\n")
+    with pytest.raises(ReportError, match=r"reference-figures\.csv:2: expected a number in column prove_s"):
         mithril.load_reference(tmp_path)
-    monkeypatch.setattr(mithril, "SEED_FILE", tmp_path / "gone.csv")
-    with pytest.raises(ReportError, match=r"gone\.csv: expected the seed's figures"):
+    monkeypatch.setattr(mithril, "REFERENCE_FILE", tmp_path / "gone.csv")
+    with pytest.raises(ReportError, match=r"gone\.csv: expected the reference figures"):
         mithril.load_reference(tmp_path)

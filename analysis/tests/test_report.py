@@ -36,7 +36,7 @@ def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
         for ext in ("pdf", "png"):
             assert (tmp_path / "plots" / f"{name}.{ext}").stat().st_size > 0
     tidy = pd.read_csv(tmp_path / "tidy.csv")
-    assert {"ours", "paper", "seed"} == set(tidy["source"])
+    assert {"ours", "paper", "reference"} == set(tidy["source"])
     top = pd.read_csv(tmp_path / "tables" / "figure10_top.csv", index_col=0)
     # The configured factor reaches our collab estimate: 1.5 x 100 x 1.501 s (native CPU time).
     ours100 = next(c for c in top.columns if c.startswith("ours m=4 n=100 "))
@@ -235,7 +235,7 @@ def test_cmix_section(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFix
         assert (tmp_path / "plots" / f"{name}.png").stat().st_size > 0
     # Ours beside the thesis: its 3.67 s (ec) and 19.19 s (mg) per node at 500 clients only.
     phases = pd.read_csv(tables / "cmix_phases_c500_t1.csv", index_col=0)
-    ref = json.loads((Path(__file__).parents[2] / "cmix/data/reference-report.json").read_text())
+    ref = json.loads((Path(__file__).parents[2] / "cmix/data/sample-report.json").read_text())
     run = next(r for r in ref["body"]["runs"] if r["group"] == "ec" and r["threads"] == 1)
     user = next(s for s in run["steps"] if s["node"] == 0 and s["step"] == "prepre")["user_s"]["mean"]
     row = phases.loc["prepre, node 0 (first)"]
@@ -308,7 +308,7 @@ def test_cmix_runs_of_two_hosts_are_not_pooled(tmp_path: Path, paper_dir: Path) 
 
 def test_mithril_section(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """mithril's pages: the targets, native rows beside their bounds, the circuit's sizes and proofs
-    beside the seed's figures (machines stated), the fits drawn and the extrapolations labelled."""
+    beside the reference figures (machines stated), the fits drawn and the extrapolations labelled."""
     cfg = synth.config(
         experiments=["mithril"],
         threads=[1, 2],
@@ -324,25 +324,26 @@ def test_mithril_section(tmp_path: Path, paper_dir: Path, capsys: pytest.Capture
         "mithril_sizes",
         "mithril_proofs",
         "mithril_extrapolated",
-        "mithril_seed",
+        "mithril_stm",
+        "mithril_reference",
     ):
         assert (tables / f"{name}.csv").stat().st_size > 0, name
     for name in ("mithril_native", "mithril_circuit"):
         assert (tmp_path / "plots" / f"{name}.png").stat().st_size > 0
-    ref = json.loads((Path(__file__).parents[2] / "mithril-msp/data/reference-report.json").read_text())
+    ref = json.loads((Path(__file__).parents[2] / "mithril-msp/data/sample-report.json").read_text())
     parameters = ref["parameters"]
     ref = ref["body"]
-    # Ours beside the seed's at the same n: its server's 100.4 s and its M1's fastest 114.7 s at n = 8.
+    # Ours beside the reference's at the same n: its server's 100.4 s and its M1's fastest 114.7 s at n = 8.
     proofs = pd.read_csv(tables / "mithril_proofs.csv", index_col=0)
     eight = next(p for p in ref["circuit"]["proofs"] if p["n"] == 8)
     assert proofs.loc["n=8", "prove CPU"] == pytest.approx(eight["prove_total"]["cpu_s"])
     assert proofs.loc["n=8", "peak [MiB]"] == pytest.approx(eight["peak_rss_mib"])
-    assert proofs.loc["n=8", "seed M1"] == pytest.approx(114.6814)
-    assert proofs.loc["n=8", "seed server"] == pytest.approx(100.3936)
-    assert proofs.isna().loc["n=1", "seed server"]
+    assert proofs.loc["n=8", "reference M1"] == pytest.approx(114.6814)
+    assert proofs.loc["n=8", "reference server"] == pytest.approx(100.3936)
+    assert proofs.isna().loc["n=1", "reference server"]
     sizes = pd.read_csv(tables / "mithril_sizes.csv", index_col=0)
-    design = ref["circuit"]["seed_design"]["cells_per_signature"]
-    assert sizes.loc["the seed's design, per signature", "per signature"] == design
+    design = ref["circuit"]["reference_design"]["cells_per_signature"]
+    assert sizes.loc["the reference's design, per signature", "per signature"] == design
     assert sizes.loc["n=2, residue", "per signature"] == pytest.approx(
         sizes.loc["n=2, residue", "advice cells"] - sizes.loc["n=1, residue", "advice cells"]
     )
@@ -359,8 +360,8 @@ def test_mithril_section(tmp_path: Path, paper_dir: Path, capsys: pytest.Capture
     # n = 32 target).
     targets = pd.read_csv(tables / "mithril_targets.csv", index_col=0)
     assert len(targets) == 4 and not any("n = 32" in t for t in targets.index)
-    reference = pd.read_csv(tables / "mithril_reference.csv", index_col=0)
-    assert reference.loc["verify_aggregate n=64 t=1", "ours / mithril-stm"] == pytest.approx(1 / 1.04)
+    stm = pd.read_csv(tables / "mithril_stm.csv", index_col=0)
+    assert stm.loc["verify_aggregate n=64 t=1", "ours / mithril-stm"] == pytest.approx(1 / 1.04)
     assert "What the circuit assumes" in pdf_text(tmp_path / "report.pdf")
     text = pdf_text(tmp_path / "report.pdf")
     for words in (

@@ -5,8 +5,9 @@
 //! - [`group`]: the two prime-order groups behind one trait, with counted operations;
 //! - [`protocol`]: keys and registration, the message format, one node's protocol steps, the
 //!   clients' side, the tagging countermeasure, injected faults, and an in-process batch;
-//! - [`net`]: TLS 1.3 on loopback (rustls with ring, certificates made at start with rcgen
-//!   and pinned), framed and counted links;
+//! - [`net`]: TLS 1.3 on loopback over the suite's `tls-link` (certificates made at start and
+//!   pinned, framed and counted links), with JSON messages and the clients' certificate-less
+//!   side;
 //! - [`process`]: the node process and the driver (which starts the three nodes and runs the
 //!   clients as tasks), with per-phase figures;
 //! - [`measurement`]: costs of single operations, lower bounds, statistics and the report.

@@ -242,9 +242,9 @@ fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
 }
 
 #[test]
-fn the_reference_report_conforms_and_every_run_passed() {
-    // data/reference-report.json is the default run the results file's figures come from.
-    let path = BENCH.path("data/reference-report.json");
+fn the_sample_report_conforms_and_every_run_passed() {
+    // data/sample-report.json is the default run the results file's figures come from.
+    let path = BENCH.path("data/sample-report.json");
     BENCH.validate_enveloped(&path).unwrap();
     let report = read_json(&path);
     assert_eq!(report["passed"], true);

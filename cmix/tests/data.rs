@@ -7,7 +7,7 @@ use measure::testing::csv_rows;
 
 #[test]
 fn thesis_figures_are_well_formed_with_prepre_for_both_groups() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-figures.csv");
     let header = [
         "quantity", "group", "clients", "value", "unit", "machine", "source",
     ];

@@ -19,7 +19,7 @@
 //!   few seconds), with the step, the party, done/total, elapsed time and time left;
 //! - `testing` (feature `testing`, for the experiment crates' `[dev-dependencies]`): what their
 //!   end-to-end tests share: running a bench binary, scratch directories, schema validation of
-//!   a report with Python's jsonschema, refused input, seed-figure tables in CSV.
+//!   a report with Python's jsonschema, refused input, reference-figure tables in CSV.
 //!
 //! The analysis reads the JSON blocks these produce; programs written in other languages (the
 //! Node driver of the zkSNARK experiment) write the same keys.

@@ -1,7 +1,7 @@
 //! What the experiment crates' end-to-end tests share (behind the `testing` feature, for
 //! `[dev-dependencies]` only): running a bench binary, scratch directories, checking a JSON
 //! report against its schema with Python's `jsonschema`, refused input ([`Bench`]), and the
-//! seed-figure tables in CSV.
+//! reference-figure tables in CSV.
 //!
 //! Each helper panics with a message naming what failed, as a test should.
 

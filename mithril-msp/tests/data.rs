@@ -1,13 +1,14 @@
-//! The seed's published figures are well-formed data: the declared columns, known experiments,
-//! groups and statuses, positive values where the run finished and none where it was killed.
+//! The published reference figures are well-formed data: the declared columns, known
+//! experiments, groups and statuses, positive values where the run finished and none where it
+//! was killed.
 
 use std::path::Path;
 
 use measure::testing::csv_rows;
 
 #[test]
-fn seed_figures_are_well_formed() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
+fn reference_figures_are_well_formed() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-figures.csv");
     let header = [
         "experiment",
         "keys_in",

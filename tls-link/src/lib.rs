@@ -223,11 +223,7 @@ pub fn client_config(
     id: &Identity,
     servers: Vec<CertificateDer<'static>>,
 ) -> io::Result<Arc<ClientConfig>> {
-    let c = ClientConfig::builder_with_provider(provider())
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .map_err(io::Error::other)?
-        .dangerous()
-        .with_custom_certificate_verifier(Arc::new(Pinned::new(servers)))
+    let c = pinned_client(servers)?
         .with_client_auth_cert(vec![id.cert.clone()], id.key())
         .map_err(io::Error::other)?;
     Ok(Arc::new(c))
@@ -346,13 +342,18 @@ impl Link {
                 conn.write_tls(&mut io)?;
             }
         }
+        // The peer's first records may have come in the same read as its last handshake
+        // message: rustls has decrypted them already, and the socket will not show them again.
+        // (No more data yet, or an end of the stream, is for `recv` to meet.)
+        let mut pending = Vec::new();
+        let _ = conn.reader().read_to_end(&mut pending);
         let reading = socket.try_clone()?;
         Ok(Link {
             tls: Mutex::new(Tls { conn }),
             socket,
             receiving: Mutex::new(Receiver {
                 socket: reading,
-                pending: Vec::new(),
+                pending,
             }),
             sent,
             received,
@@ -466,6 +467,45 @@ impl Link {
     /// connection end; a thread blocked in [`Link::recv`] returns an error).
     pub fn shutdown(&self) {
         let _ = self.socket.shutdown(Shutdown::Both);
+    }
+}
+
+/// The server side of `id` for clients that present no certificate (who they are is for the
+/// protocol to say, e.g. by a registration key): the server authenticates, the client does not.
+pub fn server_config_without_client_certs(id: &Identity) -> io::Result<Arc<ServerConfig>> {
+    let c = ServerConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(io::Error::other)?
+        .with_no_client_auth()
+        .with_single_cert(vec![id.cert.clone()], id.key())
+        .map_err(io::Error::other)?;
+    Ok(Arc::new(c))
+}
+
+/// A client side without a certificate, trusting servers that present one of `servers`.
+pub fn client_config_without_cert(
+    servers: Vec<CertificateDer<'static>>,
+) -> io::Result<Arc<ClientConfig>> {
+    Ok(Arc::new(pinned_client(servers)?.with_no_client_auth()))
+}
+
+/// A TLS 1.3 client side that trusts servers presenting one of `servers`, before its own
+/// certificate (or none) is chosen.
+fn pinned_client(
+    servers: Vec<CertificateDer<'static>>,
+) -> io::Result<rustls::ConfigBuilder<ClientConfig, rustls::client::WantsClientCert>> {
+    Ok(ClientConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(io::Error::other)?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(Pinned::new(servers))))
+}
+
+impl Link {
+    /// How long a send or a receive may wait on the socket before it fails (`None`: for ever).
+    pub fn set_timeout(&self, timeout: Option<Duration>) -> io::Result<()> {
+        self.socket.set_read_timeout(timeout)?;
+        self.socket.set_write_timeout(timeout)
     }
 }
 

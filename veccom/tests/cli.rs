@@ -118,8 +118,8 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
 }
 
 #[test]
-fn the_reference_report_conforms_to_the_schema() {
-    let r = BENCH.path("data/reference-report.json");
+fn the_sample_report_conforms_to_the_schema() {
+    let r = BENCH.path("data/sample-report.json");
     BENCH.validate_enveloped(&r).unwrap();
 }
 

@@ -1,5 +1,5 @@
-//! The seed's published figures are well-formed data: the declared columns, known schemes and
-//! units, positive values, and operation names that are this crate's or listed extras.
+//! The published reference figures are well-formed data: the declared columns, known schemes
+//! and units, positive values, and operation names that are this crate's or listed extras.
 
 use std::path::Path;
 
@@ -7,7 +7,7 @@ use measure::testing::csv_rows;
 
 use veccom::measurement::run::known_operations;
 
-/// Seed operations with no measurement of the same name here (see data/README.md).
+/// Reference operations with no measurement of the same name here (see data/README.md).
 const EXTRAS: [&str; 4] = [
     "tree_build",
     "prove_from_scratch",
@@ -16,8 +16,8 @@ const EXTRAS: [&str; 4] = [
 ];
 
 #[test]
-fn seed_figures_are_well_formed() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/seed-figures.csv");
+fn reference_figures_are_well_formed() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-figures.csv");
     let header = [
         "operation",
         "scheme",

@@ -92,7 +92,7 @@ def ours_rows(df: pd.DataFrame, experiment: str) -> pd.DataFrame:
     return d.assign(host=hosts if hosts.nunique() > 1 else None)
 
 
-def seed_rows(df: pd.DataFrame, experiment: str, source: str) -> pd.DataFrame:
+def reference_rows(df: pd.DataFrame, experiment: str, source: str) -> pd.DataFrame:
     """The published figures `experiment` compares with (their `source`)."""
     return df[(df["experiment"] == experiment) & (df["source"] == source)]
 

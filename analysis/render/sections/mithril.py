@@ -1,5 +1,5 @@
 """mithril: Mithril's mergeable multisignatures, natively on BLS12-381 beside the lower bounds, and
-the randomised aggregation proven in a halo2 circuit over BN254, beside the seed's published
+the randomised aggregation proven in a halo2 circuit over BN254, beside the reference's published
 figures (its curves, machines and thread counts stated); the fitted lines drawn, extrapolations
 labelled as such."""
 
@@ -15,15 +15,15 @@ from matplotlib.figure import Figure
 
 from analysis.derive.mithril import (
     _ours,
-    _seed,
+    _reference,
     _time,
     extrapolated_table,
     fit_text,
     native_table,
     proof_table,
     reference_table,
-    seed_table,
     size_table,
+    stm_table,
     target_table,
 )
 from analysis.parse.mithril import BATCH_OPERATIONS, EXPERIMENT, OPERATIONS
@@ -48,7 +48,7 @@ INTRO = (
     "cannot cancel across signatures (the cancellation check below: valid s1, s2 submitted as s1 + D, "
     "s2 - D pass plain aggregation and fail the weighted one). MSP.Ver is one two-pair pairing check. "
     "Native: BLS12-381 with blst, keys in G2 and signatures in G1 as in Mithril. In the circuit: MSP.B "
-    "over BN254 with halo2-base / halo2-ecc 0.5.5 (the curve those libraries provide, and the seed's): "
+    "over BN254 with halo2-base / halo2-ecc 0.5.5 (the curve those libraries provide, and the reference's): "
     "public inputs H(m), the aggregate and a commitment to the signers' keys; weights from an "
     "in-circuit Poseidon of the signatures; one multi-scalar multiplication per group with 128-bit "
     "weights; one BLS check whose result is constrained to hold (by a residue witness instead of the "
@@ -65,7 +65,7 @@ ASSUMPTIONS = (
     "non-canonical signature coordinate, a wrong residue witness and a key outside the subgroup, each "
     "checked against the relation with the constraint it meets left out."
 )
-REFERENCE_NOTE = (
+STM_NOTE = (
     "mithril-stm (crates.io, Mithril's own implementation) at the same signer counts in the same run. "
     "verify_aggregate is like for like: its BlsSignature::verify_aggregate (BLAKE2b weights, two 128-bit "
     "multi-scalar multiplications, H(m), one pairing check) against our BKey + BSig + Ver on the same "
@@ -76,7 +76,7 @@ REFERENCE_NOTE = (
     "signatures only). Its multi-scalar multiplications run on blst's own pool, one thread per CPU the "
     "process may use (CPU time counts them all)."
 )
-SEED = (
+REFERENCE = (
     "Compared with: the report 'Mithril MSP and Benchmark' (Zhejiang University, 2024), which proves the "
     "same aggregation with halo2-lib over BN254: 254-bit weights and one independent scalar "
     "multiplication per signature in each group, summed (window 4). Its machines: a "
@@ -98,15 +98,15 @@ NATIVE_NOTE = (
 SIZE_NOTE = (
     "advice cells: cells of halo2-base's main gate; lookup cells: cells copied into the range-check "
     "lookup columns; k: log2 of the rows, the smallest k >= 17 with at most the run's column budget. "
-    "per signature: the advice cells added per signer from the previous n. The seed's design row: one "
+    "per signature: the advice cells added per signer from the previous n. The reference's design row: one "
     "254-bit scalar multiplication per group per signature (window 4), counted with the same chips in "
-    "the same run, i.e. what each signature costs the seed's circuit."
+    "the same run, i.e. what each signature costs the reference's circuit."
 )
 PROOF_NOTE = (
     "Ours: a real proof per n (KZG over BN254, made in a child process of its own), verified, and "
     "refused with any public input changed and with a bit of the proof flipped. keys = verifying and "
     "proving key; prove = witness generation + prover (CPU: all threads; wall: on a shared machine, "
-    "inflated by its load); peak memory = the child's peak RSS (parameters, keys and proof). Seed: its "
+    "inflated by its load); peak memory = the child's peak RSS (parameters, keys and proof). Reference: its "
     "published proving and verification times at the same n, on its own machines (above), thread count "
     "not stated; its curve and limbs are the same as ours (BN254, 3 limbs of 88 or 90 bits)."
 )
@@ -146,9 +146,9 @@ def _fit(d: pd.DataFrame, label: str) -> tuple[float, float]:
 
 
 def plot_circuit(df: pd.DataFrame) -> Figure:
-    """Left: advice cells against n, the fitted line and its extrapolations, and the seed's design
+    """Left: advice cells against n, the fitted line and its extrapolations, and the reference's design
     at the same intercept. Right: proving time against n, ours (CPU and wall) with the fitted lines
-    and extrapolations, the seed's on its server and M1."""
+    and extrapolations, the reference's on its server and M1."""
     d = _ours(df)
     d = d[d["variant"] == "circuit"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12.5, 5.5))
@@ -172,15 +172,15 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
                 lw=1,
                 label=f"fit: {a / 1e6:.2f} M + {b / 1e3:.0f} k x n",
             )
-            seed_per = median(d[d["section"] == "seed design"], "cells_per_signature")
-            if not math.isnan(seed_per):
+            reference_per = median(d[d["section"] == "reference design"], "cells_per_signature")
+            if not math.isnan(reference_per):
                 left.plot(
                     xs,
-                    (a + seed_per * xs) / 1e6,
+                    (a + reference_per * xs) / 1e6,
                     "--",
                     color="tab:red",
                     lw=1,
-                    label=f"the seed's design: {seed_per / 1e3:.0f} k per signature (same chips)",
+                    label=f"the reference's design: {reference_per / 1e3:.0f} k per signature (same chips)",
                 )
         en = sorted({int(n) for n in ext["n"].dropna()})
         ev = [median(ext[ext["n"] == n], "advice_cells") / 1e6 for n in en]
@@ -207,11 +207,11 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
                 right.plot(xe, a + b * xe, ":", lw=1, color=colour)
                 ev = [median(ext[ext["n"] == n], f"prove_{metric}_s") for n in en]
                 right.plot(en, ev, "o", mfc="none", color=colour, label=f"ours, {label} extrapolated (fit)")
-    s = _seed(df)
+    s = _reference(df)
     s = s[s["variant"] == "msp_b"]
     for word, marker, colour, name in (
-        ("Xeon", "*", "tab:red", "seed, 48-core server"),
-        ("M1", "^", "tab:purple", "seed, M1 16 GB (fastest shape)"),
+        ("Xeon", "*", "tab:red", "reference, 48-core server"),
+        ("M1", "^", "tab:purple", "reference, M1 16 GB (fastest shape)"),
     ):
         g = s[s["machine"].str.contains(word, regex=False)]
         ok = g[g["metric"] == "prove_published"]
@@ -240,7 +240,7 @@ def plot_circuit(df: pd.DataFrame) -> Figure:
                 fontsize=6,
                 color=colour,
             )
-    log_axes(right, "signers n", "proving time [s]", "MSP.B proofs: ours against the seed's")
+    log_axes(right, "signers n", "proving time [s]", "MSP.B proofs: ours against the reference's")
     fig.tight_layout()
     return fig
 
@@ -264,13 +264,11 @@ def _fmts(frame: pd.DataFrame, default: Callable[[float], str]) -> dict[str, Cal
 
 
 def section(doc: Doc, ctx: Context) -> None:
-    df = ctx.df
     doc.h1("mithril: Mithril's multisignature aggregation, native and proven in a circuit")
     doc.para(INTRO)
     doc.para(ASSUMPTIONS)
-    doc.para(SEED)
-    ours = _ours(df)
-    if ours.empty:
+    doc.para(REFERENCE)
+    if _ours(ctx.df).empty:
         doc.para("No mithril results.")
         return
     machines = ctx.machines(EXPERIMENT)
@@ -278,78 +276,99 @@ def section(doc: Doc, ctx: Context) -> None:
     failed = failed_runs(ctx, EXPERIMENT)
     if failed:
         doc.box(["FAILED: a mithril check, proof or circuit run failed:", *failed], ok=False)
+    _targets(doc, ctx)
+    _native(doc, ctx)
+    _stm(doc, ctx)
+    doc.h2("The MSP.B circuit: size and proofs, beside the reference's")
+    _circuit_sizes(doc, ctx)
+    _circuit_proofs(doc, ctx)
+    _reference_figures(doc, ctx)
 
+
+def _targets(doc: Doc, ctx: Context) -> None:
+    """The crate's targets against the measurements."""
     doc.h2("The targets")
-    t, bad = target_table(df)
+    t, bad = target_table(ctx.df)
     if t.empty:
         doc.para("The runs evaluated no target (no native run at n = 64 and no circuit run).")
-    else:
-        ctx.table(
-            doc,
-            "mithril_targets",
-            "mithril: the crate's targets against the measurements (compared in the analysis)",
-            t,
-            _fmts(t, str),
-            [0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
-            flagged=bad,
-            index_name="target",
-        )
+        return
+    ctx.table(
+        doc,
+        "mithril_targets",
+        "mithril: the crate's targets against the measurements (compared in the analysis)",
+        t,
+        _fmts(t, str),
+        [0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
+        flagged=bad,
+        index_name="target",
+    )
+    doc.para(
+        "The cells per signature are the slope of the line fitted to the counted circuits; n = 8's "
+        "proving time is wall time (the reference's figure is one, on 16 GB M1 with all its cores), "
+        "so it depends on this machine's load, given above; its CPU time is in the proof table.",
+        small=True,
+    )
+
+
+def _native(doc: Doc, ctx: Context) -> None:
+    """Native MSP on BLS12-381: every operation beside its bound, the cancellation check, the plot."""
+    doc.h2("Native MSP on BLS12-381")
+    nt = native_table(ctx.df)
+    if nt.empty:
+        return
+    ctx.table(
+        doc,
+        "mithril_native",
+        "mithril: native operations, CPU time per call",
+        nt,
+        _fmts(nt, _time),
+        [0.34, 0.26, 0.13, 0.14, 0.13],
+        index_name="operation, size, threads",
+    )
+    doc.para(NATIVE_NOTE, small=True)
+    ours = _ours(ctx.df)
+    canc = ours[(ours["section"] == "cancellation") & (ours["metric"] == "passed")]
+    if len(canc):
+        held = bool((canc["value"] == 1).all())
         doc.para(
-            "The cells per signature are the slope of the line fitted to the counted circuits; n = 8's "
-            "proving time is wall time (the seed's figure is one, on 16 GB M1 with all its cores), so it "
-            "depends on this machine's load, given above; its CPU time is in the proof table.",
+            "Cancellation check (valid s1, s2 submitted as s1 + D, s2 - D): "
+            + (
+                "plain aggregation accepts, weighted aggregation rejects, in every run."
+                if held
+                else "FAILED in a run (see the run list)."
+            ),
             small=True,
         )
+    ctx.plot(
+        doc,
+        "mithril_native",
+        plot_native(ctx.df),
+        "mithril: native CPU time per call against the signer count (log-log), each operation's "
+        "counted-operation lower bound dotted.",
+    )
 
-    doc.h2("Native MSP on BLS12-381")
-    nt = native_table(df)
-    if not nt.empty:
-        ctx.table(
-            doc,
-            "mithril_native",
-            "mithril: native operations, CPU time per call",
-            nt,
-            _fmts(nt, _time),
-            [0.34, 0.26, 0.13, 0.14, 0.13],
-            index_name="operation, size, threads",
-        )
-        doc.para(NATIVE_NOTE, small=True)
-        canc = ours[(ours["section"] == "cancellation") & (ours["metric"] == "passed")]
-        if len(canc):
-            held = bool((canc["value"] == 1).all())
-            doc.para(
-                "Cancellation check (valid s1, s2 submitted as s1 + D, s2 - D): "
-                + (
-                    "plain aggregation accepts, weighted aggregation rejects, in every run."
-                    if held
-                    else "FAILED in a run (see the run list)."
-                ),
-                small=True,
-            )
-        ctx.plot(
-            doc,
-            "mithril_native",
-            plot_native(df),
-            "mithril: native CPU time per call against the signer count (log-log), each operation's "
-            "counted-operation lower bound dotted.",
-        )
 
-    rt = reference_table(df)
-    if not rt.empty:
-        doc.h2("Beside mithril-stm, measured in the same run")
-        ctx.table(
-            doc,
-            "mithril_reference",
-            "mithril: ours / mithril-stm per operation, same run, CPU time per call",
-            rt,
-            {"workload": str, "ours": _time, "mithril-stm": _time, "ours / mithril-stm": ratio},
-            [0.2, 0.44, 0.12, 0.12, 0.12],
-            index_name="operation, n, threads",
-        )
-        doc.para(REFERENCE_NOTE, small=True)
+def _stm(doc: Doc, ctx: Context) -> None:
+    """Ours / mithril-stm, measured in the same run."""
+    rt = stm_table(ctx.df)
+    if rt.empty:
+        return
+    doc.h2("Beside mithril-stm, measured in the same run")
+    ctx.table(
+        doc,
+        "mithril_stm",
+        "mithril: ours / mithril-stm per operation, same run, CPU time per call",
+        rt,
+        {"workload": str, "ours": _time, "mithril-stm": _time, "ours / mithril-stm": ratio},
+        [0.2, 0.44, 0.12, 0.12, 0.12],
+        index_name="operation, n, threads",
+    )
+    doc.para(STM_NOTE, small=True)
 
-    doc.h2("The MSP.B circuit: size and proofs, beside the seed's")
-    st = size_table(df)
+
+def _circuit_sizes(doc: Doc, ctx: Context) -> None:
+    """The circuit's size per signer count, and the fitted lines in words."""
+    st = size_table(ctx.df)
     if not st.empty:
         ctx.table(
             doc,
@@ -360,23 +379,27 @@ def section(doc: Doc, ctx: Context) -> None:
             index_name="n, BLS check",
         )
         doc.para(SIZE_NOTE, small=True)
-    fits = fit_text(df)
+    fits = fit_text(ctx.df)
     if fits:
         doc.para(f"Fitted lines (least squares against n): {fits}.", small=True)
-    pt = proof_table(df)
+
+
+def _circuit_proofs(doc: Doc, ctx: Context) -> None:
+    """The real proofs beside the reference's times, the extrapolations, the plot."""
+    pt = proof_table(ctx.df)
     if not pt.empty:
         fmts = _fmts(pt, _time)
-        fmts.update({"seed server": _time, "seed M1": _time})
+        fmts.update({"reference server": _time, "reference M1": _time})
         ctx.table(
             doc,
             "mithril_proofs",
-            "mithril: real proofs per signer count, ours beside the seed's proving time at the same n",
+            "mithril: real proofs per signer count, ours beside the reference's proving time at the same n",
             pt,
             fmts,
             index_name="n",
         )
         doc.para(PROOF_NOTE, small=True)
-    et = extrapolated_table(df)
+    et = extrapolated_table(ctx.df)
     if not et.empty:
         ctx.table(
             doc,
@@ -392,24 +415,28 @@ def section(doc: Doc, ctx: Context) -> None:
     ctx.plot(
         doc,
         "mithril_circuit",
-        plot_circuit(df),
+        plot_circuit(ctx.df),
         "mithril: left, advice cells against n, counted (dots), the fitted line, its extrapolations "
-        "(hollow) and the seed's per-signature design; right, proving time (witness + prover) against "
+        "(hollow) and the reference's per-signature design; right, proving time (witness + prover) against "
         "n, ours in CPU and wall time with the fitted lines (dotted beyond the measured n, extrapolated "
-        "points hollow), the seed's published times on its machines (thread counts not stated).",
+        "points hollow), the reference's published times on its machines (thread counts not stated).",
     )
-    sd = seed_table(df)
-    if not sd.empty:
-        fm = _fmts(sd, _time)
-        ctx.table(
-            doc,
-            "mithril_seed",
-            "mithril: every figure the seed published (its machines; thread counts not stated)",
-            sd,
-            fm,
-            [0.14, 0.08, 0.12, 0.1, 0.1, 0.22, 0.24],
-            index_name="seed",
-        )
+
+
+def _reference_figures(doc: Doc, ctx: Context) -> None:
+    """Every figure the reference published."""
+    sd = reference_table(ctx.df)
+    if sd.empty:
+        return
+    ctx.table(
+        doc,
+        "mithril_reference",
+        "mithril: every figure the reference published (its machines; thread counts not stated)",
+        sd,
+        _fmts(sd, _time),
+        [0.14, 0.08, 0.12, 0.1, 0.1, 0.22, 0.24],
+        index_name="reference",
+    )
 
 
 # ---- the experiment's page (before the appendix) ----------------------------------------------

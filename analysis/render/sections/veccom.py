@@ -1,5 +1,5 @@
 """veccom: vector commitments, pairing-based (BLS12-381) and Merkle (SHA-256, BLAKE3), beside the
-seed's published figures."""
+reference's published figures."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.derive.spread import Spread
-from analysis.parse.veccom import EXPERIMENT, SEED_SOURCE
+from analysis.parse.veccom import EXPERIMENT, REFERENCE_SOURCE
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.sections.common import (
@@ -29,9 +29,9 @@ NOTE = (
     "alternation with the operation (for the pairing scheme: one variable-base multi-scalar "
     "multiplication for commit and prove, a 2-pair Miller loop and one final exponentiation for verify, "
     "one scalar multiplication per update; for Merkle: the number of compressions). A prover with a "
-    "fixed-base table beats the variable-base bound (ratio below 1). Seed: Algorand's veccom-rust "
+    "fixed-base table beats the variable-base bound (ratio below 1). Reference: Algorand's veccom-rust "
     "benchmark page (2019), a 3.1 GHz Intel Core i5 under macOS, one thread; its figures are of another "
-    "machine, so every 'seed / ours' ratio is ACROSS MACHINES and mixes the code's and the machine's "
+    "machine, so every 'reference / ours' ratio is ACROSS MACHINES and mixes the code's and the machine's "
     "speed. Measured on one machine (its 2019 code beside ours, one thread, CPU time, three alternated "
     "rounds) at n = 100 the ratios are commit 16.2x, prove 15.0x, verify 2.7-3.0x, commit_update 3.5x, "
     "proof_update 4.6x: the cross-machine ratios (18.5x, 18.2x, 4.2x, 5.2x) overstate verify and the "
@@ -47,21 +47,21 @@ def _value(g: pd.DataFrame, metric: str) -> float:
 def table(df: pd.DataFrame) -> pd.DataFrame:
     v = df[df["experiment"] == EXPERIMENT]
     ours = v[(v["source"] == "ours") & ~v["section"].str.startswith("ablation") & (v["section"] != "job")]
-    seed = v[v["source"] == SEED_SOURCE]
+    ref = v[v["source"] == REFERENCE_SOURCE]
     rows: dict[str, dict[str, object]] = {}
     for (scheme, op, n, t), g in ours.groupby(["variant", "section", "n", "threads"], sort=True):
         if g[g["metric"] == "cpu_median"].empty:
             continue
         cpu = Spread(_value(g, "cpu_median"), _value(g, "cpu_min"), _value(g, "cpu_max"), 3)
         bound = _value(g, "lower_bound_cpu")
-        s = seed[(seed["variant"] == scheme) & (seed["section"] == op) & (seed["n"] == n)]
+        s = ref[(ref["variant"] == scheme) & (ref["section"] == op) & (ref["n"] == n)]
         published = float(s[s["metric"] == "published"]["value"].iloc[0]) if len(s) else math.nan
         rows[f"{scheme} {op} n={n} t={t}"] = {
             "ours CPU": cpu,
             "lower bound": bound,
             "ours / bound": cpu.median / bound if bound > 0 else math.nan,
-            "seed": published,
-            "seed / ours (across machines)": published / cpu.median if cpu.median > 0 else math.nan,
+            "reference": published,
+            "reference / ours (across machines)": published / cpu.median if cpu.median > 0 else math.nan,
         }
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -102,7 +102,7 @@ def plot(df: pd.DataFrame) -> Figure:
             g = g.sort_values("n")
             label = f"{op}" if len(schemes) == 1 else f"{scheme.removeprefix('merkle-')} {op}"
             (line,) = ax.plot(g["n"], g["value"], marker="o", ms=4, label=label)
-            s = sub[(sub["source"] == SEED_SOURCE) & (sub["section"] == op) & (sub["variant"] == scheme)]
+            s = sub[(sub["source"] == REFERENCE_SOURCE) & (sub["section"] == op) & (sub["variant"] == scheme)]
             s = s[s["metric"] == "published"]
             if len(s):
                 ax.plot(s["n"], s["value"], marker="*", ms=12, ls="none", mfc="none", color=line.get_color())
@@ -110,7 +110,7 @@ def plot(df: pd.DataFrame) -> Figure:
             ax,
             "vector length n",
             "CPU time per operation [s]",
-            f"{title}: ours (lines), seed (stars)",
+            f"{title}: ours (lines), reference (stars)",
             6.5,
             2,
         )
@@ -119,7 +119,7 @@ def plot(df: pd.DataFrame) -> Figure:
 
 
 def section(doc: Doc, ctx: Context) -> None:
-    doc.h1("veccom: vector commitments, beside the seed benchmark")
+    doc.h1("veccom: vector commitments, beside the reference benchmark")
     doc.para(
         "A vector commitment binds a whole vector with one short value and opens any position with a "
         "short proof. The pairing-based scheme (Libert-Yung style, BLS12-381: commitments and proofs are "
@@ -133,9 +133,9 @@ def section(doc: Doc, ctx: Context) -> None:
     fmt = {
         "ours CPU": seconds,
         "lower bound": seconds,
-        "seed": seconds,
+        "reference": seconds,
         "ours / bound": ratio,
-        "seed / ours (across machines)": ratio,
+        "reference / ours (across machines)": ratio,
     }
     ctx.table(
         doc, "veccom", "veccom: every operation, CPU time per operation", t, fmt, index_name="operation"
@@ -172,7 +172,7 @@ def page_table(df: pd.DataFrame) -> pd.DataFrame:
     largest = keys.groupby("scheme")["n"].transform("max")
     fewest = keys.groupby("scheme")["t"].transform("min")
     keep = (keys["n"] == largest) & (keys["t"] == fewest)
-    keep &= t["lower bound"].notna() | t["seed"].notna()
+    keep &= t["lower bound"].notna() | t["reference"].notna()
     return t[keep.to_numpy()]
 
 
@@ -183,7 +183,7 @@ def overview(ctx: Context) -> Overview:
     over = t["ours / bound"].dropna() if not t.empty else pd.Series(dtype=float)
     if len(over):
         said.append(f"Ours is {ratio(over.min())}-{ratio(over.max())}x its counted lower bound.")
-    ref = t["seed / ours (across machines)"].dropna() if not t.empty else pd.Series(dtype=float)
+    ref = t["reference / ours (across machines)"].dropna() if not t.empty else pd.Series(dtype=float)
     if len(ref):
         said.append(
             f"The reference figures are {ratio(ref.min())}-{ratio(ref.max())}x ours (another machine: "
@@ -192,9 +192,9 @@ def overview(ctx: Context) -> Overview:
     fmt = {
         "ours CPU": seconds,
         "lower bound": seconds,
-        "seed": seconds,
+        "reference": seconds,
         "ours / bound": ratio,
-        "seed / ours (across machines)": ratio,
+        "reference / ours (across machines)": ratio,
     }
     return Overview(
         measures=MEASURES,
@@ -202,7 +202,8 @@ def overview(ctx: Context) -> Overview:
         ok=ok,
         table=Compact(
             "veccom_summary",
-            "CPU time per operation at each scheme's largest length ('seed': the reference benchmark)",
+            "CPU time per operation at each scheme's largest length ('reference': Algorand's published "
+            "benchmark)",
             t,
             fmt,
             index_name="operation",

@@ -15,7 +15,10 @@ use rand_core::{RngCore, SeedableRng};
 use rustls::pki_types::CertificateDer;
 
 use crate::group::{Group, GroupSpec};
-use crate::net::{client_config, hex, unhex, Identity, Link};
+use crate::net::{
+    cert_from_hex, cert_to_hex, client_config, client_config_without_cert, connect, hex, unhex,
+    Identity, JsonFrames, Link,
+};
 use crate::process::node::{Command, Hello, Report};
 use crate::process::{Keys, Plan, RoundFigures, Setup, Times};
 use crate::protocol::client::{check_delivery, workload, Client, DeliveryCheck, Outgoing};
@@ -103,7 +106,7 @@ fn worker_loop<G: Group>(
             } => (|| -> Result<Delivered, String> {
                 let configs: Vec<_> = certs
                     .iter()
-                    .map(|c| client_config(None, vec![c.clone()]).map_err(|e| e.to_string()))
+                    .map(|c| client_config_without_cert(vec![c.clone()]).map_err(|e| e.to_string()))
                     .collect::<Result<_, _>>()?;
                 let node_pubs: Vec<G::Elem> = registration
                     .iter()
@@ -116,7 +119,7 @@ fn worker_loop<G: Group>(
                     let mut keys = vec![];
                     let mut links = vec![];
                     for i in 0..NODES {
-                        let mut l = Link::connect(addrs[i], configs[i].clone())
+                        let l = connect(addrs[i], configs[i].clone())
                             .map_err(|e| format!("client {id} to node {i}: {e}"))?;
                         l.send_json(&Hello::Client {
                             id,
@@ -238,9 +241,9 @@ fn drive<G: Group>(
     let mut links: Vec<Link> = announced
         .iter()
         .map(|(addr, cert)| {
-            Link::connect(
+            connect(
                 *addr,
-                client_config(Some(&me), vec![cert.clone()]).map_err(|e| e.to_string())?,
+                client_config(&me, vec![cert.clone()]).map_err(|e| e.to_string())?,
             )
             .map_err(|e| format!("connecting to a node: {e}"))
         })
@@ -271,7 +274,7 @@ fn start_nodes(
             .arg("node")
             .args(["--id", &id.to_string()])
             .args(["--threads", &cfg.threads.to_string()])
-            .args(["--driver-cert", &hex(me.cert.as_ref())])
+            .args(["--driver-cert", &cert_to_hex(&me.cert)])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
@@ -288,9 +291,9 @@ fn start_nodes(
                 let addr: SocketAddr = addr
                     .parse()
                     .map_err(|_| format!("node {id} announced {addr:?}"))?;
-                let cert =
-                    unhex(cert).ok_or_else(|| format!("node {id}'s certificate is not hex"))?;
-                announced.push((addr, CertificateDer::from(cert)));
+                let cert = cert_from_hex(cert)
+                    .ok_or_else(|| format!("node {id}'s certificate is not hex"))?;
+                announced.push((addr, cert));
             }
             _ => return Err(format!("node {id} did not announce itself (said {line:?})")),
         }
@@ -312,7 +315,7 @@ fn keys(
         clients: cfg.clients,
         peers: announced
             .iter()
-            .map(|(a, c)| (a.to_string(), hex(c.as_ref())))
+            .map(|(a, c)| (a.to_string(), cert_to_hex(c)))
             .collect(),
         tamper: cfg.tamper.map(|t| t.to_string()),
         seed: cfg.seed.map(|s| s.hex()),

@@ -14,7 +14,10 @@ use rustls::pki_types::CertificateDer;
 use serde::{Deserialize, Serialize};
 
 use crate::group::{count_diff, Group, GroupSpec};
-use crate::net::{client_config, hex, server_config, unhex, Identity, Link};
+use crate::net::{
+    accept, cert_to_hex, client_config, connect, hex, server_config,
+    server_config_without_client_certs, unhex, Identity, JsonFrames, Link,
+};
 use crate::process::{Keys, Plan, RoundFigures, Setup, Step, Times};
 use crate::protocol::keys::{joint_key, node_keys, verify_key_share, NodePublic};
 use crate::protocol::node::{Node, ProtocolError};
@@ -134,9 +137,7 @@ impl<'g, G: Group> Meter<'g, G> {
 }
 
 fn cert_from_hex(s: &str) -> Result<CertificateDer<'static>, NodeError> {
-    unhex(s)
-        .map(CertificateDer::from)
-        .ok_or_else(|| NodeError::Plan("a certificate is not hex".into()))
+    crate::net::cert_from_hex(s).ok_or_else(|| NodeError::Plan("a certificate is not hex".into()))
 }
 
 /// The node process's main: announces its address and certificate on stdout, serves the
@@ -147,11 +148,11 @@ pub fn node_main(args: &NodeArgs) -> Result<(), NodeError> {
     let addr = listener.local_addr()?;
     {
         let mut out = io::stdout().lock();
-        writeln!(out, "CMIX-NODE {addr} {}", hex(identity.cert.as_ref()))?;
+        writeln!(out, "CMIX-NODE {addr} {}", cert_to_hex(&identity.cert))?;
         out.flush()?;
     }
     let driver_cert = cert_from_hex(&args.driver_cert)?;
-    let mut driver = Link::accept(
+    let mut driver = accept(
         &listener,
         server_config(&identity, vec![driver_cert.clone()])?,
     )?;
@@ -263,14 +264,14 @@ fn mesh(
         .collect();
     let (done, t) = measure::clock::timed(|| -> Result<(), NodeError> {
         for (j, (cert, addr)) in certs.iter().zip(&peers.addrs).enumerate().take(id) {
-            let cc = client_config(Some(identity), vec![cert.clone()])?;
-            let mut l = Link::connect(*addr, cc)?;
+            let cc = client_config(identity, vec![cert.clone()])?;
+            let l = connect(*addr, cc)?;
             l.send_json(&Hello::Node(id))?;
             net.mesh[j] = Some(l);
         }
         let sc = server_config(identity, others)?;
         for _ in id + 1..NODES {
-            let mut l = Link::accept(listener, sc.clone())?;
+            let l = accept(listener, sc.clone())?;
             let who = match l.recv_json::<Hello>()? {
                 Hello::Node(j) if j > id && j < NODES && net.mesh[j].is_none() => j,
                 _ => return Err(NodeError::Plan("an unexpected mesh connection".into())),
@@ -403,10 +404,10 @@ fn registration<G: Group>(
 ) -> Result<(), NodeError> {
     let g = node.g;
     let clients = net.clients.len();
-    let sc = server_config(identity, vec![])?;
+    let sc = server_config_without_client_certs(identity)?;
     for _ in 0..clients {
-        let (link, t) = measure::clock::timed(|| Link::accept(listener, sc.clone()));
-        let mut link = link?;
+        let (link, t) = measure::clock::timed(|| accept(listener, sc.clone()));
+        let link = link?;
         let (s, r) = link.counts();
         setup.handshakes.compute.add(&t.into());
         setup.handshakes.bytes_sent += s;

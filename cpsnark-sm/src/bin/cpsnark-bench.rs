@@ -421,14 +421,11 @@ fn compressed<T: CanonicalSerialize>(x: &T) -> Vec<u8> {
     b
 }
 
-/// The whole measurement: setup (untimed, as in the paper's bench), one honest proof checked,
-/// the groups, and the report's body.
-fn measure_all(s: &Settings) -> Result<Outcome, String> {
-    let seed = s.seed.as_ref();
-    let mut inputs = Inputs::new();
+/// Setup (untimed, as in the paper's bench): the CRS with its LegoGroth16 keys, and its size.
+fn setup(s: &Settings, inputs: &mut Inputs) -> Result<(Crs<E>, f64), String> {
     eprintln!("[progress] {TOOL}: setup (CRS, LegoGroth16 keys, one honest proof)");
     let t0 = Instant::now();
-    let crs = Crs::<E>::setup_with(s.security, &mut stream("cpsnark-sm/crs", seed))
+    let crs = Crs::<E>::setup_with(s.security, &mut stream("cpsnark-sm/crs", s.seed.as_ref()))
         .map_err(|e| format!("setup: {e}"))?;
     let setup_s = t0.elapsed().as_secs_f64();
     println!("params: {}", crs.params);
@@ -442,8 +439,15 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
         s.threads, s.n, s.samples
     );
     inputs.add("crs digest", crs.digest());
+    Ok((crs, setup_s))
+}
 
-    // The statement: one element x accumulated with two other primes.
+/// The statement: one element x accumulated with two other primes, its witness.
+fn statement(
+    crs: &Crs<E>,
+    seed: Option<&Seed>,
+    inputs: &mut Inputs,
+) -> Result<(Statement<E>, Witness<E>), String> {
     let mut st_rng = stream("cpsnark-sm/statement", seed);
     let x = random::bits(crs.params.hash_to_prime_bits, &mut st_rng);
     let (e, _) = hash_to_prime(&crs.params, &x).map_err(|e| e.to_string())?;
@@ -463,14 +467,16 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
         .add("element", &x.to_digits::<u8>(rug::integer::Order::Msf))
         .add("accumulator", &stmt.acc.to_bytes())
         .add("c_e_q", &compressed(&stmt.c_e_q));
-    let wit = Witness::<E> { x, r_q, w };
-    let mut prover = stream("cpsnark-sm/prover", seed);
-    let proof = prove(&crs, &stmt, &wit, &mut prover).map_err(|e| e.to_string())?;
-    let honest = verify(&crs, &stmt, &proof);
-    println!("proof size: {} bytes", proof.size_bytes());
+    Ok((stmt, Witness::<E> { x, r_q, w }))
+}
 
-    // The witness sets: n copies of one prime, and n hashed primes (only if that group runs).
-    let base = random::bits(64, &mut stream("cpsnark-sm/set", seed));
+/// The witness sets: n copies of one prime, and n hashed primes (only if that group runs).
+fn hashed_witness_set(
+    crs: &Crs<E>,
+    s: &Settings,
+    inputs: &mut Inputs,
+) -> Result<Vec<Integer>, String> {
+    let base = random::bits(64, &mut stream("cpsnark-sm/set", s.seed.as_ref()));
     inputs
         .add("witness prime", &WITNESS_PRIME.to_be_bytes())
         .add("n", &(s.n as u64).to_be_bytes())
@@ -478,12 +484,92 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
             "hashed set base",
             &base.to_digits::<u8>(rug::integer::Order::Msf),
         );
-    let hashed = if s.groups.contains(&Group::WitnessHashed) {
-        eprintln!("[progress] {TOOL}: hashing {} elements to primes", s.n);
-        hashed_set(&crs, &base, s.n)?
-    } else {
-        Vec::new()
-    };
+    if !s.groups.contains(&Group::WitnessHashed) {
+        return Ok(Vec::new());
+    }
+    eprintln!("[progress] {TOOL}: hashing {} elements to primes", s.n);
+    hashed_set(crs, &base, s.n)
+}
+
+/// The timed groups under the configured clock.
+fn run_timed(ctx: &Ctx<'_>, dir: &Path, prover: &mut ChaCha20Rng) {
+    let s = ctx.settings;
+    match s.clock {
+        Clock::Wall => run_groups(configure(Criterion::default(), s, dir), ctx, prover),
+        Clock::Cpu => run_groups(
+            configure(Criterion::default().with_measurement(CpuTime), s, dir),
+            ctx,
+            prover,
+        ),
+    }
+}
+
+/// What the checks found: the honest proof, the proving group's last proof, the failures in
+/// the timed loops.
+struct Checks {
+    honest: Result<(), String>,
+    last_ok: bool,
+    failures: u64,
+}
+
+/// The report's body: the security setting, sizes, the checks, the groups, the libraries.
+fn body(
+    crs: &Crs<E>,
+    proof_bytes: usize,
+    setup_s: f64,
+    checks: &Checks,
+    groups: Vec<Value>,
+) -> Value {
+    let p = &crs.params;
+    json!({
+        "security": {
+            "setting": p.setting.name(),
+            "challenge_bits": p.challenge_bits(),
+            "soundness_bits": p.security_soundness,
+            "zk_slack_bits": p.security_zk,
+            "hash_to_prime_bits": p.hash_to_prime_bits,
+            "field_bits": p.field_size_bits,
+        },
+        "proof_bytes": proof_bytes,
+        "crs": {
+            "verifying_key_bytes": crs.snark.vk.compressed_size(),
+            "proving_key_bytes": crs.snark.pk.compressed_size(),
+            "setup_s": setup_s,
+        },
+        "checks": {
+            "honest_proof": match &checks.honest {
+                Ok(()) => "verified".to_string(),
+                Err(e) => format!("rejected: {e}"),
+            },
+            "last_timed_proof_verified": checks.last_ok,
+            "failures_in_timed_loops": checks.failures,
+        },
+        "groups": groups,
+        "libraries": {
+            "legogroth16": "0.18",
+            "arkworks": "0.4",
+            "rug": "1.19",
+            "gmp": format!(
+                "{}.{}.{}",
+                gmp_mpfr_sys::gmp::VERSION,
+                gmp_mpfr_sys::gmp::VERSION_MINOR,
+                gmp_mpfr_sys::gmp::VERSION_PATCHLEVEL
+            ),
+            "criterion": "0.5",
+        },
+    })
+}
+
+/// The whole measurement: setup, one honest proof checked, the groups, and the report's body.
+fn measure_all(s: &Settings) -> Result<Outcome, String> {
+    let mut inputs = Inputs::new();
+    let (crs, setup_s) = setup(s, &mut inputs)?;
+    let (stmt, wit) = statement(&crs, s.seed.as_ref(), &mut inputs)?;
+    let mut prover = stream("cpsnark-sm/prover", s.seed.as_ref());
+    let proof = prove(&crs, &stmt, &wit, &mut prover).map_err(|e| e.to_string())?;
+    let honest = verify(&crs, &stmt, &proof).map_err(|e| e.to_string());
+    println!("proof size: {} bytes", proof.size_bytes());
+    let hashed = hashed_witness_set(&crs, s, &mut inputs)?;
 
     let dir = Scratch(std::env::temp_dir().join(format!("{TOOL}-{}", std::process::id())));
     let ctx = Ctx {
@@ -498,18 +584,7 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
         last_proof: RefCell::new(None),
     };
     if honest.is_ok() {
-        match s.clock {
-            Clock::Wall => run_groups(
-                configure(Criterion::default(), s, &dir.0),
-                &ctx,
-                &mut prover,
-            ),
-            Clock::Cpu => run_groups(
-                configure(Criterion::default().with_measurement(CpuTime), s, &dir.0),
-                &ctx,
-                &mut prover,
-            ),
-        }
+        run_timed(&ctx, &dir.0, &mut prover);
     }
     // The proving group's last proof is checked too, outside the timed loop.
     let last_ok = match ctx.last_proof.borrow().as_ref() {
@@ -525,50 +600,16 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
     } else {
         Vec::new()
     };
-    let failures = ctx.failures.get();
-    let passed = honest.is_ok() && last_ok && failures == 0;
-    let p = &crs.params;
-    let body = json!({
-        "security": {
-            "setting": p.setting.name(),
-            "challenge_bits": p.challenge_bits(),
-            "soundness_bits": p.security_soundness,
-            "zk_slack_bits": p.security_zk,
-            "hash_to_prime_bits": p.hash_to_prime_bits,
-            "field_bits": p.field_size_bits,
-        },
-        "proof_bytes": proof.size_bytes(),
-        "crs": {
-            "verifying_key_bytes": crs.snark.vk.compressed_size(),
-            "proving_key_bytes": crs.snark.pk.compressed_size(),
-            "setup_s": setup_s,
-        },
-        "checks": {
-            "honest_proof": match &honest {
-                Ok(()) => "verified".to_string(),
-                Err(e) => format!("rejected: {e}"),
-            },
-            "last_timed_proof_verified": last_ok,
-            "failures_in_timed_loops": failures,
-        },
-        "groups": groups,
-        "libraries": {
-            "legogroth16": "0.18",
-            "arkworks": "0.4",
-            "rug": "1.19",
-            "gmp": format!(
-                "{}.{}.{}",
-                gmp_mpfr_sys::gmp::VERSION,
-                gmp_mpfr_sys::gmp::VERSION_MINOR,
-                gmp_mpfr_sys::gmp::VERSION_PATCHLEVEL
-            ),
-            "criterion": "0.5",
-        },
-    });
+    let checks = Checks {
+        honest,
+        last_ok,
+        failures: ctx.failures.get(),
+    };
+    let passed = checks.honest.is_ok() && checks.last_ok && checks.failures == 0;
     Ok(Outcome {
         passed,
         inputs,
-        body,
+        body: body(&crs, proof.size_bytes(), setup_s, &checks, groups),
     })
 }
 

@@ -28,9 +28,9 @@ use mithril_msp::measurement::run::{child_main, run, Config, BODY_VERSION};
                   is 4, 8, ..., 4096; \"none\" is the empty list."
 )]
 struct Args {
-    /// Parts to run: native, circuit, reference (mithril-stm at the native signer counts), all
+    /// Parts to run: native, circuit, stm (mithril-stm at the native signer counts), all
     /// (comma-separated).
-    #[arg(long, default_value = "native,circuit,reference")]
+    #[arg(long, default_value = "native,circuit,stm")]
     parts: String,
     /// Signer counts of the native runs.
     #[arg(long, default_value = "4,16,64,256,1024,4096")]
@@ -90,20 +90,20 @@ struct Args {
 fn config(a: &Args) -> Result<Config, String> {
     let mut native = false;
     let mut circuit = false;
-    let mut reference = false;
+    let mut stm = false;
     for p in a.parts.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         match p {
             "native" => native = true,
             "circuit" => circuit = true,
-            "reference" => reference = true,
+            "stm" => stm = true,
             "all" => {
                 native = true;
                 circuit = true;
-                reference = true;
+                stm = true;
             }
             other => {
                 return Err(format!(
-                    "--parts: unknown part {other:?} (native, circuit, reference, all)"
+                    "--parts: unknown part {other:?} (native, circuit, stm, all)"
                 ))
             }
         }
@@ -120,7 +120,7 @@ fn config(a: &Args) -> Result<Config, String> {
     Ok(Config {
         native,
         circuit,
-        reference,
+        stm,
         native_n: parse_counts(&a.native_n, "--native-n")?,
         threads: parse_counts(&a.threads, "--threads")?,
         batch: parse_counts(&a.batch, "--batch")?,

@@ -302,10 +302,13 @@ pub fn verify(
     .is_ok()
 }
 
-/// Cells of the seed's per-signature design, counted with the same chips: one independent
+/// Cells of the reference's per-signature design, counted with the same chips: one independent
 /// 254-bit scalar multiplication (window 4) of a G1 point and one of a G2 point, as its circuit
 /// makes for every signature. Returns (G1 advice cells, G2 advice cells).
-pub fn seed_design_cells(shape: &Shape, rng: &mut (impl RngCore + CryptoRng)) -> (usize, usize) {
+pub fn reference_design_cells(
+    shape: &Shape,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> (usize, usize) {
     use halo2_base::halo2_proofs::halo2curves::bn256::{G1Affine as A1, G2Affine as A2, G2};
     use halo2_ecc::bn254::{Fp2Chip, FpChip};
     use halo2_ecc::ecc::{scalar_multiply, EccChip};

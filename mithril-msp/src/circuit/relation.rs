@@ -42,7 +42,7 @@
 //! refused, and (with the constraint it meets left out) that this constraint is what refuses it.
 
 use halo2_base::gates::circuit::builder::BaseCircuitBuilder;
-use halo2_base::gates::{GateInstructions, RangeInstructions};
+use halo2_base::gates::{GateInstructions, RangeChip, RangeInstructions};
 use halo2_base::halo2_proofs::halo2curves::bn256::Fq;
 use halo2_base::halo2_proofs::halo2curves::bn256::{Fq12, Fq2, Fr, G1Affine, G2Affine};
 use halo2_base::halo2_proofs::halo2curves::ff::{Field, PrimeField};
@@ -189,105 +189,13 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     let fp = FpChip::<Fr>::new(&range, LIMB_BITS, NUM_LIMBS);
     let fp2 = Fp2Chip::<Fr>::new(&fp);
     let g1 = EccChip::new(&fp);
-    let g2 = EccChip::new(&fp2);
-    let gate = range.gate();
 
     let ctx = builder.main(0);
     // Public H(m): loaded, its limbs exposed. The verifier computed it, so it is on the curve.
     let hm = g1.load_private_unchecked(ctx, (st.message_point.x, st.message_point.y));
-
-    // 1. Signatures on the curve, with canonical coordinates.
-    let sigs: Vec<EcPoint<Fr, _>> = st
-        .signatures
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let p = match st.cheat {
-                Some(Cheat::NonCanonicalSignature { index, y }) if index == i => {
-                    let plus_q = |ctx: &mut halo2_base::Context<Fr>, c: &Fq| {
-                        let v = fe_to_biguint(c) + modulus::<Fq>();
-                        let a = fp.load_constant_uint(ctx, v);
-                        fp.range_check(ctx, a.clone(), Fq::NUM_BITS as usize);
-                        a
-                    };
-                    let (px, py) = if y {
-                        (fp.load_private(ctx, s.x), plus_q(ctx, &s.y))
-                    } else {
-                        (plus_q(ctx, &s.x), fp.load_private(ctx, s.y))
-                    };
-                    let p = EcPoint::new(px, py);
-                    g1.assert_is_on_curve::<G1Affine>(ctx, &p);
-                    p
-                }
-                _ => g1.load_private::<G1Affine>(ctx, (s.x, s.y)),
-            };
-            if !st.omits(Omit::SignatureCanonicity) {
-                fp.enforce_less_than(ctx, p.x().clone());
-                fp.enforce_less_than(ctx, p.y().clone());
-            }
-            p
-        })
-        .collect();
-
-    // 2. Keys on the curve, and bound to the public commitment.
-    let keys: Vec<EcPoint<Fr, _>> = st
-        .keys
-        .iter()
-        .map(|k| {
-            let p = g2.load_private_unchecked(ctx, (k.x, k.y));
-            g2.assert_is_on_curve::<G2Affine>(ctx, &p);
-            p
-        })
-        .collect();
-    let hasher = poseidon_hasher(ctx, gate);
-    let key_limbs: Vec<AssignedValue<Fr>> = keys
-        .iter()
-        .flat_map(|k| {
-            [&k.x().0[0], &k.x().0[1], &k.y().0[0], &k.y().0[1]]
-                .into_iter()
-                .flat_map(|c| c.limbs().to_vec())
-        })
-        .collect();
-    let commitment = hasher.hash_fix_len_array(ctx, gate, &key_limbs);
-
-    // 3. The weights.
-    let sig_limbs: Vec<AssignedValue<Fr>> = sigs
-        .iter()
-        .flat_map(|s| s.x().limbs().iter().chain(s.y().limbs()).copied())
-        .collect();
-    let seed = hasher.hash_fix_len_array(ctx, gate, &sig_limbs);
-    let modulus = modulus::<Fr>();
-    let two_128 = BigUint::from(1u8) << WEIGHT_BITS;
-    let r_lo: Fr = biguint_to_fe(&(&modulus % &two_128));
-    let r_hi: Fr = biguint_to_fe(&(&modulus >> WEIGHT_BITS));
-    let pow_128: Fr = biguint_to_fe(&two_128);
-    let mut weights = Vec::with_capacity(n);
-    for i in 0..n {
-        let index = ctx.load_constant(Fr::from(i as u64));
-        let digest = hasher.hash_fix_len_array(ctx, gate, &[seed, index]);
-        let mut lo_val = bn254::low_bits(digest.value());
-        let mut hi_val = bn254::high_bits(digest.value());
-        if let Some((j, lo, hi)) = st.weight_hint {
-            if j == i {
-                lo_val = lo;
-                hi_val = hi.unwrap_or(hi_val);
-            }
-        }
-        let lo = ctx.load_witness(Fr::from_u128(lo_val));
-        let hi = ctx.load_witness(Fr::from_u128(hi_val));
-        range.range_check(ctx, lo, WEIGHT_BITS);
-        range.range_check(ctx, hi, 254 - WEIGHT_BITS);
-        let recomposed = gate.mul_add(ctx, hi, Constant(pow_128), lo);
-        ctx.constrain_equal(&recomposed, &digest);
-        // Canonical: hi < r_hi, or hi = r_hi and lo < r_lo.
-        let hi_below = range.is_less_than(ctx, hi, Constant(r_hi), 254 - WEIGHT_BITS);
-        let hi_equal = gate.is_equal(ctx, hi, Constant(r_hi));
-        let lo_below = range.is_less_than(ctx, lo, Constant(r_lo), WEIGHT_BITS);
-        let tie_ok = gate.and(ctx, hi_equal, lo_below);
-        let canonical = gate.or(ctx, hi_below, tie_ok);
-        gate.assert_is_const(ctx, &canonical, &Fr::ONE);
-        weights.push(lo);
-    }
+    let sigs = signatures(ctx, &fp, &g1, st);
+    let (keys, hasher, commitment) = keys_and_commitment(ctx, &fp2, range.gate(), st);
+    let weights = weights(ctx, &range, &hasher, &sigs, st);
 
     // 4. ivk = Σ e_i·vk_i in G2 (Straus; halo2-ecc's bucket method is for F_q points only).
     let scalars = || weights.iter().map(|w| vec![*w]).collect::<Vec<_>>();
@@ -312,30 +220,7 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     // 5. μ' canonical and public.
     let mu_x = fp.enforce_less_than(ctx, mu.x().clone());
     let mu_y = fp.enforce_less_than(ctx, mu.y().clone());
-
-    // 6. The BLS check on the weighted aggregate.
-    let neg_g2 = -G2Affine::generator();
-    let values = [
-        (g1_value(&fp, &mu), neg_g2),
-        (st.message_point, g2_value(&fp2, &ivk)),
-    ];
-    let holds = pairing_product_is_one(
-        ctx,
-        &fp,
-        &[
-            (&mu, G2Side::Constant(neg_g2)),
-            (&hm, G2Side::Assigned(&ivk)),
-        ],
-        &values,
-        shape.pairing,
-        match &st.cheat {
-            Some(Cheat::ResidueFactor(z)) => Some(&**z),
-            _ => None,
-        },
-    );
-    if !st.omits(Omit::BlsCheck) {
-        gate.assert_is_const(ctx, &holds, &Fr::ONE);
-    }
+    bls_check(ctx, &fp, &fp2, (&hm, &mu, &ivk), st, shape);
 
     let mut public: Vec<AssignedValue<Fr>> = Vec::with_capacity(NUM_INSTANCES);
     public.extend(hm.x().limbs());
@@ -344,6 +229,184 @@ pub fn synthesize(builder: &mut BaseCircuitBuilder<Fr>, st: &Statement, shape: &
     public.extend(mu_y.inner().limbs());
     public.push(commitment);
     builder.assigned_instances = vec![public];
+}
+
+type G1Point = EcPoint<Fr, FpPoint<Fr>>;
+type G2Point = EcPoint<Fr, FqPoint<Fr>>;
+
+/// Constraint 1: the signatures on the curve, with canonical coordinates.
+fn signatures(
+    ctx: &mut halo2_base::Context<Fr>,
+    fp: &FpChip<'_, Fr>,
+    g1: &EccChip<'_, Fr, FpChip<'_, Fr>>,
+    st: &Statement,
+) -> Vec<G1Point> {
+    st.signatures
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let p = match st.cheat {
+                Some(Cheat::NonCanonicalSignature { index, y }) if index == i => {
+                    non_canonical_signature(ctx, fp, g1, s, y)
+                }
+                _ => g1.load_private::<G1Affine>(ctx, (s.x, s.y)),
+            };
+            if !st.omits(Omit::SignatureCanonicity) {
+                fp.enforce_less_than(ctx, p.x().clone());
+                fp.enforce_less_than(ctx, p.y().clone());
+            }
+            p
+        })
+        .collect()
+}
+
+/// A cheating prover's signature: one coordinate held as its value plus q (see
+/// [`Cheat::NonCanonicalSignature`]), on the curve.
+fn non_canonical_signature(
+    ctx: &mut halo2_base::Context<Fr>,
+    fp: &FpChip<'_, Fr>,
+    g1: &EccChip<'_, Fr, FpChip<'_, Fr>>,
+    s: &G1Affine,
+    y: bool,
+) -> G1Point {
+    let plus_q = |ctx: &mut halo2_base::Context<Fr>, c: &Fq| {
+        let v = fe_to_biguint(c) + modulus::<Fq>();
+        let a = fp.load_constant_uint(ctx, v);
+        fp.range_check(ctx, a.clone(), Fq::NUM_BITS as usize);
+        a
+    };
+    let (px, py) = if y {
+        (fp.load_private(ctx, s.x), plus_q(ctx, &s.y))
+    } else {
+        (plus_q(ctx, &s.x), fp.load_private(ctx, s.y))
+    };
+    let p = EcPoint::new(px, py);
+    g1.assert_is_on_curve::<G1Affine>(ctx, &p);
+    p
+}
+
+/// Constraint 2: the keys on the curve, and Poseidon over their limbs (the commitment the
+/// public C must equal). Returns the keys, the hasher (for the weights) and the commitment.
+fn keys_and_commitment(
+    ctx: &mut halo2_base::Context<Fr>,
+    fp2: &Fp2Chip<'_, Fr>,
+    gate: &impl GateInstructions<Fr>,
+    st: &Statement,
+) -> (Vec<G2Point>, PoseidonHasher<Fr, T, RATE>, AssignedValue<Fr>) {
+    let g2 = EccChip::new(fp2);
+    let keys: Vec<G2Point> = st
+        .keys
+        .iter()
+        .map(|k| {
+            let p = g2.load_private_unchecked(ctx, (k.x, k.y));
+            g2.assert_is_on_curve::<G2Affine>(ctx, &p);
+            p
+        })
+        .collect();
+    let hasher = poseidon_hasher(ctx, gate);
+    let key_limbs: Vec<AssignedValue<Fr>> = keys
+        .iter()
+        .flat_map(|k| {
+            [&k.x().0[0], &k.x().0[1], &k.y().0[0], &k.y().0[1]]
+                .into_iter()
+                .flat_map(|c| c.limbs().to_vec())
+        })
+        .collect();
+    let commitment = hasher.hash_fix_len_array(ctx, gate, &key_limbs);
+    (keys, hasher, commitment)
+}
+
+/// Constraint 3, the weights: e_σ = Poseidon over the signatures' limbs, d_i = Poseidon(e_σ, i)
+/// split canonically as lo_i + 2^128·hi_i, e_i = lo_i.
+fn weights(
+    ctx: &mut halo2_base::Context<Fr>,
+    range: &RangeChip<Fr>,
+    hasher: &PoseidonHasher<Fr, T, RATE>,
+    sigs: &[G1Point],
+    st: &Statement,
+) -> Vec<AssignedValue<Fr>> {
+    let gate = range.gate();
+    let sig_limbs: Vec<AssignedValue<Fr>> = sigs
+        .iter()
+        .flat_map(|s| s.x().limbs().iter().chain(s.y().limbs()).copied())
+        .collect();
+    let seed = hasher.hash_fix_len_array(ctx, gate, &sig_limbs);
+    (0..sigs.len())
+        .map(|i| {
+            let index = ctx.load_constant(Fr::from(i as u64));
+            let digest = hasher.hash_fix_len_array(ctx, gate, &[seed, index]);
+            let hint = st.weight_hint.filter(|&(j, _, _)| j == i);
+            canonical_low_half(ctx, range, digest, hint)
+        })
+        .collect()
+}
+
+/// The low 128 bits of `digest`, from its canonical split lo + 2^128·hi (lo < 2^128,
+/// hi < 2^126, (hi, lo) below the field's modulus); `hint` replaces the prover's split (a
+/// cheating prover's, in the tests).
+fn canonical_low_half(
+    ctx: &mut halo2_base::Context<Fr>,
+    range: &RangeChip<Fr>,
+    digest: AssignedValue<Fr>,
+    hint: Option<(usize, u128, Option<u128>)>,
+) -> AssignedValue<Fr> {
+    let gate = range.gate();
+    let modulus = modulus::<Fr>();
+    let two_128 = BigUint::from(1u8) << WEIGHT_BITS;
+    let r_lo: Fr = biguint_to_fe(&(&modulus % &two_128));
+    let r_hi: Fr = biguint_to_fe(&(&modulus >> WEIGHT_BITS));
+    let pow_128: Fr = biguint_to_fe(&two_128);
+    let mut lo_val = bn254::low_bits(digest.value());
+    let mut hi_val = bn254::high_bits(digest.value());
+    if let Some((_, lo, hi)) = hint {
+        lo_val = lo;
+        hi_val = hi.unwrap_or(hi_val);
+    }
+    let lo = ctx.load_witness(Fr::from_u128(lo_val));
+    let hi = ctx.load_witness(Fr::from_u128(hi_val));
+    range.range_check(ctx, lo, WEIGHT_BITS);
+    range.range_check(ctx, hi, 254 - WEIGHT_BITS);
+    let recomposed = gate.mul_add(ctx, hi, Constant(pow_128), lo);
+    ctx.constrain_equal(&recomposed, &digest);
+    // Canonical: hi < r_hi, or hi = r_hi and lo < r_lo.
+    let hi_below = range.is_less_than(ctx, hi, Constant(r_hi), 254 - WEIGHT_BITS);
+    let hi_equal = gate.is_equal(ctx, hi, Constant(r_hi));
+    let lo_below = range.is_less_than(ctx, lo, Constant(r_lo), WEIGHT_BITS);
+    let tie_ok = gate.and(ctx, hi_equal, lo_below);
+    let canonical = gate.or(ctx, hi_below, tie_ok);
+    gate.assert_is_const(ctx, &canonical, &Fr::ONE);
+    lo
+}
+
+/// Constraint 6, the BLS check on the weighted aggregate: e(μ', −g2)·e(H(m), ivk) = 1,
+/// constrained to hold.
+fn bls_check(
+    ctx: &mut halo2_base::Context<Fr>,
+    fp: &FpChip<'_, Fr>,
+    fp2: &Fp2Chip<'_, Fr>,
+    (hm, mu, ivk): (&G1Point, &G1Point, &G2Point),
+    st: &Statement,
+    shape: &Shape,
+) {
+    let neg_g2 = -G2Affine::generator();
+    let values = [
+        (g1_value(fp, mu), neg_g2),
+        (st.message_point, g2_value(fp2, ivk)),
+    ];
+    let holds = pairing_product_is_one(
+        ctx,
+        fp,
+        &[(mu, G2Side::Constant(neg_g2)), (hm, G2Side::Assigned(ivk))],
+        &values,
+        shape.pairing,
+        match &st.cheat {
+            Some(Cheat::ResidueFactor(z)) => Some(&**z),
+            _ => None,
+        },
+    );
+    if !st.omits(Omit::BlsCheck) {
+        fp.gate().assert_is_const(ctx, &holds, &Fr::ONE);
+    }
 }
 
 /// The value of an assigned G1 point.

@@ -75,7 +75,7 @@ pub struct ProofRow {
     pub witness: Phase,
     /// The prover proper (after the witness).
     pub prove: Phase,
-    /// Witness generation and proving: what "prove" means in the seed's tables.
+    /// Witness generation and proving: what "prove" means in the reference figures.
     pub prove_total: Phase,
     /// Verification.
     pub verify: Phase,

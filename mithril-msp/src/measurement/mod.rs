@@ -6,5 +6,5 @@
 
 pub mod circuit;
 pub mod native;
-pub mod reference;
 pub mod run;
+pub mod stm;

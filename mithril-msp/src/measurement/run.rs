@@ -15,11 +15,11 @@ use serde_json::{json, Value};
 
 use super::circuit::{fit_line, ProofRow, SizeRow};
 use super::native::{batch_rows, cancellation_check, is_parallel, measure, Fixture, Row};
-use super::reference::{stm_verify_row, verify_aggregate_row, ReferenceRow};
+use super::stm::{stm_verify_row, verify_aggregate_row, StmRow};
 use crate::circuit::{PairingCheck, LIMB_BITS, NUM_LIMBS};
 
 /// The version of the report body's schema (`docs/report.schema.json`).
-pub const BODY_VERSION: u32 = 2;
+pub const BODY_VERSION: u32 = 3;
 
 /// Largest n for the native runs.
 pub const NATIVE_MAX_N: usize = 1 << 16;
@@ -33,8 +33,8 @@ pub struct Config {
     pub native: bool,
     /// Run the circuit part.
     pub circuit: bool,
-    /// Measure the reference (mithril-stm) at the native signer counts.
-    pub reference: bool,
+    /// Measure mithril-stm at the native signer counts, in the same run.
+    pub stm: bool,
     /// Native signer counts.
     pub native_n: Vec<usize>,
     /// Native thread counts.
@@ -73,7 +73,7 @@ fn hex(b: &[u8]) -> String {
 impl Config {
     /// Refuses values that cannot run, naming the option.
     pub fn validate(&self) -> Result<(), String> {
-        if !self.native && !self.circuit && !self.reference {
+        if !self.native && !self.circuit && !self.stm {
             return Err("--parts: nothing to run".into());
         }
         let in_range = |xs: &[usize], lo: usize, hi: usize, what: &str| -> Result<(), String> {
@@ -89,8 +89,7 @@ impl Config {
         in_range(&self.size_n, 1, CIRCUIT_MAX_N, "--size-n")?;
         in_range(&self.ablation_n, 1, CIRCUIT_MAX_N, "--ablation-n")?;
         in_range(&self.extrapolate, 1, 1 << 20, "--extrapolate")?;
-        if (self.native || self.reference) && (self.native_n.is_empty() || self.threads.is_empty())
-        {
+        if (self.native || self.stm) && (self.native_n.is_empty() || self.threads.is_empty()) {
             return Err("--native-n and --threads need at least one value".into());
         }
         if self.plan.repetitions == 0 || self.plan.repetitions > 1000 {
@@ -128,7 +127,7 @@ impl Config {
         let parts: Vec<&str> = [
             self.native.then_some("native"),
             self.circuit.then_some("circuit"),
-            self.reference.then_some("reference"),
+            self.stm.then_some("stm"),
         ]
         .into_iter()
         .flatten()
@@ -302,31 +301,31 @@ pub fn child_main(
 /// mithril-stm at every native signer count, on the first thread count's pool: the
 /// multisignature layer beside ours, and its full STM verification (a failure to aggregate is
 /// recorded, the run goes on).
-fn reference_part(
+fn stm_part(
     cfg: &Config,
     rng: &mut ChaCha20Rng,
     inputs: &mut Inputs,
-) -> Result<(Vec<ReferenceRow>, Vec<Value>), String> {
+) -> Result<(Vec<StmRow>, Vec<Value>), String> {
     let one = pool(cfg.threads[0])?;
-    let progress = Progress::new("mithril-msp reference", None, 2 * cfg.native_n.len() as u64);
+    let progress = Progress::new("mithril-msp stm", None, 2 * cfg.native_n.len() as u64);
     let mut rows = Vec::new();
     let mut failures = Vec::new();
     for &n in &cfg.native_n {
         let r = one.install(|| verify_aggregate_row(&cfg.plan, n, rng, inputs));
-        eprintln!("{}", reference_line(&r));
+        eprintln!("{}", stm_line(&r));
         rows.push(r);
         progress.inc(1);
-        if n > super::reference::STM_MAX_N {
+        if n > super::stm::STM_MAX_N {
             progress.inc(1);
             continue;
         }
         match one.install(|| stm_verify_row(&cfg.plan, n, rng, inputs)) {
             Ok(r) => {
-                eprintln!("{}", reference_line(&r));
+                eprintln!("{}", stm_line(&r));
                 rows.push(r);
             }
             Err(e) => {
-                eprintln!("[mithril-msp] reference stm_verify n={n}: {e}");
+                eprintln!("[mithril-msp] mithril-stm stm_verify n={n}: {e}");
                 failures.push(json!({"operation": "stm_verify", "n": n, "error": e}));
             }
         }
@@ -336,12 +335,12 @@ fn reference_part(
     Ok((rows, failures))
 }
 
-fn reference_line(r: &ReferenceRow) -> String {
+fn stm_line(r: &StmRow) -> String {
     let ours = r
-        .ours_over_reference
-        .map_or(String::new(), |x| format!(", ours/reference x{x:.3}"));
+        .ours_over_stm
+        .map_or(String::new(), |x| format!(", ours/mithril-stm x{x:.3}"));
     format!(
-        "[mithril-msp] reference {} n={} ({} signatures): {:.4} ms cpu{ours}{}",
+        "[mithril-msp] mithril-stm {} n={} ({} signatures): {:.4} ms cpu{ours}{}",
         r.operation,
         r.n,
         r.signatures,
@@ -358,7 +357,7 @@ fn other(p: PairingCheck) -> PairingCheck {
 }
 
 struct CircuitResults {
-    seed_design: Value,
+    reference_design: Value,
     sizes: Vec<SizeRow>,
     ablation: Vec<SizeRow>,
     proofs: Vec<ProofRow>,
@@ -373,9 +372,9 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng, inputs: &mut Inputs) -> Cir
     let progress = Progress::new("mithril-msp circuit", None, steps);
     let mut design_shape = crate::circuit::Shape::with_k(18);
     design_shape.pairing = cfg.pairing;
-    let (g1_cells, g2_cells) = crate::circuit::proof::seed_design_cells(&design_shape, rng);
+    let (g1_cells, g2_cells) = crate::circuit::proof::reference_design_cells(&design_shape, rng);
     let mut res = CircuitResults {
-        seed_design: json!({
+        reference_design: json!({
             "what": "one 254-bit scalar multiplication per group per signature (window 4), counted with the same chips",
             "g1_scalar_mult_cells": g1_cells,
             "g2_scalar_mult_cells": g2_cells,
@@ -529,10 +528,10 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     } else {
         (vec![], json!({}))
     };
-    let reference = if cfg.reference {
-        Some(reference_part(
+    let stm = if cfg.stm {
+        Some(stm_part(
             cfg,
-            &mut stream("mithril-msp/reference", seed),
+            &mut stream("mithril-msp/stm", seed),
             &mut inputs,
         )?)
     } else {
@@ -546,7 +545,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         && checks
             .get("cancellation")
             .is_none_or(|c| c["passed"] == json!(true));
-    if let Some((rows, failures)) = &reference {
+    if let Some((rows, failures)) = &stm {
         passed &= failures.is_empty() && rows.iter().all(|r| r.verified);
     }
     if let Some(c) = &circuit {
@@ -565,7 +564,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
             "pairing_check": cfg.pairing.name(),
             "assumptions": crate::circuit::relation::ASSUMPTIONS,
             "prover_threads": cfg.prover_threads,
-            "seed_design": c.seed_design,
+            "reference_design": c.reference_design,
             "sizes": c.sizes,
             "ablation": c.ablation,
             "proofs": c.proofs,
@@ -593,14 +592,14 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
             Value::Null
         },
         "circuit": circuit_json,
-        "reference": reference.map(|(rows, failures)| json!({
+        "stm": stm.map(|(rows, failures)| json!({
             "library": "mithril-stm 0.9.5 (crates.io)",
-            "blst_pool_threads": super::reference::blst_pool_threads(),
-            "stm_max_n": super::reference::STM_MAX_N,
+            "blst_pool_threads": super::stm::blst_pool_threads(),
+            "stm_max_n": super::stm::STM_MAX_N,
             "stm_parameters": {
-                "k": super::reference::STM_PARAMS.k,
-                "m": super::reference::STM_PARAMS.m,
-                "phi_f": super::reference::STM_PARAMS.phi_f,
+                "k": super::stm::STM_PARAMS.k,
+                "m": super::stm::STM_PARAMS.m,
+                "phi_f": super::stm::STM_PARAMS.phi_f,
             },
             "rows": rows,
             "failures": failures,

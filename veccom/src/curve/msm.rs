@@ -1,6 +1,6 @@
 //! Multi-scalar multiplication Σ k_i·P_i in G1, three ways:
 //!
-//! * [`naive_msm`]: one scalar multiplication per term, then a sum (the seed's method);
+//! * [`naive_msm`]: one scalar multiplication per term, then a sum (the reference's method);
 //! * [`pippenger_msm`]: blst's Pippenger bucket method for arbitrary points, the reference cost
 //!   of "one MSM of size n";
 //! * [`FixedBaseTable::msm`]: the method for the fixed prover parameters, using a table built

@@ -3,7 +3,7 @@
 //! one's.
 //!
 //! * pairing commit (the MSM only, scalars hashed beforehand): one blst scalar multiplication
-//!   per term (the seed's method), arkworks' MSM, blst's Pippenger MSM, the fixed-base table with
+//!   per term (the reference's method), arkworks' MSM, blst's Pippenger MSM, the fixed-base table with
 //!   Jacobian buckets, the fixed-base table with batch-affine buckets (chosen);
 //! * pairing update (the single multiplication): blst's GLV multiplication, Straus over the
 //!   shifted table (chosen);
@@ -40,6 +40,25 @@ pub struct Variant<'a> {
     pub run: Box<dyn FnMut() + 'a>,
     /// Whether its result equals the chosen method's (None: it computes another function).
     pub agrees: Option<bool>,
+}
+
+impl<'a> Variant<'a> {
+    /// A method whose result `run` returns (kept from being optimised away).
+    pub fn new<R>(
+        name: &'static str,
+        description: &'static str,
+        agrees: Option<bool>,
+        mut run: impl FnMut() -> R + 'a,
+    ) -> Self {
+        Variant {
+            name,
+            description,
+            run: Box::new(move || {
+                black_box(run());
+            }),
+            agrees,
+        }
+    }
 }
 
 /// The methods compared for one operation, simplest first, chosen last.
@@ -121,149 +140,147 @@ impl AblationData {
 
     /// The compared methods, operation by operation.
     pub fn groups(&self) -> Vec<VariantGroup<'_>> {
+        vec![
+            self.commit_group(),
+            self.update_group(),
+            self.verify_group(),
+            self.merkle_group(),
+        ]
+    }
+
+    /// Pairing commit's multi-scalar multiplication: naive, arkworks, blst's Pippenger, the
+    /// fixed-base table with Jacobian and with batch-affine buckets.
+    fn commit_group(&self) -> VariantGroup<'_> {
         let (fx, m, bases, slots) = (&self.fx, &self.m, &self.bases, &self.slots);
-        let (pp, vp, n) = (&fx.pp, &fx.vp, self.n);
-        let table = pp.table();
+        let table = fx.pp.table();
         let want = fx.c.point().to_projective();
         let (ark_bases, ark_m) = (&self.ark_bases, &self.ark_m);
         let ark_msm = move || ArkG1Projective::msm(ark_bases, ark_m).expect("same lengths");
-        let commit = VariantGroup {
+        let ark_agrees = arkworks::g1_bytes(&ark_msm().into_affine()) == fx.c.to_bytes();
+        let jacobian = move || table.msm_with(slots, m, BucketAdd::Jacobian);
+        VariantGroup {
             scheme: PAIRING,
             operation: "commit",
             variants: vec![
-                Variant {
-                    name: "naive",
-                    description: "one blst scalar multiplication (GLV) per value, then a sum",
-                    agrees: Some(naive_msm(bases, m) == want),
-                    run: Box::new(move || {
-                        black_box(naive_msm(bases, m));
-                    }),
-                },
-                Variant {
-                    name: "arkworks-msm",
-                    description: "arkworks 0.4 VariableBaseMSM (Pippenger) on the same bases",
-                    agrees: Some(arkworks::g1_bytes(&ark_msm().into_affine()) == fx.c.to_bytes()),
-                    run: Box::new(move || {
-                        let _ = black_box(ark_msm());
-                    }),
-                },
-                Variant {
-                    name: "blst-pippenger",
-                    description: "blst's Pippenger MSM (variable bases)",
-                    agrees: Some(pippenger_msm(bases, m) == want),
-                    run: Box::new(move || {
-                        black_box(pippenger_msm(bases, m));
-                    }),
-                },
-                Variant {
-                    name: "table-jacobian",
-                    description: "fixed-base shifted table, one bucket pass, Jacobian buckets",
-                    agrees: Some(table.msm_with(slots, m, BucketAdd::Jacobian) == want),
-                    run: Box::new(move || {
-                        black_box(table.msm_with(slots, m, BucketAdd::Jacobian));
-                    }),
-                },
-                Variant {
-                    name: "table-batch-affine",
-                    description: "fixed-base shifted table, one bucket pass, batch-affine buckets",
-                    agrees: Some(table.msm(slots, m) == want),
-                    run: Box::new(move || {
-                        black_box(table.msm(slots, m));
-                    }),
-                },
+                Variant::new(
+                    "naive",
+                    "one blst scalar multiplication (GLV) per value, then a sum",
+                    Some(naive_msm(bases, m) == want),
+                    move || naive_msm(bases, m),
+                ),
+                Variant::new(
+                    "arkworks-msm",
+                    "arkworks 0.4 VariableBaseMSM (Pippenger) on the same bases",
+                    Some(ark_agrees),
+                    ark_msm,
+                ),
+                Variant::new(
+                    "blst-pippenger",
+                    "blst's Pippenger MSM (variable bases)",
+                    Some(pippenger_msm(bases, m) == want),
+                    move || pippenger_msm(bases, m),
+                ),
+                Variant::new(
+                    "table-jacobian",
+                    "fixed-base shifted table, one bucket pass, Jacobian buckets",
+                    Some(jacobian() == want),
+                    jacobian,
+                ),
+                Variant::new(
+                    "table-batch-affine",
+                    "fixed-base shifted table, one bucket pass, batch-affine buckets",
+                    Some(table.msm(slots, m) == want),
+                    move || table.msm(slots, m),
+                ),
             ],
-        };
+        }
+    }
 
+    /// Pairing commit_update's one multiplication: blst's GLV, Straus over the shifted table.
+    fn update_group(&self) -> VariantGroup<'_> {
+        let (fx, table) = (&self.fx, self.fx.pp.table());
         let slot = fx.changed;
-        let base = pp.g1_power(slot + 1).to_projective();
-        let delta = hash_value(&fx.new_value).sub(&m[slot]);
-        let want_u: G1 = base.mul(&delta);
-        let update = VariantGroup {
+        let base = fx.pp.g1_power(slot + 1).to_projective();
+        let delta = hash_value(&fx.new_value).sub(&self.m[slot]);
+        let want: G1 = base.mul(&delta);
+        VariantGroup {
             scheme: PAIRING,
             operation: "commit_update",
             variants: vec![
-                Variant {
-                    name: "blst-glv",
-                    description: "blst's scalar multiplication (GLV endomorphism)",
-                    agrees: Some(true),
-                    run: Box::new(move || {
-                        black_box(base.mul(&delta));
-                    }),
-                },
-                Variant {
-                    name: "table-straus",
-                    description: "Straus over the shifted table, NAF digits: c doublings",
-                    agrees: Some(table.mul(slot, &delta) == want_u),
-                    run: Box::new(move || {
-                        black_box(table.mul(slot, &delta));
-                    }),
-                },
+                Variant::new(
+                    "blst-glv",
+                    "blst's scalar multiplication (GLV endomorphism)",
+                    Some(true),
+                    move || base.mul(&delta),
+                ),
+                Variant::new(
+                    "table-straus",
+                    "Straus over the shifted table, NAF digits: c doublings",
+                    Some(table.mul(slot, &delta) == want),
+                    move || table.mul(slot, &delta),
+                ),
             ],
-        };
+        }
+    }
 
+    /// Pairing verify: two pairings, one multi-Miller loop, the same with T's table.
+    fn verify_group(&self) -> VariantGroup<'_> {
+        let (fx, vp) = (&self.fx, &self.fx.vp);
         let (c, p, i) = (fx.c.point(), fx.proof.point(), fx.i);
-        let h = vp.g2_power(n - i);
-        let (mi, t, g2_neg) = (m[i], vp.t(), vp.g2_neg());
+        let h = vp.g2_power(self.n - i);
+        let (mi, t, g2_neg) = (self.m[i], vp.t(), vp.g2_neg());
         let square_multiply =
             move || final_exponentiation(&multi_miller_loop(&[(c, h), (p, g2_neg)])) == t.pow(&mi);
         let two_pairings =
             move || pairing(&c, &h) == pairing(&p, &G2Affine::generator()).mul(&t.pow(&mi));
         let chosen = move || crate::pairing::verify_scalar(vp, &fx.c, i, &mi, &fx.proof);
-        let verify = VariantGroup {
+        VariantGroup {
             scheme: PAIRING,
             operation: "verify",
             variants: vec![
-                Variant {
-                    name: "two-pairings",
-                    description: "two pairings (two Miller loops, two final exponentiations), T^m by square-and-multiply",
-                    agrees: Some(two_pairings() == chosen()),
-                    run: Box::new(move || {
-                        black_box(two_pairings());
-                    }),
-                },
-                Variant {
-                    name: "multi-miller",
-                    description: "one 2-pair Miller loop and one final exponentiation, T^m by square-and-multiply",
-                    agrees: Some(square_multiply() == chosen()),
-                    run: Box::new(move || {
-                        black_box(square_multiply());
-                    }),
-                },
-                Variant {
-                    name: "multi-miller-gt-table",
-                    description: "one 2-pair Miller loop and one final exponentiation, T^m from T's table",
-                    agrees: Some(chosen()),
-                    run: Box::new(move || {
-                        black_box(chosen());
-                    }),
-                },
+                Variant::new(
+                    "two-pairings",
+                    "two pairings (two Miller loops, two final exponentiations), T^m by square-and-multiply",
+                    Some(two_pairings() == chosen()),
+                    two_pairings,
+                ),
+                Variant::new(
+                    "multi-miller",
+                    "one 2-pair Miller loop and one final exponentiation, T^m by square-and-multiply",
+                    Some(square_multiply() == chosen()),
+                    square_multiply,
+                ),
+                Variant::new(
+                    "multi-miller-gt-table",
+                    "one 2-pair Miller loop and one final exponentiation, T^m from T's table",
+                    Some(chosen()),
+                    chosen,
+                ),
             ],
-        };
+        }
+    }
 
+    /// Merkle SHA-256 commit: the conventional tree, the compression-function tree.
+    fn merkle_group(&self) -> VariantGroup<'_> {
         let (values, hasher) = (&self.merkle_values, &self.hasher);
-        let merkle = VariantGroup {
+        VariantGroup {
             scheme: MERKLE_SHA256,
             operation: "commit",
             variants: vec![
-                Variant {
-                    name: "sha2-digest-api",
-                    description: "conventional tree through sha2's Digest API: 0x00/0x01 prefixes, 65-byte nodes (two compressions each)",
-                    agrees: None,
-                    run: Box::new(move || {
-                        black_box(conventional_root(values));
-                    }),
-                },
-                Variant {
-                    name: "compression",
-                    description: "tagged chaining values: one SHA-256 compression per leaf and per node",
-                    agrees: Some(true),
-                    run: Box::new(move || {
-                        black_box(MerkleTree::commit(hasher, values).ok());
-                    }),
-                },
+                Variant::new(
+                    "sha2-digest-api",
+                    "conventional tree through sha2's Digest API: 0x00/0x01 prefixes, 65-byte nodes (two compressions each)",
+                    None,
+                    move || conventional_root(values),
+                ),
+                Variant::new(
+                    "compression",
+                    "tagged chaining values: one SHA-256 compression per leaf and per node",
+                    Some(true),
+                    move || MerkleTree::commit(hasher, values).ok(),
+                ),
             ],
-        };
-        vec![commit, update, verify, merkle]
+        }
     }
 }
 

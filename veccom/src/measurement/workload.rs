@@ -219,32 +219,33 @@ impl PairingFixture {
 
     /// The wanted operations, each checked once, with its lower bound where one is defined.
     pub fn operations<'a>(&'a self, wanted: &dyn Fn(&str) -> bool) -> Vec<Measured<'a>> {
+        let mut out = self.opening_ops(wanted);
+        out.extend(self.update_ops(wanted));
+        out.extend(self.batch_ops(wanted));
+        out
+    }
+
+    /// commit, prove and verify, each beside its multi-scalar multiplication or pairing bound.
+    fn opening_ops<'a>(&'a self, wanted: &dyn Fn(&str) -> bool) -> Vec<Measured<'a>> {
         let (n, pp, vp, v) = (self.n, &self.pp, &self.vp, &self.values);
         let (c, proof, i) = (self.c, self.proof, self.i);
-        let mut out = Vec::new();
-        let m = pvc::hash_values(v);
-        let m_bytes: Vec<[u8; 32]> = m.iter().map(Scalar::to_le_bytes).collect();
+        let m_bytes: Vec<[u8; 32]> = pvc::hash_values(v)
+            .iter()
+            .map(Scalar::to_le_bytes)
+            .collect();
         let detail = json!({"index": i, "window_bits": pp.window_bits()});
-
+        let mut out = Vec::new();
         if wanted("commit") {
             let bases = pp.g1_powers()[..n].to_vec();
             let lb_out = pippenger_msm_from_bytes(&bases, &m_bytes).to_affine();
             let verified = pvc::commit(pp, v).ok() == Some(c) && lb_out == c.point();
             let mb = m_bytes.clone();
-            out.push(Measured {
-                operation: "commit",
-                run: Box::new(move || {
-                    black_box(pvc::commit(pp, v).ok());
-                }),
-                bound: Some((
-                    format!("blst Pippenger MSM of {n} points"),
-                    Box::new(move || {
-                        black_box(pippenger_msm_from_bytes(&bases, &mb));
-                    }),
-                )),
-                verified,
-                detail: detail.clone(),
-            });
+            let run = move || pvc::commit(pp, v).ok();
+            let bound = move || pippenger_msm_from_bytes(&bases, &mb);
+            out.push(
+                Measured::new("commit", verified, detail.clone(), run)
+                    .bounded(format!("blst Pippenger MSM of {n} points"), bound),
+            );
         }
         if wanted("prove") {
             let i1 = i + 1;
@@ -256,20 +257,12 @@ impl PairingFixture {
             let verified = pvc::prove(pp, v, i).ok() == Some(proof)
                 && lb_out == proof.point()
                 && pvc::verify(vp, &c, i, &v[i], &proof);
-            out.push(Measured {
-                operation: "prove",
-                run: Box::new(move || {
-                    black_box(pvc::prove(pp, v, i).ok());
-                }),
-                bound: Some((
-                    format!("blst Pippenger MSM of {} points", n - 1),
-                    Box::new(move || {
-                        black_box(pippenger_msm_from_bytes(&bases, &scal));
-                    }),
-                )),
-                verified,
-                detail: detail.clone(),
-            });
+            let run = move || pvc::prove(pp, v, i).ok();
+            let bound = move || pippenger_msm_from_bytes(&bases, &scal);
+            out.push(
+                Measured::new("prove", verified, detail.clone(), run)
+                    .bounded(format!("blst Pippenger MSM of {} points", n - 1), bound),
+            );
         }
         if wanted("verify") {
             let pairs = [
@@ -278,68 +271,60 @@ impl PairingFixture {
             ];
             let verified = pvc::verify(vp, &c, i, &v[i], &proof)
                 && !pvc::verify(vp, &c, i, b"not the value", &proof);
-            out.push(Measured {
-                operation: "verify",
-                run: Box::new(move || {
-                    black_box(pvc::verify(vp, &c, i, &v[i], &proof));
-                }),
-                bound: Some((
-                    "blst 2-pair Miller loop + 1 final exponentiation".into(),
-                    Box::new(move || {
-                        black_box(final_exponentiation(&multi_miller_loop(&pairs)));
-                    }),
-                )),
-                verified,
-                detail: detail.clone(),
-            });
+            let run = move || pvc::verify(vp, &c, i, &v[i], &proof);
+            let bound = move || final_exponentiation(&multi_miller_loop(&pairs));
+            out.push(
+                Measured::new("verify", verified, detail, run)
+                    .bounded("blst 2-pair Miller loop + 1 final exponentiation", bound),
+            );
         }
-        let changed = self.changed;
+        out
+    }
+
+    /// commit_update and proof_update, each beside one scalar multiplication of its base.
+    fn update_ops<'a>(&'a self, wanted: &dyn Fn(&str) -> bool) -> Vec<Measured<'a>> {
+        let (n, pp, v) = (self.n, &self.pp, &self.values);
+        let (c, proof, i, changed) = (self.c, self.proof, self.i, self.changed);
         let (old, new) = (&v[changed], &self.new_value);
         let delta = hash_value(new).sub(&hash_value(old));
         let mut new_vector = v.clone();
         new_vector[changed] = new.clone();
-        let upd_detail = json!({"index": i, "changed": changed});
+        let detail = json!({"index": i, "changed": changed});
         let glv = "1 blst G1 scalar multiplication (GLV)";
+        let mut out = Vec::new();
         if wanted("commit_update") {
             let base = pp.g1_power(changed + 1).to_projective();
-            let verified = pvc::commit_update(pp, &c, changed, old, new).ok()
-                == pvc::commit(pp, &new_vector).ok();
-            out.push(Measured {
-                operation: "commit_update",
-                run: Box::new(move || {
-                    black_box(pvc::commit_update(pp, &c, changed, old, new).ok());
-                }),
-                bound: Some((
-                    glv.into(),
-                    Box::new(move || {
-                        black_box(base.mul(&delta));
-                    }),
-                )),
-                verified,
-                detail: upd_detail.clone(),
-            });
+            let update = move || pvc::commit_update(pp, &c, changed, old, new).ok();
+            let verified = update() == pvc::commit(pp, &new_vector).ok();
+            let run = move || update();
+            let bound = move || base.mul(&delta);
+            out.push(
+                Measured::new("commit_update", verified, detail.clone(), run).bounded(glv, bound),
+            );
         }
         if wanted("proof_update") && n > 1 {
             let base = pp.g1_power(n + 1 - (i + 1) + (changed + 1)).to_projective();
-            let upd = move || pvc::proof_update(pp, &proof, i, changed, old, new).ok();
-            let verified = upd() == pvc::prove(pp, &new_vector, i).ok();
-            out.push(Measured {
-                operation: "proof_update",
-                run: Box::new(move || {
-                    black_box(upd());
-                }),
-                bound: Some((
-                    glv.into(),
-                    Box::new(move || {
-                        black_box(base.mul(&delta));
-                    }),
-                )),
-                verified,
-                detail: upd_detail,
-            });
+            let update = move || pvc::proof_update(pp, &proof, i, changed, old, new).ok();
+            let verified = update() == pvc::prove(pp, &new_vector, i).ok();
+            let run = move || update();
+            let bound = move || base.mul(&delta);
+            out.push(Measured::new("proof_update", verified, detail, run).bounded(glv, bound));
         }
-        let s = &self.batch;
-        let batch_detail = json!({"batch_size": s.len(), "positions": s});
+        out
+    }
+
+    /// prove_batch, aggregate and verify_batch on the fixture's batch of positions (no bound).
+    fn batch_ops<'a>(&'a self, wanted: &dyn Fn(&str) -> bool) -> Vec<Measured<'a>> {
+        let (n, pp, vp, v, c, s) = (
+            self.n,
+            &self.pp,
+            &self.vp,
+            &self.values,
+            self.c,
+            &self.batch,
+        );
+        let detail = json!({"batch_size": s.len(), "positions": s});
+        let mut out = Vec::new();
         if !(wanted("prove_batch") || wanted("aggregate") || wanted("verify_batch")) {
             return out;
         }
@@ -347,15 +332,8 @@ impl PairingFixture {
         let items: Vec<(usize, &[u8])> = s.iter().map(|&i| (i, v[i].as_slice())).collect();
         if wanted("prove_batch") {
             let verified = pvc::verify_batch(vp, &c, &items, &pb);
-            out.push(Measured {
-                operation: "prove_batch",
-                run: Box::new(move || {
-                    black_box(pvc::prove_batch(pp, &c, v, s).ok());
-                }),
-                bound: None,
-                verified,
-                detail: batch_detail.clone(),
-            });
+            let run = move || pvc::prove_batch(pp, &c, v, s).ok();
+            out.push(Measured::new("prove_batch", verified, detail.clone(), run));
         }
         if wanted("aggregate") {
             let singles: Vec<(usize, &[u8], Proof)> = s
@@ -363,30 +341,16 @@ impl PairingFixture {
                 .map(|&i| (i, v[i].as_slice(), pvc::prove(pp, v, i).expect("i < n")))
                 .collect();
             let verified = pvc::aggregate(n, &c, &singles).ok() == Some(pb);
-            out.push(Measured {
-                operation: "aggregate",
-                run: Box::new(move || {
-                    black_box(pvc::aggregate(n, &c, &singles).ok());
-                }),
-                bound: None,
-                verified,
-                detail: batch_detail.clone(),
-            });
+            let run = move || pvc::aggregate(n, &c, &singles).ok();
+            out.push(Measured::new("aggregate", verified, detail.clone(), run));
         }
         if wanted("verify_batch") {
             let mut wrong = items.clone();
             wrong[0].1 = b"not the value";
             let verified =
                 pvc::verify_batch(vp, &c, &items, &pb) && !pvc::verify_batch(vp, &c, &wrong, &pb);
-            out.push(Measured {
-                operation: "verify_batch",
-                run: Box::new(move || {
-                    black_box(pvc::verify_batch(vp, &c, &items, &pb));
-                }),
-                bound: None,
-                verified,
-                detail: batch_detail,
-            });
+            let run = move || pvc::verify_batch(vp, &c, &items, &pb);
+            out.push(Measured::new("verify_batch", verified, detail, run));
         }
         out
     }
@@ -412,6 +376,39 @@ pub struct Measured<'a> {
     pub verified: bool,
     /// Parameters of the operation for the report.
     pub detail: serde_json::Value,
+}
+
+impl<'a> Measured<'a> {
+    /// An operation without a lower bound.
+    pub fn new<R>(
+        operation: &'static str,
+        verified: bool,
+        detail: serde_json::Value,
+        mut run: impl FnMut() -> R + 'a,
+    ) -> Self {
+        Measured {
+            operation,
+            run: Box::new(move || {
+                black_box(run());
+            }),
+            bound: None,
+            verified,
+            detail,
+        }
+    }
+
+    /// The same operation timed beside the lower bound `bound` (what it is: `what`).
+    pub fn bounded<R>(self, what: impl Into<String>, mut bound: impl FnMut() -> R + 'a) -> Self {
+        Measured {
+            bound: Some((
+                what.into(),
+                Box::new(move || {
+                    black_box(bound());
+                }),
+            )),
+            ..self
+        }
+    }
 }
 
 /// Times each operation alternately with its bound and makes the rows.
@@ -493,6 +490,16 @@ pub fn tree_compressions(n: usize) -> usize {
     2 * n - 1
 }
 
+/// The proofs a Merkle fixture's operations start from.
+struct Paths {
+    root: Digest,
+    depth: usize,
+    proof_i: Vec<Digest>,
+    proof_j: Vec<Digest>,
+    /// The height where the paths of the changed position and the proof holder meet.
+    meet: usize,
+}
+
 /// A Merkle tree of random values at one n, with the data its operations need.
 pub struct MerkleFixture<H: MerkleHash> {
     n: usize,
@@ -549,135 +556,123 @@ impl<H: Compressions> MerkleFixture<H> {
 
     /// The wanted operations, each checked once, with its lower bound where one is defined.
     pub fn operations<'a>(&'a self, wanted: &dyn Fn(&str) -> bool) -> Vec<Measured<'a>> {
-        let (n, hasher, v, tree) = (self.n, &self.hasher, &self.values, &self.tree);
-        let (i, j, new) = (self.i, self.j, &self.new_value);
-        let root = tree.root();
-        let d = depth(n);
-        let proof_i = tree.prove(i).expect("i < n");
-        let proof_j = tree.prove(j).expect("j < n");
-        let want_j: Vec<Digest> = self.fresh.prove(j).expect("j < n");
-        let meet = if n > 1 {
-            (usize::BITS - 1 - (i ^ j).leading_zeros()) as usize
-        } else {
-            0
-        };
-        let path = 1 + d;
-        let path_bound = || -> Option<(String, Box<dyn FnMut() + 'a>)> {
-            Some((
-                format!("{path} {}", H::UNIT),
-                Box::new(move || H::compressions(path)),
-            ))
-        };
-        let detail = json!({"index": j, "changed": i, "depth": d});
+        let paths = self.paths();
+        let mut out = self.opening_ops(wanted, &paths);
+        out.extend(self.update_ops(wanted, &paths));
+        out
+    }
+
+    /// The proofs the operations start from, and the tree's depth.
+    fn paths(&self) -> Paths {
+        let (n, i, j) = (self.n, self.i, self.j);
+        Paths {
+            root: self.tree.root(),
+            depth: depth(n),
+            proof_i: self.tree.prove(i).expect("i < n"),
+            proof_j: self.tree.prove(j).expect("j < n"),
+            // The height where the paths of i and j meet.
+            meet: if n > 1 {
+                (usize::BITS - 1 - (i ^ j).leading_zeros()) as usize
+            } else {
+                0
+            },
+        }
+    }
+
+    /// `count` units of the hash, as a lower bound.
+    fn units(count: usize) -> (String, impl FnMut()) {
+        (format!("{count} {}", H::UNIT), move || {
+            H::compressions(count)
+        })
+    }
+
+    /// commit (beside 2n − 1 compressions), prove, and verify (beside one path).
+    fn opening_ops<'a>(&'a self, wanted: &dyn Fn(&str) -> bool, p: &Paths) -> Vec<Measured<'a>> {
+        let (n, hasher, v, tree, j) = (self.n, &self.hasher, &self.values, &self.tree, self.j);
+        let (root, proof_j) = (p.root, &p.proof_j);
+        let detail = json!({"index": j, "changed": self.i, "depth": p.depth});
         let mut out = Vec::new();
         if wanted("commit") {
             let verified = MerkleTree::commit(hasher, v).map(|t| t.root()).ok() == Some(root)
-                && merkle::verify(hasher, &root, n, j, &v[j], &proof_j);
-            let k = tree_compressions(n);
-            out.push(Measured {
-                operation: "commit",
-                run: Box::new(move || {
-                    black_box(MerkleTree::commit(hasher, v).ok());
-                }),
-                bound: Some((
-                    format!("{k} {}", H::UNIT),
-                    Box::new(move || H::compressions(k)),
-                )),
-                verified,
-                detail: detail.clone(),
-            });
+                && merkle::verify(hasher, &root, n, j, &v[j], proof_j);
+            let (what, bound) = Self::units(tree_compressions(n));
+            let run = move || MerkleTree::commit(hasher, v).ok();
+            out.push(Measured::new("commit", verified, detail.clone(), run).bounded(what, bound));
         }
         if wanted("prove") {
             let verified = tree.prove(j).ok().as_deref() == Some(&proof_j[..])
-                && merkle::verify(hasher, &root, n, j, &v[j], &proof_j);
-            out.push(Measured {
-                operation: "prove",
-                run: Box::new(move || {
-                    black_box(tree.prove(j).ok());
-                }),
-                bound: None,
-                verified,
-                detail: detail.clone(),
-            });
+                && merkle::verify(hasher, &root, n, j, &v[j], proof_j);
+            let run = move || tree.prove(j).ok();
+            out.push(Measured::new("prove", verified, detail.clone(), run));
         }
         if wanted("verify") {
-            let verified = merkle::verify(hasher, &root, n, j, &v[j], &proof_j)
-                && !merkle::verify(hasher, &root, n, j, b"not the value", &proof_j);
-            let p = proof_j.clone();
-            out.push(Measured {
-                operation: "verify",
-                run: Box::new(move || {
-                    black_box(merkle::verify(hasher, &root, n, j, &v[j], &p));
-                }),
-                bound: path_bound(),
-                verified,
-                detail: detail.clone(),
-            });
+            let verified = merkle::verify(hasher, &root, n, j, &v[j], proof_j)
+                && !merkle::verify(hasher, &root, n, j, b"not the value", proof_j);
+            let pj = proof_j.clone();
+            let run = move || merkle::verify(hasher, &root, n, j, &v[j], &pj);
+            let (what, bound) = Self::units(1 + p.depth);
+            out.push(Measured::new("verify", verified, detail, run).bounded(what, bound));
         }
-        let (_, hint) = merkle::commit_update(hasher, i, new, &proof_i);
+        out
+    }
+
+    /// commit_update and tree_update (beside one path), proof_update (beside the path up to
+    /// where the two paths meet) and proof_update_with_hint.
+    fn update_ops<'a>(&'a self, wanted: &dyn Fn(&str) -> bool, p: &Paths) -> Vec<Measured<'a>> {
+        let (n, hasher, i, j, new) = (self.n, &self.hasher, self.i, self.j, &self.new_value);
+        let want_j: Vec<Digest> = self.fresh.prove(j).expect("j < n");
+        let (_, hint) = merkle::commit_update(hasher, i, new, &p.proof_i);
+        let detail = json!({"index": j, "changed": i, "depth": p.depth});
+        let mut out = Vec::new();
         if wanted("commit_update") {
-            let verified = merkle::commit_update(hasher, i, new, &proof_i).0 == self.fresh.root();
-            let p = proof_i.clone();
-            out.push(Measured {
-                operation: "commit_update",
-                run: Box::new(move || {
-                    black_box(merkle::commit_update(hasher, i, new, &p));
-                }),
-                bound: path_bound(),
-                verified,
-                detail: detail.clone(),
-            });
+            let verified = merkle::commit_update(hasher, i, new, &p.proof_i).0 == self.fresh.root();
+            let pi = p.proof_i.clone();
+            let run = move || merkle::commit_update(hasher, i, new, &pi);
+            let (what, bound) = Self::units(1 + p.depth);
+            out.push(
+                Measured::new("commit_update", verified, detail.clone(), run).bounded(what, bound),
+            );
         }
         if wanted("tree_update") {
-            let mut kept = tree.clone();
+            let mut kept = self.tree.clone();
             let verified = kept.update(i, new).ok() == Some(self.fresh.root());
-            out.push(Measured {
-                operation: "tree_update",
-                run: Box::new(move || {
-                    black_box(kept.update(i, new).ok());
-                }),
-                bound: path_bound(),
-                verified,
-                detail: detail.clone(),
-            });
+            let run = move || kept.update(i, new).ok();
+            let (what, bound) = Self::units(1 + p.depth);
+            out.push(
+                Measured::new("tree_update", verified, detail.clone(), run).bounded(what, bound),
+            );
         }
         if wanted("proof_update") && n > 1 {
-            let mut buf = proof_j.clone();
-            merkle::proof_update(hasher, &mut buf, j, i, new, &proof_i);
+            let mut buf = p.proof_j.clone();
+            merkle::proof_update(hasher, &mut buf, j, i, new, &p.proof_i);
             let verified = buf == want_j;
-            let k = 1 + meet;
-            let (pi, pj) = (proof_i.clone(), proof_j.clone());
-            out.push(Measured {
-                operation: "proof_update",
-                run: Box::new(move || {
-                    buf.copy_from_slice(&pj);
-                    merkle::proof_update(hasher, &mut buf, j, i, new, &pi);
-                    black_box(&buf);
-                }),
-                bound: Some((
-                    format!("{k} {}", H::UNIT),
-                    Box::new(move || H::compressions(k)),
-                )),
-                verified,
-                detail: json!({"index": j, "changed": i, "depth": d, "meeting_height": meet}),
-            });
+            let (pi, pj) = (p.proof_i.clone(), p.proof_j.clone());
+            let run = move || {
+                buf.copy_from_slice(&pj);
+                merkle::proof_update(hasher, &mut buf, j, i, new, &pi);
+                black_box(&buf);
+            };
+            let meeting =
+                json!({"index": j, "changed": i, "depth": p.depth, "meeting_height": p.meet});
+            let (what, bound) = Self::units(1 + p.meet);
+            out.push(Measured::new("proof_update", verified, meeting, run).bounded(what, bound));
         }
         if wanted("proof_update_with_hint") && n > 1 {
-            let mut buf = proof_j.clone();
+            let mut buf = p.proof_j.clone();
             merkle::proof_update_with_hint(&mut buf, j, &hint);
             let verified = buf == want_j;
-            let pj = proof_j.clone();
-            out.push(Measured {
-                operation: "proof_update_with_hint",
-                run: Box::new(move || {
-                    buf.copy_from_slice(&pj);
-                    merkle::proof_update_with_hint(&mut buf, j, &hint);
-                    black_box(&buf);
-                }),
-                bound: None,
+            let pj = p.proof_j.clone();
+            let run = move || {
+                buf.copy_from_slice(&pj);
+                merkle::proof_update_with_hint(&mut buf, j, &hint);
+                black_box(&buf);
+            };
+            out.push(Measured::new(
+                "proof_update_with_hint",
                 verified,
                 detail,
-            });
+                run,
+            ));
         }
         out
     }

@@ -1,4 +1,4 @@
-//! One proof for several positions of one commitment (the seed's "batching"): with 128-bit
+//! One proof for several positions of one commitment (the reference's "batching"): with 128-bit
 //! challenges t_i = H(n, C, S, m_S, i),
 //!
 //! ```text

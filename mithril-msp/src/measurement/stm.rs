@@ -1,4 +1,4 @@
-//! The reference measured in the same run: Mithril's own implementation, `mithril-stm` (see
+//! Mithril's own implementation measured in the same run, `mithril-stm` (see
 //! Cargo.toml for the version), at the same signer counts.
 //!
 //! * `verify_aggregate`, like for like: `BlsSignature::verify_aggregate` (its MSP.BKey, MSP.BSig
@@ -39,11 +39,11 @@ pub const STM_PARAMS: Parameters = Parameters {
     phi_f: 0.2,
 };
 
-const MESSAGE: &[u8] = b"mithril-msp reference message";
+const MESSAGE: &[u8] = b"mithril-msp stm message";
 
-/// One reference measurement.
+/// One mithril-stm measurement.
 #[derive(Clone, Debug, Serialize)]
-pub struct ReferenceRow {
+pub struct StmRow {
     /// `verify_aggregate` or `stm_verify`.
     pub operation: &'static str,
     /// What the call does, and whether it is ours' workload.
@@ -55,14 +55,14 @@ pub struct ReferenceRow {
     /// Signatures handed to the aggregation (`stm_verify`: the lottery winners; at most k
     /// indices are included).
     pub signatures: usize,
-    /// The reference's CPU seconds per call.
+    /// mithril-stm's CPU seconds per call.
     pub cpu_s: measure::timing::Stats,
-    /// The reference's wall seconds per call.
+    /// mithril-stm's wall seconds per call.
     pub wall_s: measure::timing::Stats,
     /// Ours on the same data, in alternation (`verify_aggregate` only).
     pub ours_cpu_s: Option<measure::timing::Stats>,
-    /// Our median CPU time over the reference's.
-    pub ours_over_reference: Option<f64>,
+    /// Our median CPU time over mithril-stm's.
+    pub ours_over_stm: Option<f64>,
     /// Both accepted the valid input and refused a changed message.
     pub verified: bool,
 }
@@ -73,7 +73,7 @@ pub fn verify_aggregate_row(
     n: usize,
     rng: &mut ChaCha20Rng,
     inputs: &mut Inputs,
-) -> ReferenceRow {
+) -> StmRow {
     let params = Params::mithril_stm_compatible();
     let s = Signing::new(&params, n, MESSAGE, rng);
     let vks: Vec<BlsVerificationKey> = s
@@ -87,8 +87,8 @@ pub fn verify_aggregate_row(
         .map(|x| BlsSignature::from_bytes(&x.0.to_bytes()).expect("a valid signature"))
         .collect();
     for (k, x) in s.keys.iter().zip(&s.signatures) {
-        inputs.add(&format!("reference n={n} key"), &k.0.to_bytes());
-        inputs.add(&format!("reference n={n} signature"), &x.0.to_bytes());
+        inputs.add(&format!("stm n={n} key"), &k.0.to_bytes());
+        inputs.add(&format!("stm n={n} signature"), &x.0.to_bytes());
     }
     let ours = |msg: &[u8]| {
         let (mu, e) = bsig(&s.signatures);
@@ -105,8 +105,8 @@ pub fn verify_aggregate_row(
             std::hint::black_box(theirs(MESSAGE));
         }),
     );
-    let r = r.expect("the reference was timed");
-    ReferenceRow {
+    let r = r.expect("mithril-stm was timed");
+    StmRow {
         operation: "verify_aggregate",
         workload: "like for like: BKey + BSig + Ver on the same keys, signatures and message",
         n,
@@ -115,7 +115,7 @@ pub fn verify_aggregate_row(
         cpu_s: r.cpu_s,
         wall_s: r.wall_s,
         ours_cpu_s: Some(o.cpu_s),
-        ours_over_reference: Some(o.cpu_s.median / r.cpu_s.median),
+        ours_over_stm: Some(o.cpu_s.median / r.cpu_s.median),
         verified,
     }
 }
@@ -126,7 +126,7 @@ pub fn stm_verify_row(
     n: usize,
     rng: &mut ChaCha20Rng,
     inputs: &mut Inputs,
-) -> Result<ReferenceRow, String> {
+) -> Result<StmRow, String> {
     type D = MithrilMembershipDigest;
     let mut stm_rng = ChaCha20Rng::from_rng(&mut *rng).map_err(|e| e.to_string())?;
     let stakes: Vec<u64> = (0..n).map(|_| 1 + stm_rng.next_u64() % 9999).collect();
@@ -164,7 +164,7 @@ pub fn stm_verify_row(
         },
         None,
     );
-    Ok(ReferenceRow {
+    Ok(StmRow {
         operation: "stm_verify",
         workload: "a different workload: full STM aggregate verification (k = 357 of m = 2642 \
                    lotteries, phi_f = 0.2; lottery checks, Merkle batch path, quorum, the \
@@ -175,7 +175,7 @@ pub fn stm_verify_row(
         cpu_s: t.cpu_s,
         wall_s: t.wall_s,
         ours_cpu_s: None,
-        ours_over_reference: None,
+        ours_over_stm: None,
         verified,
     })
 }
