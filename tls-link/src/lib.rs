@@ -26,8 +26,10 @@ use std::time::{Duration, Instant};
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvider};
+pub use rustls::pki_types::CertificateDer as Certificate;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+
 use rustls::{
     ClientConfig, ClientConnection, Connection, DigitallySignedStruct, DistinguishedName,
     ServerConfig, ServerConnection, SignatureScheme,
