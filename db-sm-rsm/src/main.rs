@@ -139,6 +139,11 @@ struct Cli {
     /// it, the rows carry the op counts only.
     #[arg(long)]
     calibration: Option<PathBuf>,
+    /// With --transport tls: run the parties on an emulated network (lan: 0.2 ms round trip
+    /// and 10 Gbit/s per link; region: 20 ms and 1 Gbit/s; wan: 100 ms and 100 Mbit/s), each in
+    /// a network namespace linked to the board's, made and removed by the run. Needs root.
+    #[arg(long, value_name = "PROFILE")]
+    network: Option<String>,
     /// A fault for the tests of --transport tls: kill:<party>@<section> or
     /// cut:<party>@<section>, the party mixer-K, verifier or board (kill only).
     #[arg(long, hide = true)]
@@ -196,7 +201,7 @@ fn parameters(cli: &Cli, cfg: &Config, calibration: Option<&PathBuf>) -> Value {
         "security": cfg.security.name(), "threads": cli.run.threads,
         "tamper": cfg.tamper.map(|t| t.name()), "test_keys": cfg.test_keys,
         "key_cache": path(cfg.key_cache.as_ref()), "calibration": path(calibration),
-        "transport": cli.transport.name(),
+        "transport": cli.transport.name(), "network": cli.network,
     })
 }
 
@@ -208,6 +213,7 @@ fn measure_run(
     transport: Transport,
     threads: u64,
     faults: &[Fault],
+    network: Option<netshape::Profile>,
 ) -> Result<Outcome, String> {
     let (report, result) = match transport {
         Transport::Local => {
@@ -216,7 +222,7 @@ fn measure_run(
             (c.into_report(), r)
         }
         Transport::Tls => {
-            let (report, r) = distributed::run_driver(cfg, threads, faults);
+            let (report, r) = distributed::run_driver(cfg, threads, faults, network);
             (report, r.map(|(info, net)| (info, Some(net))))
         }
     };
@@ -319,6 +325,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("board") => return board_main(),
+        Some("relay") => return netshape::relay::main_with(&args[2..]),
         Some("party") => return party_main(args[1..].to_vec()),
         _ => {}
     }
@@ -337,6 +344,20 @@ fn main() -> ExitCode {
     };
     if !faults.is_empty() && cli.transport != Transport::Tls {
         return measure::cli::refuse(TOOL, "error: --fault needs --transport tls");
+    }
+    let network: Option<netshape::Profile> = match cli.network.as_deref().map(str::parse) {
+        None => None,
+        Some(Err(e)) => return measure::cli::refuse(TOOL, format!("error: --network: {e}")),
+        Some(Ok(p)) => Some(p),
+    };
+    if network.is_some() {
+        if cli.transport != Transport::Tls {
+            return measure::cli::refuse(TOOL, "error: --network needs --transport tls");
+        }
+        if let Err(e) = netshape::Lab::check().and_then(|()| netshape::relay_program().map(|_| ()))
+        {
+            return measure::cli::refuse(TOOL, format!("error: --network: {e}"));
+        }
     }
     if let Err(e) = thread_pool(cli.run.threads) {
         return measure::cli::refuse(TOOL, e);
@@ -375,7 +396,7 @@ fn main() -> ExitCode {
         parameters(&cli, &cfg, calibration.as_ref()),
         cfg.seed.as_ref(),
     );
-    let work = || measure_run(&cfg, cli.transport, cli.run.threads, &faults);
+    let work = || measure_run(&cfg, cli.transport, cli.run.threads, &faults, network);
     match &cli.out {
         Some(out) => measure::cli::finish_run(out, envelope, work, |r| {
             let failed = &r["body"]["failure"];

@@ -193,3 +193,75 @@ fn a_killed_mixer_a_killed_board_or_a_cut_link_fails_the_run_loudly() {
     assert_eq!(code, 2, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--network wan`: the parties in network namespaces behind 100 ms links (where the machine
+/// allows it: root, ip and tc). The run verifies with the local run's inputs, its parties wait
+/// for the network, and the namespaces go with the run. Where it does not allow it, the run is
+/// refused before any work with a message saying what is missing.
+#[test]
+fn an_emulated_network_gives_the_same_run_and_leaves_nothing_behind() {
+    let dir = scratch("network");
+    let out = dir.join("wan.json");
+    let s = seed(23);
+    let args = [
+        "3",
+        "2",
+        "--test-keys",
+        "--seed",
+        &s,
+        "--transport",
+        "tls",
+        "--network",
+        "wan",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let (code, _, stderr) = run(&args);
+    if let Err(why) = netshape::Lab::check() {
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("network emulation needs root"),
+            "{why}: {stderr}"
+        );
+        return;
+    }
+    assert_eq!(code, 0, "{stderr}");
+    let wan = assert_report(&out);
+    let local_out = dir.join("local.json");
+    let (code, _, stderr) = run(&[
+        "3",
+        "2",
+        "--test-keys",
+        "--seed",
+        &s,
+        "--out",
+        local_out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let local = assert_report(&local_out);
+    assert_eq!(wan["inputs_sha256"], local["inputs_sha256"]);
+    assert_eq!(wan["body"]["statuses"], local["body"]["statuses"]);
+    let net = &wan["body"]["network"];
+    assert_eq!(net["profile"]["name"], "wan");
+    // Mixer 1 waits for mixer 0's shuffle in mixing: at least one round trip's worth.
+    let waited: f64 = net["parties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["party"] == "mixer 1")
+        .map(|r| r["net"]["waited_s"].as_f64().unwrap())
+        .sum();
+    assert!(waited >= 0.1, "mixer 1 waited {waited} s in all");
+    let namespaces = std::process::Command::new("ip")
+        .args(["netns", "list"])
+        .output()
+        .unwrap();
+    let left = String::from_utf8_lossy(&namespaces.stdout).into_owned();
+    assert!(!left.contains("dbsm"), "namespaces left: {left}");
+    // --network needs --transport tls, and a known profile.
+    let (code, _, _) = run(&["3", "2", "--network", "wan"]);
+    assert_eq!(code, 2);
+    let (code, _, stderr) = run(&["3", "2", "--transport", "tls", "--network", "moon"]);
+    assert_eq!(code, 2, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

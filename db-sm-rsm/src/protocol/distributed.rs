@@ -142,6 +142,8 @@ pub struct NetworkFigures {
     pub driver_socket: (u64, u64),
     /// Bytes of the posts the driver received, by author (every post but its own).
     pub posted_by: Vec<(String, u64)>,
+    /// The emulated network, if any.
+    pub profile: Option<netshape::Profile>,
 }
 
 impl NetworkFigures {
@@ -153,6 +155,9 @@ impl NetworkFigures {
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
         json!({
+            "profile": self.profile.map(|p| json!({
+                "name": p.name, "rtt_ms": p.rtt.as_secs_f64() * 1e3, "rate_bit_s": p.rate_bit_s,
+            })),
             "parties": self.rows,
             "driver_link": {"bytes_sent": self.driver_socket.0,
                             "bytes_received": self.driver_socket.1},
@@ -184,10 +189,36 @@ pub fn run_driver(
     cfg: &Config,
     threads: u64,
     faults: &[Fault],
+    network: Option<netshape::Profile>,
 ) -> (Report, Result<(RunInfo, NetworkFigures)>) {
     let names = party_names(cfg.m);
     let report = Report::new(cfg.m, true);
-    let net = match Network::launch(&names, |name| party_args(cfg, threads, name, faults)) {
+    // The emulated network, if asked for: removed when `lab` goes, after every process.
+    let mut lab = match network {
+        None => None,
+        Some(profile) => {
+            let hosts: Vec<&str> = names.iter().map(String::as_str).collect();
+            match netshape::Lab::star("dbsm", &hosts, Some("driver"), profile) {
+                Ok(mut l) => {
+                    // This program carries the relay (`db-sm-rsm relay ...`).
+                    if let Ok(exe) = std::env::current_exe() {
+                        l.use_relay(exe, vec!["relay".into()]);
+                    }
+                    Some(l)
+                }
+                Err(why) => {
+                    let failure = Error::Stopped {
+                        party: "driver".into(),
+                        step: "making the emulated network".into(),
+                        why,
+                    };
+                    return (report, Err(failure));
+                }
+            }
+        }
+    };
+    let args_of = |name: &str| party_args(cfg, threads, name, faults);
+    let net = match Network::launch(&names, args_of, lab.as_mut()) {
         Ok(n) => n,
         Err(e) => {
             let failure = Error::Stopped {
@@ -241,6 +272,7 @@ pub fn run_driver(
                 rows,
                 driver_socket: board.counts(),
                 posted_by,
+                profile: network,
             },
         ))
     })();
@@ -248,6 +280,7 @@ pub fn run_driver(
         Ok(_) => net.finish(Duration::from_secs(10)),
         Err(_) => net.abort(),
     }
+    drop(lab);
     (c.into_report(), result)
 }
 

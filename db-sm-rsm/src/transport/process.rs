@@ -76,9 +76,20 @@ fn introduction(child: &mut Child, name: &str) -> io::Result<Vec<String>> {
     Ok(fields)
 }
 
-fn spawn(exe: &std::path::Path, args: &[String]) -> io::Result<Child> {
-    Command::new(exe)
-        .args(args)
+/// Starts `exe` with `args`, in the lab's namespace for `host` when there is a lab (the board's
+/// host is the hub).
+fn spawn(
+    lab: Option<&netshape::Lab>,
+    host: &str,
+    exe: &std::path::Path,
+    args: &[String],
+) -> io::Result<Child> {
+    let mut cmd = match lab {
+        None => Command::new(exe),
+        Some(lab) if host == BOARD => lab.hub_command(exe),
+        Some(lab) => lab.host_command(host, exe).map_err(io::Error::other)?,
+    };
+    cmd.args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -88,8 +99,14 @@ fn spawn(exe: &std::path::Path, args: &[String]) -> io::Result<Child> {
 
 impl Network {
     /// Starts the board and the parties `names` (each with `args_of(name)` after the
-    /// executable), introduces them, and connects the driver to the board.
-    pub fn launch(names: &[String], args_of: impl Fn(&str) -> Vec<String>) -> io::Result<Network> {
+    /// executable), introduces them, and connects the driver to the board. With a lab, the
+    /// board runs in its hub, each party in its host's namespace, and everybody reaches the
+    /// board through its own relay (the lab's delay); the driver is the lab's `driver` host.
+    pub fn launch(
+        names: &[String],
+        args_of: impl Fn(&str) -> Vec<String>,
+        mut lab: Option<&mut netshape::Lab>,
+    ) -> io::Result<Network> {
         let exe = std::env::current_exe()?;
         let mut members = Vec::new();
         let fail = |members: &mut Vec<Member>, e: io::Error| {
@@ -100,7 +117,7 @@ impl Network {
             e
         };
         // The board first: its address and certificate.
-        let mut board_child = spawn(&exe, &["board".to_string()])?;
+        let mut board_child = spawn(lab.as_deref(), BOARD, &exe, &["board".to_string()])?;
         let intro = introduction(&mut board_child, BOARD);
         let stdin = board_child.stdin.take();
         members.push(Member {
@@ -120,7 +137,7 @@ impl Network {
         // Every party: its certificate.
         let mut certs = Vec::new();
         for name in names {
-            let mut child = match spawn(&exe, &args_of(name)) {
+            let mut child = match spawn(lab.as_deref(), name, &exe, &args_of(name)) {
                 Ok(c) => c,
                 Err(e) => return Err(fail(&mut members, e)),
             };
@@ -145,14 +162,38 @@ impl Network {
         }
         let id = Identity::generate()?;
         certs.push(("driver".to_string(), cert_to_hex(&id.cert)));
-        // The board learns who may connect; each party learns where the board is.
+        // Where each party dials the board: the board itself, or its relay in the lab's hub.
+        let mut dial = |name: &str| -> io::Result<SocketAddr> {
+            match lab.as_deref_mut() {
+                None => Ok(addr),
+                Some(lab) => lab.relay(name, addr).map_err(io::Error::other),
+            }
+        };
+        let mut dials = Vec::new();
+        for m in &members {
+            if m.name != BOARD {
+                match dial(&m.name) {
+                    Ok(a) => dials.push((m.name.clone(), a)),
+                    Err(e) => return Err(fail(&mut members, e)),
+                }
+            }
+        }
+        let driver_dial = match dial("driver") {
+            Ok(a) => a,
+            Err(e) => return Err(fail(&mut members, e)),
+        };
+        // The board learns who may connect; each party learns where to dial the board.
         let introduce = |members: &mut Vec<Member>| -> io::Result<()> {
             for m in members.iter_mut() {
                 let stdin = m.stdin.as_mut().ok_or_else(|| bad("no standard input"))?;
                 let body = if m.name == BOARD {
                     encode(&certs)
                 } else {
-                    encode(&(addr.to_string(), cert_to_hex(&board_cert)))
+                    let to = dials
+                        .iter()
+                        .find(|(n, _)| *n == m.name)
+                        .map_or(addr, |(_, a)| *a);
+                    encode(&(to.to_string(), cert_to_hex(&board_cert)))
                 };
                 write_frame(stdin, &body)?;
             }
@@ -161,7 +202,7 @@ impl Network {
         if let Err(e) = introduce(&mut members) {
             return Err(fail(&mut members, e));
         }
-        let board = match BoardClient::connect("driver", &id, addr, board_cert) {
+        let board = match BoardClient::connect("driver", &id, driver_dial, board_cert) {
             Ok(b) => Arc::new(b),
             Err(e) => return Err(fail(&mut members, e)),
         };
@@ -179,7 +220,8 @@ impl Network {
         self.board.clone()
     }
 
-    /// Polls the children: one that exits while the run is on is that party's failure.
+    /// Polls the children: one that exits with a failure while the run is on is that party's
+    /// failure.
     fn watch(&self) {
         let (members, board, over) = (self.members.clone(), self.board.clone(), self.over.clone());
         std::thread::spawn(move || loop {
@@ -189,8 +231,10 @@ impl Network {
             }
             let mut ms = members.lock().unwrap_or_else(|e| e.into_inner());
             for m in ms.iter_mut() {
+                // A child that exits successfully has done its part and said goodbye (its
+                // last posts may still be on their way through a slow link).
                 if let Ok(Some(status)) = m.child.try_wait() {
-                    if !over.load(Ordering::SeqCst) {
+                    if !status.success() && !over.load(Ordering::SeqCst) {
                         board.fail(Failure {
                             party: m.name.clone(),
                             why: format!("its process exited ({status})"),
