@@ -421,11 +421,22 @@ fn compressed<T: CanonicalSerialize>(x: &T) -> Vec<u8> {
     b
 }
 
-/// The whole measurement: setup (untimed, as in the paper's bench), one honest proof checked,
-/// the groups, and the report's body.
-fn measure_all(s: &Settings) -> Result<Outcome, String> {
+/// What the groups measure: the CRS, the statement of one accumulated element, its witness and
+/// one honest proof (and whether it verified), made untimed as in the paper's bench.
+struct Setup {
+    crs: Crs<E>,
+    setup_s: f64,
+    stmt: Statement<E>,
+    wit: Witness<E>,
+    proof: Proof<E>,
+    honest: Result<(), cpsnark_sm::Error>,
+}
+
+/// The CRS (stream `cpsnark-sm/crs`), the statement (stream `cpsnark-sm/statement`) and one
+/// honest proof (stream `cpsnark-sm/prover`, returned: the proving group goes on drawing from
+/// it).
+fn setup(s: &Settings, inputs: &mut Inputs) -> Result<(Setup, ChaCha20Rng), String> {
     let seed = s.seed.as_ref();
-    let mut inputs = Inputs::new();
     eprintln!("[progress] {TOOL}: setup (CRS, LegoGroth16 keys, one honest proof)");
     let t0 = Instant::now();
     let crs = Crs::<E>::setup_with(s.security, &mut stream("cpsnark-sm/crs", seed))
@@ -442,7 +453,6 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
         s.threads, s.n, s.samples
     );
     inputs.add("crs digest", crs.digest());
-
     // The statement: one element x accumulated with two other primes.
     let mut st_rng = stream("cpsnark-sm/statement", seed);
     let x = random::bits(crs.params.hash_to_prime_bits, &mut st_rng);
@@ -468,67 +478,21 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
     let proof = prove(&crs, &stmt, &wit, &mut prover).map_err(|e| e.to_string())?;
     let honest = verify(&crs, &stmt, &proof);
     println!("proof size: {} bytes", proof.size_bytes());
+    let su = Setup {
+        crs,
+        setup_s,
+        stmt,
+        wit,
+        proof,
+        honest,
+    };
+    Ok((su, prover))
+}
 
-    // The witness sets: n copies of one prime, and n hashed primes (only if that group runs).
-    let base = random::bits(64, &mut stream("cpsnark-sm/set", seed));
-    inputs
-        .add("witness prime", &WITNESS_PRIME.to_be_bytes())
-        .add("n", &(s.n as u64).to_be_bytes())
-        .add(
-            "hashed set base",
-            &base.to_digits::<u8>(rug::integer::Order::Msf),
-        );
-    let hashed = if s.groups.contains(&Group::WitnessHashed) {
-        eprintln!("[progress] {TOOL}: hashing {} elements to primes", s.n);
-        hashed_set(&crs, &base, s.n)?
-    } else {
-        Vec::new()
-    };
-
-    let dir = Scratch(std::env::temp_dir().join(format!("{TOOL}-{}", std::process::id())));
-    let ctx = Ctx {
-        crs: &crs,
-        stmt: &stmt,
-        wit: &wit,
-        proof: &proof,
-        same: vec![Integer::from(WITNESS_PRIME); s.n],
-        hashed,
-        settings: s,
-        failures: Cell::new(0),
-        last_proof: RefCell::new(None),
-    };
-    if honest.is_ok() {
-        match s.clock {
-            Clock::Wall => run_groups(
-                configure(Criterion::default(), s, &dir.0),
-                &ctx,
-                &mut prover,
-            ),
-            Clock::Cpu => run_groups(
-                configure(Criterion::default().with_measurement(CpuTime), s, &dir.0),
-                &ctx,
-                &mut prover,
-            ),
-        }
-    }
-    // The proving group's last proof is checked too, outside the timed loop.
-    let last_ok = match ctx.last_proof.borrow().as_ref() {
-        Some(p) => verify(&crs, &stmt, p).is_ok(),
-        None => true,
-    };
-    let groups = if honest.is_ok() {
-        Group::ALL
-            .into_iter()
-            .filter(|g| s.groups.contains(g))
-            .map(|g| group_summary(&dir.0, g))
-            .collect::<Result<Vec<_>, _>>()?
-    } else {
-        Vec::new()
-    };
-    let failures = ctx.failures.get();
-    let passed = honest.is_ok() && last_ok && failures == 0;
-    let p = &crs.params;
-    let body = json!({
+/// The report's body: the security lengths, sizes, what was verified, the groups' estimates.
+fn body(su: &Setup, last_ok: bool, failures: u64, groups: Vec<Value>) -> Value {
+    let (crs, p) = (&su.crs, &su.crs.params);
+    json!({
         "security": {
             "setting": p.setting.name(),
             "challenge_bits": p.challenge_bits(),
@@ -537,14 +501,14 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
             "hash_to_prime_bits": p.hash_to_prime_bits,
             "field_bits": p.field_size_bits,
         },
-        "proof_bytes": proof.size_bytes(),
+        "proof_bytes": su.proof.size_bytes(),
         "crs": {
             "verifying_key_bytes": crs.snark.vk.compressed_size(),
             "proving_key_bytes": crs.snark.pk.compressed_size(),
-            "setup_s": setup_s,
+            "setup_s": su.setup_s,
         },
         "checks": {
-            "honest_proof": match &honest {
+            "honest_proof": match &su.honest {
                 Ok(()) => "verified".to_string(),
                 Err(e) => format!("rejected: {e}"),
             },
@@ -564,11 +528,75 @@ fn measure_all(s: &Settings) -> Result<Outcome, String> {
             ),
             "criterion": "0.5",
         },
-    });
+    })
+}
+
+/// The whole measurement: setup (untimed, as in the paper's bench), one honest proof checked,
+/// the groups, and the report's body.
+fn measure_all(s: &Settings) -> Result<Outcome, String> {
+    let mut inputs = Inputs::new();
+    let (su, mut prover) = setup(s, &mut inputs)?;
+    // The witness sets: n copies of one prime, and n hashed primes (only if that group runs).
+    let base = random::bits(64, &mut stream("cpsnark-sm/set", s.seed.as_ref()));
+    inputs
+        .add("witness prime", &WITNESS_PRIME.to_be_bytes())
+        .add("n", &(s.n as u64).to_be_bytes())
+        .add(
+            "hashed set base",
+            &base.to_digits::<u8>(rug::integer::Order::Msf),
+        );
+    let hashed = if s.groups.contains(&Group::WitnessHashed) {
+        eprintln!("[progress] {TOOL}: hashing {} elements to primes", s.n);
+        hashed_set(&su.crs, &base, s.n)?
+    } else {
+        Vec::new()
+    };
+    let dir = Scratch(std::env::temp_dir().join(format!("{TOOL}-{}", std::process::id())));
+    let ctx = Ctx {
+        crs: &su.crs,
+        stmt: &su.stmt,
+        wit: &su.wit,
+        proof: &su.proof,
+        same: vec![Integer::from(WITNESS_PRIME); s.n],
+        hashed,
+        settings: s,
+        failures: Cell::new(0),
+        last_proof: RefCell::new(None),
+    };
+    if su.honest.is_ok() {
+        match s.clock {
+            Clock::Wall => run_groups(
+                configure(Criterion::default(), s, &dir.0),
+                &ctx,
+                &mut prover,
+            ),
+            Clock::Cpu => run_groups(
+                configure(Criterion::default().with_measurement(CpuTime), s, &dir.0),
+                &ctx,
+                &mut prover,
+            ),
+        }
+    }
+    // The proving group's last proof is checked too, outside the timed loop.
+    let last_ok = match ctx.last_proof.borrow().as_ref() {
+        Some(p) => verify(&su.crs, &su.stmt, p).is_ok(),
+        None => true,
+    };
+    let groups = if su.honest.is_ok() {
+        Group::ALL
+            .into_iter()
+            .filter(|g| s.groups.contains(g))
+            .map(|g| group_summary(&dir.0, g))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    let failures = ctx.failures.get();
+    let passed = su.honest.is_ok() && last_ok && failures == 0;
     Ok(Outcome {
         passed,
         inputs,
-        body,
+        body: body(&su, last_ok, failures, groups),
     })
 }
 
