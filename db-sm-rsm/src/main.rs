@@ -354,8 +354,7 @@ fn main() -> ExitCode {
         if cli.transport != Transport::Tls {
             return measure::cli::refuse(TOOL, "error: --network needs --transport tls");
         }
-        if let Err(e) = netshape::Lab::check().and_then(|()| netshape::relay_program().map(|_| ()))
-        {
+        if let Err(e) = netshape::Lab::check() {
             return measure::cli::refuse(TOOL, format!("error: --network: {e}"));
         }
     }
