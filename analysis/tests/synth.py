@@ -89,7 +89,7 @@ def db_json(
                      "pok_slack_bits": 80},
         "timers": timers, "statuses": statuses,
         "sizes": {k: v * n / rep.n for k, v in rep.sizes.items()},
-        "fixes": ["B5: n+1 deltas"], "speed_probe": {}, "failure": None,
+        "fixes": ["B5: n+1 deltas"], "speed_probe": {}, "failure": None, "network": None,
     }  # fmt: skip
     f.write_text(json.dumps(envelope("db-sm-rsm", p, body, passed=fail is None)))
     return f

@@ -143,6 +143,7 @@ def test_key_source_and_fixes_are_in_the_pdf(tmp_path: Path, paper_dir: Path) ->
     text = " ".join(pdf_text(tmp_path / "report.pdf").split())
     assert "1 run(s): derived from the public seed (not secret), in the run" in text
     assert "reproducible measurement, not a private run" in text
+    assert "Transport: 2 run(s): every party in one process" in text
     assert "1 run(s): the FIXED TEST KEYS (public constants: insecure, for quick runs only): n16-m2-" in text
     assert "B5 n+1 deltas" in text
 

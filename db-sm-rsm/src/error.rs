@@ -9,6 +9,17 @@ pub enum Error {
     /// An argument was malformed (wrong length, out of range, not invertible, ...).
     #[error("invalid input: {0}")]
     Input(String),
+    /// The run stopped: a party failed or disappeared, or the bulletin board did (the `tls`
+    /// transport).
+    #[error("{party} stopped the run at {step}: {why}")]
+    Stopped {
+        /// `mixer 2`, `verifier`, `driver` or `bulletin board`.
+        party: String,
+        /// Where the party that noticed was: the report's sections and label.
+        step: String,
+        /// What happened.
+        why: String,
+    },
 }
 
 /// The crate's result type.

@@ -3,7 +3,7 @@
 //! (PETS 2024): one run of the whole protocol, timed party by party and printed in the paper's
 //! report format (the `db-sm-rsm` program).
 //!
-//! The crate is built in four layers; each uses only the layers above it in this list:
+//! The crate is built in five layers; each uses only the layers above it in this list:
 //!
 //! * [`primitives`]: groups, big integers, the counters of expensive operations, Fiat–Shamir
 //!   transcripts, the security setting, commitments, ElGamal and Paillier encryption, BB and
@@ -13,6 +13,8 @@
 //!   two distributed proofs DPK_BB and DPK_BBS+;
 //! * [`measurement`]: the report (timer tree, paper format, JSON rows), the lower bound implied
 //!   by the operation counts, and the machine's speed probe;
+//! * [`transport`]: how the parties talk: all in one process, or each in its own over a
+//!   bulletin board on TLS 1.3, and the processes of such a run;
 //! * [`protocol`]: the run's configuration, the parties and their keys, and one function per
 //!   step of the report, from preprocessing to the size lines.
 //!
@@ -28,6 +30,7 @@ pub mod measurement;
 pub mod primitives;
 pub mod proofs;
 pub mod protocol;
+pub mod transport;
 
 pub use error::{Error, Result};
 

@@ -2,6 +2,10 @@
 //! distributed set-membership (DB-SM) and reverse set-membership (DB-RSM) proofs, printing the
 //! paper-format report on stdout (docs/protocol.md §9), progress on stderr, and with `--out` the
 //! same data as JSON inside the suite's report envelope (body: docs/report.schema.json).
+//!
+//! With `--transport tls` this process is the driver; it starts this same program as
+//! `db-sm-rsm board` (the bulletin board) and `db-sm-rsm party --role mixer --id K ...` /
+//! `--role verifier ...` (the other parties), which nobody needs to start by hand.
 
 #![forbid(unsafe_code)]
 
@@ -15,8 +19,11 @@ use db_sm_rsm::measurement::probe;
 use db_sm_rsm::measurement::report::Report;
 use db_sm_rsm::primitives::security::SecurityLevel;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
+use db_sm_rsm::protocol::distributed::{self, Fault};
 use db_sm_rsm::protocol::run::run;
+use db_sm_rsm::protocol::setup::Dealing;
 use db_sm_rsm::protocol::tamper::Tamper;
+use db_sm_rsm::transport::Ctx;
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::Seed;
@@ -30,15 +37,28 @@ const BODY_VERSION: u32 = 2;
 const MAX_N: u64 = 1_000_000;
 const MAX_M: u64 = 64;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "db-sm-rsm",
-    version,
-    about = "Run the traceable mixnet with DB-SM and DB-RSM proofs among M mix-servers over N \
-             entries, and print the timing report in the paper's format.",
-    after_help = Tamper::help_text()
-)]
-struct Cli {
+/// How the parties talk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Transport {
+    /// Every party in this process (the paper's artifact's way).
+    Local,
+    /// Every mix-server, the verifier and the bulletin board in processes of their own, every
+    /// message a post on the board over TLS 1.3 with pinned certificates.
+    Tls,
+}
+
+impl Transport {
+    fn name(self) -> &'static str {
+        match self {
+            Transport::Local => "local",
+            Transport::Tls => "tls",
+        }
+    }
+}
+
+/// What every process of a run is told: the run's size and settings.
+#[derive(clap::Args, Debug)]
+struct RunArgs {
     /// Number of entries (senders, ciphertexts), 1..=1000000 (or --n).
     #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_N))]
     n_pos: Option<u64>,
@@ -74,13 +94,10 @@ struct Cli {
     /// operating system.
     #[arg(long, value_name = "HEX64")]
     seed: Option<String>,
-    /// Worker threads for the rayon pool, 1..=1024.
+    /// Worker threads for the rayon pool (of each party's process with --transport tls),
+    /// 1..=1024.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
-    /// Write the JSON report (the suite's envelope around docs/report.schema.json) to this file,
-    /// atomically; the paper-format text report stays on stdout.
-    #[arg(long, value_name = "PATH")]
-    out: Option<PathBuf>,
     /// Make one party corrupt one value at one step; the matching status prints False and the
     /// exit code is 1. See the list below.
     #[arg(long, value_enum)]
@@ -89,6 +106,29 @@ struct Cli {
     /// Paillier keys. The report says so.
     #[arg(long)]
     test_keys: bool,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "db-sm-rsm",
+    version,
+    about = "Run the traceable mixnet with DB-SM and DB-RSM proofs among M mix-servers over N \
+             entries, and print the timing report in the paper's format.",
+    after_help = Tamper::help_text()
+)]
+struct Cli {
+    #[command(flatten)]
+    run: RunArgs,
+    /// local: every party in this process. tls: every mix-server, the verifier and the bulletin
+    /// board in processes of their own (this program), the dealer and the senders here, every
+    /// message a post on the board over TLS 1.3 with pinned certificates; the report adds each
+    /// process's wall time, CPU, bytes and rounds per step.
+    #[arg(long, value_enum, default_value_t = Transport::Local)]
+    transport: Transport,
+    /// Write the JSON report (the suite's envelope around docs/report.schema.json) to this file,
+    /// atomically; the paper-format text report stays on stdout.
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
     /// Keep the keys of runs with --seed in this directory (default: env DBSM_KEY_CACHE), one
     /// JSON file per key named by kind, bits and seed, and load them in later runs with the same
     /// seed instead of searching for primes again. Keys of runs without --seed are never stored.
@@ -99,10 +139,36 @@ struct Cli {
     /// it, the rows carry the op counts only.
     #[arg(long)]
     calibration: Option<PathBuf>,
+    /// With --transport tls: run the parties on an emulated network (lan: 0.2 ms round trip
+    /// and 10 Gbit/s per link; region: 20 ms and 1 Gbit/s; wan: 100 ms and 100 Mbit/s), each in
+    /// a network namespace linked to the board's, made and removed by the run. Needs root.
+    #[arg(long, value_name = "PROFILE")]
+    network: Option<String>,
+    /// A fault for the tests of --transport tls: kill:<party>@<section> or
+    /// cut:<party>@<section>, the party mixer-K, verifier or board (kill only).
+    #[arg(long, hide = true)]
+    fault: Vec<String>,
+}
+
+/// `db-sm-rsm party ...`: one party's process of a `tls` run, started by the driver.
+#[derive(Parser, Debug)]
+#[command(name = "db-sm-rsm party")]
+struct PartyCli {
+    /// mixer or verifier.
+    #[arg(long)]
+    role: String,
+    /// The mixer's index.
+    #[arg(long)]
+    id: Option<usize>,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Cut the link to the board when entering this section (a fault for the tests).
+    #[arg(long)]
+    cut_at: Vec<String>,
 }
 
 /// The run's configuration from the command line, or why it is refused.
-fn config(cli: &Cli) -> Result<Config, String> {
+fn config(cli: &RunArgs, key_cache: Option<PathBuf>) -> Result<Config, String> {
     let n = cli
         .n_pos
         .or(cli.n_opt)
@@ -121,10 +187,7 @@ fn config(cli: &Cli) -> Result<Config, String> {
         seed,
         tamper: cli.tamper,
         test_keys: cli.test_keys,
-        key_cache: cli
-            .key_cache
-            .clone()
-            .or_else(|| std::env::var_os("DBSM_KEY_CACHE").map(PathBuf::from)),
+        key_cache,
     };
     cfg.validate().map_err(|e| e.to_string())?;
     Ok(cfg)
@@ -135,21 +198,36 @@ fn parameters(cli: &Cli, cfg: &Config, calibration: Option<&PathBuf>) -> Value {
     let path = |p: Option<&PathBuf>| p.map(|p| p.to_string_lossy().into_owned());
     json!({
         "n": cfg.n, "m": cfg.m, "curve": cfg.curve.name(), "mode": cfg.mode.name(),
-        "security": cfg.security.name(), "threads": cli.threads,
+        "security": cfg.security.name(), "threads": cli.run.threads,
         "tamper": cfg.tamper.map(|t| t.name()), "test_keys": cfg.test_keys,
         "key_cache": path(cfg.key_cache.as_ref()), "calibration": path(calibration),
-        "transport": "local",
+        "transport": cli.transport.name(), "network": cli.network,
     })
 }
 
 /// The run itself: the text report on stdout and the outcome for the envelope. A run that
 /// stops with an error is a failed outcome naming the party and step where it stopped; a key
 /// cache found damaged is bad input.
-fn measure_run(cfg: &Config) -> Result<Outcome, String> {
-    let mut report = Report::new(cfg.m, true);
-    let result = run(cfg, &mut report);
+fn measure_run(
+    cfg: &Config,
+    transport: Transport,
+    threads: u64,
+    faults: &[Fault],
+    network: Option<netshape::Profile>,
+) -> Result<Outcome, String> {
+    let (report, result) = match transport {
+        Transport::Local => {
+            let mut c = Ctx::local(Report::new(cfg.m, true));
+            let r = run(cfg, &mut c, &Dealing::InProcess).map(|info| (info, None));
+            (c.into_report(), r)
+        }
+        Transport::Tls => {
+            let (report, r) = distributed::run_driver(cfg, threads, faults, network);
+            (report, r.map(|(info, net)| (info, Some(net))))
+        }
+    };
     let mut body = json!({
-        "transport": "local",
+        "transport": transport.name(),
         "security": cfg.security.params().to_json(),
         "timers": report.timer_rows(),
         "statuses": report.statuses_json(),
@@ -157,12 +235,17 @@ fn measure_run(cfg: &Config) -> Result<Outcome, String> {
         "fixes": db_sm_rsm::protocol::fixes::fixes(cfg.security),
         "speed_probe": probe::recorded_json(),
         "failure": null,
+        "keys": null,
+        "network": null,
     });
     match result {
-        Ok(info) => {
+        Ok((info, net)) => {
             print!("{}", report.render());
             let _ = std::io::stdout().flush();
             body["keys"] = info.keys;
+            if let Some(net) = net {
+                body["network"] = net.to_json();
+            }
             for (name, ok) in report.statuses() {
                 if !ok {
                     eprintln!("{name}: False");
@@ -176,11 +259,16 @@ fn measure_run(cfg: &Config) -> Result<Outcome, String> {
         }
         Err(Error::Input(e)) => Err(e),
         Err(e) => {
-            let (party, step) = report.last_step().unwrap_or((None, "main".into()));
-            let party = party.map_or_else(|| "the run".to_string(), |p| p.to_string());
-            eprintln!("{TOOL}: FAILED: {party} at {step}: {e}");
-            body["failure"] = json!({"party": party, "step": step, "error": e.to_string()});
-            body["keys"] = Value::Null;
+            let (party, step, why) = match e {
+                Error::Stopped { party, step, why } => (party, step, why),
+                other => {
+                    let (party, step) = report.last_step().unwrap_or((None, "main".into()));
+                    let party = party.map_or_else(|| "the run".to_string(), |p| p.to_string());
+                    (party, step, other.to_string())
+                }
+            };
+            eprintln!("{TOOL}: FAILED: {party} at {step}: {why}");
+            body["failure"] = json!({"party": party, "step": step, "error": why});
             Ok(Outcome {
                 passed: false,
                 inputs: Inputs::new(),
@@ -190,18 +278,88 @@ fn measure_run(cfg: &Config) -> Result<Outcome, String> {
     }
 }
 
+/// Starts the rayon pool of this process.
+fn thread_pool(threads: u64) -> Result<(), String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .build_global()
+        .map_err(|e| format!("error: cannot start {threads} worker threads: {e}"))
+}
+
+/// `db-sm-rsm board`: the bulletin board's process of a `tls` run.
+fn board_main() -> ExitCode {
+    match db_sm_rsm::transport::process::serve_board() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("db-sm-rsm bulletin board: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `db-sm-rsm party ...`: a mix-server's or the verifier's process of a `tls` run.
+fn party_main(args: Vec<String>) -> ExitCode {
+    let cli = PartyCli::parse_from(args);
+    let cfg = match config(&cli.run, None) {
+        Ok(c) => c,
+        Err(e) => return measure::cli::refuse("db-sm-rsm party", format!("error: {e}")),
+    };
+    let mixer = match (cli.role.as_str(), cli.id) {
+        ("mixer", Some(k)) if k < cfg.m => Some(k),
+        ("verifier", None) => None,
+        _ => {
+            let why = "error: --role mixer --id K (K < M) or --role verifier";
+            return measure::cli::refuse("db-sm-rsm party", why);
+        }
+    };
+    if let Err(e) = thread_pool(cli.run.threads) {
+        return measure::cli::refuse("db-sm-rsm party", e);
+    }
+    match distributed::run_party(&cfg, mixer, &cli.cut_at) {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
+}
+
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("board") => return board_main(),
+        Some("relay") => return netshape::relay::main_with(&args[2..]),
+        Some("party") => return party_main(args[1..].to_vec()),
+        _ => {}
+    }
     let cli = Cli::parse();
-    let cfg = match config(&cli) {
+    let key_cache = cli
+        .key_cache
+        .clone()
+        .or_else(|| std::env::var_os("DBSM_KEY_CACHE").map(PathBuf::from));
+    let cfg = match config(&cli.run, key_cache) {
         Ok(c) => c,
         Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
     };
-    if let Err(e) = rayon::ThreadPoolBuilder::new()
-        .num_threads(cli.threads as usize)
-        .build_global()
-    {
-        let why = format!("error: cannot start {} worker threads: {e}", cli.threads);
-        return measure::cli::refuse(TOOL, why);
+    let faults: Vec<Fault> = match cli.fault.iter().map(|f| f.parse()).collect() {
+        Ok(f) => f,
+        Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
+    };
+    if !faults.is_empty() && cli.transport != Transport::Tls {
+        return measure::cli::refuse(TOOL, "error: --fault needs --transport tls");
+    }
+    let network: Option<netshape::Profile> = match cli.network.as_deref().map(str::parse) {
+        None => None,
+        Some(Err(e)) => return measure::cli::refuse(TOOL, format!("error: --network: {e}")),
+        Some(Ok(p)) => Some(p),
+    };
+    if network.is_some() {
+        if cli.transport != Transport::Tls {
+            return measure::cli::refuse(TOOL, "error: --network needs --transport tls");
+        }
+        if let Err(e) = netshape::Lab::check() {
+            return measure::cli::refuse(TOOL, format!("error: --network: {e}"));
+        }
+    }
+    if let Err(e) = thread_pool(cli.run.threads) {
+        return measure::cli::refuse(TOOL, e);
     }
     let calibration = cli
         .calibration
@@ -214,13 +372,15 @@ fn main() -> ExitCode {
         }
     }
     eprintln!(
-        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}{}{}",
+        "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}, \
+         transport = {}{}{}",
         cfg.n,
         cfg.m,
         cfg.curve.name(),
         cfg.mode.name(),
         cfg.security.name(),
-        cli.threads,
+        cli.run.threads,
+        cli.transport.name(),
         cfg.seed
             .map(|s| format!(", seed = {s} (public: keys derived from it are not secret)"))
             .unwrap_or_default(),
@@ -235,21 +395,17 @@ fn main() -> ExitCode {
         parameters(&cli, &cfg, calibration.as_ref()),
         cfg.seed.as_ref(),
     );
+    let work = || measure_run(&cfg, cli.transport, cli.run.threads, &faults, network);
     match &cli.out {
-        Some(out) => measure::cli::finish_run(
-            out,
-            envelope,
-            || measure_run(&cfg),
-            |r| {
-                let failed = &r["body"]["failure"];
-                if failed.is_null() {
-                    String::new()
-                } else {
-                    format!(" (FAILED: {} at {})", failed["party"], failed["step"])
-                }
-            },
-        ),
-        None => match measure_run(&cfg) {
+        Some(out) => measure::cli::finish_run(out, envelope, work, |r| {
+            let failed = &r["body"]["failure"];
+            if failed.is_null() {
+                String::new()
+            } else {
+                format!(" (FAILED: {} at {})", failed["party"], failed["step"])
+            }
+        }),
+        None => match work() {
             Ok(o) if o.passed => ExitCode::SUCCESS,
             Ok(_) => ExitCode::from(1),
             Err(e) => measure::cli::refuse(TOOL, format!("error: {e}")),

@@ -26,8 +26,10 @@ use std::time::{Duration, Instant};
 
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvider};
+pub use rustls::pki_types::CertificateDer as Certificate;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+
 use rustls::{
     ClientConfig, ClientConnection, Connection, DigitallySignedStruct, DistinguishedName,
     ServerConfig, ServerConnection, SignatureScheme,
@@ -439,13 +441,18 @@ impl Link {
             while !data.is_empty() {
                 tls.conn.read_tls(&mut data)?;
                 let state = tls.conn.process_new_packets();
-                // Alerts and post-handshake messages go out whatever happened.
+                // Alerts and post-handshake messages go out whatever happened. A peer that has
+                // gone cannot take them: that is no reason to lose what it sent before it went
+                // (its last frames are in this very read), so a failed write is left to the
+                // next read to notice as the connection's end.
                 let mut out = CountingWriter {
                     socket: &self.socket,
                     count: &self.sent,
                 };
                 while tls.conn.wants_write() {
-                    tls.conn.write_tls(&mut out)?;
+                    if tls.conn.write_tls(&mut out).is_err() {
+                        break;
+                    }
                 }
                 let state = state.map_err(|e| broken(format!("TLS: {e}")))?;
                 if state.plaintext_bytes_to_read() > 0 {

@@ -36,6 +36,11 @@ KEY_SOURCES = {
 }
 # Sources whose runs are few and worth naming one by one.
 NAMED_SOURCES = {"test"}
+TRANSPORTS = {
+    "local": "every party in one process, one after another (as the paper's artifact)",
+    "tls": "each mix-server and the verifier in a process of its own, every message a post on a bulletin "
+    "board over TLS 1.3",
+}
 SEEDED_NOTE = (
     "A run with a seed derives every key and secret (key shares, permutations, blindings, the "
     "verifier's signing keys) from that public seed: it is a reproducible measurement, not a private run."
@@ -63,6 +68,14 @@ def keys_and_fixes(doc: Doc, ctx: Context) -> None:
         + "; ".join(lines)
         + ". Key generation is timed on its own line ('key generation'), outside every party's time "
         "(the paper's artifact loads fixed keys, so its reports have no such line)." + seeded
+    )
+    transports: dict[str, list[str]] = {}
+    for r in ours:
+        transports.setdefault(r.settings.get("transport", "local"), []).append(r.run)
+    doc.para(
+        "Transport: "
+        + "; ".join(f"{len(runs)} run(s): {TRANSPORTS.get(t, t)}" for t, runs in sorted(transports.items()))
+        + "."
     )
     fixes: dict[str, str] = {}
     for r in ours:

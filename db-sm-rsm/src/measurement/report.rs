@@ -85,6 +85,117 @@ struct Node {
     parent: Option<usize>,
     /// Operations counted while the timer was open ([`crate::measurement::cost`]).
     ops: BTreeMap<String, u64>,
+    /// A leaf of another process's party, holding its figures once that party has reported
+    /// them ([`Report::fill`]).
+    remote: bool,
+    /// Messages this process sent and received while the timer was open (the `tls` transport).
+    net: NetStats,
+}
+
+/// What one process sent and received on the bulletin board during one timer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NetStats {
+    /// Bytes of the posts it made (frame headers and bodies).
+    pub bytes_sent: u64,
+    /// Bytes of the posts it read.
+    pub bytes_received: u64,
+    /// Posts it made.
+    pub posts: u64,
+    /// Posts it read.
+    pub reads: u64,
+    /// Reads it had to wait for: the communication rounds on its critical path.
+    pub rounds: u64,
+    /// Seconds it spent waiting for posts.
+    pub waited_s: f64,
+}
+
+impl NetStats {
+    fn add(&mut self, o: &NetStats) {
+        self.bytes_sent += o.bytes_sent;
+        self.bytes_received += o.bytes_received;
+        self.posts += o.posts;
+        self.reads += o.reads;
+        self.rounds += o.rounds;
+        self.waited_s += o.waited_s;
+    }
+
+    /// The JSON object of these figures.
+    pub fn to_json(&self) -> Value {
+        json!({"bytes_sent": self.bytes_sent, "bytes_received": self.bytes_received,
+               "posts": self.posts, "reads": self.reads, "rounds": self.rounds,
+               "waited_s": self.waited_s})
+    }
+}
+
+/// One timer of one process, keyed so that another process's tree can find it: its sections,
+/// its party, its label and how many timers of the same key came before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimerRecord {
+    /// The enclosing sections, outermost first (without the hidden root).
+    pub path: Vec<String>,
+    /// Its party, `mixer k` or `verifier` (None: a section or a party-less step).
+    pub party: Option<String>,
+    /// The timer's name.
+    pub name: String,
+    /// Earlier timers with the same path, party and name in the same tree.
+    pub occurrence: usize,
+    /// True for a timer with children (a section).
+    pub section: bool,
+    /// Wall seconds in the process that ran it.
+    pub seconds: f64,
+    /// That process's CPU seconds while it was open.
+    pub cpu_seconds: f64,
+    /// Operations counted.
+    pub ops: Vec<(String, u64)>,
+    /// Board traffic while it was open.
+    pub net: NetStats,
+}
+
+crate::wire_struct!(impl NetStats {
+    wire bytes_sent, wire bytes_received, wire posts, wire reads, wire rounds, wire waited_s
+});
+
+impl crate::primitives::wire::Wire for TimerRecord {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.path.put(out);
+        self.party.put(out);
+        self.name.put(out);
+        self.occurrence.put(out);
+        self.section.put(out);
+        self.seconds.put(out);
+        self.cpu_seconds.put(out);
+        self.ops.len().put(out);
+        for (k, v) in &self.ops {
+            k.put(out);
+            v.put(out);
+        }
+        self.net.put(out);
+    }
+    fn get(inp: &mut &[u8]) -> crate::Result<Self> {
+        let path = Vec::get(inp)?;
+        let party = Option::get(inp)?;
+        let name = String::get(inp)?;
+        let occurrence = usize::get(inp)?;
+        let section = bool::get(inp)?;
+        let seconds = f64::get(inp)?;
+        let cpu_seconds = f64::get(inp)?;
+        let n = usize::get(inp)?;
+        let mut ops = Vec::new();
+        for _ in 0..n.min(inp.len()) {
+            ops.push((String::get(inp)?, u64::get(inp)?));
+        }
+        Ok(TimerRecord {
+            path,
+            party,
+            name,
+            occurrence,
+            section,
+            seconds,
+            cpu_seconds,
+            ops,
+            net: NetStats::get(inp)?,
+        })
+    }
 }
 
 /// The recorded timer tree of one run, with its statuses and sizes.
@@ -116,6 +227,8 @@ impl Report {
             items: Vec::new(),
             parent: None,
             ops: BTreeMap::new(),
+            remote: false,
+            net: NetStats::default(),
         };
         Report {
             m,
@@ -151,6 +264,8 @@ impl Report {
             items: Vec::new(),
             parent: Some(parent),
             ops: BTreeMap::new(),
+            remote: false,
+            net: NetStats::default(),
         });
         self.nodes[parent].items.push(Item::Timer(idx));
         self.last_opened = Some(idx);
@@ -179,6 +294,139 @@ impl Report {
         let before = self.op_starts.pop().expect("pushed with the timer");
         self.nodes[idx].ops = counters::delta(&before, &counters::snapshot());
         idx
+    }
+
+    /// Opens a section timer (party-less) that prints the given per-party totals when it ends;
+    /// [`Report::close_section`] ends it. [`Report::section`] does both around a closure.
+    pub fn open_section(&mut self, name: &str, totals: Totals) {
+        self.open(name, None, totals);
+    }
+
+    /// Ends the innermost open timer.
+    pub fn close_section(&mut self) {
+        self.close();
+    }
+
+    /// A leaf of `party` whose work another process does: its place in the tree, filled with
+    /// that process's figures by [`Report::fill`].
+    pub fn remote_leaf(&mut self, party: Party, name: &str) {
+        self.open(name, Some(party), Totals::None);
+        let idx = self.close();
+        let node = &mut self.nodes[idx];
+        node.remote = true;
+        node.seconds = 0.0;
+        node.cpu_seconds = 0.0;
+        node.ops.clear();
+    }
+
+    /// Adds board traffic to the innermost open timer.
+    pub fn add_net(&mut self, net: &NetStats) {
+        let cur = self.current();
+        self.nodes[cur].net.add(net);
+    }
+
+    /// Every timer this process ran itself (not the remote ones), keyed for [`Report::fill`].
+    pub fn records(&self) -> Vec<TimerRecord> {
+        let mut seen: BTreeMap<(Vec<String>, Option<String>, String), usize> = BTreeMap::new();
+        let mut out = Vec::new();
+        self.records_of(0, &mut seen, &mut out);
+        out
+    }
+
+    fn records_of(
+        &self,
+        idx: usize,
+        seen: &mut BTreeMap<(Vec<String>, Option<String>, String), usize>,
+        out: &mut Vec<TimerRecord>,
+    ) {
+        if idx != 0 {
+            let node = &self.nodes[idx];
+            let key = (
+                self.path_of(idx),
+                node.party.map(|p| p.to_string()),
+                node.name.clone(),
+            );
+            let occurrence = seen.entry(key.clone()).or_default();
+            if !node.remote {
+                out.push(TimerRecord {
+                    path: key.0,
+                    party: key.1,
+                    name: key.2,
+                    occurrence: *occurrence,
+                    section: node.items.iter().any(|i| matches!(i, Item::Timer(_))),
+                    seconds: node.seconds,
+                    cpu_seconds: node.cpu_seconds,
+                    ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                    net: node.net,
+                });
+            }
+            *occurrence += 1;
+        }
+        for item in &self.nodes[idx].items {
+            if let Item::Timer(c) = item {
+                self.records_of(*c, seen, out);
+            }
+        }
+    }
+
+    /// Fills this tree's remote leaves with the figures another process recorded for them
+    /// (matched by path, party, name and occurrence), and adds that process's CPU and traffic
+    /// in each section to the section's. Returns the number of leaves filled.
+    pub fn fill(&mut self, records: &[TimerRecord]) -> usize {
+        let mut seen: BTreeMap<(Vec<String>, Option<String>, String), usize> = BTreeMap::new();
+        // Walk in tree order, as `records` did, so occurrences agree.
+        let mut order = Vec::new();
+        self.order_of(0, &mut order);
+        let mut filled = 0;
+        for idx in order {
+            let node = &self.nodes[idx];
+            let key = (
+                self.path_of(idx),
+                node.party.map(|p| p.to_string()),
+                node.name.clone(),
+            );
+            let occurrence = seen.entry(key.clone()).or_default();
+            let found = records.iter().find(|r| {
+                r.path == key.0
+                    && r.party == key.1
+                    && r.name == key.2
+                    && r.occurrence == *occurrence
+            });
+            *occurrence += 1;
+            let Some(r) = found else { continue };
+            let is_section = node.items.iter().any(|i| matches!(i, Item::Timer(_)));
+            let node = &mut self.nodes[idx];
+            if node.remote {
+                node.seconds = r.seconds;
+                node.cpu_seconds = r.cpu_seconds;
+                node.ops = r.ops.iter().cloned().collect();
+                node.net = r.net;
+                node.remote = false;
+                filled += 1;
+            } else if is_section && r.section {
+                node.cpu_seconds += r.cpu_seconds;
+            }
+        }
+        filled
+    }
+
+    fn order_of(&self, idx: usize, out: &mut Vec<usize>) {
+        if idx != 0 {
+            out.push(idx);
+        }
+        for item in &self.nodes[idx].items {
+            if let Item::Timer(c) = item {
+                self.order_of(*c, out);
+            }
+        }
+    }
+
+    /// The leaves still waiting for another process's figures, as `party: name` in `path`.
+    pub fn unfilled(&self) -> Vec<String> {
+        (1..self.nodes.len())
+            .filter(|i| self.nodes[*i].remote)
+            .map(|i| format!("{} in {}", self.label(i), self.path_of(i).join(" > ")))
+            .collect()
     }
 
     /// Runs `f` inside a section timer (party-less) that prints the given per-party totals.
@@ -516,6 +764,17 @@ impl Report {
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
         Value::Object(map)
+    }
+
+    /// The open timers, outermost first (without the hidden root), and the party of the
+    /// innermost one.
+    pub fn open_path(&self) -> (Option<Party>, Vec<String>) {
+        let names = self.stack[1..]
+            .iter()
+            .map(|(i, _, _)| self.nodes[*i].name.clone())
+            .collect();
+        let party = self.stack.last().and_then(|(i, _, _)| self.nodes[*i].party);
+        (party, names)
     }
 
     /// The timer opened last, as (its party, its sections and label): where a run that stopped

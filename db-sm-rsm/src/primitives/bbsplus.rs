@@ -163,6 +163,8 @@ pub fn batch_verify_commitments<E: Pairing>(
     ensure(out.is_zero(), "BBS+ quasi-signature batch")
 }
 
+crate::wire_struct!(impl[E: Pairing] QuasiSig<E> { ark s, ark c, ark r_hat });
+
 #[cfg(test)]
 mod tests {
     use super::*;

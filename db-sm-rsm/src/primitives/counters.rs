@@ -4,9 +4,9 @@
 //!
 //! Counters are process-wide atomics, so work done on rayon's worker threads counts too; the
 //! report snapshots them when a timer opens and again when it closes, and the difference is that
-//! timer's operations. The attribution is exact because the parties run one after another in
-//! one process (B19 in `docs/fixes.md`): while a party's timer is open, every operation in the
-//! process is that party's.
+//! timer's operations. The attribution is exact because the parties of a process run one after
+//! another (all of them with `--transport local`, B19 in `docs/fixes.md`; one with `tls`): while
+//! a party's timer is open, every operation in the process is that party's.
 //!
 //! Class names, as the calibration file of `cargo bench -p db-sm-rsm --bench ops` names them:
 //! `E1f`, `E1v80`, `E2f`, `ETv180`, ... (group, fixed or variable base, exponent length bucket),

@@ -353,6 +353,22 @@ pub fn decrypt_with_secret<E: Pairing>(c: &Ciphertext<E>, x: &E::ScalarField) ->
     (c.c1.into_group() - mul_var(c.c0.into_group(), x)).into_affine()
 }
 
+crate::wire_struct!(impl[E: Pairing] Ciphertext<E> { ark c0, ark c1 });
+crate::wire_struct!(impl[E: Pairing] SharesProof<E> { ark chal, ark z });
+
+impl<E: Pairing> crate::primitives::wire::Wire for PublicKey<E> {
+    fn put(&self, out: &mut Vec<u8>) {
+        crate::primitives::wire::ark_put(&self.y, out);
+        crate::primitives::wire::ark_put(&self.vks, out);
+    }
+    fn get(inp: &mut &[u8]) -> crate::Result<Self> {
+        let y = crate::primitives::wire::ark_get(inp)?;
+        let vks = crate::primitives::wire::ark_get(inp)?;
+        // The receiver builds Y's fixed-base table itself.
+        Ok(PublicKey::new(y, vks))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

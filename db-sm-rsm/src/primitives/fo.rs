@@ -89,6 +89,8 @@ impl FoKey {
     }
 }
 
+crate::wire_struct!(impl FoKey { wire n, wire g, wire gens, wire slack_bits });
+
 #[cfg(test)]
 mod tests {
     use super::*;

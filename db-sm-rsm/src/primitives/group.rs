@@ -200,6 +200,19 @@ impl<E: Pairing> Generators<E> {
         let h1 = E::G1::rand(rng);
         let f2 = E::G2::rand(rng);
         let ft = E::pairing(E::G1::rand(rng), E::G2::rand(rng)) * E::ScalarField::rand(rng);
+        Self::from_bases(f1, g1, h1, f2, ft, security)
+    }
+
+    /// The generators of these bases: the pairings of the G1 bases with f2, and every
+    /// fixed-base table.
+    pub fn from_bases(
+        f1: E::G1,
+        g1: E::G1,
+        h1: E::G1,
+        f2: E::G2,
+        ft: Gt<E>,
+        security: Security,
+    ) -> Self {
         let pairs = E::G1::normalize_batch(&[f1, g1, h1]);
         let f2a = f2.into_affine();
         let ef1f2 = E::pairing(pairs[0], f2a);
@@ -433,6 +446,30 @@ pub fn integer_to_scalar<F: PrimeField>(x: &rug::Integer) -> F {
     let q = rug::Integer::from_digits(&F::MODULUS.to_bytes_le(), rug::integer::Order::LsfLe);
     let r = rug::ops::RemRounding::rem_euc(x.clone(), &q);
     F::from_le_bytes_mod_order(&r.to_digits::<u8>(rug::integer::Order::LsfLe))
+}
+
+/// The bases and the security setting; the receiver computes the pairings and builds the
+/// fixed-base tables itself.
+impl<E: Pairing> crate::primitives::wire::Wire for Generators<E> {
+    fn put(&self, out: &mut Vec<u8>) {
+        use crate::primitives::wire::ark_put;
+        ark_put(&self.f1.point(), out);
+        ark_put(&self.g1.point(), out);
+        ark_put(&self.h1.point(), out);
+        ark_put(&self.f2.point(), out);
+        ark_put(&self.ft.point(), out);
+        self.security.put(out);
+    }
+    fn get(inp: &mut &[u8]) -> crate::Result<Self> {
+        use crate::primitives::wire::ark_get;
+        let f1: E::G1 = ark_get(inp)?;
+        let g1: E::G1 = ark_get(inp)?;
+        let h1: E::G1 = ark_get(inp)?;
+        let f2: E::G2 = ark_get(inp)?;
+        let ft: Gt<E> = ark_get(inp)?;
+        let security = Security::get(inp)?;
+        Ok(Self::from_bases(f1, g1, h1, f2, ft, security))
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The building blocks: groups and big integers, Fiat–Shamir transcripts, the security setting,
-//! commitments, encryption schemes, signatures and secret sharing. Each module's documentation
-//! states the maths it implements.
+//! commitments, encryption schemes, signatures and secret sharing, and the encoding of every value
+//! a party sends to another process. Each module's documentation states the maths it implements.
 
 pub mod bbsig;
 pub mod bbsplus;
@@ -15,3 +15,4 @@ pub mod security;
 pub mod sharing;
 pub mod thpaillier;
 pub mod transcript;
+pub mod wire;

@@ -367,6 +367,50 @@ impl PaillierPublicKey {
     }
 }
 
+/// The public key without its table (a receiver builds the table it needs itself, see
+/// [`PaillierPublicKey::table_shape`]).
+impl crate::primitives::wire::Wire for PaillierPublicKey {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.n.put(out);
+        self.hn.put(out);
+        self.l_bits.put(out);
+        self.security.put(out);
+    }
+    fn get(inp: &mut &[u8]) -> Result<Self> {
+        let n = Integer::get(inp)?;
+        let hn = Integer::get(inp)?;
+        let l_bits = u32::get(inp)?;
+        let security = Security::get(inp)?;
+        if n <= 1 {
+            return Err(Error::Input(
+                "malformed message: a Paillier key with N <= 1".into(),
+            ));
+        }
+        let n2 = Integer::from(n.square_ref());
+        Ok(PaillierPublicKey {
+            n,
+            n2,
+            hn,
+            l_bits,
+            table: None,
+            security,
+        })
+    }
+}
+
+impl PaillierPublicKey {
+    /// The shape of this key's fixed-base table for H, if it has one: (window, exponent bits),
+    /// what [`PaillierPublicKey::build_table_bits`] takes.
+    pub fn table_shape(&self) -> Option<(u32, u32)> {
+        self.table.as_ref().map(|t| (t.window, t.exp_bits))
+    }
+}
+
+crate::wire_struct!(impl PaillierSecretKey {
+    wire p, wire q, wire p2, wire q2, wire two_alpha, wire hp, wire hq, wire p_inv_q
+});
+crate::wire_struct!(impl PaillierKey { wire pk, wire sk });
+
 #[cfg(test)]
 mod tests {
     use super::*;

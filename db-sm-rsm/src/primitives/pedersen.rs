@@ -122,6 +122,8 @@ pub fn gt_one<E: Pairing>() -> Gt<E> {
     Gt::<E>::zero()
 }
 
+crate::wire_struct!(impl[E: Pairing] CommitmentKey<E> { ark h, ark gens });
+
 #[cfg(test)]
 mod tests {
     use super::*;

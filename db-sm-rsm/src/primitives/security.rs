@@ -99,6 +99,22 @@ impl Default for Security {
     }
 }
 
+impl crate::primitives::wire::Wire for Security {
+    fn put(&self, out: &mut Vec<u8>) {
+        // The setting's name: the lengths follow from it.
+        self.level.name().to_string().put(out)
+    }
+    fn get(inp: &mut &[u8]) -> crate::Result<Self> {
+        match String::get(inp)?.as_str() {
+            "128" => Ok(Security::BITS128),
+            "paper" => Ok(Security::PAPER),
+            other => Err(crate::Error::Input(format!(
+                "malformed message: security setting {other:?}"
+            ))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

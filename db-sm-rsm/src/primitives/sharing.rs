@@ -126,6 +126,8 @@ pub fn beaver_multiply<F: PrimeField>(
         .collect())
 }
 
+crate::wire_struct!(impl[F: PrimeField] TripleShare<F> { ark a, ark b, ark c });
+
 #[cfg(test)]
 mod tests {
     use super::*;

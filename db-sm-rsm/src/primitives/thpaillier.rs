@@ -473,6 +473,55 @@ impl ThresholdSecretShare {
     }
 }
 
+crate::wire_struct!(impl ThresholdSecretShare { wire index, wire d });
+crate::wire_struct!(impl ShareProof { wire chal, wire z });
+
+/// The public key without its table (a receiver builds the table it needs itself, see
+/// [`ThresholdPublicKey::table_shape`]).
+impl crate::primitives::wire::Wire for ThresholdPublicKey {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.n.put(out);
+        self.h.put(out);
+        self.v.put(out);
+        self.vks.put(out);
+        self.security.put(out);
+    }
+    fn get(inp: &mut &[u8]) -> crate::Result<Self> {
+        let n = Integer::get(inp)?;
+        let h = Integer::get(inp)?;
+        let v = Integer::get(inp)?;
+        let vks = Vec::get(inp)?;
+        let security = Security::get(inp)?;
+        if n <= 1 {
+            return Err(crate::Error::Input(
+                "malformed message: a threshold key with N <= 1".into(),
+            ));
+        }
+        let n2 = Integer::from(n.square_ref());
+        let inv4 = crate::primitives::bigint::invert(&Integer::from(4), &n)?;
+        let hn = crate::primitives::bigint::pow_mod(&h, &n, &n2)?;
+        Ok(ThresholdPublicKey {
+            n,
+            n2,
+            inv4,
+            h,
+            hn,
+            v,
+            vks,
+            table: None,
+            security,
+        })
+    }
+}
+
+impl ThresholdPublicKey {
+    /// The shape of this key's fixed-base table for H, if it has one: (window, exponent bits),
+    /// what [`ThresholdPublicKey::build_table_bits`] takes.
+    pub fn table_shape(&self) -> Option<(u32, u32)> {
+        self.table.as_ref().map(|t| (t.window, t.exp_bits))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

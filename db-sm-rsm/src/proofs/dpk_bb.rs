@@ -62,6 +62,7 @@ pub struct Nonces<F> {
 /// The commitments T1 (GT) and T2 (G1) of every entry: the running product of the mixers'
 /// factors. It is public (each mixer broadcasts its factor), but not part of the proof: the
 /// verifier recomputes it.
+#[derive(Clone)]
 pub struct Commitments<E: Pairing> {
     /// T1 of every entry.
     pub t1: Vec<Gt<E>>,
@@ -110,13 +111,25 @@ pub fn commit<E: Pairing>(
     acc: &mut Commitments<E>,
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Nonces<E::ScalarField> {
+    let (factors, nonces) = commit_share(gens, st, rng);
+    acc.add(&factors);
+    nonces
+}
+
+/// Mixer k's commit round: fresh nonces and its factors of every entry's commitments (what it
+/// publishes; the commitments are the products of every mixer's factors, [`Commitments::add`]).
+pub fn commit_share<E: Pairing>(
+    gens: &Generators<E>,
+    st: &Statement<E>,
+    rng: &mut (impl RngCore + CryptoRng),
+) -> (Commitments<E>, Nonces<E::ScalarField>) {
     let n = st.sigmas.len();
     let nonces: Nonces<E::ScalarField> = Nonces {
         v: random_scalars(rng, n),
         r: random_scalars(rng, n),
         b: random_scalars(rng, n),
     };
-    let factors: Vec<(Gt<E>, E::G1)> = (0..n)
+    let (t1, t2) = (0..n)
         .into_par_iter()
         .map(|i| {
             // e(σ̃, f2^{-v̂})·e(g1,f2)^{b̂}: one pairing and a G2 fixed-base exponentiation, as
@@ -128,12 +141,20 @@ pub fn commit<E: Pairing>(
             crate::primitives::counters::tick(1);
             (t1, t2)
         })
-        .collect();
-    for (i, (t1, t2)) in factors.into_iter().enumerate() {
-        acc.t1[i] += t1;
-        acc.t2[i] += t2;
+        .unzip();
+    (Commitments { t1, t2 }, nonces)
+}
+
+impl<E: Pairing> Commitments<E> {
+    /// Multiplies another mixer's factors into these products.
+    pub fn add(&mut self, other: &Commitments<E>) {
+        for (a, b) in self.t1.iter_mut().zip(&other.t1) {
+            *a += b;
+        }
+        for (a, b) in self.t2.iter_mut().zip(&other.t2) {
+            *a += b;
+        }
     }
-    nonces
 }
 
 fn challenge<E: Pairing>(
@@ -228,6 +249,9 @@ pub fn verify<E: Pairing>(
         .collect();
     Ok(bad)
 }
+
+crate::wire_struct!(impl[E: Pairing] Commitments<E> { ark t1, ark t2 });
+crate::wire_struct!(impl[F: ark_ff::PrimeField] Proof<F> { ark ch, ark zv, ark zr, ark zb });
 
 #[cfg(test)]
 mod tests {

@@ -119,6 +119,7 @@ pub struct WitnessShares<F> {
 pub struct Nonces<F>(WitnessShares<F>);
 
 /// Running products T1, T2, T3 of every entry.
+#[derive(Clone)]
 pub struct Commitments<E: Pairing> {
     /// T1 of every entry.
     pub t1: Vec<Gt<E>>,
@@ -172,6 +173,20 @@ pub fn commit<E: Pairing>(
     acc: &mut Commitments<E>,
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Nonces<E::ScalarField> {
+    let (factors, nonces) = commit_share(gens, d, z1, rng);
+    acc.add(&factors);
+    nonces
+}
+
+/// Mixer k's commit round: fresh nonces and its factors of every entry's three commitments
+/// (what it publishes; the commitments are the products of every mixer's factors,
+/// [`Commitments::add`]).
+pub fn commit_share<E: Pairing>(
+    gens: &Generators<E>,
+    d: &Derived<E>,
+    z1: &[Gt<E>],
+    rng: &mut (impl RngCore + CryptoRng),
+) -> (Commitments<E>, Nonces<E::ScalarField>) {
     let n = z1.len();
     let w: WitnessShares<E::ScalarField> = WitnessShares {
         bs: random_scalars(rng, n),
@@ -196,12 +211,28 @@ pub fn commit<E: Pairing>(
             (t1, t2, t3)
         })
         .collect();
-    for (j, (a, b, c)) in factors.into_iter().enumerate() {
-        acc.t1[j] += a;
-        acc.t2[j] += b;
-        acc.t3[j] += c;
+    let mut c = Commitments::empty(n);
+    for (j, (a, b, t)) in factors.into_iter().enumerate() {
+        c.t1[j] = a;
+        c.t2[j] = b;
+        c.t3[j] = t;
     }
-    Nonces(w)
+    (c, Nonces(w))
+}
+
+impl<E: Pairing> Commitments<E> {
+    /// Multiplies another mixer's factors into these products.
+    pub fn add(&mut self, other: &Commitments<E>) {
+        for (a, b) in self.t1.iter_mut().zip(&other.t1) {
+            *a += b;
+        }
+        for (a, b) in self.t2.iter_mut().zip(&other.t2) {
+            *a += b;
+        }
+        for (a, b) in self.t3.iter_mut().zip(&other.t3) {
+            *a += b;
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -333,6 +364,12 @@ pub fn z1_shares<E: Pairing>(
         .map(|(b, d)| gens.eg1f2.mul(&-*b) + gens.ft.mul(d))
         .collect()
 }
+
+crate::wire_struct!(impl[F: ark_ff::PrimeField] WitnessShares<F> {
+    ark bs, ark bc, ark br, ark d0, ark d1, ark d2
+});
+crate::wire_struct!(impl[E: Pairing] Commitments<E> { ark t1, ark t2, ark t3 });
+crate::wire_struct!(impl[E: Pairing] Proof<E> { ark z1, ark ch, wire z });
 
 #[cfg(test)]
 mod tests {

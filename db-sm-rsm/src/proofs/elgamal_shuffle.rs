@@ -191,6 +191,8 @@ pub fn reverse_witness<E: Pairing>(
     perm.apply_inverse(&neg)
 }
 
+crate::wire_struct!(impl[E: Pairing] ShuffleProof<E> { wire perm, ark z_u });
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -710,6 +710,18 @@ pub fn verify_shuffle<E: Pairing>(
     Ok(())
 }
 
+crate::wire_struct!(impl[E: Pairing] EqualExponentProof<E> {
+    wire z1, ark ca, ark cb1, wire cb2, wire cz1, wire cz2, ark d_e0, ark d_t0, wire d_e,
+    wire d_t1, wire d_t2, wire d_y1, wire d_y2
+});
+crate::wire_struct!(impl[E: Pairing] ReencryptionProof<E> {
+    wire z1, ark cb1, wire cb2c, wire cz1, wire cz2, ark d_t0, wire d_r, wire d_t1, wire d_t2,
+    wire d_y1, wire d_y2
+});
+crate::wire_struct!(impl[E: Pairing] PaillierShuffleProof<E> {
+    ark b1, wire b2, wire z_t, wire eq, wire renc
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

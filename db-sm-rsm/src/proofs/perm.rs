@@ -462,6 +462,11 @@ pub fn verify_perm<E: Pairing>(
     )
 }
 
+crate::wire_struct!(impl[E: Pairing] PermCommitment<E> { ark a });
+crate::wire_struct!(impl[E: Pairing] PermProof<E> {
+    ark b, ark c, ark z_t, ark z_k, ark z_e, ark z_s, ark z_w
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -283,6 +283,8 @@ impl PokKey<'_> {
     }
 }
 
+crate::wire_struct!(impl PlaintextProof { wire commitment, wire z_m, wire z_r });
+
 #[cfg(test)]
 mod tests {
     use super::*;

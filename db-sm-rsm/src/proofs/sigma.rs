@@ -241,6 +241,8 @@ pub fn pk_enc_blrev_verify<E: Pairing>(
     ensure(chal == proof.chal, "pk_enc_blrev_S")
 }
 
+crate::wire_struct!(impl[E: Pairing] TwoExpProof<E> { ark chal, ark z1, ark z2 });
+
 #[cfg(test)]
 mod tests {
     use super::*;

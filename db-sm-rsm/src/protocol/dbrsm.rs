@@ -13,18 +13,19 @@ use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use rug::Integer;
 
-use crate::measurement::report::{Party, Report, Totals};
+use crate::measurement::report::{Party, Totals};
 use crate::primitives::bbsplus::{self, QuasiSig, SigningKey};
 use crate::primitives::elgamal::{self, Ciphertext};
 use crate::primitives::group::{random_nonzero, scalar_to_integer, Generators, Gt};
 use crate::primitives::pedersen::commit_gt;
 use crate::primitives::sharing::{beaver_finish, beaver_open, TripleShare};
 use crate::primitives::thpaillier::ThresholdPublicKey;
+use crate::primitives::wire::Ark;
 use crate::proofs::dpk_bbsplus::{self, WitnessShares};
 use crate::proofs::elgamal_shuffle::{
     self, prove_shuffle, verify_shuffle, ShuffleProof, ShuffleWitness,
 };
-use crate::proofs::paillier_shuffle;
+use crate::proofs::paillier_shuffle::{self, PaillierShuffleProof};
 use crate::proofs::perm::Direction;
 use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
 use crate::proofs::sigma::{
@@ -32,19 +33,21 @@ use crate::proofs::sigma::{
     EncBlRevProof, PkcommGtProof,
 };
 use crate::protocol::config::Config;
-use crate::protocol::dbsm::elgamal_shares;
+use crate::protocol::dbsm::{elgamal_shares, ElGamalShares};
 use crate::protocol::inputs::Inputs;
 use crate::protocol::mix::{
     combine_column, paillier_shares, paillier_step_holds, prove_paillier_shuffle, Mixed,
     PaillierShares, PaillierStep,
 };
-use crate::protocol::setup::{Mixer, Public, Verifier};
+use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_checks_the_others, each_mixer_entries, each_mixer_same,
-    each_mixer_then_checks_others, mixers_check_section, try_each_mixer_then_checks_others,
-    verifier_check_section, Decrypted,
+    each_mixer, each_mixer_checks_the_others, each_mixer_private, each_mixer_same,
+    each_mixer_split, each_mixer_then_checks_others, mixer_turn, mixers_check_section,
+    try_each_mixer_same, try_each_mixer_then_checks_others, verifier_check_section, verifier_turn,
+    Decrypted,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
+use crate::transport::Ctx;
 use crate::Result;
 
 /// What the size lines need from DB-RSM.
@@ -68,6 +71,10 @@ pub(crate) struct VerfSigs<E: Pairing> {
     pub r_ct: Vec<Integer>,
     pub r_rand: Vec<Integer>,
 }
+
+crate::wire_struct!(impl[E: Pairing] VerfSigs<E> {
+    ark y, wire sigs, wire s_ct, ark s_rho, wire c_ct, wire c_rand, wire r_ct, wire r_rand
+});
 
 impl<E: Pairing> VerfSigs<E> {
     /// True iff all three encryptions of every signature are what the revealed randomness
@@ -107,6 +114,8 @@ struct SigLists<E: Pairing> {
     r: Vec<Integer>,
 }
 
+crate::wire_struct!(impl[E: Pairing] SigLists<E> { wire s, wire c, wire r });
+
 /// One mixer's shuffle of the three lists, with its proofs.
 struct ShuffleStep<E: Pairing> {
     s_input: Vec<Ciphertext<E>>,
@@ -116,7 +125,22 @@ struct ShuffleStep<E: Pairing> {
     r: PaillierStep<E>,
 }
 
+/// What a mixer posts of its shuffle of the three lists: the lists it output and the proofs
+/// (its input is the previous mixer's output).
+#[derive(Clone)]
+struct ShuffleTurn<E: Pairing> {
+    out: SigLists<E>,
+    s_proof: ShuffleProof<E>,
+    c_proof: PaillierShuffleProof<E>,
+    r_proof: PaillierShuffleProof<E>,
+}
+
+crate::wire_struct!(impl[E: Pairing] ShuffleTurn<E> {
+    wire out, wire s_proof, wire c_proof, wire r_proof
+});
+
 /// One mixer's encrypted blinding factors with proofs.
+#[derive(Clone)]
 struct BlindingStep<E: Pairing> {
     s: Vec<Ciphertext<E>>,
     s_pf: Vec<EncBlRevProof<E>>,
@@ -125,6 +149,10 @@ struct BlindingStep<E: Pairing> {
     r: Vec<Integer>,
     r_pf: Vec<PlaintextProof>,
 }
+
+crate::wire_struct!(impl[E: Pairing] BlindingStep<E> {
+    wire s, wire s_pf, wire c, wire c_pf, wire r, wire r_pf
+});
 
 /// One entry of a mixer's blinding step: its blinding shares (bS, bc, br), the ElGamal
 /// encryption of g1^{bS} with its proof, and the Paillier encryptions of bc′ and br′ with theirs.
@@ -137,12 +165,14 @@ struct BlindingEntry<E: Pairing> {
 }
 
 /// One mixer's decryption shares of the three blinded lists, with their proofs.
+#[derive(Clone)]
 struct RsmShares<E: Pairing> {
-    s: Vec<E::G1Affine>,
-    s_pf: elgamal::SharesProof<E>,
+    s: ElGamalShares<E>,
     c: PaillierShares,
     r: PaillierShares,
 }
+
+crate::wire_struct!(impl[E: Pairing] RsmShares<E> { wire s, wire c, wire r });
 
 /// The decrypted blinded signatures (S̃_j, c̃_j, r̃_j), in output order.
 struct BlindedSigs<E: Pairing> {
@@ -152,10 +182,13 @@ struct BlindedSigs<E: Pairing> {
 }
 
 /// One mixer's z1 factors and the proofs of knowledge of their openings.
+#[derive(Clone)]
 struct Z1Shares<E: Pairing> {
     z: Vec<Gt<E>>,
     proofs: Vec<PkcommGtProof<E>>,
 }
+
+crate::wire_struct!(impl[E: Pairing] Z1Shares<E> { ark z, wire proofs });
 
 /// A uniform integer in [0, q] (inclusive), for the offsets bc′ = bc + q·U.
 fn offset<F: PrimeField>(rng: &mut ChaCha20Rng) -> Integer {
@@ -168,18 +201,18 @@ fn offset<F: PrimeField>(rng: &mut ChaCha20Rng) -> Integer {
 /// `status_reverse_set_membership`, the AND of all of them (B2).
 pub fn reverse_set_membership<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
-    verifier: &mut Verifier,
+    mixers: &mut Mixers<E>,
+    verifier: &mut Option<Verifier>,
     inputs: &Inputs<E>,
     mixed: &Mixed<E>,
 ) -> Result<RsmOutput> {
-    r.section("reverse set membership", Totals::MixersAndVerifier, |r| {
-        let mut ok = pkcommverifs(r, public, inputs);
-        let vs = get_verfsigs_rev(cfg, r, public, verifier, inputs);
-        ok &= check_verfsigs_rev(r, public, mixers, inputs, &vs);
-        let (blsigs, blsigs_ok) = get_blsigs_rev(cfg, r, public, mixers, inputs, &vs)?;
+    c.section("reverse set membership", Totals::MixersAndVerifier, |c| {
+        let mut ok = pkcommverifs(c, public, inputs)?;
+        let vs = get_verfsigs_rev(cfg, c, public, verifier, inputs)?;
+        ok &= check_verfsigs_rev(c, public, mixers, inputs, &vs)?;
+        let (blsigs, blsigs_ok) = get_blsigs_rev(cfg, c, public, mixers, inputs, &vs)?;
         ok &= blsigs_ok;
         let st = dpk_bbsplus::Statement {
             y: &vs.y,
@@ -188,10 +221,10 @@ pub fn reverse_set_membership<E: Pairing>(
             c: &blsigs.c,
             r: &blsigs.r,
         };
-        let (proof, z1_ok) = dpk_bbsplussig_nizkproofs(cfg, r, &public.gens, mixers, &st);
+        let (proof, z1_ok) = dpk_bbsplussig_nizkproofs(cfg, c, &public.gens, mixers, &st)?;
         ok &= z1_ok;
-        ok &= dpk_bbsplussig_nizkverifs(r, &public.gens, &st, &proof);
-        r.status("status_reverse_set_membership", ok);
+        ok &= dpk_bbsplussig_nizkverifs(c, &public.gens, &st, &proof)?;
+        c.status("status_reverse_set_membership", ok);
         Ok(RsmOutput {
             sig_bytes: vs.sigs[0].size_bytes(),
             dpk_entry_bytes: proof.entry_size_bytes(),
@@ -202,14 +235,14 @@ pub fn reverse_set_membership<E: Pairing>(
 /// `pkcommverifs`: the verifier checks the senders' proofs of knowledge of their commitments,
 /// each made by its sender in this run, and that no commitment is resubmitted. Records
 /// `status_pkcomms`.
-fn pkcommverifs<E: Pairing>(r: &mut Report, public: &Public<E>, inputs: &Inputs<E>) -> bool {
+fn pkcommverifs<E: Pairing>(c: &mut Ctx, public: &Public<E>, inputs: &Inputs<E>) -> Result<bool> {
     let (gens, n) = (&public.gens, public.n);
     let labels = [
         "pkcommverifs",
         "verifying proof of knowledge of commitment openings",
         "status_pkcomms",
     ];
-    verifier_check_section(r, labels, 0, || {
+    verifier_check_section(c, labels, 0, || {
         let distinct = inputs
             .gammas
             .iter()
@@ -228,15 +261,15 @@ fn pkcommverifs<E: Pairing>(r: &mut Report, public: &Public<E>, inputs: &Inputs<
 /// under threshold Paillier), with the randomness revealed.
 fn get_verfsigs_rev<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    verifier: &mut Verifier,
+    verifier: &mut Option<Verifier>,
     inputs: &Inputs<E>,
-) -> VerfSigs<E> {
+) -> Result<VerfSigs<E>> {
     let (gens, eg, th, n) = (&public.gens, &public.eg, &public.th, public.n);
-    r.section("get_verfsigs_rev", Totals::Verifier, |r| {
+    c.section("get_verfsigs_rev", Totals::Verifier, |c| {
         let label = "creating BBS+ signatures and encryptions";
-        r.time(Party::Verifier, label, || {
+        verifier_turn(c, verifier, label, 0, |verifier| {
             let rng = &mut verifier.rng;
             let sk = SigningKey::<E>::generate(gens, rng);
             let mut sigs = bbsplus::sign_commitments(gens, &sk, &inputs.gammas, rng);
@@ -261,7 +294,7 @@ fn get_verfsigs_rev<E: Pairing>(
                 .into_par_iter()
                 .map(|i| enc(&sigs[i].r_hat, &r_rand[i]))
                 .collect();
-            VerfSigs {
+            Ok(VerfSigs {
                 y: sk.y,
                 sigs,
                 s_ct,
@@ -270,7 +303,7 @@ fn get_verfsigs_rev<E: Pairing>(
                 c_rand,
                 r_ct,
                 r_rand,
-            }
+            })
         })
     })
 }
@@ -278,19 +311,19 @@ fn get_verfsigs_rev<E: Pairing>(
 /// `check_verfsigs_rev`: every mixer batch-verifies the quasi-signatures and recomputes the
 /// encryptions. Records `status_verfsigs_rev`.
 fn check_verfsigs_rev<E: Pairing>(
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
     vs: &VerfSigs<E>,
-) -> bool {
+) -> Result<bool> {
     let (gens, eg, th) = (&public.gens, &public.eg, &public.th);
     let labels = [
         "check_verfsigs_rev",
         "checking verifier's signatures and encryptions",
         "status_verfsigs_rev",
     ];
-    mixers_check_section(r, mixers, labels, |mx| {
+    mixers_check_section(c, mixers, labels, |mx| {
         bbsplus::batch_verify_commitments(gens, &vs.y, &inputs.gammas, &vs.sigs, &mut mx.rng)
             .is_ok()
             && vs.encryptions_match(gens, eg, th)
@@ -301,17 +334,17 @@ fn check_verfsigs_rev<E: Pairing>(
 /// decrypted. Returns the blinded signatures with the AND of the three steps' statuses.
 fn get_blsigs_rev<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
     vs: &VerfSigs<E>,
 ) -> Result<(BlindedSigs<E>, bool)> {
-    r.section("get_blsigs_rev", Totals::Mixers, |r| {
-        let (lists, a) = reencrypt_and_permute(cfg, r, public, mixers, inputs, vs)?;
-        let (blinded, b) = generate_encrypted_blinded_signatures(cfg, r, public, mixers, &lists);
-        let (sigs, c) = decryption_of_blinded_signatures(cfg, r, public, mixers, &blinded)?;
-        Ok((sigs, a && b && c))
+    c.section("get_blsigs_rev", Totals::Mixers, |c| {
+        let (lists, a) = reencrypt_and_permute(cfg, c, public, mixers, inputs, vs)?;
+        let (blinded, b) = generate_encrypted_blinded_signatures(cfg, c, public, mixers, &lists)?;
+        let (sigs, d) = decryption_of_blinded_signatures(cfg, c, public, mixers, &blinded)?;
+        Ok((sigs, a && b && d))
     })
 }
 
@@ -321,49 +354,63 @@ fn get_blsigs_rev<E: Pairing>(
 /// proofs, checked by every other mixer. Records `status_shuffle_blsigs_rev`.
 fn reencrypt_and_permute<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
     vs: &VerfSigs<E>,
 ) -> Result<(SigLists<E>, bool)> {
     let th = &public.th;
-    r.section(
+    c.section(
         "re-encrypt and permute BBS+ signatures",
         Totals::Mixers,
-        |r| {
+        |c| {
             let label = "homomorphically obtain the r component of BBS+ sig";
-            let er = each_mixer_same(r, mixers, label, |_| {
+            let er = each_mixer_same(c, mixers, label, || {
                 vs.r_ct
                     .par_iter()
                     .zip(&inputs.cr)
                     .map(|(a, b)| th.add(a, b))
                     .collect::<Vec<_>>()
-            });
+            })?;
             let mut list = SigLists {
                 s: vs.s_ct.clone(),
                 c: vs.c_ct.clone(),
                 r: er,
             };
             let mut steps: Vec<ShuffleStep<E>> = Vec::new();
-            for mx in mixers.iter_mut() {
-                let step = shuffle_three_lists(cfg, r, public, mx, &list)?;
-                list = SigLists {
-                    s: step.s_output.clone(),
-                    c: step.c.output.clone(),
-                    r: step.r.output.clone(),
+            let labels = [
+                "reencrypting encrypted BBS+ signatures",
+                "creating proof of shuffle of encrypted BBS+ signatures",
+            ];
+            for k in 0..mixers.m() {
+                let turn = mixer_turn(c, mixers, k, &labels, |c, mx| {
+                    shuffle_three_lists(cfg, c, public, mx, &list)
+                })?;
+                let step = |input: &[Integer], output: Vec<Integer>, proof| PaillierStep {
+                    input: input.to_vec(),
+                    output,
+                    proof,
                 };
-                steps.push(step);
+                let next = turn.out.clone();
+                steps.push(ShuffleStep {
+                    s_input: list.s.clone(),
+                    s_output: turn.out.s,
+                    s_proof: turn.s_proof,
+                    c: step(&list.c, turn.out.c, turn.c_proof),
+                    r: step(&list.r, turn.out.r, turn.r_proof),
+                });
+                list = next;
             }
             let label = "verifying others' proofs of shuffle of encrypted BBS+ signatures";
-            let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+            let ok = each_mixer_checks_the_others(c, mixers, label, |k| {
                 let s = &steps[k];
                 let st = public.elgamal_shuffle(k, &s.s_input, &s.s_output);
                 verify_shuffle(&st, &s.s_proof).is_ok()
                     && paillier_step_holds(public, k, &s.c)
                     && paillier_step_holds(public, k, &s.r)
-            });
-            r.status("status_shuffle_blsigs_rev", ok);
+            })?;
+            c.status("status_shuffle_blsigs_rev", ok);
             Ok((list, ok))
         },
     )
@@ -372,16 +419,16 @@ fn reencrypt_and_permute<E: Pairing>(
 /// One mixer's forward shuffle of the three lists, timed as its two leaves.
 fn shuffle_three_lists<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
     mx: &mut Mixer<E>,
     list: &SigLists<E>,
-) -> Result<ShuffleStep<E>> {
+) -> Result<ShuffleTurn<E>> {
     let (gens, eg, th) = (&public.gens, &public.eg, &public.th);
     let label = "reencrypting encrypted BBS+ signatures";
     let total = 3 * list.c.len();
     let (out, rho_s, rho_c, rho_r) =
-        r.time_entries(mx.party(), label, total, || -> Result<_> {
+        c.time_entries(mx.party(), label, total, || -> Result<_> {
             let (mut s, rho_s) = elgamal_shuffle::shuffle(
                 gens,
                 eg,
@@ -398,7 +445,7 @@ fn shuffle_three_lists<E: Pairing>(
             Ok((SigLists { s, c, r: rr }, rho_s, rho_c, rho_r))
         })?;
     let label = "creating proof of shuffle of encrypted BBS+ signatures";
-    let (s_proof, pc, pr) = r.time(mx.party(), label, || -> Result<_> {
+    let (s_proof, c_proof, r_proof) = c.time(mx.party(), label, || -> Result<_> {
         let (perm, s) = (&mx.perm, &mx.s);
         let w = ShuffleWitness {
             perm,
@@ -411,17 +458,11 @@ fn shuffle_three_lists<E: Pairing>(
         let pr = prove_paillier_shuffle(public, mx, &list.r, &out.r, &rho_r)?;
         Ok((s_proof, pc, pr))
     })?;
-    let step = |input: &[Integer], output: Vec<Integer>, proof| PaillierStep {
-        input: input.to_vec(),
-        output,
-        proof,
-    };
-    Ok(ShuffleStep {
-        s_input: list.s.clone(),
-        s_output: out.s,
+    Ok(ShuffleTurn {
+        out,
         s_proof,
-        c: step(&list.c, out.c, pc),
-        r: step(&list.r, out.r, pr),
+        c_proof,
+        r_proof,
     })
 }
 
@@ -517,19 +558,20 @@ fn blinding_holds<E: Pairing>(
 
 /// `generate encrypted blinded BBS+ signatures`: each mixer's encrypted blinding factors with
 /// proofs, checked by every other mixer (`status_pk_blrev`, the AND over every mixer's checks:
-/// B1); then the homomorphic aggregation, each mixer's timer multiplying in its own factors.
+/// B1); then the homomorphic aggregation: with one process each mixer's timer multiplies in its
+/// own factors (as upstream); a mixer in its own process computes the whole product.
 fn generate_encrypted_blinded_signatures<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     lists: &SigLists<E>,
-) -> (SigLists<E>, bool) {
+) -> Result<(SigLists<E>, bool)> {
     let th = &public.th;
-    r.section(
+    c.section(
         "generate encrypted blinded BBS+ signatures",
         Totals::Mixers,
-        |r| {
+        |c| {
             let labels = [
                 "generate encrypted blinding factors and proofs of knowledge of blinding factors",
                 "verifying others' proofs of knowledge of blinding factors",
@@ -542,10 +584,10 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 step
             };
             let (steps, ok) =
-                each_mixer_then_checks_others(r, mixers, labels, public.n, make, |k, st| {
+                each_mixer_then_checks_others(c, mixers, labels, public.n, make, |k, st| {
                     blinding_holds(cfg, public, k, st)
-                });
-            r.status("status_pk_blrev", ok);
+                })?;
+            c.status("status_pk_blrev", ok);
             let mut acc_s: Vec<(E::G1, E::G1)> = lists
                 .s
                 .iter()
@@ -553,32 +595,45 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 .collect();
             let mut acc_c = lists.c.clone();
             let mut acc_r = lists.r.clone();
-            each_mixer(
-                r,
+            let mut multiply_in = |k: usize| {
+                let st = &steps[k];
+                acc_s.par_iter_mut().zip(&st.s).for_each(|(a, c)| {
+                    a.0 += c.c0;
+                    a.1 += c.c1;
+                });
+                acc_c
+                    .par_iter_mut()
+                    .zip(&st.c)
+                    .for_each(|(a, c)| *a = th.add(a, c));
+                acc_r
+                    .par_iter_mut()
+                    .zip(&st.r)
+                    .for_each(|(a, c)| *a = th.add(a, c));
+            };
+            let networked = c.networked_run();
+            let m = mixers.m();
+            let hosted = each_mixer_private(
+                c,
                 mixers,
                 "generate encrypted blinded BBS+ signatures",
+                0,
                 |mx| {
-                    let st = &steps[mx.k];
-                    acc_s.par_iter_mut().zip(&st.s).for_each(|(a, c)| {
-                        a.0 += c.c0;
-                        a.1 += c.c1;
-                    });
-                    acc_c
-                        .par_iter_mut()
-                        .zip(&st.c)
-                        .for_each(|(a, c)| *a = th.add(a, c));
-                    acc_r
-                        .par_iter_mut()
-                        .zip(&st.r)
-                        .for_each(|(a, c)| *a = th.add(a, c));
+                    if networked {
+                        (0..m).for_each(&mut multiply_in);
+                    } else {
+                        multiply_in(mx.k);
+                    }
                 },
             );
+            if hosted.iter().all(Option::is_none) {
+                (0..m).for_each(&mut multiply_in);
+            }
             let blinded = SigLists {
                 s: elgamal::normalize(&acc_s),
                 c: acc_c,
                 r: acc_r,
             };
-            (blinded, ok)
+            Ok((blinded, ok))
         },
     )
 }
@@ -592,10 +647,10 @@ fn rsm_shares<E: Pairing>(
     blinded: &SigLists<E>,
 ) -> Result<RsmShares<E>> {
     let cheat = cfg.cheats(Tamper::DecShareBbsPlus, mx.cheater());
-    let (s, s_pf) = elgamal_shares(&public.gens, &public.eg, mx, &blinded.s, cheat)?;
+    let s = elgamal_shares(&public.gens, &public.eg, mx, &blinded.s, cheat)?;
     let c = paillier_shares(&public.th, mx, &blinded.c, false)?;
     let r = paillier_shares(&public.th, mx, &blinded.r, false)?;
-    Ok(RsmShares { s, s_pf, c, r })
+    Ok(RsmShares { s, c, r })
 }
 
 /// True iff mixer k's decryption shares of the three lists verify (the ElGamal ones against
@@ -609,7 +664,7 @@ fn rsm_shares_hold<E: Pairing>(
 ) -> bool {
     let (gens, eg) = (&public.gens, &public.eg);
     eg.check().is_ok()
-        && elgamal::verify_shares(gens, &eg.vks[k], &blinded.s, &sh.s, &sh.s_pf).is_ok()
+        && elgamal::verify_shares(gens, &eg.vks[k], &blinded.s, &sh.s.shares, &sh.s.proof).is_ok()
         && th
             .verify_shares(k, &blinded.c, &sh.c.shares, &sh.c.proof)
             .is_ok()
@@ -623,50 +678,57 @@ fn rsm_shares_hold<E: Pairing>(
 /// `status_decshares_blsigs_rev`, False also when a combination fails.
 fn decryption_of_blinded_signatures<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     blinded: &SigLists<E>,
 ) -> Result<(BlindedSigs<E>, bool)> {
     let th = &public.th;
-    r.section(
+    c.section(
         "decryption of blinded BBS+ signatures",
         Totals::Mixers,
-        |r| {
+        |c| {
             let labels = [
                 "obtain decryption shares",
                 "verifying others' decryption shares",
             ];
             let (shares, ok) = try_each_mixer_then_checks_others(
-                r,
+                c,
                 mixers,
                 labels,
                 3 * blinded.c.len(),
                 |mx| rsm_shares(cfg, public, mx, blinded),
                 |k, sh| rsm_shares_hold(th, public, k, blinded, sh),
             )?;
-            let ds: Vec<Vec<E::G1Affine>> = shares.iter().map(|s| s.s.clone()).collect();
+            let ds: Vec<Vec<E::G1Affine>> = shares.iter().map(|s| s.s.shares.clone()).collect();
             let dc: Vec<Vec<Integer>> = shares.iter().map(|s| s.c.shares.clone()).collect();
             let dr: Vec<Vec<Integer>> = shares.iter().map(|s| s.r.shares.clone()).collect();
             let label = "combining decryption shares";
-            let (s, c, rr) = each_mixer_same(r, mixers, label, |_| -> Result<_> {
+            let (s, cc, rr) = try_each_mixer_same(c, mixers, label, || -> Result<_> {
                 let s = elgamal::combine_many(&blinded.s, &ds)?;
                 Ok((
-                    s,
+                    Ark(s),
                     combine_column::<E>(th, &dc),
                     combine_column::<E>(th, &dr),
                 ))
             })?;
-            let ([c, rr], ok) =
-                Decrypted::with_status(r, "status_decshares_blsigs_rev", ok, [c, rr]);
-            Ok((BlindedSigs { s, c, r: rr }, ok))
+            let ([cc, rr], ok) =
+                Decrypted::with_status(c, "status_decshares_blsigs_rev", ok, [cc, rr]);
+            Ok((
+                BlindedSigs {
+                    s: s.0,
+                    c: cc,
+                    r: rr,
+                },
+                ok,
+            ))
         },
     )
 }
 
-/// `creating additive shares for delta0`: each mixer draws its shares of δ0.
-fn delta0_shares<E: Pairing>(r: &mut Report, mixers: &mut [Mixer<E>]) {
-    each_mixer(r, mixers, "creating additive shares for delta0", |mx| {
+/// `creating additive shares for delta0`: each mixer draws its shares of δ0 (secret).
+fn delta0_shares<E: Pairing>(c: &mut Ctx, mixers: &mut Mixers<E>) {
+    each_mixer_private(c, mixers, "creating additive shares for delta0", 0, |mx| {
         let n = mx.w_rsm.bs.len();
         mx.w_rsm.d0 = (0..n).map(|_| E::ScalarField::rand(&mut mx.rng)).collect();
     });
@@ -707,21 +769,21 @@ impl Delta {
 
 /// `creating multiplicative shares for deltaX step 1/2`: Beaver multiplication of the shared
 /// left factor by the shared bc on the dealer's triples: every mixer opens its masked shares
-/// (step 1), then computes its share of the product from the sums (step 2).
-fn beaver_product<E: Pairing>(r: &mut Report, mixers: &mut [Mixer<E>], delta: Delta) {
+/// (step 1, public), then computes its share of the product from the sums (step 2, secret).
+fn beaver_product<E: Pairing>(c: &mut Ctx, mixers: &mut Mixers<E>, delta: Delta) -> Result<()> {
     let [step1, step2] = delta.labels();
-    let opened: Vec<Vec<(E::ScalarField, E::ScalarField)>> = each_mixer(r, mixers, step1, |mx| {
+    let opened = each_mixer(c, mixers, step1, |mx| {
         let (x, triples) = delta.operands(mx);
-        (0..x.len())
+        Ark((0..x.len())
             .map(|j| beaver_open(&x[j], &mx.w_rsm.bc[j], &triples[j]))
-            .collect()
-    });
-    each_mixer(r, mixers, step2, |mx| {
+            .collect::<Vec<(E::ScalarField, E::ScalarField)>>())
+    })?;
+    each_mixer_private(c, mixers, step2, 0, |mx| {
         let (_, triples) = delta.operands(mx);
         let z: Vec<E::ScalarField> = (0..triples.len())
             .map(|j| {
-                let d: E::ScalarField = opened.iter().map(|o| o[j].0).sum();
-                let e: E::ScalarField = opened.iter().map(|o| o[j].1).sum();
+                let d: E::ScalarField = opened.iter().map(|o| o.0[j].0).sum();
+                let e: E::ScalarField = opened.iter().map(|o| o.0[j].1).sum();
                 beaver_finish(mx.k, &d, &e, &triples[j])
             })
             .collect();
@@ -730,6 +792,7 @@ fn beaver_product<E: Pairing>(r: &mut Report, mixers: &mut [Mixer<E>], delta: De
             Delta::D2 => mx.w_rsm.d2 = z,
         }
     });
+    Ok(())
 }
 
 /// `computing shares of z1 and proof of knowledge of their openings`: z1 = genh2^{bS}·genh3^{δ0}
@@ -738,15 +801,15 @@ fn beaver_product<E: Pairing>(r: &mut Report, mixers: &mut [Mixer<E>], delta: De
 /// Records `status_pk_z1`.
 fn z1_shares<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     gens: &Generators<E>,
-    mixers: &mut [Mixer<E>],
-) -> (Vec<Z1Shares<E>>, bool) {
+    mixers: &mut Mixers<E>,
+    n: usize,
+) -> Result<(Vec<Z1Shares<E>>, bool)> {
     let labels = [
         "computing shares of z1 and proof of knowledge of their openings",
         "verifying others' proof of knowledge of openings of shares of z1",
     ];
-    let n = mixers[0].w_rsm.bs.len();
     let make = |mx: &mut Mixer<E>| {
         let w = &mx.w_rsm;
         let seeds: Vec<[u8; 32]> = (0..w.bs.len()).map(|_| mx.rng.gen()).collect();
@@ -767,13 +830,13 @@ fn z1_shares<E: Pairing>(
         }
         Z1Shares { z, proofs }
     };
-    let (shares, ok) = each_mixer_then_checks_others(r, mixers, labels, n, make, |_, s| {
+    let (shares, ok) = each_mixer_then_checks_others(c, mixers, labels, n, make, |_, s| {
         (0..s.z.len())
             .into_par_iter()
             .all(|j| pkcomm_gt_verify(gens, &s.z[j], &s.proofs[j]).is_ok())
-    });
-    r.status("status_pk_z1", ok);
-    (shares, ok)
+    })?;
+    c.status("status_pk_z1", ok);
+    Ok((shares, ok))
 }
 
 /// `dpk_bbsplussig_nizkproofs`: the witness shares (δ0, then δ1 and δ2 by Beaver
@@ -781,62 +844,79 @@ fn z1_shares<E: Pairing>(
 /// distributed proof. Returns the proof and `status_pk_z1`.
 fn dpk_bbsplussig_nizkproofs<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     gens: &Generators<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     st: &dpk_bbsplus::Statement<E>,
-) -> (dpk_bbsplus::Proof<E>, bool) {
+) -> Result<(dpk_bbsplus::Proof<E>, bool)> {
     let n = st.s.len();
-    r.section("dpk_bbsplussig_nizkproofs", Totals::Mixers, |r| {
-        delta0_shares(r, mixers);
-        beaver_product(r, mixers, Delta::D1);
-        beaver_product(r, mixers, Delta::D2);
-        let (z1s, ok) = z1_shares(cfg, r, gens, mixers);
+    c.section("dpk_bbsplussig_nizkproofs", Totals::Mixers, |c| {
+        delta0_shares(c, mixers);
+        beaver_product(c, mixers, Delta::D1)?;
+        beaver_product(c, mixers, Delta::D2)?;
+        let (z1s, ok) = z1_shares(cfg, c, gens, mixers, n)?;
         // Every mixer derives the per-entry generators itself; the running product z1 takes
-        // one factor per mixer (as upstream, in this timer).
+        // one factor per mixer (as upstream, in this timer; a mixer in its own process takes
+        // them all).
         let mut z1 = vec![Gt::<E>::zero(); n];
-        let derived = each_mixer_entries(r, mixers, "computing generators", n, |mx| {
-            z1.par_iter_mut()
-                .zip(&z1s[mx.k].z)
-                .for_each(|(a, b)| *a += b);
+        let mut multiply_in = |k: usize| {
+            z1.par_iter_mut().zip(&z1s[k].z).for_each(|(a, b)| *a += b);
+        };
+        let (networked, m) = (c.networked_run(), mixers.m());
+        let derived = each_mixer_private(c, mixers, "computing generators", n, |mx| {
+            if networked {
+                (0..m).for_each(&mut multiply_in);
+            } else {
+                multiply_in(mx.k);
+            }
             dpk_bbsplus::derive(gens, st)
-        })
-        .pop()
-        .expect("m >= 2 mixers");
-        let mut acc = dpk_bbsplus::Commitments::<E>::empty(n);
-        let label = "creating dpk_bbsplussig commit message";
-        let nonces = each_mixer_entries(r, mixers, label, n, |mx| {
-            dpk_bbsplus::commit(gens, &derived, &z1, &mut acc, &mut mx.rng)
         });
-        let ch = each_mixer_same(r, mixers, "creating dpk_bbsplussig challenge", |_| {
-            dpk_bbsplus::challenges(gens, st, &z1, &acc)
-        });
-        let label = "creating dpk_bbsplussig response message";
-        let mut z = each_mixer(r, mixers, label, |mx| {
-            dpk_bbsplus::respond(&nonces[mx.k], &mx.w_rsm, &ch)
-        });
-        if let Some(k) = (0..z.len()).find(|k| cfg.cheats(Tamper::DpkBbsPlus, Cheater::Mixer(*k))) {
-            z[k].d2[0] += E::ScalarField::one();
+        if derived.iter().all(Option::is_none) {
+            (0..m).for_each(&mut multiply_in);
         }
-        (dpk_bbsplus::Proof { z1, ch, z }, ok)
+        let derived: Vec<Option<dpk_bbsplus::Derived<E>>> = derived;
+        let label = "creating dpk_bbsplussig commit message";
+        let (factors, nonces) = each_mixer_split(c, mixers, label, n, |mx| {
+            // Each mixer commits with the generators it derived itself.
+            let d = derived[mx.k].as_ref().expect("a hosted mixer derived them");
+            dpk_bbsplus::commit_share(gens, d, &z1, &mut mx.rng)
+        })?;
+        let mut acc = dpk_bbsplus::Commitments::<E>::empty(n);
+        for f in &factors {
+            acc.add(f);
+        }
+        let ch = each_mixer_same(c, mixers, "creating dpk_bbsplussig challenge", || {
+            Ark(dpk_bbsplus::challenges(gens, st, &z1, &acc))
+        })?
+        .0;
+        let label = "creating dpk_bbsplussig response message";
+        let z = each_mixer(c, mixers, label, |mx| {
+            let nonces = nonces[mx.k].as_ref().expect("a hosted mixer's nonces");
+            let mut z = dpk_bbsplus::respond(nonces, &mx.w_rsm, &ch);
+            if cfg.cheats(Tamper::DpkBbsPlus, mx.cheater()) {
+                z.d2[0] += E::ScalarField::one();
+            }
+            z
+        })?;
+        Ok((dpk_bbsplus::Proof { z1, ch, z }, ok))
     })
 }
 
 /// `dpk_bbsplussig_nizkverifs`: the verifier checks every entry's proof. Records
 /// `status_dpk_bbsplussig`.
 fn dpk_bbsplussig_nizkverifs<E: Pairing>(
-    r: &mut Report,
+    c: &mut Ctx,
     gens: &Generators<E>,
     st: &dpk_bbsplus::Statement<E>,
     proof: &dpk_bbsplus::Proof<E>,
-) -> bool {
+) -> Result<bool> {
     let labels = [
         "dpk_bbsplussig_nizkverifs",
         "verifying dpk_bbsplussig proofs",
         "status_dpk_bbsplussig",
     ];
     verifier_check_section(
-        r,
+        c,
         labels,
         2 * st.s.len(),
         || matches!(dpk_bbsplus::verify(gens, st, proof), Ok(bad) if bad.is_empty()),

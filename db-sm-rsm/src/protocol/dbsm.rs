@@ -6,15 +6,16 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
-use ark_ff::{One, UniformRand, Zero};
+use ark_ff::{One, UniformRand};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
-use crate::measurement::report::{Party, Report, Totals};
+use crate::measurement::report::{Party, Totals};
 use crate::primitives::bbsig::{self, SigningKey};
 use crate::primitives::elgamal::{self, Ciphertext};
 use crate::primitives::group::{random_nonzero, Generators};
+use crate::primitives::wire::Ark;
 use crate::proofs::dpk_bb;
 use crate::proofs::elgamal_shuffle::{
     prove_shuffle, reverse_witness, shuffle, verify_shuffle, ShuffleProof, ShuffleWitness,
@@ -24,13 +25,14 @@ use crate::proofs::sigma::{pk_enc_bl_prove, pk_enc_bl_verify, EncBlProof};
 use crate::protocol::config::Config;
 use crate::protocol::inputs::Inputs;
 use crate::protocol::mix::Mixed;
-use crate::protocol::setup::{Mixer, Public, Verifier};
+use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_checks_the_others, each_mixer_entries, each_mixer_same,
-    each_mixer_then_checks_others, mixers_check_section, try_each_mixer_then_checks_others,
-    verifier_check_section,
+    each_mixer, each_mixer_checks_the_others, each_mixer_private, each_mixer_same,
+    each_mixer_split, mixer_turn, mixers_check_section, try_each_mixer_same,
+    try_each_mixer_then_checks_others, verifier_check_section, verifier_turn,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
+use crate::transport::Ctx;
 use crate::Result;
 
 /// What the size lines need from DB-SM.
@@ -43,6 +45,7 @@ pub struct SmOutput {
 
 /// The verifier's BB signatures on the outputs and their ElGamal encryptions, with the
 /// encryption randomness revealed (B17 in docs/fixes.md).
+#[derive(Clone)]
 struct VerifierSigs<E: Pairing> {
     /// The verification key y = f2^{x′}.
     y: E::G2Affine,
@@ -50,6 +53,8 @@ struct VerifierSigs<E: Pairing> {
     cts: Vec<Ciphertext<E>>,
     rho: Vec<E::ScalarField>,
 }
+
+crate::wire_struct!(impl[E: Pairing] VerifierSigs<E> { ark y, ark sigs, wire cts, ark rho });
 
 /// One mixer's re-encrypt-and-reverse-permute step, with its proof.
 struct ReverseStep<E: Pairing> {
@@ -61,35 +66,47 @@ struct ReverseStep<E: Pairing> {
 }
 
 /// One mixer's blinding of every signature ciphertext, with its proofs of knowledge.
+#[derive(Clone)]
 struct Blinding<E: Pairing> {
     cts: Vec<Ciphertext<E>>,
     proofs: Vec<EncBlProof<E>>,
 }
 
+crate::wire_struct!(impl[E: Pairing] Blinding<E> { wire cts, wire proofs });
+
+/// One mixer's ElGamal decryption shares of a list, with their batched proof.
+#[derive(Clone)]
+pub(crate) struct ElGamalShares<E: Pairing> {
+    pub shares: Vec<E::G1Affine>,
+    pub proof: elgamal::SharesProof<E>,
+}
+
+crate::wire_struct!(impl[E: Pairing] ElGamalShares<E> { ark shares, wire proof });
+
 /// `forward set membership`: every step of DB-SM; records each step's status and
 /// `status_forward_set_membership`, the AND of all of them (B2).
 pub fn forward_set_membership<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
-    verifier: &mut Verifier,
+    mixers: &mut Mixers<E>,
+    verifier: &mut Option<Verifier>,
     inputs: &Inputs<E>,
     mixed: &Mixed<E>,
 ) -> Result<SmOutput> {
-    r.section("forward set membership", Totals::MixersAndVerifier, |r| {
-        let vs = get_verfsigs(cfg, r, public, verifier, mixed)?;
-        let mut ok = check_verfsigs(r, public, mixers, mixed, &vs);
-        let (sigmas, blsigs_ok) = get_blsigs(cfg, r, public, mixers, &vs.cts)?;
+    c.section("forward set membership", Totals::MixersAndVerifier, |c| {
+        let vs = get_verfsigs(cfg, c, public, verifier, mixed)?;
+        let mut ok = check_verfsigs(c, public, mixers, mixed, &vs)?;
+        let (sigmas, blsigs_ok) = get_blsigs(cfg, c, public, mixers, &vs.cts)?;
         ok &= blsigs_ok;
         let st = dpk_bb::Statement {
             y: &vs.y,
             gammas: &inputs.gammas,
             sigmas: &sigmas,
         };
-        let proof = dpk_bbsig_nizkproofs(cfg, r, &public.gens, mixers, &st);
-        ok &= dpk_bbsig_nizkverifs(r, &public.gens, &st, &proof);
-        r.status("status_forward_set_membership", ok);
+        let proof = dpk_bbsig_nizkproofs(cfg, c, &public.gens, mixers, &st)?;
+        ok &= dpk_bbsig_nizkverifs(c, &public.gens, &st, &proof)?;
+        c.status("status_forward_set_membership", ok);
         Ok(SmOutput {
             sig_bytes: bbsig::signature_size::<E>(),
             dpk_entry_bytes: proof.entry_size_bytes(),
@@ -101,15 +118,15 @@ pub fn forward_set_membership<E: Pairing>(
 /// randomness so that the mixers can check the encryptions.
 fn get_verfsigs<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    verifier: &mut Verifier,
+    verifier: &mut Option<Verifier>,
     mixed: &Mixed<E>,
 ) -> Result<VerifierSigs<E>> {
     let (gens, eg) = (&public.gens, &public.eg);
-    r.section("get_verfsigs", Totals::Verifier, |r| {
+    c.section("get_verfsigs", Totals::Verifier, |c| {
         let label = "creating BB signatures and encryptions";
-        r.time(Party::Verifier, label, || {
+        verifier_turn(c, verifier, label, 0, |verifier| {
             let sk = SigningKey::<E>::generate(gens, &mut verifier.rng);
             let mut sigs = bbsig::sign_many(gens, &sk, &mixed.msgs)?;
             if cfg.cheats(Tamper::VerfSig, Cheater::Verifier) {
@@ -133,19 +150,19 @@ fn get_verfsigs<E: Pairing>(
 /// `check_verfsigs`: every mixer batch-verifies the signatures and recomputes the encryptions.
 /// Records `status_verfsigs`.
 fn check_verfsigs<E: Pairing>(
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     mixed: &Mixed<E>,
     vs: &VerifierSigs<E>,
-) -> bool {
+) -> Result<bool> {
     let (gens, eg) = (&public.gens, &public.eg);
     let labels = [
         "check_verfsigs",
         "checking verifier's signatures and encryptions",
         "status_verfsigs",
     ];
-    mixers_check_section(r, mixers, labels, |mx| {
+    mixers_check_section(c, mixers, labels, |mx| {
         bbsig::batch_verify(gens, &vs.y, &mixed.msgs, &vs.sigs, &mut mx.rng).is_ok()
             && encryptions_match(gens, eg, &vs.sigs, &vs.rho, &vs.cts)
     })
@@ -155,16 +172,16 @@ fn check_verfsigs<E: Pairing>(
 /// b_i = Σ_k b_{i,k}. Returns them with the AND of the three steps' statuses.
 fn get_blsigs<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     cts: &[Ciphertext<E>],
 ) -> Result<(Vec<E::G1Affine>, bool)> {
-    r.section("get_blsigs", Totals::Mixers, |r| {
-        let (list, a) = reencrypt_and_reverse_permute(cfg, r, public, mixers, cts)?;
-        let (blinded, b) = generate_encrypted_blinded_signatures(cfg, r, public, mixers, &list);
-        let (sigmas, c) = decrypt_blinded_signatures(cfg, r, public, mixers, &blinded)?;
-        Ok((sigmas, a && b && c))
+    c.section("get_blsigs", Totals::Mixers, |c| {
+        let (list, a) = reencrypt_and_reverse_permute(cfg, c, public, mixers, cts)?;
+        let (blinded, b) = generate_encrypted_blinded_signatures(cfg, c, public, mixers, &list)?;
+        let (sigmas, d) = decrypt_blinded_signatures(cfg, c, public, mixers, &blinded)?;
+        Ok((sigmas, a && b && d))
     })
 }
 
@@ -174,40 +191,47 @@ fn get_blsigs<E: Pairing>(
 /// `status_shuffle_blsigs`.
 fn reencrypt_and_reverse_permute<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     cts: &[Ciphertext<E>],
 ) -> Result<(Vec<Ciphertext<E>>, bool)> {
     let (gens, eg) = (&public.gens, &public.eg);
     let label = "re-encrypt and reverse-permute BB signatures";
-    r.section(label, Totals::Mixers, |r| {
+    c.section(label, Totals::Mixers, |c| {
         let mut list = cts.to_vec();
-        let mut steps: Vec<Option<ReverseStep<E>>> = (0..mixers.len()).map(|_| None).collect();
-        for mx in mixers.iter_mut().rev() {
-            let label = "reencrypting encrypted BB signatures";
-            let (mut new, rho) = r.time_entries(mx.party(), label, list.len(), || {
-                shuffle(gens, eg, &mx.perm, Direction::Reverse, &list, &mut mx.rng)
-            })?;
-            if cfg.cheats(Tamper::ShuffleBb, mx.cheater()) {
-                new[0].c1 = (new[0].c1.into_group() + gens.g1.point()).into_affine();
-            }
-            let label = "creating proof of shuffle of encrypted BB signatures";
-            let proof = r.time(mx.party(), label, || -> Result<_> {
-                let rho = reverse_witness::<E>(&mx.perm, &rho)?;
-                let (perm, s) = (&mx.perm, &mx.s);
-                let w = ShuffleWitness { perm, s, rho: &rho };
-                prove_shuffle(&public.elgamal_shuffle(mx.k, &new, &list), &w, &mut mx.rng)
-            })?;
+        let mut steps: Vec<Option<ReverseStep<E>>> = (0..mixers.m()).map(|_| None).collect();
+        let labels = [
+            "reencrypting encrypted BB signatures",
+            "creating proof of shuffle of encrypted BB signatures",
+        ];
+        for k in (0..mixers.m()).rev() {
+            let (new, proof): (Vec<Ciphertext<E>>, ShuffleProof<E>) =
+                mixer_turn(c, mixers, k, &labels, |c, mx| {
+                    let (mut new, rho) =
+                        c.time_entries(mx.party(), labels[0], list.len(), || {
+                            shuffle(gens, eg, &mx.perm, Direction::Reverse, &list, &mut mx.rng)
+                        })?;
+                    if cfg.cheats(Tamper::ShuffleBb, mx.cheater()) {
+                        new[0].c1 = (new[0].c1.into_group() + gens.g1.point()).into_affine();
+                    }
+                    let proof = c.time(mx.party(), labels[1], || -> Result<_> {
+                        let rho = reverse_witness::<E>(&mx.perm, &rho)?;
+                        let (perm, s) = (&mx.perm, &mx.s);
+                        let w = ShuffleWitness { perm, s, rho: &rho };
+                        prove_shuffle(&public.elgamal_shuffle(mx.k, &new, &list), &w, &mut mx.rng)
+                    })?;
+                    Ok((new, proof))
+                })?;
             let old = std::mem::replace(&mut list, new.clone());
-            steps[mx.k] = Some(ReverseStep { old, new, proof });
+            steps[k] = Some(ReverseStep { old, new, proof });
         }
         let label = "verifying others' proofs of shuffle of encrypted BB signatures";
-        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+        let ok = each_mixer_checks_the_others(c, mixers, label, |k| {
             let s = steps[k].as_ref().expect("every mixer made its step");
             verify_shuffle(&public.elgamal_shuffle(k, &s.new, &s.old), &s.proof).is_ok()
-        });
-        r.status("status_shuffle_blsigs", ok);
+        })?;
+        c.status("status_shuffle_blsigs", ok);
         Ok((list, ok))
     })
 }
@@ -239,66 +263,125 @@ fn blind<E: Pairing>(
     Blinding { cts, proofs }
 }
 
+/// The tag of mixer k's blinding shares handed to the colluding last mixer (`zero-blinding`).
+fn collusion_tag(k: usize) -> String {
+    format!("collusion/blinding shares of mixer {k}")
+}
+
 /// `generate encrypted blinded BB signatures`: each mixer blinds every signature ciphertext with
 /// its own b_{i,k} ≠ 0 and proves knowledge of the blinding; the others check the proofs
 /// (`status_pk_bl`, the AND over every mixer's checks: B1); the homomorphic product of all
 /// mixers' factors encrypts σ^b.
 fn generate_encrypted_blinded_signatures<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     list: &[Ciphertext<E>],
-) -> (Vec<Ciphertext<E>>, bool) {
+) -> Result<(Vec<Ciphertext<E>>, bool)> {
     let (gens, eg, n) = (&public.gens, &public.eg, public.n);
     let labels = [
         "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors",
         "verifying others' proofs of knowledge of blinding factors",
     ];
-    r.section(
+    c.section(
         "generate encrypted blinded BB signatures",
         Totals::Mixers,
-        |r| {
-            // Σ_k b_{i,k} so far: what colluding mixers need to make the total 0.
-            let mut b_sum = vec![E::ScalarField::zero(); n];
-            let make = |mx: &mut Mixer<E>| blinding_step(cfg, public, mx, list, &mut b_sum);
-            let (factors, ok) =
-                each_mixer_then_checks_others(r, mixers, labels, n, make, |_, f: &Blinding<E>| {
-                    (0..n).into_par_iter().all(|i| {
-                        pk_enc_bl_verify(gens, eg, &list[i], &f.cts[i], &f.proofs[i]).is_ok()
-                    })
+        |c| {
+            // The colluding mixers of `zero-blinding` hand their shares to the last one, which
+            // makes them cancel: through the in-process list or the board.
+            let colluders = (cfg.tamper == Some(Tamper::ZeroBlinding)).then(|| {
+                (0..mixers.m())
+                    .filter(|k| !cfg.cheats(Tamper::ZeroBlinding, Cheater::Mixer(*k)))
+                    .collect::<Vec<usize>>()
+            });
+            let mut made: Vec<Option<Blinding<E>>> = vec![None; mixers.m()];
+            for (k, slot) in made.iter_mut().enumerate() {
+                let Some(mx) = mixers.get_mut(k) else {
+                    continue;
+                };
+                let cheat = cfg.cheats(Tamper::ZeroBlinding, mx.cheater());
+                let others: Vec<Vec<E::ScalarField>> = match (&colluders, cheat) {
+                    (Some(ks), true) => ks
+                        .iter()
+                        .map(|j| c.fetch::<Ark<Vec<E::ScalarField>>>(&collusion_tag(*j)))
+                        .map(|r| r.map(|a| a.0))
+                        .collect::<Result<_>>()?,
+                    _ => Vec::new(),
+                };
+                let step = c.time_entries(mx.party(), labels[0], n, || {
+                    blinding_step(cfg, public, mx, list, &others)
                 });
-            r.status("status_pk_bl", ok);
-            // The homomorphic product is computed once; each mixer's timer multiplies in its own
-            // factor (as upstream).
+                if colluders.as_ref().is_some_and(|ks| ks.contains(&k)) {
+                    c.publish(&collusion_tag(k), &Ark(mx.b_sm.clone()))?;
+                }
+                if c.networked_run() {
+                    let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
+                    c.publish(&tag, &step)?;
+                }
+                *slot = Some(step);
+            }
+            let mut factors = Vec::with_capacity(mixers.m());
+            for (k, step) in made.into_iter().enumerate() {
+                factors.push(match step {
+                    Some(s) => s,
+                    None => {
+                        c.remote(Party::Mixer(k), labels[0]);
+                        let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
+                        c.fetch(&tag)?
+                    }
+                });
+            }
+            let ok = each_mixer_checks_the_others(c, mixers, labels[1], |k| {
+                let f = &factors[k];
+                (0..n)
+                    .into_par_iter()
+                    .all(|i| pk_enc_bl_verify(gens, eg, &list[i], &f.cts[i], &f.proofs[i]).is_ok())
+            })?;
+            c.status("status_pk_bl", ok);
+            // The homomorphic product: with one process each mixer's timer multiplies in its own
+            // factor (as upstream); a mixer in its own process computes the whole product.
+            let whole = |acc: &mut Vec<(E::G1, E::G1)>, ks: &mut dyn Iterator<Item = usize>| {
+                for k in ks {
+                    acc.par_iter_mut().zip(&factors[k].cts).for_each(|(a, c)| {
+                        a.0 += c.c0;
+                        a.1 += c.c1;
+                    })
+                }
+            };
             let mut acc: Vec<(E::G1, E::G1)> = vec![Default::default(); n];
-            each_mixer(
-                r,
+            let networked = c.networked_run();
+            let m = mixers.m();
+            let hosted = each_mixer_private(
+                c,
                 mixers,
                 "generate encrypted blinded BB signatures",
+                0,
                 |mx| {
-                    acc.par_iter_mut()
-                        .zip(&factors[mx.k].cts)
-                        .for_each(|(a, c)| {
-                            a.0 += c.c0;
-                            a.1 += c.c1;
-                        })
+                    if networked {
+                        whole(&mut acc, &mut (0..m));
+                    } else {
+                        whole(&mut acc, &mut std::iter::once(mx.k));
+                    }
                 },
             );
-            (elgamal::normalize(&acc), ok)
+            if hosted.iter().all(Option::is_none) {
+                whole(&mut acc, &mut (0..m));
+            }
+            Ok((elgamal::normalize(&acc), ok))
         },
     )
 }
 
 /// Mixer k's blinding step: its factors b_{i,k} ≠ 0 (kept as its DPK_BB witness), the blinded
-/// ciphertexts with their proofs ([`blind`]), and its factors added into `b_sum`, Σ_k b_{i,k}
-/// so far (the `zero-blinding` tamper makes them cancel that sum).
+/// ciphertexts with their proofs ([`blind`]). The `zero-blinding` tamper makes the last mixer's
+/// factors cancel the others' (`others`, their shares).
 fn blinding_step<E: Pairing>(
     cfg: &Config,
     public: &Public<E>,
     mx: &mut Mixer<E>,
     list: &[Ciphertext<E>],
-    b_sum: &mut [E::ScalarField],
+    others: &[Vec<E::ScalarField>],
 ) -> Blinding<E> {
     // b ≠ 0: σ̃ = σ^b must be invertible back to σ.
     let mut draws: Vec<(E::ScalarField, E::ScalarField)> = (0..list.len())
@@ -311,17 +394,14 @@ fn blinding_step<E: Pairing>(
         .collect();
     if cfg.cheats(Tamper::ZeroBlinding, mx.cheater()) {
         // The mixers collude: the last one cancels the others' blinding.
-        for (d, s) in draws.iter_mut().zip(b_sum.iter()) {
-            d.0 = -*s;
+        for (i, d) in draws.iter_mut().enumerate() {
+            d.0 = -others.iter().map(|b| b[i]).sum::<E::ScalarField>();
         }
     }
     mx.b_sm = draws.iter().map(|d| d.0).collect();
     let mut blinding = blind(public, mx, list, &draws);
     if cfg.cheats(Tamper::Blinding, mx.cheater()) {
         blinding.proofs[0].z1 += E::ScalarField::one();
-    }
-    for (s, b) in b_sum.iter_mut().zip(&mx.b_sm) {
-        *s += b;
     }
     blinding
 }
@@ -331,19 +411,19 @@ fn blinding_step<E: Pairing>(
 /// `status_decshares_blsigs`.
 fn decrypt_blinded_signatures<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     blinded: &[Ciphertext<E>],
 ) -> Result<(Vec<E::G1Affine>, bool)> {
     let (gens, eg) = (&public.gens, &public.eg);
-    r.section("decrypt blinded signatures", Totals::Mixers, |r| {
+    c.section("decrypt blinded signatures", Totals::Mixers, |c| {
         let labels = [
             "obtain decryption shares",
             "verifying others' decryption shares",
         ];
         let (shares, ok) = try_each_mixer_then_checks_others(
-            r,
+            c,
             mixers,
             labels,
             blinded.len(),
@@ -351,19 +431,20 @@ fn decrypt_blinded_signatures<E: Pairing>(
                 let cheat = cfg.cheats(Tamper::DecShareBb, mx.cheater());
                 elgamal_shares(gens, eg, mx, blinded, cheat)
             },
-            |k, (d, pf)| {
+            |k, sh: &ElGamalShares<E>| {
                 // The shares are proved against the verification keys Y_k; they decrypt only
                 // if those combine to Y.
                 eg.check().is_ok()
-                    && elgamal::verify_shares(gens, &eg.vks[k], blinded, d, pf).is_ok()
+                    && elgamal::verify_shares(gens, &eg.vks[k], blinded, &sh.shares, &sh.proof)
+                        .is_ok()
             },
         )?;
-        let columns: Vec<Vec<E::G1Affine>> = shares.into_iter().map(|s| s.0).collect();
-        let sigmas = each_mixer_same(r, mixers, "combine decryption shares", |_| {
-            elgamal::combine_many(blinded, &columns)
+        let columns: Vec<Vec<E::G1Affine>> = shares.into_iter().map(|s| s.shares).collect();
+        let sigmas = try_each_mixer_same(c, mixers, "combine decryption shares", || {
+            elgamal::combine_many(blinded, &columns).map(Ark)
         })?;
-        r.status("status_decshares_blsigs", ok);
-        Ok((sigmas, ok))
+        c.status("status_decshares_blsigs", ok);
+        Ok((sigmas.0, ok))
     })
 }
 
@@ -375,74 +456,84 @@ pub(crate) fn elgamal_shares<E: Pairing>(
     mx: &mut Mixer<E>,
     cts: &[Ciphertext<E>],
     cheat: bool,
-) -> Result<(Vec<E::G1Affine>, elgamal::SharesProof<E>)> {
+) -> Result<ElGamalShares<E>> {
     let mut d = elgamal::decryption_shares(cts, &mx.x);
     if cheat {
         d[0] = (d[0].into_group() + gens.g1.point()).into_affine();
     }
     let p = elgamal::prove_shares(gens, &eg.vks[mx.k], &mx.x, cts, &d, &mut mx.rng)?;
-    Ok((d, p))
+    Ok(ElGamalShares {
+        shares: d,
+        proof: p,
+    })
 }
 
 /// `dpk_bbsig_nizkproofs`: the distributed proof, one per input, in three rounds: every mixer's
 /// commitments, the challenges (each mixer derives them), every mixer's response shares.
 fn dpk_bbsig_nizkproofs<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     gens: &Generators<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     st: &dpk_bb::Statement<E>,
-) -> dpk_bb::Proof<E::ScalarField> {
+) -> Result<dpk_bb::Proof<E::ScalarField>> {
     let n = st.gammas.len();
-    r.section("dpk_bbsig_nizkproofs", Totals::Mixers, |r| {
-        let mut acc = dpk_bb::Commitments::<E>::empty(n);
+    c.section("dpk_bbsig_nizkproofs", Totals::Mixers, |c| {
         let label = "creating dpk_bbsig commit message";
-        let nonces = each_mixer_entries(r, mixers, label, n, |mx| {
-            dpk_bb::commit(gens, st, &mut acc, &mut mx.rng)
-        });
-        let ch = each_mixer_same(r, mixers, "creating dpk_bbsig challenge", |_| {
-            dpk_bb::challenges(gens, st, &acc)
-        });
+        let (factors, nonces) = each_mixer_split(c, mixers, label, n, |mx| {
+            dpk_bb::commit_share(gens, st, &mut mx.rng)
+        })?;
+        let mut acc = dpk_bb::Commitments::<E>::empty(n);
+        for f in &factors {
+            acc.add(f);
+        }
+        let ch = each_mixer_same(c, mixers, "creating dpk_bbsig challenge", || {
+            Ark(dpk_bb::challenges(gens, st, &acc))
+        })?
+        .0;
+        let label = "creating dpk_bbsig response message";
+        let responses = each_mixer(c, mixers, label, |mx| {
+            let w = dpk_bb::WitnessShares {
+                v: mx.v.clone(),
+                r: mx.r.clone(),
+                b: mx.b_sm.clone(),
+            };
+            let nonces = nonces[mx.k].as_ref().expect("a hosted mixer's nonces");
+            let (mut zv, zr, zb) = dpk_bb::respond(nonces, &w, &ch);
+            if cfg.cheats(Tamper::DpkBb, mx.cheater()) {
+                zv[0] += E::ScalarField::one();
+            }
+            Ark((zv, zr, zb))
+        })?;
         let mut proof = dpk_bb::Proof {
             ch,
             zv: Vec::new(),
             zr: Vec::new(),
             zb: Vec::new(),
         };
-        let responses = each_mixer(r, mixers, "creating dpk_bbsig response message", |mx| {
-            let w = dpk_bb::WitnessShares {
-                v: mx.v.clone(),
-                r: mx.r.clone(),
-                b: mx.b_sm.clone(),
-            };
-            dpk_bb::respond(&nonces[mx.k], &w, &proof.ch)
-        });
-        for (k, (mut zv, zr, zb)) in responses.into_iter().enumerate() {
-            if cfg.cheats(Tamper::DpkBb, Cheater::Mixer(k)) {
-                zv[0] += E::ScalarField::one();
-            }
+        for Ark((zv, zr, zb)) in responses {
             proof.zv.push(zv);
             proof.zr.push(zr);
             proof.zb.push(zb);
         }
-        proof
+        Ok(proof)
     })
 }
 
 /// `dpk_bbsig_nizkverifs`: the verifier checks every entry's proof. Records `status_dpk_bbsig`.
 fn dpk_bbsig_nizkverifs<E: Pairing>(
-    r: &mut Report,
+    c: &mut Ctx,
     gens: &Generators<E>,
     st: &dpk_bb::Statement<E>,
     proof: &dpk_bb::Proof<E::ScalarField>,
-) -> bool {
+) -> Result<bool> {
     let labels = [
         "dpk_bbsig_nizkverifs",
         "verifying dpk_bbsig proof",
         "status_dpk_bbsig",
     ];
     verifier_check_section(
-        r,
+        c,
         labels,
         st.gammas.len(),
         || matches!(dpk_bb::verify(gens, st, proof), Ok(bad) if bad.is_empty()),

@@ -17,16 +17,17 @@ use rayon::prelude::*;
 use rug::Integer;
 use std::collections::HashSet;
 
-use crate::measurement::report::{Report, Totals};
+use crate::measurement::report::Totals;
 use crate::primitives::group::scalar_to_integer;
 use crate::primitives::pedersen::commit_g1;
 use crate::primitives::sharing::share;
 use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
 use crate::proofs::sigma::{pkcomm_prove, PkcommProof};
 use crate::protocol::config::Config;
-use crate::protocol::setup::{Mixer, Public};
-use crate::protocol::steps::mixers_check_section;
+use crate::protocol::setup::{Mixers, Public};
+use crate::protocol::steps::{driver_turn, mixers_check_section};
 use crate::protocol::tamper::{Cheater, Tamper};
+use crate::transport::Ctx;
 use crate::Result;
 
 /// One sender's encrypted share for one mixer.
@@ -42,7 +43,10 @@ pub struct ShareCt {
     pub cr_pf: PlaintextProof,
 }
 
+crate::wire_struct!(impl ShareCt { wire cv, wire cr, wire cv_pf, wire cr_pf });
+
 /// Everything the senders publish (input order).
+#[derive(Clone)]
 pub struct Inputs<E: Pairing> {
     /// cv_i: the message v_i under the threshold key.
     pub cv: Vec<Integer>,
@@ -59,6 +63,10 @@ pub struct Inputs<E: Pairing> {
     /// `shares[k][i]`: sender i's encrypted shares for mixer k.
     pub shares: Vec<Vec<ShareCt>>,
 }
+
+crate::wire_struct!(impl[E: Pairing] Inputs<E> {
+    wire cv, wire cr, wire cv_pf, wire cr_pf, ark gammas, wire pkcomm, wire shares
+});
 
 impl<E: Pairing> Inputs<E> {
     /// Sender `to` publishes sender `from`'s whole input as its own (the replay tamper).
@@ -138,14 +146,17 @@ fn prepare_one<E: Pairing>(public: &Public<E>, i: usize, rng: &mut ChaCha20Rng) 
 }
 
 /// `input preparation`: all n senders (in parallel; each with its own CSPRNG seeded from
-/// `rng`), timed as one party-less leaf.
+/// `rng`), timed as one party-less leaf, in the driver; the other processes read the inputs
+/// from the board.
 pub fn input_preparation<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
     rng: &mut ChaCha20Rng,
 ) -> Result<Inputs<E>> {
-    r.time_plain_entries("input preparation", public.n, || prepare(cfg, public, rng))
+    driver_turn(c, "input preparation", |c| {
+        c.time_plain_entries("input preparation", public.n, || prepare(cfg, public, rng))
+    })
 }
 
 fn prepare<E: Pairing>(
@@ -223,20 +234,21 @@ fn all_distinct<E: Pairing>(inputs: &Inputs<E>, k: usize) -> bool {
 /// role in this run, and that no input repeats another's ciphertexts. Records `status_encs`.
 pub fn checking_inputs<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
-) {
-    r.section("checking inputs", Totals::None, |r| {
+) -> Result<()> {
+    c.section("checking inputs", Totals::None, |c| {
         let labels = [
             "check_encs",
             "checking proofs of knowledge of input ciphertexts",
             "status_encs",
         ];
-        mixers_check_section(r, mixers, labels, |mx| {
+        mixers_check_section(c, mixers, labels, |mx| {
             all_distinct(inputs, mx.k) && input_proofs_hold(cfg, public, mx.k, inputs)
-        });
+        })
+        .map(|_| ())
     })
 }
 

@@ -8,19 +8,20 @@ use ark_ec::pairing::Pairing;
 use rayon::prelude::*;
 use rug::Integer;
 
-use crate::measurement::report::{Report, Totals};
+use crate::measurement::report::{Party, Totals};
 use crate::primitives::group::integer_to_scalar;
 use crate::primitives::paillier::PaillierKey;
 use crate::primitives::thpaillier::{ShareProof, ThresholdPublicKey};
 use crate::proofs::paillier_shuffle::{self, PaillierShuffleProof, ShuffleWitness};
 use crate::protocol::config::Config;
 use crate::protocol::inputs::Inputs;
-use crate::protocol::setup::{Mixer, Public};
+use crate::protocol::setup::{Mixer, Mixers, Public};
 use crate::protocol::steps::{
-    each_mixer_checks_the_others, each_mixer_entries, each_mixer_same,
-    try_each_mixer_then_checks_others, Decrypted,
+    agree, all_mixers, each_mixer_checks_the_others, each_mixer_private, each_mixer_same,
+    mixer_turn, try_each_mixer_then_checks_others, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
+use crate::transport::Ctx;
 use crate::Result;
 
 /// The mixnet's output: the messages in output order (reduced into Zq).
@@ -38,10 +39,13 @@ pub(crate) struct PaillierStep<E: Pairing> {
 }
 
 /// One mixer's decryption shares of a list with their batched proof.
+#[derive(Clone)]
 pub(crate) struct PaillierShares {
     pub shares: Vec<Integer>,
     pub proof: ShareProof,
 }
+
+crate::wire_struct!(impl PaillierShares { wire shares, wire proof });
 
 /// Mixer k's Wikström proof that `output` re-encrypts `input` permuted by its committed π.
 pub(crate) fn prove_paillier_shuffle<E: Pairing>(
@@ -77,15 +81,15 @@ pub(crate) fn paillier_step_holds<E: Pairing>(
 /// decryption of its own share ciphertexts.
 pub fn mixing<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
 ) -> Result<Mixed<E>> {
-    r.section("mixing", Totals::Mixers, |r| {
-        let list = reencryption_and_permutation(cfg, r, public, mixers, inputs)?;
-        let msgs = decryption_of_output_messages(cfg, r, public, mixers, &list)?;
-        decryption_of_individual_shares(r, mixers, inputs);
+    c.section("mixing", Totals::Mixers, |c| {
+        let list = reencryption_and_permutation(cfg, c, public, mixers, inputs)?;
+        let msgs = decryption_of_output_messages(cfg, c, public, mixers, &list)?;
+        decryption_of_individual_shares(c, mixers, inputs)?;
         Ok(Mixed { msgs })
     })
 }
@@ -94,29 +98,36 @@ pub fn mixing<E: Pairing>(
 /// and every mixer checks the others' proofs. Records `status_shuffle`.
 fn reencryption_and_permutation<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
 ) -> Result<Vec<Integer>> {
     let th = &public.th;
-    r.section("re-encryption and permutation", Totals::Mixers, |r| {
+    c.section("re-encryption and permutation", Totals::Mixers, |c| {
         let mut list = inputs.cv.clone();
         let mut steps: Vec<PaillierStep<E>> = Vec::new();
-        for mx in mixers.iter_mut() {
-            let (mut out, rho) = r.time_entries(mx.party(), "re-encryption", list.len(), || {
-                paillier_shuffle::shuffle(th, &mx.perm, &list, &mut mx.rng)
-            })?;
-            if cfg.cheats(Tamper::Shuffle, mx.cheater()) {
-                // Adds 1 to the plaintext of one output: no longer a re-encryption.
-                out[0] = th.add(
-                    &out[0],
-                    &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
-                );
-            }
-            let proof = r.time(mx.party(), "creating proof of correct shuffle", || {
-                prove_paillier_shuffle(public, mx, &list, &out, &rho)
-            })?;
+        let labels = ["re-encryption", "creating proof of correct shuffle"];
+        for k in 0..mixers.m() {
+            // The turn posts the output and its proof; its input is the previous output.
+            let (out, proof): (Vec<Integer>, PaillierShuffleProof<E>) =
+                mixer_turn(c, mixers, k, &labels, |c, mx| {
+                    let (mut out, rho) =
+                        c.time_entries(mx.party(), labels[0], list.len(), || {
+                            paillier_shuffle::shuffle(th, &mx.perm, &list, &mut mx.rng)
+                        })?;
+                    if cfg.cheats(Tamper::Shuffle, mx.cheater()) {
+                        // Adds 1 to the plaintext of one output: no longer a re-encryption.
+                        out[0] = th.add(
+                            &out[0],
+                            &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
+                        );
+                    }
+                    let proof = c.time(mx.party(), labels[1], || {
+                        prove_paillier_shuffle(public, mx, &list, &out, &rho)
+                    })?;
+                    Ok((out, proof))
+                })?;
             let input = std::mem::replace(&mut list, out.clone());
             steps.push(PaillierStep {
                 input,
@@ -125,10 +136,10 @@ fn reencryption_and_permutation<E: Pairing>(
             });
         }
         let label = "verifying others' proofs of shuffle";
-        let ok = each_mixer_checks_the_others(r, mixers, label, |k| {
+        let ok = each_mixer_checks_the_others(c, mixers, label, |k| {
             paillier_step_holds(public, k, &steps[k])
-        });
-        r.status("status_shuffle", ok);
+        })?;
+        c.status("status_shuffle", ok);
         Ok(list)
     })
 }
@@ -157,19 +168,19 @@ pub(crate) fn paillier_shares<E: Pairing>(
 /// a combination fails whatever the share proofs said.
 fn decryption_of_output_messages<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    c: &mut Ctx,
     public: &Public<E>,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
     list: &[Integer],
 ) -> Result<Vec<E::ScalarField>> {
     let th = &public.th;
-    r.section("decryption of output messages", Totals::Mixers, |r| {
+    c.section("decryption of output messages", Totals::Mixers, |c| {
         let labels = [
             "threshold decryption",
             "verifying others' decryption shares (batched)",
         ];
         let (shares, ok) = try_each_mixer_then_checks_others(
-            r,
+            c,
             mixers,
             labels,
             list.len(),
@@ -181,10 +192,10 @@ fn decryption_of_output_messages<E: Pairing>(
         )?;
         // Every mixer combines all shares itself (identical results, as upstream).
         let columns: Vec<Vec<Integer>> = shares.into_iter().map(|s| s.shares).collect();
-        let last = each_mixer_same(r, mixers, "combining decryption shares", |_| {
+        let last = each_mixer_same(c, mixers, "combining decryption shares", || {
             combine_column::<E>(th, &columns)
-        });
-        let ([msgs], _) = Decrypted::with_status(r, "status_decshares", ok, [last]);
+        })?;
+        let ([msgs], _) = Decrypted::with_status(c, "status_decshares", ok, [last]);
         Ok(msgs)
     })
 }
@@ -194,25 +205,32 @@ fn decryption_of_output_messages<E: Pairing>(
 /// the mixer without its share of that sender's witness: `status_share_decryption` False, never
 /// a made-up value.
 fn decryption_of_individual_shares<E: Pairing>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
-) {
+) -> Result<()> {
     let label = "decryption of individual message/randomness shares";
-    r.section(label, Totals::Mixers, |r| {
+    c.section(label, Totals::Mixers, |c| {
         let total = 2 * inputs.cv.len();
-        let decrypted = each_mixer_entries(r, mixers, label, total, |mx| {
+        let decrypted = each_mixer_private(c, mixers, label, total, |mx| {
             let own = &inputs.shares[mx.k];
             [
                 decrypt_column::<E>(&mx.sk, own.iter().map(|s| &s.cv)),
                 decrypt_column::<E>(&mx.sk, own.iter().map(|s| &s.cr)),
             ]
         });
-        let values = Decrypted::each_with_status(r, "status_share_decryption", decrypted);
-        for (mx, [v, rr]) in mixers.iter_mut().zip(values) {
-            mx.v = v;
-            mx.r = rr;
+        let mut verdicts = Vec::new();
+        for (k, d) in decrypted.into_iter().enumerate() {
+            if let Some([v, r]) = d {
+                verdicts.push((Party::Mixer(k), v.complete() && r.complete()));
+                let mx = mixers.get_mut(k).expect("a hosted mixer");
+                mx.v = v.into_values();
+                mx.r = r.into_values();
+            }
         }
+        let ok = agree(c, label, &all_mixers(mixers.m()), verdicts)?;
+        c.status("status_share_decryption", ok);
+        Ok(())
     })
 }
 

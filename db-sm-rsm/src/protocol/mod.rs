@@ -1,11 +1,13 @@
 //! The protocol, one module per stage in report order: the run's configuration, the parties'
 //! keys and preprocessing, the senders' inputs, mixing, DB-SM, DB-RSM and the size lines, with
 //! what every step shares (the parties, "each mixer checks the others", tampering) and the list
-//! of fixes the report prints. `docs/protocol.md` maps every report label to its function.
+//! of fixes the report prints, and the processes of a `tls` run (`distributed`).
+//! `docs/protocol.md` maps every report label to its function.
 
 pub mod config;
 pub mod dbrsm;
 pub mod dbsm;
+pub mod distributed;
 pub mod fixes;
 pub mod inputs;
 pub mod keys;

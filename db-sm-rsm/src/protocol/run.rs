@@ -5,8 +5,10 @@
 //! Every party is its own struct with its own secrets and its own CSPRNG stream
 //! ([`crate::protocol::setup::Mixer`], [`crate::protocol::setup::Verifier`], the senders in
 //! [`crate::protocol::inputs`]); a step of party P only reads P's struct and
-//! [`crate::protocol::setup::Public`] data. All parties run one after another in one process, as
-//! upstream (B19 in docs/fixes.md), and each step is timed under its party's tag.
+//! [`crate::protocol::setup::Public`] data and what other parties posted. With `--transport
+//! local` all parties run one after another in one process, as upstream (B19 in docs/fixes.md);
+//! with `--transport tls` every process runs this same sequence for the parties it hosts
+//! ([`crate::transport`]). Each step is timed under its party's tag.
 
 use ark_ec::pairing::Pairing;
 use ark_serialize::CanonicalSerialize;
@@ -14,15 +16,18 @@ use measure::envelope::Inputs as InputsDigest;
 use rug::Integer;
 
 use crate::measurement::probe;
-use crate::measurement::report::{Report, Totals};
+#[cfg(test)]
+use crate::measurement::report::Report;
+use crate::measurement::report::Totals;
 use crate::primitives::counters;
 use crate::primitives::group::scalar_to_integer;
 use crate::protocol::config::{Config, Curve, Mode};
 use crate::protocol::inputs::Inputs;
 use crate::protocol::keys::{self, KeyMaterial};
 use crate::protocol::mix::Mixed;
-use crate::protocol::setup::{party_rng, Parties, Public};
+use crate::protocol::setup::{party_rng, Dealing, Parties, Public};
 use crate::protocol::{dbrsm, dbsm, fixes, inputs, mix, setup, sizes};
+use crate::transport::Ctx;
 use crate::Result;
 
 /// What a run returns besides its report: the fixes list, the keys block of the JSON and the
@@ -38,47 +43,69 @@ pub struct RunInfo {
 }
 
 /// Runs everything on the configured curve, in the configured mode (the operation counters
-/// switch to upstream's counts in paper mode); returns the fixes list and the keys block for
-/// the JSON.
-pub fn run(cfg: &Config, report: &mut Report) -> Result<RunInfo> {
+/// switch to upstream's counts in paper mode), for the parties `c` hosts; returns the fixes
+/// list, the keys block for the JSON (in the driver) and the inputs' digest.
+pub fn run(cfg: &Config, c: &mut Ctx, dealing: &Dealing<'_>) -> Result<RunInfo> {
     cfg.validate()?;
     counters::set_paper(cfg.mode == Mode::Paper);
     let (keys, inputs) = match cfg.curve {
-        Curve::Bn254 => run_on::<ark_bn254::Bn254>(cfg, report)?,
-        Curve::Bls12_381 => run_on::<ark_bls12_381::Bls12_381>(cfg, report)?,
+        Curve::Bn254 => run_on::<ark_bn254::Bn254>(cfg, c, dealing)?,
+        Curve::Bls12_381 => run_on::<ark_bls12_381::Bls12_381>(cfg, c, dealing)?,
     };
     Ok(RunInfo {
         fixes: fixes::fixes(cfg.security),
-        keys: keys.to_json(),
+        keys: keys.map_or(serde_json::Value::Null, |k| k.to_json()),
         inputs,
     })
 }
 
-fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<(KeyMaterial, InputsDigest)> {
-    probe::record::<E>("start");
-    let out = report.section("main", Totals::None, |r| -> Result<_> {
-        r.line(format!("number of entries: {}", cfg.n));
-        r.line(format!("number of mix-servers: {}", cfg.m));
-        r.line(format!("security: {}", cfg.security.name()));
-        let keys = key_generation(cfg, r)?;
+fn run_on<E: Pairing>(
+    cfg: &Config,
+    c: &mut Ctx,
+    dealing: &Dealing<'_>,
+) -> Result<(Option<KeyMaterial>, InputsDigest)> {
+    let driver = c.roles.driver;
+    if driver {
+        probe::record::<E>("start");
+    }
+    let out = c.section("main", Totals::None, |c| -> Result<_> {
+        c.line(format!("number of entries: {}", cfg.n));
+        c.line(format!("number of mix-servers: {}", cfg.m));
+        c.line(format!("security: {}", cfg.security.name()));
+        let keys = if c.roles.driver {
+            Some(key_generation(cfg, c)?)
+        } else {
+            None
+        };
         let Parties {
             public,
             mut mixers,
             mut verifier,
-        } = setup::preprocessing::<E>(cfg, r, &keys)?;
+        } = setup::preprocessing::<E>(cfg, c, keys.as_ref(), dealing)?;
         let mut senders_rng = party_rng(cfg, "senders");
-        let inputs = inputs::input_preparation(cfg, r, &public, &mut senders_rng)?;
-        inputs::checking_inputs(cfg, r, &public, &mut mixers, &inputs);
-        let mixed = mix::mixing(cfg, r, &public, &mut mixers, &inputs)?;
+        let inputs = inputs::input_preparation(cfg, c, &public, &mut senders_rng)?;
+        inputs::checking_inputs(cfg, c, &public, &mut mixers, &inputs)?;
+        let mixed = mix::mixing(cfg, c, &public, &mut mixers, &inputs)?;
         let (v, i) = (&mut verifier, &inputs);
-        let sm = dbsm::forward_set_membership(cfg, r, &public, &mut mixers, v, i, &mixed)?;
-        let rsm = dbrsm::reverse_set_membership(cfg, r, &public, &mut mixers, v, i, &mixed)?;
-        sizes::size_lines(r, &public, &inputs, &sm, &rsm);
-        let digest = digest_inputs(&keys, &public, &inputs, &mixed);
+        let sm = dbsm::forward_set_membership(cfg, c, &public, &mut mixers, v, i, &mixed)?;
+        let rsm = dbrsm::reverse_set_membership(cfg, c, &public, &mut mixers, v, i, &mixed)?;
+        sizes::size_lines(c, &public, &inputs, &sm, &rsm);
+        let digest = digest_inputs(&public, &inputs, &mixed);
         Ok((keys, digest))
     })?;
-    probe::record::<E>("end");
+    if driver {
+        probe::record::<E>("end");
+    }
     Ok(out)
+}
+
+/// `key generation`: the primes of every Paillier key, before and outside the protocol's
+/// timers (upstream used fixed keys and timed only the dealer's work on them, in
+/// preprocessing), then the `keys:` line saying where they came from.
+fn key_generation(cfg: &Config, c: &mut Ctx) -> Result<KeyMaterial> {
+    let keys = c.time_plain("key generation", || keys::obtain(&cfg.key_options(), cfg.m))?;
+    c.line(format!("keys: {}", keys.source.describe()));
+    Ok(keys)
 }
 
 /// The digest of a run's generated inputs (the report envelope's `inputs_sha256`): the public
@@ -86,7 +113,6 @@ fn run_on<E: Pairing>(cfg: &Config, report: &mut Report) -> Result<(KeyMaterial,
 /// commitments, every sender's ciphertexts, commitment and share ciphertexts, and the mixnet's
 /// output. Two runs with one seed give the same digest; runs without a seed differ.
 pub fn digest_inputs<E: Pairing>(
-    keys: &KeyMaterial,
     public: &Public<E>,
     inputs: &Inputs<E>,
     mixed: &Mixed<E>,
@@ -99,10 +125,7 @@ pub fn digest_inputs<E: Pairing>(
             .expect("serialising into a Vec cannot fail");
         b
     }
-    d.add(
-        "threshold N",
-        &int(&Integer::from(&keys.threshold.p * &keys.threshold.q)),
-    );
+    d.add("threshold N", &int(&public.th.n));
     for (k, pk) in public.mixer_pks.iter().enumerate() {
         d.add(&format!("mixer {k} N"), &int(&pk.n));
     }
@@ -123,15 +146,6 @@ pub fn digest_inputs<E: Pairing>(
         d.add("output", &int(&scalar_to_integer(v)));
     }
     d
-}
-
-/// `key generation`: the primes of every Paillier key, before and outside the protocol's
-/// timers (upstream used fixed keys and timed only the dealer's work on them, in
-/// preprocessing), then the `keys:` line saying where they came from.
-fn key_generation(cfg: &Config, r: &mut Report) -> Result<KeyMaterial> {
-    let keys = r.time_plain("key generation", || keys::obtain(&cfg.key_options(), cfg.m))?;
-    r.line(format!("keys: {}", keys.source.describe()));
-    Ok(keys)
 }
 
 #[cfg(test)]
@@ -162,8 +176,8 @@ mod tests {
     #[test]
     fn real_run_label_tree_matches_paper_sample_m4() {
         let sample = paper_sample();
-        let mut r = Report::new(4, false);
-        run(&cfg(2, 4, Curve::Bn254), &mut r).expect("the run completes");
+        let mut r = Ctx::local(Report::new(4, false));
+        run(&cfg(2, 4, Curve::Bn254), &mut r, &Dealing::InProcess).expect("the run completes");
         let got = mask_numbers(&without_additions(&r.render()));
         let want = sample_label_tree(&sample);
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
@@ -175,8 +189,8 @@ mod tests {
 
     #[test]
     fn one_mixer_is_refused() {
-        let mut r = Report::new(1, false);
-        let err = run(&cfg(3, 1, Curve::Bn254), &mut r).unwrap_err();
+        let mut r = Ctx::local(Report::new(1, false));
+        let err = run(&cfg(3, 1, Curve::Bn254), &mut r, &Dealing::InProcess).unwrap_err();
         assert!(err.to_string().contains("at least 2"), "{err}");
         assert!(
             r.statuses().is_empty(),
@@ -186,12 +200,12 @@ mod tests {
 
     #[test]
     fn json_rows_of_a_real_run_have_totals_per_party() {
-        let mut r = Report::new(2, false);
+        let mut r = Ctx::local(Report::new(2, false));
         let c = Config {
             test_keys: true,
             ..cfg(2, 2, Curve::Bls12_381)
         };
-        let info = run(&c, &mut r).expect("the run completes");
+        let info = run(&c, &mut r, &Dealing::InProcess).expect("the run completes");
         assert_eq!(info.keys["source"], "test");
         assert!(r.all_ok(), "{}", r.render());
         let rows = r.timer_rows();

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use rug::Integer;
 
-use crate::measurement::report::{Party, Report, Totals};
+use crate::measurement::report::{Party, Totals};
 use crate::primitives::elgamal::{self, Ciphertext};
 use crate::primitives::fo;
 use crate::primitives::group::Generators;
@@ -26,10 +26,13 @@ use crate::primitives::sharing::{self, TripleShare};
 use crate::primitives::thpaillier::{self, ThresholdPublicKey, ThresholdSecretShare};
 use crate::proofs::elgamal_shuffle;
 use crate::proofs::paillier_shuffle::ShuffleStatement;
-use crate::proofs::perm::{commit_perm, prove_perm, verify_perm, PermCommitment, Permutation};
+use crate::proofs::perm::{
+    commit_perm, prove_perm, verify_perm, PermCommitment, PermProof, Permutation,
+};
 use crate::protocol::config::{Config, Mode};
 use crate::protocol::keys::{self, KeyMaterial, MixerPrimes};
 use crate::protocol::tamper::{Cheater, Tamper};
+use crate::transport::Ctx;
 use crate::{Error, Result};
 
 /// Everything every party may read.
@@ -184,18 +187,52 @@ pub fn party_rng(cfg: &Config, party: &str) -> ChaCha20Rng {
     measure::seed::stream(&format!("db-sm-rsm/{party}"), cfg.seed.as_ref())
 }
 
-/// Every party after preprocessing.
+/// The mix-servers of a run that this process hosts (all of them with one process), by index.
+pub struct Mixers<E: Pairing> {
+    m: usize,
+    local: Vec<Mixer<E>>,
+}
+
+impl<E: Pairing> Mixers<E> {
+    /// The mixers `local` of a run with `m` mixers.
+    pub fn new(m: usize, local: Vec<Mixer<E>>) -> Self {
+        Mixers { m, local }
+    }
+
+    /// Mix-servers in the run.
+    pub fn m(&self) -> usize {
+        self.m
+    }
+
+    /// Mixer k, if hosted here.
+    pub fn get(&self, k: usize) -> Option<&Mixer<E>> {
+        self.local.iter().find(|mx| mx.k == k)
+    }
+
+    /// Mixer k, if hosted here.
+    pub fn get_mut(&mut self, k: usize) -> Option<&mut Mixer<E>> {
+        self.local.iter_mut().find(|mx| mx.k == k)
+    }
+
+    /// The mixers hosted here, in order.
+    pub fn hosted_mut(&mut self) -> impl Iterator<Item = &mut Mixer<E>> {
+        self.local.iter_mut()
+    }
+}
+
+/// Every party after preprocessing (those this process hosts).
 pub struct Parties<E: Pairing> {
     /// What everyone may read.
     pub public: Public<E>,
-    /// The mix-servers, in order.
-    pub mixers: Vec<Mixer<E>>,
-    /// The verifier.
-    pub verifier: Verifier,
+    /// The mix-servers hosted here.
+    pub mixers: Mixers<E>,
+    /// The verifier, if hosted here.
+    pub verifier: Option<Verifier>,
 }
 
-/// What the dealer hands to one mixer.
-struct MixerKeys<E: Pairing> {
+/// What the dealer hands to one mixer, over a private channel.
+#[derive(Clone)]
+pub struct MixerKeys<E: Pairing> {
     th_share: ThresholdSecretShare,
     paillier: paillier::PaillierKey,
     x: E::ScalarField,
@@ -203,77 +240,190 @@ struct MixerKeys<E: Pairing> {
     triples_d2: Vec<TripleShare<E::ScalarField>>,
 }
 
+crate::wire_struct!(impl[E: Pairing] MixerKeys<E> {
+    wire th_share, wire paillier, ark x, wire triples_d1, wire triples_d2
+});
+
+/// The dealer's public keys, as posted: the generators, the threshold-Paillier key, every
+/// mixer's Paillier key, the ElGamal key, and the shapes of the fixed-base tables each receiver
+/// builds for the keys it uses.
+#[derive(Clone)]
+struct DealtKeys<E: Pairing> {
+    gens: Generators<E>,
+    th: ThresholdPublicKey,
+    th_table: Option<(u32, u32)>,
+    mixer_pks: Vec<paillier::PaillierPublicKey>,
+    mixer_tables: Vec<Option<(u32, u32)>>,
+    eg: elgamal::PublicKey<E>,
+}
+
+crate::wire_struct!(impl[E: Pairing] DealtKeys<E> {
+    wire gens, wire th, wire th_table, wire mixer_pks, wire mixer_tables, wire eg
+});
+
+/// How the trusted dealer's secrets reach the mixers.
+pub enum Dealing<'a> {
+    /// Every party in this process: the dealer hands them over in memory.
+    InProcess,
+    /// The driver: `deliver(k, bytes)` sends mixer k its keys over a private channel.
+    Deliver(&'a dyn Fn(usize, &[u8]) -> Result<()>),
+    /// A mixer's process: `receive()` returns its keys from the private channel.
+    Receive(&'a dyn Fn() -> Result<MixerKeys<ark_bn254::Bn254>>),
+    /// A mixer's process on BLS12-381.
+    ReceiveBls(&'a dyn Fn() -> Result<MixerKeys<ark_bls12_381::Bls12_381>>),
+    /// A process with no mixer (the verifier's).
+    Nothing,
+}
+
 /// `preprocessing`: the dealer's keys and triples, then each mixer's permutation commitment.
+/// The dealer's work runs in the driver; the other processes read its public keys from the
+/// board and, for a mixer, its secrets from the dealer's private channel.
 pub fn preprocessing<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
-    keys: &KeyMaterial,
+    c: &mut Ctx,
+    keys: Option<&KeyMaterial>,
+    dealing: &Dealing<'_>,
 ) -> Result<Parties<E>> {
-    if keys.mixers.len() != cfg.m {
-        return Err(Error::Input(format!(
-            "{} mixer keys for {} mixers",
-            keys.mixers.len(),
-            cfg.m
-        )));
+    if let Some(keys) = keys {
+        if keys.mixers.len() != cfg.m {
+            return Err(Error::Input(format!(
+                "{} mixer keys for {} mixers",
+                keys.mixers.len(),
+                cfg.m
+            )));
+        }
     }
-    r.section("preprocessing", Totals::None, |r| {
-        let mut dealer = party_rng(cfg, "dealer");
-        // Upstream made the global generators and their tables at import time, untimed.
-        let security = cfg.security.params();
-        let gens = Generators::<E>::with_security(&mut dealer, security);
-        let (th, th_shares) = pai_th_keygen(cfg, r, &mut dealer, keys, security);
-        let mixer_keys: Vec<paillier::PaillierKey> = keys
-            .mixers
-            .iter()
-            .map(|primes| pai_keygen(cfg, r, &mut dealer, primes, security))
-            .collect();
-        let (eg, eg_shares) = elgamal_keys(cfg, &gens, &mut dealer)?;
-        let (t1, t2) = gen_beaver_triples::<E>(cfg, r, &mut dealer);
-        let mixer_pks = mixer_keys.iter().map(|k| k.pk.clone()).collect();
-        let mut mixers: Vec<Mixer<E>> = th_shares
-            .into_iter()
-            .zip(mixer_keys)
-            .zip(eg_shares)
-            .zip(t1.into_iter().zip(t2))
-            .enumerate()
-            .map(
-                |(k, (((th_share, paillier), x), (triples_d1, triples_d2)))| {
-                    let keys = MixerKeys {
-                        th_share,
-                        paillier,
-                        x,
-                        triples_d1,
-                        triples_d2,
-                    };
-                    Mixer::new(k, party_rng(cfg, &format!("mixer/{k}")), keys)
-                },
-            )
-            .collect();
-        let (ck, ck_fo, permcomms) =
-            permutation_commitments(cfg, r, &gens, &th, &mut dealer, &mut mixers)?;
-        let mut run_id = [0u8; 32];
-        rand::RngCore::fill_bytes(&mut dealer, &mut run_id);
+    c.section("preprocessing", Totals::None, |c| {
+        let (dealt, mut dealer, secrets) = if c.roles.driver {
+            let keys = keys.ok_or_else(|| Error::Input("the dealer has no keys".into()))?;
+            let mut dealer = party_rng(cfg, "dealer");
+            let (dealt, secrets) = deal::<E>(cfg, c, keys, &mut dealer)?;
+            if c.networked_run() {
+                c.publish("preprocessing/keys", &dealt)?;
+            }
+            (dealt, Some(dealer), secrets)
+        } else {
+            let mut dealt: DealtKeys<E> = c.fetch("preprocessing/keys")?;
+            // Each process builds the tables of the keys it computes with, as the dealer did.
+            if let Some((w, bits)) = dealt.th_table {
+                dealt.th.build_table_bits(w, bits);
+            }
+            for &k in &c.roles.mixers {
+                if let Some((w, bits)) = dealt.mixer_tables[k] {
+                    dealt.mixer_pks[k].build_table_bits(w, bits);
+                }
+            }
+            (dealt, None, Vec::new())
+        };
+        let mut hosted: Vec<Mixer<E>> = Vec::new();
+        match dealing {
+            Dealing::InProcess => {
+                for (k, keys) in secrets.into_iter().enumerate() {
+                    hosted.push(Mixer::new(k, party_rng(cfg, &format!("mixer/{k}")), keys));
+                }
+            }
+            Dealing::Deliver(deliver) => {
+                for (k, keys) in secrets.iter().enumerate() {
+                    deliver(k, &crate::primitives::wire::encode(keys))?;
+                }
+            }
+            Dealing::Receive(_) | Dealing::ReceiveBls(_) => {
+                let k = c.roles.mixers[0];
+                let keys = receive_keys::<E>(dealing)?;
+                hosted.push(Mixer::new(k, party_rng(cfg, &format!("mixer/{k}")), keys));
+            }
+            Dealing::Nothing => {}
+        }
+        let mut mixers = Mixers::new(cfg.m, hosted);
+        let ((ck, ck_fo, permcomms), run_id) = if c.networked_run() {
+            networked_permutation_commitments(cfg, c, &dealt, dealer.as_mut(), &mut mixers)?
+        } else {
+            let dealer = dealer.as_mut().expect("one process hosts the dealer");
+            let (ck, ck_fo, permcomms) =
+                permutation_commitments(cfg, c, &dealt.gens, &dealt.th, dealer, &mut mixers)?;
+            let mut run_id = [0u8; 32];
+            rand::RngCore::fill_bytes(dealer, &mut run_id);
+            ((ck, ck_fo, permcomms), run_id)
+        };
         let public = Public {
             n: cfg.n,
             m: cfg.m,
-            gens,
-            th,
-            mixer_pks,
-            eg,
+            gens: dealt.gens,
+            th: dealt.th,
+            mixer_pks: dealt.mixer_pks,
+            eg: dealt.eg,
             ck,
             ck_fo,
             permcomms,
             run_id,
         };
-        let verifier = Verifier {
+        let verifier = c.roles.verifier.then(|| Verifier {
             rng: party_rng(cfg, "verifier"),
-        };
+        });
         Ok(Parties {
             public,
             mixers,
             verifier,
         })
     })
+}
+
+/// A mixer's keys from the dealer's private channel, on the run's curve.
+fn receive_keys<E: Pairing>(dealing: &Dealing<'_>) -> Result<MixerKeys<E>> {
+    let any: Box<dyn std::any::Any> = match dealing {
+        Dealing::Receive(f) => Box::new(f()?),
+        Dealing::ReceiveBls(f) => Box::new(f()?),
+        _ => return Err(Error::Input("no private channel from the dealer".into())),
+    };
+    any.downcast::<MixerKeys<E>>()
+        .map(|b| *b)
+        .map_err(|_| Error::Input("the dealer's keys are for another curve".into()))
+}
+
+/// The dealer's work: generators, the threshold-Paillier key, each mixer's Paillier key, the
+/// ElGamal key shares and the Beaver triples (the report's timers of preprocessing up to the
+/// permutation commitments).
+fn deal<E: Pairing>(
+    cfg: &Config,
+    c: &mut Ctx,
+    keys: &KeyMaterial,
+    dealer: &mut ChaCha20Rng,
+) -> Result<(DealtKeys<E>, Vec<MixerKeys<E>>)> {
+    // Upstream made the global generators and their tables at import time, untimed.
+    let security = cfg.security.params();
+    let gens = Generators::<E>::with_security(dealer, security);
+    let (th, th_shares) = pai_th_keygen(cfg, c, dealer, keys, security);
+    let mixer_keys: Vec<paillier::PaillierKey> = keys
+        .mixers
+        .iter()
+        .map(|primes| pai_keygen(cfg, c, dealer, primes, security))
+        .collect();
+    let (eg, eg_shares) = elgamal_keys(cfg, &gens, dealer)?;
+    let (t1, t2) = gen_beaver_triples::<E>(cfg, c, dealer);
+    let dealt = DealtKeys {
+        th_table: th.table_shape(),
+        mixer_tables: mixer_keys.iter().map(|k| k.pk.table_shape()).collect(),
+        mixer_pks: mixer_keys.iter().map(|k| k.pk.clone()).collect(),
+        gens,
+        th,
+        eg,
+    };
+    let secrets = th_shares
+        .into_iter()
+        .zip(mixer_keys)
+        .zip(eg_shares)
+        .zip(t1.into_iter().zip(t2))
+        .map(
+            |(((th_share, paillier), x), (triples_d1, triples_d2))| MixerKeys {
+                th_share,
+                paillier,
+                x,
+                triples_d1,
+                triples_d2,
+            },
+        )
+        .collect();
+    Ok((dealt, secrets))
 }
 
 impl<E: Pairing> Mixer<E> {
@@ -300,7 +450,7 @@ impl<E: Pairing> Mixer<E> {
 /// fixed-base table for H.
 fn pai_th_keygen(
     cfg: &Config,
-    r: &mut Report,
+    r: &mut Ctx,
     dealer: &mut ChaCha20Rng,
     keys: &KeyMaterial,
     security: Security,
@@ -331,7 +481,7 @@ fn pai_th_keygen(
 /// `pai_keygen`: one mixer's own Paillier key from its primes.
 fn pai_keygen(
     cfg: &Config,
-    r: &mut Report,
+    r: &mut Ctx,
     dealer: &mut ChaCha20Rng,
     primes: &MixerPrimes,
     security: Security,
@@ -385,7 +535,7 @@ type TripleShares<F> = Vec<Vec<TripleShare<F>>>;
 /// `gen_beaver_triples`: the dealer's two triples per entry, shared among the mixers.
 fn gen_beaver_triples<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    r: &mut Ctx,
     dealer: &mut ChaCha20Rng,
 ) -> (TripleShares<E::ScalarField>, TripleShares<E::ScalarField>) {
     r.time_plain("gen_beaver_triples", || {
@@ -405,28 +555,20 @@ type CommitmentKeys<E> = (CommitmentKey<E>, fo::FoKey, Vec<PermCommitment<E>>);
 /// `status_permcomm`.
 fn permutation_commitments<E: Pairing>(
     cfg: &Config,
-    r: &mut Report,
+    r: &mut Ctx,
     gens: &Generators<E>,
     th: &ThresholdPublicKey,
     dealer: &mut ChaCha20Rng,
-    mixers: &mut [Mixer<E>],
+    mixers: &mut Mixers<E>,
 ) -> Result<CommitmentKeys<E>> {
     let label = "creating proof of knowledge of permutation commitment opening";
     let (keys, ok) = r.time_plain(label, || -> Result<_> {
         let ck = CommitmentKey::new(gens, cfg.n, dealer);
         let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
-        let mut permcomms = Vec::with_capacity(mixers.len());
-        let mut proofs = Vec::with_capacity(mixers.len());
-        for mx in mixers.iter_mut() {
-            mx.perm = Permutation::random(cfg.n, &mut mx.rng);
-            mx.s = (0..cfg.n)
-                .map(|_| E::ScalarField::rand(&mut mx.rng))
-                .collect();
-            let a = commit_perm(gens, &ck, &mx.perm, &mx.s)?;
-            let mut proof = prove_perm(gens, &ck, &a, &mx.perm, &mx.s, &mut mx.rng)?;
-            if cfg.cheats(Tamper::PermComm, mx.cheater()) {
-                proof.z_t += E::ScalarField::one();
-            }
+        let mut permcomms = Vec::with_capacity(mixers.m());
+        let mut proofs = Vec::with_capacity(mixers.m());
+        for mx in mixers.hosted_mut() {
+            let (a, proof) = commit_permutation(cfg, gens, &ck, mx)?;
             permcomms.push(a);
             proofs.push(proof);
         }
@@ -439,6 +581,95 @@ fn permutation_commitments<E: Pairing>(
     })?;
     r.status("status_permcomm", ok);
     Ok(keys)
+}
+
+/// A mixer's permutation π_k, its commitment randomness, its commitment and the proof of
+/// knowledge of the opening (the `permcomm` tamper changes one response).
+fn commit_permutation<E: Pairing>(
+    cfg: &Config,
+    gens: &Generators<E>,
+    ck: &CommitmentKey<E>,
+    mx: &mut Mixer<E>,
+) -> Result<(PermCommitment<E>, PermProof<E>)> {
+    mx.perm = Permutation::random(cfg.n, &mut mx.rng);
+    mx.s = (0..cfg.n)
+        .map(|_| E::ScalarField::rand(&mut mx.rng))
+        .collect();
+    let a = commit_perm(gens, ck, &mx.perm, &mx.s)?;
+    let mut proof = prove_perm(gens, ck, &a, &mx.perm, &mx.s, &mut mx.rng)?;
+    if cfg.cheats(Tamper::PermComm, mx.cheater()) {
+        proof.z_t += E::ScalarField::one();
+    }
+    Ok((a, proof))
+}
+
+/// A run's identifier ([`Public::run_id`]).
+type RunId = [u8; 32];
+
+/// [`permutation_commitments`] over the board: the dealer (the driver) draws and posts the
+/// commitment keys, each mixer posts its commitment and proof, the dealer checks every proof
+/// once (its timer is the step's) and posts the status and the run's identifier.
+fn networked_permutation_commitments<E: Pairing>(
+    cfg: &Config,
+    c: &mut Ctx,
+    dealt: &DealtKeys<E>,
+    dealer: Option<&mut ChaCha20Rng>,
+    mixers: &mut Mixers<E>,
+) -> Result<(CommitmentKeys<E>, RunId)> {
+    let label = "creating proof of knowledge of permutation commitment opening";
+    let gens = &dealt.gens;
+    let driver = dealer.is_some();
+    if driver {
+        c.open_section(label, Totals::None);
+    }
+    let result = (|| -> Result<_> {
+        let mut dealer = dealer;
+        let keys: (CommitmentKey<E>, fo::FoKey) = match dealer.as_deref_mut() {
+            Some(d) => {
+                let ck = CommitmentKey::new(gens, cfg.n, d);
+                let ck_fo = fo::FoKey::new(d, &dealt.th.n, cfg.n, gens.security.slack_bits);
+                let keys = (ck, ck_fo);
+                c.publish("preprocessing/commitment keys", &keys)?;
+                keys
+            }
+            None => c.fetch("preprocessing/commitment keys")?,
+        };
+        let mut own: Vec<Option<(PermCommitment<E>, PermProof<E>)>> = vec![None; cfg.m];
+        for (k, slot) in own.iter_mut().enumerate() {
+            if let Some(mx) = mixers.get_mut(k) {
+                let made = commit_permutation(cfg, gens, &keys.0, mx)?;
+                c.publish(&format!("preprocessing/permcomm/mixer {k}"), &made)?;
+                *slot = Some(made);
+            }
+        }
+        let mut made = Vec::with_capacity(cfg.m);
+        for (k, slot) in own.into_iter().enumerate() {
+            made.push(match slot {
+                Some(mine) => mine,
+                None => c.fetch(&format!("preprocessing/permcomm/mixer {k}"))?,
+            });
+        }
+        let (ok, run_id) = match dealer {
+            Some(d) => {
+                let ok = made
+                    .par_iter()
+                    .all(|(a, p)| verify_perm(gens, &keys.0, a, p).is_ok());
+                let mut run_id = [0u8; 32];
+                rand::RngCore::fill_bytes(d, &mut run_id);
+                c.publish("preprocessing/run id", &(ok, run_id))?;
+                (ok, run_id)
+            }
+            None => c.fetch("preprocessing/run id")?,
+        };
+        let permcomms = made.into_iter().map(|(a, _)| a).collect();
+        Ok((keys.0, keys.1, permcomms, run_id, ok))
+    })();
+    if driver {
+        c.close_section();
+    }
+    let (ck, ck_fo, permcomms, run_id, ok) = result?;
+    c.status("status_permcomm", ok);
+    Ok(((ck, ck_fo, permcomms), run_id))
 }
 
 #[cfg(test)]

@@ -11,12 +11,12 @@
 use ark_ec::pairing::Pairing;
 use ark_serialize::CanonicalSerialize;
 
-use crate::measurement::report::Report;
 use crate::primitives::thpaillier::int_bytes;
 use crate::protocol::dbrsm::RsmOutput;
 use crate::protocol::dbsm::SmOutput;
 use crate::protocol::inputs::Inputs;
 use crate::protocol::setup::Public;
+use crate::transport::Ctx;
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -35,7 +35,7 @@ pub fn sender_entry_bytes<E: Pairing>(public: &Public<E>, inputs: &Inputs<E>) ->
 
 /// The five size lines, printed into the `main` section.
 pub fn size_lines<E: Pairing>(
-    r: &mut Report,
+    r: &mut Ctx,
     public: &Public<E>,
     inputs: &Inputs<E>,
     sm: &SmOutput,

@@ -1,184 +1,464 @@
-//! What the protocol's steps share: every mixer doing its part of a step in turn, each mixer
-//! checking every other mixer's proofs, the sections that are one check and its status, and
-//! decrypted values that can only be taken together with their status.
+//! What the protocol's steps share: every mixer doing its part of a step, each mixer checking
+//! every other mixer's part, one mixer's turn in a chain, the verifier's and the driver's steps,
+//! the sections that are one check and its status, and decrypted values that can only be taken
+//! together with their status.
+//!
+//! Each helper runs the parts of the parties this process hosts ([`Ctx::roles`]), timed under
+//! their party's tag, and gets the other parties' parts from the board (`tls` transport): a
+//! party's own part is posted right after it is made, before the process waits for anybody
+//! else's, so mixers that do not depend on each other work at the same time. A verdict (a
+//! party's "every check I ran passed") is posted too: a status is the AND of every party's
+//! verdicts. With every party in one process, nothing is posted: the values are at hand.
 
+use ark_ec::pairing::Pairing;
+use ark_ff::PrimeField;
 use rayon::prelude::*;
 
-use crate::measurement::report::{Party, Report, Totals};
-use crate::protocol::setup::Mixer;
+use crate::measurement::report::Party;
+use crate::primitives::wire::Wire;
+use crate::protocol::setup::{Mixer, Mixers, Verifier};
+use crate::transport::Ctx;
+use crate::Result;
 
-/// Every mixer in turn runs `f` on itself, timed as its leaf `label`; the results in mixer
-/// order.
-pub(crate) fn each_mixer<E, T>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
-    label: &str,
-    f: impl FnMut(&mut Mixer<E>) -> T,
-) -> Vec<T>
-where
-    E: ark_ec::pairing::Pairing,
-{
-    each_mixer_entries(r, mixers, label, 0, f)
-}
-
-/// [`each_mixer`] for a step over `total` entries (0: too short to matter): its progress is
-/// shown ([`Report::time_entries`]).
+/// Every mixer runs `f` on itself, timed as its leaf `label` over `total` entries (0: too short
+/// to show progress); the results of every mixer in mixer order.
 pub(crate) fn each_mixer_entries<E, T>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
     label: &str,
     total: usize,
     mut f: impl FnMut(&mut Mixer<E>) -> T,
-) -> Vec<T>
+) -> Result<Vec<T>>
 where
-    E: ark_ec::pairing::Pairing,
+    E: Pairing,
+    T: Wire + Clone + Send + 'static,
 {
-    mixers
-        .iter_mut()
-        .map(|mx| r.time_entries(mx.party(), label, total, || f(mx)))
+    let m = mixers.m();
+    let mut out: Vec<Option<T>> = (0..m).map(|_| None).collect();
+    for (k, slot) in out.iter_mut().enumerate() {
+        if let Some(mx) = mixers.get_mut(k) {
+            let v = c.time_entries(mx.party(), label, total, || f(mx));
+            if c.networked_run() {
+                let tag = c.tag(Some(Party::Mixer(k)), label);
+                c.publish(&tag, &v)?;
+            }
+            *slot = Some(v);
+        }
+    }
+    for (k, slot) in out.iter_mut().enumerate() {
+        if slot.is_none() {
+            c.remote(Party::Mixer(k), label);
+            let tag = c.tag(Some(Party::Mixer(k)), label);
+            *slot = Some(c.fetch(&tag)?);
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|v| v.expect("every mixer's part"))
+        .collect())
+}
+
+/// [`each_mixer_entries`] of a step too short to show progress.
+pub(crate) fn each_mixer<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    f: impl FnMut(&mut Mixer<E>) -> T,
+) -> Result<Vec<T>>
+where
+    E: Pairing,
+    T: Wire + Clone + Send + 'static,
+{
+    each_mixer_entries(c, mixers, label, 0, f)
+}
+
+/// Every mixer runs `f` on itself, timed as its leaf `label`, and keeps the result: what it
+/// makes stays secret. The results of this process's mixers, by mixer index.
+pub(crate) fn each_mixer_private<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    mut f: impl FnMut(&mut Mixer<E>) -> T,
+) -> Vec<Option<T>>
+where
+    E: Pairing,
+{
+    (0..mixers.m())
+        .map(|k| match mixers.get_mut(k) {
+            Some(mx) => Some(c.time_entries(mx.party(), label, total, || f(mx))),
+            None => {
+                c.remote(Party::Mixer(k), label);
+                None
+            }
+        })
         .collect()
 }
 
-/// Every mixer in turn computes the same public value itself (identical results, as upstream),
-/// timed as its leaf `label`; the last mixer's is kept.
+/// Every mixer computes the same public value itself (identical results, as upstream), timed
+/// as its leaf `label`. A process without a mixer reads the last mixer's, which it posts.
 pub(crate) fn each_mixer_same<E, T>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
+    c: &mut Ctx,
+    mixers: &Mixers<E>,
     label: &str,
-    f: impl FnMut(&mut Mixer<E>) -> T,
-) -> T
+    f: impl Fn() -> T,
+) -> Result<T>
 where
-    E: ark_ec::pairing::Pairing,
+    E: Pairing,
+    T: Wire + Clone + Send + 'static,
 {
-    each_mixer(r, mixers, label, f)
-        .pop()
-        .expect("m >= 2 mixers")
+    try_each_mixer_same(c, mixers, label, || Ok(f()))
 }
 
-/// Every mixer in turn makes its part of a step over `total` entries (leaf `labels[0]`), then
-/// each mixer checks every other mixer's part (leaf `labels[1]`,
-/// [`each_mixer_checks_the_others`]). Returns the parts in mixer order and whether every check
-/// passed; the caller records the status.
+/// [`each_mixer_same`] for a value whose computation can fail.
+pub(crate) fn try_each_mixer_same<E, T>(
+    c: &mut Ctx,
+    mixers: &Mixers<E>,
+    label: &str,
+    f: impl Fn() -> Result<T>,
+) -> Result<T>
+where
+    E: Pairing,
+    T: Wire + Clone + Send + 'static,
+{
+    let m = mixers.m();
+    let mut got = None;
+    for k in 0..m {
+        if mixers.get(k).is_some() {
+            got = Some(c.time(Party::Mixer(k), label, &f)?);
+        } else {
+            c.remote(Party::Mixer(k), label);
+        }
+    }
+    let tag = c.tag(Some(Party::Mixer(m - 1)), label);
+    match got {
+        Some(v) => {
+            if c.networked_run() && mixers.get(m - 1).is_some() {
+                c.publish(&tag, &v)?;
+            }
+            Ok(v)
+        }
+        None => c.fetch(&tag),
+    }
+}
+
+/// Every mixer runs `f` on itself, timed as its leaf `label` over `total` entries, making a
+/// public part (posted; every mixer's returned in mixer order) and a secret one (kept; this
+/// process's returned by mixer index).
+pub(crate) fn each_mixer_split<E, P, S>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    f: impl FnMut(&mut Mixer<E>) -> (P, S),
+) -> Result<(Vec<P>, Vec<Option<S>>)>
+where
+    E: Pairing,
+    P: Wire + Clone + Send + 'static,
+{
+    let made = each_mixer_private(c, mixers, label, total, f);
+    let mut public: Vec<Option<P>> = Vec::with_capacity(made.len());
+    let mut secret = Vec::with_capacity(made.len());
+    for (k, x) in made.into_iter().enumerate() {
+        match x {
+            Some((p, s)) => {
+                if c.networked_run() {
+                    let tag = c.tag(Some(Party::Mixer(k)), label);
+                    c.publish(&tag, &p)?;
+                }
+                public.push(Some(p));
+                secret.push(Some(s));
+            }
+            None => {
+                public.push(None);
+                secret.push(None);
+            }
+        }
+    }
+    for (k, slot) in public.iter_mut().enumerate() {
+        if slot.is_none() {
+            let tag = c.tag(Some(Party::Mixer(k)), label);
+            *slot = Some(c.fetch(&tag)?);
+        }
+    }
+    let public = public.into_iter().map(|p| p.expect("every part")).collect();
+    Ok((public, secret))
+}
+
+/// The AND of every party's verdict on the step `label`: this process's are given (and posted),
+/// the others' read from the board.
+pub(crate) fn agree(
+    c: &mut Ctx,
+    label: &str,
+    parties: &[Party],
+    mine: Vec<(Party, bool)>,
+) -> Result<bool> {
+    let verdict = format!("{label}/verdict");
+    let mut all = true;
+    for (p, ok) in &mine {
+        if c.networked_run() {
+            let tag = c.tag(Some(*p), &verdict);
+            c.publish(&tag, ok)?;
+        }
+        all &= ok;
+    }
+    for p in parties {
+        if !mine.iter().any(|(q, _)| q == p) {
+            let tag = c.tag(Some(*p), &verdict);
+            all &= c.fetch::<bool>(&tag)?;
+        }
+    }
+    Ok(all)
+}
+
+pub(crate) fn all_mixers(m: usize) -> Vec<Party> {
+    (0..m).map(Party::Mixer).collect()
+}
+
+/// Every mixer runs the same check, timed as its leaf `label`: true iff every mixer's check
+/// passed. All mixers check, whatever the others found.
+pub(crate) fn each_mixer_checks<E>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    mut check: impl FnMut(&mut Mixer<E>) -> bool,
+) -> Result<bool>
+where
+    E: Pairing,
+{
+    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, 0, |mx| check(mx))
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, ok)| ok.map(|ok| (Party::Mixer(k), ok)))
+        .collect();
+    agree(c, label, &all_mixers(mixers.m()), mine)
+}
+
+/// Each mixer checks what every other mixer published: for mixer j, `check(k)` for every
+/// k ≠ j (in parallel), timed as j's leaf `label` (its progress counts the mixers checked).
+/// True iff every check of every mixer passed. With one mixer this would check nothing, which
+/// is why a run needs m ≥ 2.
+pub(crate) fn each_mixer_checks_the_others<E>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    check: impl Fn(usize) -> bool + Sync,
+) -> Result<bool>
+where
+    E: Pairing,
+{
+    let m = mixers.m();
+    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, m - 1, |mx| {
+        let j = mx.k;
+        (0..m).into_par_iter().filter(|k| *k != j).all(|k| {
+            let ok = check(k);
+            crate::primitives::counters::tick(1);
+            ok
+        })
+    })
+    .into_iter()
+    .enumerate()
+    .filter_map(|(k, ok)| ok.map(|ok| (Party::Mixer(k), ok)))
+    .collect();
+    agree(c, label, &all_mixers(m), mine)
+}
+
+/// Every mixer makes its part of a step over `total` entries (leaf `labels[0]`), then each mixer
+/// checks every other mixer's part (leaf `labels[1]`, [`each_mixer_checks_the_others`]).
+/// Returns the parts in mixer order and whether every check passed; the caller records the
+/// status.
 pub(crate) fn each_mixer_then_checks_others<E, S>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
     labels: [&str; 2],
     total: usize,
-    mut make: impl FnMut(&mut Mixer<E>) -> S,
+    make: impl FnMut(&mut Mixer<E>) -> S,
     holds: impl Fn(usize, &S) -> bool + Sync,
-) -> (Vec<S>, bool)
+) -> Result<(Vec<S>, bool)>
 where
-    E: ark_ec::pairing::Pairing,
-    S: Sync,
+    E: Pairing,
+    S: Wire + Clone + Send + Sync + 'static,
 {
-    let make = |mx: &mut Mixer<E>| Ok::<_, std::convert::Infallible>(make(mx));
-    let Ok(out) = try_each_mixer_then_checks_others(r, mixers, labels, total, make, holds);
-    out
+    let parts = each_mixer_entries(c, mixers, labels[0], total, make)?;
+    let ok = each_mixer_checks_the_others(c, mixers, labels[1], |k| holds(k, &parts[k]))?;
+    Ok((parts, ok))
 }
 
-/// [`each_mixer_then_checks_others`] for parts whose making can fail: the first failure is
-/// returned before any mixer checks.
-pub(crate) fn try_each_mixer_then_checks_others<E, S, X>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
+/// [`each_mixer_then_checks_others`] for parts whose making can fail: the first failure of
+/// this process's mixers is returned before they check.
+pub(crate) fn try_each_mixer_then_checks_others<E, S>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
     [make_label, check_label]: [&str; 2],
     total: usize,
-    make: impl FnMut(&mut Mixer<E>) -> Result<S, X>,
+    mut make: impl FnMut(&mut Mixer<E>) -> Result<S>,
     holds: impl Fn(usize, &S) -> bool + Sync,
-) -> Result<(Vec<S>, bool), X>
+) -> Result<(Vec<S>, bool)>
 where
-    E: ark_ec::pairing::Pairing,
-    S: Sync,
+    E: Pairing,
+    S: Wire + Clone + Send + Sync + 'static,
 {
-    let parts = each_mixer_entries(r, mixers, make_label, total, make)
-        .into_iter()
-        .collect::<Result<Vec<S>, X>>()?;
-    let ok = each_mixer_checks_the_others(r, mixers, check_label, |k| holds(k, &parts[k]));
+    // A part that cannot be made stops this process before it posts anything of this step.
+    let made = each_mixer_private(c, mixers, make_label, total, |mx| make(mx));
+    let m = mixers.m();
+    let mut parts: Vec<Option<S>> = Vec::with_capacity(m);
+    for (k, p) in made.into_iter().enumerate() {
+        match p {
+            Some(p) => {
+                let p = p?;
+                if c.networked_run() {
+                    let tag = c.tag(Some(Party::Mixer(k)), make_label);
+                    c.publish(&tag, &p)?;
+                }
+                parts.push(Some(p));
+            }
+            None => parts.push(None),
+        }
+    }
+    for (k, slot) in parts.iter_mut().enumerate() {
+        if slot.is_none() {
+            let tag = c.tag(Some(Party::Mixer(k)), make_label);
+            *slot = Some(c.fetch(&tag)?);
+        }
+    }
+    let parts: Vec<S> = parts.into_iter().map(|p| p.expect("every part")).collect();
+    let ok = each_mixer_checks_the_others(c, mixers, check_label, |k| holds(k, &parts[k]))?;
     Ok((parts, ok))
+}
+
+/// Mixer k's turn in a chain (each mixer's input is another mixer's output): `f` runs it (and
+/// times its leaves, `labels` in order) where mixer k is hosted, and its result is posted;
+/// elsewhere the result is read from the board.
+pub(crate) fn mixer_turn<E, S>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    k: usize,
+    labels: &[&str],
+    f: impl FnOnce(&mut Ctx, &mut Mixer<E>) -> Result<S>,
+) -> Result<S>
+where
+    E: Pairing,
+    S: Wire + Clone + Send + 'static,
+{
+    let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
+    match mixers.get_mut(k) {
+        Some(mx) => {
+            let s = f(c, mx)?;
+            if c.networked_run() {
+                c.publish(&tag, &s)?;
+            }
+            Ok(s)
+        }
+        None => {
+            for label in labels {
+                c.remote(Party::Mixer(k), label);
+            }
+            c.fetch(&tag)
+        }
+    }
+}
+
+/// The verifier's step `label` over `total` entries: run (and posted) where the verifier is
+/// hosted, read from the board elsewhere.
+pub(crate) fn verifier_turn<T>(
+    c: &mut Ctx,
+    verifier: &mut Option<Verifier>,
+    label: &str,
+    total: usize,
+    f: impl FnOnce(&mut Verifier) -> Result<T>,
+) -> Result<T>
+where
+    T: Wire + Clone + Send + 'static,
+{
+    let tag = c.tag(Some(Party::Verifier), label);
+    match verifier.as_mut() {
+        Some(v) => {
+            let out = c.time_entries(Party::Verifier, label, total, || f(v))?;
+            if c.networked_run() {
+                c.publish(&tag, &out)?;
+            }
+            Ok(out)
+        }
+        None => {
+            c.remote(Party::Verifier, label);
+            c.fetch(&tag)
+        }
+    }
+}
+
+/// The driver's step (the dealer's or the senders'): run (and posted under `label`) in the
+/// driver, read from the board elsewhere. `f` times its own timers.
+pub(crate) fn driver_turn<T>(
+    c: &mut Ctx,
+    label: &str,
+    f: impl FnOnce(&mut Ctx) -> Result<T>,
+) -> Result<T>
+where
+    T: Wire + Clone + Send + 'static,
+{
+    let tag = c.tag(None, label);
+    if c.roles.driver {
+        let out = f(c)?;
+        if c.networked_run() {
+            c.publish(&tag, &out)?;
+        }
+        Ok(out)
+    } else {
+        c.fetch(&tag)
+    }
 }
 
 /// A section `section` in which every mixer runs the same check, timed as its leaf `label`
 /// ([`each_mixer_checks`]); records `status` after it. True iff every mixer's check passed.
 pub(crate) fn mixers_check_section<E>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
     [section, label, status]: [&str; 3],
     check: impl FnMut(&mut Mixer<E>) -> bool,
-) -> bool
+) -> Result<bool>
 where
-    E: ark_ec::pairing::Pairing,
+    E: Pairing,
 {
-    let ok = r.section(section, Totals::Mixers, |r| {
-        each_mixer_checks(r, mixers, label, check)
-    });
-    r.status(status, ok);
-    ok
+    let ok = c.section(section, crate::measurement::report::Totals::Mixers, |c| {
+        each_mixer_checks(c, mixers, label, check)
+    })?;
+    c.status(status, ok);
+    Ok(ok)
 }
 
 /// A section `section` in which the verifier runs one check over `total` entries, timed as its
 /// leaf `label`; records `status` after it. The check's result.
 pub(crate) fn verifier_check_section(
-    r: &mut Report,
+    c: &mut Ctx,
     [section, label, status]: [&str; 3],
     total: usize,
     check: impl FnOnce() -> bool,
-) -> bool {
-    let ok = r.section(section, Totals::Verifier, |r| {
-        r.time_entries(Party::Verifier, label, total, check)
-    });
-    r.status(status, ok);
-    ok
-}
-
-/// Every mixer in turn runs the same check, timed as its leaf `label`: true iff every mixer's
-/// check passed. All mixers check, whatever the others found.
-pub(crate) fn each_mixer_checks<E>(
-    r: &mut Report,
-    mixers: &mut [Mixer<E>],
-    label: &str,
-    check: impl FnMut(&mut Mixer<E>) -> bool,
-) -> bool
-where
-    E: ark_ec::pairing::Pairing,
-{
-    each_mixer(r, mixers, label, check).into_iter().all(|ok| ok)
-}
-
-/// Each mixer checks what every other mixer published: for mixer j, `check(k)` for every
-/// k ≠ j (in parallel), timed as j's leaf `label` (its progress counts the mixers checked).
-/// True iff every check of every mixer passed.
-/// With one mixer this would check nothing, which is why a run needs m ≥ 2.
-pub(crate) fn each_mixer_checks_the_others<E>(
-    r: &mut Report,
-    mixers: &[Mixer<E>],
-    label: &str,
-    check: impl Fn(usize) -> bool + Sync,
-) -> bool
-where
-    E: ark_ec::pairing::Pairing,
-{
-    let m = mixers.len();
-    let mut all = true;
-    for mx in mixers {
-        all &= r.time_entries(mx.party(), label, m - 1, || {
-            (0..m).into_par_iter().filter(|k| *k != mx.k).all(|k| {
-                let ok = check(k);
-                crate::primitives::counters::tick(1);
-                ok
-            })
-        });
-    }
-    all
+) -> Result<bool> {
+    let ok = c.section(section, crate::measurement::report::Totals::Verifier, |c| {
+        let mine = if c.roles.verifier {
+            let ok = c.time_entries(Party::Verifier, label, total, check);
+            vec![(Party::Verifier, ok)]
+        } else {
+            c.remote(Party::Verifier, label);
+            vec![]
+        };
+        agree(c, label, &[Party::Verifier], mine)
+    })?;
+    c.status(status, ok);
+    Ok(ok)
 }
 
 /// Decrypted values of a list, and the positions whose decryption failed. The values can only
 /// be taken out by [`Decrypted::with_status`], which records the step's status, False whenever a
 /// position failed: a failed decryption reads as a False status by construction. A failed
 /// position holds zero only so that the lists keep their length for the steps that follow.
+#[derive(Clone, Debug)]
 pub(crate) struct Decrypted<F> {
     values: Vec<F>,
     failed: Vec<usize>,
 }
+
+crate::wire_struct!(impl[F: PrimeField] Decrypted<F> { ark values, wire failed });
 
 impl<F: Default> FromIterator<Option<F>> for Decrypted<F> {
     fn from_iter<I: IntoIterator<Item = Option<F>>>(it: I) -> Self {
@@ -200,28 +480,28 @@ impl<F: Default> FromIterator<Option<F>> for Decrypted<F> {
 }
 
 impl<F> Decrypted<F> {
+    /// True iff every position decrypted.
+    pub(crate) fn complete(&self) -> bool {
+        self.failed.is_empty()
+    }
+
+    /// The values, whatever decrypted (for a party's own use of its own decryptions, whose
+    /// completeness its verdict reports).
+    pub(crate) fn into_values(self) -> Vec<F> {
+        self.values
+    }
+
     /// Records `status` as `checks_ok` and-ed with every position of every list having
     /// decrypted, and returns the lists' values in order with that status: the only way to take
     /// the values out.
     pub(crate) fn with_status<const N: usize>(
-        r: &mut Report,
+        c: &mut Ctx,
         status: &str,
         checks_ok: bool,
         lists: [Decrypted<F>; N],
     ) -> ([Vec<F>; N], bool) {
         let ok = checks_ok && lists.iter().all(|d| d.failed.is_empty());
-        r.status(status, ok);
+        c.status(status, ok);
         (lists.map(|d| d.values), ok)
-    }
-
-    /// [`Decrypted::with_status`] for one group of lists per party: one status for all.
-    pub(crate) fn each_with_status<const N: usize>(
-        r: &mut Report,
-        status: &str,
-        groups: Vec<[Decrypted<F>; N]>,
-    ) -> Vec<[Vec<F>; N]> {
-        let ok = groups.iter().flatten().all(|d| d.failed.is_empty());
-        r.status(status, ok);
-        groups.into_iter().map(|g| g.map(|d| d.values)).collect()
     }
 }

@@ -1,0 +1,260 @@
+//! How the parties of a run talk to each other: all in one process (`--transport local`), or
+//! each mix-server, the verifier and the bulletin board in a process of its own, the dealer and
+//! the senders in the driver, every message a post on the board over TLS 1.3
+//! (`--transport tls`).
+//!
+//! The protocol's code is the same for both: every process runs every step of the run in order
+//! ([`crate::protocol::run`]), but does only the work of the parties it hosts ([`Roles`]). What
+//! a party of another process made, it reads from the board when it needs it; what its own
+//! parties make, it posts. A [`Ctx`] is a process's view of the run: its report (the timers of
+//! its own parties) and its link to the board. The driver also keeps a place in its report for
+//! every other party's step and fills it at the end with the figures that party's process
+//! recorded ([`crate::measurement::report::Report::fill`]), so both transports print the same
+//! report.
+//!
+//! With one process, nothing is encoded or sent: a party's values are simply there. The few
+//! values that one party hands to another inside a step (the colluding mixers' blinding shares
+//! of the `zero-blinding` tamper) go through an in-process list of posts.
+
+pub mod board;
+pub mod process;
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+use crate::measurement::report::{NetStats, Party, Report, Totals};
+use crate::primitives::wire::{decode, encode, Wire};
+use crate::{Error, Result};
+
+use board::{BoardClient, Failure};
+
+/// The parties a process hosts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Roles {
+    /// Mix-servers in the run.
+    pub m: usize,
+    /// The mix-servers hosted here.
+    pub mixers: Vec<usize>,
+    /// The verifier is hosted here.
+    pub verifier: bool,
+    /// The dealer and the senders are hosted here, and this process writes the report.
+    pub driver: bool,
+}
+
+impl Roles {
+    /// Every party, in one process.
+    pub fn all(m: usize) -> Roles {
+        Roles {
+            m,
+            mixers: (0..m).collect(),
+            verifier: true,
+            driver: true,
+        }
+    }
+
+    /// True iff mixer k is hosted here.
+    pub fn mixer(&self, k: usize) -> bool {
+        self.mixers.contains(&k)
+    }
+
+    /// True iff `party` is hosted here.
+    pub fn hosts(&self, party: Party) -> bool {
+        match party {
+            Party::Mixer(k) => self.mixer(k),
+            Party::Verifier => self.verifier,
+        }
+    }
+
+    /// The name of this process's party on the board: `driver`, `verifier` or `mixer k`.
+    pub fn name(&self) -> String {
+        if self.driver {
+            "driver".into()
+        } else if self.verifier {
+            "verifier".into()
+        } else {
+            format!("mixer {}", self.mixers.first().copied().unwrap_or(0))
+        }
+    }
+}
+
+/// Something to do when the process enters a section (a fault the tests inject).
+pub type Hook = Box<dyn FnMut() + Send>;
+
+/// A process's view of the run: its report, the parties it hosts and its link to the board.
+/// It derefs to its [`Report`].
+pub struct Ctx {
+    report: Report,
+    /// The parties hosted here.
+    pub roles: Roles,
+    board: Option<Arc<BoardClient>>,
+    local_posts: HashMap<String, Box<dyn Any + Send>>,
+    hooks: Vec<(String, Hook)>,
+}
+
+impl Deref for Ctx {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.report
+    }
+}
+
+impl DerefMut for Ctx {
+    fn deref_mut(&mut self) -> &mut Report {
+        &mut self.report
+    }
+}
+
+impl Ctx {
+    /// Every party in this process (`--transport local`).
+    pub fn local(report: Report) -> Ctx {
+        let m = report.mixers();
+        Ctx {
+            report,
+            roles: Roles::all(m),
+            board: None,
+            local_posts: HashMap::new(),
+            hooks: Vec::new(),
+        }
+    }
+
+    /// The parties `roles` in this process, the others reached through `board`.
+    pub fn networked(report: Report, roles: Roles, board: Arc<BoardClient>) -> Ctx {
+        Ctx {
+            report,
+            roles,
+            board: Some(board),
+            local_posts: HashMap::new(),
+            hooks: Vec::new(),
+        }
+    }
+
+    /// Runs `hook` when the process first enters a section named `section`.
+    pub fn on_section(&mut self, section: &str, hook: Hook) {
+        self.hooks.push((section.to_string(), hook));
+    }
+
+    /// The report, taken out at the end of the run.
+    pub fn into_report(self) -> Report {
+        self.report
+    }
+
+    /// True with the `tls` transport.
+    pub fn networked_run(&self) -> bool {
+        self.board.is_some()
+    }
+
+    /// True in the process that writes the report while other processes do some of the work:
+    /// it keeps a place for every step of another process's party.
+    pub fn assembles(&self) -> bool {
+        self.board.is_some() && self.roles.driver
+    }
+
+    /// The link to the board, with the `tls` transport.
+    pub fn board(&self) -> Option<&Arc<BoardClient>> {
+        self.board.as_ref()
+    }
+
+    /// Runs `f` inside a section timer (party-less) that prints the given per-party totals.
+    pub fn section<T>(&mut self, name: &str, totals: Totals, f: impl FnOnce(&mut Ctx) -> T) -> T {
+        for (at, hook) in &mut self.hooks {
+            if at == name {
+                hook();
+                at.clear();
+            }
+        }
+        self.report.open_section(name, totals);
+        let out = f(self);
+        self.report.close_section();
+        out
+    }
+
+    /// The tag of a post about the step `label` of `party` (None: the driver's) at the current
+    /// place of the run: the open sections, the label and the party.
+    pub fn tag(&self, party: Option<Party>, label: &str) -> String {
+        let (_, mut path) = self.report.open_path();
+        path.push(label.to_string());
+        if let Some(p) = party {
+            path.push(p.to_string());
+        }
+        path.join("/")
+    }
+
+    /// Where the run is in this process: the open sections, joined by " > ".
+    pub fn step(&self) -> String {
+        self.report.open_path().1.join(" > ")
+    }
+
+    fn stopped(&self, f: Failure) -> Error {
+        Error::Stopped {
+            party: f.party,
+            step: self.step(),
+            why: f.why,
+        }
+    }
+
+    /// Posts `value` under `tag`: on the board with the `tls` transport (its bytes counted in
+    /// the open timer), in the in-process list otherwise.
+    pub fn publish<T: Wire + Clone + Send + 'static>(
+        &mut self,
+        tag: &str,
+        value: &T,
+    ) -> Result<()> {
+        match self.board.clone() {
+            Some(board) => {
+                let bytes = board
+                    .post(tag, &encode(value))
+                    .map_err(|f| self.stopped(f))?;
+                self.report.add_net(&NetStats {
+                    bytes_sent: bytes,
+                    posts: 1,
+                    ..Default::default()
+                });
+            }
+            None => {
+                self.local_posts
+                    .insert(tag.to_string(), Box::new(value.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The value posted under `tag`, waiting for it with the `tls` transport (the bytes, the
+    /// wait and whether it was a round counted in the open timer).
+    pub fn fetch<T: Wire + Send + 'static>(&mut self, tag: &str) -> Result<T> {
+        match self.board.clone() {
+            Some(board) => {
+                let (bytes, cost) = board.fetch(tag).map_err(|f| self.stopped(f))?;
+                self.report.add_net(&NetStats {
+                    bytes_received: cost.bytes,
+                    reads: 1,
+                    rounds: u64::from(cost.waited_s > 0.0),
+                    waited_s: cost.waited_s,
+                    ..Default::default()
+                });
+                decode(&bytes).map_err(|e| Error::Stopped {
+                    party: "the run".into(),
+                    step: self.step(),
+                    why: format!("the post {tag:?} does not decode: {e}"),
+                })
+            }
+            None => {
+                let v = self.local_posts.remove(tag).ok_or_else(|| {
+                    Error::Input(format!("nothing was posted under {tag:?} in this process"))
+                })?;
+                v.downcast::<T>()
+                    .map(|b| *b)
+                    .map_err(|_| Error::Input(format!("the post {tag:?} is of another type")))
+            }
+        }
+    }
+
+    /// A place for `party`'s step `label`, done by another process (only the process that
+    /// writes the report keeps one).
+    pub fn remote(&mut self, party: Party, label: &str) {
+        if self.assembles() {
+            self.report.remote_leaf(party, label);
+        }
+    }
+}
