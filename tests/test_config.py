@@ -113,3 +113,31 @@ def test_every_seed_is_a_64_hex_digit_digest_of_the_configured_seed() -> None:
         first, second = run_seed({"seed": seed}, 1), run_seed({"seed": seed}, 2)
         assert first == hashlib.sha256(f"tmbench-seed/{seed}/1".encode()).hexdigest()
         assert first is not None and len(first) == 64 and first != second
+
+
+def test_transports_and_networks_reach_both_distributed_provers(workflow_copy: Workflow) -> None:
+    """db-sm-rsm runs in one process and over TLS on each network; the collaborative prover on
+    each network too; the defaults leave the ids of one-process, loopback runs as they were."""
+    proc = workflow_copy.snakemake(
+        "--dry-run", "--printshellcmds", "--cores", "1", "raw", "--config",
+        "experiments=[db-sm-rsm,collab-groth16]", "entries=16", "dbsm_transport=[local,tls]",
+        "networks=[none,lan]", "statements=[sm]", "zksnark_circuits=[optimized]",
+    )  # fmt: skip
+    out = proc.stdout
+    assert "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/" in out
+    assert "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1-tls/" in out
+    assert "--transport tls --network lan" in out and "n16-m4-bn254-fast-s128-t1-tls-lan/" in out
+    assert "raw/collab-groth16/sm-optimized-n16-t1/" in out
+    assert "raw/collab-groth16/sm-optimized-n16-t1-lan/" in out and "--network lan" in out
+
+
+def test_emulated_networks_are_refused_in_containers() -> None:
+    import pytest
+
+    from analysis.plan.settings import SettingsError, check
+
+    cfg = {"networks": ["none", "wan"], "runner": "podman", "dbsm_transport": ["tls"],
+           "experiments": ["db-sm-rsm"]}  # fmt: skip
+    with pytest.raises(SettingsError, match=r"config key 'networks': db-sm-rsm --transport tls runs"):
+        check(cfg)
+    check({"networks": ["wan"], "runner": "podman", "experiments": ["db-sm-rsm"]})  # no tls: no network

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from analysis.experiments import Job, Program, zksnark
+from analysis.plan import networks
 from analysis.plan.runs import INT, Part, Run, RunScheme, listed, runs, set_sizes, thread_counts
 
 # The collaborative prover proves a circuit the zkSNARK run of the same statement, n and threads
@@ -16,16 +17,18 @@ from analysis.plan.runs import INT, Part, Run, RunScheme, listed, runs, set_size
 SCHEME = RunScheme("collab-groth16", (
     Part("statement", "", "sm|rsm"), Part("circuit", "", "zokrates|optimized"),
     Part("n", "n", INT, True), Part("threads", "t", INT, True),
+    Part("network", "", "none|lan|region|wan", default=networks.LOOPBACK),
 ))  # fmt: skip
 
 
 def plan(cfg: Mapping[str, Any]) -> list[Run]:
     grid = [
-        {"statement": st, "circuit": c, "n": n, "threads": t}
+        {"statement": st, "circuit": c, "n": n, "threads": t, "network": net}
         for st in cfg["statements"]
         for c in cfg["zksnark_circuits"]
         for n in set_sizes(cfg)
         for t in thread_counts(cfg)
+        for net in networks.profiles(cfg)
     ]
     extra = {
         "parties": sorted(int(m) for m in cfg["collab_parties"]),
@@ -51,6 +54,8 @@ def command(run: Run, job: Job) -> list[str]:
     argv = [PROGRAM.path, "run", "--r1cs", f"{build}/{stem}.r1cs", "--wtns", f"{build}/{witness}.wtns",
             "--parties", listed(e["parties"]), "--variants", listed(e["variants"]),
             "--threads", str(run.params["threads"]), "--out", job.out]  # fmt: skip
+    if run.params["network"] != networks.LOOPBACK:
+        argv += ["--network", run.params["network"]]
     return argv + (["--seed", job.seed] if job.seed else [])
 
 
@@ -72,7 +77,7 @@ def check(cfg: Mapping[str, Any]) -> list[str]:
             "config key 'hash': collab-groth16 proves the circuits of the Poseidon-tree zkSNARK runs; "
             "add poseidon or leave collab-groth16 out"
         ]
-    return zksnark.check(cfg)
+    return zksnark.check(cfg) + networks.problems(cfg, "collab-groth16")
 
 
 PROGRAM = Program("collab-groth16", "collab-groth16", ("zksnark-sm-rsm/collab", "zksnark-sm-rsm/prover"))

@@ -7,13 +7,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from analysis.experiments import Job, Program
+from analysis.plan import networks
 from analysis.plan.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
+# The transport and the network are left out of a run's id at their defaults (local, none):
+# `n1000-m4-bn254-fast-s128-t1` is in one process, `...-t1-tls` over TLS on the loopback,
+# `...-t1-tls-wan` over TLS on the emulated wan.
 SCHEME = RunScheme("db-sm-rsm", (
     Part("n", "n", INT, True), Part("m", "m", INT, True),
     Part("curve", "", "bn254|bls12-381"), Part("mode", "", "fast|paper"),
     Part("security", "s", "128|paper"), Part("threads", "t", INT, True),
+    Part("transport", "", "local|tls", default="local"),
+    Part("network", "", "none|lan|region|wan", default=networks.LOOPBACK),
 ))  # fmt: skip
+
+
+def _links(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(transport, network) pairs: the local transport has no network; tls runs on each one."""
+    pairs = [("local", networks.LOOPBACK)] if "local" in cfg["dbsm_transport"] else []
+    if "tls" in cfg["dbsm_transport"]:
+        pairs += [("tls", net) for net in networks.profiles(cfg)]
+    return pairs
 
 
 def plan(cfg: Mapping[str, Any]) -> list[Run]:
@@ -22,13 +36,15 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
     points = {(n, int(cfg["mixers"])) for n in set_sizes(cfg)}
     points |= {(int(cfg["entries"]), int(m)) for m in cfg["sweep_mixers"]}
     grid = [
-        {"n": n, "m": m, "curve": curve, "mode": mode, "security": str(sec), "threads": t}
+        {"n": n, "m": m, "curve": curve, "mode": mode, "security": str(sec), "threads": t,
+         "transport": transport, "network": net}
         for n, m in sorted(points)
         for curve in cfg["curve"]
         for mode in cfg["mode"]
         for sec in cfg["security"]
         for t in thread_counts(cfg)
-    ]
+        for transport, net in _links(cfg)
+    ]  # fmt: skip
     return runs(SCHEME, grid, cfg)
 
 
@@ -37,7 +53,17 @@ def command(run: Run, job: Job) -> list[str]:
     argv = [PROGRAM.path, str(p["n"]), str(p["m"]), "--curve", p["curve"], "--mode", p["mode"],
             "--security", p["security"], "--threads", str(p["threads"]),
             "--key-cache", f"{job.results}/keys", "--out", job.out]  # fmt: skip
+    if p["transport"] != "local":
+        argv += ["--transport", p["transport"]]
+    if p["network"] != networks.LOOPBACK:
+        argv += ["--network", p["network"]]
     return argv + (["--seed", job.seed] if job.seed else [])
+
+
+def check(cfg: Mapping[str, Any]) -> list[str]:
+    if "tls" not in cfg["dbsm_transport"]:
+        return []
+    return networks.problems(cfg, "db-sm-rsm --transport tls")
 
 
 def features(run: Run) -> dict[str, float]:
@@ -49,6 +75,16 @@ def features(run: Run) -> dict[str, float]:
 PROGRAM = Program("db-sm-rsm", "db-sm-rsm", ("db-sm-rsm",))
 
 CONFIG = """
+dbsm_transport:
+  description: >-
+    how db-sm-rsm's parties talk: local = every party in one process (the paper's artifact's
+    way); tls = every mix-server, the verifier and a bulletin board in processes of their own,
+    every message a post on the board over TLS 1.3, run once per profile of `networks`
+  type: array
+  items: {type: string, enum: [local, tls]}
+  minItems: 1
+  uniqueItems: true
+  default: [local]
 curve:
   description: pairing curve of db-sm-rsm
   type: array

@@ -18,12 +18,27 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Part:
-    """One parameter in a run id: its name, the literal before its value, the value's regex."""
+    """One parameter in a run id: its name, the literal before its value, the value's regex.
+
+    A part with a `default` is left out of the id when it has that value, so a parameter added
+    to an experiment leaves the ids of its existing runs as they were."""
 
     key: str
     prefix: str
     pattern: str
     integer: bool = False
+    default: str | None = None
+
+    def regex(self, named: bool) -> str:
+        group = f"?P<{self.key}>" if named else "?:"
+        text = f"{re.escape(self.prefix)}({group}{self.pattern})"
+        return text if self.default is None else f"(?:-{text})?"
+
+    def written(self, value: Any) -> str:
+        """This part in an id ("" when it is left out), without the separator."""
+        if self.default is not None and str(value) == self.default:
+            return ""
+        return f"{self.prefix}{value}"
 
 
 @dataclass(frozen=True)
@@ -33,19 +48,26 @@ class RunScheme:
     experiment: str
     parts: tuple[Part, ...]
 
+    def _body(self, named: bool) -> str:
+        """The parts' regexes: a required part after the first is joined by "-"; an optional
+        part carries its own "-" inside its optional group."""
+        body = ""
+        for i, p in enumerate(self.parts):
+            sep = "-" if i and p.default is None else ""
+            body += sep + p.regex(named)
+        return body
+
     @property
     def regex(self) -> re.Pattern[str]:
-        body = "-".join(f"{re.escape(p.prefix)}(?P<{p.key}>{p.pattern})" for p in self.parts)
-        return re.compile(rf"{body}(?:-r(?P<rep>[0-9]+))?")
+        return re.compile(rf"{self._body(True)}(?:-r(?P<rep>[0-9]+))?")
 
     @property
     def pattern(self) -> str:
         """The regex as text, without named groups (for Snakemake's wildcard constraints)."""
-        body = "-".join(f"{re.escape(p.prefix)}(?:{p.pattern})" for p in self.parts)
-        return rf"{body}(?:-r[0-9]+)?"
+        return rf"{self._body(False)}(?:-r[0-9]+)?"
 
     def name(self, params: Mapping[str, Any], rep: int = 1) -> str:
-        text = "-".join(f"{p.prefix}{params[p.key]}" for p in self.parts)
+        text = "-".join(w for p in self.parts if (w := p.written(params[p.key])))
         return text if rep == 1 else f"{text}-r{rep}"
 
     def parse(self, run_id: str) -> dict[str, Any] | None:
@@ -55,7 +77,9 @@ class RunScheme:
             return None
         out: dict[str, Any] = {}
         for p in self.parts:
-            out[p.key] = int(m.group(p.key)) if p.integer else m.group(p.key)
+            value = m.group(p.key)
+            value = p.default if value is None else value
+            out[p.key] = int(value) if p.integer else value
         out["rep"] = int(m.group("rep") or 1)
         return out
 
