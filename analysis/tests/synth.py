@@ -222,8 +222,9 @@ def collab_json(out: Path, run: plan_runs.Run, fail: str | None) -> Path:
                     "parties": m,
                     "status": "PASSED" if ok else "FAILED",
                     "error": None,
-                    "security_model": "semi-honest" if variant == "semi-honest" else
-                    "malicious with abort: a deviation makes the run abort, or yields a proof every "
+                    "security_model": "semi-honest"
+                    if variant == "semi-honest"
+                    else "malicious with abort: a deviation makes the run abort, or yields a proof every "
                     "party rejects; never an accepted false proof",
                     "summary": summary,
                     "per_party": [{"id": j, "online": {"cpu_s": single * factor}} for j in range(m)],
