@@ -5,13 +5,9 @@
 //! one; every injected fault is detected over the network; bad input is refused with exit
 //! status 2 before any work.
 
-use measure::testing::{read_json, Bench};
+use measure::testing::Bench;
 
-const BENCH: Bench = Bench {
-    exe: env!("CARGO_BIN_EXE_cmix-bench"),
-    crate_dir: env!("CARGO_MANIFEST_DIR"),
-    name: "cmix",
-};
+const BENCH: Bench = measure::bench!("cmix-bench", "cmix");
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
@@ -19,7 +15,7 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     // Each test's report has its own file name: the body is validated through a scratch file
     // named after it, shared by the tests of this process.
     let out = dir.join("sub/small.json");
-    let o = BENCH.run(&[
+    let stderr = BENCH.run_ok(&[
         "--clients",
         "16,20",
         "--groups",
@@ -35,16 +31,11 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{stderr}");
     assert!(
         stderr.contains("[progress] cmix ec clients=16 threads=1 batches: 2/2 done"),
         "{stderr}"
     );
-    BENCH.validate_enveloped(&out).unwrap();
-    let report = read_json(&out);
-    assert_eq!(report["passed"], true);
-    assert_eq!(report["tool"], "cmix-bench");
+    let report = BENCH.enveloped(&out, true);
     assert!(report["seed"].is_null());
     assert_eq!(report["parameters"]["clients"], serde_json::json!([16, 20]));
     let r = &report["body"];
@@ -126,9 +117,8 @@ fn detected(group: &str, tamper: &str, says: &str) {
         o.status.success(),
         "{group} {tamper} not detected: {stderr}"
     );
-    BENCH.validate_enveloped(&out).unwrap();
-    let r = read_json(&out);
-    assert_eq!(r["passed"], true, "a detected fault is a passed check");
+    // A detected fault is a passed check.
+    let r = BENCH.enveloped(&out, true);
     let run = &r["body"]["runs"][0];
     assert_eq!(run["status"], "DETECTED", "{run}");
     assert_eq!(run["tamper"], tamper);
@@ -152,51 +142,36 @@ fn every_fault_is_detected_over_the_network() {
 
 #[test]
 fn bad_input_exits_2_before_any_work() {
-    let dir = BENCH.scratch("bad");
-    let out = dir.join("report.json");
-    let o = out.to_str().unwrap();
-    for (args, says) in [
-        (vec!["--clients", "3"], "--clients 3"),
+    let cases: [(&[&str], &str); 10] = [
+        (&["--clients", "3"], "--clients 3"),
+        (&["--clients", "16", "--groups", "ec,dh"], "unknown group"),
+        (&["--clients", "16", "--threads", "0"], "--threads 0"),
+        (&["--clients", "16", "--reps", "0"], "--reps 0"),
+        (&["--clients", "16", "--ec-width", "0"], "--ec-width 0"),
+        (&["--clients", "16", "--tamper", "tag:5:1"], "node 5"),
+        (&["--clients", "16", "--tamper", "tag:1:16"], "slot 16"),
         (
-            vec!["--clients", "16", "--groups", "ec,dh"],
-            "unknown group",
-        ),
-        (vec!["--clients", "16", "--threads", "0"], "--threads 0"),
-        (vec!["--clients", "16", "--reps", "0"], "--reps 0"),
-        (vec!["--clients", "16", "--ec-width", "0"], "--ec-width 0"),
-        (vec!["--clients", "16", "--tamper", "tag:5:1"], "node 5"),
-        (vec!["--clients", "16", "--tamper", "tag:1:16"], "slot 16"),
-        (
-            vec!["--clients", "16", "--tamper", "melt:1"],
+            &["--clients", "16", "--tamper", "melt:1"],
             "expected proof:N",
         ),
         (
-            vec!["--clients", "16", "--seed", "abc"],
+            &["--clients", "16", "--seed", "abc"],
             "64 hexadecimal digits",
         ),
-        (vec!["--clients", "x"], "invalid value"),
-    ] {
-        let mut a = args.clone();
-        a.extend(["--out", o]);
-        let stderr = BENCH.refuses(&a, says);
+        (&["--clients", "x"], "invalid value"),
+    ];
+    let stderrs = BENCH.refuses_bad_input(&cases, &["--clients", "16"]);
+    for ((args, _), stderr) in cases.iter().zip(stderrs) {
         assert!(
             !stderr.contains("timing the operations"),
             "{args:?} started work: {stderr}"
         );
     }
-    // An output path that is a directory.
-    BENCH.refuses(
-        &["--clients", "16", "--out", dir.to_str().unwrap()],
-        "is a directory",
-    );
-    assert!(!out.exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The digest of the inputs of a small run with `seed` (if any).
-fn inputs_digest(dir: &std::path::Path, name: &str, seed: Option<&str>) -> String {
-    let out = dir.join(format!("{name}.json"));
-    let mut args = vec![
+#[test]
+fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
+    let args = [
         "--clients",
         "16",
         "--groups",
@@ -209,45 +184,18 @@ fn inputs_digest(dir: &std::path::Path, name: &str, seed: Option<&str>) -> Strin
         "1",
         "--unit-seconds",
         "0.001",
-        "--out",
-        out.to_str().unwrap(),
     ];
-    if let Some(s) = seed {
-        args.extend(["--seed", s]);
-    }
-    let o = BENCH.run(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r = read_json(&out);
-    assert_eq!(r["seed"].as_str(), seed);
-    let keys = r["body"]["protocol"]["keys"].as_str().unwrap().to_string();
-    assert_eq!(
-        keys.contains("derived from the public seed (not secret)"),
-        seed.is_some()
-    );
-    r["inputs_sha256"].as_str().unwrap().to_string()
-}
-
-#[test]
-fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
-    let dir = BENCH.scratch("seed");
-    let seed = "5eed".repeat(16);
-    let a = inputs_digest(&dir, "a", Some(&seed));
-    assert_eq!(a, inputs_digest(&dir, "b", Some(&seed)));
-    let other = "0123".repeat(16);
-    assert_ne!(a, inputs_digest(&dir, "c", Some(&other)));
-    let fresh = inputs_digest(&dir, "d", None);
-    assert_ne!(fresh, inputs_digest(&dir, "e", None));
-    assert_ne!(fresh, a);
-    std::fs::remove_dir_all(&dir).unwrap();
+    BENCH.seeds_reproduce(&args, |r, seed| {
+        let keys = r["body"]["protocol"]["keys"].as_str().unwrap();
+        let derived = keys.contains("derived from the public seed (not secret)");
+        assert_eq!(derived, seed.is_some(), "{keys}");
+    });
 }
 
 #[test]
 fn the_sample_report_conforms_and_every_run_passed() {
     // data/sample-report.json is the default run the results file's figures come from.
-    let path = BENCH.path("data/sample-report.json");
-    BENCH.validate_enveloped(&path).unwrap();
-    let report = read_json(&path);
-    assert_eq!(report["passed"], true);
+    let report = BENCH.enveloped(&BENCH.path("data/sample-report.json"), true);
     assert_ne!(report["provenance"]["commit"], "unknown");
     let r = &report["body"];
     for group in ["ec", "mg", "mg-full"] {

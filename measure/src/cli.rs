@@ -232,7 +232,10 @@ mod tests {
             ExitCode::from(1)
         );
         let written = crate::testing::read_json(&out);
-        assert_eq!(written["passed"], false, "a failed run still writes its report");
+        assert_eq!(
+            written["passed"], false,
+            "a failed run still writes its report"
+        );
         assert_eq!(written["body"]["x"], 1);
         // Bad input found late: status 2 and the earlier report left alone.
         assert_eq!(

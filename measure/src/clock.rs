@@ -21,29 +21,23 @@ pub struct Usage {
 
 /// `getrusage(RUSAGE_SELF)`: CPU time of every thread of the process, and peak RSS.
 pub fn usage() -> Usage {
-    let Some(ru) = getrusage(libc::RUSAGE_SELF) else {
-        return Usage {
-            user: f64::NAN,
-            sys: f64::NAN,
-            peak_rss_mib: f64::NAN,
-        };
-    };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    Usage {
-        user: secs(ru.ru_utime),
-        sys: secs(ru.ru_stime),
-        // The process's own high-water mark where Linux gives it; else ru_maxrss (in KiB),
-        // which Linux carries across execve: a program started by a large parent (the Node
-        // driver, a benchmark driver) would report the parent's peak instead of its own.
-        peak_rss_mib: vm_hwm_kib().unwrap_or(ru.ru_maxrss as f64) / 1024.0,
-    }
+    // The process's own high-water mark where Linux gives it; else ru_maxrss (in KiB), which
+    // Linux carries across execve: a program started by a large parent (the Node driver, a
+    // benchmark driver) would report the parent's peak instead of its own.
+    rusage(libc::RUSAGE_SELF, |max_kib| vm_hwm_kib().unwrap_or(max_kib))
 }
 
 /// `getrusage(RUSAGE_CHILDREN)`: CPU time of the children this process has waited for (party
 /// processes, nodes, a prover it started), and the largest peak RSS among them. Short-lived
 /// children are counted exactly, which a sampling job scheduler misses.
 pub fn children_usage() -> Usage {
-    let Some(ru) = getrusage(libc::RUSAGE_CHILDREN) else {
+    rusage(libc::RUSAGE_CHILDREN, |max_kib| max_kib)
+}
+
+/// [`getrusage`] of `who` as a [`Usage`], its peak in KiB being `peak_kib(ru_maxrss)`; NaN
+/// figures where the call fails.
+fn rusage(who: libc::c_int, peak_kib: impl FnOnce(f64) -> f64) -> Usage {
+    let Some(ru) = getrusage(who) else {
         return Usage {
             user: f64::NAN,
             sys: f64::NAN,
@@ -54,7 +48,7 @@ pub fn children_usage() -> Usage {
     Usage {
         user: secs(ru.ru_utime),
         sys: secs(ru.ru_stime),
-        peak_rss_mib: ru.ru_maxrss as f64 / 1024.0,
+        peak_rss_mib: peak_kib(ru.ru_maxrss as f64) / 1024.0,
     }
 }
 

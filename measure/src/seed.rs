@@ -127,7 +127,13 @@ mod tests {
         let s: Seed = HEX.parse().unwrap();
         assert_eq!(s.hex(), HEX.to_lowercase());
         assert_eq!(s.to_string().parse::<Seed>().unwrap(), s);
-        for bad in ["", "42", &HEX[..63], &format!("{HEX}0"), &HEX.replace('0', "g")] {
+        for bad in [
+            "",
+            "42",
+            &HEX[..63],
+            &format!("{HEX}0"),
+            &HEX.replace('0', "g"),
+        ] {
             let e = bad.parse::<Seed>().unwrap_err();
             assert!(e.contains("64 hexadecimal digits"), "{bad:?}: {e}");
         }
@@ -143,7 +149,10 @@ mod tests {
         assert_ne!(a, stream("x", Some(&t)).next_u64());
         assert_ne!(stream("x", None).next_u64(), stream("x", None).next_u64());
         // The domain's length is hashed first: "ab"+seed and "a"+"b..." cannot collide.
-        assert_ne!(s.stream_key("ab"), Seed::from_bytes([0; 32]).stream_key("a"));
+        assert_ne!(
+            s.stream_key("ab"),
+            Seed::from_bytes([0; 32]).stream_key("a")
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What the experiment crates' end-to-end tests share (behind the `testing` feature, for
 //! `[dev-dependencies]` only): running a bench binary, scratch directories, checking a JSON
-//! report against its schema with Python's `jsonschema`, refused input ([`Bench`]), and the
+//! report against its schema with Python's `jsonschema`, reading an enveloped report, refused
+//! input ([`Bench`]), the seed test every program has ([`assert_seeds_reproduce`]), and the
 //! reference-figure tables in CSV.
 //!
 //! Each helper panics with a message naming what failed, as a test should.
@@ -11,14 +12,10 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 /// An experiment crate's bench binary as its end-to-end tests see it; built in a test file as
-/// a constant from the paths cargo gives it:
+/// a constant from the paths cargo gives it, with [`bench!`](crate::bench):
 ///
 /// ```ignore
-/// const BENCH: Bench = Bench {
-///     exe: env!("CARGO_BIN_EXE_veccom-bench"),
-///     crate_dir: env!("CARGO_MANIFEST_DIR"),
-///     name: "veccom",
-/// };
+/// const BENCH: Bench = measure::bench!("veccom-bench", "veccom");
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Bench {
@@ -40,6 +37,77 @@ impl Bench {
             .env("SUITE_PROGRESS", "lines")
             .output()
             .unwrap_or_else(|e| panic!("cannot run {}: {e}", self.exe))
+    }
+
+    /// Runs the binary with `args` and asserts that it succeeds (exit status 0); returns the
+    /// standard error.
+    pub fn run_ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        stderr
+    }
+
+    /// Runs the binary with `args`, then `--out out` and, with a seed, `--seed seed`; asserts
+    /// that it succeeds and that the report's envelope names the seed (or none). Returns the
+    /// envelope.
+    pub fn run_seeded(&self, args: &[&str], out: &Path, seed: Option<&str>) -> Value {
+        let mut all = args.to_vec();
+        all.extend(["--out", out.to_str().expect("a UTF-8 path")]);
+        if let Some(s) = seed {
+            all.extend(["--seed", s]);
+        }
+        self.run_ok(&all);
+        let report = read_json(out);
+        assert_eq!(report["seed"].as_str(), seed, "{}", out.display());
+        report
+    }
+
+    /// The enveloped report at `out`, checked: the envelope and the body against their schemas
+    /// ([`Bench::validate_enveloped`]), the tool named after the binary, and the verdict
+    /// `passed`.
+    pub fn enveloped(&self, out: &Path, passed: bool) -> Value {
+        self.validate_enveloped(out)
+            .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+        let report = read_json(out);
+        let tool = Path::new(self.exe).file_name().and_then(|f| f.to_str());
+        assert_eq!(report["tool"].as_str(), tool, "{}", out.display());
+        assert_eq!(report["passed"], passed, "{}", out.display());
+        report
+    }
+
+    /// The bad-input test every bench has: each case `(args, says)`, followed by `--out` a file
+    /// in a scratch directory, is refused (see [`Bench::refuses`]) and writes no report; so is
+    /// `valid` (valid arguments) with `--out` the directory itself. Returns the cases' standard
+    /// errors.
+    pub fn refuses_bad_input(&self, cases: &[(&[&str], &str)], valid: &[&str]) -> Vec<String> {
+        let dir = self.scratch("bad-input");
+        let out = dir.join("r.json");
+        let path = out.to_str().expect("a UTF-8 path");
+        let stderrs = cases
+            .iter()
+            .map(|(args, says)| {
+                let stderr = self.refuses(&[*args, &["--out", path]].concat(), says);
+                assert!(!out.exists(), "{args:?}: a report was written");
+                stderr
+            })
+            .collect();
+        let dir_path = dir.to_str().expect("a UTF-8 path");
+        self.refuses(&[valid, &["--out", dir_path]].concat(), "is a directory");
+        remove_scratch(&dir);
+        stderrs
+    }
+
+    /// The seed test every bench has ([`assert_seeds_reproduce`]) on small runs with `args`;
+    /// `check(report, seed)` looks at each run's report too.
+    pub fn seeds_reproduce(&self, args: &[&str], check: impl Fn(&Value, Option<&str>)) {
+        let dir = self.scratch("seed");
+        assert_seeds_reproduce(|name, seed| {
+            let report = self.run_seeded(args, &dir.join(name), seed);
+            check(&report, seed);
+            inputs_sha256(&report)
+        });
+        remove_scratch(&dir);
     }
 
     /// Runs the binary with `args` and asserts that it refuses them as bad input must be
@@ -74,12 +142,58 @@ impl Bench {
     }
 }
 
+/// A [`Bench`] for the calling crate's binary `$bin` (its scratch directories named after
+/// `$name`), from the paths cargo gives the crate's tests.
+#[macro_export]
+macro_rules! bench {
+    ($bin:literal, $name:literal) => {
+        $crate::testing::Bench {
+            exe: env!(concat!("CARGO_BIN_EXE_", $bin)),
+            crate_dir: env!("CARGO_MANIFEST_DIR"),
+            name: $name,
+        }
+    };
+}
+
+/// Two public seeds (64 hex digits) for the seed tests.
+pub const SEEDS: [&str; 2] = [
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed",
+];
+
+/// The seed test every program has. `digest(name, seed)` makes a small run, its report named
+/// `name`, with `--seed seed` (`None`: no seed) and returns its inputs digest (see
+/// [`inputs_sha256`]). Asserts that one seed twice gives one digest and another seed another,
+/// and that two runs without a seed give two digests, both unlike the seeded one. The runs'
+/// reports are `a.json` to `e.json`, `a.json` with the first of [`SEEDS`].
+pub fn assert_seeds_reproduce(mut digest: impl FnMut(&str, Option<&str>) -> String) {
+    let a = digest("a.json", Some(SEEDS[0]));
+    assert_eq!(a, digest("b.json", Some(SEEDS[0])), "one seed, two inputs");
+    assert_ne!(a, digest("c.json", Some(SEEDS[1])), "two seeds, one input");
+    let fresh = digest("d.json", None);
+    assert_ne!(fresh, digest("e.json", None), "no seed, the same inputs");
+    assert_ne!(fresh, a, "no seed, the seeded inputs");
+}
+
+/// The envelope's digest of the run's generated inputs.
+pub fn inputs_sha256(report: &Value) -> String {
+    report["inputs_sha256"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no inputs_sha256 in {report}"))
+        .to_string()
+}
+
 /// A fresh, empty directory, unique to the process: `<tmp>/<prefix>-<name>-<pid>`.
 pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("{prefix}-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("cannot create {}: {e}", d.display()));
     d
+}
+
+/// Removes a scratch directory and what it holds.
+pub fn remove_scratch(dir: &Path) {
+    std::fs::remove_dir_all(dir).unwrap_or_else(|e| panic!("cannot remove {}: {e}", dir.display()));
 }
 
 /// Reads and parses a JSON file.
@@ -129,12 +243,12 @@ pub fn validate_enveloped(body_schema: &Path, report: &Path) -> Result<(), Strin
     // A name of its own per call: tests of one process validate reports in parallel.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = std::env::temp_dir().join(format!(
-        "measure-body-{}-{call}.json",
-        std::process::id()
-    ));
-    std::fs::write(&tmp, serde_json::to_vec(&body).expect("a JSON value serialises"))
-        .unwrap_or_else(|e| panic!("cannot write {}: {e}", tmp.display()));
+    let tmp = std::env::temp_dir().join(format!("measure-body-{}-{call}.json", std::process::id()));
+    std::fs::write(
+        &tmp,
+        serde_json::to_vec(&body).expect("a JSON value serialises"),
+    )
+    .unwrap_or_else(|e| panic!("cannot write {}: {e}", tmp.display()));
     let r = validate(body_schema, &tmp).map_err(|e| format!("body: {e}"));
     let _ = std::fs::remove_file(&tmp);
     r

@@ -4,19 +4,16 @@
 //! conform too; one --seed gives one input digest; bad input is refused with exit status 2
 //! before any work.
 
-use measure::testing::{read_json, Bench};
+use measure::testing::Bench;
+use mithril_msp::measurement::native::OPERATIONS;
 
-const BENCH: Bench = Bench {
-    exe: env!("CARGO_BIN_EXE_mithril-bench"),
-    crate_dir: env!("CARGO_MANIFEST_DIR"),
-    name: "mithril",
-};
+const BENCH: Bench = measure::bench!("mithril-bench", "mithril");
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     let dir = BENCH.scratch("run");
     let out = dir.join("sub/report.json");
-    let o = BENCH.run(&[
+    let stderr = BENCH.run_ok(&[
         "--native-n",
         "2,64",
         "--threads",
@@ -38,32 +35,16 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{stderr}");
     assert!(stderr.contains("[progress] mithril-msp native"), "{stderr}");
     assert!(
         stderr.contains("[progress] mithril-msp circuit"),
         "{stderr}"
     );
-    BENCH.validate_enveloped(&out).unwrap();
-    let report = read_json(&out);
-    assert_eq!(report["passed"], true);
-    assert_eq!(report["tool"], "mithril-bench");
+    let report = BENCH.enveloped(&out, true);
     let r = report["body"].clone();
     assert!(r.get("targets").is_none(), "verdicts live in the analysis");
     let rows = r["native"]["rows"].as_array().unwrap();
-    for op in [
-        "akey",
-        "asig",
-        "weights",
-        "bkey",
-        "bsig",
-        "ver",
-        "a_total",
-        "b_total",
-        "batch_verify",
-        "ver_each",
-    ] {
+    for op in OPERATIONS {
         assert!(
             rows.iter()
                 .any(|x| x["operation"] == op && x["verified"] == true),
@@ -115,10 +96,10 @@ fn the_reports_in_data_conform_to_the_schema() {
     }
 }
 
-/// The inputs digest of a small native run (n = 2, one batch of one aggregate).
-fn inputs_of(dir: &std::path::Path, name: &str, seed: Option<&str>) -> String {
-    let out = dir.join(name);
-    let mut args = vec![
+#[test]
+fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
+    // A small native run: n = 2, one batch of one aggregate.
+    let args = [
         "--parts",
         "native",
         "--native-n",
@@ -131,42 +112,16 @@ fn inputs_of(dir: &std::path::Path, name: &str, seed: Option<&str>) -> String {
         "1",
         "--rep-seconds",
         "0.001",
-        "--out",
-        out.to_str().unwrap(),
     ];
-    if let Some(s) = seed {
-        args.extend(["--seed", s]);
-    }
-    let o = BENCH.run(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r = read_json(&out);
-    assert_eq!(r["seed"].as_str(), seed);
-    r["inputs_sha256"].as_str().unwrap().to_string()
-}
-
-#[test]
-fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
-    let dir = BENCH.scratch("seed");
-    let seed = "0123456789abcdef".repeat(4);
-    let a = inputs_of(&dir, "a.json", Some(&seed));
-    assert_eq!(a, inputs_of(&dir, "b.json", Some(&seed)));
-    assert_ne!(a, inputs_of(&dir, "c.json", Some(&"e".repeat(64))));
-    assert_ne!(
-        inputs_of(&dir, "d.json", None),
-        inputs_of(&dir, "e.json", None)
-    );
-    assert!(read_json(&dir.join("a.json"))["body"]["keys"]
-        .as_str()
-        .unwrap()
-        .contains("derived from the public seed (not secret)"));
-    std::fs::remove_dir_all(&dir).unwrap();
+    BENCH.seeds_reproduce(&args, |r, seed| {
+        let keys = r["body"]["keys"].as_str().unwrap();
+        let derived = keys.contains("derived from the public seed (not secret)");
+        assert_eq!(derived, seed.is_some(), "{keys}");
+    });
 }
 
 #[test]
 fn bad_input_is_refused_with_status_2_before_any_work() {
-    let dir = BENCH.scratch("bad");
-    let out = dir.join("r.json");
-    let o = out.to_str().unwrap();
     let cases: [(&[&str], &str); 10] = [
         (&["--native-n", "0"], "--native-n"),
         (&["--native-n", "ten"], "--native-n"),
@@ -179,23 +134,5 @@ fn bad_input_is_refused_with_status_2_before_any_work() {
         (&["--reps", "0"], "--reps"),
         (&["--circuit-n", "5000"], "--circuit-n"),
     ];
-    for (args, needle) in cases {
-        let mut a: Vec<&str> = args.to_vec();
-        a.extend(["--out", o]);
-        BENCH.refuses(&a, needle);
-        assert!(!out.exists());
-    }
-    // An output that is a directory.
-    BENCH.refuses(
-        &[
-            "--parts",
-            "native",
-            "--native-n",
-            "2",
-            "--out",
-            dir.to_str().unwrap(),
-        ],
-        "is a directory",
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
+    BENCH.refuses_bad_input(&cases, &["--parts", "native", "--native-n", "2"]);
 }
