@@ -31,8 +31,6 @@ from analysis.parse.common import (
     base_row,
     json_line,
     load_enveloped,
-    load_rows,
-    machine_text,
     need,
     num,
     numbers,
@@ -40,7 +38,6 @@ from analysis.parse.common import (
     report_problems,
     report_run,
     row,
-    settle,
 )
 
 EXPERIMENT = "cmix"
@@ -223,9 +220,8 @@ def _group_rows(base: dict[str, Any], g: dict[str, Any], p: Path, where: str) ->
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     env = load_enveloped(p, TOOL)
     d = env.body
-    machine, commit = env.machine, env.commit
-    base = base_row(EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit, party=None)
-    rows = load_rows(base, env.load)
+    base = env.base_row(EXPERIMENT, run, party=None)
+    rows = env.load_rows(base)
     protocol = d.get("protocol") or {}
     rows.append(row(base, section="run", label=str(protocol.get("keys", "")), metric="seeded",
                     value=float(env.seed is not None), unit="bool"))  # fmt: skip
@@ -243,7 +239,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
         explained += bad
     # The envelope's passed is the verdict; the runs' own outcomes only say what went wrong.
     failed = [] if env.passed else explained or ["the report did not pass"]
-    return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, {}, commit)
+    return rows, env.settle(rows, EXPERIMENT, run, failed, threads, {})
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:

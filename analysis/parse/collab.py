@@ -24,11 +24,8 @@ from analysis.errors import ReportError
 from analysis.parse.common import (
     Parsed,
     RunInfo,
-    base_row,
     json_line,
     load_enveloped,
-    load_rows,
-    machine_text,
     need,
     report_problems,
     report_run,
@@ -67,16 +64,15 @@ def report_rows(p: Path, run: str, params: dict[str, Any]) -> tuple[list[dict[st
     versions = {str(k): str(v) for k, v in (d.get("versions") or {}).items()}
     network = d.get("network") if isinstance(d.get("network"), dict) else {}
     profile = str(network.get("profile") or "none")
-    base = base_row(EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit,
-                    versions=versions, statement=params.get("statement"), prover=params.get("circuit"),
-                    n=params.get("n"), curve=str(d.get("curve", "bn254")), hash="poseidon",
-                    threads=threads, mode=profile)  # fmt: skip
+    base = env.base_row(EXPERIMENT, run, versions=versions, statement=params.get("statement"),
+                        prover=params.get("circuit"), n=params.get("n"), curve=str(d.get("curve", "bn254")),
+                        hash="poseidon", threads=threads, mode=profile)  # fmt: skip
     rows = [
         row(base, section="inputs", party=None, label=k, metric="count", value=float(inputs[k]), unit="count")
         for k in ("constraints", "wires", "domain_size")
         if isinstance(inputs.get(k), int)
     ]
-    rows += load_rows(base, env.load)
+    rows += env.load_rows(base)
     rtt = network.get("rtt_s")
     rows.append(row(base, section="network", party=None, label=profile, metric="rtt",
                     value=float(rtt) if isinstance(rtt, int | float) else 0.0, unit="s"))  # fmt: skip

@@ -121,6 +121,25 @@ class Enveloped:
             out[k] = num(v[0]) if isinstance(v, list) and v else None
         return out
 
+    def tool_versions(self, name: str) -> dict[str, str]:
+        """The versions block of a program that names only itself: `name` at the tool's version."""
+        return {name: str(self.envelope.get("tool_version", "?"))}
+
+    def base_row(self, experiment: str, run: str, *, versions: dict[str, str] | None = None,
+                 **columns: Any) -> dict[str, Any]:  # fmt: skip
+        """What every row of this run of ours shares: its machine, commit, versions and `columns`."""
+        return base_row(experiment, "ours", run, self.path, machine=machine_text(self.machine),
+                        commit=self.commit, versions=versions, **columns)  # fmt: skip
+
+    def load_rows(self, base: dict[str, Any]) -> list[dict[str, Any]]:
+        """The run's load at its start and end as rows on `base` (see `load_rows`)."""
+        return load_rows(base, self.load)
+
+    def settle(self, rows: list[dict[str, Any]], experiment: str, run: str, failed: list[str],
+               threads: set[int], versions: dict[str, str]) -> RunInfo:  # fmt: skip
+        """This run's verdict on its rows, and its RunInfo (see `settle`)."""
+        return settle(rows, experiment, run, self.path, failed, threads, self.machine, versions, self.commit)
+
 
 def runner_of(report: Path) -> dict[str, Any] | None:
     """The runner block of a report written through the envelope (None for other files)."""

@@ -37,8 +37,6 @@ from analysis.parse.common import (
     base_row,
     json_line,
     load_enveloped,
-    load_rows,
-    machine_text,
     need,
     num,
     numbers,
@@ -46,7 +44,6 @@ from analysis.parse.common import (
     report_problems,
     report_run,
     row,
-    settle,
 )
 
 EXPERIMENT = "mithril"
@@ -222,13 +219,10 @@ def _stm_rows(base: dict[str, Any], stm: dict[str, Any], p: Path) -> list[dict[s
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     env = load_enveloped(p, REPORT)
     d = env.body
-    machine = env.machine
-    commit = env.commit
-    versions = {"mithril-msp": str(env.envelope.get("tool_version", "?"))}
-    text = machine_text(machine)
-    base = base_row(EXPERIMENT, "ours", run, p, machine=text, commit=commit, versions=versions, party=None)
+    versions = env.tool_versions("mithril-msp")
+    base = env.base_row(EXPERIMENT, run, versions=versions, party=None)
     failed: list[str] = []
-    rows = load_rows(base, env.load)
+    rows = env.load_rows(base)
     if (v := num((env.envelope.get("resources") or {}).get("wall_s"))) is not None:
         rows.append(row(base, section="run", label="the run", metric="wall", value=v, unit="s"))
     threads: set[int] = set()
@@ -271,7 +265,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
         rows += _stm_rows(base, d["stm"], p)
     if not env.passed and not failed:
         failed = ["the report says the run did not pass"]
-    return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, versions, commit)
+    return rows, env.settle(rows, EXPERIMENT, run, failed, threads, versions)
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:

@@ -20,15 +20,12 @@ from analysis.parse.common import (
     RunInfo,
     base_row,
     load_enveloped,
-    load_rows,
-    machine_text,
     need,
     numbers,
     published_rows,
     report_problems,
     report_run,
     row,
-    settle,
 )
 
 EXPERIMENT = "veccom"
@@ -46,12 +43,9 @@ def _stat(obj: Any, p: Path, where: str) -> dict[str, float]:
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     env = load_enveloped(p, "veccom-bench")
     d = env.body
-    machine = env.machine
-    commit = env.commit
-    versions = {"veccom": str(env.envelope.get("tool_version", "?"))}
-    ours = partial(base_row, EXPERIMENT, "ours", run, p, machine=machine_text(machine), commit=commit,
-                   versions=versions)  # fmt: skip
-    rows: list[dict[str, Any]] = load_rows(ours(), env.load)
+    versions = env.tool_versions("veccom")
+    ours = partial(env.base_row, EXPERIMENT, run, versions=versions)
+    rows: list[dict[str, Any]] = env.load_rows(ours())
     failed: list[str] = []
     threads: set[int] = set()
     for i, r in enumerate(need(d, "rows", list, p, "")):
@@ -101,7 +95,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
                             metric="speedup", value=float(speedup), unit="x"))  # fmt: skip
     if not env.passed:
         failed = failed or ["the report says the run did not pass"]
-    return rows, settle(rows, EXPERIMENT, run, p, failed, threads, machine, versions, commit)
+    return rows, env.settle(rows, EXPERIMENT, run, failed, threads, versions)
 
 
 def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
