@@ -43,7 +43,7 @@ impl Bench {
     /// standard error.
     pub fn run_ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let stderr = stderr(&out);
         assert!(out.status.success(), "{args:?}: {stderr}");
         stderr
     }
@@ -113,11 +113,7 @@ impl Bench {
     /// Runs the binary with `args` and asserts that it refuses them as bad input must be
     /// refused: exit status 2 and a message containing `says`. Returns the standard error.
     pub fn refuses(&self, args: &[&str], says: &str) -> String {
-        let out = self.run(args);
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(says), "{args:?}: {stderr}");
-        stderr
+        assert_refused(&self.run(args), &format!("{args:?}"), says)
     }
 
     /// A fresh, empty directory for one test, unique to the crate, the test and the process.
@@ -189,6 +185,58 @@ pub fn scratch(prefix: &str, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("cannot create {}: {e}", d.display()));
     d
+}
+
+/// A fresh, empty scratch directory (see [`scratch`]) removed with what it holds when dropped,
+/// for tests that write files of their own.
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// A fresh, empty `<tmp>/<prefix>-<name>-<pid>`.
+    pub fn new(prefix: &str, name: &str) -> Scratch {
+        Scratch(scratch(prefix, name))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.0
+    }
+
+    /// A file in the directory.
+    pub fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+
+    /// A file in the directory as text, for a command line.
+    pub fn s(&self, file: &str) -> String {
+        self.path(file).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Asserts that a program refused its input (`what`, for the message) as bad input must be
+/// refused: exit status 2 and a message containing `says`. Returns the standard error.
+pub fn assert_refused(out: &Output, what: &str, says: &str) -> String {
+    let stderr = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+    assert!(stderr.contains(says), "{what}: {stderr}");
+    stderr
+}
+
+/// A program's standard output as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A program's standard error as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Removes a scratch directory and what it holds.

@@ -191,11 +191,7 @@ impl Drop for TempDir {
 }
 
 /// The program, as its reports name it (body schema: docs/report.schema.json).
-const PROGRAM: Program = Program {
-    name: "collab-groth16",
-    version: env!("CARGO_PKG_VERSION"),
-    body_version: 3,
-};
+const PROGRAM: Program = zksnark_prover::program!("collab-groth16", 3);
 
 /// The command line, checked: what `run` needs beyond the raw arguments.
 struct Checked {

@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ark_bn254::Fr;
@@ -13,7 +12,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde_json::Value;
 
-use common::cli::{circuit, collab, run, s, stderr, Dir};
+use common::cli::{circuit, collab, run, run_args, s, scratch, BENCH};
+use measure::testing::{assert_refused, read_json, stderr};
 use zksnark_prover::{snark, R1cs};
 
 /// Bytes one party sends each other party in the online phase: frame headers (8 each) and the
@@ -36,7 +36,7 @@ fn online_bytes_per_peer(variant: &str, n: u64) -> u64 {
 
 #[test]
 fn parties_prove_and_every_byte_is_accounted_for() {
-    let dir = Dir::new("ok");
+    let dir = scratch("ok");
     circuit(&dir);
     let (out, report) = run(
         &dir,
@@ -46,7 +46,7 @@ fn parties_prove_and_every_byte_is_accounted_for() {
     let enveloped = report.unwrap();
     assert_eq!(enveloped["passed"], true);
     assert_eq!(enveloped["tool"], "collab-groth16");
-    measure::testing::validate_enveloped(&body_schema(), &dir.path("report.json")).unwrap();
+    BENCH.validate_enveloped(&dir.path("report.json")).unwrap();
     let r = &enveloped["body"];
     assert_eq!(r["single_prover"]["status"], "PASSED");
     // One sample before the runs, one after each.
@@ -92,42 +92,15 @@ fn parties_prove_and_every_byte_is_accounted_for() {
     check_schema(r);
 }
 
-fn body_schema() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json")
-}
-
 /// Validates `report` against docs/report.schema.json with the reference JSON Schema
 /// implementation (Python's jsonschema, which scripts/install installs), and checks that the
 /// schema rejects a report with a key missing and one with a wrong type.
 fn check_schema(report: &Value) {
-    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
+    let dir = scratch("schema");
     let validate = |doc: &Value| -> bool {
-        let dir = Dir::new(&format!("schema-{}", rand::random::<u32>()));
         let path = dir.path("doc.json");
         std::fs::write(&path, doc.to_string()).unwrap();
-        let out = Command::new("python3")
-            .args([
-                "-c",
-                "import json, sys, jsonschema\n\
-                 schema = json.load(open(sys.argv[1]))\n\
-                 jsonschema.Draft202012Validator.check_schema(schema)\n\
-                 errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))))\n\
-                 [print(e.json_path, e.message) for e in errors]\n\
-                 sys.exit(1 if errors else 0)",
-                s(&schema),
-                s(&path),
-            ])
-            .output()
-            .expect("python3 runs (scripts/install installs it with jsonschema)");
-        assert!(
-            out.status.code() == Some(0) || out.status.code() == Some(1),
-            "python3 with jsonschema is needed (scripts/install): {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        if !out.status.success() {
-            eprintln!("{}", String::from_utf8_lossy(&out.stdout));
-        }
-        out.status.success()
+        BENCH.validate(&path).map_err(|e| eprintln!("{e}")).is_ok()
     };
     assert!(validate(report), "report.json does not match its schema");
     let mut missing = report.clone();
@@ -143,7 +116,7 @@ fn check_schema(report: &Value) {
 
 #[test]
 fn a_tampered_share_fails_the_run_with_exit_1() {
-    let dir = Dir::new("tamper");
+    let dir = scratch("tamper");
     circuit(&dir);
     for (variant, spec) in [
         ("semi-honest", "witness:1:3"),
@@ -174,7 +147,7 @@ fn a_tampered_share_fails_the_run_with_exit_1() {
 
 #[test]
 fn bad_input_exits_2_before_any_work() {
-    let dir = Dir::new("bad");
+    let dir = scratch("bad");
     circuit(&dir);
     let cases: [(&[&str], &str); 9] = [
         (&["--parties", "9"], "2 to 8"),
@@ -189,46 +162,19 @@ fn bad_input_exits_2_before_any_work() {
     ];
     for (extra, message) in cases {
         let (out, report) = run(&dir, extra);
-        assert_eq!(out.status.code(), Some(2), "{extra:?}");
-        assert!(
-            stderr(&out).contains(message),
-            "{extra:?}: {}",
-            stderr(&out)
-        );
+        assert_refused(&out, &format!("{extra:?}"), message);
         assert!(report.is_none());
     }
     let json = dir.path("r.json");
-    let out = collab(&[
-        "run",
-        "--r1cs",
-        s(&dir.path("c.r1cs")),
-        "--wtns",
-        s(&dir.path("bad.wtns")),
-        "--out",
-        s(&json),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("does not satisfy"),
-        "{}",
-        stderr(&out)
-    );
-    let out = collab(&[
-        "run",
-        "--r1cs",
-        s(&dir.path("missing.r1cs")),
-        "--wtns",
-        s(&dir.path("c.wtns")),
-        "--out",
-        s(&json),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("missing.r1cs"), "{}", stderr(&out));
+    let out = collab(run_args(&dir, "c.r1cs", "bad.wtns", &json));
+    assert_refused(&out, "a bad witness", "does not satisfy");
+    let out = collab(run_args(&dir, "missing.r1cs", "c.wtns", &json));
+    assert_refused(&out, "no R1CS", "missing.r1cs");
 }
 
 #[test]
 fn parties_started_separately_join_a_waiting_coordinator() {
-    let dir = Dir::new("nospawn");
+    let dir = scratch("nospawn");
     circuit(&dir);
     let r1cs = R1cs::<Fr>::read(&dir.path("c.r1cs")).unwrap();
     let pk = snark::setup(&r1cs, &mut ChaCha20Rng::from_entropy()).unwrap();
@@ -240,18 +186,10 @@ fn parties_started_separately_join_a_waiting_coordinator() {
         .local_addr()
         .unwrap()
         .to_string();
-    let (r1cs_path, wtns_path, json) = (dir.path("c.r1cs"), dir.path("c.wtns"), dir.path("r.json"));
+    let (r1cs_path, json) = (dir.path("c.r1cs"), dir.path("r.json"));
     let bin = env!("CARGO_BIN_EXE_collab-groth16");
     let coordinator = Command::new(bin)
-        .args([
-            "run",
-            "--r1cs",
-            s(&r1cs_path),
-            "--wtns",
-            s(&wtns_path),
-            "--out",
-            s(&json),
-        ])
+        .args(run_args(&dir, "c.r1cs", "c.wtns", &json))
         .args([
             "--no-spawn",
             "--listen",
@@ -278,7 +216,7 @@ fn parties_started_separately_join_a_waiting_coordinator() {
     }
     let out = coordinator.wait_with_output().unwrap();
     assert!(out.status.success());
-    let enveloped: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let enveloped = read_json(&json);
     assert_eq!(enveloped["passed"], true);
     let r = &enveloped["body"];
     assert_eq!(r["setup"]["source"], "file");
@@ -290,7 +228,7 @@ fn parties_started_separately_join_a_waiting_coordinator() {
 /// the run fails), never an accepted false proof. The report's security model says so.
 #[test]
 fn a_deviation_in_an_unmaced_value_gives_a_proof_every_party_rejects() {
-    let dir = Dir::new("unmaced");
+    let dir = scratch("unmaced");
     circuit(&dir);
     for spec in ["c-share:0", "triple-z:1:100"] {
         let (out, report) = run(
@@ -332,7 +270,7 @@ fn a_deviation_in_an_unmaced_value_gives_a_proof_every_party_rejects() {
 /// (the envelope's inputs_sha256), no seed gives fresh ones.
 #[test]
 fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
-    let dir = Dir::new("seed");
+    let dir = scratch("seed");
     circuit(&dir);
     let seed = "00ff".repeat(16);
     let digest = |extra: &[&str]| {

@@ -11,7 +11,8 @@ use std::process::Command;
 use netem::Profile;
 use serde_json::Value;
 
-use common::cli::{circuit, run, s, stderr, Dir};
+use common::cli::{circuit, run, run_args, s, scratch, BENCH};
+use measure::testing::{assert_refused, read_json, stderr, Scratch};
 
 fn can_emulate(test: &str) -> bool {
     match netem::check(&Profile::wan(), &netem::Tools::discover()) {
@@ -23,10 +24,6 @@ fn can_emulate(test: &str) -> bool {
     }
 }
 
-fn body_schema() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json")
-}
-
 /// The emulated networks are machine-wide resources (namespaces, the netfilter queue, CPU):
 /// one test at a time.
 fn serial() -> std::sync::MutexGuard<'static, ()> {
@@ -36,8 +33,8 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 
 /// A test's scratch directory with the circuit, and the profiles it runs: `none`, and
 /// `emulated` where this machine can make namespaces.
-fn profiles(test: &str, emulated: &[&'static str]) -> (Dir, Vec<&'static str>) {
-    let dir = Dir::new(test);
+fn profiles(test: &str, emulated: &[&'static str]) -> (Scratch, Vec<&'static str>) {
+    let dir = scratch(test);
     circuit(&dir);
     let mut profiles = vec!["none"];
     if can_emulate(test) {
@@ -68,7 +65,7 @@ fn every_profile_proves_and_verifies() {
         assert!(out.status.success(), "{profile}: {}", stderr(&out));
         let enveloped = report.unwrap();
         assert_eq!(enveloped["passed"], true, "{profile}");
-        measure::testing::validate_enveloped(&body_schema(), &dir.path("report.json")).unwrap();
+        BENCH.validate_enveloped(&dir.path("report.json")).unwrap();
         let spec = profile.parse::<Profile>().unwrap().spec();
         assert_eq!(enveloped["parameters"]["network"], spec.as_str());
         let network = &enveloped["body"]["network"];
@@ -113,7 +110,7 @@ fn the_online_wall_time_grows_with_the_rtt() {
     if !can_emulate("the_online_wall_time_grows_with_the_rtt") {
         return;
     }
-    let dir = Dir::new("rtt");
+    let dir = scratch("rtt");
     circuit(&dir);
     let args = |network: &'static str| {
         vec![
@@ -180,14 +177,8 @@ fn a_party_killed_mid_proof_fails_the_run_loudly() {
         let json = dir.path("report.json");
         let _ = std::fs::remove_file(&json);
         let child = Command::new(env!("CARGO_BIN_EXE_collab-groth16"))
-            .args([
-                "run",
-                "--r1cs",
-                s(&dir.path("c.r1cs")),
-                "--wtns",
-                s(&dir.path("c.wtns")),
-            ])
-            .args(["--out", s(&json), "--parties", "3", "--network", profile])
+            .args(run_args(&dir, "c.r1cs", "c.wtns", &json))
+            .args(["--parties", "3", "--network", profile])
             .args(["--kill-party", "1:c_msm"])
             .env("SUITE_PROGRESS", "off")
             .spawn()
@@ -195,10 +186,9 @@ fn a_party_killed_mid_proof_fails_the_run_loudly() {
         let pid = child.id();
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{profile}");
-        let enveloped: Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let enveloped = read_json(&json);
         assert_eq!(enveloped["passed"], false);
-        measure::testing::validate_enveloped(&body_schema(), &json).unwrap();
+        BENCH.validate_enveloped(&json).unwrap();
         let run = &enveloped["body"]["runs"][0];
         assert_eq!(run["status"], "FAILED", "{profile}: {run}");
         assert_eq!(run["failure"]["party"], 1);
@@ -225,7 +215,7 @@ fn a_party_killed_mid_proof_fails_the_run_loudly() {
         }
         // Nothing behind: no party process, no proving key directory.
         assert!(
-            processes_naming(s(&dir.0)).is_empty(),
+            processes_naming(s(dir.dir())).is_empty(),
             "{profile}: processes left"
         );
         let key_dir = std::env::temp_dir().join(format!("collab-groth16-{pid}"));
@@ -248,33 +238,22 @@ fn missing_rights_are_refused_in_one_line_before_any_work() {
     if !can_emulate("missing_rights_are_refused_in_one_line_before_any_work") {
         return;
     }
-    let dir = Dir::new("rights");
+    let dir = scratch("rights");
     circuit(&dir);
     let json = dir.path("report.json");
     let collab = |network: &str| {
         Command::new(setpriv)
             .arg("--bounding-set=-net_admin,-sys_admin")
             .arg(env!("CARGO_BIN_EXE_collab-groth16"))
-            .args([
-                "run",
-                "--r1cs",
-                s(&dir.path("c.r1cs")),
-                "--wtns",
-                s(&dir.path("c.wtns")),
-            ])
-            .args(["--out", s(&json), "--network", network])
+            .args(run_args(&dir, "c.r1cs", "c.wtns", &json))
+            .args(["--network", network])
             .env("SUITE_PROGRESS", "off")
             .output()
             .unwrap()
     };
-    let out = collab("wan");
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = assert_refused(&collab("wan"), "--network wan", "CAP_NET_ADMIN");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(
-        err.contains("CAP_NET_ADMIN") && err.contains("`wan`"),
-        "{err}"
-    );
+    assert!(err.contains("`wan`"), "{err}");
     assert!(!json.exists());
     let out = collab("none");
     assert!(out.status.success(), "{}", stderr(&out));

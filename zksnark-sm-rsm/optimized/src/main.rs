@@ -56,11 +56,7 @@ enum Command {
 }
 
 /// The program, as its reports name it (body schema: docs/report.schema.json).
-const PROGRAM: Program = Program {
-    name: "zksnark-optimized",
-    version: env!("CARGO_PKG_VERSION"),
-    body_version: 2,
-};
+const PROGRAM: Program = zksnark_prover::program!("zksnark-optimized", 2);
 
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2, like other bad input
@@ -84,10 +80,7 @@ fn main() -> ExitCode {
         }
         command => match execute(command) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("zksnark-optimized: error: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => measure::cli::refuse("zksnark-optimized", format!("error: {e}")),
         },
     }
 }

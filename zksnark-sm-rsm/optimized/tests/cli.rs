@@ -2,7 +2,7 @@
 //! body that follows docs/report.schema.json, for each variant; a v at or above L is refused by
 //! the sound circuit (exit 2, naming the range check) and accepted as published.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use ark_bn254::Fr;
@@ -15,13 +15,6 @@ use zksnark_optimized::primitives::babyjubjub::{pedersen_h, subgroup_order};
 use zksnark_optimized::sample::{commit, sample};
 use zksnark_optimized::statement::{Node, Public, Statement, TreeHash, Variant};
 use zksnark_prover::snark::decimal;
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("zksnark-optimized-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn field(x: &Node) -> String {
     match x {
@@ -63,7 +56,7 @@ fn build(
 
 #[test]
 fn build_writes_an_enveloped_report_and_the_sound_circuit_refuses_v_plus_l() {
-    let dir = scratch("build");
+    let dir = measure::testing::scratch("zksnark-optimized", "build");
     let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json");
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     // A small v, so that v + L fits the sound circuit's 251 bits.

@@ -35,6 +35,19 @@ pub struct Program {
     pub body_version: u32,
 }
 
+/// The calling crate's [`Program`] named `$name`, at the crate's version, its report body's
+/// schema at `$body_version`.
+#[macro_export]
+macro_rules! program {
+    ($name:literal, $body_version:literal) => {
+        $crate::cli::Program {
+            name: $name,
+            version: env!("CARGO_PKG_VERSION"),
+            body_version: $body_version,
+        }
+    };
+}
+
 impl Program {
     /// The program's one run that ends in a report at `out` (the suite's envelope around the
     /// outcome of `work`, with `parameters` and `seed`): `out` is checked before any work, an

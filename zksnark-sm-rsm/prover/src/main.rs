@@ -128,11 +128,7 @@ struct Written<'a> {
 }
 
 /// The program, as its reports name it (`run`'s body schema: docs/report.schema.json).
-const PROGRAM: Program = Program {
-    name: "zksnark-prover",
-    version: env!("CARGO_PKG_VERSION"),
-    body_version: 2,
-};
+const PROGRAM: Program = zksnark_prover::program!("zksnark-prover", 2);
 
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2, like other bad input
@@ -167,10 +163,7 @@ fn main() -> ExitCode {
     match execute(cli) {
         Ok(Ended::Written | Ended::Passed) => ExitCode::SUCCESS,
         Ok(Ended::Failed) => ExitCode::from(1),
-        Err(e) => {
-            eprintln!("zksnark-prover: error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => measure::cli::refuse("zksnark-prover", format!("error: {e}")),
     }
 }
 

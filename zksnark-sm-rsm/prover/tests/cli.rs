@@ -1,42 +1,28 @@
 //! The `zksnark-prover` binary end to end on circom-format files written to a temporary
 //! directory: run, setup/prove/verify, exit codes, and the JSON report.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::Path;
 
 use ark_bn254::Fr;
+use measure::testing::{
+    assert_refused, assert_seeds_reproduce, inputs_sha256, read_json, stderr, Scratch,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
+use common::{prove, prover, run, verdict, verify, BENCH};
 use zksnark_prover::synthetic::synthetic;
 use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("zksnark-prover-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-    fn s(&self, file: &str) -> String {
-        self.path(file).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A scratch directory for one test.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new("zksnark-prover", name)
 }
 
 /// A small satisfiable circuit (and a broken witness for it) written as .r1cs/.wtns files.
-fn circuit(dir: &Dir) {
+fn circuit(dir: &Scratch) {
     let (r1cs, mut w) = synthetic::<Fr, _>(64, 3, &mut ChaCha20Rng::seed_from_u64(42));
     std::fs::write(dir.path("c.r1cs"), r1cs_bytes(&r1cs)).unwrap();
     std::fs::write(dir.path("c.wtns"), wtns_bytes(&w)).unwrap();
@@ -45,73 +31,18 @@ fn circuit(dir: &Dir) {
     std::fs::write(dir.path("bad.wtns"), wtns_bytes(&w)).unwrap();
 }
 
-fn prover(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zksnark-prover"))
-        .args(args)
-        .env_remove("RAYON_NUM_THREADS")
-        .output()
-        .expect("binary runs")
-}
-
-/// `run` on one thread with the given R1CS, witness and report paths.
-fn run_one_thread(r1cs: &str, wtns: &str, json: &str) -> Output {
-    prover(&[
-        "run",
-        "--r1cs",
-        r1cs,
-        "--wtns",
-        wtns,
-        "--out",
-        json,
-        "--threads",
-        "1",
-    ])
-}
-
 const SEED: &str = "0101010101010101010101010101010101010101010101010101010101010101";
-
-fn body_schema() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.schema.json")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited normally")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 #[test]
 fn run_writes_report_and_passes() {
-    let d = Dir::new("run");
+    let d = scratch("run");
     circuit(&d);
     let (r, w, j) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("out.json"));
-    let args = [
-        "run",
-        "--r1cs",
-        &r,
-        "--wtns",
-        &w,
-        "--threads",
-        "2",
-        "--out",
-        &j,
-        "--seed",
-        SEED,
-    ];
-    let out = prover(&args);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stderr(&out).contains("Number of constraints: 64"));
-    assert!(stderr(&out).contains("PASSED"));
-    measure::testing::validate_enveloped(&body_schema(), &d.path("out.json")).unwrap();
-    let enveloped = measure::testing::read_json(&d.path("out.json"));
-    assert_eq!(enveloped["tool"], "zksnark-prover");
-    assert_eq!(enveloped["passed"], true);
+    let out = run(&r, &w, &j, &["--threads", "2", "--seed", SEED]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("Number of constraints: 64") && err.contains("PASSED"));
+    let enveloped = BENCH.enveloped(&d.path("out.json"), true);
     assert_eq!(enveloped["seed"], SEED);
     let report = &enveloped["body"];
     assert_eq!(report["constraints"], 64);
@@ -132,22 +63,17 @@ fn run_writes_report_and_passes() {
 
 #[test]
 fn run_rejects_unsatisfying_witness_without_report() {
-    let d = Dir::new("runbad");
+    let d = scratch("runbad");
     circuit(&d);
     let (r, w, j) = (d.s("c.r1cs"), d.s("bad.wtns"), d.s("out.json"));
-    let out = run_one_thread(&r, &w, &j);
-    assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("does not satisfy the R1CS"),
-        "{}",
-        stderr(&out)
-    );
+    let out = run(&r, &w, &j, &["--threads", "1"]);
+    assert_refused(&out, "run", "does not satisfy the R1CS");
     assert!(!d.path("out.json").exists());
 }
 
 #[test]
 fn setup_prove_verify_and_tampering() {
-    let d = Dir::new("spv");
+    let d = scratch("spv");
     circuit(&d);
     let (r, w, pk, vk) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("pk.bin"), d.s("vk.bin"));
     let (proof, public) = (d.s("proof.bin"), d.s("public.json"));
@@ -155,40 +81,21 @@ fn setup_prove_verify_and_tampering() {
     let out = prover(&[
         "setup", "--r1cs", &r, "--pk", &pk, "--vk", &vk, "--seed", SEED,
     ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let out = prover(&[
-        "prove",
-        "--r1cs",
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = prove(
         &r,
-        "--wtns",
         &w,
-        "--pk",
         &pk,
-        "--proof",
         &proof,
-        "--public",
-        &public,
-        "--threads",
-        "1",
-    ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+        &["--public", &public, "--threads", "1"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
-    let out = prover(&["verify", "--vk", &vk, "--proof", &proof, "--wtns", &w]);
-    assert_eq!(
-        (code(&out), stdout(&out).trim()),
-        (0, "PASSED"),
-        "{}",
-        stderr(&out)
-    );
-    let out = prover(&[
-        "verify", "--vk", &vk, "--proof", &proof, "--public", &public,
-    ]);
-    assert_eq!(
-        (code(&out), stdout(&out).trim()),
-        (0, "PASSED"),
-        "{}",
-        stderr(&out)
-    );
+    let passed = (Some(0), "PASSED".to_string());
+    let out = verify(&vk, &proof, &["--wtns", &w]);
+    assert_eq!(verdict(&out), passed, "{}", stderr(&out));
+    let out = verify(&vk, &proof, &["--public", &public]);
+    assert_eq!(verdict(&out), passed, "{}", stderr(&out));
 
     // Tampered public input: change the first decimal digit string to a different value.
     let values: Vec<String> =
@@ -200,10 +107,8 @@ fn setup_prove_verify_and_tampering() {
         serde_json::to_string(&tampered).unwrap(),
     )
     .unwrap();
-    let t = d.s("tampered.json");
-    let out = prover(&["verify", "--vk", &vk, "--proof", &proof, "--public", &t]);
-    assert_eq!(code(&out), 1);
-    assert!(stdout(&out).starts_with("FAILED"));
+    let (code, said) = verdict(&verify(&vk, &proof, &["--public", &d.s("tampered.json")]));
+    assert!(code == Some(1) && said.starts_with("FAILED"), "{said}");
 
     // Tampered proof: flip bits in each byte position class; every variant must fail.
     let bytes = std::fs::read(d.path("proof.bin")).unwrap();
@@ -211,131 +116,87 @@ fn setup_prove_verify_and_tampering() {
         let mut bad = bytes.clone();
         bad[pos] ^= 0x04;
         std::fs::write(d.path("bad-proof.bin"), &bad).unwrap();
-        let bp = d.s("bad-proof.bin");
-        let out = prover(&["verify", "--vk", &vk, "--proof", &bp, "--wtns", &w]);
-        assert_eq!(code(&out), 1, "byte {pos}: {}", stdout(&out));
-        assert!(stdout(&out).starts_with("FAILED"), "byte {pos}");
+        let (code, said) = verdict(&verify(&vk, &d.s("bad-proof.bin"), &["--wtns", &w]));
+        assert!(
+            code == Some(1) && said.starts_with("FAILED"),
+            "byte {pos}: {said}"
+        );
     }
 
     // An unsatisfying witness gives no proof.
-    let (bw, p2) = (d.s("bad.wtns"), d.s("proof2.bin"));
-    let out = prover(&[
-        "prove", "--r1cs", &r, "--wtns", &bw, "--pk", &pk, "--proof", &p2,
-    ]);
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("does not satisfy the R1CS"));
+    let out = prove(&r, &d.s("bad.wtns"), &pk, &d.s("proof2.bin"), &[]);
+    assert_refused(&out, "prove", "does not satisfy the R1CS");
     assert!(!d.path("proof2.bin").exists());
 }
 
 #[test]
 fn bad_input_exits_2_naming_the_file() {
-    let d = Dir::new("bad");
+    let d = scratch("bad");
     circuit(&d);
     let bytes = std::fs::read(d.path("c.r1cs")).unwrap();
     std::fs::write(d.path("short.r1cs"), &bytes[..bytes.len() / 3]).unwrap();
     let (r, w, j) = (d.s("short.r1cs"), d.s("c.wtns"), d.s("out.json"));
-    let out = run_one_thread(&r, &w, &j);
-    assert_eq!(code(&out), 2);
-    let err = stderr(&out);
-    assert!(err.contains(&r) && err.contains("truncated"), "{err}");
+    let out = run(&r, &w, &j, &["--threads", "1"]);
+    assert_refused(&out, "a short R1CS", "truncated");
+    assert!(stderr(&out).contains(&r));
 
     let missing = d.s("missing.r1cs");
-    let out = prover(&["run", "--r1cs", &missing, "--wtns", &w, "--out", &j]);
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains(&missing));
+    assert_refused(&run(&missing, &w, &j, &[]), "no R1CS", &missing);
 
     // A witness file given where the R1CS belongs.
-    let out = prover(&["run", "--r1cs", &w, "--wtns", &w, "--out", &j]);
-    assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("expected magic \"r1cs\""),
-        "{}",
-        stderr(&out)
-    );
+    let out = run(&w, &w, &j, &[]);
+    assert_refused(&out, "a witness as R1CS", "expected magic \"r1cs\"");
 
-    let out = prover(&[
-        "run",
-        "--r1cs",
-        &d.s("c.r1cs"),
-        "--wtns",
-        &w,
-        "--out",
-        &j,
-        "--threads",
-        "0",
-    ]);
-    assert_eq!(code(&out), 2);
+    let out = run(&d.s("c.r1cs"), &w, &j, &["--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2));
     assert!(!Path::new(&j).exists());
 
     // A seed that is not 64 hexadecimal digits.
-    let out = prover(&[
-        "run", "--r1cs", &w, "--wtns", &w, "--out", &j, "--seed", "42",
-    ]);
-    assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("64 hexadecimal digits"),
-        "{}",
-        stderr(&out)
-    );
+    let out = run(&w, &w, &j, &["--seed", "42"]);
+    assert_refused(&out, "--seed 42", "64 hexadecimal digits");
 }
 
 /// One seed, one set of keys: two runs with the same --seed derive the same verification key
-/// (the report's inputs digest covers it), two runs without a seed draw fresh ones.
+/// (the report's inputs digest covers it), another seed and two runs without a seed draw fresh
+/// ones.
 #[test]
 fn one_seed_gives_the_same_keys_and_no_seed_fresh_ones() {
-    let d = Dir::new("seed");
+    let d = scratch("seed");
     circuit(&d);
     let (r, w) = (d.s("c.r1cs"), d.s("c.wtns"));
-    let digest = |name: &str, seed: Option<&str>| {
-        let j = d.s(name);
-        let mut args = vec![
-            "run",
-            "--r1cs",
-            &r,
-            "--wtns",
-            &w,
-            "--out",
-            &j,
-            "--threads",
-            "1",
-        ];
+    assert_seeds_reproduce(|name, seed| {
+        let mut extra = vec!["--threads", "1"];
         if let Some(s) = seed {
-            args.extend(["--seed", s]);
+            extra.extend(["--seed", s]);
         }
-        let out = prover(&args);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
-        measure::testing::read_json(&d.path(name))["inputs_sha256"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
-    assert_eq!(digest("a.json", Some(SEED)), digest("b.json", Some(SEED)));
-    assert_ne!(digest("c.json", None), digest("d.json", None));
+        let out = run(&r, &w, &d.s(name), &extra);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        inputs_sha256(&read_json(&d.path(name)))
+    });
 }
 
 /// The proof and key `run` writes in snarkjs's JSON form verify with `verify`; A and C swapped
 /// do not.
 #[test]
 fn run_writes_snarkjs_json_that_verify_reads() {
-    let d = Dir::new("snarkjs");
+    let d = scratch("snarkjs");
     circuit(&d);
     let (r, w, j) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("out.json"));
     let (proof, vk, public) = (d.s("proof.json"), d.s("vk.json"), d.s("public.json"));
-    let out = prover(&[
-        "run", "--r1cs", &r, "--wtns", &w, "--out", &j, "--proof", &proof, "--vk", &vk, "--public",
-        &public,
-    ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let out = prover(&[
-        "verify", "--vk", &vk, "--proof", &proof, "--public", &public,
-    ]);
-    assert_eq!((code(&out), stdout(&out).trim()), (0, "PASSED"));
-    let mut p = measure::testing::read_json(&d.path("proof.json"));
+    let out = run(
+        &r,
+        &w,
+        &j,
+        &["--proof", &proof, "--vk", &vk, "--public", &public],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = verify(&vk, &proof, &["--public", &public]);
+    assert_eq!(verdict(&out), (Some(0), "PASSED".into()));
+    let mut p = read_json(&d.path("proof.json"));
     let a = p["pi_a"].clone();
     p["pi_a"] = p["pi_c"].clone();
     p["pi_c"] = a;
     std::fs::write(d.path("swapped.json"), p.to_string()).unwrap();
-    let s = d.s("swapped.json");
-    let out = prover(&["verify", "--vk", &vk, "--proof", &s, "--public", &public]);
-    assert_eq!((code(&out), stdout(&out).trim()), (1, "FAILED"));
+    let out = verify(&vk, &d.s("swapped.json"), &["--public", &public]);
+    assert_eq!(verdict(&out), (Some(1), "FAILED".into()));
 }

@@ -3,8 +3,13 @@
 //! (`snarkjs: true`), then set up, proven and verified by the binary. Skipped, with a message,
 //! when zksnark-sm-rsm/node_modules (npm ci) or node is absent.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use common::{prove, prover, run, verdict, verify};
+use measure::testing::{assert_refused, read_json, stderr, stdout, Scratch};
 
 /// The circomlib test vector Poseidon(1, 2), which the ZoKrates stdlib Poseidon reproduces.
 const POSEIDON_1_2: &str =
@@ -34,47 +39,12 @@ fn package_dir() -> PathBuf {
         .to_path_buf()
 }
 
-fn prover(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_zksnark-prover"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
 /// Says why the test did nothing. Written to the stderr handle itself: libtest captures only
 /// the print macros, and a skip must show in CI logs without --nocapture.
 fn skip(why: &str) {
     use std::io::Write;
     let msg = format!("SKIPPED zokrates_js_export_proves_and_verifies: {why}\n");
     let _ = std::io::stderr().write_all(msg.as_bytes());
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// The files of one test run, in a scratch directory removed at the end.
-struct Files {
-    dir: PathBuf,
-}
-
-impl Files {
-    fn new() -> Self {
-        let dir = std::env::temp_dir().join(format!("zksnark-prover-zokjs-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Files { dir }
-    }
-
-    fn p(&self, f: &str) -> String {
-        self.dir.join(f).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Files {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 /// Why the test cannot run here, if it cannot.
@@ -93,7 +63,7 @@ fn missing_tools(pkg: &Path) -> Option<String> {
 
 /// zokrates-js compiles the program and computes its witness for Poseidon(1, 2), exported in
 /// circom format; returns the constraint count it reports.
-fn export(pkg: &Path, f: &Files) -> usize {
+fn export(pkg: &Path, f: &Scratch) -> usize {
     // --eval resolves "zokrates-js" from the working directory: the package's node_modules.
     let out = Command::new("node")
         .current_dir(pkg)
@@ -101,7 +71,7 @@ fn export(pkg: &Path, f: &Files) -> usize {
             "--input-type=module",
             "--eval",
             EXPORT,
-            &f.p(""),
+            f.dir().to_str().unwrap(),
             "1",
             "2",
             POSEIDON_1_2,
@@ -111,29 +81,17 @@ fn export(pkg: &Path, f: &Files) -> usize {
     assert!(
         out.status.success(),
         "zokrates-js export failed: {}",
-        text(&out.stderr)
+        stderr(&out)
     );
-    text(&out.stdout).trim().parse().expect("constraint count")
+    stdout(&out).trim().parse().expect("constraint count")
 }
 
 /// `run` proves the very R1CS zokrates-js compiled, with its one public input.
-fn run_reports_the_exported_circuit(f: &Files, constraints: usize) {
-    let json = f.p("run.json");
-    let out = prover(&[
-        "run",
-        "--r1cs",
-        &f.p("circuit.r1cs"),
-        "--wtns",
-        &f.p("witness.wtns"),
-        "--out",
-        &json,
-        "--threads",
-        "2",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let enveloped: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let report = &enveloped["body"];
+fn run_reports_the_exported_circuit(f: &Scratch, constraints: usize) {
+    let (r1cs, wtns, json) = (f.s("circuit.r1cs"), f.s("witness.wtns"), f.s("run.json"));
+    let out = run(&r1cs, &wtns, &json, &["--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = &read_json(&f.path("run.json"))["body"];
     assert_eq!(
         report["constraints"], constraints,
         "the very R1CS zokrates-js compiled"
@@ -144,93 +102,56 @@ fn run_reports_the_exported_circuit(f: &Files, constraints: usize) {
 
 /// `setup`, `prove` (writing the public inputs: h, in ZoKrates's order) and `verify` from the
 /// witness.
-fn setup_prove_verify(f: &Files) {
+fn setup_prove_verify(f: &Scratch) {
     let (r1cs, wtns, pk, vk) = (
-        f.p("circuit.r1cs"),
-        f.p("witness.wtns"),
-        f.p("pk.bin"),
-        f.p("vk.bin"),
+        f.s("circuit.r1cs"),
+        f.s("witness.wtns"),
+        f.s("pk.bin"),
+        f.s("vk.bin"),
     );
-    let (proof, public) = (f.p("proof.bin"), f.p("public.json"));
+    let (proof, public) = (f.s("proof.bin"), f.s("public.json"));
     let out = prover(&["setup", "--r1cs", &r1cs, "--pk", &pk, "--vk", &vk]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = prover(&[
-        "prove",
-        "--r1cs",
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = prove(
         &r1cs,
-        "--wtns",
         &wtns,
-        "--pk",
         &pk,
-        "--proof",
         &proof,
-        "--public",
-        &public,
-        "--threads",
-        "1",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        &["--public", &public, "--threads", "1"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // The public wire is h, in ZoKrates's order: the exported wires map as we assume.
     let values: Vec<String> =
         serde_json::from_str(&std::fs::read_to_string(&public).unwrap()).unwrap();
     assert_eq!(values, vec![POSEIDON_1_2.to_string()]);
-    let out = prover(&["verify", "--vk", &vk, "--proof", &proof, "--wtns", &wtns]);
-    assert_eq!(
-        (out.status.code(), text(&out.stdout).trim()),
-        (Some(0), "PASSED")
-    );
+    let out = verify(&vk, &proof, &["--wtns", &wtns]);
+    assert_eq!(verdict(&out), (Some(0), "PASSED".into()));
 }
 
 /// Claiming the hash of something else: the proof does not verify.
-fn tampered_public_input_fails(f: &Files) {
-    let public = f.p("public.json");
+fn tampered_public_input_fails(f: &Scratch) {
+    let public = f.s("public.json");
     std::fs::write(
         &public,
         "[\"7853200120776062878684798364095072458815029376092732009249414926327459813531\"]",
     )
     .unwrap();
-    let out = prover(&[
-        "verify",
-        "--vk",
-        &f.p("vk.bin"),
-        "--proof",
-        &f.p("proof.bin"),
-        "--public",
-        &public,
-    ]);
-    assert_eq!(
-        (out.status.code(), text(&out.stdout).trim()),
-        (Some(1), "FAILED")
-    );
+    let out = verify(&f.s("vk.bin"), &f.s("proof.bin"), &["--public", &public]);
+    assert_eq!(verdict(&out), (Some(1), "FAILED".into()));
 }
 
 /// A witness whose private input was changed after the fact does not satisfy the R1CS: no
 /// proof, exit 2.
-fn altered_witness_is_refused(f: &Files) {
-    let mut bytes = std::fs::read(f.p("witness.wtns")).unwrap();
+fn altered_witness_is_refused(f: &Scratch) {
+    let mut bytes = std::fs::read(f.s("witness.wtns")).unwrap();
     let header = 12 + 12 + 4 + 32 + 4; // preamble, section 1 header, n8, prime, count
     let private_a = header + 12 + 2 * 32; // section 2 header, then wires 0 (one), 1 (h), 2 (a)
     bytes[private_a] ^= 1;
-    let bad = f.p("bad.wtns");
+    let bad = f.s("bad.wtns");
     std::fs::write(&bad, &bytes).unwrap();
-    let bad_proof = f.p("bad-proof.bin");
-    let out = prover(&[
-        "prove",
-        "--r1cs",
-        &f.p("circuit.r1cs"),
-        "--wtns",
-        &bad,
-        "--pk",
-        &f.p("pk.bin"),
-        "--proof",
-        &bad_proof,
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("does not satisfy the R1CS"),
-        "{}",
-        text(&out.stderr)
-    );
+    let bad_proof = f.s("bad-proof.bin");
+    let out = prove(&f.s("circuit.r1cs"), &bad, &f.s("pk.bin"), &bad_proof, &[]);
+    assert_refused(&out, "prove", "does not satisfy the R1CS");
     assert!(!Path::new(&bad_proof).exists());
 }
 
@@ -241,7 +162,7 @@ fn zokrates_js_export_proves_and_verifies() {
         skip(&why);
         return;
     }
-    let files = Files::new();
+    let files = Scratch::new("zksnark-prover-zokjs", "export");
     let constraints = export(&pkg, &files);
     run_reports_the_exported_circuit(&files, constraints);
     setup_prove_verify(&files);
