@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -22,6 +23,32 @@ def pdf_text(pdf: Path) -> str:
     """The PDF's text, as a reader would copy it (whitespace collapsed)."""
     reader = PdfReader(str(pdf))
     return re.sub(r"\s+", " ", " ".join(page.extract_text() or "" for page in reader.pages))
+
+
+def report_text(results: Path, paper_dir: Path) -> str:
+    """The report of a results directory, built by the command line: its PDF's text."""
+    assert main(["report", str(results), "--paper-dir", str(paper_dir)]) == 0
+    return pdf_text(results / "report.pdf")
+
+
+def assert_failure_flagged(
+    results: Path,
+    paper_dir: Path,
+    cfg: dict[str, Any],
+    fail: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    says: tuple[str, ...],
+    verify_says: str,
+) -> None:
+    """The results of `cfg` with the runs in `fail` failed: the PDF says each of `says` (in the
+    section and on the title page) and verify fails, saying `verify_says`."""
+    synth.make_results(results, paper_dir, cfg, fail=fail)
+    text = report_text(results, paper_dir)
+    for words in says:
+        assert words in text, words
+    capsys.readouterr()
+    assert main(["verify", str(results)]) == 1
+    assert verify_says in capsys.readouterr().err
 
 
 def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
@@ -121,8 +148,7 @@ def test_sixty_repetitions_paginate(tmp_path: Path, paper_dir: Path) -> None:
     """Long tables continue over pages: every run's row is in the PDF."""
     cfg = synth.config(entries=8, repetitions=60, experiments=["db-sm-rsm"])
     synth.make_results(tmp_path, paper_dir, cfg)
-    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
-    text = pdf_text(tmp_path / "report.pdf")
+    text = report_text(tmp_path, paper_dir)
     for k in range(2, 61):
         assert f"n8-m4-bn254-fast-s128-t1-r{k}" in text
     assert "x60" in text  # medians shown with their spread and count
@@ -265,20 +291,17 @@ def test_cmix_section(tmp_path: Path, paper_dir: Path, capsys: pytest.CaptureFix
     assert main(["verify", str(tmp_path)]) == 0
 
     # A run that lost a message: flagged in the section and on the title page, and verify fails.
-    synth.make_results(tmp_path, paper_dir, cfg, fail={"c500-t1": "mg"})
-    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
-    text = pdf_text(tmp_path / "report.pdf")
-    assert "FAILED: a cmix run did not deliver every message exactly once" in text
-    assert "mg clients=500 threads=1: FAILED; slot 3: delivered twice" in text
-    capsys.readouterr()
-    assert main(["verify", str(tmp_path)]) == 1
-    assert "cmix/c500-t1: mg clients=500 threads=1: FAILED" in capsys.readouterr().err
+    says = (
+        "FAILED: a cmix run did not deliver every message exactly once",
+        "mg clients=500 threads=1: FAILED; slot 3: delivered twice",
+    )
+    verify_says = "cmix/c500-t1: mg clients=500 threads=1: FAILED"
+    assert_failure_flagged(tmp_path, paper_dir, cfg, {"c500-t1": "mg"}, capsys, says, verify_says)
 
     # Without a run at 500 clients and one thread, the targets are not evaluated, and it says so.
     other = tmp_path / "other"
     synth.make_results(other, paper_dir, synth.config(experiments=["cmix"], cmix_clients=[100], threads=[2]))
-    assert main(["report", str(other), "--paper-dir", str(paper_dir)]) == 0
-    text = pdf_text(other / "report.pdf")
+    text = report_text(other, paper_dir)
     assert (
         "No run at 500 clients and one thread" in text
         and "Per phase and node: 100 clients, 2 threads" in text
@@ -378,14 +401,9 @@ def test_mithril_section(tmp_path: Path, paper_dir: Path, capsys: pytest.Capture
     assert main(["verify", str(tmp_path)]) == 0
 
     # A proof that failed its verification: flagged in the section and on the title page; verify fails.
-    synth.make_results(tmp_path, paper_dir, cfg, fail={"t1_2": "proof"})
-    assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
-    text = pdf_text(tmp_path / "report.pdf")
-    assert "FAILED: a mithril check, proof or circuit run failed" in text
-    assert "proof n=1: verified failed" in text
-    capsys.readouterr()
-    assert main(["verify", str(tmp_path)]) == 1
-    assert "mithril/t1_2: proof n=1: verified failed" in capsys.readouterr().err
+    says = ("FAILED: a mithril check, proof or circuit run failed", "proof n=1: verified failed")
+    verify_says = "mithril/t1_2: proof n=1: verified failed"
+    assert_failure_flagged(tmp_path, paper_dir, cfg, {"t1_2": "proof"}, capsys, says, verify_says)
 
     # Native only, at one thread without n = 64 and no proof: no target of those, and it says so.
     other = tmp_path / "other"

@@ -16,7 +16,7 @@ from analysis.derive.cmix import PREPRE, REALTIME, TARGET_CLIENTS, Config
 from analysis.parse.cmix import EXPERIMENT, NODES
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.sections.common import Compact, Overview, PageFigure, count, failed_runs, runs_verdict
+from analysis.render.sections.common import Compact, Overview, PageFigure, count, machines_and_failures, page
 
 INTRO = (
     "cMix mixes a batch of messages, one per client, through a fixed cascade of three nodes (node 0 "
@@ -381,13 +381,13 @@ def section(doc: Doc, ctx: Context) -> None:
     if not cfgs:
         doc.para("No cmix results.")
         return
-    machines = ctx.machines(EXPERIMENT)
-    doc.para(f"<b>Machines.</b> Ours: {machines}. The thesis: {_thesis_machine(df)}.", markup=True)
-    failed = failed_runs(ctx, EXPERIMENT)
-    if failed:
-        doc.box(
-            ["FAILED: a cmix run did not deliver every message exactly once, or broke:", *failed], ok=False
-        )
+    machines_and_failures(
+        doc,
+        ctx,
+        EXPERIMENT,
+        f"The thesis: {_thesis_machine(df)}.",
+        "FAILED: a cmix run did not deliver every message exactly once, or broke:",
+    )
     _targets(doc, ctx)
     _compare(doc, ctx, cfgs)
     for cfg in cfgs:
@@ -412,12 +412,12 @@ MEASURES = (
 
 def overview(ctx: Context) -> Overview:
     df = ctx.df
-    runs, ok = runs_verdict(ctx, EXPERIMENT)
     cfgs = derive.configs(df)
     if not cfgs:
-        return Overview(measures=MEASURES, verdict=runs, ok=ok)
+        return page(ctx, EXPERIMENT, MEASURES, [])
     t = derive.target_tables(df)
-    said = [runs]
+    said = []
+    missed = 0
     if t.evaluated:
         missed = len(t.prepre_missed) + len(t.realtime_missed)
         said.append(
@@ -425,7 +425,6 @@ def overview(ctx: Context) -> Overview:
             if not missed
             else f"{missed} target row(s) missed (shaded red)."
         )
-        ok = ok and not missed
         frame, flagged, caption = (
             t.prepre,
             t.prepre_missed,
@@ -442,10 +441,5 @@ def overview(ctx: Context) -> Overview:
         frame = full[[c for c in full.columns if "per byte" not in str(c)]]
         flagged, caption = set(), f"{main.title}: each group's CPU per phase (mean of the nodes)"
         name, index = "cmix_summary", "phase"
-    return Overview(
-        measures=MEASURES,
-        verdict=" ".join(said),
-        ok=ok,
-        table=Compact(name, caption, frame, _fmts(frame), flagged=flagged, index_name=index),
-        figure=PageFigure("cmix_steps"),
-    )
+    table = Compact(name, caption, frame, _fmts(frame), flagged=flagged, index_name=index)
+    return page(ctx, EXPERIMENT, MEASURES, said, table, PageFigure("cmix_steps"), met=not missed)

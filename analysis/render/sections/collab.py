@@ -13,7 +13,7 @@ from analysis.derive.spread import Spread
 from analysis.parse.collab import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.sections.common import Compact, Overview, PageFigure, runs_verdict
+from analysis.render.sections.common import Compact, Overview, PageFigure, page
 
 NOTE = (
     "m parties, each its own process on this machine, jointly prove the zkSNARK run's circuit over "
@@ -165,24 +165,13 @@ def factor_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def overview(ctx: Context) -> Overview:
     t = factor_table(ctx.df)
-    runs, ok = runs_verdict(ctx, EXPERIMENT)
-    said = [runs]
+    said = []
     if not t.empty:
         vals = [v.median for v in t.to_numpy().ravel() if isinstance(v, Spread)]
         said.append(
             f"The measured factor is {_num(min(vals))}x to {_num(max(vals))}x against the paper's assumed "
             f"2x (this report's collab_factor: {ctx.factor:g})."
         )
-    return Overview(
-        measures=MEASURES,
-        verdict=" ".join(said),
-        ok=ok,
-        table=Compact(
-            "collab_summary",
-            "Measured factor: online CPU of the slowest party / single prover CPU",
-            t,
-            _num,
-            index_name="circuit, variant",
-        ),
-        figure=PageFigure("collab_factor"),
-    )
+    caption = "Measured factor: online CPU of the slowest party / single prover CPU"
+    table = Compact("collab_summary", caption, t, _num, index_name="circuit, variant")
+    return page(ctx, EXPERIMENT, MEASURES, said, table, PageFigure("collab_factor"))

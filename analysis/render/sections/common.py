@@ -27,6 +27,7 @@ from matplotlib.figure import Figure
 from analysis import units
 from analysis.derive.spread import NAN
 from analysis.render.context import Context
+from analysis.render.pdf import Doc
 
 
 @dataclass
@@ -75,6 +76,21 @@ def overview_of(module: ModuleType, ctx: Context, experiment: str, title: str) -
     return Overview(measures=title + ".", verdict=text, ok=ok)
 
 
+def page(
+    ctx: Context,
+    experiment: str,
+    measures: str,
+    said: list[str],
+    table: Compact | None = None,
+    figure: PageFigure | None = None,
+    met: bool = True,
+) -> Overview:
+    """An experiment's page: what it `measures`, its runs' verdict followed by what the comparisons
+    `said`, red when a run failed or a target was not `met`."""
+    runs, ok = runs_verdict(ctx, experiment)
+    return Overview(measures, " ".join([runs, *said]), ok and met, table, figure)
+
+
 def runs_verdict(ctx: Context, experiment: str) -> tuple[str, bool]:
     """'All k runs verified.' or what failed, and whether all verified."""
     ours = [r for r in ctx.col.runs if r.experiment == experiment and r.source == "ours"]
@@ -82,6 +98,15 @@ def runs_verdict(ctx: Context, experiment: str) -> tuple[str, bool]:
     if failed:
         return f"FAILED: {len(failed)} of {len(ours)} runs did not verify ({'; '.join(failed)}).", False
     return f"All {len(ours)} runs verified.", True
+
+
+def machines_and_failures(doc: Doc, ctx: Context, experiment: str, others: str, failed_says: str) -> None:
+    """The machines our runs of `experiment` ran on, then `others` (the reference's, say), and a red
+    box that lists the runs that failed under `failed_says`."""
+    doc.para(f"<b>Machines.</b> Ours: {ctx.machines(experiment)}. {others}", markup=True)
+    failed = failed_runs(ctx, experiment)
+    if failed:
+        doc.box([failed_says, *failed], ok=False)
 
 
 def ours_rows(df: pd.DataFrame, experiment: str) -> pd.DataFrame:

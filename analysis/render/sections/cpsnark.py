@@ -12,7 +12,7 @@ from analysis.parse.cpsnark import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.plots import bars
-from analysis.render.sections.common import Compact, Overview, PageFigure, count, runs_verdict, seconds
+from analysis.render.sections.common import Compact, Overview, PageFigure, count, page, seconds
 
 CP_NOTE = (
     "One proof each; the claims multiply prove and witness by n (as the paper's README does); the witness is "
@@ -73,22 +73,17 @@ def one_proof(df: pd.DataFrame) -> pd.DataFrame:
 
 def overview(ctx: Context) -> Overview:
     frame = one_proof(ctx.df)
-    runs, ok = runs_verdict(ctx, EXPERIMENT)
     claims = {c.key: c for c in compute_claims(ctx.df, ctx.factor)}
-    said = [runs] + [
+    said = [
         f"{claims[k].text}: {verdict(claims[k])}."
         for k in ("cp_total", "cp_verify")
         if not math.isnan(claims[k].ours)
     ]
     groups = {str(step): {str(c): float(v) for c, v in row.items()} for step, row in frame.iterrows()}
-    return Overview(
-        measures=MEASURES,
-        verdict=" ".join(said),
-        ok=ok,
-        table=Compact("cpsnark_summary", "One proof: criterion mean", frame, seconds, index_name="step"),
-        figure=PageFigure(
-            "cpsnark_one_proof",
-            "Mean time of one proof, one verification and one witness, the paper's beside ours.",
-            lambda: bars(groups, "time of one [s]", "cpSNARK-Set: one proof, verification and witness"),
-        ),
+    table = Compact("cpsnark_summary", "One proof: criterion mean", frame, seconds, index_name="step")
+    figure = PageFigure(
+        "cpsnark_one_proof",
+        "Mean time of one proof, one verification and one witness, the paper's beside ours.",
+        lambda: bars(groups, "time of one [s]", "cpSNARK-Set: one proof, verification and witness"),
     )
+    return page(ctx, EXPERIMENT, MEASURES, said, table, figure)

@@ -34,11 +34,11 @@ from analysis.render.sections.common import (
     Overview,
     PageFigure,
     count,
-    failed_runs,
     log_axes,
+    machines_and_failures,
     median,
+    page,
     ratio,
-    runs_verdict,
 )
 
 INTRO = (
@@ -271,11 +271,13 @@ def section(doc: Doc, ctx: Context) -> None:
     if _ours(ctx.df).empty:
         doc.para("No mithril results.")
         return
-    machines = ctx.machines(EXPERIMENT)
-    doc.para(f"<b>Machines.</b> Ours: {machines}. The thread count is stated in every table.", markup=True)
-    failed = failed_runs(ctx, EXPERIMENT)
-    if failed:
-        doc.box(["FAILED: a mithril check, proof or circuit run failed:", *failed], ok=False)
+    machines_and_failures(
+        doc,
+        ctx,
+        EXPERIMENT,
+        "The thread count is stated in every table.",
+        "FAILED: a mithril check, proof or circuit run failed:",
+    )
     _targets(doc, ctx)
     _native(doc, ctx)
     _stm(doc, ctx)
@@ -450,29 +452,18 @@ MEASURES = (
 
 
 def overview(ctx: Context) -> Overview:
-    df = ctx.df
-    runs, ok = runs_verdict(ctx, EXPERIMENT)
-    t, bad = target_table(df)
-    said = [runs]
+    t, bad = target_table(ctx.df)
     if t.empty:
-        said.append("The runs evaluated no target (no native run at n = 64 and no circuit run).")
-    else:
-        said.append("Every target met." if not bad else f"{len(bad)} target(s) missed (shaded red).")
-        ok = ok and not bad
-    return Overview(
-        measures=MEASURES,
-        verdict=" ".join(said),
-        ok=ok,
-        table=Compact(
-            "mithril_summary",
-            "The targets, evaluated by the analysis on the measurements",
-            t,
-            _fmts(t, str),
-            widths=[0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
-            flagged=bad,
-            index_name="target",
-        )
-        if not t.empty
-        else None,
-        figure=PageFigure("mithril_circuit"),
+        said = "The runs evaluated no target (no native run at n = 64 and no circuit run)."
+        return page(ctx, EXPERIMENT, MEASURES, [said], None, PageFigure("mithril_circuit"))
+    said = "Every target met." if not bad else f"{len(bad)} target(s) missed (shaded red)."
+    table = Compact(
+        "mithril_summary",
+        "The targets, evaluated by the analysis on the measurements",
+        t,
+        _fmts(t, str),
+        widths=[0.46, 0.14, 0.1, 0.08, 0.14, 0.08],
+        flagged=bad,
+        index_name="target",
     )
+    return page(ctx, EXPERIMENT, MEASURES, [said], table, PageFigure("mithril_circuit"), met=not bad)

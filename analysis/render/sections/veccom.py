@@ -18,8 +18,8 @@ from analysis.render.sections.common import (
     Overview,
     PageFigure,
     log_axes,
+    page,
     ratio,
-    runs_verdict,
     seconds,
 )
 
@@ -118,6 +118,16 @@ def plot(df: pd.DataFrame) -> Figure:
     return fig
 
 
+# How each column of the operations' table is written.
+FORMATS = {
+    "ours CPU": seconds,
+    "lower bound": seconds,
+    "reference": seconds,
+    "ours / bound": ratio,
+    "reference / ours (across machines)": ratio,
+}
+
+
 def section(doc: Doc, ctx: Context) -> None:
     doc.h1("veccom: vector commitments, beside the reference benchmark")
     doc.para(
@@ -130,15 +140,8 @@ def section(doc: Doc, ctx: Context) -> None:
     if t.empty:
         doc.para("No veccom results.")
         return
-    fmt = {
-        "ours CPU": seconds,
-        "lower bound": seconds,
-        "reference": seconds,
-        "ours / bound": ratio,
-        "reference / ours (across machines)": ratio,
-    }
     ctx.table(
-        doc, "veccom", "veccom: every operation, CPU time per operation", t, fmt, index_name="operation"
+        doc, "veccom", "veccom: every operation, CPU time per operation", t, FORMATS, index_name="operation"
     )
     doc.para(NOTE, small=True)
     ab = ablation(ctx.df)
@@ -178,8 +181,7 @@ def page_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def overview(ctx: Context) -> Overview:
     t = page_table(ctx.df)
-    runs, ok = runs_verdict(ctx, EXPERIMENT)
-    said = [runs]
+    said = []
     over = t["ours / bound"].dropna() if not t.empty else pd.Series(dtype=float)
     if len(over):
         said.append(f"Ours is {ratio(over.min())}-{ratio(over.max())}x its counted lower bound.")
@@ -189,24 +191,14 @@ def overview(ctx: Context) -> Overview:
             f"The reference figures are {ratio(ref.min())}-{ratio(ref.max())}x ours (another machine: "
             "the code's and the machine's speed together)."
         )
-    fmt = {
-        "ours CPU": seconds,
-        "lower bound": seconds,
-        "reference": seconds,
-        "ours / bound": ratio,
-        "reference / ours (across machines)": ratio,
-    }
-    return Overview(
-        measures=MEASURES,
-        verdict=" ".join(said),
-        ok=ok,
-        table=Compact(
-            "veccom_summary",
-            "CPU time per operation at each scheme's largest length ('reference': Algorand's published "
-            "benchmark)",
-            t,
-            fmt,
-            index_name="operation",
-        ),
-        figure=PageFigure("veccom_time_vs_n"),
+    caption = (
+        "CPU time per operation at each scheme's largest length ('reference': Algorand's published benchmark)"
+    )
+    return page(
+        ctx,
+        EXPERIMENT,
+        MEASURES,
+        said,
+        Compact("veccom_summary", caption, t, FORMATS, index_name="operation"),
+        PageFigure("veccom_time_vs_n"),
     )

@@ -13,7 +13,7 @@ from analysis.parse.zksnark import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.plots import bars
-from analysis.render.sections.common import Compact, Overview, PageFigure, count, ratio, runs_verdict
+from analysis.render.sections.common import Compact, Overview, PageFigure, count, page, ratio
 
 ZK_NOTE = (
     "Paper: ZoKrates 0.8 CLI, its single-threaded ark prover, on its circuit as published. Ours: zokrates-js "
@@ -251,28 +251,17 @@ def overview(ctx: Context) -> Overview:
         if col in frame:
             frame[col] = [count(v) for v in frame[col]]
     ct = circuits_table(ctx.df)
-    runs, ok = runs_verdict(ctx, EXPERIMENT)
-    said = [runs]
+    said = []
     if not ct.empty:
         r = ct["ours / ZoKrates (proof)"]
         said.append(f"Our circuit's proof takes {ratio(r.min())}-{ratio(r.max())} of the ZoKrates circuit's "
                     f"CPU time on the same native prover.")  # fmt: skip
-    return Overview(
-        measures=MEASURES,
-        verdict=" ".join(said),
-        ok=ok,
-        table=Compact(
-            "zksnark_summary",
-            "One proof per statement, prover and circuit",
-            frame,
-            _zk,
-            flagged=failed,
-            index_name="run",
-        ),
-        figure=PageFigure(
-            "zksnark_prove",
-            "CPU time of one proof: the paper's ZoKrates CLI and our provers "
-            "(each bar labelled; n and threads in the table).",
-            lambda: prove_bars(ctx.df),
-        ),
+    caption = "One proof per statement, prover and circuit"
+    table = Compact("zksnark_summary", caption, frame, _zk, flagged=failed, index_name="run")
+    figure = PageFigure(
+        "zksnark_prove",
+        "CPU time of one proof: the paper's ZoKrates CLI and our provers (each bar labelled; n and threads "
+        "in the table).",
+        lambda: prove_bars(ctx.df),
     )
+    return page(ctx, EXPERIMENT, MEASURES, said, table, figure)
