@@ -22,14 +22,22 @@ export function nativeProverAvailable(bin = nativeProverPath()) {
 
 export class NativeProverMissing extends Error {}
 
-function checkPhase(json, name) {
-  const p = json?.phases?.[name];
-  for (const k of ["real", "user", "sys"]) {
-    if (typeof p?.[k] !== "number" || !Number.isFinite(p[k]) || p[k] < 0) {
-      throw new Error(`zksnark-prover report: phases.${name}.${k} missing or not a non-negative number`);
+/**
+ * The phases `names` of a report body that `tool` wrote, each `{ real, user, sys }` checked to be
+ * non-negative numbers.
+ */
+export function checkPhases(json, names, tool) {
+  const phases = {};
+  for (const name of names) {
+    const p = json?.phases?.[name];
+    for (const k of ["real", "user", "sys"]) {
+      if (typeof p?.[k] !== "number" || !Number.isFinite(p[k]) || p[k] < 0) {
+        throw new Error(`${tool} report: phases.${name}.${k} missing or not a non-negative number`);
+      }
     }
+    phases[name] = { real: p.real, user: p.user, sys: p.sys };
   }
-  return { real: p.real, user: p.user, sys: p.sys };
+  return phases;
 }
 
 /** Throws a NativeProverMissing that says how to get the binary, unless it is there. */
@@ -76,7 +84,7 @@ export function runNativeProver({ r1cs, wtns, threads, seed, out, files, bin = n
     throw new Error(`${bin} exited with ${res.status ?? res.signal} and wrote no readable ${out}: ${e.message}`);
   }
   const json = report.body;
-  const phases = { setup: checkPhase(json, "setup"), prove: checkPhase(json, "prove"), verify: checkPhase(json, "verify") };
+  const phases = checkPhases(json, ["setup", "prove", "verify"], "zksnark-prover");
   if (json.status !== "PASSED" && json.status !== "FAILED") {
     throw new Error(`zksnark-prover: status must be PASSED or FAILED, got ${JSON.stringify(json.status)}`);
   }

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkPhases } from "./native.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -25,16 +26,6 @@ export function requireOptimizedBuilder(bin = optimizedBuilderPath()) {
         "ZKSNARK_OPTIMIZED to its path, or run with --circuits zokrates",
     );
   }
-}
-
-function checkPhase(json, name) {
-  const p = json?.phases?.[name];
-  for (const k of ["real", "user", "sys"]) {
-    if (typeof p?.[k] !== "number" || !Number.isFinite(p[k]) || p[k] < 0) {
-      throw new Error(`zksnark-optimized report: phases.${name}.${k} missing or not a non-negative number`);
-    }
-  }
-  return { real: p.real, user: p.user, sys: p.sys };
 }
 
 /** The binary's input file: the same values the ZoKrates program gets (decimal strings). */
@@ -68,6 +59,6 @@ export function buildOptimized({ inputs, inputsFile, r1cs, wtns, out, variant, b
   return {
     ...json,
     versions: { "zksnark-optimized": report.tool_version },
-    phases: { compile: checkPhase(json, "compile"), witness: checkPhase(json, "witness") },
+    phases: checkPhases(json, ["compile", "witness"], "zksnark-optimized"),
   };
 }

@@ -11,8 +11,9 @@ use std::path::Path;
 use std::str::FromStr;
 
 use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::AffineRepr;
-use ark_ff::{PrimeField, Zero};
+use ark_ff::{One, PrimeField, Zero};
 use ark_groth16::{Proof, VerifyingKey};
 use serde_json::{json, Value};
 
@@ -86,43 +87,42 @@ impl Reader<'_> {
             .ok_or_else(|| self.err(what, format!("{s:?} is not a canonical coordinate")))
     }
 
-    fn g1(&self, v: &Value, what: &str) -> Result<G1Affine, Error> {
-        let a = self.strings(v, what, 3)?;
-        let z = self.fq(a[2], what)?;
-        let (x, y) = (self.fq(a[0], what)?, self.fq(a[1], what)?);
-        let p = if z.is_zero() {
-            G1Affine::zero()
-        } else if z == Fq::from(1u8) {
-            G1Affine::new_unchecked(x, y)
-        } else {
-            return Err(self.err(what, "expected affine coordinates (z = 1)"));
-        };
-        if !p.is_on_curve() || !p.is_in_correct_subgroup_assuming_on_curve() {
-            return Err(self.err(what, "not a point of G1"));
-        }
-        Ok(p)
-    }
-
     fn fq2(&self, v: &Value, what: &str) -> Result<Fq2, Error> {
         let a = self.strings(v, what, 2)?;
         Ok(Fq2::new(self.fq(a[0], what)?, self.fq(a[1], what)?))
     }
 
-    fn g2(&self, v: &Value, what: &str) -> Result<G2Affine, Error> {
+    /// A point of `group` as `[x, y, z]`, each coordinate read by `coordinate`: affine (z = 1)
+    /// or the identity (z = 0), on the curve and in the prime-order subgroup.
+    fn point<P: SWCurveConfig>(
+        &self,
+        v: &Value,
+        what: &str,
+        group: &str,
+        coordinate: impl Fn(&Value, &str) -> Result<P::BaseField, Error>,
+    ) -> Result<Affine<P>, Error> {
         let a = self.strings(v, what, 3)?;
-        let z = self.fq2(a[2], what)?;
-        let (x, y) = (self.fq2(a[0], what)?, self.fq2(a[1], what)?);
+        let z = coordinate(a[2], what)?;
+        let (x, y) = (coordinate(a[0], what)?, coordinate(a[1], what)?);
         let p = if z.is_zero() {
-            G2Affine::zero()
-        } else if z == Fq2::from(1u8) {
-            G2Affine::new_unchecked(x, y)
+            Affine::<P>::zero()
+        } else if z.is_one() {
+            Affine::<P>::new_unchecked(x, y)
         } else {
             return Err(self.err(what, "expected affine coordinates (z = 1)"));
         };
         if !p.is_on_curve() || !p.is_in_correct_subgroup_assuming_on_curve() {
-            return Err(self.err(what, "not a point of G2"));
+            return Err(self.err(what, format!("not a point of {group}")));
         }
         Ok(p)
+    }
+
+    fn g1(&self, v: &Value, what: &str) -> Result<G1Affine, Error> {
+        self.point(v, what, "G1", |c, w| self.fq(c, w))
+    }
+
+    fn g2(&self, v: &Value, what: &str) -> Result<G2Affine, Error> {
+        self.point(v, what, "G2", |c, w| self.fq2(c, w))
     }
 
     fn key<'v>(&self, obj: &'v Value, key: &str) -> Result<&'v Value, Error> {

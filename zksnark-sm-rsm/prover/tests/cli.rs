@@ -12,31 +12,28 @@ use measure::testing::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use common::{prove, prover, run, verdict, verify, BENCH};
+use common::{prove, run, setup_and_prove, verdict, verify, BENCH};
 use zksnark_prover::synthetic::synthetic;
 use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
 
-/// A scratch directory for one test.
-fn scratch(name: &str) -> Scratch {
-    Scratch::new("zksnark-prover", name)
-}
-
-/// A small satisfiable circuit (and a broken witness for it) written as .r1cs/.wtns files.
-fn circuit(dir: &Scratch) {
+/// A scratch directory for one test with a small satisfiable circuit, and a broken witness for
+/// it, as .r1cs/.wtns files.
+fn circuit(test: &str) -> Scratch {
+    let dir = Scratch::new("zksnark-prover", test);
     let (r1cs, mut w) = synthetic::<Fr, _>(64, 3, &mut ChaCha20Rng::seed_from_u64(42));
     std::fs::write(dir.path("c.r1cs"), r1cs_bytes(&r1cs)).unwrap();
     std::fs::write(dir.path("c.wtns"), wtns_bytes(&w)).unwrap();
     let last = w.len() - 1;
     w[last] += Fr::from(1u64);
     std::fs::write(dir.path("bad.wtns"), wtns_bytes(&w)).unwrap();
+    dir
 }
 
 const SEED: &str = "0101010101010101010101010101010101010101010101010101010101010101";
 
 #[test]
 fn run_writes_report_and_passes() {
-    let d = scratch("run");
-    circuit(&d);
+    let d = circuit("run");
     let (r, w, j) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("out.json"));
     let out = run(&r, &w, &j, &["--threads", "2", "--seed", SEED]);
     let err = stderr(&out);
@@ -63,8 +60,7 @@ fn run_writes_report_and_passes() {
 
 #[test]
 fn run_rejects_unsatisfying_witness_without_report() {
-    let d = scratch("runbad");
-    circuit(&d);
+    let d = circuit("runbad");
     let (r, w, j) = (d.s("c.r1cs"), d.s("bad.wtns"), d.s("out.json"));
     let out = run(&r, &w, &j, &["--threads", "1"]);
     assert_refused(&out, "run", "does not satisfy the R1CS");
@@ -73,23 +69,11 @@ fn run_rejects_unsatisfying_witness_without_report() {
 
 #[test]
 fn setup_prove_verify_and_tampering() {
-    let d = scratch("spv");
-    circuit(&d);
+    let d = circuit("spv");
     let (r, w, pk, vk) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("pk.bin"), d.s("vk.bin"));
     let (proof, public) = (d.s("proof.bin"), d.s("public.json"));
 
-    let out = prover(&[
-        "setup", "--r1cs", &r, "--pk", &pk, "--vk", &vk, "--seed", SEED,
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = prove(
-        &r,
-        &w,
-        &pk,
-        &proof,
-        &["--public", &public, "--threads", "1"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    setup_and_prove(&r, &w, [&pk, &vk, &proof, &public], &["--seed", SEED]);
 
     let passed = (Some(0), "PASSED".to_string());
     let out = verify(&vk, &proof, &["--wtns", &w]);
@@ -131,8 +115,7 @@ fn setup_prove_verify_and_tampering() {
 
 #[test]
 fn bad_input_exits_2_naming_the_file() {
-    let d = scratch("bad");
-    circuit(&d);
+    let d = circuit("bad");
     let bytes = std::fs::read(d.path("c.r1cs")).unwrap();
     std::fs::write(d.path("short.r1cs"), &bytes[..bytes.len() / 3]).unwrap();
     let (r, w, j) = (d.s("short.r1cs"), d.s("c.wtns"), d.s("out.json"));
@@ -161,8 +144,7 @@ fn bad_input_exits_2_naming_the_file() {
 /// ones.
 #[test]
 fn one_seed_gives_the_same_keys_and_no_seed_fresh_ones() {
-    let d = scratch("seed");
-    circuit(&d);
+    let d = circuit("seed");
     let (r, w) = (d.s("c.r1cs"), d.s("c.wtns"));
     assert_seeds_reproduce(|name, seed| {
         let mut extra = vec!["--threads", "1"];
@@ -179,8 +161,7 @@ fn one_seed_gives_the_same_keys_and_no_seed_fresh_ones() {
 /// do not.
 #[test]
 fn run_writes_snarkjs_json_that_verify_reads() {
-    let d = scratch("snarkjs");
-    circuit(&d);
+    let d = circuit("snarkjs");
     let (r, w, j) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("out.json"));
     let (proof, vk, public) = (d.s("proof.json"), d.s("vk.json"), d.s("public.json"));
     let out = run(

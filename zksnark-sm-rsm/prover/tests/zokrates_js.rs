@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{prove, prover, run, verdict, verify};
+use common::{prove, run, setup_and_prove, verdict, verify};
 use measure::testing::{assert_refused, read_json, stderr, stdout, Scratch};
 
 /// The circomlib test vector Poseidon(1, 2), which the ZoKrates stdlib Poseidon reproduces.
@@ -110,16 +110,7 @@ fn setup_prove_verify(f: &Scratch) {
         f.s("vk.bin"),
     );
     let (proof, public) = (f.s("proof.bin"), f.s("public.json"));
-    let out = prover(&["setup", "--r1cs", &r1cs, "--pk", &pk, "--vk", &vk]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = prove(
-        &r1cs,
-        &wtns,
-        &pk,
-        &proof,
-        &["--public", &public, "--threads", "1"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    setup_and_prove(&r1cs, &wtns, [&pk, &vk, &proof, &public], &[]);
     // The public wire is h, in ZoKrates's order: the exported wires map as we assume.
     let values: Vec<String> =
         serde_json::from_str(&std::fs::read_to_string(&public).unwrap()).unwrap();

@@ -319,10 +319,7 @@ pub fn bits_le(x: &Fr, n: usize) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn fr(s: &str) -> Fr {
-        Fr::from_str(s).unwrap()
-    }
+    use crate::primitives::fr;
 
     #[test]
     fn generator_and_h_are_in_the_subgroup() {

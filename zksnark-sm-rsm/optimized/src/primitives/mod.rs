@@ -2,3 +2,9 @@
 pub mod babyjubjub;
 pub mod merkle;
 pub mod poseidon;
+
+/// A field element from its decimal digits, as published test vectors give it.
+#[cfg(test)]
+fn fr(digits: &str) -> ark_bn254::Fr {
+    digits.parse().expect("a decimal field element")
+}

@@ -177,11 +177,7 @@ pub fn hash2(a: Fr, b: Fr) -> Fr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::str::FromStr;
-
-    fn fr(s: &str) -> Fr {
-        Fr::from_str(s).unwrap()
-    }
+    use crate::primitives::fr;
 
     // circomlib's published known answers (circomlibjs test/poseidon.js).
     #[test]

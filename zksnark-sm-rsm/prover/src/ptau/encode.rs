@@ -37,85 +37,84 @@ fn lem(out: &mut Vec<u8>, x: &Fq) {
     }
 }
 
+/// An F_q^2 element in LEM: c0 then c1.
+fn lem2(out: &mut Vec<u8>, x: &Fq2) {
+    lem(out, &x.c0);
+    lem(out, &x.c1);
+}
+
 fn be(out: &mut Vec<u8>, x: &Fq) {
     out.extend_from_slice(&x.into_bigint().to_bytes_be());
 }
 
-pub fn g1_lem(out: &mut Vec<u8>, p: &G1Affine) {
+/// An F_q^2 element as one big-endian number: c1 then c0.
+fn be2(out: &mut Vec<u8>, x: &Fq2) {
+    be(out, &x.c1);
+    be(out, &x.c0);
+}
+
+/// x then y, each written by `coordinate`; infinity as `bytes` zeros.
+fn affine<P: AffineRepr>(
+    out: &mut Vec<u8>,
+    p: &P,
+    bytes: usize,
+    coordinate: fn(&mut Vec<u8>, &P::BaseField),
+) {
     match p.xy() {
-        None => out.extend_from_slice(&[0; G1_BYTES]),
+        None => out.resize(out.len() + bytes, 0),
         Some((x, y)) => {
-            lem(out, x);
-            lem(out, y);
+            coordinate(out, x);
+            coordinate(out, y);
         }
     }
+}
+
+/// x written by `coordinate`, flagged when y is `negative`; infinity as 0x40 and zeros, `bytes`
+/// in all.
+fn compressed<P: AffineRepr>(
+    out: &mut Vec<u8>,
+    p: &P,
+    bytes: usize,
+    coordinate: fn(&mut Vec<u8>, &P::BaseField),
+    negative: fn(&P::BaseField) -> bool,
+) {
+    let start = out.len();
+    match p.xy() {
+        None => {
+            out.resize(start + bytes, 0);
+            out[start] = 0x40;
+        }
+        Some((x, y)) => {
+            coordinate(out, x);
+            if negative(y) {
+                out[start] |= 0x80;
+            }
+        }
+    }
+}
+
+pub fn g1_lem(out: &mut Vec<u8>, p: &G1Affine) {
+    affine(out, p, G1_BYTES, lem)
 }
 
 pub fn g2_lem(out: &mut Vec<u8>, p: &G2Affine) {
-    match p.xy() {
-        None => out.extend_from_slice(&[0; G2_BYTES]),
-        Some((x, y)) => {
-            for c in [&x.c0, &x.c1, &y.c0, &y.c1] {
-                lem(out, c);
-            }
-        }
-    }
+    affine(out, p, G2_BYTES, lem2)
 }
 
 pub fn g1_uncompressed(out: &mut Vec<u8>, p: &G1Affine) {
-    match p.xy() {
-        None => out.extend_from_slice(&[0; G1_BYTES]),
-        Some((x, y)) => {
-            be(out, x);
-            be(out, y);
-        }
-    }
+    affine(out, p, G1_BYTES, be)
 }
 
 pub fn g2_uncompressed(out: &mut Vec<u8>, p: &G2Affine) {
-    match p.xy() {
-        None => out.extend_from_slice(&[0; G2_BYTES]),
-        Some((x, y)) => {
-            for c in [&x.c1, &x.c0, &y.c1, &y.c0] {
-                be(out, c);
-            }
-        }
-    }
-}
-
-fn flagged(out: &mut [u8], start: usize, negative: bool) {
-    if negative {
-        out[start] |= 0x80;
-    }
+    affine(out, p, G2_BYTES, be2)
 }
 
 pub fn g1_compressed(out: &mut Vec<u8>, p: &G1Affine) {
-    let start = out.len();
-    match p.xy() {
-        None => {
-            out.extend_from_slice(&[0; G1_BYTES / 2]);
-            out[start] = 0x40;
-        }
-        Some((x, y)) => {
-            be(out, x);
-            flagged(out, start, fq_negative(y));
-        }
-    }
+    compressed(out, p, G1_BYTES / 2, be, fq_negative)
 }
 
 pub fn g2_compressed(out: &mut Vec<u8>, p: &G2Affine) {
-    let start = out.len();
-    match p.xy() {
-        None => {
-            out.extend_from_slice(&[0; G2_BYTES / 2]);
-            out[start] = 0x40;
-        }
-        Some((x, y)) => {
-            be(out, &x.c1);
-            be(out, &x.c0);
-            flagged(out, start, fq2_negative(y));
-        }
-    }
+    compressed(out, p, G2_BYTES / 2, be2, fq2_negative)
 }
 
 /// A point type's three encodings, so that a section is written by one generic routine.

@@ -83,25 +83,23 @@ mod tests {
         let tau = Fr::rand(&mut rng);
         for p in 0..6 {
             let n = 1usize << p;
-            let l = lagrange(tau, p, false);
             let w = root(p);
-            // sum_j L_j(τ) ω^(ij) = τ^i for i < n.
-            for i in 0..n {
-                let s: Fr = l
-                    .iter()
+            // sum_j L_j(τ) ω^(ij): the weight the basis `l` puts on τ^i.
+            let weight = |l: &[Fr], i: usize| -> Fr {
+                l.iter()
                     .enumerate()
                     .map(|(j, lj)| *lj * w.pow([(i * j) as u64]))
-                    .sum();
-                assert_eq!(s, tau.pow([i as u64]), "p {p}, i {i}");
+                    .sum()
+            };
+            // τ^i for i < n.
+            let l = lagrange(tau, p, false);
+            for i in 0..n {
+                assert_eq!(weight(&l, i), tau.pow([i as u64]), "p {p}, i {i}");
             }
             // Truncated: the same for i < n - 1, and zero weight on τ^(n-1).
             let t = lagrange(tau, p, true);
             for i in 0..n {
-                let s: Fr = t
-                    .iter()
-                    .enumerate()
-                    .map(|(j, tj)| *tj * w.pow([(i * j) as u64]))
-                    .sum();
+                let s = weight(&t, i);
                 let expected = if i == n - 1 {
                     Fr::zero()
                 } else {

@@ -5,7 +5,7 @@
 
 use std::process::{Command, Output};
 
-use measure::testing::Bench;
+use measure::testing::{stderr, Bench};
 
 /// The binary, for [`Bench::enveloped`] (its runs go through [`prover`]).
 pub const BENCH: Bench = measure::bench!("zksnark-prover", "zksnark-prover");
@@ -31,6 +31,23 @@ pub fn prove(r1cs: &str, wtns: &str, pk: &str, proof: &str, extra: &[&str]) -> O
         "prove", "--r1cs", r1cs, "--wtns", wtns, "--pk", pk, "--proof", proof,
     ];
     prover(&[&args[..], extra].concat())
+}
+
+/// `setup` (with `extra` arguments) writing the keys `pk` and `vk`, then `prove` on one thread
+/// writing `proof` and the public inputs `public`; panics unless both succeed.
+pub fn setup_and_prove(r1cs: &str, wtns: &str, files: [&str; 4], extra: &[&str]) {
+    let [pk, vk, proof, public] = files;
+    let args = ["setup", "--r1cs", r1cs, "--pk", pk, "--vk", vk];
+    let out = prover(&[&args[..], extra].concat());
+    assert_eq!(out.status.code(), Some(0), "setup: {}", stderr(&out));
+    let out = prove(
+        r1cs,
+        wtns,
+        pk,
+        proof,
+        &["--public", public, "--threads", "1"],
+    );
+    assert_eq!(out.status.code(), Some(0), "prove: {}", stderr(&out));
 }
 
 /// `verify` of `proof` with the key `vk`, with `extra` arguments (the public inputs: `--public`
