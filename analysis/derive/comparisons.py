@@ -56,57 +56,42 @@ def _db(df: pd.DataFrame, g: DbGroup, section: str) -> float:
     return group_median(df, g, lambda f: section_total(f, section, "M"))
 
 
+def _pair(df: pd.DataFrame, kind: str, st: str, db: DbGroup, db_text: str, source: str, circuit: str,
+          pk: Pick, factor: float, factor_text: str) -> Pairing:  # fmt: skip
+    """One pair at the DB run's n: `factor` x n x one proof of `circuit` (its time `pk`, from the
+    `source`'s runs) beside the DB run's per-prover time for statement `st`."""
+    n = db.n
+    zk_text = _zk_text(df, source, st, circuit, n, pk, factor_text)
+    section = FSM if st == "sm" else RSM
+    return Pairing(kind, st.upper(), n, zk_text, factor * n * pk.value, db_text, _db(df, db, section))
+
+
 def pairings(df: pd.DataFrame) -> list[Pairing]:
     out: list[Pairing] = []
     paper_db = pick_db_group(df, "paper")
     way = pick_db_group(df, "ours", best=False)
     way = way if way is not None and way.mode == "paper" else None
     best = pick_db_group(df, "ours", best=True)
-    for st, section in (("sm", FSM), ("rsm", RSM)):
+    for st in ("sm", "rsm"):
         label = st.upper()
         if paper_db is not None:
             pk = zk_prove(df, "paper", st, paper_db.n)
             if pk is not None:
-                out.append(
-                    Pairing(
-                        "the paper's figures",
-                        label,
-                        paper_db.n,
-                        _zk_text(df, "paper", st, "zokrates", paper_db.n, pk, "2"),
-                        PAPER_FACTOR * paper_db.n * pk.value,
-                        f"DB-{label} per prover, the paper's sample report (PBC, one core)",
-                        _db(df, paper_db, section),
-                    )
-                )
+                db_text = f"DB-{label} per prover, the paper's sample report (PBC, one core)"
+                kind = "the paper's figures"
+                out.append(_pair(df, kind, st, paper_db, db_text, "paper", "zokrates", pk, PAPER_FACTOR, "2"))
         if way is not None:
             pk = zk_prove(df, "ours", st, way.n)
             if pk is not None and pk.n == way.n:
                 db_text = f"DB-{label} per prover, ours in paper mode ({way.name})"
-                out.append(
-                    Pairing(
-                        "ours, the paper's way (2x rule)",
-                        label,
-                        way.n,
-                        _zk_text(df, "ours", st, "zokrates", way.n, pk, "2"),
-                        PAPER_FACTOR * way.n * pk.value,
-                        db_text,
-                        _db(df, way, section),
-                    )
-                )
+                kind = "ours, the paper's way (2x rule)"
+                out.append(_pair(df, kind, st, way, db_text, "ours", "zokrates", pk, PAPER_FACTOR, "2"))
                 mf = measured_factor(df, st, "zokrates", way.n, way.m)
                 if mf is not None:
                     f, how = mf
-                    out.append(
-                        Pairing(
-                            "ours, collaborative factor measured",
-                            label,
-                            way.n,
-                            _zk_text(df, "ours", st, "zokrates", way.n, pk, f"{f.value:.2f} ({how})"),
-                            f.value * way.n * pk.value,
-                            db_text,
-                            _db(df, way, section),
-                        )
-                    )
+                    kind = "ours, collaborative factor measured"
+                    text = f"{f.value:.2f} ({how})"
+                    out.append(_pair(df, kind, st, way, db_text, "ours", "zokrates", pk, f.value, text))
         if best is not None:
             pk = zk_prove(df, "ours", st, best.n, circuit="optimized")
             if pk is not None and pk.n == best.n:
@@ -114,17 +99,9 @@ def pairings(df: pd.DataFrame) -> list[Pairing]:
                 factor, how = (
                     (mf[0].value, f"{mf[0].value:.2f} ({mf[1]})") if mf else (PAPER_FACTOR, "2 (assumed)")
                 )
-                out.append(
-                    Pairing(
-                        "best against best",
-                        label,
-                        best.n,
-                        _zk_text(df, "ours", st, "optimized", best.n, pk, how),
-                        factor * best.n * pk.value,
-                        f"DB-{label} per prover, ours ({best.name})",
-                        _db(df, best, section),
-                    )
-                )
+                db_text = f"DB-{label} per prover, ours ({best.name})"
+                kind = "best against best"
+                out.append(_pair(df, kind, st, best, db_text, "ours", "optimized", pk, factor, how))
     return out
 
 

@@ -23,6 +23,8 @@ BLS = FSM + " > get_blsigs"
 BLS_RE = BLS + " > re-encrypt and reverse-permute BB signatures"
 BLSR = RSM + " > get_blsigs_rev"
 BLSR_RE = BLSR + " > re-encrypt and permute BBS+ signatures"
+BLS_DECRYPT = "decrypt blinded signatures"
+BLSR_DECRYPT = "decryption of blinded BBS+ signatures"
 
 Entry = tuple[str, str]  # (section path, label template with {p} for the party)
 
@@ -36,18 +38,26 @@ class Row:
 
 TOTAL = "{p} total"
 
+
+def _mixing_rows(bls: str, bls_re: str, sig: str, decrypt: str) -> tuple[Row, ...]:
+    """What each mixer does to the encrypted signatures (`sig`: BB or BBS+) under the timer `bls`:
+    re-encrypt and shuffle them (`bls_re`), blind them, and decrypt them (the timer `decrypt`)."""
+    return (
+        Row("(M_k) Re-encryption of encrypted signatures", "M",
+            ((bls_re, f"{{p}}: reencrypting encrypted {sig} signatures"),)),
+        Row("(M_k) Proof-of-shuffle of encrypted signatures", "M",
+            ((bls_re, f"{{p}}: creating proof of shuffle of encrypted {sig} signatures"),
+             (bls_re, f"{{p}}: verifying others' proofs of shuffle of encrypted {sig} signatures"))),
+        Row("(M_k) Homomorphic blinding of encrypted signatures", "M",
+            ((f"{bls} > generate encrypted blinded {sig} signatures", TOTAL),)),
+        Row("(M_k) Threshold decryption of encrypted signatures", "M", ((f"{bls} > {decrypt}", TOTAL),)),
+    )  # fmt: skip
+
+
 DBSM_BREAKDOWN: tuple[Row, ...] = (
     Row("(Q) Generating n BB signatures/encryptions", "Q", ((FSM + " > get_verfsigs", TOTAL),)),
     Row("(M_k) Verifying n BB signatures/encryptions", "M", ((FSM + " > check_verfsigs", TOTAL),)),
-    Row("(M_k) Re-encryption of encrypted signatures", "M",
-        ((BLS_RE, "{p}: reencrypting encrypted BB signatures"),)),
-    Row("(M_k) Proof-of-shuffle of encrypted signatures", "M",
-        ((BLS_RE, "{p}: creating proof of shuffle of encrypted BB signatures"),
-         (BLS_RE, "{p}: verifying others' proofs of shuffle of encrypted BB signatures"))),
-    Row("(M_k) Homomorphic blinding of encrypted signatures", "M",
-        ((BLS + " > generate encrypted blinded BB signatures", TOTAL),)),
-    Row("(M_k) Threshold decryption of encrypted signatures", "M",
-        ((BLS + " > decrypt blinded signatures", TOTAL),)),
+    *_mixing_rows(BLS, BLS_RE, "BB", BLS_DECRYPT),
     Row("(M_k) Generating n DPK proofs for p_BB", "M", ((FSM + " > dpk_bbsig_nizkproofs", TOTAL),)),
     Row("(Q) Verifying n DPK proofs for p_BB", "Q", ((FSM + " > dpk_bbsig_nizkverifs", TOTAL),)),
 )  # fmt: skip
@@ -57,41 +67,36 @@ DBRSM_BREAKDOWN: tuple[Row, ...] = (
     Row("(Q) Generating n BBS+ quasi-signatures", "Q", ((RSM + " > get_verfsigs_rev", TOTAL),)),
     Row("(M_k) Verifying n BBS+ quasi-signatures/encryptions", "M",
         ((RSM + " > check_verfsigs_rev", TOTAL),)),
-    Row("(M_k) Re-encryption of encrypted signatures", "M",
-        ((BLSR_RE, "{p}: reencrypting encrypted BBS+ signatures"),)),
-    Row("(M_k) Proof-of-shuffle of encrypted signatures", "M",
-        ((BLSR_RE, "{p}: creating proof of shuffle of encrypted BBS+ signatures"),
-         (BLSR_RE, "{p}: verifying others' proofs of shuffle of encrypted BBS+ signatures"))),
-    Row("(M_k) Homomorphic blinding of encrypted signatures", "M",
-        ((BLSR + " > generate encrypted blinded BBS+ signatures", TOTAL),)),
-    Row("(M_k) Threshold decryption of encrypted signatures", "M",
-        ((BLSR + " > decryption of blinded BBS+ signatures", TOTAL),)),
+    *_mixing_rows(BLSR, BLSR_RE, "BBS+", BLSR_DECRYPT),
     Row("(M_k) Generating n DPK proofs for p_BBS+", "M",
         ((RSM + " > dpk_bbsplussig_nizkproofs", TOTAL),)),
     Row("(Q) Verifying n DPK proofs for p_BBS+", "Q",
         ((RSM + " > dpk_bbsplussig_nizkverifs", TOTAL),)),
 )  # fmt: skip
 
+
 # Honest-but-curious: the README drops the steps that verify signatures, prove or verify shuffles,
 # prove or verify knowledge of blinding factors, and prove or verify decryption shares. Proof
 # generation fused into the blinding and decryption timers cannot be separated, so the HBC
 # figures are upper bounds (about 240 s and 1150 s in the paper's sample report).
+def _signature_checks(check: str, bls: str, bls_re: str, sig: str, decrypt: str) -> tuple[Entry, ...]:
+    """The malicious-security steps of a protocol's signatures (`sig`: BB or BBS+): the check of
+    the verifier's signatures (timer `check`), the shuffle proofs (`bls_re`), and the checks of
+    the blinding factors' PoKs and of the decryption shares (under `bls`)."""
+    return (
+        (check, "{p}: checking verifier's signatures and encryptions"),
+        (bls_re, f"{{p}}: creating proof of shuffle of encrypted {sig} signatures"),
+        (bls_re, f"{{p}}: verifying others' proofs of shuffle of encrypted {sig} signatures"),
+        (f"{bls} > generate encrypted blinded {sig} signatures",
+         "{p}: verifying others' proofs of knowledge of blinding factors"),
+        (f"{bls} > {decrypt}", "{p}: verifying others' decryption shares"),
+    )  # fmt: skip
+
+
 HBC_DROP: dict[str, tuple[Entry, ...]] = {
-    FSM: (
-        (FSM + " > check_verfsigs", "{p}: checking verifier's signatures and encryptions"),
-        (BLS_RE, "{p}: creating proof of shuffle of encrypted BB signatures"),
-        (BLS_RE, "{p}: verifying others' proofs of shuffle of encrypted BB signatures"),
-        (BLS + " > generate encrypted blinded BB signatures",
-         "{p}: verifying others' proofs of knowledge of blinding factors"),
-        (BLS + " > decrypt blinded signatures", "{p}: verifying others' decryption shares"),
-    ),
+    FSM: _signature_checks(FSM + " > check_verfsigs", BLS, BLS_RE, "BB", BLS_DECRYPT),
     RSM: (
-        (RSM + " > check_verfsigs_rev", "{p}: checking verifier's signatures and encryptions"),
-        (BLSR_RE, "{p}: creating proof of shuffle of encrypted BBS+ signatures"),
-        (BLSR_RE, "{p}: verifying others' proofs of shuffle of encrypted BBS+ signatures"),
-        (BLSR + " > generate encrypted blinded BBS+ signatures",
-         "{p}: verifying others' proofs of knowledge of blinding factors"),
-        (BLSR + " > decryption of blinded BBS+ signatures", "{p}: verifying others' decryption shares"),
+        *_signature_checks(RSM + " > check_verfsigs_rev", BLSR, BLSR_RE, "BBS+", BLSR_DECRYPT),
         (RSM + " > dpk_bbsplussig_nizkproofs",
          "{p}: verifying others' proof of knowledge of openings of shares of z1"),
     ),

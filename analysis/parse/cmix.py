@@ -34,6 +34,7 @@ from analysis.parse.common import (
     need,
     num,
     numbers,
+    objects,
     published_rows,
     report_problems,
     report_run,
@@ -186,10 +187,8 @@ def _run_rows(
     if (x := num(rss.get("driver"))) is not None:
         rows.append(row(rb, section="run", party="driver", label="peak RSS", metric="peak_rss", value=x,
                         unit="MiB"))  # fmt: skip
-    for j, s in enumerate(need(r, "steps", list, p, where)):
-        if not isinstance(s, dict):
-            raise ReportError(p, None, f"{where}steps[{j}] to be an object")
-        rows += _step_rows(rb, s, p, f"{where}steps[{j}].")
+    for at, s in objects(r, "steps", p, where):
+        rows += _step_rows(rb, s, p, at)
     rows += _setup_rows(rb, r.get("setup") or [])
     side = r.get("clients_side") or {}
     cb = row(rb, party="clients")
@@ -229,10 +228,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
         rows += _group_rows(base, g, p, f"body.groups[{i}].")
     explained: list[str] = []
     threads: set[int] = set()
-    for i, r in enumerate(need(d, "runs", list, p, "body.")):
-        where = f"runs[{i}]."
-        if not isinstance(r, dict):
-            raise ReportError(p, None, f"runs[{i}] to be an object")
+    for where, r in objects(d, "runs", p, "body.", at=""):
         threads.add(need(r, "threads", int, p, where))
         more, bad = _run_rows(base, r, p, where)
         rows += more

@@ -42,6 +42,18 @@ def need(obj: dict[str, Any], key: str, typ: type | tuple[type, ...], p: Path, w
     return val
 
 
+def objects(obj: dict[str, Any], key: str, p: Path, where: str,
+            at: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:  # fmt: skip
+    """The items of the list obj[key] (obj being at `where`), each an object, with where it is:
+    `<at>key[i].` (`at` is `where` unless given); a missing list or an item that is not an object
+    is a ReportError naming the file and the item."""
+    at = where if at is None else at
+    for i, item in enumerate(need(obj, key, list, p, where)):
+        if not isinstance(item, dict):
+            raise ReportError(p, None, f"{at}{key}[{i}] to be an object")
+        yield f"{at}{key}[{i}].", item
+
+
 def load_json(p: Path) -> dict[str, Any]:
     """A JSON object from a file; a truncated or malformed file names its line."""
     try:

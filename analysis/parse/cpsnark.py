@@ -20,6 +20,7 @@ from analysis.parse.common import (
     load_enveloped,
     need,
     no_report,
+    objects,
     published,
     report_base,
     report_problems,
@@ -126,10 +127,7 @@ def parse_cp_json(path: str | Path) -> CpReport:
         passed=env.passed,
         security=str(security["setting"]) if isinstance(security, dict) and "setting" in security else None,
     )
-    for i, g in enumerate(need(d, "groups", list, p, "body.")):
-        where = f"body.groups[{i}]."
-        if not isinstance(g, dict):
-            raise ReportError(p, None, f"body.groups[{i}] to be an object")
+    for where, g in objects(d, "groups", p, "body."):
         name = need(g, "group", str, p, where)
         rep.groups[name] = Estimate(
             mean_s=float(need(g, "mean_s", (int, float), p, where)),

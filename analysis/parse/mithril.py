@@ -40,6 +40,7 @@ from analysis.parse.common import (
     need,
     num,
     numbers,
+    objects,
     published,
     report_problems,
     report_run,
@@ -80,10 +81,7 @@ def _native_rows(
     rows: list[dict[str, Any]] = []
     failed: list[str] = []
     nb = row(base, variant="native", curve=NATIVE_CURVE)
-    for i, r in enumerate(need(native, "rows", list, p, "native.")):
-        where = f"native.rows[{i}]."
-        if not isinstance(r, dict):
-            raise ReportError(p, None, f"native.rows[{i}] to be an object")
+    for where, r in objects(native, "rows", p, "native."):
         op = need(r, "operation", str, p, where)
         if op not in OPERATIONS:
             raise ReportError(
@@ -200,10 +198,7 @@ def _stm_rows(base: dict[str, Any], stm: dict[str, Any], p: Path) -> list[dict[s
     verification as a labelled extra."""
     out = []
     rb = row(base, variant="native", curve=NATIVE_CURVE, section="mithril-stm")
-    for i, r in enumerate(need(stm, "rows", list, p, "stm.")):
-        where = f"stm.rows[{i}]."
-        if not isinstance(r, dict):
-            raise ReportError(p, None, f"stm.rows[{i}] to be an object")
+    for where, r in objects(stm, "rows", p, "stm."):
         op = need(r, "operation", str, p, where)
         b = row(rb, n=need(r, "n", int, p, where), threads=need(r, "threads", int, p, where),
                 label=f"{op}: {r.get('workload', '')}", prover=op)  # fmt: skip
@@ -240,14 +235,10 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
             raise ReportError(p, json_line(p, "circuit"), "circuit to be an object or null")
         cb = row(base, variant="circuit", curve=CIRCUIT_CURVE, mode=str(circuit.get("pairing_check")))
         for key in ("sizes", "ablation"):
-            for i, s in enumerate(need(circuit, key, list, p, "circuit.")):
-                if not isinstance(s, dict):
-                    raise ReportError(p, None, f"circuit.{key}[{i}] to be an object")
-                rows += _size_rows(cb, s, p, f"circuit.{key}[{i}].")
-        for i, r in enumerate(need(circuit, "proofs", list, p, "circuit.")):
-            if not isinstance(r, dict):
-                raise ReportError(p, None, f"circuit.proofs[{i}] to be an object")
-            prows, pfail = _proof_rows(cb, r, p, f"circuit.proofs[{i}].")
+            for where, s in objects(circuit, key, p, "circuit."):
+                rows += _size_rows(cb, s, p, where)
+        for where, r in objects(circuit, "proofs", p, "circuit."):
+            prows, pfail = _proof_rows(cb, r, p, where)
             rows += prows
             failed += pfail
         for f in circuit.get("failures") or []:

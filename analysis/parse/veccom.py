@@ -14,7 +14,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from analysis.errors import ReportError
 from analysis.parse.common import (
     Parsed,
     RunInfo,
@@ -22,6 +21,7 @@ from analysis.parse.common import (
     load_enveloped,
     need,
     numbers,
+    objects,
     published_rows,
     report_problems,
     report_run,
@@ -48,10 +48,7 @@ def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     rows: list[dict[str, Any]] = env.load_rows(ours())
     failed: list[str] = []
     threads: set[int] = set()
-    for i, r in enumerate(need(d, "rows", list, p, "")):
-        where = f"rows[{i}]."
-        if not isinstance(r, dict):
-            raise ReportError(p, None, f"rows[{i}] to be an object")
+    for where, r in objects(d, "rows", p, ""):
         scheme, op = need(r, "scheme", str, p, where), need(r, "operation", str, p, where)
         n, t = need(r, "n", int, p, where), need(r, "threads", int, p, where)
         threads.add(t)

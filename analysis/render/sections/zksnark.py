@@ -43,6 +43,12 @@ def _zk(v: float) -> str:
     return "-" if math.isnan(v) else fmt_value(v)
 
 
+def _summed(h: pd.DataFrame, section: str, label: str, metric: str) -> float:
+    """The sum of a (section, label, metric)'s values in `h` (NaN without any)."""
+    hit = h[(h["section"] == section) & (h["label"] == label) & (h["metric"] == metric)]["value"]
+    return float(hit.sum()) if len(hit) else math.nan
+
+
 def circuits_table(df: pd.DataFrame) -> pd.DataFrame:
     """Our optimised circuit beside the paper's ZoKrates circuit: same statement, instance,
     native prover and threads, in the same run."""
@@ -54,9 +60,7 @@ def circuits_table(df: pd.DataFrame) -> pd.DataFrame:
             continue
 
         def get(c: str, section: str, label: str, metric: str, by: dict = by) -> float:
-            h = by[c]
-            hit = h[(h["section"] == section) & (h["label"] == label) & (h["metric"] == metric)]["value"]
-            return float(hit.sum()) if len(hit) else math.nan
+            return _summed(by[c], section, label, metric)
 
         def prove(c: str) -> float:
             return get(c, "PROVER", "proof", "user") + get(c, "PROVER", "proof", "sys")
@@ -94,9 +98,7 @@ def references_table(df: pd.DataFrame) -> pd.DataFrame:
             continue
 
         def get(p: str, section: str, label: str, metric: str, by: dict = by) -> float:
-            h = by[p]
-            hit = h[(h["section"] == section) & (h["label"] == label) & (h["metric"] == metric)]["value"]
-            return float(hit.sum()) if len(hit) else math.nan
+            return _summed(by[p], section, label, metric)
 
         def cpu(p: str, section: str, label: str) -> float:
             return get(p, section, label, "user") + get(p, section, label, "sys")
