@@ -1,41 +1,8 @@
 //! G1 of BLS12-381 (points over F_p, 48-byte compressed encoding).
 
-use blst::{
-    blst_fp_cneg, blst_p1, blst_p1_add_or_double, blst_p1_add_or_double_affine, blst_p1_affine,
-    blst_p1_affine_compress, blst_p1_affine_generator, blst_p1_affine_in_g1,
-    blst_p1_affine_is_equal, blst_p1_affine_is_inf, blst_p1_cneg, blst_p1_double,
-    blst_p1_from_affine, blst_p1_generator, blst_p1_is_equal, blst_p1_is_inf, blst_p1_mult,
-    blst_p1_to_affine, blst_p1_uncompress, blst_p1s_to_affine,
-};
-
 use crate::fp::Fp;
 
-blst_group! {
-    group: "G1",
-    point: G1(blst_p1),
-    affine: G1Affine(blst_p1_affine),
-    encoding: G1_COMPRESSED_BYTES = 48,
-    blst: {
-        generator: blst_p1_generator,
-        affine_generator: blst_p1_affine_generator,
-        is_inf: blst_p1_is_inf,
-        affine_is_inf: blst_p1_affine_is_inf,
-        is_equal: blst_p1_is_equal,
-        affine_is_equal: blst_p1_affine_is_equal,
-        add: blst_p1_add_or_double,
-        add_affine: blst_p1_add_or_double_affine,
-        double: blst_p1_double,
-        cneg: blst_p1_cneg,
-        coordinate_cneg: blst_fp_cneg,
-        mult: blst_p1_mult,
-        to_affine: blst_p1_to_affine,
-        batch_to_affine: blst_p1s_to_affine,
-        from_affine: blst_p1_from_affine,
-        compress: blst_p1_affine_compress,
-        uncompress: blst_p1_uncompress,
-        in_group: blst_p1_affine_in_g1,
-    },
-}
+blst_group!(G1, G1Affine, "G1", G1_COMPRESSED_BYTES = 48, p1, fp, g1);
 
 impl G1Affine {
     /// The x coordinate (a reference: the batched additions read coordinates in their inner
@@ -59,7 +26,7 @@ impl G1Affine {
     /// makes it so; [`G1Affine::from_bytes`] is the checked way in.
     #[inline]
     pub fn from_coordinates_unchecked(x: Fp, y: Fp) -> G1Affine {
-        G1Affine(blst_p1_affine { x: x.0, y: y.0 })
+        G1Affine(blst::blst_p1_affine { x: x.0, y: y.0 })
     }
 }
 

@@ -1,39 +1,6 @@
 //! G2 of BLS12-381 (points over F_p², 96-byte compressed encoding).
 
-use blst::{
-    blst_fp2_cneg, blst_p2, blst_p2_add_or_double, blst_p2_add_or_double_affine, blst_p2_affine,
-    blst_p2_affine_compress, blst_p2_affine_generator, blst_p2_affine_in_g2,
-    blst_p2_affine_is_equal, blst_p2_affine_is_inf, blst_p2_cneg, blst_p2_double,
-    blst_p2_from_affine, blst_p2_generator, blst_p2_is_equal, blst_p2_is_inf, blst_p2_mult,
-    blst_p2_to_affine, blst_p2_uncompress, blst_p2s_to_affine,
-};
-
-blst_group! {
-    group: "G2",
-    point: G2(blst_p2),
-    affine: G2Affine(blst_p2_affine),
-    encoding: G2_COMPRESSED_BYTES = 96,
-    blst: {
-        generator: blst_p2_generator,
-        affine_generator: blst_p2_affine_generator,
-        is_inf: blst_p2_is_inf,
-        affine_is_inf: blst_p2_affine_is_inf,
-        is_equal: blst_p2_is_equal,
-        affine_is_equal: blst_p2_affine_is_equal,
-        add: blst_p2_add_or_double,
-        add_affine: blst_p2_add_or_double_affine,
-        double: blst_p2_double,
-        cneg: blst_p2_cneg,
-        coordinate_cneg: blst_fp2_cneg,
-        mult: blst_p2_mult,
-        to_affine: blst_p2_to_affine,
-        batch_to_affine: blst_p2s_to_affine,
-        from_affine: blst_p2_from_affine,
-        compress: blst_p2_affine_compress,
-        uncompress: blst_p2_uncompress,
-        in_group: blst_p2_affine_in_g2,
-    },
-}
+blst_group!(G2, G2Affine, "G2", G2_COMPRESSED_BYTES = 96, p2, fp2, g2);
 
 #[cfg(test)]
 mod tests {

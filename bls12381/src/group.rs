@@ -1,240 +1,222 @@
 //! One group of BLS12-381 over its blst functions, written once for G1 and G2 (each invocation,
-//! in `g1` and `g2`, names the group's types, its encoding size and its blst functions).
+//! in `g1` and `g2`, names the group's types, its encoding size and the names blst gives the
+//! group: `p1` or `p2` for its points, `fp` or `fp2` for their coordinates, `g1` or `g2` for its
+//! subgroup check; blst's functions are `blst_<point>_<operation>`).
 
 macro_rules! blst_group {
     (
-        group: $g:literal,
-        point: $proj:ident($raw:ident),
-        affine: $affine:ident($raw_affine:ident),
-        encoding: $bytes:ident = $nbytes:literal,
-        blst: {
-            generator: $generator:ident,
-            affine_generator: $affine_generator:ident,
-            is_inf: $is_inf:ident,
-            affine_is_inf: $affine_is_inf:ident,
-            is_equal: $is_equal:ident,
-            affine_is_equal: $affine_is_equal:ident,
-            add: $add:ident,
-            add_affine: $add_affine:ident,
-            double: $double:ident,
-            cneg: $cneg:ident,
-            coordinate_cneg: $coordinate_cneg:ident,
-            mult: $mult:ident,
-            to_affine: $to_affine:ident,
-            batch_to_affine: $batch_to_affine:ident,
-            from_affine: $from_affine:ident,
-            compress: $compress:ident,
-            uncompress: $uncompress:ident,
-            in_group: $in_group:ident $(,)?
-        } $(,)?
+        $proj:ident, $affine:ident, $g:literal, $bytes:ident = $nbytes:literal,
+        $p:ident, $fp:ident, $subgroup:ident
     ) => {
-        #[doc = concat!("Bytes of a compressed ", $g, " point.")]
-        pub const $bytes: usize = $nbytes;
+        paste::paste! {
+            #[doc = concat!("Bytes of a compressed ", $g, " point.")]
+            pub const $bytes: usize = $nbytes;
 
-        #[doc = concat!("A ", $g, " point in Jacobian coordinates (the default is the identity).")]
-        #[derive(Clone, Copy, Debug, Default)]
-        #[repr(transparent)]
-        pub struct $proj(pub(crate) $raw);
+            #[doc = concat!("A ", $g, " point in Jacobian coordinates (the default is the identity).")]
+            #[derive(Clone, Copy, Debug, Default)]
+            #[repr(transparent)]
+            pub struct $proj(pub(crate) blst::[<blst_ $p>]);
 
-        #[doc = concat!("A ", $g, " point in affine coordinates (the identity is (0, 0), also the")]
-        /// default).
-        #[derive(Clone, Copy, Debug, Default)]
-        #[repr(transparent)]
-        pub struct $affine(pub(crate) $raw_affine);
+            #[doc = concat!("A ", $g, " point in affine coordinates (the identity is (0, 0), also the")]
+            /// default).
+            #[derive(Clone, Copy, Debug, Default)]
+            #[repr(transparent)]
+            pub struct $affine(pub(crate) blst::[<blst_ $p _affine>]);
 
-        impl PartialEq for $proj {
-            fn eq(&self, other: &Self) -> bool {
-                // SAFETY: two valid points, read only.
-                unsafe { $is_equal(&self.0, &other.0) }
-            }
-        }
-        impl Eq for $proj {}
-
-        impl PartialEq for $affine {
-            fn eq(&self, other: &Self) -> bool {
-                // SAFETY: two valid points, read only.
-                unsafe { $affine_is_equal(&self.0, &other.0) }
-            }
-        }
-        impl Eq for $affine {}
-
-        impl $proj {
-            /// The identity (point at infinity).
-            pub fn identity() -> $proj {
-                $proj($raw::default())
-            }
-
-            /// The fixed generator.
-            pub fn generator() -> $proj {
-                // SAFETY: blst returns a pointer to its static, valid generator, copied here.
-                $proj(unsafe { *$generator() })
-            }
-
-            /// Whether this is the identity.
-            #[inline]
-            pub fn is_identity(&self) -> bool {
-                // SAFETY: a valid point, read only.
-                unsafe { $is_inf(&self.0) }
-            }
-
-            /// self + other (any two points, equal ones included).
-            #[inline]
-            pub fn add(&self, other: &$proj) -> $proj {
-                let mut out = $raw::default();
-                // SAFETY: two valid points read; `out`, a distinct local, written.
-                unsafe { $add(&mut out, &self.0, &other.0) };
-                $proj(out)
-            }
-
-            /// self + other with an affine second operand (a mixed addition).
-            #[inline]
-            pub fn add_affine(&self, other: &$affine) -> $proj {
-                let mut out = $raw::default();
-                // SAFETY: as in `add`.
-                unsafe { $add_affine(&mut out, &self.0, &other.0) };
-                $proj(out)
-            }
-
-            /// self += other.
-            #[inline]
-            pub fn add_assign(&mut self, other: &$proj) {
-                let p: *mut $raw = &mut self.0;
-                // SAFETY: blst reads both inputs before it writes the output, so the output may
-                // be the first input; `other` is a valid point.
-                unsafe { $add(p, p, &other.0) };
-            }
-
-            /// self += other, other affine.
-            #[inline]
-            pub fn add_affine_assign(&mut self, other: &$affine) {
-                let p: *mut $raw = &mut self.0;
-                // SAFETY: as in `add_assign`.
-                unsafe { $add_affine(p, p, &other.0) };
-            }
-
-            /// self = 2·self.
-            #[inline]
-            pub fn double_assign(&mut self) {
-                let p: *mut $raw = &mut self.0;
-                // SAFETY: as in `add_assign` (blst reads the input before writing the output).
-                unsafe { $double(p, p) };
-            }
-
-            /// −self.
-            #[inline]
-            pub fn neg(&self) -> $proj {
-                let mut out = self.0;
-                // SAFETY: a valid point, negated in place.
-                unsafe { $cneg(&mut out, true) };
-                $proj(out)
-            }
-
-            /// k·self (blst's scalar multiplication, with the GLV endomorphism for full-size
-            /// scalars: the reference cost of "one scalar multiplication").
-            pub fn mul(&self, k: &crate::Scalar) -> $proj {
-                self.mul_bits(&k.to_le_bytes(), 255)
-            }
-
-            /// scalar·self, the scalar given as `nbits` little-endian bits in `scalar`.
-            pub fn mul_bits(&self, scalar: &[u8], nbits: usize) -> $proj {
-                assert!(nbits <= 8 * scalar.len(), "{nbits} bits in {} bytes", scalar.len());
-                let mut out = $raw::default();
-                // SAFETY: blst reads ⌈nbits/8⌉ bytes of `scalar`, which holds at least as many
-                // (asserted), and one valid point; `out` is written.
-                unsafe { $mult(&mut out, &self.0, scalar.as_ptr(), nbits) };
-                $proj(out)
-            }
-
-            /// The affine form (one field inversion).
-            pub fn to_affine(&self) -> $affine {
-                let mut out = $raw_affine::default();
-                // SAFETY: one valid point read, `out` written.
-                unsafe { $to_affine(&mut out, &self.0) };
-                $affine(out)
-            }
-
-            /// The affine forms of many points with one shared inversion (Montgomery's trick).
-            pub fn batch_to_affine(points: &[$proj]) -> Vec<$affine> {
-                let mut out = vec![$affine::default(); points.len()];
-                if points.is_empty() {
-                    return out;
+            impl PartialEq for $proj {
+                fn eq(&self, other: &Self) -> bool {
+                    // SAFETY: two valid points, read only.
+                    unsafe { blst::[<blst_ $p _is_equal>](&self.0, &other.0) }
                 }
-                // blst reads a contiguous array when the second entry of the pointer list is
-                // null.
-                let list: [*const $raw; 2] = [&points[0].0, std::ptr::null()];
-                // SAFETY: the point types are transparent wrappers of blst's, so `points` is a
-                // contiguous array of `points.len()` valid points and `out` one of as many
-                // writable affine points; the null second pointer selects that array form.
-                unsafe {
-                    $batch_to_affine(
-                        out.as_mut_ptr() as *mut $raw_affine,
-                        list.as_ptr(),
-                        points.len(),
-                    )
-                };
-                out
             }
-        }
+            impl Eq for $proj {}
 
-        impl $affine {
-            /// The fixed generator.
-            pub fn generator() -> $affine {
-                // SAFETY: blst returns a pointer to its static, valid generator, copied here.
-                $affine(unsafe { *$affine_generator() })
-            }
-
-            /// The identity.
-            pub fn identity() -> $affine {
-                $affine($raw_affine::default())
-            }
-
-            /// Whether this is the identity.
-            #[inline]
-            pub fn is_identity(&self) -> bool {
-                // SAFETY: a valid point, read only.
-                unsafe { $affine_is_inf(&self.0) }
-            }
-
-            /// The Jacobian form.
-            #[inline]
-            pub fn to_projective(&self) -> $proj {
-                let mut out = $raw::default();
-                // SAFETY: one valid point read, `out` written.
-                unsafe { $from_affine(&mut out, &self.0) };
-                $proj(out)
-            }
-
-            /// −self (y negated; the identity stays itself).
-            #[inline]
-            pub fn neg(&self) -> $affine {
-                let mut out = *self;
-                // SAFETY: `self.0.y` is a valid coordinate read, `out.0.y` (a distinct copy)
-                // written.
-                unsafe { $coordinate_cneg(&mut out.0.y, &self.0.y, !self.is_identity()) };
-                out
-            }
-
-            #[doc = concat!("The ", $nbytes, "-byte compressed encoding (ZCash's BLS12-381 format,")]
-            /// as blst, arkworks and Mithril write it).
-            pub fn to_bytes(&self) -> [u8; $bytes] {
-                let mut out = [0u8; $bytes];
-                // SAFETY: blst writes exactly the array's bytes and reads one valid point.
-                unsafe { $compress(out.as_mut_ptr(), &self.0) };
-                out
-            }
-
-            /// Decodes a compressed point, refusing bytes that are not a point of the
-            /// prime-order subgroup (the check every received point needs).
-            pub fn from_bytes(bytes: &[u8; $bytes]) -> Option<$affine> {
-                let mut p = $raw_affine::default();
-                // SAFETY: blst reads exactly the array's bytes and writes one affine point.
-                let rc = unsafe { $uncompress(&mut p, bytes.as_ptr()) };
-                if rc != blst::BLST_ERROR::BLST_SUCCESS {
-                    return None;
+            impl PartialEq for $affine {
+                fn eq(&self, other: &Self) -> bool {
+                    // SAFETY: two valid points, read only.
+                    unsafe { blst::[<blst_ $p _affine_is_equal>](&self.0, &other.0) }
                 }
-                // SAFETY: `p` is a decoded point on the curve, read only.
-                let in_group = unsafe { $in_group(&p) };
-                in_group.then_some($affine(p))
+            }
+            impl Eq for $affine {}
+
+            impl $proj {
+                /// The identity (point at infinity).
+                pub fn identity() -> $proj {
+                    $proj(blst::[<blst_ $p>]::default())
+                }
+
+                /// The fixed generator.
+                pub fn generator() -> $proj {
+                    // SAFETY: blst returns a pointer to its static, valid generator, copied here.
+                    $proj(unsafe { *blst::[<blst_ $p _generator>]() })
+                }
+
+                /// Whether this is the identity.
+                #[inline]
+                pub fn is_identity(&self) -> bool {
+                    // SAFETY: a valid point, read only.
+                    unsafe { blst::[<blst_ $p _is_inf>](&self.0) }
+                }
+
+                /// self + other (any two points, equal ones included).
+                #[inline]
+                pub fn add(&self, other: &$proj) -> $proj {
+                    let mut out = blst::[<blst_ $p>]::default();
+                    // SAFETY: two valid points read; `out`, a distinct local, written.
+                    unsafe { blst::[<blst_ $p _add_or_double>](&mut out, &self.0, &other.0) };
+                    $proj(out)
+                }
+
+                /// self + other with an affine second operand (a mixed addition).
+                #[inline]
+                pub fn add_affine(&self, other: &$affine) -> $proj {
+                    let mut out = blst::[<blst_ $p>]::default();
+                    // SAFETY: as in `add`.
+                    unsafe { blst::[<blst_ $p _add_or_double_affine>](&mut out, &self.0, &other.0) };
+                    $proj(out)
+                }
+
+                /// self += other.
+                #[inline]
+                pub fn add_assign(&mut self, other: &$proj) {
+                    let p: *mut blst::[<blst_ $p>] = &mut self.0;
+                    // SAFETY: blst reads both inputs before it writes the output, so the output may
+                    // be the first input; `other` is a valid point.
+                    unsafe { blst::[<blst_ $p _add_or_double>](p, p, &other.0) };
+                }
+
+                /// self += other, other affine.
+                #[inline]
+                pub fn add_affine_assign(&mut self, other: &$affine) {
+                    let p: *mut blst::[<blst_ $p>] = &mut self.0;
+                    // SAFETY: as in `add_assign`.
+                    unsafe { blst::[<blst_ $p _add_or_double_affine>](p, p, &other.0) };
+                }
+
+                /// self = 2·self.
+                #[inline]
+                pub fn double_assign(&mut self) {
+                    let p: *mut blst::[<blst_ $p>] = &mut self.0;
+                    // SAFETY: as in `add_assign` (blst reads the input before writing the output).
+                    unsafe { blst::[<blst_ $p _double>](p, p) };
+                }
+
+                /// −self.
+                #[inline]
+                pub fn neg(&self) -> $proj {
+                    let mut out = self.0;
+                    // SAFETY: a valid point, negated in place.
+                    unsafe { blst::[<blst_ $p _cneg>](&mut out, true) };
+                    $proj(out)
+                }
+
+                /// k·self (blst's scalar multiplication, with the GLV endomorphism for full-size
+                /// scalars: the reference cost of "one scalar multiplication").
+                pub fn mul(&self, k: &crate::Scalar) -> $proj {
+                    self.mul_bits(&k.to_le_bytes(), 255)
+                }
+
+                /// scalar·self, the scalar given as `nbits` little-endian bits in `scalar`.
+                pub fn mul_bits(&self, scalar: &[u8], nbits: usize) -> $proj {
+                    assert!(nbits <= 8 * scalar.len(), "{nbits} bits in {} bytes", scalar.len());
+                    let mut out = blst::[<blst_ $p>]::default();
+                    // SAFETY: blst reads ⌈nbits/8⌉ bytes of `scalar`, which holds at least as many
+                    // (asserted), and one valid point; `out` is written.
+                    unsafe { blst::[<blst_ $p _mult>](&mut out, &self.0, scalar.as_ptr(), nbits) };
+                    $proj(out)
+                }
+
+                /// The affine form (one field inversion).
+                pub fn to_affine(&self) -> $affine {
+                    let mut out = blst::[<blst_ $p _affine>]::default();
+                    // SAFETY: one valid point read, `out` written.
+                    unsafe { blst::[<blst_ $p _to_affine>](&mut out, &self.0) };
+                    $affine(out)
+                }
+
+                /// The affine forms of many points with one shared inversion (Montgomery's trick).
+                pub fn batch_to_affine(points: &[$proj]) -> Vec<$affine> {
+                    let mut out = vec![$affine::default(); points.len()];
+                    if points.is_empty() {
+                        return out;
+                    }
+                    // blst reads a contiguous array when the second entry of the pointer list is
+                    // null.
+                    let list: [*const blst::[<blst_ $p>]; 2] = [&points[0].0, std::ptr::null()];
+                    // SAFETY: the point types are transparent wrappers of blst's, so `points` is a
+                    // contiguous array of `points.len()` valid points and `out` one of as many
+                    // writable affine points; the null second pointer selects that array form.
+                    unsafe {
+                        blst::[<blst_ $p s_to_affine>](
+                            out.as_mut_ptr() as *mut blst::[<blst_ $p _affine>],
+                            list.as_ptr(),
+                            points.len(),
+                        )
+                    };
+                    out
+                }
+            }
+
+            impl $affine {
+                /// The fixed generator.
+                pub fn generator() -> $affine {
+                    // SAFETY: blst returns a pointer to its static, valid generator, copied here.
+                    $affine(unsafe { *blst::[<blst_ $p _affine_generator>]() })
+                }
+
+                /// The identity.
+                pub fn identity() -> $affine {
+                    $affine(blst::[<blst_ $p _affine>]::default())
+                }
+
+                /// Whether this is the identity.
+                #[inline]
+                pub fn is_identity(&self) -> bool {
+                    // SAFETY: a valid point, read only.
+                    unsafe { blst::[<blst_ $p _affine_is_inf>](&self.0) }
+                }
+
+                /// The Jacobian form.
+                #[inline]
+                pub fn to_projective(&self) -> $proj {
+                    let mut out = blst::[<blst_ $p>]::default();
+                    // SAFETY: one valid point read, `out` written.
+                    unsafe { blst::[<blst_ $p _from_affine>](&mut out, &self.0) };
+                    $proj(out)
+                }
+
+                /// −self (y negated; the identity stays itself).
+                #[inline]
+                pub fn neg(&self) -> $affine {
+                    let mut out = *self;
+                    // SAFETY: `self.0.y` is a valid coordinate read, `out.0.y` (a distinct copy)
+                    // written.
+                    unsafe { blst::[<blst_ $fp _cneg>](&mut out.0.y, &self.0.y, !self.is_identity()) };
+                    out
+                }
+
+                #[doc = concat!("The ", $nbytes, "-byte compressed encoding (ZCash's BLS12-381 format,")]
+                /// as blst, arkworks and Mithril write it).
+                pub fn to_bytes(&self) -> [u8; $bytes] {
+                    let mut out = [0u8; $bytes];
+                    // SAFETY: blst writes exactly the array's bytes and reads one valid point.
+                    unsafe { blst::[<blst_ $p _affine_compress>](out.as_mut_ptr(), &self.0) };
+                    out
+                }
+
+                /// Decodes a compressed point, refusing bytes that are not a point of the
+                /// prime-order subgroup (the check every received point needs).
+                pub fn from_bytes(bytes: &[u8; $bytes]) -> Option<$affine> {
+                    let mut p = blst::[<blst_ $p _affine>]::default();
+                    // SAFETY: blst reads exactly the array's bytes and writes one affine point.
+                    let rc = unsafe { blst::[<blst_ $p _uncompress>](&mut p, bytes.as_ptr()) };
+                    if rc != blst::BLST_ERROR::BLST_SUCCESS {
+                        return None;
+                    }
+                    // SAFETY: `p` is a decoded point on the curve, read only.
+                    let in_group = unsafe { blst::[<blst_ $p _affine_in_ $subgroup>](&p) };
+                    in_group.then_some($affine(p))
+                }
             }
         }
     };

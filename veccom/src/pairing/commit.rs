@@ -8,31 +8,11 @@ use crate::curve::hash_to_scalar::hash_value;
 use crate::curve::{G1Affine, Scalar};
 use crate::Error;
 
-/// A commitment to a vector: one G1 point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Commitment(pub(crate) G1Affine);
-
-impl Commitment {
-    /// Bytes of an encoded commitment.
-    pub const BYTES: usize = G1_COMPRESSED_BYTES;
-
-    /// The 48-byte compressed encoding.
-    pub fn to_bytes(&self) -> [u8; G1_COMPRESSED_BYTES] {
-        self.0.to_bytes()
-    }
-
-    /// Decodes a commitment, rejecting bytes that are not a point of G1.
-    pub fn from_bytes(bytes: &[u8; G1_COMPRESSED_BYTES]) -> Result<Commitment, Error> {
-        G1Affine::from_bytes(bytes)
-            .map(Commitment)
-            .ok_or(Error::Malformed("commitment is not a point of G1"))
-    }
-
-    /// The point.
-    pub fn point(&self) -> G1Affine {
-        self.0
-    }
-}
+g1_value!(
+    /// A commitment to a vector: one G1 point.
+    Commitment,
+    "commitment"
+);
 
 /// The scalars m_i = H(value_i), on the current rayon pool.
 pub fn hash_values<V: AsRef<[u8]> + Sync>(values: &[V]) -> Vec<Scalar> {

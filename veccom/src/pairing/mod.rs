@@ -33,6 +33,38 @@
 //! multiplication. The verifier holds the table of T. blst provides the field arithmetic, the
 //! Miller loop and the final exponentiation.
 
+/// A public value of the scheme that is one G1 point (a commitment, a proof: `$what`), with its
+/// 48-byte compressed encoding, checked on the way in.
+macro_rules! g1_value {
+    ($(#[$doc:meta])* $name:ident, $what:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name(pub(crate) G1Affine);
+
+        impl $name {
+            #[doc = concat!("Bytes of an encoded ", $what, ".")]
+            pub const BYTES: usize = G1_COMPRESSED_BYTES;
+
+            /// The 48-byte compressed encoding.
+            pub fn to_bytes(&self) -> [u8; G1_COMPRESSED_BYTES] {
+                self.0.to_bytes()
+            }
+
+            #[doc = concat!("Decodes a ", $what, ", rejecting bytes that are not a point of G1.")]
+            pub fn from_bytes(bytes: &[u8; G1_COMPRESSED_BYTES]) -> Result<$name, Error> {
+                G1Affine::from_bytes(bytes)
+                    .map($name)
+                    .ok_or(Error::Malformed(concat!($what, " is not a point of G1")))
+            }
+
+            /// The point.
+            pub fn point(&self) -> G1Affine {
+                self.0
+            }
+        }
+    };
+}
+
 pub mod batch;
 pub mod commit;
 pub mod params;

@@ -6,31 +6,11 @@ use crate::curve::g1::G1_COMPRESSED_BYTES;
 use crate::curve::{G1Affine, Scalar};
 use crate::Error;
 
-/// A proof of one position (or, from [`super::batch`], of several): one G1 point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proof(pub(crate) G1Affine);
-
-impl Proof {
-    /// Bytes of an encoded proof.
-    pub const BYTES: usize = G1_COMPRESSED_BYTES;
-
-    /// The 48-byte compressed encoding.
-    pub fn to_bytes(&self) -> [u8; G1_COMPRESSED_BYTES] {
-        self.0.to_bytes()
-    }
-
-    /// Decodes a proof, rejecting bytes that are not a point of G1.
-    pub fn from_bytes(bytes: &[u8; G1_COMPRESSED_BYTES]) -> Result<Proof, Error> {
-        G1Affine::from_bytes(bytes)
-            .map(Proof)
-            .ok_or(Error::Malformed("proof is not a point of G1"))
-    }
-
-    /// The point.
-    pub fn point(&self) -> G1Affine {
-        self.0
-    }
-}
+g1_value!(
+    /// A proof of one position (or, from [`super::batch`], of several): one G1 point.
+    Proof,
+    "proof"
+);
 
 pub(crate) fn check_index(n: usize, index: usize) -> Result<(), Error> {
     if index < n {
