@@ -1,18 +1,15 @@
 //! The thesis's published figures are well-formed data, with the prepre timings at 500
 //! clients that the analysis compares with.
 
-use std::path::Path;
-
-use measure::testing::csv_rows;
+use measure::testing::reference_figures;
 
 #[test]
 fn thesis_figures_are_well_formed_with_prepre_for_both_groups() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-figures.csv");
     let header = [
         "quantity", "group", "clients", "value", "unit", "machine", "source",
     ];
     let mut prepre = vec![];
-    for (line, f) in csv_rows(&path, &header) {
+    for (line, f) in reference_figures(env!("CARGO_MANIFEST_DIR"), &header) {
         assert!(["", "ec", "mg"].contains(&f[1].as_str()), "{line}");
         assert!(f[2].is_empty() || f[2].parse::<u32>().is_ok(), "{line}");
         let v: f64 = f[3].parse().unwrap_or_else(|_| panic!("{line}"));

@@ -193,20 +193,23 @@ mod tests {
     use crate::transcript::ProofTranscript;
     use ark_bls12_381::Fr;
 
+    /// The lengths of `p`: security level, zero-knowledge slack, soundness, hash-to-prime and
+    /// field bits.
+    fn lengths(p: &Parameters) -> (u32, u32, u32, u32, u32) {
+        (
+            p.security_level,
+            p.security_zk,
+            p.security_soundness,
+            p.hash_to_prime_bits,
+            p.field_size_bits,
+        )
+    }
+
     #[test]
     fn bls12_381_default_values() {
         let p = Parameters::from_curve::<Fr>().unwrap();
         assert_eq!(p.setting, Security::Bits128);
-        assert_eq!(
-            (
-                p.security_level,
-                p.security_zk,
-                p.security_soundness,
-                p.hash_to_prime_bits,
-                p.field_size_bits
-            ),
-            (127, 121, 128, 252, 255)
-        );
+        assert_eq!(lengths(&p), (127, 121, 128, 252, 255));
         assert_eq!(p.challenge_bits(), 128);
         assert_eq!(p.message_bits(), 254);
         assert_eq!(p.nonce_bits(), 15);
@@ -218,16 +221,7 @@ mod tests {
     #[test]
     fn bls12_381_paper_values_match_the_spec() {
         let p = Parameters::from_curve_with::<Fr>(Security::Paper).unwrap();
-        assert_eq!(
-            (
-                p.security_level,
-                p.security_zk,
-                p.security_soundness,
-                p.hash_to_prime_bits,
-                p.field_size_bits
-            ),
-            (127, 124, 125, 252, 255)
-        );
+        assert_eq!(lengths(&p), (127, 124, 125, 252, 255));
         assert_eq!(p.challenge_bits(), 120);
         assert_eq!(p.response_bound_bits(), 502);
         assert_eq!("paper".parse::<Security>(), Ok(Security::Paper));

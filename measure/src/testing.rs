@@ -337,6 +337,29 @@ pub fn csv_rows(path: &Path, header: &[&str]) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// Runs an independent reference computation, the Python `script` in the crate's `tests/`
+/// (`crate_dir`: `env!("CARGO_MANIFEST_DIR")`), with `args`; its standard output. Panics, naming
+/// the script, when python3 cannot run it or it fails.
+pub fn python_reference(crate_dir: &str, script: &str, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(Path::new(crate_dir).join("tests").join(script))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("python3 must be installed to run tests/{script}: {e}"));
+    assert!(out.status.success(), "{script} failed: {}", stderr(&out));
+    String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("{script}: {e}"))
+}
+
+/// The rows of a crate's published reference figures, `data/reference-figures.csv` in the
+/// crate's directory `crate_dir` (`env!("CARGO_MANIFEST_DIR")`), under the columns `header` (see
+/// [`csv_rows`]).
+pub fn reference_figures(crate_dir: &str, header: &[&str]) -> Vec<(String, Vec<String>)> {
+    csv_rows(
+        &Path::new(crate_dir).join("data/reference-figures.csv"),
+        header,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,13 +2,10 @@
 //! experiments, groups and statuses, positive values where the run finished and none where it
 //! was killed.
 
-use std::path::Path;
-
-use measure::testing::csv_rows;
+use measure::testing::reference_figures;
 
 #[test]
 fn reference_figures_are_well_formed() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-figures.csv");
     let header = [
         "experiment",
         "keys_in",
@@ -28,7 +25,7 @@ fn reference_figures_are_well_formed() {
     ];
     let mut rows = 0;
     let mut m1_n8_fastest = f64::INFINITY;
-    for (line, f) in csv_rows(&path, &header) {
+    for (line, f) in reference_figures(env!("CARGO_MANIFEST_DIR"), &header) {
         assert!(["msp_a", "msp_b"].contains(&f[0].as_str()), "{line}");
         assert!(["G1", "G2", "unstated"].contains(&f[1].as_str()), "{line}");
         let n: u64 = f[2].parse().unwrap();

@@ -1,9 +1,7 @@
 //! The published reference figures are well-formed data: the declared columns, known schemes
 //! and units, positive values, and operation names that are this crate's or listed extras.
 
-use std::path::Path;
-
-use measure::testing::csv_rows;
+use measure::testing::reference_figures;
 
 use veccom::measurement::run::known_operations;
 
@@ -17,7 +15,6 @@ const EXTRAS: [&str; 4] = [
 
 #[test]
 fn reference_figures_are_well_formed() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/reference-figures.csv");
     let header = [
         "operation",
         "scheme",
@@ -29,7 +26,7 @@ fn reference_figures_are_well_formed() {
     ];
     let known = known_operations();
     let mut rows = 0;
-    for (line, f) in csv_rows(&path, &header) {
+    for (line, f) in reference_figures(env!("CARGO_MANIFEST_DIR"), &header) {
         assert!(
             known.contains(&f[0].as_str()) || EXTRAS.contains(&f[0].as_str()),
             "{line}"

@@ -3,8 +3,8 @@
 //! wrong inputs are rejected, updates equal fresh trees and proofs.
 
 use std::path::Path;
-use std::process::Command;
 
+use measure::testing::python_reference;
 use veccom::merkle::*;
 
 /// Value i of the test vectors (the same definition as `test_value` in merkle_reference.py).
@@ -52,20 +52,11 @@ fn check_against_reference<H: MerkleHash>(lines: &str) -> usize {
 
 #[test]
 fn sha256_roots_and_proofs_equal_python_hashlib() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/merkle_reference.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .args([
-            "--column", "sha256", "1", "2", "3", "5", "8", "13", "100", "1000", "1025",
-        ])
-        .output()
-        .expect("python3 must be installed to run the independent Merkle computation");
-    assert!(
-        out.status.success(),
-        "merkle_reference.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let n = check_against_reference::<Sha256Hasher>(&String::from_utf8(out.stdout).unwrap());
+    let args = [
+        "--column", "sha256", "1", "2", "3", "5", "8", "13", "100", "1000", "1025",
+    ];
+    let out = python_reference(env!("CARGO_MANIFEST_DIR"), "merkle_reference.py", &args);
+    let n = check_against_reference::<Sha256Hasher>(&out);
     assert_eq!(n, 9);
 }
 
