@@ -10,13 +10,10 @@
 //!   set when y is "negative" (above (q - 1)/2; in F_q^2 the sign of c1, or of c0 when c1 = 0).
 //!   Infinity is 0x40 followed by zeros.
 
-use ark_bn254::{g1, g2, Fq, Fq2, G1Affine, G2Affine};
-use ark_ec::short_weierstrass::Affine;
+use ark_bn254::{Fq, Fq2};
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, PrimeField, Zero};
-
-pub const G1_BYTES: usize = 64;
-pub const G2_BYTES: usize = 128;
 
 /// Whether `x` lies in the upper half of F_q (the sign the encodings and hash-to-G2 use).
 pub fn fq_negative(x: &Fq) -> bool {
@@ -31,90 +28,46 @@ pub fn fq2_negative(x: &Fq2) -> bool {
     }
 }
 
-fn lem(out: &mut Vec<u8>, x: &Fq) {
-    for limb in x.0 .0 {
-        out.extend_from_slice(&limb.to_le_bytes());
+/// A coordinate's byte forms: an element of F_q, or of F_q^2 (as two of F_q).
+pub trait Coordinate {
+    /// Bytes of one coordinate.
+    const BYTES: usize;
+    /// LEM: little-endian Montgomery form, c0 then c1 in F_q^2.
+    fn lem(&self, out: &mut Vec<u8>);
+    /// Big-endian standard form, in F_q^2 one number of twice the bytes: c1 then c0.
+    fn be(&self, out: &mut Vec<u8>);
+    /// The sign of the compressed encoding.
+    fn negative(&self) -> bool;
+}
+
+impl Coordinate for Fq {
+    const BYTES: usize = 32;
+    fn lem(&self, out: &mut Vec<u8>) {
+        for limb in self.0 .0 {
+            out.extend_from_slice(&limb.to_le_bytes());
+        }
+    }
+    fn be(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.into_bigint().to_bytes_be());
+    }
+    fn negative(&self) -> bool {
+        fq_negative(self)
     }
 }
 
-/// An F_q^2 element in LEM: c0 then c1.
-fn lem2(out: &mut Vec<u8>, x: &Fq2) {
-    lem(out, &x.c0);
-    lem(out, &x.c1);
-}
-
-fn be(out: &mut Vec<u8>, x: &Fq) {
-    out.extend_from_slice(&x.into_bigint().to_bytes_be());
-}
-
-/// An F_q^2 element as one big-endian number: c1 then c0.
-fn be2(out: &mut Vec<u8>, x: &Fq2) {
-    be(out, &x.c1);
-    be(out, &x.c0);
-}
-
-/// x then y, each written by `coordinate`; infinity as `bytes` zeros.
-fn affine<P: AffineRepr>(
-    out: &mut Vec<u8>,
-    p: &P,
-    bytes: usize,
-    coordinate: fn(&mut Vec<u8>, &P::BaseField),
-) {
-    match p.xy() {
-        None => out.resize(out.len() + bytes, 0),
-        Some((x, y)) => {
-            coordinate(out, x);
-            coordinate(out, y);
-        }
+impl Coordinate for Fq2 {
+    const BYTES: usize = 64;
+    fn lem(&self, out: &mut Vec<u8>) {
+        self.c0.lem(out);
+        self.c1.lem(out);
     }
-}
-
-/// x written by `coordinate`, flagged when y is `negative`; infinity as 0x40 and zeros, `bytes`
-/// in all.
-fn compressed<P: AffineRepr>(
-    out: &mut Vec<u8>,
-    p: &P,
-    bytes: usize,
-    coordinate: fn(&mut Vec<u8>, &P::BaseField),
-    negative: fn(&P::BaseField) -> bool,
-) {
-    let start = out.len();
-    match p.xy() {
-        None => {
-            out.resize(start + bytes, 0);
-            out[start] = 0x40;
-        }
-        Some((x, y)) => {
-            coordinate(out, x);
-            if negative(y) {
-                out[start] |= 0x80;
-            }
-        }
+    fn be(&self, out: &mut Vec<u8>) {
+        self.c1.be(out);
+        self.c0.be(out);
     }
-}
-
-pub fn g1_lem(out: &mut Vec<u8>, p: &G1Affine) {
-    affine(out, p, G1_BYTES, lem)
-}
-
-pub fn g2_lem(out: &mut Vec<u8>, p: &G2Affine) {
-    affine(out, p, G2_BYTES, lem2)
-}
-
-pub fn g1_uncompressed(out: &mut Vec<u8>, p: &G1Affine) {
-    affine(out, p, G1_BYTES, be)
-}
-
-pub fn g2_uncompressed(out: &mut Vec<u8>, p: &G2Affine) {
-    affine(out, p, G2_BYTES, be2)
-}
-
-pub fn g1_compressed(out: &mut Vec<u8>, p: &G1Affine) {
-    compressed(out, p, G1_BYTES / 2, be, fq_negative)
-}
-
-pub fn g2_compressed(out: &mut Vec<u8>, p: &G2Affine) {
-    compressed(out, p, G2_BYTES / 2, be2, fq2_negative)
+    fn negative(&self) -> bool {
+        fq2_negative(self)
+    }
 }
 
 /// A point type's three encodings, so that a section is written by one generic routine.
@@ -125,57 +78,81 @@ pub trait Encode: Sync {
     fn compressed(&self, out: &mut Vec<u8>);
 }
 
-impl Encode for Affine<g1::Config> {
-    const BYTES: usize = G1_BYTES;
+impl<P: SWCurveConfig> Encode for Affine<P>
+where
+    P::BaseField: Coordinate,
+{
+    const BYTES: usize = 2 * <P::BaseField as Coordinate>::BYTES;
+
     fn lem(&self, out: &mut Vec<u8>) {
-        g1_lem(out, self)
+        coordinates(out, self, Coordinate::lem)
     }
+
     fn uncompressed(&self, out: &mut Vec<u8>) {
-        g1_uncompressed(out, self)
+        coordinates(out, self, Coordinate::be)
     }
+
+    /// x alone, flagged when y is negative; infinity as 0x40 and zeros.
     fn compressed(&self, out: &mut Vec<u8>) {
-        g1_compressed(out, self)
+        let start = out.len();
+        match self.xy() {
+            None => {
+                out.resize(start + Self::BYTES / 2, 0);
+                out[start] = 0x40;
+            }
+            Some((x, y)) => {
+                x.be(out);
+                if y.negative() {
+                    out[start] |= 0x80;
+                }
+            }
+        }
     }
 }
 
-impl Encode for Affine<g2::Config> {
-    const BYTES: usize = G2_BYTES;
-    fn lem(&self, out: &mut Vec<u8>) {
-        g2_lem(out, self)
-    }
-    fn uncompressed(&self, out: &mut Vec<u8>) {
-        g2_uncompressed(out, self)
-    }
-    fn compressed(&self, out: &mut Vec<u8>) {
-        g2_compressed(out, self)
+/// x then y, each written by `write`; infinity as zeros.
+fn coordinates<P: SWCurveConfig>(
+    out: &mut Vec<u8>,
+    p: &Affine<P>,
+    write: fn(&P::BaseField, &mut Vec<u8>),
+) where
+    P::BaseField: Coordinate,
+{
+    match p.xy() {
+        None => out.resize(out.len() + <Affine<P> as Encode>::BYTES, 0),
+        Some((x, y)) => {
+            write(x, out);
+            write(y, out);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ark_bn254::{G1Affine, G2Affine};
 
     #[test]
     fn generators_encode_as_their_coordinates() {
         // G1's generator is (1, 2): Montgomery form of 1 is R mod q, so LEM is not (1, 2).
         let mut u = Vec::new();
-        g1_uncompressed(&mut u, &G1Affine::generator());
+        G1Affine::generator().uncompressed(&mut u);
         let mut expected = vec![0u8; 64];
         expected[31] = 1;
         expected[63] = 2;
         assert_eq!(u, expected);
         let mut c = Vec::new();
-        g1_compressed(&mut c, &G1Affine::generator());
+        G1Affine::generator().compressed(&mut c);
         assert_eq!(c, expected[..32], "y = 2 is in the lower half: no flag");
         let mut l = Vec::new();
-        g1_lem(&mut l, &G1Affine::generator());
+        G1Affine::generator().lem(&mut l);
         assert_eq!(l.len(), 64);
         assert_ne!(l[..32], expected[..32]);
         let mut c = Vec::new();
-        g1_compressed(&mut c, &(-G1Affine::generator()));
+        (-G1Affine::generator()).compressed(&mut c);
         assert_eq!(c[0], 0x80, "-G has y = q - 2: flagged");
         let mut z = Vec::new();
-        g2_compressed(&mut z, &G2Affine::zero());
+        G2Affine::zero().compressed(&mut z);
         assert_eq!(z[0], 0x40);
         assert!(z[1..].iter().all(|&b| b == 0) && z.len() == 64);
     }

@@ -23,7 +23,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
 use super::blake2b::Blake2b;
-use super::encode::{fq2_negative, g1_uncompressed};
+use super::encode::{fq2_negative, Encode};
 
 /// G2's cofactor (the twist's order over the prime r), little-endian limbs.
 const G2_COFACTOR: [u64; 4] = [
@@ -89,8 +89,8 @@ pub fn g2_sp(
     h.update(&[personalisation]);
     h.update(challenge);
     let mut points = Vec::with_capacity(128);
-    g1_uncompressed(&mut points, g1_s);
-    g1_uncompressed(&mut points, g1_sx);
+    g1_s.uncompressed(&mut points);
+    g1_sx.uncompressed(&mut points);
     h.update(&points);
     hash_to_g2(&h.finalize())
 }
