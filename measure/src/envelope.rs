@@ -88,12 +88,7 @@ impl Inputs {
 
     /// The digest as 64 hexadecimal digits.
     pub fn hex(&self) -> String {
-        self.0
-            .clone()
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::hex::encode(&self.0.clone().finalize())
     }
 }
 

@@ -11,6 +11,7 @@
 //!   bytes per named stream, or by the OS;
 //! - [`envelope`]: the one report envelope every program writes around its own body (tool,
 //!   versions, passed, parameters, seed, machine, provenance, runner, load, resources);
+//! - [`hex`]: bytes as hexadecimal text and back;
 //! - [`timing`]: an operation timed over repetitions in CPU and wall time, in alternation with
 //!   its lower bound, as medians with their spread;
 //! - [`cli`]: what the programs' command lines share: lists of counts, and the one end of a
@@ -31,6 +32,7 @@
 pub mod cli;
 pub mod clock;
 pub mod envelope;
+pub mod hex;
 pub mod machine;
 pub mod output;
 pub mod progress;

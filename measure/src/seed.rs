@@ -39,7 +39,7 @@ impl Seed {
 
     /// The 64 lower-case hexadecimal digits.
     pub fn hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        crate::hex::encode(&self.0)
     }
 
     /// The 32-byte key of the stream named `domain` (see the module's documentation).

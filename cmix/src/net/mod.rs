@@ -57,19 +57,8 @@ impl JsonFrames for Link {
     }
 }
 
-/// Bytes as lowercase hexadecimal text (keys on the driver's JSON messages).
-pub fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-/// The bytes of [`hex`]'s text; `None` for an odd length or a character that is not a hex digit.
-pub fn unhex(s: &str) -> Option<Vec<u8>> {
-    let digits = s
-        .chars()
-        .map(|c| c.to_digit(16).map(|d| d as u8))
-        .collect::<Option<Vec<u8>>>()?;
-    (digits.len() % 2 == 0).then(|| digits.chunks(2).map(|p| (p[0] << 4) | p[1]).collect())
-}
+/// Keys on the driver's JSON messages are hexadecimal text.
+pub use measure::hex::{decode as unhex, encode as hex};
 
 #[cfg(test)]
 mod tests {
@@ -100,7 +89,5 @@ mod tests {
         let bad = client_config_without_cert(vec![stranger.cert.clone()]).unwrap();
         assert!(connect(addr, bad).is_err());
         t.join().unwrap();
-        assert_eq!(unhex(&hex(&[0, 255, 7])).unwrap(), vec![0, 255, 7]);
-        assert!(unhex("abc").is_none() && unhex("0g").is_none());
     }
 }

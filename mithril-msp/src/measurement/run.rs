@@ -66,10 +66,6 @@ pub struct Config {
     pub out: PathBuf,
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 impl Config {
     /// Refuses values that cannot run, naming the option.
     pub fn validate(&self) -> Result<(), String> {
@@ -248,7 +244,7 @@ fn child(
     cmd.args(["--child", mode, "--child-n", &n.to_string()])
         .args(["--pairing", cfg.pairing.name()])
         .args(["--max-columns", &cfg.max_columns.to_string()])
-        .args(["--seed", &hex(&seed)])
+        .args(["--seed", &measure::hex::encode(&seed)])
         .env("RAYON_NUM_THREADS", cfg.prover_threads.to_string());
     if let Some(k) = k {
         cmd.args(["--k", &k.to_string()]);

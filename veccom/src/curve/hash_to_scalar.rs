@@ -21,10 +21,7 @@ pub fn hash_value(value: &[u8]) -> Scalar {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hex(b: &[u8]) -> String {
-        b.iter().map(|x| format!("{x:02x}")).collect()
-    }
+    use measure::hex::encode as hex;
 
     /// RFC 9380, appendix K.1 (expand_message_xmd, SHA-256, DST
     /// "QUUX-V01-CS02-with-expander-SHA256-128").

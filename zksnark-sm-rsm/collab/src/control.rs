@@ -71,37 +71,10 @@ pub fn recv_json<T: DeserializeOwned>(link: &mut Link, what: &str) -> Result<T, 
     serde_json::from_slice(&body).map_err(|e| Error::Decode(format!("{what}: {e}")))
 }
 
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-pub fn unhex(s: &str) -> Option<Vec<u8>> {
-    s.len()
-        .is_multiple_of(2)
-        .then(|| {
-            (0..s.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-                .collect()
-        })
-        .flatten()
-}
+pub use measure::hex::{decode as unhex, encode as hex};
 
 /// SHA-256 of a file, in hex.
 pub fn file_sha256(path: &Path) -> Result<String, Error> {
     let bytes = std::fs::read(path).map_err(|e| zksnark_prover::Error::io(path, e))?;
     Ok(hex(&Sha256::digest(&bytes)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_round_trip() {
-        let b = vec![0u8, 1, 171, 255];
-        assert_eq!(unhex(&hex(&b)).unwrap(), b);
-        assert!(unhex("abc").is_none());
-        assert!(unhex("zz").is_none());
-    }
 }

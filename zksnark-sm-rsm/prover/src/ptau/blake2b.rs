@@ -189,11 +189,8 @@ pub fn digest(data: &[u8]) -> [u8; 64] {
 mod tests {
     use super::*;
     use blake2::Digest;
+    use measure::hex::encode as hex;
     use rand::{RngCore, SeedableRng};
-
-    fn hex(b: &[u8]) -> String {
-        b.iter().map(|x| format!("{x:02x}")).collect()
-    }
 
     #[test]
     fn rfc_7693_vector() {
