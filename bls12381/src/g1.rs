@@ -36,29 +36,8 @@ mod tests {
     use crate::Scalar;
 
     #[test]
-    fn encoding_round_trips_and_rejects_garbage() {
-        let g = G1::generator();
-        let p = g.mul(&Scalar::from_u128(12345)).to_affine();
-        assert_eq!(G1Affine::from_bytes(&p.to_bytes()), Some(p));
-        let mut bad = p.to_bytes();
-        bad[47] ^= 1;
-        assert_ne!(G1Affine::from_bytes(&bad), Some(p));
-        assert_eq!(G1Affine::from_bytes(&[0xff; 48]), None);
-        let q = g.mul(&Scalar::from_u128(12344)).add(&g);
-        assert_eq!(q.to_affine(), p);
-        let mut d = g;
-        d.double_assign();
-        assert_eq!(d, g.add(&g));
-        assert!(g.add(&g.neg()).is_identity());
-        assert_eq!(G1::batch_to_affine(&[g, q]), vec![G1Affine::generator(), p]);
-        assert_eq!(p.neg().to_projective(), p.to_projective().neg());
-        assert!(G1Affine::identity().neg().is_identity());
+    fn coordinates_give_the_point_back() {
+        let p = G1::generator().mul(&Scalar::from_u128(12345)).to_affine();
         assert_eq!(G1Affine::from_coordinates_unchecked(*p.x(), *p.y()), p);
-        assert_eq!(g.mul_bits(&[7], 3), g.mul(&Scalar::from_u128(7)));
-        let mut s = g;
-        s.add_affine_assign(&p);
-        s.add_assign(&g);
-        assert_eq!(s, g.add_affine(&p).add(&g));
-        assert_eq!(G1::default(), G1::identity());
     }
 }

@@ -218,6 +218,44 @@ macro_rules! blst_group {
                     in_group.then_some($affine(p))
                 }
             }
+
+            /// The group's operations against each other, for G1 and G2 alike.
+            #[cfg(test)]
+            mod group_tests {
+                use super::*;
+                use crate::Scalar;
+
+                #[test]
+                fn encoding_round_trips_and_arithmetic_agrees() {
+                    let g = $proj::generator();
+                    let p = g.mul(&Scalar::from_u128(12345)).to_affine();
+                    assert_eq!($affine::from_bytes(&p.to_bytes()), Some(p));
+                    let mut bad = p.to_bytes();
+                    bad[$nbytes - 1] ^= 1;
+                    assert_ne!($affine::from_bytes(&bad), Some(p));
+                    assert_eq!($affine::from_bytes(&[0xff; $nbytes]), None);
+                    assert_eq!($affine::from_bytes(&[0x11; $nbytes]), None);
+                    let q = g.mul(&Scalar::from_u128(12344)).add(&g);
+                    assert_eq!(q.to_affine(), p);
+                    let mut d = g;
+                    d.double_assign();
+                    assert_eq!(d, g.add(&g));
+                    d.add_affine_assign(&$affine::generator());
+                    assert_eq!(d, g.mul(&Scalar::from_u128(3)));
+                    assert!(g.add(&g.neg()).is_identity());
+                    assert!(p.neg().to_projective().add(&p.to_projective()).is_identity());
+                    assert_eq!($proj::batch_to_affine(&[g, q]), vec![$affine::generator(), p]);
+                    assert!($proj::batch_to_affine(&[]).is_empty());
+                    assert_eq!(p.neg().to_projective(), p.to_projective().neg());
+                    assert!($affine::identity().neg().is_identity());
+                    assert_eq!(g.mul_bits(&[7], 3), g.mul(&Scalar::from_u128(7)));
+                    let mut s = g;
+                    s.add_affine_assign(&p);
+                    s.add_assign(&g);
+                    assert_eq!(s, g.add_affine(&p).add(&g));
+                    assert_eq!($proj::default(), $proj::identity());
+                }
+            }
         }
     };
 }
