@@ -1,8 +1,8 @@
-//! A run with `--transport tls`: the driver (the dealer and the senders) starts the bulletin
-//! board, every mix-server and the verifier as processes of their own
-//! ([`crate::transport::process`]), runs its own parties, and at the end reads every party's
-//! timers from the board into its report, which then reads as a one-process run's, with each
-//! process's traffic beside it. A party that fails, a party or board process that dies, or a cut
+//! A run with `--transport tls`: the driver (the dealer and the senders) creates the run's
+//! network (crate `netem`, `--network`), starts the bulletin board, every mix-server and the
+//! verifier as processes of their own in it ([`crate::transport::process`]), runs its own
+//! parties, and at the end reads every party's timers from the board into its report, which
+//! then reads as a one-process run's, with the network and each process's traffic beside it. A party that fails, a party or board process that dies, or a cut
 //! link stops the run: the driver kills every process it started, waits for them, and the report
 //! says FAILED, naming the party and the step.
 //!
