@@ -134,6 +134,9 @@ fn records_tag(name: &str) -> String {
     format!("records/{name}")
 }
 
+/// One process's name and timers.
+pub type ProcessRecords = (String, Vec<TimerRecord>);
+
 /// What a `tls` run adds to the report: the network, and each process's time, CPU and
 /// traffic per section.
 #[derive(Clone, Debug)]
@@ -141,7 +144,7 @@ pub struct NetworkFigures {
     /// The network as the report describes it (profile, placement, delay line).
     pub network: Value,
     /// Every process's timers: the driver's, then each party's.
-    pub records: Vec<(String, Vec<TimerRecord>)>,
+    pub records: Vec<ProcessRecords>,
     /// The driver's link: bytes on the socket, TLS included.
     pub driver_socket: (u64, u64),
     /// Bytes of the posts the driver received, by author (every post but its own).
@@ -218,7 +221,7 @@ fn summary_of(party: &str, records: &[TimerRecord]) -> Value {
 /// The sections below `main` as the whole run saw them: from the first process entering one to
 /// the last leaving it, the deepest chain of posts read inside it, and the least time that
 /// chain takes on the network (its hops times the round trip).
-fn sections_of(records: &[(String, Vec<TimerRecord>)], rtt_s: f64) -> Vec<Value> {
+fn sections_of(records: &[ProcessRecords], rtt_s: f64) -> Vec<Value> {
     let top = |r: &TimerRecord| r.section && r.path.len() == 1 && r.path[0] == "main";
     let names: Vec<&str> = records
         .first()
@@ -363,7 +366,7 @@ fn drive(
     c: &mut Ctx,
     procs: &Processes,
     names: &[String],
-) -> Result<(RunInfo, Vec<(String, Vec<TimerRecord>)>)> {
+) -> Result<(RunInfo, Vec<ProcessRecords>)> {
     let deliver = |k: usize, bytes: &[u8]| -> Result<()> {
         procs
             .deliver(&format!("mixer {k}"), bytes)
