@@ -182,19 +182,22 @@ TLS_FIGURES = (("query", "query_wall"), ("network floor, hops x RTT", "network_f
 Rows = dict[str, dict[str, object]]
 
 
-def _db_latency(d: pd.DataFrame, where: str, rows: Rows) -> None:
+def _db_latency(d: pd.DataFrame, n: int, where: str, rows: Rows) -> None:
     """One db-sm-rsm parameter set's rows: per query, its wall time in each transport and
-    profile; for `tls`, its network floor and hops too."""
+    profile, and that time per entry; for `tls`, its network floor and hops too."""
     for query, section in QUERIES:
         for variant, v in d.groupby("variant", sort=False):
             col = _column(str(variant).removeprefix("tls/"))
             if variant == LOCAL:
                 hit = v[(v["section"] == "main") & (v["label"] == section) & (v["metric"] == "time")]
                 rows.setdefault(f"{query} query ({where})", {})[col] = _spread(hit)
+                rows.setdefault(f"{query} query per entry ({where})", {})[col] = _spread(hit).scaled(1 / n)
                 continue
             at = v[(v["section"] == "network") & (v["label"] == section)]
             for what, metric in TLS_FIGURES:
                 rows.setdefault(f"{query} {what} ({where})", {})[col] = _spread(at[at["metric"] == metric])
+            wall = _spread(at[at["metric"] == "query_wall"])
+            rows.setdefault(f"{query} query per entry ({where})", {})[col] = wall.scaled(1 / n)
 
 
 def _collab_latency(df: pd.DataFrame, rows: Rows) -> None:
@@ -208,17 +211,17 @@ def _collab_latency(df: pd.DataFrame, rows: Rows) -> None:
 
 
 def latency_table(df: pd.DataFrame) -> pd.DataFrame:
-    """DB-SM and DB-RSM query latency (all n entries) per transport and network profile (columns:
-    one process, then each profile), with their network floors and hops, beside collab-groth16's
-    wall time per proof (the slowest party's online phase; one entry) under the same profiles.
-    Empty without a `tls` run."""
+    """DB-SM and DB-RSM query latency (all n entries, and per entry) per transport and network
+    profile (columns: one process, then each profile), with their network floors and hops,
+    beside collab-groth16's wall time per proof (the slowest party's online phase; one entry)
+    under the same profiles. Empty without a `tls` run."""
     if tls_rows(df).empty:
         return pd.DataFrame()
     rows: Rows = {}
     d = df[(df["experiment"] == DB) & (df["source"] == "ours")]
     keys = ["n", "m", "threads", "curve", "mode", "security"]
     for (n, m, t, curve, mode, sec), g in d.groupby(keys, sort=True):
-        _db_latency(g, f"n={n}, m={m}, t={t}, {curve}, {mode}, {sec}", rows)
+        _db_latency(g, int(n), f"n={n}, m={m}, t={t}, {curve}, {mode}, {sec}", rows)
     _collab_latency(df, rows)
     frame = pd.DataFrame.from_dict(rows, orient="index")
     return frame.reindex(columns=[_column(p) for p in latency_columns(df)])

@@ -161,6 +161,8 @@ def test_latency_per_profile_beside_the_collaborative_prover(paper_dir: Path, tm
     where = "n=100, m=2, t=1, bn254, fast, 128"
     assert table.loc[f"DB-SM query ({where})", "wan [s]"].median == pytest.approx(2.1)
     assert table.loc[f"DB-RSM network floor, hops x RTT ({where})", "wan [s]"].median == pytest.approx(0.7)
+    per_entry = table.loc[f"DB-SM query per entry ({where})", "wan [s]"].median
+    assert per_entry == pytest.approx(2.1 / 100)
     local = table.loc[f"DB-SM query ({where})", "one process [s]"].median
     assert local > 0 and not math.isnan(local)
     proof = next(i for i in table.index if i.startswith("collab-groth16 SM proof"))

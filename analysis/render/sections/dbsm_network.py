@@ -49,7 +49,8 @@ LATENCY_NOTE = (
     "one before, each crossing the network twice (to the board and from it); the network floor (hops x "
     "RTT) is the least time the section takes on that network whatever the parties compute. "
     "collab-groth16: the slowest party's online wall time for one proof (one entry), under the same "
-    "profile; DB-SM and DB-RSM answer for all n entries at once."
+    "profile; DB-SM and DB-RSM answer for all n entries at once (per entry: that time over n), where the "
+    "collaborative prover makes one proof per entry."
 )
 STEPS_NOTE = (
     "Per section and process: CPU and wall time of that process while the section was open; waited, "
@@ -131,7 +132,7 @@ def cpu_against_wall(df: pd.DataFrame, runs: list[TlsRun]) -> Figure:
 def latency_plot(table: pd.DataFrame) -> Figure:
     """The latency table's queries and proofs as bars per network (log scale), each query's
     network floor a black mark on its bar."""
-    shown = table[[i.startswith(("DB-SM query", "DB-RSM query", "collab-groth16")) for i in table.index]]
+    shown = table[[i.startswith(("DB-SM query (", "DB-RSM query (", "collab-groth16")) for i in table.index]]
     values = shown.map(median_of)
     floors = table.map(median_of)
     fig, ax = plt.subplots(figsize=(11, 5))
