@@ -12,7 +12,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from analysis.derive.dbsm_network import (
@@ -70,6 +72,10 @@ SECTION_COLORS = dict(
 )
 
 
+# The mark of each kind of process in the CPU-against-wall plot.
+MARKERS = {"driver": "^", "mixer": "o", "verifier": "s"}
+
+
 def _fmt(v: float) -> str:
     if math.isnan(v):
         return "-"
@@ -111,9 +117,13 @@ def cpu_against_wall(df: pd.DataFrame, runs: list[TlsRun]) -> Figure:
     for ax, run in zip(axes[0], runs, strict=True):
         steps = step_figures(df, run.run)
         steps = steps[(steps["wall"] > 0) & (steps["cpu"] > 0)]
-        size = 8 + 400 * np.sqrt(steps["bytes"] / max(float(steps["bytes"].max()), 1.0))
-        colors = [SECTION_COLORS.get(str(s), "tab:purple") for s in steps["section"]]
-        ax.scatter(steps["wall"], steps["cpu"], s=size, c=colors, alpha=0.6, edgecolors="black", lw=0.3)
+        biggest = max(float(steps["bytes"].max()), 1.0) if len(steps) else 1.0
+        for kind, marker in MARKERS.items():
+            mine = steps[steps["party"].str.startswith(kind)]
+            size = 8 + 400 * np.sqrt(mine["bytes"] / biggest)
+            colors = [SECTION_COLORS.get(str(s), "tab:purple") for s in mine["section"]]
+            ax.scatter(mine["wall"], mine["cpu"], s=size, c=colors, marker=marker, alpha=0.6,
+                       edgecolors="black", lw=0.3)  # fmt: skip
         lo = float(min(steps["wall"].min(), steps["cpu"].min())) if len(steps) else 1e-3
         hi = float(max(steps["wall"].max(), steps["cpu"].max())) if len(steps) else 1.0
         ax.plot([lo, hi], [lo, hi], color="black", lw=0.6, ls="--")
@@ -123,8 +133,9 @@ def cpu_against_wall(df: pd.DataFrame, runs: list[TlsRun]) -> Figure:
         ax.set_title(run.name, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
     axes[0, 0].set_ylabel("CPU time of the step [s]")
-    handles = [Patch(color=c, label=s) for s, c in SECTION_COLORS.items()]
-    fig.legend(handles=handles, fontsize=7, loc="lower center", ncol=5, bbox_to_anchor=(0.5, 0.0))
+    handles: list[Artist] = [Patch(color=c, label=s) for s, c in SECTION_COLORS.items()]
+    handles += [Line2D([], [], ls="none", marker=mk, color="gray", label=k) for k, mk in MARKERS.items()]
+    fig.legend(handles=handles, fontsize=7, loc="lower center", ncol=8, bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
