@@ -216,3 +216,12 @@ def test_without_tls_runs_the_section_says_so_in_one_line(paper_dir: Path, tmp_p
     text, ctx = render(df, parsed, tmp_path / "out")
     assert " ".join(NO_TLS.split()) in " ".join(text.split())
     assert not any(p.name.startswith("dbsm_latency") for p in ctx.written)
+
+
+def test_figure10_and_the_claims_group_only_the_one_process_runs(paper_dir: Path, tmp_path: Path) -> None:
+    """A tls run of the same n, m and settings is not another repetition of the local run."""
+    from analysis.derive.figure10 import db_groups
+
+    df, _ = frame(paper_dir, tmp_path)
+    ours = [g for g in db_groups(df) if g.source == "ours"]
+    assert [list(g.runs) for g in ours] == [["local"]]
