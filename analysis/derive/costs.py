@@ -30,7 +30,10 @@ from analysis.parse.common import parse_benchmark
 from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
 from analysis.plan.runs import Run
 
-DEFAULT_VARIANTS = {"mode=fast", "curve=bn254", "security=128", "hash=poseidon", "circuit=zokrates"}
+DEFAULT_VARIANTS = {
+    "mode=fast", "curve=bn254", "security=128", "hash=poseidon", "circuit=zokrates",
+    "transport=local", "network=none",
+}  # fmt: skip
 
 
 @dataclass

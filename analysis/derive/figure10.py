@@ -165,8 +165,11 @@ def _opt_int(v: object) -> int | None:
 
 
 def db_groups(df: pd.DataFrame) -> list[DbGroup]:
-    """Every db-sm-rsm parameter set (paper first), with the runs that repeat it."""
+    """Every db-sm-rsm parameter set (paper first), with the runs that repeat it. Only runs in one
+    process: a run over TLS (`variant` tls/<network>) times its steps with the waits for other
+    processes in them, another quantity (analysis.derive.dbsm_network compares it)."""
     d = df[df["experiment"] == DB]
+    d = d[~d["variant"].fillna("").astype(str).str.startswith("tls/")]
     # Hosts are told apart only when the runs come from more than one.
     hosts = d[d["source"] == "ours"]["machine"].fillna("").str.split(":").str[0].unique()
     several = len(hosts) > 1

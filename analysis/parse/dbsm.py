@@ -5,6 +5,15 @@ The text grammar (the paper artifact's report format): nested timers, a line at 
 closes with `<name> time: <t> s` at the header's level; leaves print only their time line.
 Per-party totals are `mixer k total time` / `verifier total time` lines inside the section they
 total. Status lines are `status_x: True`, except two upstream labels that have no colon.
+
+Our JSON report also says how the parties talked: `local` (one process) or `tls` (a process per
+party, every message a post on a bulletin board, on netem's network profile `none`, `lan`,
+`region`, `wan` or a custom one). The tidy rows carry it in the `variant` column (`local`,
+`tls/none`, `tls/wan`, ...); a `tls` run adds rows: under `network steps > <path>`, each
+process's (party's) wall time, CPU time, start and traffic per step; under `network`, each
+process's totals (label `run`), each section's run-wide wall time with its chain of posts (hops)
+and network floor (label = the section), the delay line's figures, and the profile's round trip
+(label = profile, metric `rtt`, as collab-groth16's rows have it).
 """
 
 from __future__ import annotations
@@ -75,6 +84,8 @@ class DbReport:
     passed: bool | None = None
     transport: str | None = None
     failure: str | None = None
+    # Ours with --transport tls: the body's network block (profile, per-process figures).
+    network: dict[str, Any] | None = None
 
     def timer(self, path: tuple[str, ...], label: str) -> float | None:
         for t in self.timers:
@@ -222,6 +233,9 @@ def parse_db_json(path: str | Path) -> DbReport:
     keys = d.get("keys")
     if isinstance(keys, dict) and keys.get("source") is not None:
         rep.keys = str(keys["source"])
+    network = d.get("network")
+    if network is not None:
+        rep.network = need(d, "network", dict, p, "body.")
     failure = d.get("failure")
     if isinstance(failure, dict):
         rep.failure = f"{failure.get('party')} at {failure.get('step')}: {failure.get('error')}"
@@ -251,10 +265,79 @@ PAPER_FILE = "report-db-sm-rsm-n10000-m4"
 PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
 
 
+def transport_of(rep: DbReport) -> str | None:
+    """How the run's parties talked, as the `variant` column says it: `local`, or `tls/<profile>`
+    (None for a report that does not say: the paper's, or our text report alone)."""
+    if rep.transport is None:
+        return None
+    if rep.transport != "tls":
+        return rep.transport
+    profile = (rep.network or {}).get("profile")
+    return f"tls/{profile if isinstance(profile, str) else 'none'}"
+
+
+# Figures of the network block: (metric, key, unit). Per process and step (each row of
+# body.network.parties, its `net` object beside), per process in all (body.network.summary), per
+# section (body.network.sections) and of the delay line.
+STEP_FIGURES = (("start", "start_s", "s"), ("wall", "wall_s", "s"), ("cpu", "cpu_s", "s"))
+NET_FIGURES = (
+    ("bytes_sent", "bytes_sent", "bytes"), ("bytes_received", "bytes_received", "bytes"),
+    ("posts", "posts", "count"), ("reads", "reads", "count"), ("rounds", "rounds", "count"),
+    ("waited", "waited_s", "s"), ("hops", "hops", "count"),
+)  # fmt: skip
+SECTION_FIGURES = (
+    ("query_wall", "wall_s", "s"), ("hops", "hops", "count"), ("network_floor", "network_floor_s", "s"),
+)  # fmt: skip
+DELAY_FIGURES = (
+    ("delay_line_cpu", "cpu_s", "s"), ("delay_line_packets", "packets", "count"),
+    ("delay_line_late_mean", "late_mean_s", "s"),
+)  # fmt: skip
+Figures = tuple[tuple[str, str, str], ...]
+# The section of the per-process, per-step rows: `network steps > main > mixing`.
+STEPS = "network steps"
+
+
+def _figures(base: dict[str, Any], obj: Any, figures: Figures, p: Path, where: str) -> list[dict[str, Any]]:
+    """One row per figure of `obj` (a JSON object, each figure a number)."""
+    if not isinstance(obj, dict):
+        raise ReportError(p, None, f"{where.rstrip('.')} to be an object", repr(obj)[:80])
+    return [
+        row(base, metric=m, value=float(need(obj, k, (int, float), p, where)), unit=u) for m, k, u in figures
+    ]
+
+
+def network_rows(base: dict[str, Any], net: dict[str, Any], p: Path) -> list[dict[str, Any]]:
+    """The rows of a `tls` run's network block (see the module's docstring)."""
+    profile = str(need(net, "profile", str, p, "body.network."))
+    rtt = net.get("rtt_s")
+    at = dict(base, section="network", party=None)
+    rows = [row(at, label=profile, metric="rtt", value=float(rtt) if isinstance(rtt, int | float) else 0.0,
+                unit="s")]  # fmt: skip
+    if net.get("delay_line") is not None:
+        rows += _figures(dict(at, label="delay line"), net["delay_line"], DELAY_FIGURES, p,
+                         "body.network.delay_line.")  # fmt: skip
+    for i, r in enumerate(need(net, "parties", list, p, "body.network.")):
+        where = f"body.network.parties[{i}]."
+        path = [str(x) for x in need(r, "path", list, p, where)]
+        step = dict(base, section=" > ".join([STEPS, *path]), party=str(need(r, "party", str, p, where)),
+                    label=str(need(r, "label", str, p, where)))  # fmt: skip
+        rows += _figures(step, r, STEP_FIGURES, p, where)
+        rows += _figures(step, need(r, "net", dict, p, where), NET_FIGURES, p, where + "net.")
+    for i, r in enumerate(need(net, "summary", list, p, "body.network.")):
+        where = f"body.network.summary[{i}]."
+        whole = dict(base, section="network", party=str(need(r, "party", str, p, where)), label="run")
+        rows += _figures(whole, r, STEP_FIGURES[1:], p, where)
+        rows += _figures(whole, need(r, "net", dict, p, where), NET_FIGURES, p, where + "net.")
+    for i, r in enumerate(need(net, "sections", list, p, "body.network.")):
+        where = f"body.network.sections[{i}]."
+        rows += _figures(dict(at, label=str(need(r, "section", str, p, where))), r, SECTION_FIGURES, p, where)
+    return rows
+
+
 def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
     failed = failed_checks(rep)
     base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
-                       security=rep.security, run_ok=not failed)  # fmt: skip
+                       security=rep.security, run_ok=not failed, variant=transport_of(rep))  # fmt: skip
     rows = [
         row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="time",
             value=t.seconds, unit="s")
@@ -268,6 +351,8 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
         row(base, section="", party=None, label=k, metric="size", value=v, unit="MB")
         for k, v in rep.sizes.items()
     ]
+    if rep.network is not None:
+        rows += network_rows(base, rep.network, Path(rep.path))
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
     info = RunInfo(EXPERIMENT, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
@@ -275,7 +360,7 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
     if rep.keys is not None:
         info.settings["keys"] = rep.keys
     if rep.transport is not None:
-        info.settings["transport"] = rep.transport
+        info.settings["transport"] = transport_of(rep) or rep.transport
     return Parsed(rows, [info], [])
 
 

@@ -84,10 +84,11 @@ def features(run: Run) -> dict[str, float]:
 
 
 def variant_keys(run: Run) -> list[str]:
-    """Multipliers in costs.yaml that apply to this run (mode, curve, security, hash)."""
+    """Multipliers in costs.yaml that apply to this run (mode, curve, security, hash, circuit,
+    transport, network)."""
     p = run.params
     keys = []
-    for k in ("mode", "curve", "security", "hash", "circuit"):
+    for k in ("mode", "curve", "security", "hash", "circuit", "transport", "network"):
         if k in p:
             keys.append(f"{k}={p[k]}")
     return keys

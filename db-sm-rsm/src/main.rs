@@ -27,11 +27,12 @@ use db_sm_rsm::transport::Ctx;
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::Seed;
+use netem::Profile;
 use serde_json::{json, Value};
 
 const TOOL: &str = "db-sm-rsm";
 /// The version of the body's schema (docs/report.schema.json).
-const BODY_VERSION: u32 = 2;
+const BODY_VERSION: u32 = 3;
 
 /// Largest n and m accepted: far beyond what fits the 8 GiB budget is refused up front.
 const MAX_N: u64 = 1_000_000;
@@ -139,11 +140,13 @@ struct Cli {
     /// it, the rows carry the op counts only.
     #[arg(long)]
     calibration: Option<PathBuf>,
-    /// With --transport tls: run the parties on an emulated network (lan: 0.2 ms round trip
-    /// and 10 Gbit/s per link; region: 20 ms and 1 Gbit/s; wan: 100 ms and 100 Mbit/s), each in
-    /// a network namespace linked to the board's, made and removed by the run. Needs root.
-    #[arg(long, value_name = "PROFILE")]
-    network: Option<String>,
+    /// With --transport tls, the network between the processes: none (the host's loopback),
+    /// lan (0.2 ms round trip, 10 Gbit/s per link), region (20 ms, 1 Gbit/s), wan (100 ms,
+    /// 100 Mbit/s), or a spec such as rtt=50ms,rate=200mbit (netem's profiles, as
+    /// collab-groth16's). Every profile but none puts each process in a network namespace of
+    /// its own, made and removed by the run, and needs root.
+    #[arg(long, value_name = "PROFILE", default_value = "none")]
+    network: Profile,
     /// A fault for the tests of --transport tls: kill:<party>@<section> or
     /// cut:<party>@<section>, the party mixer-K, verifier or board (kill only).
     #[arg(long, hide = true)]
@@ -201,7 +204,8 @@ fn parameters(cli: &Cli, cfg: &Config, calibration: Option<&PathBuf>) -> Value {
         "security": cfg.security.name(), "threads": cli.run.threads,
         "tamper": cfg.tamper.map(|t| t.name()), "test_keys": cfg.test_keys,
         "key_cache": path(cfg.key_cache.as_ref()), "calibration": path(calibration),
-        "transport": cli.transport.name(), "network": cli.network,
+        "transport": cli.transport.name(),
+        "network": (cli.transport == Transport::Tls).then(|| cli.network.spec()),
     })
 }
 
@@ -213,7 +217,7 @@ fn measure_run(
     transport: Transport,
     threads: u64,
     faults: &[Fault],
-    network: Option<netshape::Profile>,
+    network: &Profile,
 ) -> Result<Outcome, String> {
     let (report, result) = match transport {
         Transport::Local => {
@@ -286,9 +290,19 @@ fn thread_pool(threads: u64) -> Result<(), String> {
         .map_err(|e| format!("error: cannot start {threads} worker threads: {e}"))
 }
 
-/// `db-sm-rsm board`: the bulletin board's process of a `tls` run.
-fn board_main() -> ExitCode {
-    match db_sm_rsm::transport::process::serve_board() {
+/// `db-sm-rsm board --listen ADDR`: the bulletin board's process of a `tls` run.
+#[derive(Parser, Debug)]
+#[command(name = "db-sm-rsm board")]
+struct BoardCli {
+    /// Where to listen (port 0: any free port, which the board prints).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    listen: std::net::SocketAddr,
+}
+
+/// `db-sm-rsm board ...`: the bulletin board's process of a `tls` run.
+fn board_main(args: Vec<String>) -> ExitCode {
+    let cli = BoardCli::parse_from(args);
+    match db_sm_rsm::transport::process::serve_board(cli.listen) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("db-sm-rsm bulletin board: {e}");
@@ -324,8 +338,7 @@ fn party_main(args: Vec<String>) -> ExitCode {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
-        Some("board") => return board_main(),
-        Some("relay") => return netshape::relay::main_with(&args[2..]),
+        Some("board") => return board_main(args[1..].to_vec()),
         Some("party") => return party_main(args[1..].to_vec()),
         _ => {}
     }
@@ -345,16 +358,12 @@ fn main() -> ExitCode {
     if !faults.is_empty() && cli.transport != Transport::Tls {
         return measure::cli::refuse(TOOL, "error: --fault needs --transport tls");
     }
-    let network: Option<netshape::Profile> = match cli.network.as_deref().map(str::parse) {
-        None => None,
-        Some(Err(e)) => return measure::cli::refuse(TOOL, format!("error: --network: {e}")),
-        Some(Ok(p)) => Some(p),
-    };
-    if network.is_some() {
+    if cli.network.is_emulated() {
         if cli.transport != Transport::Tls {
             return measure::cli::refuse(TOOL, "error: --network needs --transport tls");
         }
-        if let Err(e) = netshape::Lab::check() {
+        // Refused in one line, before any work, where this process may not make the network.
+        if let Err(e) = netem::check(&cli.network, &netem::Tools::discover()) {
             return measure::cli::refuse(TOOL, format!("error: --network: {e}"));
         }
     }
@@ -380,7 +389,10 @@ fn main() -> ExitCode {
         cfg.mode.name(),
         cfg.security.name(),
         cli.run.threads,
-        cli.transport.name(),
+        match cli.transport {
+            Transport::Local => "local".to_string(),
+            Transport::Tls => format!("tls, network = {}", cli.network),
+        },
         cfg.seed
             .map(|s| format!(", seed = {s} (public: keys derived from it are not secret)"))
             .unwrap_or_default(),
@@ -395,7 +407,7 @@ fn main() -> ExitCode {
         parameters(&cli, &cfg, calibration.as_ref()),
         cfg.seed.as_ref(),
     );
-    let work = || measure_run(&cfg, cli.transport, cli.run.threads, &faults, network);
+    let work = || measure_run(&cfg, cli.transport, cli.run.threads, &faults, &cli.network);
     match &cli.out {
         Some(out) => measure::cli::finish_run(out, envelope, work, |r| {
             let failed = &r["body"]["failure"];

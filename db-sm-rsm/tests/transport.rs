@@ -194,74 +194,159 @@ fn a_killed_mixer_a_killed_board_or_a_cut_link_fails_the_run_loudly() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--network wan`: the parties in network namespaces behind 100 ms links (where the machine
-/// allows it: root, ip and tc). The run verifies with the local run's inputs, its parties wait
-/// for the network, and the namespaces go with the run. Where it does not allow it, the run is
-/// refused before any work with a message saying what is missing.
+/// Whether this process may make netem's emulated networks (root, ip, tc, iptables); where it
+/// may not, the caller says so and skips its emulated part.
+fn can_emulate(test: &str) -> bool {
+    match netem::check(&netem::Profile::wan(), &netem::Tools::discover()) {
+        Ok(()) => true,
+        Err(refusal) => {
+            println!("{test}: emulated profiles skipped: {refusal}");
+            false
+        }
+    }
+}
+
+/// The network namespaces processes of this machine are in, by inode, with their holders'
+/// command lines.
+fn namespaces() -> std::collections::BTreeMap<u64, Vec<String>> {
+    use std::os::unix::fs::MetadataExt;
+    let mut found = std::collections::BTreeMap::<u64, Vec<String>>::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(meta) = std::fs::metadata(entry.path().join("ns/net")) else {
+            continue;
+        };
+        let cmd = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        found.entry(meta.ino()).or_default().push(cmd);
+    }
+    found
+}
+
+/// `--network wan`: every process in a network namespace of its own behind 100 ms links (where
+/// the machine allows it: root, ip, tc, iptables). The run verifies with the local run's inputs
+/// and statuses, no section ends sooner than its chain of posts allows (hops x RTT), the
+/// delay line's CPU is reported apart, and the namespaces go with the run. On the host's
+/// loopback (`none`, the default) the same block is there with a floor of zero.
 #[test]
 fn an_emulated_network_gives_the_same_run_and_leaves_nothing_behind() {
     let dir = scratch("network");
-    let out = dir.join("wan.json");
     let s = seed(23);
-    let args = [
-        "3",
-        "2",
-        "--test-keys",
-        "--seed",
-        &s,
-        "--transport",
-        "tls",
-        "--network",
-        "wan",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let (code, _, stderr) = run(&args);
-    if let Err(why) = netshape::Lab::check() {
-        assert_eq!(code, 2, "{stderr}");
-        assert!(
-            stderr.contains("network emulation needs root"),
-            "{why}: {stderr}"
-        );
-        return;
+    let run_on = |network: &str| {
+        let out = dir.join(format!("{network}.json"));
+        let mut args = vec!["3", "2", "--test-keys", "--seed", &s, "--out"];
+        args.push(out.to_str().unwrap());
+        if network != "local" {
+            args.extend(["--transport", "tls", "--network", network]);
+        }
+        let (code, _, stderr) = run(&args);
+        assert_eq!(code, 0, "{network}: {stderr}");
+        assert_report(&out)
+    };
+    let local = run_on("local");
+    assert!(local["parameters"]["network"].is_null());
+    let mut profiles = vec!["none"];
+    if can_emulate("an_emulated_network_gives_the_same_run_and_leaves_nothing_behind") {
+        profiles.push("wan");
     }
-    assert_eq!(code, 0, "{stderr}");
-    let wan = assert_report(&out);
-    let local_out = dir.join("local.json");
-    let (code, _, stderr) = run(&[
-        "3",
-        "2",
-        "--test-keys",
-        "--seed",
-        &s,
-        "--out",
-        local_out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let local = assert_report(&local_out);
-    assert_eq!(wan["inputs_sha256"], local["inputs_sha256"]);
-    assert_eq!(wan["body"]["statuses"], local["body"]["statuses"]);
-    let net = &wan["body"]["network"];
-    assert_eq!(net["profile"]["name"], "wan");
-    // Mixer 1 waits for mixer 0's shuffle in mixing: at least one round trip's worth.
-    let waited: f64 = net["parties"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["party"] == "mixer 1")
-        .map(|r| r["net"]["waited_s"].as_f64().unwrap())
-        .sum();
-    assert!(waited >= 0.1, "mixer 1 waited {waited} s in all");
-    let namespaces = std::process::Command::new("ip")
-        .args(["netns", "list"])
-        .output()
-        .unwrap();
-    let left = String::from_utf8_lossy(&namespaces.stdout).into_owned();
-    assert!(!left.contains("dbsm"), "namespaces left: {left}");
+    for profile in profiles {
+        let before = namespaces();
+        let doc = run_on(profile);
+        assert_eq!(doc["inputs_sha256"], local["inputs_sha256"], "{profile}");
+        assert_eq!(
+            doc["body"]["statuses"], local["body"]["statuses"],
+            "{profile}"
+        );
+        let spec = profile.parse::<netem::Profile>().unwrap().spec();
+        assert_eq!(doc["parameters"]["network"], spec.as_str());
+        let net = &doc["body"]["network"];
+        assert_eq!(net["profile"], profile);
+        assert_eq!(net["spec"], spec.as_str());
+        assert_eq!(net["emulated"], profile != "none");
+        assert_eq!(net["delay_line"].is_null(), profile == "none", "{net}");
+        let rtt = net["rtt_s"].as_f64().unwrap_or(0.0);
+        let sections = net["sections"].as_array().unwrap();
+        for sec in sections {
+            let (wall, floor) = (
+                sec["wall_s"].as_f64().unwrap(),
+                sec["network_floor_s"].as_f64().unwrap(),
+            );
+            assert!(sec["hops"].as_u64().unwrap() >= 1, "{sec}");
+            assert!(wall >= floor, "{profile}: {sec}");
+            assert_eq!(floor, sec["hops"].as_u64().unwrap() as f64 * rtt);
+        }
+        // The chain of shuffles: driver, mixer 0, mixer 1, each reading the one before.
+        let mixing = sections.iter().find(|x| x["section"] == "mixing").unwrap();
+        assert!(mixing["hops"].as_u64().unwrap() >= 3, "{mixing}");
+        let summary = net["summary"].as_array().unwrap();
+        assert_eq!(summary.len(), 4, "driver, two mixers, the verifier");
+        if profile == "wan" {
+            // Mixer 1 waits for mixer 0's shuffle in mixing: at least one round trip's worth.
+            let waited: f64 = net["parties"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|r| r["party"] == "mixer 1")
+                .map(|r| r["net"]["waited_s"].as_f64().unwrap())
+                .sum();
+            assert!(waited >= 0.1, "mixer 1 waited {waited} s in all");
+            assert!(net["delay_line"]["packets"].as_u64().unwrap() > 0, "{net}");
+        }
+        // Nothing behind: no process of the run, no namespace that came with it.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(processes_with(&s).is_empty(), "{profile}: processes left");
+        let left: Vec<_> = namespaces()
+            .into_iter()
+            .filter(|(ino, holders)| {
+                !before.contains_key(ino) && holders.iter().any(|c| c.contains("db-sm-rsm"))
+            })
+            .collect();
+        assert!(left.is_empty(), "{profile}: namespaces left: {left:?}");
+    }
     // --network needs --transport tls, and a known profile.
     let (code, _, _) = run(&["3", "2", "--network", "wan"]);
     assert_eq!(code, 2);
     let (code, _, stderr) = run(&["3", "2", "--transport", "tls", "--network", "moon"]);
     assert_eq!(code, 2, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Without the capabilities an emulated network needs, `--network wan` is refused in one line
+/// naming them, before any work: exit 2 and no report.
+#[test]
+fn missing_rights_are_refused_in_one_line_before_any_work() {
+    let Some(setpriv) = ["/usr/bin/setpriv", "/bin/setpriv"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+    else {
+        println!("missing_rights_are_refused_in_one_line_before_any_work: skipped, no setpriv");
+        return;
+    };
+    let dir = scratch("rights");
+    let out = dir.join("wan.json");
+    let got = std::process::Command::new(setpriv)
+        .arg("--bounding-set=-net_admin,-sys_admin")
+        .arg(env!("CARGO_BIN_EXE_db-sm-rsm"))
+        .args([
+            "3",
+            "2",
+            "--test-keys",
+            "--transport",
+            "tls",
+            "--network",
+            "wan",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&got.stderr);
+    assert_eq!(got.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("CAP_NET_ADMIN") && err.contains("`wan`"),
+        "{err}"
+    );
+    assert!(got.stdout.is_empty());
+    assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

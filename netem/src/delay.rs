@@ -137,32 +137,16 @@ impl DelayLine {
         }
     }
 
+    /// What the delay line has done so far.
     pub fn stats(&self) -> DelayStats {
-        let s = &self.shared;
-        let packets = s.packets.load(Ordering::Relaxed);
-        let late_sum = s.late_ns_sum.load(Ordering::Relaxed);
-        let heard = s.heard.load(Ordering::Relaxed);
-        DelayStats {
-            hearing_mean: Duration::from_nanos(
-                s.hearing_ns_sum
-                    .load(Ordering::Relaxed)
-                    .checked_div(heard)
-                    .unwrap_or(0),
-            ),
-            hearing_max: Duration::from_nanos(s.hearing_ns_max.load(Ordering::Relaxed)),
-            stamped: if heard == 0 {
-                0.0
-            } else {
-                s.stamped.load(Ordering::Relaxed) as f64 / heard as f64
-            },
-            packets,
-            bytes: s.bytes.load(Ordering::Relaxed),
-            cpu: Duration::from_nanos(s.cpu_ns.load(Ordering::Relaxed)),
-            late_mean: Duration::from_nanos(late_sum.checked_div(packets).unwrap_or(0)),
-            late_max: Duration::from_nanos(s.late_ns_max.load(Ordering::Relaxed)),
-            overruns: s.overruns.load(Ordering::Relaxed),
-            realtime: s.realtime.load(Ordering::Relaxed),
-            failure: s.failure.lock().unwrap().clone(),
+        stats_of(&self.shared)
+    }
+
+    /// A handle that reads the delay line's figures without borrowing it (for a program that
+    /// must take the line's CPU time out of its own while the network lives).
+    pub fn meter(&self) -> DelayMeter {
+        DelayMeter {
+            shared: self.shared.clone(),
         }
     }
 
@@ -178,6 +162,61 @@ impl DelayLine {
 impl Drop for DelayLine {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+fn stats_of(s: &Shared) -> DelayStats {
+    let packets = s.packets.load(Ordering::Relaxed);
+    let late_sum = s.late_ns_sum.load(Ordering::Relaxed);
+    let heard = s.heard.load(Ordering::Relaxed);
+    DelayStats {
+        hearing_mean: Duration::from_nanos(
+            s.hearing_ns_sum
+                .load(Ordering::Relaxed)
+                .checked_div(heard)
+                .unwrap_or(0),
+        ),
+        hearing_max: Duration::from_nanos(s.hearing_ns_max.load(Ordering::Relaxed)),
+        stamped: if heard == 0 {
+            0.0
+        } else {
+            s.stamped.load(Ordering::Relaxed) as f64 / heard as f64
+        },
+        packets,
+        bytes: s.bytes.load(Ordering::Relaxed),
+        cpu: Duration::from_nanos(s.cpu_ns.load(Ordering::Relaxed)),
+        late_mean: Duration::from_nanos(late_sum.checked_div(packets).unwrap_or(0)),
+        late_max: Duration::from_nanos(s.late_ns_max.load(Ordering::Relaxed)),
+        overruns: s.overruns.load(Ordering::Relaxed),
+        realtime: s.realtime.load(Ordering::Relaxed),
+        failure: s.failure.lock().unwrap().clone(),
+    }
+}
+
+/// A reading handle on a running (or stopped) delay line: its figures as [`DelayLine::stats`]
+/// gives them. After the line stops, it keeps the last figures.
+#[derive(Clone)]
+pub struct DelayMeter {
+    shared: Arc<Shared>,
+}
+
+impl DelayMeter {
+    /// What the delay line has done so far.
+    pub fn stats(&self) -> DelayStats {
+        stats_of(&self.shared)
+    }
+
+    /// The delay line thread's CPU time so far (updated at least once a tick, 20 ms).
+    pub fn cpu(&self) -> Duration {
+        Duration::from_nanos(self.shared.cpu_ns.load(Ordering::Relaxed))
+    }
+}
+
+impl std::fmt::Debug for DelayMeter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DelayMeter")
+            .field("cpu", &self.cpu())
+            .finish()
     }
 }
 

@@ -34,6 +34,6 @@ pub mod profile;
 pub mod sys;
 
 pub use check::{check, Refusal, Tools};
-pub use delay::DelayStats;
+pub use delay::{DelayMeter, DelayStats};
 pub use network::{Error, Network, HUB, MAX_PARTIES};
 pub use profile::{Link, Profile, Rate};

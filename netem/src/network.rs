@@ -36,7 +36,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::check::{check, Refusal, Tools};
-use crate::delay::{DelayLine, DelayStats, QUEUE};
+use crate::delay::{DelayLine, DelayMeter, DelayStats, QUEUE};
 use crate::profile::{Link, Profile};
 use crate::sys;
 
@@ -382,6 +382,16 @@ impl Network {
     pub fn delay_stats(&self) -> Option<DelayStats> {
         match &self.inner {
             Inner::Emulated(em) => em.delay.as_ref().map(DelayLine::stats),
+            Inner::Loopback { .. } => None,
+        }
+    }
+
+    /// A handle on the delay line's figures that does not borrow the network (`None` without a
+    /// delay): for a program whose own CPU time must leave out the line's, a thread of this
+    /// process.
+    pub fn delay_meter(&self) -> Option<DelayMeter> {
+        match &self.inner {
+            Inner::Emulated(em) => em.delay.as_ref().map(DelayLine::meter),
             Inner::Loopback { .. } => None,
         }
     }

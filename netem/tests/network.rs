@@ -248,6 +248,12 @@ fn round_trips_match_the_profiles() {
         let stats = net.delay_stats().unwrap();
         assert!(stats.packets >= rounds as u64 * 2, "{stats:?}");
         assert_eq!(stats.failure, None);
+        // The meter reads the same line without borrowing the network, and outlives it.
+        let meter = net.delay_meter().unwrap();
+        assert!(meter.stats().packets >= stats.packets);
+        assert!(meter.cpu() >= stats.cpu);
+        drop(net);
+        assert!(meter.stats().packets >= stats.packets);
     }
 }
 
@@ -687,6 +693,7 @@ fn loopback_addresses_are_distinct_and_local() {
     assert!(ips.iter().all(|ip| ip.is_loopback()));
     assert!(net.netns_path(0).is_none());
     assert!(net.delay_stats().is_none());
+    assert!(net.delay_meter().is_none());
 }
 
 /// netem-check measures where it can, and says how it is used where it is misused.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from analysis.derive.claims import TOP_ROWS, breakdown_table, compute_claims, figure10_top, verdict
+from analysis.derive.dbsm_network import local_only
 from analysis.derive.details import sizes_table
 from analysis.derive.estimates import COLLAB_ASSUMPTION
 from analysis.derive.figure10 import DBRSM_BREAKDOWN, DBSM_BREAKDOWN, HBC_NOTE
@@ -12,6 +13,7 @@ from analysis.parse.dbsm import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.sections.common import Compact, Overview, PageFigure, runs_verdict
+from analysis.render.sections.dbsm_network import network_section
 from analysis.render.sections.dbsm_plots import plot_breakdown, plot_vs_m, plot_vs_n
 
 BREAKDOWN_NOTE = (
@@ -41,6 +43,17 @@ TRANSPORTS = {
     "tls": "each mix-server and the verifier in a process of its own, every message a post on a bulletin "
     "board over TLS 1.3",
 }
+
+
+def transport_words(t: str) -> str:
+    """A run's transport (`local`, `tls`, `tls/<profile>`) in words."""
+    kind, _, profile = t.partition("/")
+    words = TRANSPORTS.get(kind, kind)
+    if not profile:
+        return words
+    return words + (", on the host's loopback" if profile == "none" else f", on network profile {profile}")
+
+
 SEEDED_NOTE = (
     "A run with a seed derives every key and secret (key shares, permutations, blindings, the "
     "verifier's signing keys) from that public seed: it is a reproducible measurement, not a private run."
@@ -74,8 +87,9 @@ def keys_and_fixes(doc: Doc, ctx: Context) -> None:
         transports.setdefault(r.settings.get("transport", "local"), []).append(r.run)
     doc.para(
         "Transport: "
-        + "; ".join(f"{len(runs)} run(s): {TRANSPORTS.get(t, t)}" for t, runs in sorted(transports.items()))
-        + "."
+        + "; ".join(f"{len(runs)} run(s): {transport_words(t)}" for t, runs in sorted(transports.items()))
+        + ". Figure 10's tables and plots above are drawn from the one-process runs only (a tls run's "
+        "steps include waiting for other processes); the tls runs are in 'Over the network'."
     )
     fixes: dict[str, str] = {}
     for r in ours:
@@ -94,7 +108,7 @@ def keys_and_fixes(doc: Doc, ctx: Context) -> None:
 
 
 def section(doc: Doc, ctx: Context) -> None:
-    df = ctx.df
+    df = local_only(ctx.df)
     doc.h1("db-sm-rsm: DB-SM and DB-RSM in a mixnet (the paper's Figure 10)")
     doc.para(
         "One column per parameter set: the paper's sample report, then ours (n, m, threads, curve, mode "
@@ -130,6 +144,7 @@ def section(doc: Doc, ctx: Context) -> None:
         doc, "breakdown", plot_breakdown(df), "Share of each step in the per-prover time (largest mixer)."
     )
     keys_and_fixes(doc, ctx)
+    network_section(doc, ctx)
 
 
 # ---- the experiment's page (before the appendix) ----------------------------------------------
@@ -143,7 +158,7 @@ MEASURES = (
 
 
 def overview(ctx: Context) -> Overview:
-    df = ctx.df
+    df = local_only(ctx.df)
     top = figure10_top(df, ctx.factor).table
     frame = top.loc[list(TOP_ROWS[:5])].dropna(axis=1, how="all")
     claims = {c.key: c for c in compute_claims(df, ctx.factor)}

@@ -176,233 +176,285 @@ mod tests {
 #[cfg(test)]
 use crate::measurement::report::{Party, Report, Totals};
 
+/// Every mixer's leaf `name`, in mixer order, with zero duration.
+#[cfg(test)]
+fn each(r: &mut Report, m: usize, name: &str) {
+    for k in 0..m {
+        r.record(Some(Party::Mixer(k)), name, 0.0);
+    }
+}
+
+/// A mixers' section: every mixer's leaf for each label in order, and the `status_*` lines
+/// where they stand.
+#[cfg(test)]
+fn mixer_section(r: &mut Report, m: usize, name: &str, items: &[&str]) {
+    r.section(name, Totals::Mixers, |r| {
+        for item in items {
+            if item.starts_with("status_") {
+                r.status(item, true);
+            } else {
+                each(r, m, item);
+            }
+        }
+    })
+}
+
 /// Drives a report with every timer, status and size line of a full run, in report order, with
 /// the real labels and zero durations. Used to check the label tree against the paper's sample
 /// before (and independently of) the protocol itself.
 #[cfg(test)]
 pub(crate) fn skeleton(n: usize, m: usize) -> Report {
-    use Party::{Mixer, Verifier};
     let mut r = Report::new(m, false);
-    let mixers = || (0..m).map(Mixer);
-    let each = |r: &mut Report, name: &str| {
-        for p in mixers() {
-            r.record(Some(p), name, 0.0);
-        }
-    };
-    // A mixers' section: every mixer's leaf for each label in order, and the `status_*` lines
-    // where they stand.
-    let mixer_section = |r: &mut Report, name: &str, items: &[&str]| {
-        r.section(name, Totals::Mixers, |r| {
-            for item in items {
-                if item.starts_with("status_") {
-                    r.status(item, true);
-                } else {
-                    each(r, item);
-                }
-            }
-        })
-    };
     r.section("main", Totals::None, |r| {
         r.line(format!("number of entries: {n}"));
         r.line(format!("number of mix-servers: {m}"));
-        r.section("preprocessing", Totals::None, |r| {
-            r.section("pai_th_keygen", Totals::None, |r| r.line("precomputing..."));
-            for _ in 0..m {
-                r.section("pai_keygen", Totals::None, |r| r.line("precomputing..."));
-            }
-            r.record(None, "gen_beaver_triples", 0.0);
-            r.record(
-                None,
-                "creating proof of knowledge of permutation commitment opening",
-                0.0,
-            );
-            r.status("status_permcomm", true);
-        });
+        skeleton_preprocessing(r, m);
         r.record(None, "input preparation", 0.0);
-        r.section("checking inputs", Totals::None, |r| {
-            r.section("check_encs", Totals::Mixers, |r| {
-                each(r, "checking proofs of knowledge of input ciphertexts")
-            });
-            r.status("status_encs", true);
+        skeleton_checking_inputs(r, m);
+        skeleton_mixing(r, m);
+        skeleton_forward_set_membership(r, m);
+        skeleton_reverse_set_membership(r, m);
+        skeleton_sizes(r);
+    });
+    r
+}
+
+/// The skeleton's `preprocessing` section.
+#[cfg(test)]
+fn skeleton_preprocessing(r: &mut Report, m: usize) {
+    r.section("preprocessing", Totals::None, |r| {
+        r.section("pai_th_keygen", Totals::None, |r| r.line("precomputing..."));
+        for _ in 0..m {
+            r.section("pai_keygen", Totals::None, |r| r.line("precomputing..."));
+        }
+        r.record(None, "gen_beaver_triples", 0.0);
+        r.record(
+            None,
+            "creating proof of knowledge of permutation commitment opening",
+            0.0,
+        );
+        r.status("status_permcomm", true);
+    });
+}
+
+/// The skeleton's `checking inputs` section.
+#[cfg(test)]
+fn skeleton_checking_inputs(r: &mut Report, m: usize) {
+    r.section("checking inputs", Totals::None, |r| {
+        r.section("check_encs", Totals::Mixers, |r| {
+            each(r, m, "checking proofs of knowledge of input ciphertexts")
         });
-        r.section("mixing", Totals::Mixers, |r| {
-            r.section("re-encryption and permutation", Totals::Mixers, |r| {
-                for p in mixers() {
-                    r.record(Some(p), "re-encryption", 0.0);
-                    r.record(Some(p), "creating proof of correct shuffle", 0.0);
-                }
-                each(r, "verifying others' proofs of shuffle");
-                r.status("status_shuffle", true);
-            });
-            mixer_section(
-                r,
-                "decryption of output messages",
-                &[
-                    "threshold decryption",
-                    "verifying others' decryption shares (batched)",
-                    "combining decryption shares",
-                    "status_decshares",
-                ],
-            );
+        r.status("status_encs", true);
+    });
+}
+
+/// The skeleton's `mixing` section.
+#[cfg(test)]
+fn skeleton_mixing(r: &mut Report, m: usize) {
+    let mixers = || (0..m).map(Party::Mixer);
+    r.section("mixing", Totals::Mixers, |r| {
+        r.section("re-encryption and permutation", Totals::Mixers, |r| {
+            for p in mixers() {
+                r.record(Some(p), "re-encryption", 0.0);
+                r.record(Some(p), "creating proof of correct shuffle", 0.0);
+            }
+            each(r, m, "verifying others' proofs of shuffle");
+            r.status("status_shuffle", true);
+        });
+        mixer_section(
+            r,
+            m,
+            "decryption of output messages",
+            &[
+                "threshold decryption",
+                "verifying others' decryption shares (batched)",
+                "combining decryption shares",
+                "status_decshares",
+            ],
+        );
+        r.section(
+            "decryption of individual message/randomness shares",
+            Totals::Mixers,
+            |r| each(r, m, "decryption of individual message/randomness shares"),
+        );
+    });
+}
+
+/// The skeleton's `forward set membership` section (DB-SM).
+#[cfg(test)]
+fn skeleton_forward_set_membership(r: &mut Report, m: usize) {
+    use Party::{Mixer, Verifier};
+    r.section("forward set membership", Totals::MixersAndVerifier, |r| {
+        r.section("get_verfsigs", Totals::Verifier, |r| {
+            r.record(Some(Verifier), "creating BB signatures and encryptions", 0.0)
+        });
+        r.section("check_verfsigs", Totals::Mixers, |r| {
+            each(r, m, "checking verifier's signatures and encryptions")
+        });
+        r.status("status_verfsigs", true);
+        r.section("get_blsigs", Totals::Mixers, |r| {
             r.section(
-                "decryption of individual message/randomness shares",
+                "re-encrypt and reverse-permute BB signatures",
                 Totals::Mixers,
-                |r| each(r, "decryption of individual message/randomness shares"),
-            );
-        });
-        r.section("forward set membership", Totals::MixersAndVerifier, |r| {
-            r.section("get_verfsigs", Totals::Verifier, |r| {
-                r.record(Some(Verifier), "creating BB signatures and encryptions", 0.0)
-            });
-            r.section("check_verfsigs", Totals::Mixers, |r| {
-                each(r, "checking verifier's signatures and encryptions")
-            });
-            r.status("status_verfsigs", true);
-            r.section("get_blsigs", Totals::Mixers, |r| {
-                r.section(
-                    "re-encrypt and reverse-permute BB signatures",
-                    Totals::Mixers,
-                    |r| {
-                        for k in (0..m).rev() {
-                            r.record(Some(Mixer(k)), "reencrypting encrypted BB signatures", 0.0);
-                            r.record(
-                                Some(Mixer(k)),
-                                "creating proof of shuffle of encrypted BB signatures",
-                                0.0,
-                            );
-                        }
-                        each(
-                            r,
-                            "verifying others' proofs of shuffle of encrypted BB signatures",
-                        );
-                        r.status("status_shuffle_blsigs", true);
-                    },
-                );
-                mixer_section(
-                    r,
-                    "generate encrypted blinded BB signatures",
-                    &[
-                        "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors",
-                        "verifying others' proofs of knowledge of blinding factors",
-                        "status_pk_bl",
-                        "generate encrypted blinded BB signatures",
-                    ],
-                );
-                mixer_section(
-                    r,
-                    "decrypt blinded signatures",
-                    &[
-                        "obtain decryption shares",
-                        "verifying others' decryption shares",
-                        "combine decryption shares",
-                        "status_decshares_blsigs",
-                    ],
-                );
-            });
-            mixer_section(
-                r,
-                "dpk_bbsig_nizkproofs",
-                &[
-                    "creating dpk_bbsig commit message",
-                    "creating dpk_bbsig challenge",
-                    "creating dpk_bbsig response message",
-                ],
-            );
-            r.section("dpk_bbsig_nizkverifs", Totals::Verifier, |r| {
-                r.record(Some(Verifier), "verifying dpk_bbsig proof", 0.0)
-            });
-            r.status("status_dpk_bbsig", true);
-            r.status("status_forward_set_membership", true);
-        });
-        r.section("reverse set membership", Totals::MixersAndVerifier, |r| {
-            r.section("pkcommverifs", Totals::Verifier, |r| {
-                r.record(
-                    Some(Verifier),
-                    "verifying proof of knowledge of commitment openings",
-                    0.0,
-                )
-            });
-            r.status("status_pkcomms", true);
-            r.section("get_verfsigs_rev", Totals::Verifier, |r| {
-                r.record(Some(Verifier), "creating BBS+ signatures and encryptions", 0.0)
-            });
-            r.section("check_verfsigs_rev", Totals::Mixers, |r| {
-                each(r, "checking verifier's signatures and encryptions")
-            });
-            r.status("status_verfsigs_rev", true);
-            r.section("get_blsigs_rev", Totals::Mixers, |r| {
-                r.section("re-encrypt and permute BBS+ signatures", Totals::Mixers, |r| {
-                    each(r, "homomorphically obtain the r component of BBS+ sig");
-                    for p in mixers() {
-                        r.record(Some(p), "reencrypting encrypted BBS+ signatures", 0.0);
+                |r| {
+                    for k in (0..m).rev() {
+                        r.record(Some(Mixer(k)), "reencrypting encrypted BB signatures", 0.0);
                         r.record(
-                            Some(p),
-                            "creating proof of shuffle of encrypted BBS+ signatures",
+                            Some(Mixer(k)),
+                            "creating proof of shuffle of encrypted BB signatures",
                             0.0,
                         );
                     }
                     each(
                         r,
-                        "verifying others' proofs of shuffle of encrypted BBS+ signatures",
+                        m,
+                        "verifying others' proofs of shuffle of encrypted BB signatures",
                     );
-                    r.status("status_shuffle_blsigs_rev", true);
-                });
-                mixer_section(
+                    r.status("status_shuffle_blsigs", true);
+                },
+            );
+            mixer_section(
+                r,
+                m,
+                "generate encrypted blinded BB signatures",
+                &[
+                    "generate encrypted blinded BB signatures and proofs of knowledge of blinding factors",
+                    "verifying others' proofs of knowledge of blinding factors",
+                    "status_pk_bl",
+                    "generate encrypted blinded BB signatures",
+                ],
+            );
+            mixer_section(
+                r,
+                m,
+                "decrypt blinded signatures",
+                &[
+                    "obtain decryption shares",
+                    "verifying others' decryption shares",
+                    "combine decryption shares",
+                    "status_decshares_blsigs",
+                ],
+            );
+        });
+        mixer_section(
+            r,
+            m,
+            "dpk_bbsig_nizkproofs",
+            &[
+                "creating dpk_bbsig commit message",
+                "creating dpk_bbsig challenge",
+                "creating dpk_bbsig response message",
+            ],
+        );
+        r.section("dpk_bbsig_nizkverifs", Totals::Verifier, |r| {
+            r.record(Some(Verifier), "verifying dpk_bbsig proof", 0.0)
+        });
+        r.status("status_dpk_bbsig", true);
+        r.status("status_forward_set_membership", true);
+    });
+}
+
+/// The skeleton's `reverse set membership` section (DB-RSM).
+#[cfg(test)]
+fn skeleton_reverse_set_membership(r: &mut Report, m: usize) {
+    use Party::Verifier;
+    let mixers = || (0..m).map(Party::Mixer);
+    r.section("reverse set membership", Totals::MixersAndVerifier, |r| {
+        r.section("pkcommverifs", Totals::Verifier, |r| {
+            r.record(
+                Some(Verifier),
+                "verifying proof of knowledge of commitment openings",
+                0.0,
+            )
+        });
+        r.status("status_pkcomms", true);
+        r.section("get_verfsigs_rev", Totals::Verifier, |r| {
+            r.record(Some(Verifier), "creating BBS+ signatures and encryptions", 0.0)
+        });
+        r.section("check_verfsigs_rev", Totals::Mixers, |r| {
+            each(r, m, "checking verifier's signatures and encryptions")
+        });
+        r.status("status_verfsigs_rev", true);
+        r.section("get_blsigs_rev", Totals::Mixers, |r| {
+            r.section("re-encrypt and permute BBS+ signatures", Totals::Mixers, |r| {
+                each(r, m, "homomorphically obtain the r component of BBS+ sig");
+                for p in mixers() {
+                    r.record(Some(p), "reencrypting encrypted BBS+ signatures", 0.0);
+                    r.record(
+                        Some(p),
+                        "creating proof of shuffle of encrypted BBS+ signatures",
+                        0.0,
+                    );
+                }
+                each(
                     r,
-                    "generate encrypted blinded BBS+ signatures",
-                    &[
-                        "generate encrypted blinding factors and proofs of knowledge of blinding factors",
-                        "verifying others' proofs of knowledge of blinding factors",
-                        "status_pk_blrev",
-                        "generate encrypted blinded BBS+ signatures",
-                    ],
+                    m,
+                    "verifying others' proofs of shuffle of encrypted BBS+ signatures",
                 );
-                mixer_section(
-                    r,
-                    "decryption of blinded BBS+ signatures",
-                    &[
-                        "obtain decryption shares",
-                        "verifying others' decryption shares",
-                        "combining decryption shares",
-                        "status_decshares_blsigs_rev",
-                    ],
-                );
+                r.status("status_shuffle_blsigs_rev", true);
             });
             mixer_section(
                 r,
-                "dpk_bbsplussig_nizkproofs",
+                m,
+                "generate encrypted blinded BBS+ signatures",
                 &[
-                    "creating additive shares for delta0",
-                    "creating multiplicative shares for delta1 step 1",
-                    "creating multiplicative shares for delta1 step 2",
-                    "creating multiplicative shares for delta2 step 1",
-                    "creating multiplicative shares for delta2 step 2",
-                    "computing shares of z1 and proof of knowledge of their openings",
-                    "verifying others' proof of knowledge of openings of shares of z1",
-                    "status_pk_z1",
-                    "computing generators",
-                    "creating dpk_bbsplussig commit message",
-                    "creating dpk_bbsplussig challenge",
-                    "creating dpk_bbsplussig response message",
+                    "generate encrypted blinding factors and proofs of knowledge of blinding factors",
+                    "verifying others' proofs of knowledge of blinding factors",
+                    "status_pk_blrev",
+                    "generate encrypted blinded BBS+ signatures",
                 ],
             );
-            r.section("dpk_bbsplussig_nizkverifs", Totals::Verifier, |r| {
-                r.record(Some(Verifier), "verifying dpk_bbsplussig proofs", 0.0)
-            });
-            r.status("status_dpk_bbsplussig", true);
-            r.status("status_reverse_set_membership", true);
+            mixer_section(
+                r,
+                m,
+                "decryption of blinded BBS+ signatures",
+                &[
+                    "obtain decryption shares",
+                    "verifying others' decryption shares",
+                    "combining decryption shares",
+                    "status_decshares_blsigs_rev",
+                ],
+            );
         });
-        for label in [
-            "size of sender-uploaded input ciphertexts",
-            "size of verifier-uploaded BB signatures",
-            "size of DPK_BBsig proofs",
-            "size of verifier-uploaded BBS+ signatures",
-            "size of DPK_BBSPlusSig proofs",
-        ] {
-            r.size(label, 1.0);
-        }
+        mixer_section(
+            r,
+            m,
+            "dpk_bbsplussig_nizkproofs",
+            &[
+                "creating additive shares for delta0",
+                "creating multiplicative shares for delta1 step 1",
+                "creating multiplicative shares for delta1 step 2",
+                "creating multiplicative shares for delta2 step 1",
+                "creating multiplicative shares for delta2 step 2",
+                "computing shares of z1 and proof of knowledge of their openings",
+                "verifying others' proof of knowledge of openings of shares of z1",
+                "status_pk_z1",
+                "computing generators",
+                "creating dpk_bbsplussig commit message",
+                "creating dpk_bbsplussig challenge",
+                "creating dpk_bbsplussig response message",
+            ],
+        );
+        r.section("dpk_bbsplussig_nizkverifs", Totals::Verifier, |r| {
+            r.record(Some(Verifier), "verifying dpk_bbsplussig proofs", 0.0)
+        });
+        r.status("status_dpk_bbsplussig", true);
+        r.status("status_reverse_set_membership", true);
     });
-    r
+}
+
+/// The skeleton's five size lines.
+#[cfg(test)]
+fn skeleton_sizes(r: &mut Report) {
+    for label in [
+        "size of sender-uploaded input ciphertexts",
+        "size of verifier-uploaded BB signatures",
+        "size of DPK_BBsig proofs",
+        "size of verifier-uploaded BBS+ signatures",
+        "size of DPK_BBSPlusSig proofs",
+    ] {
+        r.size(label, 1.0);
+    }
 }
 
 /// The paper's sample report, shipped in the repository with the analysis package

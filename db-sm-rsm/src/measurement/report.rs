@@ -90,6 +90,8 @@ struct Node {
     remote: bool,
     /// Messages this process sent and received while the timer was open (the `tls` transport).
     net: NetStats,
+    /// When it opened, in seconds since the Unix epoch.
+    start_unix_s: f64,
 }
 
 /// What one process sent and received on the bulletin board during one timer.
@@ -107,23 +109,28 @@ pub struct NetStats {
     pub rounds: u64,
     /// Seconds it spent waiting for posts.
     pub waited_s: f64,
+    /// The deepest post of the section's chains it read ([`crate::transport::board`]): at
+    /// least this many round trips passed since the section began.
+    pub hops: u64,
 }
 
 impl NetStats {
-    fn add(&mut self, o: &NetStats) {
+    /// Adds `o`: counts and seconds sum, hops take the deeper.
+    pub fn add(&mut self, o: &NetStats) {
         self.bytes_sent += o.bytes_sent;
         self.bytes_received += o.bytes_received;
         self.posts += o.posts;
         self.reads += o.reads;
         self.rounds += o.rounds;
         self.waited_s += o.waited_s;
+        self.hops = self.hops.max(o.hops);
     }
 
     /// The JSON object of these figures.
     pub fn to_json(&self) -> Value {
         json!({"bytes_sent": self.bytes_sent, "bytes_received": self.bytes_received,
                "posts": self.posts, "reads": self.reads, "rounds": self.rounds,
-               "waited_s": self.waited_s})
+               "waited_s": self.waited_s, "hops": self.hops})
     }
 }
 
@@ -149,10 +156,13 @@ pub struct TimerRecord {
     pub ops: Vec<(String, u64)>,
     /// Board traffic while it was open.
     pub net: NetStats,
+    /// When it opened, in seconds since the Unix epoch (the parties of a run share one clock).
+    pub start_unix_s: f64,
 }
 
 crate::wire_struct!(impl NetStats {
-    wire bytes_sent, wire bytes_received, wire posts, wire reads, wire rounds, wire waited_s
+    wire bytes_sent, wire bytes_received, wire posts, wire reads, wire rounds, wire waited_s,
+    wire hops
 });
 
 impl crate::primitives::wire::Wire for TimerRecord {
@@ -170,6 +180,7 @@ impl crate::primitives::wire::Wire for TimerRecord {
             v.put(out);
         }
         self.net.put(out);
+        self.start_unix_s.put(out);
     }
     fn get(inp: &mut &[u8]) -> crate::Result<Self> {
         let path = Vec::get(inp)?;
@@ -194,6 +205,7 @@ impl crate::primitives::wire::Wire for TimerRecord {
             cpu_seconds,
             ops,
             net: NetStats::get(inp)?,
+            start_unix_s: f64::get(inp)?,
         })
     }
 }
@@ -213,6 +225,19 @@ pub struct Report {
     started: Instant,
     /// The timer opened last: where a run that stopped with an error stopped.
     last_opened: Option<usize>,
+    /// CPU seconds of threads of this process that do none of the run's work (an emulated
+    /// network's delay line), left out of every timer's CPU time.
+    foreign_cpu: Option<ForeignCpu>,
+}
+
+/// Reads the CPU seconds a thread of this process that is not the run's has spent so far.
+pub type ForeignCpu = Arc<dyn Fn() -> f64 + Send + Sync>;
+
+/// Seconds since the Unix epoch.
+fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 impl Report {
@@ -229,6 +254,7 @@ impl Report {
             ops: BTreeMap::new(),
             remote: false,
             net: NetStats::default(),
+            start_unix_s: unix_now(),
         };
         Report {
             m,
@@ -240,7 +266,23 @@ impl Report {
             progress,
             started: Instant::now(),
             last_opened: None,
+            foreign_cpu: None,
         }
+    }
+
+    /// Leaves the CPU time `foreign` reports out of every timer from now on (call it before the
+    /// first timer opens).
+    pub fn exclude_cpu(&mut self, foreign: ForeignCpu) {
+        self.foreign_cpu = Some(foreign);
+        let now = self.cpu_now();
+        for open in &mut self.stack {
+            open.2 = now;
+        }
+    }
+
+    /// This process's CPU seconds so far, less the foreign threads'.
+    fn cpu_now(&self) -> f64 {
+        process_cpu_seconds() - self.foreign_cpu.as_ref().map_or(0.0, |f| f())
     }
 
     /// The number of mixers.
@@ -266,6 +308,7 @@ impl Report {
             ops: BTreeMap::new(),
             remote: false,
             net: NetStats::default(),
+            start_unix_s: unix_now(),
         });
         self.nodes[parent].items.push(Item::Timer(idx));
         self.last_opened = Some(idx);
@@ -282,15 +325,15 @@ impl Report {
             );
         }
         self.op_starts.push(counters::snapshot());
-        self.stack
-            .push((idx, Instant::now(), process_cpu_seconds()));
+        let cpu = self.cpu_now();
+        self.stack.push((idx, Instant::now(), cpu));
     }
 
     fn close(&mut self) -> usize {
         assert!(self.stack.len() > 1, "closing the hidden root");
         let (idx, start, cpu_start) = self.stack.pop().expect("checked above");
         self.nodes[idx].seconds = start.elapsed().as_secs_f64();
-        self.nodes[idx].cpu_seconds = process_cpu_seconds() - cpu_start;
+        self.nodes[idx].cpu_seconds = self.cpu_now() - cpu_start;
         let before = self.op_starts.pop().expect("pushed with the timer");
         self.nodes[idx].ops = counters::delta(&before, &counters::snapshot());
         idx
@@ -358,6 +401,7 @@ impl Report {
                     cpu_seconds: node.cpu_seconds,
                     ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
                     net: node.net,
+                    start_unix_s: node.start_unix_s,
                 });
             }
             *occurrence += 1;
@@ -401,6 +445,7 @@ impl Report {
                 node.cpu_seconds = r.cpu_seconds;
                 node.ops = r.ops.iter().cloned().collect();
                 node.net = r.net;
+                node.start_unix_s = r.start_unix_s;
                 node.remote = false;
                 filled += 1;
             } else if is_section && r.section {

@@ -542,12 +542,22 @@ pub fn verify_shuffle<E: Pairing>(
     proof: &PaillierShuffleProof<E>,
 ) -> Result<()> {
     let n = st.check_shape()?;
-    let pk = st.pk;
-    let fo = st.fo;
-    let n2 = &pk.n2;
+    check_shuffle_ranges(st, proof, n)?;
+    let (t0_transcript, e, e_f) = st.transcript(n);
+    verify_equal_exponent(st, proof, &t0_transcript, &e_f)?;
+    verify_reencryption(st, proof, &t0_transcript, &e)
+}
+
+/// The checks before the equations: one response per entry, every ciphertext a unit mod N²,
+/// every FO commitment a unit in range, every response within its mask's length.
+fn check_shuffle_ranges<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    proof: &PaillierShuffleProof<E>,
+    n: usize,
+) -> Result<()> {
+    let (pk, fo) = (st.pk, st.fo);
     let len = Lengths::new::<E>(pk, fo);
-    let eq = &proof.eq;
-    let rp = &proof.renc;
+    let (eq, rp) = (&proof.eq, &proof.renc);
     ensure(
         eq.d_e.len() == n,
         "Paillier shuffle: wrong number of responses",
@@ -575,14 +585,49 @@ pub fn verify_shuffle<E: Pairing>(
             .iter()
             .all(|d| in_range(d, len.y))
         && in_range(&rp.d_r, len.r);
-    ensure(ranges_ok, "Paillier shuffle: response out of range")?;
+    ensure(ranges_ok, "Paillier shuffle: response out of range")
+}
 
-    let (t0_transcript, e, e_f) = st.transcript(n);
+/// b1^chal · Cb1 = h1^{d_t0} · g0^{d_t1} · g1^{d_t2}: the equation both sub-proofs check of b1.
+fn b1_holds<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    b1: &E::G1Affine,
+    cb1: &E::G1Affine,
+    chal_f: E::ScalarField,
+    (d_t0, d_t1, d_t2): (&E::ScalarField, &Integer, &Integer),
+) -> bool {
     let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+    *b1 * chal_f + *cb1 == st.gens.h1.mul(d_t0) + smul::<E>(&g0, d_t1) + smul::<E>(&g1, d_t2)
+}
 
-    // (a)
+/// z^chal · Cz = FO.commit(xs; y) mod the FO modulus: the equation of an FO commitment's
+/// opening.
+fn fo_holds(
+    fo: &FoKey,
+    z: &Integer,
+    cz: &Integer,
+    chal: &Integer,
+    xs: &[Integer],
+    y: &Integer,
+) -> Result<bool> {
+    let lhs = mul_mod(&pow_mod(z, chal, &fo.n)?, cz, &fo.n);
+    Ok(lhs == fo.commit(xs, y)?)
+}
+
+/// (a) The equal-exponent sub-proof: its challenge from the statement's transcript, then the
+/// commitment, b1, b2, z1 and z_t equations.
+fn verify_equal_exponent<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    proof: &PaillierShuffleProof<E>,
+    t0_transcript: &Transcript,
+    e_f: &[E::ScalarField],
+) -> Result<()> {
+    let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
+    let len = Lengths::new::<E>(pk, fo);
+    let n = e_f.len();
+    let eq = &proof.eq;
     let chal = sub_challenge::<E>(
-        &t0_transcript,
+        t0_transcript,
         pk.security.challenge_bits,
         b"equal-exponent",
         &[(b"b1", &proof.b1), (b"Ca", &eq.ca), (b"Cb1", &eq.cb1)],
@@ -598,7 +643,7 @@ pub fn verify_shuffle<E: Pairing>(
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let d_e_f: Vec<E::ScalarField> = to_scalars(&eq.d_e);
     let (a, rhs_a) = rayon::join(
-        || msm_short::<E::G1>(&st.perm_commitment.a, &e_f, pk.security.batch_bits as usize),
+        || msm_short::<E::G1>(&st.perm_commitment.a, e_f, pk.security.batch_bits as usize),
         || msm_short::<E::G1>(&st.ck.gens[..n], &d_e_f, len.e as usize + 1),
     );
     let a = a?;
@@ -607,11 +652,14 @@ pub fn verify_shuffle<E: Pairing>(
         a * chal_f + eq.ca == rhs_a,
         "Paillier shuffle (a): commitment equation fails",
     )?;
-    let b1_ok = |b1: &E::G1Affine, cb1: &E::G1Affine, chal_f: E::ScalarField, d_t0, d_t1, d_t2| {
-        *b1 * chal_f + *cb1 == st.gens.h1.mul(d_t0) + smul::<E>(&g0, d_t1) + smul::<E>(&g1, d_t2)
-    };
     ensure(
-        b1_ok(&proof.b1, &eq.cb1, chal_f, &eq.d_t0, &eq.d_t1, &eq.d_t2),
+        b1_holds(
+            st,
+            &proof.b1,
+            &eq.cb1,
+            chal_f,
+            (&eq.d_t0, &eq.d_t1, &eq.d_t2),
+        ),
         "Paillier shuffle (a): b1 equation fails",
     )?;
     let (lhs_b2, rhs_b2) = rayon::join(
@@ -631,16 +679,13 @@ pub fn verify_shuffle<E: Pairing>(
         },
     );
     ensure(lhs_b2 == rhs_b2, "Paillier shuffle (a): b2 equation fails")?;
-    let fo_ok = |z: &Integer, cz: &Integer, chal: &Integer, xs: &[Integer], y: &Integer| {
-        let lhs = mul_mod(&pow_mod(z, chal, &fo.n)?, cz, &fo.n);
-        Ok::<bool, Error>(lhs == fo.commit(xs, y)?)
-    };
     ensure(
-        fo_ok(&eq.z1, &eq.cz1, &chal, &eq.d_e, &eq.d_y1)?,
+        fo_holds(fo, &eq.z1, &eq.cz1, &chal, &eq.d_e, &eq.d_y1)?,
         "Paillier shuffle (a): z1 equation fails",
     )?;
     ensure(
-        fo_ok(
+        fo_holds(
+            fo,
             &proof.z_t,
             &eq.cz2,
             &chal,
@@ -648,12 +693,22 @@ pub fn verify_shuffle<E: Pairing>(
             &eq.d_y2,
         )?,
         "Paillier shuffle (a): z_t equation fails",
-    )?;
+    )
+}
 
-    // (b)
-    let c_e = multi_pow_mod(st.input, &e, n2);
+/// (b) The re-encryption sub-proof: c = Π c_i^{e_i}, its challenge, then the b1, re-encryption,
+/// z1 and z_t equations.
+fn verify_reencryption<E: Pairing>(
+    st: &ShuffleStatement<'_, E>,
+    proof: &PaillierShuffleProof<E>,
+    t0_transcript: &Transcript,
+    e: &[Integer],
+) -> Result<()> {
+    let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
+    let rp = &proof.renc;
+    let c_e = multi_pow_mod(st.input, e, n2);
     let chal = sub_challenge::<E>(
-        &t0_transcript,
+        t0_transcript,
         pk.security.challenge_bits,
         b"re-encryption",
         &[(b"b1", &proof.b1), (b"Cb1", &rp.cb1)],
@@ -669,7 +724,13 @@ pub fn verify_shuffle<E: Pairing>(
     );
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     ensure(
-        b1_ok(&proof.b1, &rp.cb1, chal_f, &rp.d_t0, &rp.d_t1, &rp.d_t2),
+        b1_holds(
+            st,
+            &proof.b1,
+            &rp.cb1,
+            chal_f,
+            (&rp.d_t0, &rp.d_t1, &rp.d_t2),
+        ),
         "Paillier shuffle (b): b1 equation fails",
     )?;
     // (b2 / c)^chal · Cb2c = (1+N)^{d_t1} H^{d_t2 + d_r}, checked without the inverse.
@@ -688,7 +749,8 @@ pub fn verify_shuffle<E: Pairing>(
         "Paillier shuffle (b): re-encryption equation fails",
     )?;
     ensure(
-        fo_ok(
+        fo_holds(
+            fo,
             &rp.z1,
             &rp.cz1,
             &chal,
@@ -698,7 +760,8 @@ pub fn verify_shuffle<E: Pairing>(
         "Paillier shuffle (b): z1 equation fails",
     )?;
     ensure(
-        fo_ok(
+        fo_holds(
+            fo,
             &proof.z_t,
             &rp.cz2,
             &chal,
@@ -706,8 +769,7 @@ pub fn verify_shuffle<E: Pairing>(
             &rp.d_y2,
         )?,
         "Paillier shuffle (b): z_t equation fails",
-    )?;
-    Ok(())
+    )
 }
 
 crate::wire_struct!(impl[E: Pairing] EqualExponentProof<E> {
@@ -826,9 +888,16 @@ mod tests {
 
     fn rejects_tampering<E: Pairing>() {
         let su = Setup::<E>::new(6, 7);
-        let st = su.statement();
         let proof = su.prove(2).unwrap();
-        verify_shuffle(&st, &proof).unwrap();
+        verify_shuffle(&su.statement(), &proof).unwrap();
+        rejects_tampered_proofs(&su, &proof);
+        rejects_values_out_of_range(&su, &proof);
+        rejects_other_statements(&su, &proof);
+    }
+
+    /// One value of the proof changed: an equation fails.
+    fn rejects_tampered_proofs<E: Pairing>(su: &Setup<E>, proof: &PaillierShuffleProof<E>) {
+        let st = su.statement();
         let rejects = |p: &PaillierShuffleProof<E>| verify_shuffle(&st, p).is_err();
 
         let mut p = proof.clone();
@@ -870,10 +939,13 @@ mod tests {
         let mut p = proof.clone();
         p.eq.d_e[2] += Integer::from(1) << 300;
         assert!(rejects(&p), "oversized d_e");
+    }
 
-        // The guards before the equations: ciphertexts and the mod-N² commitments units in
-        // (0, N²), FO commitments units in (0, N), responses non-negative and within their
-        // mask's length. Each rejection names the guard.
+    /// The guards before the equations: ciphertexts and the mod-N² commitments units in
+    /// (0, N²), FO commitments units in (0, N), responses non-negative and within their mask's
+    /// length. Each rejection names the guard.
+    fn rejects_values_out_of_range<E: Pairing>(su: &Setup<E>, proof: &PaillierShuffleProof<E>) {
+        let st = su.statement();
         let guard = |p: &PaillierShuffleProof<E>, st: &ShuffleStatement<'_, E>, what: &str| {
             let err = verify_shuffle(st, p).unwrap_err().to_string();
             assert!(err.contains("out of range"), "{what}: {err}");
@@ -891,14 +963,14 @@ mod tests {
                 output: &out,
                 ..su.statement()
             };
-            guard(&proof, &st_out, &format!("output {what}"));
+            guard(proof, &st_out, &format!("output {what}"));
             let mut inp = su.input.clone();
             inp[4] = c.clone();
             let st_in = ShuffleStatement {
                 input: &inp,
                 ..su.statement()
             };
-            guard(&proof, &st_in, &format!("input {what}"));
+            guard(proof, &st_in, &format!("input {what}"));
             let mut p = proof.clone();
             p.b2 = c.clone();
             guard(&p, &st, &format!("b2 {what}"));
@@ -938,8 +1010,10 @@ mod tests {
         let mut p = proof.clone();
         p.eq.d_e[5] = Integer::from(-2);
         guard(&p, &st, "negative d_e");
+    }
 
-        // Statement elements: an output re-randomised, an input changed, another commitment.
+    /// Statement elements: an output re-randomised, an input changed, another commitment.
+    fn rejects_other_statements<E: Pairing>(su: &Setup<E>, proof: &PaillierShuffleProof<E>) {
         let mut out = su.output.clone();
         out[3] = su
             .pk
@@ -949,7 +1023,7 @@ mod tests {
             output: &out,
             ..su.statement()
         };
-        assert!(verify_shuffle(&st2, &proof).is_err(), "changed output");
+        assert!(verify_shuffle(&st2, proof).is_err(), "changed output");
         let mut inp = su.input.clone();
         inp[0] = su
             .pk
@@ -959,7 +1033,7 @@ mod tests {
             input: &inp,
             ..su.statement()
         };
-        assert!(verify_shuffle(&st3, &proof).is_err(), "changed input");
+        assert!(verify_shuffle(&st3, proof).is_err(), "changed input");
         let other = Permutation::random(6, &mut ChaCha20Rng::seed_from_u64(5));
         let (a2, _) =
             commit_perm_random(&su.gens, &su.ck, &other, &mut ChaCha20Rng::seed_from_u64(6))
@@ -968,7 +1042,7 @@ mod tests {
             perm_commitment: &a2,
             ..su.statement()
         };
-        assert!(verify_shuffle(&st4, &proof).is_err(), "other commitment");
+        assert!(verify_shuffle(&st4, proof).is_err(), "other commitment");
     }
 
     /// An honest prover cannot make a proof for outputs that are not a shuffle of the inputs.

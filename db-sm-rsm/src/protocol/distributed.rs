@@ -1,8 +1,8 @@
-//! A run with `--transport tls`: the driver (the dealer and the senders) starts the bulletin
-//! board, every mix-server and the verifier as processes of their own
-//! ([`crate::transport::process`]), runs its own parties, and at the end reads every party's
-//! timers from the board into its report, which then reads as a one-process run's, with each
-//! process's traffic beside it. A party that fails, a party or board process that dies, or a cut
+//! A run with `--transport tls`: the driver (the dealer and the senders) creates the run's
+//! network (crate `netem`, `--network`), starts the bulletin board, every mix-server and the
+//! verifier as processes of their own in it ([`crate::transport::process`]), runs its own
+//! parties, and at the end reads every party's timers from the board into its report, which
+//! then reads as a one-process run's, with the network and each process's traffic beside it. A party that fails, a party or board process that dies, or a cut
 //! link stops the run: the driver kills every process it started, waits for them, and the report
 //! says FAILED, naming the party and the step.
 //!
@@ -13,14 +13,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use netem::{Network, Profile};
 use serde_json::{json, Value};
 
-use crate::measurement::report::{Report, TimerRecord};
+use crate::measurement::report::{NetStats, Report, TimerRecord};
 use crate::protocol::config::{Config, Curve};
 use crate::protocol::run::{run, RunInfo};
 use crate::protocol::setup::{Dealing, MixerKeys};
 use crate::transport::board::BOARD;
-use crate::transport::process::{self, Network};
+use crate::transport::process::{self, Processes};
 use crate::transport::{Ctx, Roles};
 use crate::{Error, Result};
 
@@ -133,17 +134,23 @@ fn records_tag(name: &str) -> String {
     format!("records/{name}")
 }
 
-/// What a `tls` run adds to the report: each process's traffic and CPU per section.
+/// One process's name and timers.
+pub type ProcessRecords = (String, Vec<TimerRecord>);
+
+/// What a `tls` run adds to the report: the network, and each process's time, CPU and
+/// traffic per section.
 #[derive(Clone, Debug)]
 pub struct NetworkFigures {
-    /// One row per process and section: `{party, path, label, wall_s, cpu_s, net...}`.
-    pub rows: Vec<Value>,
+    /// The network as the report describes it (profile, placement, delay line).
+    pub network: Value,
+    /// Every process's timers: the driver's, then each party's.
+    pub records: Vec<ProcessRecords>,
     /// The driver's link: bytes on the socket, TLS included.
     pub driver_socket: (u64, u64),
     /// Bytes of the posts the driver received, by author (every post but its own).
     pub posted_by: Vec<(String, u64)>,
-    /// The emulated network, if any.
-    pub profile: Option<netshape::Profile>,
+    /// The round trip between two parties, in seconds (0 on the host's loopback).
+    pub rtt_s: f64,
 }
 
 impl NetworkFigures {
@@ -154,19 +161,29 @@ impl NetworkFigures {
             .iter()
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
-        json!({
-            "profile": self.profile.map(|p| json!({
-                "name": p.name, "rtt_ms": p.rtt.as_secs_f64() * 1e3, "rate_bit_s": p.rate_bit_s,
-            })),
-            "parties": self.rows,
-            "driver_link": {"bytes_sent": self.driver_socket.0,
-                            "bytes_received": self.driver_socket.1},
-            "post_bytes_by_author": by,
-        })
+        let t0 = self
+            .records
+            .iter()
+            .flat_map(|(_, r)| r.iter().map(|r| r.start_unix_s))
+            .fold(f64::INFINITY, f64::min);
+        let mut block = self.network.clone();
+        block["parties"] = self
+            .records
+            .iter()
+            .flat_map(|(party, r)| rows_of(party, r, t0))
+            .collect();
+        block["summary"] = self.records.iter().map(|(p, r)| summary_of(p, r)).collect();
+        block["sections"] = sections_of(&self.records, self.rtt_s).into();
+        block["driver_link"] = json!({"bytes_sent": self.driver_socket.0,
+                                      "bytes_received": self.driver_socket.1});
+        block["post_bytes_by_author"] = by.into();
+        block
     }
 }
 
-fn rows_of(party: &str, records: &[TimerRecord]) -> Vec<Value> {
+/// One row per section of a process (and per step of its own that moved messages): its wall
+/// time, CPU time, traffic, and when it began (seconds after the run's first timer).
+fn rows_of(party: &str, records: &[TimerRecord], t0: f64) -> Vec<Value> {
     records
         .iter()
         .filter(|r| r.section || r.net.posts + r.net.reads > 0)
@@ -175,6 +192,7 @@ fn rows_of(party: &str, records: &[TimerRecord]) -> Vec<Value> {
                 "party": party,
                 "path": r.path,
                 "label": r.name,
+                "start_s": r.start_unix_s - t0,
                 "wall_s": r.seconds,
                 "cpu_s": r.cpu_seconds,
                 "net": r.net.to_json(),
@@ -183,51 +201,124 @@ fn rows_of(party: &str, records: &[TimerRecord]) -> Vec<Value> {
         .collect()
 }
 
-/// The driver's side of a `tls` run: starts the processes, runs the dealer and the senders, and
-/// fills its report with every party's timers. The report is returned whatever happened.
+/// A process's whole run: its `main` timer's wall and CPU time, and its traffic in all.
+fn summary_of(party: &str, records: &[TimerRecord]) -> Value {
+    let main = records
+        .iter()
+        .find(|r| r.path.is_empty() && r.name == "main");
+    let mut net = NetStats::default();
+    for r in records {
+        net.add(&r.net);
+    }
+    json!({
+        "party": party,
+        "wall_s": main.map_or(0.0, |r| r.seconds),
+        "cpu_s": main.map_or(0.0, |r| r.cpu_seconds),
+        "net": net.to_json(),
+    })
+}
+
+/// The sections below `main` as the whole run saw them: from the first process entering one to
+/// the last leaving it, the deepest chain of posts read inside it, and the least time that
+/// chain takes on the network (its hops times the round trip).
+fn sections_of(records: &[ProcessRecords], rtt_s: f64) -> Vec<Value> {
+    let top = |r: &TimerRecord| r.section && r.path.len() == 1 && r.path[0] == "main";
+    let names: Vec<&str> = records
+        .first()
+        .map(|(_, r)| {
+            r.iter()
+                .filter(|r| top(r))
+                .map(|r| r.name.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    names
+        .into_iter()
+        .map(|name| {
+            let (mut first, mut last, mut hops) = (f64::INFINITY, 0.0f64, 0u64);
+            let mut walls = serde_json::Map::new();
+            for (party, rs) in records {
+                for r in rs
+                    .iter()
+                    .filter(|r| r.path.get(1).map(String::as_str) == Some(name))
+                {
+                    hops = hops.max(r.net.hops);
+                }
+                if let Some(r) = rs.iter().find(|r| top(r) && r.name == name) {
+                    first = first.min(r.start_unix_s);
+                    last = last.max(r.start_unix_s + r.seconds);
+                    hops = hops.max(r.net.hops);
+                    walls.insert(party.clone(), json!(r.seconds));
+                }
+            }
+            json!({
+                "section": name,
+                "wall_s": (last - first).max(0.0),
+                "hops": hops,
+                "network_floor_s": hops as f64 * rtt_s,
+                "party_wall_s": walls,
+            })
+        })
+        .collect()
+}
+
+/// The emulated network, as the report describes it.
+fn network_json(net: &Network) -> Value {
+    let profile = net.profile();
+    let link = profile.link;
+    json!({
+        "profile": profile.name,
+        "spec": profile.spec(),
+        "emulated": net.is_emulated(),
+        "rtt_s": link.map(|l| l.rtt.as_secs_f64()),
+        "rate_bits_per_second": link.and_then(|l| l.rate).map(|r| r.bits_per_second()),
+        "placement": if net.is_emulated() {
+            "the board, each mix-server, the verifier and the driver in a network namespace of \
+             its own, each linked to one emulated switch (netem): the profile's rate on every \
+             link in each direction, half its round trip added each way; every post crosses the \
+             network to the board and from it"
+        } else {
+            "every process on the host's loopback, each on an address of its own"
+        },
+        "delay_line": net.delay_stats().map(|d| json!({
+            "packets": d.packets,
+            "bytes": d.bytes,
+            "cpu_s": d.cpu.as_secs_f64(),
+            "late_mean_s": d.late_mean.as_secs_f64(),
+            "late_max_s": d.late_max.as_secs_f64(),
+            "realtime": d.realtime,
+        })),
+    })
+}
+
+/// The driver's side of a `tls` run: creates the network, starts the processes, runs the
+/// dealer and the senders, and fills its report with every party's timers. The report is
+/// returned whatever happened; the network and every process are gone when it returns.
 pub fn run_driver(
     cfg: &Config,
     threads: u64,
     faults: &[Fault],
-    network: Option<netshape::Profile>,
+    profile: &Profile,
 ) -> (Report, Result<(RunInfo, NetworkFigures)>) {
     let names = party_names(cfg.m);
-    let report = Report::new(cfg.m, true);
-    // The emulated network, if asked for: removed when `lab` goes, after every process.
-    let mut lab = match network {
-        None => None,
-        Some(profile) => {
-            let hosts: Vec<&str> = names.iter().map(String::as_str).collect();
-            match netshape::Lab::star("dbsm", &hosts, Some("driver"), profile) {
-                Ok(mut l) => {
-                    // This program carries the relay (`db-sm-rsm relay ...`).
-                    if let Ok(exe) = std::env::current_exe() {
-                        l.use_relay(exe, vec!["relay".into()]);
-                    }
-                    Some(l)
-                }
-                Err(why) => {
-                    let failure = Error::Stopped {
-                        party: "driver".into(),
-                        step: "making the emulated network".into(),
-                        why,
-                    };
-                    return (report, Err(failure));
-                }
-            }
-        }
+    let mut report = Report::new(cfg.m, true);
+    let stopped = |step: &str, why: String| Error::Stopped {
+        party: "driver".into(),
+        step: step.into(),
+        why,
     };
-    let args_of = |name: &str| party_args(cfg, threads, name, faults);
-    let net = match Network::launch(&names, args_of, lab.as_mut()) {
+    let net = match Network::create(profile, process::slots(names.len())) {
         Ok(n) => n,
-        Err(e) => {
-            let failure = Error::Stopped {
-                party: "driver".into(),
-                step: "starting the parties".into(),
-                why: e.to_string(),
-            };
-            return (report, Err(failure));
-        }
+        Err(e) => return (report, Err(stopped("making the network", e.to_string()))),
+    };
+    // The delay line is a thread of this process: its CPU time is not the driver's.
+    if let Some(meter) = net.delay_meter() {
+        report.exclude_cpu(Arc::new(move || meter.cpu().as_secs_f64()));
+    }
+    let args_of = |name: &str| party_args(cfg, threads, name, faults);
+    let procs = match Processes::launch(&names, args_of, &net) {
+        Ok(p) => p,
+        Err(e) => return (report, Err(stopped("starting the parties", e.to_string()))),
     };
     let roles = Roles {
         m: cfg.m,
@@ -235,53 +326,79 @@ pub fn run_driver(
         verifier: false,
         driver: true,
     };
-    let mut c = Ctx::networked(report, roles, net.board());
+    let mut c = Ctx::networked(report, roles, procs.board());
     for f in faults.iter().filter(|f| f.kind == FaultKind::Kill) {
-        c.on_section(&f.section, net.killer(&f.party));
+        c.on_section(&f.section, procs.killer(&f.party));
     }
-    let result = (|| {
-        let deliver = |k: usize, bytes: &[u8]| -> Result<()> {
-            net.deliver(&format!("mixer {k}"), bytes)
-                .map_err(|f| Error::Stopped {
-                    party: f.party,
-                    step: "main > preprocessing".into(),
-                    why: f.why,
-                })
-        };
-        let info = run(cfg, &mut c, &Dealing::Deliver(&deliver))?;
-        let mut rows = rows_of("driver", &c.records());
-        for name in &names {
-            let records: Vec<TimerRecord> = c.fetch(&records_tag(name))?;
-            c.fill(&records);
-            rows.extend(rows_of(name, &records));
-        }
-        let unfilled = c.unfilled();
-        if !unfilled.is_empty() {
-            return Err(Error::Stopped {
-                party: "driver".into(),
-                step: "collecting the parties' timers".into(),
-                why: format!("no figures for {}", unfilled.join("; ")),
-            });
-        }
+    let result = drive(cfg, &mut c, &procs, &names).map(|(info, records)| {
         let board = c.board().expect("a networked run").clone();
         let mut posted_by: Vec<(String, u64)> = board.received_by().into_iter().collect();
         posted_by.sort();
-        Ok((
-            info,
-            NetworkFigures {
-                rows,
-                driver_socket: board.counts(),
-                posted_by,
-                profile: network,
-            },
-        ))
-    })();
+        let rtt_s = profile.link.map_or(0.0, |l| l.rtt.as_secs_f64());
+        let figures = NetworkFigures {
+            network: Value::Null,
+            records,
+            driver_socket: board.counts(),
+            posted_by,
+            rtt_s,
+        };
+        (info, figures)
+    });
     match &result {
-        Ok(_) => net.finish(Duration::from_secs(10)),
-        Err(_) => net.abort(),
+        Ok(_) => procs.finish(Duration::from_secs(10)),
+        Err(_) => procs.abort(),
     }
-    drop(lab);
+    // Described once every process has ended: the delay line's figures are final.
+    let network = network_json(&net);
+    drop(net);
+    let result = result.map(|(info, mut figures)| {
+        figures.network = network;
+        (info, figures)
+    });
     (c.into_report(), result)
+}
+
+/// The run as the driver does it: the protocol (the dealer's keys handed to each mixer through
+/// its pipe), then every party's timers read from the board into the report. Returns the run's
+/// outcome and every process's timers, the driver's first.
+fn drive(
+    cfg: &Config,
+    c: &mut Ctx,
+    procs: &Processes,
+    names: &[String],
+) -> Result<(RunInfo, Vec<ProcessRecords>)> {
+    let deliver = |k: usize, bytes: &[u8]| -> Result<()> {
+        procs
+            .deliver(&format!("mixer {k}"), bytes)
+            .map_err(|f| Error::Stopped {
+                party: f.party,
+                step: "main > preprocessing".into(),
+                why: f.why,
+            })
+    };
+    let info = run(cfg, c, &Dealing::Deliver(&deliver))?;
+    let mut records = vec![("driver".to_string(), c.records())];
+    for name in names {
+        let theirs: Vec<TimerRecord> = c.fetch(&records_tag(name)).map_err(|e| match e {
+            Error::Stopped { party, why, .. } => Error::Stopped {
+                party,
+                step: "collecting the parties' timers".into(),
+                why,
+            },
+            other => other,
+        })?;
+        c.fill(&theirs);
+        records.push((name.clone(), theirs));
+    }
+    let unfilled = c.unfilled();
+    if !unfilled.is_empty() {
+        return Err(Error::Stopped {
+            party: "driver".into(),
+            step: "collecting the parties' timers".into(),
+            why: format!("no figures for {}", unfilled.join("; ")),
+        });
+    }
+    Ok((info, records))
 }
 
 /// A party's process (`db-sm-rsm party --role mixer --id K ...` or `--role verifier`): joins
@@ -322,7 +439,7 @@ pub fn run_party(cfg: &Config, mixer: Option<usize>, cut_at: &[String]) -> i32 {
     match outcome {
         Ok(()) => {
             process::done();
-            board.goodbye();
+            board.leave(Duration::from_secs(30));
             0
         }
         Err(e) => {

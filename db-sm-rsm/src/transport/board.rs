@@ -19,6 +19,15 @@
 //! | party → board | 3 shut down (the driver, at the end) | |
 //! | board → party | 1 post | author, tag, body |
 //! | board → party | 4 gone | party, reason |
+//!
+//! **Hops.** Every post's body starts with a stamp the board passes on untouched: the author's
+//! epoch (how many sections below `main` it has entered, [`BoardClient::new_epoch`]) and the
+//! post's depth in that epoch, one more than the deepest post of the same epoch its author had
+//! read when it posted. A post read at depth d ends a chain of d posts, each made after its
+//! author read the one before and each crossing the network twice (to the board, from the
+//! board), all inside one section: that section cannot end sooner than d round trips after it
+//! began, whatever the parties computed meanwhile. The deepest post read in a section is its
+//! `hops`; times the round trip, its network floor.
 
 use std::collections::{HashMap, HashSet};
 use std::io;
@@ -225,15 +234,29 @@ pub struct BoardClient {
     name: String,
     link: Arc<Link>,
     inbox: Arc<(Mutex<Inbox>, Condvar)>,
+    clock: Mutex<Clock>,
 }
 
 /// What one fetch cost: the bytes of the frame and how long the party waited for it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Fetched {
-    /// Bytes of the post as it came off the link (frame header and body).
+    /// Bytes of the post as it came off the link (frame header, stamp and body).
     pub bytes: u64,
     /// Seconds the party waited for it (0 when it had arrived already).
     pub waited_s: f64,
+    /// The post's depth, if it was made in the reader's epoch (0 otherwise).
+    pub depth: u64,
+}
+
+/// Bytes of the stamp in front of every post's body: epoch and depth, 32 bits each.
+const STAMP: usize = 8;
+
+/// A party's place in the chains of posts: its epoch and the deepest post of that epoch it has
+/// read.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    epoch: u32,
+    depth: u32,
 }
 
 impl BoardClient {
@@ -264,6 +287,7 @@ impl BoardClient {
             name: name.to_string(),
             link,
             inbox,
+            clock: Mutex::new(Clock::default()),
         })
     }
 
@@ -272,9 +296,23 @@ impl BoardClient {
         &self.name
     }
 
-    /// Posts `body` under `tag`; the bytes of the frame.
+    /// Starts a new epoch: the party enters a section below `main`, where chains of posts
+    /// count from zero again.
+    pub fn new_epoch(&self) {
+        let mut clock = lock(&self.clock);
+        clock.epoch += 1;
+        clock.depth = 0;
+    }
+
+    /// Posts `body` under `tag`, stamped with this party's epoch and depth; the bytes of the
+    /// frame.
     pub fn post(&self, tag: &str, body: &[u8]) -> Result<u64, Failure> {
-        let f = frame(POST, &[tag], body);
+        let clock = *lock(&self.clock);
+        let mut stamped = Vec::with_capacity(STAMP + body.len());
+        stamped.extend_from_slice(&clock.epoch.to_le_bytes());
+        stamped.extend_from_slice(&(clock.depth + 1).to_le_bytes());
+        stamped.extend_from_slice(body);
+        let f = frame(POST, &[tag], &stamped);
         self.link.send(&f).map_err(|e| Failure {
             party: BOARD.into(),
             why: format!("{} could not post {tag:?}: {e}", self.name),
@@ -289,14 +327,22 @@ impl BoardClient {
         let mut waited = false;
         let mut inbox = lock(m);
         loop {
-            if let Some(body) = inbox.posts.remove(tag) {
-                let bytes = (1 + 8 + tag.len() + body.len()) as u64;
+            if let Some(stamped) = inbox.posts.remove(tag) {
+                let bytes = (1 + 8 + tag.len() + stamped.len()) as u64;
                 let waited_s = if waited {
                     start.elapsed().as_secs_f64()
                 } else {
                     0.0
                 };
-                return Ok((body, Fetched { bytes, waited_s }));
+                let (depth, body) = self.read_stamp(tag, stamped)?;
+                return Ok((
+                    body,
+                    Fetched {
+                        bytes,
+                        waited_s,
+                        depth,
+                    },
+                ));
             }
             if let Some(f) = &inbox.failure {
                 return Err(f.clone());
@@ -304,6 +350,26 @@ impl BoardClient {
             waited = true;
             inbox = cv.wait(inbox).unwrap_or_else(|e| e.into_inner());
         }
+    }
+
+    /// Takes the stamp off a post's body: the post's depth if it is of this party's epoch (which
+    /// then reaches at least that depth), 0 otherwise.
+    fn read_stamp(&self, tag: &str, mut stamped: Vec<u8>) -> Result<(u64, Vec<u8>), Failure> {
+        if stamped.len() < STAMP {
+            return Err(Failure {
+                party: BOARD.into(),
+                why: format!("the post {tag:?} has no stamp"),
+            });
+        }
+        let word = |i: usize| u32::from_le_bytes(stamped[i..i + 4].try_into().expect("4 bytes"));
+        let (epoch, depth) = (word(0), word(4));
+        stamped.drain(..STAMP);
+        let mut clock = lock(&self.clock);
+        if epoch != clock.epoch {
+            return Ok((0, stamped));
+        }
+        clock.depth = clock.depth.max(depth);
+        Ok((u64::from(depth), stamped))
     }
 
     /// Records a failure seen outside the board (a party process that exited): every waiting
@@ -335,6 +401,27 @@ impl BoardClient {
     /// Says goodbye: the board forgets this party without telling the others it is gone.
     pub fn goodbye(&self) {
         let _ = self.link.send(&frame(GOODBYE, &[], &[]));
+    }
+
+    /// Says goodbye and reads on until the board closes the link (at most `patience`), so that
+    /// the process can exit without unread posts in its socket: closing a socket with unread
+    /// data resets the connection, and a reset that overtakes the goodbye on a slow link would
+    /// tell the board this party is gone.
+    pub fn leave(&self, patience: Duration) {
+        self.goodbye();
+        let (m, cv) = &*self.inbox;
+        let deadline = Instant::now() + patience;
+        let mut inbox = lock(m);
+        while inbox.failure.is_none() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            inbox = cv
+                .wait_timeout(inbox, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
     }
 
     /// Asks the board to shut down (the driver, once it has every party's report).
@@ -434,6 +521,32 @@ mod tests {
             assert_eq!(body, b"late");
             assert!(cost.waited_s > 0.0 && cost.bytes > 4);
         });
+        for x in &c {
+            x.goodbye();
+        }
+        server.join().unwrap().unwrap();
+    }
+
+    #[test]
+    fn depths_count_the_chain_of_posts_within_an_epoch() {
+        let (c, server) = start(&["driver", "mixer 0", "mixer 1"]);
+        // driver -> mixer 0 -> mixer 1: depths 1, 2, 3; a post of an older epoch counts 0.
+        c[0].post("a", b"x").unwrap();
+        assert_eq!(c[1].fetch("a").unwrap().1.depth, 1);
+        c[1].post("b", b"y").unwrap();
+        assert_eq!(c[2].fetch("b").unwrap().1.depth, 2);
+        c[2].post("c", b"z").unwrap();
+        assert_eq!(c[0].fetch("c").unwrap().1.depth, 3);
+        for x in &c {
+            x.new_epoch();
+        }
+        c[0].post("d", b"w").unwrap();
+        assert_eq!(c[2].fetch("d").unwrap().1.depth, 1);
+        c[1].post("e", b"v").unwrap();
+        assert_eq!(c[2].fetch("e").unwrap().1.depth, 1);
+        c[0].post("f", b"u").unwrap();
+        c[1].new_epoch();
+        assert_eq!(c[1].fetch("f").unwrap().1.depth, 0);
         for x in &c {
             x.goodbye();
         }

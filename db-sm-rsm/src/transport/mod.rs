@@ -164,6 +164,12 @@ impl Ctx {
                 at.clear();
             }
         }
+        // Chains of posts count from the start of each section below `main` (the board's hops).
+        if self.report.open_path().1.len() == 1 {
+            if let Some(board) = &self.board {
+                board.new_epoch();
+            }
+        }
         self.report.open_section(name, totals);
         let out = f(self);
         self.report.close_section();
@@ -231,6 +237,7 @@ impl Ctx {
                     reads: 1,
                     rounds: u64::from(cost.waited_s > 0.0),
                     waited_s: cost.waited_s,
+                    hops: cost.depth,
                     ..Default::default()
                 });
                 decode(&bytes).map_err(|e| Error::Stopped {

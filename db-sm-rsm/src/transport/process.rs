@@ -9,6 +9,12 @@
 //! protocol sends goes over the board's TLS links. The trusted dealer of preprocessing (kept from
 //! the paper's artifact) hands each mixer its secret key material over the same pipe.
 //!
+//! **Where everything runs.** The run's network ([`netem`]) has a slot per party, in the order
+//! of their names, then the board's, then the driver's ([`slots`]). Every process starts in its
+//! slot (under profile `none`, on a loopback address of its own; otherwise in a network
+//! namespace behind an emulated link) and the board listens on its slot's address, so every
+//! post crosses the network twice: to the board and from it.
+//!
 //! **No process left behind.** A child whose standard input closes (the driver exited, however)
 //! stops at once. The driver polls its children: one that exits before the run is over is a
 //! failure of that party, every fetch of the driver fails with its name, and the driver kills
@@ -18,12 +24,14 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use netem::Network;
 use tls_link::{cert_from_hex, cert_to_hex, Identity};
 
 use super::board::{self, BoardClient, Failure, BOARD};
@@ -55,7 +63,7 @@ struct Member {
 }
 
 /// The running parties of a `tls` run, as the driver sees them.
-pub struct Network {
+pub struct Processes {
     members: Arc<Mutex<Vec<Member>>>,
     board: Arc<BoardClient>,
     over: Arc<AtomicBool>,
@@ -76,20 +84,16 @@ fn introduction(child: &mut Child, name: &str) -> io::Result<Vec<String>> {
     Ok(fields)
 }
 
-/// Starts `exe` with `args`, in the lab's namespace for `host` when there is a lab (the board's
-/// host is the hub).
-fn spawn(
-    lab: Option<&netshape::Lab>,
-    host: &str,
-    exe: &std::path::Path,
-    args: &[String],
-) -> io::Result<Child> {
-    let mut cmd = match lab {
-        None => Command::new(exe),
-        Some(lab) if host == BOARD => lab.hub_command(exe),
-        Some(lab) => lab.host_command(host, exe).map_err(io::Error::other)?,
-    };
-    cmd.args(args)
+/// The number of slots a run of `parties` parties (mix-servers and the verifier) takes in its
+/// network: one per party, in the order of their names, then the board's, then the driver's.
+pub fn slots(parties: usize) -> usize {
+    parties + 2
+}
+
+/// Starts `exe` with `args` in slot `slot` of the network.
+fn spawn(net: &Network, slot: usize, exe: &Path, args: &[String]) -> io::Result<Child> {
+    net.command(slot, exe)?
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -97,122 +101,138 @@ fn spawn(
         .spawn()
 }
 
-impl Network {
+/// Starts `name` as a member, reads its introduction, and keeps it in `members` whatever the
+/// introduction says (so that a failure kills it with the others).
+fn start_member(
+    members: &mut Vec<Member>,
+    net: &Network,
+    slot: usize,
+    name: &str,
+    args: &[String],
+) -> io::Result<Vec<String>> {
+    let mut child = spawn(net, slot, &std::env::current_exe()?, args)?;
+    let intro = introduction(&mut child, name);
+    let stdin = child.stdin.take();
+    members.push(Member {
+        name: name.into(),
+        child,
+        stdin,
+    });
+    intro
+}
+
+/// Starts the board in its slot: where it listens, and its certificate.
+fn start_board(members: &mut Vec<Member>, net: &Network, slot: usize) -> io::Result<Board> {
+    let listen = SocketAddr::new(net.ip(slot), 0);
+    let args = ["board".to_string(), "--listen".into(), listen.to_string()];
+    match start_member(members, net, slot, BOARD, &args)?.as_slice() {
+        [w, port, cert] if w == "board" => Ok(Board {
+            addr: SocketAddr::new(net.ip(slot), port.parse().map_err(|_| bad("a bad port"))?),
+            cert: cert_from_hex(cert).ok_or_else(|| bad("a bad certificate"))?,
+        }),
+        _ => Err(bad("the board's introduction")),
+    }
+}
+
+/// Where the board listens, and the certificate it presents.
+struct Board {
+    addr: SocketAddr,
+    cert: tls_link::Certificate<'static>,
+}
+
+/// Starts every party in its slot: each one's name and certificate (hex).
+fn start_parties(
+    members: &mut Vec<Member>,
+    net: &Network,
+    names: &[String],
+    args_of: &dyn Fn(&str) -> Vec<String>,
+) -> io::Result<Vec<(String, String)>> {
+    let mut certs = Vec::new();
+    for (slot, name) in names.iter().enumerate() {
+        let cert = match start_member(members, net, slot, name, &args_of(name))?.as_slice() {
+            [w, cert] if w == "cert" => cert_from_hex(cert),
+            _ => None,
+        };
+        let cert =
+            cert.ok_or_else(|| bad(format!("{name}: no certificate in its introduction")))?;
+        certs.push((name.clone(), cert_to_hex(&cert)));
+    }
+    Ok(certs)
+}
+
+/// The board learns who may connect (every party and the driver); each party learns where the
+/// board is and which certificate it presents.
+fn introduce(members: &mut [Member], certs: &[(String, String)], board: &Board) -> io::Result<()> {
+    let to_party = encode(&(board.addr.to_string(), cert_to_hex(&board.cert)));
+    let to_board = encode(&certs.to_vec());
+    for m in members.iter_mut() {
+        let stdin = m.stdin.as_mut().ok_or_else(|| bad("no standard input"))?;
+        write_frame(
+            stdin,
+            if m.name == BOARD {
+                &to_board
+            } else {
+                &to_party
+            },
+        )?;
+    }
+    Ok(())
+}
+
+impl Processes {
     /// Starts the board and the parties `names` (each with `args_of(name)` after the
-    /// executable), introduces them, and connects the driver to the board. With a lab, the
-    /// board runs in its hub, each party in its host's namespace, and everybody reaches the
-    /// board through its own relay (the lab's delay); the driver is the lab's `driver` host.
+    /// executable), introduces them, and connects the driver to the board. Each runs in its
+    /// slot of `net` ([`slots`]): party i in slot i, then the board, then the driver, whose link
+    /// to the board is made from its own slot, so that it crosses the network too.
     pub fn launch(
         names: &[String],
         args_of: impl Fn(&str) -> Vec<String>,
-        mut lab: Option<&mut netshape::Lab>,
-    ) -> io::Result<Network> {
-        let exe = std::env::current_exe()?;
+        net: &Network,
+    ) -> io::Result<Processes> {
         let mut members = Vec::new();
-        let fail = |members: &mut Vec<Member>, e: io::Error| {
-            for m in members.iter_mut() {
-                let _ = m.child.kill();
-                let _ = m.child.wait();
+        match Self::connect_all(&mut members, names, &args_of, net) {
+            Ok(board) => {
+                let processes = Processes {
+                    members: Arc::new(Mutex::new(members)),
+                    board: Arc::new(board),
+                    over: Arc::new(AtomicBool::new(false)),
+                };
+                processes.watch();
+                Ok(processes)
             }
-            e
-        };
-        // The board first: its address and certificate.
-        let mut board_child = spawn(lab.as_deref(), BOARD, &exe, &["board".to_string()])?;
-        let intro = introduction(&mut board_child, BOARD);
-        let stdin = board_child.stdin.take();
-        members.push(Member {
-            name: BOARD.into(),
-            child: board_child,
-            stdin,
-        });
-        let intro = intro.map_err(|e| fail(&mut members, e))?;
-        let (addr, board_cert) = match intro.as_slice() {
-            [w, port, cert] if w == "board" => {
-                let port: u16 = port.parse().map_err(|_| bad("a bad port"))?;
-                let cert = cert_from_hex(cert).ok_or_else(|| bad("a bad certificate"))?;
-                (SocketAddr::from(([127, 0, 0, 1], port)), cert)
-            }
-            _ => return Err(fail(&mut members, bad("the board's introduction"))),
-        };
-        // Every party: its certificate.
-        let mut certs = Vec::new();
-        for name in names {
-            let mut child = match spawn(lab.as_deref(), name, &exe, &args_of(name)) {
-                Ok(c) => c,
-                Err(e) => return Err(fail(&mut members, e)),
-            };
-            let intro = introduction(&mut child, name);
-            let stdin = child.stdin.take();
-            members.push(Member {
-                name: name.clone(),
-                child,
-                stdin,
-            });
-            let cert = match intro.as_deref() {
-                Ok([w, cert]) if w == "cert" => cert_from_hex(cert),
-                _ => None,
-            };
-            match cert {
-                Some(c) => certs.push((name.clone(), cert_to_hex(&c))),
-                None => {
-                    let e = bad(format!("{name}: no certificate in its introduction"));
-                    return Err(fail(&mut members, e));
+            Err(e) => {
+                for m in members.iter_mut() {
+                    let _ = m.child.kill();
+                    let _ = m.child.wait();
                 }
+                Err(e)
             }
         }
+    }
+
+    /// The steps of [`Processes::launch`]; the members started so far stay in `members`.
+    fn connect_all(
+        members: &mut Vec<Member>,
+        names: &[String],
+        args_of: &dyn Fn(&str) -> Vec<String>,
+        net: &Network,
+    ) -> io::Result<BoardClient> {
+        if net.parties() != slots(names.len()) {
+            return Err(bad(format!(
+                "a network of {} slots for {} parties, the board and the driver",
+                net.parties(),
+                names.len()
+            )));
+        }
+        let board = start_board(members, net, names.len())?;
+        let mut certs = start_parties(members, net, names, args_of)?;
         let id = Identity::generate()?;
         certs.push(("driver".to_string(), cert_to_hex(&id.cert)));
-        // Where each party dials the board: the board itself, or its relay in the lab's hub.
-        let mut dial = |name: &str| -> io::Result<SocketAddr> {
-            match lab.as_deref_mut() {
-                None => Ok(addr),
-                Some(lab) => lab.relay(name, addr).map_err(io::Error::other),
-            }
-        };
-        let mut dials = Vec::new();
-        for m in &members {
-            if m.name != BOARD {
-                match dial(&m.name) {
-                    Ok(a) => dials.push((m.name.clone(), a)),
-                    Err(e) => return Err(fail(&mut members, e)),
-                }
-            }
-        }
-        let driver_dial = match dial("driver") {
-            Ok(a) => a,
-            Err(e) => return Err(fail(&mut members, e)),
-        };
-        // The board learns who may connect; each party learns where to dial the board.
-        let introduce = |members: &mut Vec<Member>| -> io::Result<()> {
-            for m in members.iter_mut() {
-                let stdin = m.stdin.as_mut().ok_or_else(|| bad("no standard input"))?;
-                let body = if m.name == BOARD {
-                    encode(&certs)
-                } else {
-                    let to = dials
-                        .iter()
-                        .find(|(n, _)| *n == m.name)
-                        .map_or(addr, |(_, a)| *a);
-                    encode(&(to.to_string(), cert_to_hex(&board_cert)))
-                };
-                write_frame(stdin, &body)?;
-            }
-            Ok(())
-        };
-        if let Err(e) = introduce(&mut members) {
-            return Err(fail(&mut members, e));
-        }
-        let board = match BoardClient::connect("driver", &id, driver_dial, board_cert) {
-            Ok(b) => Arc::new(b),
-            Err(e) => return Err(fail(&mut members, e)),
-        };
-        let net = Network {
-            members: Arc::new(Mutex::new(members)),
-            board,
-            over: Arc::new(AtomicBool::new(false)),
-        };
-        net.watch();
-        Ok(net)
+        introduce(members, &certs, &board)?;
+        let Board { addr, cert } = board;
+        net.run_in(names.len() + 1, move || {
+            BoardClient::connect("driver", &id, addr, cert)
+        })?
     }
 
     /// The driver's link to the board.
@@ -401,11 +421,11 @@ pub fn join(name: &str) -> io::Result<Joined> {
     })
 }
 
-/// The board's process: listens on a loopback port, introduces itself, learns the parties,
-/// serves until they are all done (or its standard input closes).
-pub fn serve_board() -> io::Result<()> {
+/// The board's process: listens on `listen` (port 0: any free port), introduces itself, learns
+/// the parties, serves until they are all done (or its standard input closes).
+pub fn serve_board(listen: SocketAddr) -> io::Result<()> {
     let id = Identity::generate()?;
-    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let listener = TcpListener::bind(listen)?;
     let port = listener.local_addr()?.port();
     {
         let mut out = io::stdout().lock();
