@@ -303,14 +303,18 @@ onstart:
 rule all:
     input: "out/fine.txt", "out/broken.txt"
 
+# The profile makes every job exclusive (measuring jobs own their node): here both share the one
+# node, so the failing job never waits for the other to end.
 rule fine_run:
     output: "out/fine.txt"
     log: "logs/fine.log"
+    resources: slurm_extra=""
     shell: "sleep 75; echo fine > {{output}} 2> {{log}}"
 
 rule broken_run:
     output: "out/broken.txt"
     log: "logs/broken.log"
+    resources: slurm_extra=""
     shell: "echo 'broken_run: the measurement failed' > {{log}}; exit 3"
 """
 
