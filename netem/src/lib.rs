@@ -31,9 +31,11 @@ pub mod network;
 pub mod nfqueue;
 pub mod probe;
 pub mod profile;
+pub mod report;
 pub mod sys;
 
 pub use check::{check, Refusal, Tools};
 pub use delay::{DelayMeter, DelayStats};
 pub use network::{Error, Network, HUB, MAX_PARTIES};
 pub use profile::{Link, Profile, Rate};
+pub use report::network_json;

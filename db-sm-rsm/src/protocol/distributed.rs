@@ -264,31 +264,15 @@ fn sections_of(records: &[ProcessRecords], rtt_s: f64) -> Vec<Value> {
 
 /// The emulated network, as the report describes it.
 fn network_json(net: &Network) -> Value {
-    let profile = net.profile();
-    let link = profile.link;
-    json!({
-        "profile": profile.name,
-        "spec": profile.spec(),
-        "emulated": net.is_emulated(),
-        "rtt_s": link.map(|l| l.rtt.as_secs_f64()),
-        "rate_bits_per_second": link.and_then(|l| l.rate).map(|r| r.bits_per_second()),
-        "placement": if net.is_emulated() {
-            "the board, each mix-server, the verifier and the driver in a network namespace of \
+    let placement = if net.is_emulated() {
+        "the board, each mix-server, the verifier and the driver in a network namespace of \
              its own, each linked to one emulated switch (netem): the profile's rate on every \
              link in each direction, half its round trip added each way; every post crosses the \
              network to the board and from it"
-        } else {
-            "every process on the host's loopback, each on an address of its own"
-        },
-        "delay_line": net.delay_stats().map(|d| json!({
-            "packets": d.packets,
-            "bytes": d.bytes,
-            "cpu_s": d.cpu.as_secs_f64(),
-            "late_mean_s": d.late_mean.as_secs_f64(),
-            "late_max_s": d.late_max.as_secs_f64(),
-            "realtime": d.realtime,
-        })),
-    })
+    } else {
+        "every process on the host's loopback, each on an address of its own"
+    };
+    netem::network_json(net, placement)
 }
 
 /// The driver's side of a `tls` run: creates the network, starts the processes, runs the

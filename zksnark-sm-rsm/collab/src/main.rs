@@ -439,30 +439,14 @@ struct Figures {
 
 /// The emulated network, as the report describes it.
 fn network_json(network: &Network) -> serde_json::Value {
-    let profile = network.profile();
-    let link = profile.link;
-    json!({
-        "profile": profile.name,
-        "spec": profile.spec(),
-        "emulated": network.is_emulated(),
-        "rtt_s": link.map(|l| l.rtt.as_secs_f64()),
-        "rate_bits_per_second": link.and_then(|l| l.rate).map(|r| r.bits_per_second()),
-        "placement": if network.is_emulated() {
-            "each party and the coordinator in a network namespace of its own, each linked to one \
+    let placement = if network.is_emulated() {
+        "each party and the coordinator in a network namespace of its own, each linked to one \
              emulated switch (netem): the profile's rate on every link in each direction, half \
              its round trip added each way"
-        } else {
-            "every process on the host's loopback, each party on an address of its own"
-        },
-        "delay_line": network.delay_stats().map(|d| json!({
-            "packets": d.packets,
-            "bytes": d.bytes,
-            "cpu_s": d.cpu.as_secs_f64(),
-            "late_mean_s": d.late_mean.as_secs_f64(),
-            "late_max_s": d.late_max.as_secs_f64(),
-            "realtime": d.realtime,
-        })),
-    })
+    } else {
+        "every process on the host's loopback, each party on an address of its own"
+    };
+    netem::network_json(network, placement)
 }
 
 /// The report's body.
