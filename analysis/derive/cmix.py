@@ -60,8 +60,8 @@ class MeanSd(Spread):
 
 
 def decimals(v: float) -> int:
-    """Decimals that give v four significant digits (none above 1000)."""
-    return 0 if v == 0 or abs(v) >= 1000 else max(0, 3 - math.floor(math.log10(abs(v))))
+    """Decimals that give v three significant digits (none from 100), as analysis.units prints."""
+    return 0 if v == 0 or abs(v) >= 100 else max(0, 2 - math.floor(math.log10(abs(v))))
 
 
 def like(mean: float, sd: float) -> str:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis import units
 from analysis.derive import cmix as derive
 from analysis.derive.cmix import PREPRE, REALTIME, TARGET_CLIENTS, Config
 from analysis.parse.cmix import EXPERIMENT, NODES
@@ -113,15 +114,8 @@ SETUP_NOTE = (
 SEEDED_NOTE = " The runs were seeded: their keys are derived from the public seed (not secret)."
 
 
-def _num(v: float) -> str:
-    """Four significant digits (whole numbers from 1000, thousands separated), zeros kept."""
-    if math.isnan(v):
-        return "-"
-    return "0" if v == 0 else f"{v:,.{derive.decimals(v)}f}"
-
-
-def _ratio(v: float) -> str:
-    return "-" if math.isnan(v) else (f"{v:.2f}" if v < 100 else f"{v:,.0f}")
+_num = units.sig3
+_ratio = units.factor
 
 
 # ---- the plots -------------------------------------------------------------------------------

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis import units
 from analysis.derive.claims import fmt_value
 from analysis.derive.spread import Spread
 from analysis.parse.collab import EXPERIMENT
@@ -108,8 +107,7 @@ def plot(df: pd.DataFrame, factor: float) -> Figure:
     return fig
 
 
-def _num(v: float) -> str:
-    return "-" if math.isnan(v) else f"{v:.3g}"
+_num = units.sig3
 
 
 def section(doc: Doc, ctx: Context) -> None:
@@ -123,7 +121,7 @@ def section(doc: Doc, ctx: Context) -> None:
     if t.empty:
         doc.para("No collab-groth16 results.")
         return
-    fmts = {"factor (measured)": _num, "factor over local arithmetic": _num, "rounds": lambda v: f"{v:.0f}",
+    fmts = {"factor (measured)": _num, "factor over local arithmetic": _num, "rounds": units.count,
             "sent per party [MB]": _num}  # fmt: skip
     ctx.table(
         doc,

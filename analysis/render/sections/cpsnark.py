@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 
+from analysis import units
 from analysis.derive.claims import compute_claims, verdict
 from analysis.derive.details import cp_table
 from analysis.parse.cpsnark import EXPERIMENT
@@ -32,8 +33,7 @@ SECURITY_NOTE = (
 )
 
 
-def _cp(v: float) -> str:
-    return "-" if math.isnan(v) else f"{v:.4g}"
+_cp = units.sig3
 
 
 def section(doc: Doc, ctx: Context) -> None:
@@ -41,7 +41,7 @@ def section(doc: Doc, ctx: Context) -> None:
     table = cp_table(ctx.df)
     for col in ("n", "threads"):
         if col in table:
-            table[col] = ["-" if math.isnan(v) else f"{v:.0f}" for v in table[col]]
+            table[col] = [units.count(v) for v in table[col]]
     ctx.table(doc, "cpsnark_runs", "cpSNARK-Set runs: criterion mean and 95% CI, one proof [s]", table, _cp,
               index_name="run")  # fmt: skip
     doc.para(CP_NOTE, small=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from analysis import units
 from analysis.derive.claims import TOP_ROWS, breakdown_table, compute_claims, figure10_top, verdict
 from analysis.derive.dbsm_network import local_only
 from analysis.derive.details import sizes_table
@@ -26,8 +27,7 @@ SIZES_NOTE = (
 )
 
 
-def _size(v: float) -> str:
-    return "-" if math.isnan(v) else f"{v:,.2f}"
+_size = units.sig3
 
 
 KEY_SOURCES = {

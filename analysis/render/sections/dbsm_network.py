@@ -4,8 +4,6 @@ per step, and the chain of steps drawn as a timeline per process (analysis.deriv
 
 from __future__ import annotations
 
-import math
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -17,6 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from analysis import units
 from analysis.derive.dbsm_network import (
     SECTIONS,
     TlsRun,
@@ -76,10 +75,7 @@ SECTION_COLORS = dict(
 MARKERS = {"driver": "^", "mixer": "o", "verifier": "s"}
 
 
-def _fmt(v: float) -> str:
-    if math.isnan(v):
-        return "-"
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+_fmt = units.sig3
 
 
 def timeline(df: pd.DataFrame, runs: list[TlsRun]) -> Figure:

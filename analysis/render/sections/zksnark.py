@@ -7,6 +7,7 @@ import math
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis import units
 from analysis.derive.claims import fmt_value
 from analysis.derive.details import zk_table
 from analysis.parse.zksnark import EXPERIMENT
@@ -146,7 +147,7 @@ def section(doc: Doc, ctx: Context) -> None:
         ]
     for col in ("n", "threads", "constraints"):
         if col in table:
-            table[col] = ["-" if math.isnan(v) else f"{v:.0f}" for v in table[col]]
+            table[col] = [units.count(v) for v in table[col]]
     failed = {i for i, v in enumerate(table.get("passed", [])) if v == "FAILED"}
     ctx.table(doc, "zksnark_runs", "zkSNARK runs: every prover, one proof [s]", table,
               {"variant": str, **{c: _zk for c in table.columns if c != "variant"}}, flagged=failed,
@@ -159,8 +160,8 @@ def section(doc: Doc, ctx: Context) -> None:
     ref = references_table(ctx.df)
     if not ref.empty:
         fmts: dict[str, object] = {c: str for c in ("variant", "cross-verified", PTAU)}
-        fmts["constraints"] = lambda v: "-" if math.isnan(v) else f"{v:,.0f}"
-        fmts.update({c: (lambda v: "-" if math.isnan(v) else f"{v:.2f}") for c in ref.columns if "/" in c})
+        fmts["constraints"] = units.count
+        fmts.update({c: units.factor for c in ref.columns if "/" in c})
         caption = "snarkjs, the reference, beside our native prover in the same run"
         ctx.table(doc, "zksnark_references", caption, ref, {**{c: _zk for c in ref.columns}, **fmts},  # type: ignore[dict-item]
                   index_name="run, circuit")  # fmt: skip
@@ -180,10 +181,8 @@ def section(doc: Doc, ctx: Context) -> None:
     ct = circuits_table(ctx.df)
     if not ct.empty:
         ct.insert(0, "variant", [var.get((str(r), "optimized"), "-") for r in ct.index])
-        ints = {
-            c: (lambda v: "-" if math.isnan(v) else f"{v:,.0f}") for c in ct.columns if "constraints" in c
-        }
-        ratios = {c: (lambda v: "-" if math.isnan(v) else f"{v:.3f}") for c in ct.columns if "/" in c}
+        ints = {c: units.count for c in ct.columns if "constraints" in c}
+        ratios = {c: units.factor for c in ct.columns if "/" in c}
         caption = "The strongest single-prover baseline beside the paper's circuit"
         ctx.table(doc, "zksnark_circuits", caption, ct, {"variant": str, **ints, **ratios},
                   index_name="run (native prover)")  # fmt: skip
