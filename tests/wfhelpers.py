@@ -61,36 +61,23 @@ printf '{"params": {"n": %s, "m": %s}, "statuses": {"status_fake": true}}\n' "$1
 echo "progress" >&2
 """
 
-FAKE_VECCOM = r"""#!/bin/sh
-# stand-in for veccom-bench ... --out FILE
-out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
-echo "[progress] veccom" >&2
-printf '{"report": "veccom-bench", "all_verified": true, "rows": []}\n' > "$out"
+
+def fake_bench(tool: str, check: str = "") -> str:
+    """A stand-in for a program run as `TOOL ... --out FILE`: it runs `check` (a shell line that
+    may refuse the arguments), says it progresses and writes a passed report envelope to FILE."""
+    return f"""#!/bin/sh
+# stand-in for {tool} ... --out FILE
+out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\\1/')
+{check}
+echo "[progress] {tool}" >&2
+printf '{{"tool": "{tool}", "passed": true}}\\n' > "$out"
 """
 
-FAKE_COLLAB = r"""#!/bin/sh
-# stand-in for collab-groth16 run --r1cs R --wtns W ... --out FILE: the circuit files it is
-# given must exist (the zkSNARK run keeps them), and it writes its report
-r1cs=$(echo "$@" | sed -E 's/.*--r1cs ([^ ]+).*/\1/')
-out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
-test -f "$r1cs" || { echo "no $r1cs" >&2; exit 2; }
-echo "[progress] collab" >&2
-printf '{"experiment": "collab-groth16", "runs": []}\n' > "$out"
-"""
 
-FAKE_CMIX = r"""#!/bin/sh
-# stand-in for cmix-bench ... --out FILE
-out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
-echo "[progress] cmix" >&2
-printf '{"tool": "cmix-bench", "status": "PASSED", "runs": []}\n' > "$out"
-"""
+# collab-groth16 run --r1cs R ...: the circuit files it is given must exist (the zkSNARK run keeps them)
+COLLAB_CHECK = """r1cs=$(echo "$@" | sed -E 's/.*--r1cs ([^ ]+).*/\\1/')
+test -f "$r1cs" || { echo "no $r1cs" >&2; exit 2; }"""
 
-FAKE_MITHRIL = r"""#!/bin/sh
-# stand-in for mithril-bench ... --out FILE
-out=$(echo "$@" | sed -E 's/.*--out ([^ ]+).*/\1/')
-echo "[progress] mithril-msp" >&2
-printf '{"report": "mithril-bench", "all_verified": true, "targets": []}\n' > "$out"
-"""
 
 FAKE_RUN_MJS = r"""
 // stand-in for the zkSNARK node driver: writes the files it is told to
@@ -211,12 +198,12 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     _write(root / "analysis/__main__.py", FAKE_ANALYSIS)
     _write(root / "fake/db-sm-rsm", FAKE_DBSMRSM, executable=True)
     _write(root / "fake/zksnark-prover", "#!/bin/sh\n", executable=True)
-    _write(root / "fake/veccom-bench", FAKE_VECCOM, executable=True)
-    _write(root / "fake/collab-groth16", FAKE_COLLAB, executable=True)
+    _write(root / "fake/veccom-bench", fake_bench("veccom-bench"), executable=True)
+    _write(root / "fake/collab-groth16", fake_bench("collab-groth16", COLLAB_CHECK), executable=True)
     _write(root / "fake/zksnark-optimized", "#!/bin/sh\n", executable=True)
-    _write(root / "fake/cmix-bench", FAKE_CMIX, executable=True)
+    _write(root / "fake/cmix-bench", fake_bench("cmix-bench"), executable=True)
     _write(root / "fake/cpsnark-bench", FAKE_CPSNARK, executable=True)
-    _write(root / "fake/mithril-bench", FAKE_MITHRIL, executable=True)
+    _write(root / "fake/mithril-bench", fake_bench("mithril-bench"), executable=True)
     _write(root / "fakebin/cargo", FAKE_CARGO, executable=True)
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)
     env = dict(os.environ)
