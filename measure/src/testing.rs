@@ -337,6 +337,14 @@ pub fn csv_rows(path: &Path, header: &[&str]) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// The `setpriv` program, where the system has one: tests run a program through it with fewer
+/// capabilities to see it refuse what it may not do.
+pub fn setpriv() -> Option<&'static str> {
+    ["/usr/bin/setpriv", "/bin/setpriv"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+}
+
 /// Runs an independent reference computation, the Python `script` in the crate's `tests/`
 /// (`crate_dir`: `env!("CARGO_MANIFEST_DIR")`), with `args`; its standard output. Panics, naming
 /// the script, when python3 cannot run it or it fails.

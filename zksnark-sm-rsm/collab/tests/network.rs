@@ -12,7 +12,7 @@ use netem::Profile;
 use serde_json::Value;
 
 use common::cli::{circuit, run, run_args, s, scratch, BENCH};
-use measure::testing::{assert_refused, read_json, stderr, Scratch};
+use measure::testing::{assert_refused, read_json, setpriv, stderr, Scratch};
 
 fn can_emulate(test: &str) -> bool {
     match netem::check(&Profile::wan(), &netem::Tools::discover()) {
@@ -228,10 +228,7 @@ fn a_party_killed_mid_proof_fails_the_run_loudly() {
 #[test]
 fn missing_rights_are_refused_in_one_line_before_any_work() {
     let _serial = serial();
-    let Some(setpriv) = ["/usr/bin/setpriv", "/bin/setpriv"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
-    else {
+    let Some(setpriv) = setpriv() else {
         println!("missing_rights_are_refused_in_one_line_before_any_work: skipped, no setpriv");
         return;
     };
