@@ -117,31 +117,26 @@ impl Pinned {
 }
 
 /// The handshake-signature checks, the same for both verifier traits: the ring provider's
-/// algorithms.
+/// algorithms. Each check method calls rustls's function of the same name.
 macro_rules! pinned_signatures {
     () => {
-        fn verify_tls12_signature(
-            &self,
-            message: &[u8],
-            cert: &CertificateDer<'_>,
-            dss: &DigitallySignedStruct,
-        ) -> Result<HandshakeSignatureValid, rustls::Error> {
-            let algs = &self.provider.signature_verification_algorithms;
-            verify_tls12_signature(message, cert, dss, algs)
-        }
-        fn verify_tls13_signature(
-            &self,
-            message: &[u8],
-            cert: &CertificateDer<'_>,
-            dss: &DigitallySignedStruct,
-        ) -> Result<HandshakeSignatureValid, rustls::Error> {
-            let algs = &self.provider.signature_verification_algorithms;
-            verify_tls13_signature(message, cert, dss, algs)
-        }
+        pinned_signatures!(verify_tls12_signature);
+        pinned_signatures!(verify_tls13_signature);
         fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
             self.provider
                 .signature_verification_algorithms
                 .supported_schemes()
+        }
+    };
+    ($check:ident) => {
+        fn $check(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            let algs = &self.provider.signature_verification_algorithms;
+            $check(message, cert, dss, algs)
         }
     };
 }
