@@ -5,7 +5,7 @@
 //! one; every injected fault is detected over the network; bad input is refused with exit
 //! status 2 before any work.
 
-use measure::testing::Bench;
+use measure::testing::{args, Bench};
 
 const BENCH: Bench = measure::bench!("cmix-bench", "cmix");
 
@@ -13,20 +13,10 @@ const BENCH: Bench = measure::bench!("cmix-bench", "cmix");
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     let run = BENCH.run_in_scratch(
         "run",
-        &[
-            "--clients",
-            "16,20",
-            "--groups",
-            "ec,mg",
-            "--threads",
-            "1,2",
-            "--reps",
-            "2",
-            "--ec-width",
-            "2",
-            "--unit-seconds",
-            "0.01",
-        ],
+        &args(
+            "--clients 16,20 --groups ec,mg --threads 1,2 --reps 2 --ec-width 2 \
+             --unit-seconds 0.01",
+        ),
     );
     let stderr = &run.stderr;
     assert!(
@@ -91,25 +81,11 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
 /// reports the fault as detected, with an error that `says` what.
 fn detected(group: &str, tamper: &str, says: &str) {
     let name = format!("tamper-{group}-{}", tamper.replace(':', "-"));
-    let run = BENCH.run_in_scratch(
-        &name,
-        &[
-            "--clients",
-            "16",
-            "--groups",
-            group,
-            "--threads",
-            "1",
-            "--reps",
-            "1",
-            "--ec-width",
-            "2",
-            "--unit-seconds",
-            "0.005",
-            "--tamper",
-            tamper,
-        ],
+    let line = format!(
+        "--clients 16 --groups {group} --threads 1 --reps 1 --ec-width 2 --unit-seconds 0.005 \
+         --tamper {tamper}"
     );
+    let run = BENCH.run_in_scratch(&name, &args(&line));
     let r = BENCH.enveloped(&run.out, true);
     let run = &r["body"]["runs"][0];
     assert_eq!(run["status"], "DETECTED", "{run}");
@@ -156,21 +132,9 @@ fn bad_input_exits_2_before_any_work() {
 
 #[test]
 fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
-    let args = [
-        "--clients",
-        "16",
-        "--groups",
-        "ec,mg",
-        "--threads",
-        "1",
-        "--reps",
-        "2",
-        "--ec-width",
-        "1",
-        "--unit-seconds",
-        "0.001",
-    ];
-    BENCH.seeds_reproduce(&args, |r, seed| {
+    let small =
+        args("--clients 16 --groups ec,mg --threads 1 --reps 2 --ec-width 1 --unit-seconds 0.001");
+    BENCH.seeds_reproduce(&small, |r, seed| {
         let keys = r["body"]["protocol"]["keys"].as_str().unwrap();
         let derived = keys.contains("derived from the public seed (not secret)");
         assert_eq!(derived, seed.is_some(), "{keys}");

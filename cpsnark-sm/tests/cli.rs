@@ -2,24 +2,14 @@
 //! envelope and body schemas; one seed gives the same inputs, no seed fresh ones; bad input is
 //! refused before any work.
 
-use measure::testing::{Bench, SEEDS};
+use measure::testing::{args, Bench, SEEDS};
 
 const BENCH: Bench = measure::bench!("cpsnark-bench", "cpsnark");
 
 /// The arguments of a short run of `groups` at n = 16.
 fn short_args(groups: &str) -> Vec<&str> {
-    vec![
-        "--n",
-        "16",
-        "--samples",
-        "10",
-        "--warm-up",
-        "0.01",
-        "--measurement",
-        "0.01",
-        "--groups",
-        groups,
-    ]
+    let short = args("--n 16 --samples 10 --warm-up 0.01 --measurement 0.01 --groups");
+    [short, vec![groups]].concat()
 }
 
 #[test]

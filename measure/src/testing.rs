@@ -90,12 +90,12 @@ impl Bench {
     }
 
     /// The bad-input test every bench has: each case `(args, says)` (the arguments as one line,
-    /// split at white space), followed by `--out` a file in a scratch directory, is refused (see
+    /// see [`args`]), followed by `--out` a file in a scratch directory, is refused (see
     /// [`Bench::refuses`]) and writes no report; so is `valid` (valid arguments, one line too)
     /// with `--out` the directory itself. Returns the cases' standard errors.
     pub fn refuses_bad_input(&self, cases: &[(&str, &str)], valid: &str) -> Vec<String> {
-        fn line<'a>(args: &'a str, out: &'a str) -> Vec<&'a str> {
-            args.split_whitespace().chain(["--out", out]).collect()
+        fn line<'a>(words: &'a str, out: &'a str) -> Vec<&'a str> {
+            [args(words), vec!["--out", out]].concat()
         }
         let dir = self.scratch("bad-input");
         let out = dir.join("r.json");
@@ -176,6 +176,11 @@ macro_rules! bench {
             name: $name,
         }
     };
+}
+
+/// A command line's arguments, written as one line: its words (split at white space).
+pub fn args(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
 }
 
 /// Two public seeds (64 hex digits) for the seed tests.

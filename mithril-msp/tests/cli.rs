@@ -4,7 +4,7 @@
 //! conform too; one --seed gives one input digest; bad input is refused with exit status 2
 //! before any work.
 
-use measure::testing::Bench;
+use measure::testing::{args, Bench};
 use mithril_msp::measurement::native::OPERATIONS;
 
 const BENCH: Bench = measure::bench!("mithril-bench", "mithril");
@@ -13,26 +13,10 @@ const BENCH: Bench = measure::bench!("mithril-bench", "mithril");
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     let run = BENCH.run_in_scratch(
         "run",
-        &[
-            "--native-n",
-            "2,64",
-            "--threads",
-            "1,2",
-            "--batch",
-            "2",
-            "--reps",
-            "2",
-            "--rep-seconds",
-            "0.001",
-            "--circuit-n",
-            "none",
-            "--size-n",
-            "1,2",
-            "--ablation-n",
-            "none",
-            "--extrapolate",
-            "8",
-        ],
+        &args(
+            "--native-n 2,64 --threads 1,2 --batch 2 --reps 2 --rep-seconds 0.001 --circuit-n none \
+             --size-n 1,2 --ablation-n none --extrapolate 8",
+        ),
     );
     let stderr = &run.stderr;
     assert!(stderr.contains("[progress] mithril-msp native"), "{stderr}");
@@ -100,21 +84,9 @@ fn the_reports_in_data_conform_to_the_schema() {
 #[test]
 fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
     // A small native run: n = 2, one batch of one aggregate.
-    let args = [
-        "--parts",
-        "native",
-        "--native-n",
-        "2",
-        "--threads",
-        "1",
-        "--batch",
-        "1",
-        "--reps",
-        "1",
-        "--rep-seconds",
-        "0.001",
-    ];
-    BENCH.seeds_reproduce(&args, |r, seed| {
+    let small =
+        args("--parts native --native-n 2 --threads 1 --batch 1 --reps 1 --rep-seconds 0.001");
+    BENCH.seeds_reproduce(&small, |r, seed| {
         let keys = r["body"]["keys"].as_str().unwrap();
         let derived = keys.contains("derived from the public seed (not secret)");
         assert_eq!(derived, seed.is_some(), "{keys}");

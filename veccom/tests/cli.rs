@@ -3,7 +3,7 @@
 //! operation with passing checks; one --seed gives one input digest; bad input is refused with
 //! exit status 2 before any work.
 
-use measure::testing::Bench;
+use measure::testing::{args, Bench};
 use veccom::measurement::workload::{MERKLE_OPS, PAIRING_OPS};
 
 const BENCH: Bench = measure::bench!("veccom-bench", "veccom");
@@ -12,22 +12,10 @@ const BENCH: Bench = measure::bench!("veccom-bench", "veccom");
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     let run = BENCH.run_in_scratch(
         "run",
-        &[
-            "--n",
-            "5",
-            "--merkle-n",
-            "9",
-            "--threads",
-            "1,2",
-            "--reps",
-            "2",
-            "--rep-seconds",
-            "0.001",
-            "--batch",
-            "3",
-            "--ablation-n",
-            "4",
-        ],
+        &args(
+            "--n 5 --merkle-n 9 --threads 1,2 --reps 2 --rep-seconds 0.001 --batch 3 \
+             --ablation-n 4",
+        ),
     );
     let stderr = &run.stderr;
     assert!(
@@ -99,23 +87,11 @@ fn the_sample_report_conforms_to_the_schema() {
 #[test]
 fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
     // Set-up, commit and verify of each scheme at n = 4.
-    let args = [
-        "--n",
-        "4",
-        "--merkle-n",
-        "4",
-        "--threads",
-        "1",
-        "--ops",
-        "setup,commit,verify",
-        "--reps",
-        "1",
-        "--rep-seconds",
-        "0.001",
-        "--ablation-n",
-        "none",
-    ];
-    BENCH.seeds_reproduce(&args, |r, seed| {
+    let small = args(
+        "--n 4 --merkle-n 4 --threads 1 --ops setup,commit,verify --reps 1 --rep-seconds 0.001 \
+         --ablation-n none",
+    );
+    BENCH.seeds_reproduce(&small, |r, seed| {
         let trapdoor = r["body"]["trapdoor"].as_str().unwrap();
         assert_eq!(
             trapdoor.contains("not secret"),
