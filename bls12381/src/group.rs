@@ -61,19 +61,19 @@ macro_rules! blst_group {
                 /// self + other (any two points, equal ones included).
                 #[inline]
                 pub fn add(&self, other: &$proj) -> $proj {
-                    let mut out = blst::[<blst_ $p>]::default();
                     // SAFETY: two valid points read; `out`, a distinct local, written.
-                    unsafe { blst::[<blst_ $p _add_or_double>](&mut out, &self.0, &other.0) };
-                    $proj(out)
+                    $proj(crate::output(|out| unsafe {
+                        blst::[<blst_ $p _add_or_double>](out, &self.0, &other.0)
+                    }))
                 }
 
                 /// self + other with an affine second operand (a mixed addition).
                 #[inline]
                 pub fn add_affine(&self, other: &$affine) -> $proj {
-                    let mut out = blst::[<blst_ $p>]::default();
                     // SAFETY: as in `add`.
-                    unsafe { blst::[<blst_ $p _add_or_double_affine>](&mut out, &self.0, &other.0) };
-                    $proj(out)
+                    $proj(crate::output(|out| unsafe {
+                        blst::[<blst_ $p _add_or_double_affine>](out, &self.0, &other.0)
+                    }))
                 }
 
                 /// self += other.
@@ -119,19 +119,19 @@ macro_rules! blst_group {
                 /// scalar·self, the scalar given as `nbits` little-endian bits in `scalar`.
                 pub fn mul_bits(&self, scalar: &[u8], nbits: usize) -> $proj {
                     assert!(nbits <= 8 * scalar.len(), "{nbits} bits in {} bytes", scalar.len());
-                    let mut out = blst::[<blst_ $p>]::default();
                     // SAFETY: blst reads ⌈nbits/8⌉ bytes of `scalar`, which holds at least as many
                     // (asserted), and one valid point; `out` is written.
-                    unsafe { blst::[<blst_ $p _mult>](&mut out, &self.0, scalar.as_ptr(), nbits) };
-                    $proj(out)
+                    $proj(crate::output(|out| unsafe {
+                        blst::[<blst_ $p _mult>](out, &self.0, scalar.as_ptr(), nbits)
+                    }))
                 }
 
                 /// The affine form (one field inversion).
                 pub fn to_affine(&self) -> $affine {
-                    let mut out = blst::[<blst_ $p _affine>]::default();
                     // SAFETY: one valid point read, `out` written.
-                    unsafe { blst::[<blst_ $p _to_affine>](&mut out, &self.0) };
-                    $affine(out)
+                    $affine(crate::output(|out| unsafe {
+                        blst::[<blst_ $p _to_affine>](out, &self.0)
+                    }))
                 }
 
                 /// The affine forms of many points with one shared inversion (Montgomery's trick).
@@ -179,10 +179,10 @@ macro_rules! blst_group {
                 /// The Jacobian form.
                 #[inline]
                 pub fn to_projective(&self) -> $proj {
-                    let mut out = blst::[<blst_ $p>]::default();
                     // SAFETY: one valid point read, `out` written.
-                    unsafe { blst::[<blst_ $p _from_affine>](&mut out, &self.0) };
-                    $proj(out)
+                    $proj(crate::output(|out| unsafe {
+                        blst::[<blst_ $p _from_affine>](out, &self.0)
+                    }))
                 }
 
                 /// −self (y negated; the identity stays itself).

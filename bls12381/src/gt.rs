@@ -6,7 +6,7 @@ use blst::{
     blst_fp12, blst_fp12_conjugate, blst_fp12_cyclotomic_sqr, blst_fp12_is_one, blst_fp12_mul,
 };
 
-use crate::Scalar;
+use crate::{output, Scalar};
 
 /// An element of GT (or of F_p^12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +28,10 @@ impl Gt {
     /// self · other.
     #[inline]
     pub fn mul(&self, other: &Gt) -> Gt {
-        let mut out = blst_fp12::default();
         // SAFETY: two valid field elements read, a distinct local written.
-        unsafe { blst_fp12_mul(&mut out, &self.0, &other.0) };
-        Gt(out)
+        Gt(output(|out| unsafe {
+            blst_fp12_mul(out, &self.0, &other.0)
+        }))
     }
 
     /// self ·= other.
@@ -54,10 +54,10 @@ impl Gt {
     /// self², by the cyclotomic squaring (valid in GT only).
     #[inline]
     pub fn square(&self) -> Gt {
-        let mut out = blst_fp12::default();
         // SAFETY: a valid field element read, a distinct local written.
-        unsafe { blst_fp12_cyclotomic_sqr(&mut out, &self.0) };
-        Gt(out)
+        Gt(output(|out| unsafe {
+            blst_fp12_cyclotomic_sqr(out, &self.0)
+        }))
     }
 
     /// self^k by square-and-multiply over the 255 bits of k (GT only).

@@ -39,3 +39,12 @@ pub use g1::{G1Affine, G1, G1_COMPRESSED_BYTES};
 pub use g2::{G2Affine, G2, G2_COMPRESSED_BYTES};
 pub use gt::Gt;
 pub use scalar::Scalar;
+
+/// The value a blst function writes into its output argument: `op` gets a fresh default value
+/// to write.
+#[inline(always)]
+pub(crate) fn output<T: Default>(op: impl FnOnce(&mut T)) -> T {
+    let mut out = T::default();
+    op(&mut out);
+    out
+}

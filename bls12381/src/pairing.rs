@@ -1,9 +1,9 @@
 //! The optimal ate pairing of BLS12-381: a Miller loop over one or more (G1, G2) pairs sharing
 //! its F_p^12 squarings, then one final exponentiation into GT.
 
-use blst::{blst_final_exp, blst_fp12, blst_miller_loop_n, blst_p1_affine, blst_p2_affine};
+use blst::{blst_final_exp, blst_miller_loop_n, blst_p1_affine, blst_p2_affine};
 
-use crate::{G1Affine, G2Affine, Gt};
+use crate::{output, G1Affine, G2Affine, Gt};
 
 /// Π_i f_(P_i, Q_i): one Miller loop over all pairs (each extra pair costs its line
 /// evaluations, the squarings are shared). The result is not yet in GT.
@@ -13,19 +13,17 @@ pub fn multi_miller_loop(pairs: &[(G1Affine, G2Affine)]) -> Gt {
     }
     let ps: Vec<*const blst_p1_affine> = pairs.iter().map(|(p, _)| &p.0 as *const _).collect();
     let qs: Vec<*const blst_p2_affine> = pairs.iter().map(|(_, q)| &q.0 as *const _).collect();
-    let mut out = blst_fp12::default();
     // SAFETY: `ps` and `qs` hold `pairs.len()` pointers each, to valid affine points that
     // `pairs` keeps alive during the call; `out` is written.
-    unsafe { blst_miller_loop_n(&mut out, qs.as_ptr(), ps.as_ptr(), pairs.len()) };
-    Gt(out)
+    Gt(output(|out| unsafe {
+        blst_miller_loop_n(out, qs.as_ptr(), ps.as_ptr(), pairs.len())
+    }))
 }
 
 /// The final exponentiation f^((p^12 − 1)/r).
 pub fn final_exponentiation(f: &Gt) -> Gt {
-    let mut out = blst_fp12::default();
     // SAFETY: a valid F_p^12 element read, a distinct local written.
-    unsafe { blst_final_exp(&mut out, &f.0) };
-    Gt(out)
+    Gt(output(|out| unsafe { blst_final_exp(out, &f.0) }))
 }
 
 /// e(P, Q).

@@ -10,6 +10,8 @@ use blst::{
 };
 use rand_core::{CryptoRng, RngCore};
 
+use crate::output;
+
 /// An element of F_r.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(transparent)]
@@ -21,11 +23,11 @@ impl Scalar {
 
     /// The scalar with canonical little-endian limbs `limbs`, which must be below r.
     pub fn from_limbs(limbs: [u64; 4]) -> Scalar {
-        let mut out = blst_fr::default();
         // SAFETY: blst reads four limbs from `limbs` (an array of four) and writes one field
         // element into `out`.
-        unsafe { blst_fr_from_uint64(&mut out, limbs.as_ptr()) };
-        Scalar(out)
+        Scalar(output(|out| unsafe {
+            blst_fr_from_uint64(out, limbs.as_ptr())
+        }))
     }
 
     /// A small integer.
@@ -112,28 +114,22 @@ impl Scalar {
     /// self + other.
     #[inline]
     pub fn add(&self, other: &Scalar) -> Scalar {
-        let mut out = blst_fr::default();
         // SAFETY: three valid field elements; `out` is distinct from both inputs.
-        unsafe { blst_fr_add(&mut out, &self.0, &other.0) };
-        Scalar(out)
+        Scalar(output(|out| unsafe { blst_fr_add(out, &self.0, &other.0) }))
     }
 
     /// self − other.
     #[inline]
     pub fn sub(&self, other: &Scalar) -> Scalar {
-        let mut out = blst_fr::default();
         // SAFETY: as in `add`.
-        unsafe { blst_fr_sub(&mut out, &self.0, &other.0) };
-        Scalar(out)
+        Scalar(output(|out| unsafe { blst_fr_sub(out, &self.0, &other.0) }))
     }
 
     /// self · other.
     #[inline]
     pub fn mul(&self, other: &Scalar) -> Scalar {
-        let mut out = blst_fr::default();
         // SAFETY: as in `add`.
-        unsafe { blst_fr_mul(&mut out, &self.0, &other.0) };
-        Scalar(out)
+        Scalar(output(|out| unsafe { blst_fr_mul(out, &self.0, &other.0) }))
     }
 
     /// Overwrites the value with zero (for a set-up trapdoor).

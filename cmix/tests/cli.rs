@@ -5,37 +5,25 @@
 //! one; every injected fault is detected over the network; bad input is refused with exit
 //! status 2 before any work.
 
-use measure::testing::Bench;
+use measure::testing::{args, Bench};
 
 const BENCH: Bench = measure::bench!("cmix-bench", "cmix");
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
-    let dir = BENCH.scratch("run");
-    // Each test's report has its own file name: the body is validated through a scratch file
-    // named after it, shared by the tests of this process.
-    let out = dir.join("sub/small.json");
-    let stderr = BENCH.run_ok(&[
-        "--clients",
-        "16,20",
-        "--groups",
-        "ec,mg",
-        "--threads",
-        "1,2",
-        "--reps",
-        "2",
-        "--ec-width",
-        "2",
-        "--unit-seconds",
-        "0.01",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = BENCH.run_in_scratch(
+        "run",
+        &args(
+            "--clients 16,20 --groups ec,mg --threads 1,2 --reps 2 --ec-width 2 \
+             --unit-seconds 0.01",
+        ),
+    );
+    let stderr = &run.stderr;
     assert!(
         stderr.contains("[progress] cmix ec clients=16 threads=1 batches: 2/2 done"),
         "{stderr}"
     );
-    let report = BENCH.enveloped(&out, true);
+    let report = BENCH.enveloped(&run.out, true);
     assert!(report["seed"].is_null());
     assert_eq!(report["parameters"]["clients"], serde_json::json!([16, 20]));
     let r = &report["body"];
@@ -87,44 +75,23 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     assert!(!r["comparison"].as_array().unwrap().is_empty());
     // Measurements only: verdicts against targets are the analysis's.
     assert!(r.get("targets").is_none());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A run with `tamper` injected in `group` succeeds (a detected fault is a passed check) and
+/// reports the fault as detected, with an error that `says` what.
 fn detected(group: &str, tamper: &str, says: &str) {
     let name = format!("tamper-{group}-{}", tamper.replace(':', "-"));
-    let dir = BENCH.scratch(&name);
-    let out = dir.join(format!("{name}.json"));
-    let o = BENCH.run(&[
-        "--clients",
-        "16",
-        "--groups",
-        group,
-        "--threads",
-        "1",
-        "--reps",
-        "1",
-        "--ec-width",
-        "2",
-        "--unit-seconds",
-        "0.005",
-        "--tamper",
-        tamper,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        o.status.success(),
-        "{group} {tamper} not detected: {stderr}"
+    let line = format!(
+        "--clients 16 --groups {group} --threads 1 --reps 1 --ec-width 2 --unit-seconds 0.005 \
+         --tamper {tamper}"
     );
-    // A detected fault is a passed check.
-    let r = BENCH.enveloped(&out, true);
+    let run = BENCH.run_in_scratch(&name, &args(&line));
+    let r = BENCH.enveloped(&run.out, true);
     let run = &r["body"]["runs"][0];
     assert_eq!(run["status"], "DETECTED", "{run}");
     assert_eq!(run["tamper"], tamper);
     let err = run["error"].as_str().unwrap();
     assert!(err.contains(says), "{group} {tamper}: {err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -142,25 +109,19 @@ fn every_fault_is_detected_over_the_network() {
 
 #[test]
 fn bad_input_exits_2_before_any_work() {
-    let cases: [(&[&str], &str); 10] = [
-        (&["--clients", "3"], "--clients 3"),
-        (&["--clients", "16", "--groups", "ec,dh"], "unknown group"),
-        (&["--clients", "16", "--threads", "0"], "--threads 0"),
-        (&["--clients", "16", "--reps", "0"], "--reps 0"),
-        (&["--clients", "16", "--ec-width", "0"], "--ec-width 0"),
-        (&["--clients", "16", "--tamper", "tag:5:1"], "node 5"),
-        (&["--clients", "16", "--tamper", "tag:1:16"], "slot 16"),
-        (
-            &["--clients", "16", "--tamper", "melt:1"],
-            "expected proof:N",
-        ),
-        (
-            &["--clients", "16", "--seed", "abc"],
-            "64 hexadecimal digits",
-        ),
-        (&["--clients", "x"], "invalid value"),
+    let cases = [
+        ("--clients 3", "--clients 3"),
+        ("--clients 16 --groups ec,dh", "unknown group"),
+        ("--clients 16 --threads 0", "--threads 0"),
+        ("--clients 16 --reps 0", "--reps 0"),
+        ("--clients 16 --ec-width 0", "--ec-width 0"),
+        ("--clients 16 --tamper tag:5:1", "node 5"),
+        ("--clients 16 --tamper tag:1:16", "slot 16"),
+        ("--clients 16 --tamper melt:1", "expected proof:N"),
+        ("--clients 16 --seed abc", "64 hexadecimal digits"),
+        ("--clients x", "invalid value"),
     ];
-    let stderrs = BENCH.refuses_bad_input(&cases, &["--clients", "16"]);
+    let stderrs = BENCH.refuses_bad_input(&cases, "--clients 16");
     for ((args, _), stderr) in cases.iter().zip(stderrs) {
         assert!(
             !stderr.contains("timing the operations"),
@@ -171,21 +132,9 @@ fn bad_input_exits_2_before_any_work() {
 
 #[test]
 fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
-    let args = [
-        "--clients",
-        "16",
-        "--groups",
-        "ec,mg",
-        "--threads",
-        "1",
-        "--reps",
-        "2",
-        "--ec-width",
-        "1",
-        "--unit-seconds",
-        "0.001",
-    ];
-    BENCH.seeds_reproduce(&args, |r, seed| {
+    let small =
+        args("--clients 16 --groups ec,mg --threads 1 --reps 2 --ec-width 1 --unit-seconds 0.001");
+    BENCH.seeds_reproduce(&small, |r, seed| {
         let keys = r["body"]["protocol"]["keys"].as_str().unwrap();
         let derived = keys.contains("derived from the public seed (not secret)");
         assert_eq!(derived, seed.is_some(), "{keys}");

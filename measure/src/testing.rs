@@ -76,24 +76,40 @@ impl Bench {
         report
     }
 
-    /// The bad-input test every bench has: each case `(args, says)`, followed by `--out` a file
-    /// in a scratch directory, is refused (see [`Bench::refuses`]) and writes no report; so is
-    /// `valid` (valid arguments) with `--out` the directory itself. Returns the cases' standard
-    /// errors.
-    pub fn refuses_bad_input(&self, cases: &[(&[&str], &str)], valid: &[&str]) -> Vec<String> {
+    /// Runs the binary with `args` and `--out` a report `sub/<test>.json` in a fresh scratch
+    /// directory for `test` (the binary makes `sub/`), and asserts that it succeeds.
+    pub fn run_in_scratch(&self, test: &str, args: &[&str]) -> ScratchRun {
+        let scratch = Scratch::new(&format!("{}-cli", self.name), test);
+        let out = scratch.path(&format!("sub/{test}.json"));
+        let stderr = self.run_ok(&[args, &["--out", out.to_str().expect("a UTF-8 path")]].concat());
+        ScratchRun {
+            scratch,
+            out,
+            stderr,
+        }
+    }
+
+    /// The bad-input test every bench has: each case `(args, says)` (the arguments as one line,
+    /// see [`args`]), followed by `--out` a file in a scratch directory, is refused (see
+    /// [`Bench::refuses`]) and writes no report; so is `valid` (valid arguments, one line too)
+    /// with `--out` the directory itself. Returns the cases' standard errors.
+    pub fn refuses_bad_input(&self, cases: &[(&str, &str)], valid: &str) -> Vec<String> {
+        fn line<'a>(words: &'a str, out: &'a str) -> Vec<&'a str> {
+            [args(words), vec!["--out", out]].concat()
+        }
         let dir = self.scratch("bad-input");
         let out = dir.join("r.json");
         let path = out.to_str().expect("a UTF-8 path");
         let stderrs = cases
             .iter()
             .map(|(args, says)| {
-                let stderr = self.refuses(&[*args, &["--out", path]].concat(), says);
+                let stderr = self.refuses(&line(args, path), says);
                 assert!(!out.exists(), "{args:?}: a report was written");
                 stderr
             })
             .collect();
         let dir_path = dir.to_str().expect("a UTF-8 path");
-        self.refuses(&[valid, &["--out", dir_path]].concat(), "is a directory");
+        self.refuses(&line(valid, dir_path), "is a directory");
         remove_scratch(&dir);
         stderrs
     }
@@ -138,6 +154,17 @@ impl Bench {
     }
 }
 
+/// A bench's run in a scratch directory ([`Bench::run_in_scratch`]).
+#[derive(Debug)]
+pub struct ScratchRun {
+    /// The scratch directory, removed with the report when this is dropped.
+    pub scratch: Scratch,
+    /// The report.
+    pub out: PathBuf,
+    /// The binary's standard error.
+    pub stderr: String,
+}
+
 /// A [`Bench`] for the calling crate's binary `$bin` (its scratch directories named after
 /// `$name`), from the paths cargo gives the crate's tests.
 #[macro_export]
@@ -149,6 +176,11 @@ macro_rules! bench {
             name: $name,
         }
     };
+}
+
+/// A command line's arguments, written as one line: its words (split at white space).
+pub fn args(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
 }
 
 /// Two public seeds (64 hex digits) for the seed tests.

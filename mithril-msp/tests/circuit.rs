@@ -72,6 +72,13 @@ fn satisfied(st: &Statement) -> bool {
     proof::mock_check(st, &shape(), st.instances()).is_ok()
 }
 
+/// The honest statement of `n` signers of `message`, changed by `cheat`, is unsatisfied.
+fn unsatisfied_after(n: usize, message: &[u8], cheat: impl FnOnce(&mut Statement)) {
+    let mut st = Statement::honest(&Signing::new(n, message, &mut rng()));
+    cheat(&mut st);
+    assert!(!satisfied(&st));
+}
+
 #[test]
 fn honest_statements_are_satisfied() {
     let mut r = rng();
@@ -85,14 +92,12 @@ fn honest_statements_are_satisfied() {
 /// aggregate made with that weight, so that only the weight's derivation can catch it).
 #[test]
 fn a_wrong_weight_is_unsatisfied() {
-    let mut r = rng();
-    let signing = Signing::new(2, b"w", &mut r);
-    let mut st = Statement::honest(&signing);
-    let mut e = bn254::weights(&st.signatures);
-    e[1] = e[1].wrapping_add(1);
-    st.weight_hint = Some((1, e[1], None));
-    st.aggregate = bn254::aggregate_signatures(&st.signatures, &e);
-    assert!(!satisfied(&st));
+    unsatisfied_after(2, b"w", |st| {
+        let mut e = bn254::weights(&st.signatures);
+        e[1] = e[1].wrapping_add(1);
+        st.weight_hint = Some((1, e[1], None));
+        st.aggregate = bn254::aggregate_signatures(&st.signatures, &e);
+    });
 }
 
 /// The other split of the same digest, d + r = lo' + 2^128·hi' (it exists when d + r < 2^254):
@@ -151,10 +156,9 @@ fn a_wrong_signature_is_unsatisfied() {
 /// The public aggregate changed.
 #[test]
 fn a_wrong_aggregate_is_unsatisfied() {
-    let mut r = rng();
-    let mut st = Statement::honest(&Signing::new(1, b"a", &mut r));
-    st.aggregate = (st.aggregate + G1Affine::generator()).to_affine();
-    assert!(!satisfied(&st));
+    unsatisfied_after(1, b"a", |st| {
+        st.aggregate = (st.aggregate + G1Affine::generator()).to_affine();
+    });
 }
 
 /// Signatures σ1 + D, σ2 − D: their plain sum is valid, the weighted one is not.
@@ -177,10 +181,7 @@ fn cancelled_signatures_are_unsatisfied() {
 /// Keys other than the committed ones.
 #[test]
 fn a_wrong_key_commitment_is_unsatisfied() {
-    let mut r = rng();
-    let mut st = Statement::honest(&Signing::new(1, b"k", &mut r));
-    st.key_commitment += Fr::ONE;
-    assert!(!satisfied(&st));
+    unsatisfied_after(1, b"k", |st| st.key_commitment += Fr::ONE);
 }
 
 #[test]

@@ -4,43 +4,27 @@
 //! conform too; one --seed gives one input digest; bad input is refused with exit status 2
 //! before any work.
 
-use measure::testing::Bench;
+use measure::testing::{args, Bench};
 use mithril_msp::measurement::native::OPERATIONS;
 
 const BENCH: Bench = measure::bench!("mithril-bench", "mithril");
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
-    let dir = BENCH.scratch("run");
-    let out = dir.join("sub/report.json");
-    let stderr = BENCH.run_ok(&[
-        "--native-n",
-        "2,64",
-        "--threads",
-        "1,2",
-        "--batch",
-        "2",
-        "--reps",
-        "2",
-        "--rep-seconds",
-        "0.001",
-        "--circuit-n",
-        "none",
-        "--size-n",
-        "1,2",
-        "--ablation-n",
-        "none",
-        "--extrapolate",
-        "8",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = BENCH.run_in_scratch(
+        "run",
+        &args(
+            "--native-n 2,64 --threads 1,2 --batch 2 --reps 2 --rep-seconds 0.001 --circuit-n none \
+             --size-n 1,2 --ablation-n none --extrapolate 8",
+        ),
+    );
+    let stderr = &run.stderr;
     assert!(stderr.contains("[progress] mithril-msp native"), "{stderr}");
     assert!(
         stderr.contains("[progress] mithril-msp circuit"),
         "{stderr}"
     );
-    let report = BENCH.enveloped(&out, true);
+    let report = BENCH.enveloped(&run.out, true);
     let r = report["body"].clone();
     assert!(r.get("targets").is_none(), "verdicts live in the analysis");
     let rows = r["native"]["rows"].as_array().unwrap();
@@ -81,9 +65,10 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         (ex["n"].as_u64(), ex["extrapolated"].as_bool()),
         (Some(8), Some(true))
     );
-    let left: Vec<_> = std::fs::read_dir(out.parent().unwrap()).unwrap().collect();
+    let left: Vec<_> = std::fs::read_dir(run.out.parent().unwrap())
+        .unwrap()
+        .collect();
     assert_eq!(left.len(), 1, "no temporary file left");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -99,21 +84,9 @@ fn the_reports_in_data_conform_to_the_schema() {
 #[test]
 fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
     // A small native run: n = 2, one batch of one aggregate.
-    let args = [
-        "--parts",
-        "native",
-        "--native-n",
-        "2",
-        "--threads",
-        "1",
-        "--batch",
-        "1",
-        "--reps",
-        "1",
-        "--rep-seconds",
-        "0.001",
-    ];
-    BENCH.seeds_reproduce(&args, |r, seed| {
+    let small =
+        args("--parts native --native-n 2 --threads 1 --batch 1 --reps 1 --rep-seconds 0.001");
+    BENCH.seeds_reproduce(&small, |r, seed| {
         let keys = r["body"]["keys"].as_str().unwrap();
         let derived = keys.contains("derived from the public seed (not secret)");
         assert_eq!(derived, seed.is_some(), "{keys}");
@@ -122,17 +95,17 @@ fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
 
 #[test]
 fn bad_input_is_refused_with_status_2_before_any_work() {
-    let cases: [(&[&str], &str); 10] = [
-        (&["--native-n", "0"], "--native-n"),
-        (&["--native-n", "ten"], "--native-n"),
-        (&["--threads", "1,x"], "--threads"),
-        (&["--k", "9"], "k = 9"),
-        (&["--k", "big"], "--k"),
-        (&["--pairing", "fast"], "--pairing"),
-        (&["--parts", "proofs"], "--parts"),
-        (&["--seed", "00"], "64 hexadecimal digits"),
-        (&["--reps", "0"], "--reps"),
-        (&["--circuit-n", "5000"], "--circuit-n"),
+    let cases = [
+        ("--native-n 0", "--native-n"),
+        ("--native-n ten", "--native-n"),
+        ("--threads 1,x", "--threads"),
+        ("--k 9", "k = 9"),
+        ("--k big", "--k"),
+        ("--pairing fast", "--pairing"),
+        ("--parts proofs", "--parts"),
+        ("--seed 00", "64 hexadecimal digits"),
+        ("--reps 0", "--reps"),
+        ("--circuit-n 5000", "--circuit-n"),
     ];
-    BENCH.refuses_bad_input(&cases, &["--parts", "native", "--native-n", "2"]);
+    BENCH.refuses_bad_input(&cases, "--parts native --native-n 2");
 }

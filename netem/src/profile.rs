@@ -337,39 +337,43 @@ impl FromStr for Profile {
 mod tests {
     use super::*;
 
+    /// The round trip and rate of the profile `spec` names.
+    fn link(spec: &str) -> (Duration, Option<Rate>) {
+        let link = spec.parse::<Profile>().unwrap().link.unwrap();
+        (link.rtt, link.rate)
+    }
+
     #[test]
     fn known_profiles_have_the_stated_figures() {
-        let lan: Profile = "lan".parse().unwrap();
-        let link = lan.link.unwrap();
-        assert_eq!(link.rtt, Duration::from_micros(200));
-        assert_eq!(link.rate, Some(Rate(10_000_000_000)));
-        let wan: Profile = "WAN".parse().unwrap();
-        assert_eq!(wan.link.unwrap().rtt, Duration::from_millis(100));
-        assert_eq!(wan.link.unwrap().rate, Some(Rate(100_000_000)));
-        let region: Profile = "region".parse().unwrap();
-        assert_eq!(region.link.unwrap().rtt, Duration::from_millis(20));
+        let ms = Duration::from_millis;
+        assert_eq!(
+            link("lan"),
+            (Duration::from_micros(200), Some(Rate(10_000_000_000)))
+        );
+        assert_eq!(link("WAN"), (ms(100), Some(Rate(100_000_000))));
+        assert_eq!(link("region"), (ms(20), Some(Rate(1_000_000_000))));
         assert!(!"none".parse::<Profile>().unwrap().is_emulated());
     }
 
     #[test]
     fn custom_profiles_parse_and_round_trip() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            link("rtt=50ms,rate=200mbit"),
+            (ms(50), Some(Rate(200_000_000)))
+        );
         let p: Profile = "rtt=50ms,rate=200mbit".parse().unwrap();
-        let link = p.link.unwrap();
-        assert_eq!(link.rtt, Duration::from_millis(50));
-        assert_eq!(link.rate, Some(Rate(200_000_000)));
-        assert_eq!(link.one_way_delay(), Duration::from_millis(25));
+        assert_eq!(p.link.unwrap().one_way_delay(), ms(25));
         assert_eq!(p.spec().parse::<Profile>().unwrap(), p);
+        assert_eq!(link("name=sat,rtt=0.6s,rate=unlimited"), (ms(600), None));
         let q: Profile = "name=sat,rtt=0.6s,rate=unlimited".parse().unwrap();
         assert_eq!(q.name, "sat");
-        assert_eq!(q.link.unwrap().rtt, Duration::from_millis(600));
-        assert_eq!(q.link.unwrap().rate, None);
         assert_eq!(q.spec().parse::<Profile>().unwrap(), q);
         for known in Profile::known() {
             let back: Profile = known.spec().parse().unwrap();
             assert_eq!(back.link, known.link);
         }
-        let us: Profile = "rtt=250us".parse().unwrap();
-        assert_eq!(us.link.unwrap().rtt, Duration::from_micros(250));
+        assert_eq!(link("rtt=250us").0, Duration::from_micros(250));
         assert_eq!(parse_rate("1.5gbit").unwrap(), Rate(1_500_000_000));
     }
 

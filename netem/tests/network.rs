@@ -6,11 +6,12 @@
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use netem::{probe, Error, Network, Profile, Tools};
@@ -30,6 +31,13 @@ fn can_emulate(test: &str) -> bool {
             false
         }
     }
+}
+
+/// The lock of the tests that emulate, where namespaces can be made here (`None`, the reason
+/// printed, where not).
+fn emulating(test: &str) -> Option<MutexGuard<'static, ()>> {
+    let lock = serial();
+    can_emulate(test).then_some(lock)
 }
 
 /// Every (device, inode) of a network namespace that any process holds: as a thread's
@@ -135,23 +143,35 @@ fn our_new_names(before: &BTreeSet<String>) -> Vec<String> {
         .collect()
 }
 
+/// A listener on a free port of party `i`, on a thread inside it that `serve` runs on; the
+/// listener's address as the other parties reach it.
+fn serve_in<T, F>(net: &Network, i: usize, serve: F) -> (JoinHandle<T>, SocketAddr)
+where
+    T: Send + 'static,
+    F: FnOnce(TcpListener) -> T + Send + 'static,
+{
+    let ip = net.ip(i);
+    let (port_tx, port_rx) = std::sync::mpsc::channel();
+    let server = net
+        .thread(i, move || {
+            let listener = TcpListener::bind((ip, 0)).unwrap();
+            port_tx.send(listener.local_addr().unwrap().port()).unwrap();
+            serve(listener)
+        })
+        .unwrap();
+    (server, net.addr(i, port_rx.recv().unwrap()))
+}
+
 /// Sends a message of `len` patterned bytes from party `from` to party `to` and back, checks
 /// that the echo is what was sent.
 fn echo(net: &Network, from: usize, to: usize, len: usize) {
-    let ip = net.ip(to);
-    let (port_tx, port_rx) = std::sync::mpsc::channel();
-    let server = net
-        .thread(to, move || {
-            let listener = TcpListener::bind((ip, 0)).unwrap();
-            port_tx.send(listener.local_addr().unwrap().port()).unwrap();
-            let (mut s, peer) = listener.accept().unwrap();
-            let mut buf = vec![0u8; len];
-            s.read_exact(&mut buf).unwrap();
-            s.write_all(&buf).unwrap();
-            peer.ip()
-        })
-        .unwrap();
-    let addr = net.addr(to, port_rx.recv().unwrap());
+    let (server, addr) = serve_in(net, to, move |listener| {
+        let (mut s, peer) = listener.accept().unwrap();
+        let mut buf = vec![0u8; len];
+        s.read_exact(&mut buf).unwrap();
+        s.write_all(&buf).unwrap();
+        peer.ip()
+    });
     let sent: Vec<u8> = (0..len).map(|i| (i * 7 + from * 13 + to) as u8).collect();
     let expected = sent.clone();
     let client = net
@@ -174,6 +194,36 @@ fn echo(net: &Network, from: usize, to: usize, len: usize) {
     if net.is_emulated() {
         assert_eq!(peer, net.ip(from));
     }
+}
+
+/// In every party a shell that waits on a sleeping child of its own (a grandchild, which
+/// teardown must find by its namespace): the pids of both, and the shells.
+fn sleepers_with_grandchildren(net: &Network) -> (Vec<u32>, Vec<Child>) {
+    let (mut pids, mut children) = (Vec::new(), Vec::new());
+    for i in 0..net.parties() {
+        let mut child = net
+            .command(i, "sh")
+            .unwrap()
+            .args(["-c", "sleep 1000 & echo $!; wait"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        pids.push(child.id());
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        pids.push(line.trim().parse().unwrap());
+        children.push(child);
+    }
+    (pids, children)
+}
+
+/// No process holds the namespaces `inodes` any more, and no name of this crate appeared on the
+/// host since `before`.
+fn assert_nothing_left(inodes: &[u64], before: &BTreeSet<String>) {
+    assert_eq!(wait_released(inodes), Vec::<u64>::new());
+    assert_eq!(our_new_names(before), Vec::<String>::new());
 }
 
 #[test]
@@ -212,10 +262,9 @@ fn parties_exchange_data_over_every_profile() {
 /// one slow wake-up of a loaded machine does not decide).
 #[test]
 fn round_trips_match_the_profiles() {
-    let _lock = serial();
-    if !can_emulate("round_trips_match_the_profiles") {
+    let Some(_lock) = emulating("round_trips_match_the_profiles") else {
         return;
-    }
+    };
     for (profile, rounds) in [
         (Profile::lan(), 200),
         (Profile::region(), 40),
@@ -261,10 +310,9 @@ fn round_trips_match_the_profiles() {
 /// data in each 1514-byte frame: 95.6%), within 15% below and 5% above.
 #[test]
 fn bulk_throughput_matches_the_rate() {
-    let _lock = serial();
-    if !can_emulate("bulk_throughput_matches_the_rate") {
+    let Some(_lock) = emulating("bulk_throughput_matches_the_rate") else {
         return;
-    }
+    };
     for (profile, mib) in [
         (Profile::wan(), 24),
         (Profile::region(), 96),
@@ -321,10 +369,9 @@ fn bulk_throughput_matches_the_rate() {
 /// is still a ceiling, and the test prints what the machine reached.
 #[test]
 fn lan_rate_is_a_ceiling() {
-    let _lock = serial();
-    if !can_emulate("lan_rate_is_a_ceiling") {
+    let Some(_lock) = emulating("lan_rate_is_a_ceiling") else {
         return;
-    }
+    };
     let profile = Profile::lan();
     let net = Network::create(&profile, 2).unwrap();
     let b = probe::bulk(&net, 0, 1, 256 << 20).unwrap();
@@ -339,32 +386,14 @@ fn lan_rate_is_a_ceiling() {
 
 #[test]
 fn teardown_leaves_nothing_behind() {
-    let _lock = serial();
-    if !can_emulate("teardown_leaves_nothing_behind") {
+    let Some(_lock) = emulating("teardown_leaves_nothing_behind") else {
         return;
-    }
+    };
     let before = host_names();
     let net = Network::create(&Profile::wan(), 3).unwrap();
     let inodes = net.namespace_inodes();
     assert_eq!(inodes.len(), 4);
-    let (mut pids, mut children) = (Vec::new(), Vec::new());
-    for i in 0..3 {
-        // Each party leaves a grandchild behind too: teardown must find it by namespace.
-        let mut child = net
-            .command(i, "sh")
-            .unwrap()
-            .args(["-c", "sleep 1000 & echo $!; wait"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        pids.push(child.id());
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        pids.push(line.trim().parse().unwrap());
-        children.push(child);
-    }
+    let (pids, children) = sleepers_with_grandchildren(&net);
     assert!(pids.iter().all(|&p| alive(p)));
     assert_eq!(net.processes_inside().len(), 6);
     drop(net);
@@ -373,16 +402,14 @@ fn teardown_leaves_nothing_behind() {
         assert_eq!(child.wait().unwrap().signal(), Some(9));
     }
     assert!(pids.iter().all(|&p| !alive(p)), "processes survived");
-    assert_eq!(wait_released(&inodes), Vec::<u64>::new());
-    assert_eq!(our_new_names(&before), Vec::<String>::new());
+    assert_nothing_left(&inodes, &before);
 }
 
 #[test]
 fn a_killed_party_leaves_nothing_behind() {
-    let _lock = serial();
-    if !can_emulate("a_killed_party_leaves_nothing_behind") {
+    let Some(_lock) = emulating("a_killed_party_leaves_nothing_behind") else {
         return;
-    }
+    };
     let before = host_names();
     let net = Network::create(&Profile::lan(), 2).unwrap();
     let inodes = net.namespace_inodes();
@@ -398,16 +425,14 @@ fn a_killed_party_leaves_nothing_behind() {
     echo(&net, 0, 1, 1000);
     assert!(net.processes_inside().is_empty());
     drop(net);
-    assert_eq!(wait_released(&inodes), Vec::<u64>::new());
-    assert_eq!(our_new_names(&before), Vec::<String>::new());
+    assert_nothing_left(&inodes, &before);
 }
 
 #[test]
 fn a_panic_tears_the_network_down() {
-    let _lock = serial();
-    if !can_emulate("a_panic_tears_the_network_down") {
+    let Some(_lock) = emulating("a_panic_tears_the_network_down") else {
         return;
-    }
+    };
     let (tx, rx) = std::sync::mpsc::channel();
     let result = std::thread::spawn(move || {
         let net = Network::create(&Profile::region(), 2).unwrap();
@@ -433,10 +458,9 @@ fn a_panic_tears_the_network_down() {
 /// and the namespaces go.
 #[test]
 fn a_killed_owner_leaves_nothing_behind() {
-    let _lock = serial();
-    if !can_emulate("a_killed_owner_leaves_nothing_behind") {
+    let Some(_lock) = emulating("a_killed_owner_leaves_nothing_behind") else {
         return;
-    }
+    };
     let before = host_names();
     let mut owner = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -472,8 +496,7 @@ fn a_killed_owner_leaves_nothing_behind() {
         pids.iter().all(|&p| !alive(p)),
         "processes survived the owner"
     );
-    assert_eq!(wait_released(&inodes), Vec::<u64>::new());
-    assert_eq!(our_new_names(&before), Vec::<String>::new());
+    assert_nothing_left(&inodes, &before);
 }
 
 /// Not a test: the owner process that `a_killed_owner_leaves_nothing_behind` kills.
@@ -484,23 +507,7 @@ fn owner_for_the_kill_test() {
         return;
     }
     let net = Network::create(&Profile::wan(), 2).unwrap();
-    let (mut pids, mut children) = (Vec::new(), Vec::new());
-    for i in 0..2 {
-        let mut child = net
-            .command(i, "sh")
-            .unwrap()
-            .args(["-c", "sleep 1000 & echo $!; wait"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        pids.push(child.id());
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        pids.push(line.trim().parse().unwrap());
-        children.push(child);
-    }
+    let (pids, children) = sleepers_with_grandchildren(&net);
     let join = |v: Vec<String>| v.join(" ");
     println!(
         "READY {} / {}",
@@ -520,10 +527,9 @@ fn owner_for_the_kill_test() {
 /// names.
 #[test]
 fn two_networks_at_once_do_not_collide() {
-    let _lock = serial();
-    if !can_emulate("two_networks_at_once_do_not_collide") {
+    let Some(_lock) = emulating("two_networks_at_once_do_not_collide") else {
         return;
-    }
+    };
     let before = host_names();
     let a = Network::create(&Profile::lan(), 2).unwrap();
     let b = Network::create(&Profile::wan(), 2).unwrap();
@@ -540,27 +546,19 @@ fn two_networks_at_once_do_not_collide() {
     assert_eq!(inodes.iter().collect::<BTreeSet<_>>().len(), 6);
     drop(a);
     drop(b);
-    assert_eq!(wait_released(&inodes), Vec::<u64>::new());
+    assert_nothing_left(&inodes, &before);
 }
 
 #[test]
 fn a_cut_link_stops_traffic_until_restored() {
-    let _lock = serial();
-    if !can_emulate("a_cut_link_stops_traffic_until_restored") {
+    let Some(_lock) = emulating("a_cut_link_stops_traffic_until_restored") else {
         return;
-    }
+    };
     let net = Network::create(&"rtt=1ms".parse().unwrap(), 2).unwrap();
-    let ip = net.ip(0);
-    let (port_tx, port_rx) = std::sync::mpsc::channel();
-    let _server = net
-        .thread(0, move || {
-            let listener = TcpListener::bind((ip, 0)).unwrap();
-            port_tx.send(listener.local_addr().unwrap().port()).unwrap();
-            // The one connection that gets through (after the link is back).
-            let _ = listener.accept();
-        })
-        .unwrap();
-    let addr = net.addr(0, port_rx.recv().unwrap());
+    // The one connection that gets through (after the link is back).
+    let (_server, addr) = serve_in(&net, 0, |listener| {
+        let _ = listener.accept();
+    });
     net.cut_link(0).unwrap();
     let cut = net
         .run_in(1, move || {

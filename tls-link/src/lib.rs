@@ -35,6 +35,9 @@ use rustls::{
     ServerConfig, ServerConnection, SignatureScheme,
 };
 
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+
 /// The largest message accepted.
 pub const MAX_FRAME: usize = 1 << 30;
 
@@ -111,32 +114,31 @@ impl Pinned {
             ))
         }
     }
+}
 
-    fn tls12(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let algs = &self.provider.signature_verification_algorithms;
-        verify_tls12_signature(message, cert, dss, algs)
-    }
-
-    fn tls13(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let algs = &self.provider.signature_verification_algorithms;
-        verify_tls13_signature(message, cert, dss, algs)
-    }
-
-    fn schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
+/// The handshake-signature checks, the same for both verifier traits: the ring provider's
+/// algorithms. Each check method calls rustls's function of the same name.
+macro_rules! pinned_signatures {
+    () => {
+        pinned_signatures!(verify_tls12_signature);
+        pinned_signatures!(verify_tls13_signature);
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            self.provider
+                .signature_verification_algorithms
+                .supported_schemes()
+        }
+    };
+    ($check:ident) => {
+        fn $check(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            let algs = &self.provider.signature_verification_algorithms;
+            $check(message, cert, dss, algs)
+        }
+    };
 }
 
 impl ServerCertVerifier for Pinned {
@@ -151,25 +153,7 @@ impl ServerCertVerifier for Pinned {
         self.known(end_entity)
             .map(|()| ServerCertVerified::assertion())
     }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.tls12(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.tls13(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.schemes()
-    }
+    pinned_signatures!();
 }
 
 impl ClientCertVerifier for Pinned {
@@ -185,25 +169,7 @@ impl ClientCertVerifier for Pinned {
         self.known(end_entity)
             .map(|()| ClientCertVerified::assertion())
     }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.tls12(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.tls13(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.schemes()
-    }
+    pinned_signatures!();
 }
 
 /// The server side of `id`, accepting clients that present one of `clients` (mandatory).
@@ -211,10 +177,15 @@ pub fn server_config(
     id: &Identity,
     clients: Vec<CertificateDer<'static>>,
 ) -> io::Result<Arc<ServerConfig>> {
+    server(id, Arc::new(Pinned::new(clients)))
+}
+
+/// A TLS 1.3 server side of `id` whose clients `clients` checks.
+fn server(id: &Identity, clients: Arc<dyn ClientCertVerifier>) -> io::Result<Arc<ServerConfig>> {
     let c = ServerConfig::builder_with_provider(provider())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .map_err(io::Error::other)?
-        .with_client_cert_verifier(Arc::new(Pinned::new(clients)))
+        .with_client_cert_verifier(clients)
         .with_single_cert(vec![id.cert.clone()], id.key())
         .map_err(io::Error::other)?;
     Ok(Arc::new(c))
@@ -267,16 +238,25 @@ struct Receiver {
     pending: Vec<u8>,
 }
 
-/// Counts the bytes written through it.
-struct CountingWriter<'a> {
+/// The socket, counting the bytes read from and written to it.
+struct Counted<'a> {
     socket: &'a TcpStream,
-    count: &'a AtomicU64,
+    sent: &'a AtomicU64,
+    received: &'a AtomicU64,
 }
 
-impl Write for CountingWriter<'_> {
+impl Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = (&mut &*self.socket).read(buf)?;
+        self.received.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl Write for Counted<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = (&mut &*self.socket).write(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        self.sent.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -318,25 +298,11 @@ impl Link {
         let sent = AtomicU64::new(0);
         let received = AtomicU64::new(0);
         {
-            struct Counted<'a>(&'a TcpStream, &'a AtomicU64, &'a AtomicU64);
-            impl Read for Counted<'_> {
-                fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                    let n = (&mut &*self.0).read(buf)?;
-                    self.2.fetch_add(n as u64, Ordering::Relaxed);
-                    Ok(n)
-                }
-            }
-            impl Write for Counted<'_> {
-                fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                    let n = (&mut &*self.0).write(buf)?;
-                    self.1.fetch_add(n as u64, Ordering::Relaxed);
-                    Ok(n)
-                }
-                fn flush(&mut self) -> io::Result<()> {
-                    (&mut &*self.0).flush()
-                }
-            }
-            let mut io = Counted(&socket, &sent, &received);
+            let mut io = Counted {
+                socket: &socket,
+                sent: &sent,
+                received: &received,
+            };
             while conn.is_handshaking() {
                 conn.complete_io(&mut io)?;
             }
@@ -360,6 +326,15 @@ impl Link {
             sent,
             received,
         })
+    }
+
+    /// The socket, for writes that count towards this link's bytes sent.
+    fn counted(&self) -> Counted<'_> {
+        Counted {
+            socket: &self.socket,
+            sent: &self.sent,
+            received: &self.received,
+        }
     }
 
     /// The certificate the peer presented.
@@ -391,10 +366,7 @@ impl Link {
         frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
         frame.extend_from_slice(body);
         let mut tls = lock(&self.tls);
-        let mut out = CountingWriter {
-            socket: &self.socket,
-            count: &self.sent,
-        };
+        let mut out = self.counted();
         let mut done = 0;
         while done < frame.len() {
             let n = tls.conn.writer().write(&frame[done..])?;
@@ -445,10 +417,7 @@ impl Link {
                 // gone cannot take them: that is no reason to lose what it sent before it went
                 // (its last frames are in this very read), so a failed write is left to the
                 // next read to notice as the connection's end.
-                let mut out = CountingWriter {
-                    socket: &self.socket,
-                    count: &self.sent,
-                };
+                let mut out = self.counted();
                 while tls.conn.wants_write() {
                     if tls.conn.write_tls(&mut out).is_err() {
                         break;
@@ -480,13 +449,7 @@ impl Link {
 /// The server side of `id` for clients that present no certificate (who they are is for the
 /// protocol to say, e.g. by a registration key): the server authenticates, the client does not.
 pub fn server_config_without_client_certs(id: &Identity) -> io::Result<Arc<ServerConfig>> {
-    let c = ServerConfig::builder_with_provider(provider())
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .map_err(io::Error::other)?
-        .with_no_client_auth()
-        .with_single_cert(vec![id.cert.clone()], id.key())
-        .map_err(io::Error::other)?;
-    Ok(Arc::new(c))
+    server(id, Arc::new(rustls::server::NoClientAuth))
 }
 
 /// A client side without a certificate, trusting servers that present one of `servers`.
@@ -519,14 +482,17 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Peers;
 
     #[test]
     fn pinned_links_carry_frames_both_ways_and_refuse_strangers() {
-        let server = Identity::generate().unwrap();
-        let client = Identity::generate().unwrap();
-        let stranger = Identity::generate().unwrap();
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
+        let Peers {
+            server,
+            client,
+            stranger,
+            listener,
+            addr,
+        } = Peers::new();
         let sc = server_config(&server, vec![client.cert.clone()]).unwrap();
         let server_cert = server.cert.clone();
         let client_cert = client.cert.clone();
@@ -582,16 +548,13 @@ mod tests {
 
     #[test]
     fn a_cut_link_ends_the_peers_receive() {
-        let a = Identity::generate().unwrap();
-        let b = Identity::generate().unwrap();
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let sc = server_config(&a, vec![b.cert.clone()]).unwrap();
+        let peers = Peers::new();
+        let (sc, cc, addr) = (peers.server_config(), peers.client_config(), peers.addr);
         let t = std::thread::spawn(move || {
-            let l = Link::accept(&listener, sc).unwrap();
+            let l = Link::accept(&peers.listener, sc).unwrap();
             l.recv()
         });
-        let l = Link::connect(addr, client_config(&b, vec![a.cert.clone()]).unwrap()).unwrap();
+        let l = Link::connect(addr, cc).unwrap();
         l.shutdown();
         assert!(t.join().unwrap().is_err());
         assert!(l.recv().is_err());

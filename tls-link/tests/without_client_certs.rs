@@ -2,22 +2,20 @@
 //! trusts another certificate fails its handshake), frames pass both ways, and a timeout ends
 //! a receive that waits too long.
 
-use std::net::TcpListener;
 use std::time::Duration;
 
-use tls_link::{client_config_without_cert, server_config_without_client_certs, Identity, Link};
-
-/// A server's identity and a listener on a free loopback port.
-fn listening() -> (Identity, TcpListener) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    (Identity::generate().unwrap(), listener)
-}
+use tls_link::testing::Peers;
+use tls_link::{client_config_without_cert, server_config_without_client_certs, Link};
 
 #[test]
 fn a_client_without_a_certificate_reaches_only_the_pinned_server() {
-    let (server, listener) = listening();
-    let stranger = Identity::generate().unwrap();
-    let addr = listener.local_addr().unwrap();
+    let Peers {
+        server,
+        stranger,
+        listener,
+        addr,
+        ..
+    } = Peers::new();
     let sc = server_config_without_client_certs(&server).unwrap();
     let t = std::thread::spawn(move || {
         let l = Link::accept(&listener, sc.clone()).unwrap();
@@ -44,8 +42,12 @@ fn a_client_without_a_certificate_reaches_only_the_pinned_server() {
 
 #[test]
 fn a_timeout_ends_a_receive_from_a_silent_peer() {
-    let (server, listener) = listening();
-    let addr = listener.local_addr().unwrap();
+    let Peers {
+        server,
+        listener,
+        addr,
+        ..
+    } = Peers::new();
     let sc = server_config_without_client_certs(&server).unwrap();
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     let t = std::thread::spawn(move || {
@@ -67,11 +69,13 @@ fn a_timeout_ends_a_receive_from_a_silent_peer() {
 /// the same read as its last handshake message, and must still be received.
 #[test]
 fn a_frame_sent_right_after_the_handshake_is_received() {
-    let (server, listener) = listening();
-    let client = Identity::generate().unwrap();
-    let addr = listener.local_addr().unwrap();
-    let sc = tls_link::server_config(&server, vec![client.cert.clone()]).unwrap();
-    let cc = tls_link::client_config(&client, vec![server.cert.clone()]).unwrap();
+    let peers = Peers::new();
+    let (sc, cc, addr, listener) = (
+        peers.server_config(),
+        peers.client_config(),
+        peers.addr,
+        peers.listener,
+    );
     let rounds = 40;
     let t = std::thread::spawn(move || {
         for _ in 0..rounds {

@@ -3,33 +3,21 @@
 //! operation with passing checks; one --seed gives one input digest; bad input is refused with
 //! exit status 2 before any work.
 
-use measure::testing::Bench;
+use measure::testing::{args, Bench};
 use veccom::measurement::workload::{MERKLE_OPS, PAIRING_OPS};
 
 const BENCH: Bench = measure::bench!("veccom-bench", "veccom");
 
 #[test]
 fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
-    let dir = BENCH.scratch("run");
-    let out = dir.join("sub/report.json");
-    let stderr = BENCH.run_ok(&[
-        "--n",
-        "5",
-        "--merkle-n",
-        "9",
-        "--threads",
-        "1,2",
-        "--reps",
-        "2",
-        "--rep-seconds",
-        "0.001",
-        "--batch",
-        "3",
-        "--ablation-n",
-        "4",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = BENCH.run_in_scratch(
+        "run",
+        &args(
+            "--n 5 --merkle-n 9 --threads 1,2 --reps 2 --rep-seconds 0.001 --batch 3 \
+             --ablation-n 4",
+        ),
+    );
+    let stderr = &run.stderr;
     assert!(
         stderr.contains("[progress] veccom pairing-bls12-381 n=5"),
         "{stderr}"
@@ -38,7 +26,7 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         stderr.contains("[veccom] merkle-sha256 n=9 threads=1 verify"),
         "{stderr}"
     );
-    let report = BENCH.enveloped(&out, true);
+    let report = BENCH.enveloped(&run.out, true);
     assert!(report["provenance"]["commit"].is_string());
     let r = report["body"].clone();
     let rows = r["rows"].as_array().unwrap();
@@ -78,7 +66,7 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
         .as_object_mut()
         .unwrap()
         .remove("cpu_s");
-    let bad = dir.join("broken.json");
+    let bad = run.scratch.path("broken.json");
     std::fs::write(&bad, serde_json::to_string(&broken).unwrap()).unwrap();
     assert!(BENCH
         .validate_enveloped(&bad)
@@ -88,7 +76,6 @@ fn a_small_run_writes_a_report_that_conforms_to_the_schema() {
     broken["body"]["rows"][1]["scheme"] = "rsa-accumulator".into();
     std::fs::write(&bad, serde_json::to_string(&broken).unwrap()).unwrap();
     assert!(BENCH.validate_enveloped(&bad).is_err());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -100,23 +87,11 @@ fn the_sample_report_conforms_to_the_schema() {
 #[test]
 fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
     // Set-up, commit and verify of each scheme at n = 4.
-    let args = [
-        "--n",
-        "4",
-        "--merkle-n",
-        "4",
-        "--threads",
-        "1",
-        "--ops",
-        "setup,commit,verify",
-        "--reps",
-        "1",
-        "--rep-seconds",
-        "0.001",
-        "--ablation-n",
-        "none",
-    ];
-    BENCH.seeds_reproduce(&args, |r, seed| {
+    let small = args(
+        "--n 4 --merkle-n 4 --threads 1 --ops setup,commit,verify --reps 1 --rep-seconds 0.001 \
+         --ablation-n none",
+    );
+    BENCH.seeds_reproduce(&small, |r, seed| {
         let trapdoor = r["body"]["trapdoor"].as_str().unwrap();
         assert_eq!(
             trapdoor.contains("not secret"),
@@ -128,14 +103,14 @@ fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
 
 #[test]
 fn bad_input_is_refused_with_a_message_and_status_2() {
-    let cases: [(&[&str], &str); 7] = [
-        (&["--n", "0"], "n = 0"),
-        (&["--schemes", "rsa"], "unknown scheme"),
-        (&["--threads", "0"], "thread counts"),
-        (&["--ops", "frobnicate"], "unknown operation"),
-        (&["--n", "2^3..100"], "powers of two"),
-        (&["--reps", "0"], "repetitions"),
-        (&["--seed", "42"], "64 hexadecimal digits"),
+    let cases = [
+        ("--n 0", "n = 0"),
+        ("--schemes rsa", "unknown scheme"),
+        ("--threads 0", "thread counts"),
+        ("--ops frobnicate", "unknown operation"),
+        ("--n 2^3..100", "powers of two"),
+        ("--reps 0", "repetitions"),
+        ("--seed 42", "64 hexadecimal digits"),
     ];
-    BENCH.refuses_bad_input(&cases, &[]);
+    BENCH.refuses_bad_input(&cases, "");
 }

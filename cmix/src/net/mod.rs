@@ -63,30 +63,29 @@ pub use measure::hex::{decode as unhex, encode as hex};
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tls_link::testing::Peers;
 
     #[test]
-    fn pinned_tls_carries_frames_and_refuses_an_unknown_certificate() {
-        let server = Identity::generate().unwrap();
-        let client = Identity::generate().unwrap();
-        let stranger = Identity::generate().unwrap();
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let sc = server_config(&server, vec![client.cert.clone()]).unwrap();
+    fn json_frames_pass_over_pinned_links_and_an_unknown_certificate_is_refused() {
+        let peers = Peers::new();
+        let (sc, cc, addr) = (peers.server_config(), peers.client_config(), peers.addr);
+        let stranger = peers.stranger.cert.clone();
         let t = std::thread::spawn(move || {
-            let l = accept(&listener, sc.clone()).unwrap();
-            let got = l.recv().unwrap();
-            l.send(&got).unwrap();
+            let l = accept(&peers.listener, sc.clone()).unwrap();
+            let got: Vec<String> = l.recv_json().unwrap();
+            l.send_json(&got).unwrap();
             assert!(l.peer_cert().is_some());
             // A client that pins another certificate fails its handshake.
-            assert!(accept(&listener, sc).is_err());
+            assert!(accept(&peers.listener, sc).is_err());
         });
-        let cc = client_config(&client, vec![server.cert.clone()]).unwrap();
         let l = connect(addr, cc).unwrap();
-        l.send(b"hello").unwrap();
-        assert_eq!(l.recv().unwrap(), b"hello");
+        let keys = vec![hex(&[0xab, 0x01]), hex(&[])];
+        l.send_json(&keys).unwrap();
+        assert_eq!(l.recv_json::<Vec<String>>().unwrap(), keys);
+        assert_eq!(unhex(&keys[0]).unwrap(), [0xab, 0x01]);
         let (sent, received) = l.counts();
         assert!(sent > 9 && received > 9);
-        let bad = client_config_without_cert(vec![stranger.cert.clone()]).unwrap();
+        let bad = client_config_without_cert(vec![stranger]).unwrap();
         assert!(connect(addr, bad).is_err());
         t.join().unwrap();
     }

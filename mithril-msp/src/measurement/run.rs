@@ -159,13 +159,20 @@ fn row_line(r: &Row) -> String {
         format!(", x{:.2} of bound ({})", b.ratio_cpu, b.what)
     });
     let agg = r.aggregates.map_or(String::new(), |a| format!(" b={a}"));
+    let what = format!(
+        "native {} n={}{agg} threads={}",
+        r.operation, r.n, r.threads
+    );
+    timed_line(&what, r.cpu_s.median, &bound, r.verified)
+}
+
+/// A timed operation's line on the terminal: what ran, its median CPU time, what follows it,
+/// and whether its check failed.
+fn timed_line(what: &str, cpu_s: f64, then: &str, verified: bool) -> String {
     format!(
-        "[mithril-msp] native {} n={}{agg} threads={}: {:.4} ms cpu{bound}{}",
-        r.operation,
-        r.n,
-        r.threads,
-        1e3 * r.cpu_s.median,
-        if r.verified { "" } else { " CHECK FAILED" }
+        "[mithril-msp] {what}: {:.4} ms cpu{then}{}",
+        1e3 * cpu_s,
+        if verified { "" } else { " CHECK FAILED" }
     )
 }
 
@@ -335,14 +342,11 @@ fn stm_line(r: &StmRow) -> String {
     let ours = r
         .ours_over_stm
         .map_or(String::new(), |x| format!(", ours/mithril-stm x{x:.3}"));
-    format!(
-        "[mithril-msp] mithril-stm {} n={} ({} signatures): {:.4} ms cpu{ours}{}",
-        r.operation,
-        r.n,
-        r.signatures,
-        1e3 * r.cpu_s.median,
-        if r.verified { "" } else { " CHECK FAILED" }
-    )
+    let what = format!(
+        "mithril-stm {} n={} ({} signatures)",
+        r.operation, r.n, r.signatures
+    );
+    timed_line(&what, r.cpu_s.median, &ours, r.verified)
 }
 
 fn other(p: PairingCheck) -> PairingCheck {

@@ -59,6 +59,17 @@ impl<'a> Variant<'a> {
             agrees,
         }
     }
+
+    /// A method that computes the chosen method's function: it agrees when `run` gives `want`.
+    pub fn agreeing<R: PartialEq>(
+        name: &'static str,
+        description: &'static str,
+        want: &R,
+        mut run: impl FnMut() -> R + 'a,
+    ) -> Self {
+        let agrees = run() == *want;
+        Variant::new(name, description, Some(agrees), run)
+    }
 }
 
 /// The methods compared for one operation, simplest first, chosen last.
@@ -162,10 +173,10 @@ impl AblationData {
             scheme: PAIRING,
             operation: "commit",
             variants: vec![
-                Variant::new(
+                Variant::agreeing(
                     "naive",
                     "one blst scalar multiplication (GLV) per value, then a sum",
-                    Some(naive_msm(bases, m) == want),
+                    &want,
                     move || naive_msm(bases, m),
                 ),
                 Variant::new(
@@ -174,22 +185,22 @@ impl AblationData {
                     Some(ark_agrees),
                     ark_msm,
                 ),
-                Variant::new(
+                Variant::agreeing(
                     "blst-pippenger",
                     "blst's Pippenger MSM (variable bases)",
-                    Some(pippenger_msm(bases, m) == want),
+                    &want,
                     move || pippenger_msm(bases, m),
                 ),
-                Variant::new(
+                Variant::agreeing(
                     "table-jacobian",
                     "fixed-base shifted table, one bucket pass, Jacobian buckets",
-                    Some(jacobian() == want),
+                    &want,
                     jacobian,
                 ),
-                Variant::new(
+                Variant::agreeing(
                     "table-batch-affine",
                     "fixed-base shifted table, one bucket pass, batch-affine buckets",
-                    Some(table.msm(slots, m) == want),
+                    &want,
                     move || table.msm(slots, m),
                 ),
             ],
@@ -213,10 +224,10 @@ impl AblationData {
                     Some(true),
                     move || base.mul(&delta),
                 ),
-                Variant::new(
+                Variant::agreeing(
                     "table-straus",
                     "Straus over the shifted table, NAF digits: c doublings",
-                    Some(table.mul(slot, &delta) == want),
+                    &want,
                     move || table.mul(slot, &delta),
                 ),
             ],
@@ -238,16 +249,16 @@ impl AblationData {
             scheme: PAIRING,
             operation: "verify",
             variants: vec![
-                Variant::new(
+                Variant::agreeing(
                     "two-pairings",
                     "two pairings (two Miller loops, two final exponentiations), T^m by square-and-multiply",
-                    Some(two_pairings() == chosen()),
+                    &chosen(),
                     two_pairings,
                 ),
-                Variant::new(
+                Variant::agreeing(
                     "multi-miller",
                     "one 2-pair Miller loop and one final exponentiation, T^m by square-and-multiply",
-                    Some(square_multiply() == chosen()),
+                    &chosen(),
                     square_multiply,
                 ),
                 Variant::new(
