@@ -39,6 +39,7 @@ use crate::primitives::counters::vmul;
 use crate::primitives::group::{random_scalars, Generators, Gt};
 use crate::primitives::sharing::response_shares;
 use crate::primitives::transcript::Transcript;
+use crate::proofs::{multiply_entries, CommitmentFactors};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs (output order).
@@ -129,14 +130,19 @@ pub struct Commitments<E: Pairing> {
     pub t3: Vec<Gt<E>>,
 }
 
-impl<E: Pairing> Commitments<E> {
-    /// The identity for n entries.
-    pub fn empty(n: usize) -> Self {
+impl<E: Pairing> CommitmentFactors for Commitments<E> {
+    fn empty(n: usize) -> Self {
         Commitments {
             t1: vec![Gt::<E>::zero(); n],
             t2: vec![Gt::<E>::zero(); n],
             t3: vec![Gt::<E>::zero(); n],
         }
+    }
+
+    fn add(&mut self, other: &Commitments<E>) {
+        multiply_entries(&mut self.t1, &other.t1);
+        multiply_entries(&mut self.t2, &other.t2);
+        multiply_entries(&mut self.t3, &other.t3);
     }
 }
 
@@ -218,21 +224,6 @@ pub fn commit_share<E: Pairing>(
         c.t3[j] = t;
     }
     (c, Nonces(w))
-}
-
-impl<E: Pairing> Commitments<E> {
-    /// Multiplies another mixer's factors into these products.
-    pub fn add(&mut self, other: &Commitments<E>) {
-        for (a, b) in self.t1.iter_mut().zip(&other.t1) {
-            *a += b;
-        }
-        for (a, b) in self.t2.iter_mut().zip(&other.t2) {
-            *a += b;
-        }
-        for (a, b) in self.t3.iter_mut().zip(&other.t3) {
-            *a += b;
-        }
-    }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -95,6 +95,37 @@ where
         .collect()
 }
 
+/// The homomorphic product of every mixer's factors, `multiply_in(k)` taking in mixer k's: with
+/// one process each mixer's timer (leaf `label` over `total` entries) multiplies in its own factor
+/// (as upstream); a mixer in its own process computes the whole product, and so does a process
+/// without a mixer (untimed). `also` runs in each mixer's timer after the product; its results by
+/// mixer index, `None` for the mixers of other processes.
+pub(crate) fn each_mixer_multiplies_in<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    mut multiply_in: impl FnMut(usize),
+    mut also: impl FnMut(&mut Mixer<E>) -> T,
+) -> Vec<Option<T>>
+where
+    E: Pairing,
+{
+    let (networked, m) = (c.networked_run(), mixers.m());
+    let hosted = each_mixer_private(c, mixers, label, total, |mx| {
+        if networked {
+            (0..m).for_each(&mut multiply_in);
+        } else {
+            multiply_in(mx.k);
+        }
+        also(mx)
+    });
+    if hosted.iter().all(Option::is_none) {
+        (0..m).for_each(&mut multiply_in);
+    }
+    hosted
+}
+
 /// Every mixer computes the same public value itself (identical results, as upstream), timed
 /// as its leaf `label`. A process without a mixer reads the last mixer's, which it posts.
 pub(crate) fn each_mixer_same<E, T>(
@@ -324,6 +355,31 @@ where
     let parts: Vec<S> = parts.into_iter().map(|p| p.expect("every part")).collect();
     let ok = each_mixer_checks_the_others(c, mixers, check_label, |k| holds(k, &parts[k]))?;
     Ok((parts, ok))
+}
+
+/// A threshold decryption: every mixer makes its decryption shares with their proofs (leaf
+/// `labels[0]` over `total` entries), each mixer checks every other mixer's shares with `holds`
+/// (leaf `labels[1]`, [`try_each_mixer_then_checks_others`]), then every mixer combines all the
+/// shares itself (leaf `labels[2]`, identical results, as upstream). Returns the combination and
+/// whether every check passed; the caller records the status.
+pub(crate) fn threshold_decryption<E, S, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    [make_label, check_label, combine_label]: [&str; 3],
+    total: usize,
+    make: impl FnMut(&mut Mixer<E>) -> Result<S>,
+    holds: impl Fn(usize, &S) -> bool + Sync,
+    combine: impl Fn(&[S]) -> Result<T>,
+) -> Result<(T, bool)>
+where
+    E: Pairing,
+    S: Wire + Clone + Send + Sync + 'static,
+    T: Wire + Clone + Send + 'static,
+{
+    let labels = [make_label, check_label];
+    let (shares, ok) = try_each_mixer_then_checks_others(c, mixers, labels, total, make, holds)?;
+    let combined = try_each_mixer_same(c, mixers, combine_label, || combine(&shares))?;
+    Ok((combined, ok))
 }
 
 /// Mixer k's turn in a chain (each mixer's input is another mixer's output): `f` runs it (and
