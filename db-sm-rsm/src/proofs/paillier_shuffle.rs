@@ -389,6 +389,51 @@ pub fn prove_shuffle<E: Pairing>(
     })
 }
 
+/// The response `m + chal·x` to the mask m of the integer x.
+fn respond(m: Integer, chal: &Integer, x: &Integer) -> Integer {
+    m + Integer::from(chal * x)
+}
+
+/// The masks both sub-proofs draw, in this order, for t1 and t2 (b1's exponents, opened by z_t)
+/// and for the FO randomness y1 (of the sub-proof's z1) and y_t (of z_t).
+struct OpeningMasks {
+    t1: Integer,
+    t2: Integer,
+    y1: Integer,
+    y_t: Integer,
+}
+
+impl OpeningMasks {
+    fn draw(len: &Lengths, rng: &mut (impl RngCore + CryptoRng)) -> Self {
+        let t1 = random_bits(rng, len.t);
+        let t2 = random_bits(rng, len.t);
+        let y1 = random_bits(rng, len.y);
+        let y_t = random_bits(rng, len.y);
+        OpeningMasks { t1, t2, y1, y_t }
+    }
+
+    /// Cb1 = h1^{m_t0}·g0^{m_t1}·g1^{m_t2}, the first message of the b1 equation.
+    fn cb1<E: Pairing>(&self, st: &ShuffleStatement<'_, E>, m_t0: &E::ScalarField) -> E::G1Affine {
+        let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+        (st.gens.h1.mul(m_t0) + smul::<E>(&g0, &self.t1) + smul::<E>(&g1, &self.t2)).into_affine()
+    }
+
+    /// Cz2 = FO((m_t1, m_t2); m_y_t), the first message of z_t's opening.
+    fn cz2(&self, fo: &FoKey) -> Result<Integer> {
+        fo.commit(&[self.t1.clone(), self.t2.clone()], &self.y_t)
+    }
+
+    /// The responses (d_t1, d_t2, d_y1, d_y2) for t1, t2, the sub-proof's y1 and y_t.
+    fn respond<E: Pairing>(self, chal: &Integer, c: &Common<E>, y1: &Integer) -> [Integer; 4] {
+        [
+            respond(self.t1, chal, &c.t1),
+            respond(self.t2, chal, &c.t2),
+            respond(self.y1, chal, y1),
+            respond(self.y_t, chal, &c.y_t),
+        ]
+    }
+}
+
 /// (a) The equal-exponent sub-proof.
 pub(crate) fn prove_equal_exponents<E: Pairing>(
     st: &ShuffleStatement<'_, E>,
@@ -398,28 +443,24 @@ pub(crate) fn prove_equal_exponents<E: Pairing>(
     let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
     let n = st.input.len();
     let len = Lengths::new::<E>(pk, fo);
-    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
     let y1 = fo.random_y(rng);
     let z1 = fo.commit(&c.e_p, &y1)?;
     let m_e0 = E::ScalarField::rand(rng);
     let m_t0 = E::ScalarField::rand(rng);
     let m_e: Vec<Integer> = (0..n).map(|_| random_bits(rng, len.e)).collect();
-    let m_t1 = random_bits(rng, len.t);
-    let m_t2 = random_bits(rng, len.t);
-    let m_y1 = random_bits(rng, len.y);
-    let m_y2 = random_bits(rng, len.y);
+    let m = OpeningMasks::draw(&len, rng);
     let m_e_f: Vec<E::ScalarField> = to_scalars(&m_e);
     let ca = (st.gens.h1.mul(&m_e0)
         + msm_short::<E::G1>(&st.ck.gens[..n], &m_e_f, len.e as usize)?)
     .into_affine();
-    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let cb1 = m.cb1(st, &m_t0);
     let cb2 = mul_mod(
-        &mul_mod(&pk.one_plus_n_pow(&m_t1), &pk.h_pow(&m_t2), n2),
+        &mul_mod(&pk.one_plus_n_pow(&m.t1), &pk.h_pow(&m.t2), n2),
         &multi_pow_mod(st.output, &m_e, n2),
         n2,
     );
-    let cz1 = fo.commit(&m_e, &m_y1)?;
-    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
+    let cz1 = fo.commit(&m_e, &m.y1)?;
+    let cz2 = m.cz2(fo)?;
     let chal = sub_challenge::<E>(
         &c.transcript,
         pk.security.challenge_bits,
@@ -435,15 +476,19 @@ pub(crate) fn prove_equal_exponents<E: Pairing>(
         ],
     );
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
-    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    let [d_t1, d_t2, d_y1, d_y2] = m.respond(&chal, c, &y1);
     Ok(EqualExponentProof {
         d_e0: m_e0 + chal_f * c.e0,
         d_t0: m_t0 + chal_f * c.t0,
-        d_e: m_e.into_iter().zip(&c.e_p).map(|(m, x)| d(m, x)).collect(),
-        d_t1: d(m_t1, &c.t1),
-        d_t2: d(m_t2, &c.t2),
-        d_y1: d(m_y1, &y1),
-        d_y2: d(m_y2, &c.y_t),
+        d_e: m_e
+            .into_iter()
+            .zip(&c.e_p)
+            .map(|(m, x)| respond(m, &chal, x))
+            .collect(),
+        d_t1,
+        d_t2,
+        d_y1,
+        d_y2,
         z1,
         ca,
         cb1,
@@ -461,23 +506,19 @@ pub(crate) fn prove_reencryption<E: Pairing>(
 ) -> Result<ReencryptionProof<E>> {
     let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
     let len = Lengths::new::<E>(pk, fo);
-    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
     let y1 = fo.random_y(rng);
     let z1 = fo.commit(std::slice::from_ref(&c.r), &y1)?;
     let m_t0 = E::ScalarField::rand(rng);
     let m_r = random_bits(rng, len.r);
-    let m_t1 = random_bits(rng, len.t);
-    let m_t2 = random_bits(rng, len.t);
-    let m_y1 = random_bits(rng, len.y);
-    let m_y2 = random_bits(rng, len.y);
-    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let m = OpeningMasks::draw(&len, rng);
+    let cb1 = m.cb1(st, &m_t0);
     let cb2c = mul_mod(
-        &pk.one_plus_n_pow(&m_t1),
-        &pk.h_pow(&Integer::from(&m_t2 + &m_r)),
+        &pk.one_plus_n_pow(&m.t1),
+        &pk.h_pow(&Integer::from(&m.t2 + &m_r)),
         n2,
     );
-    let cz1 = fo.commit(std::slice::from_ref(&m_r), &m_y1)?;
-    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
+    let cz1 = fo.commit(std::slice::from_ref(&m_r), &m.y1)?;
+    let cz2 = m.cz2(fo)?;
     let chal = sub_challenge::<E>(
         &c.transcript,
         pk.security.challenge_bits,
@@ -494,14 +535,14 @@ pub(crate) fn prove_reencryption<E: Pairing>(
         ],
     );
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
-    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    let [d_t1, d_t2, d_y1, d_y2] = m.respond(&chal, c, &y1);
     Ok(ReencryptionProof {
         d_t0: m_t0 + chal_f * c.t0,
-        d_r: d(m_r, &c.r),
-        d_t1: d(m_t1, &c.t1),
-        d_t2: d(m_t2, &c.t2),
-        d_y1: d(m_y1, &y1),
-        d_y2: d(m_y2, &c.y_t),
+        d_r: respond(m_r, &chal, &c.r),
+        d_t1,
+        d_t2,
+        d_y1,
+        d_y2,
         z1,
         cb1,
         cb2c,
@@ -614,6 +655,22 @@ fn fo_holds(
     Ok(lhs == fo.commit(xs, y)?)
 }
 
+/// z_t^chal · Cz2 = FO((d_t1, d_t2); d_y2): sub-proof `sub`'s opening of z_t, the commitment to
+/// t1, t2 both sub-proofs open (its last equation).
+fn z_t_opens<E: Pairing>(
+    fo: &FoKey,
+    proof: &PaillierShuffleProof<E>,
+    chal: &Integer,
+    (cz2, d_t1, d_t2, d_y2): (&Integer, &Integer, &Integer, &Integer),
+    sub: &str,
+) -> Result<()> {
+    let d_t = [d_t1.clone(), d_t2.clone()];
+    ensure(
+        fo_holds(fo, &proof.z_t, cz2, chal, &d_t, d_y2)?,
+        format!("Paillier shuffle ({sub}): z_t equation fails"),
+    )
+}
+
 /// (a) The equal-exponent sub-proof: its challenge from the statement's transcript, then the
 /// commitment, b1, b2, z1 and z_t equations.
 fn verify_equal_exponent<E: Pairing>(
@@ -683,16 +740,12 @@ fn verify_equal_exponent<E: Pairing>(
         fo_holds(fo, &eq.z1, &eq.cz1, &chal, &eq.d_e, &eq.d_y1)?,
         "Paillier shuffle (a): z1 equation fails",
     )?;
-    ensure(
-        fo_holds(
-            fo,
-            &proof.z_t,
-            &eq.cz2,
-            &chal,
-            &[eq.d_t1.clone(), eq.d_t2.clone()],
-            &eq.d_y2,
-        )?,
-        "Paillier shuffle (a): z_t equation fails",
+    z_t_opens(
+        fo,
+        proof,
+        &chal,
+        (&eq.cz2, &eq.d_t1, &eq.d_t2, &eq.d_y2),
+        "a",
     )
 }
 
@@ -759,16 +812,12 @@ fn verify_reencryption<E: Pairing>(
         )?,
         "Paillier shuffle (b): z1 equation fails",
     )?;
-    ensure(
-        fo_holds(
-            fo,
-            &proof.z_t,
-            &rp.cz2,
-            &chal,
-            &[rp.d_t1.clone(), rp.d_t2.clone()],
-            &rp.d_y2,
-        )?,
-        "Paillier shuffle (b): z_t equation fails",
+    z_t_opens(
+        fo,
+        proof,
+        &chal,
+        (&rp.cz2, &rp.d_t1, &rp.d_t2, &rp.d_y2),
+        "b",
     )
 }
 
