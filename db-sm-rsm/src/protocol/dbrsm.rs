@@ -553,8 +553,7 @@ fn blinding_holds<E: Pairing>(
         .into_par_iter()
         .all(|j| pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok());
     let party = Party::Mixer(k).to_string();
-    let ctxs =
-        |role: &str| -> Vec<Vec<u8>> { (0..n).map(|j| public.context(&party, j, role)).collect() };
+    let ctxs = |role: &str| public.contexts(&party, role);
     let batched = cfg.mode.batches();
     eg_ok
         && th
