@@ -29,8 +29,7 @@ use rayon::prelude::*;
 
 use crate::primitives::group::{mul_var, random_scalars, FixedBaseTable, Generators, Gt};
 use crate::primitives::sharing::response_shares;
-use crate::primitives::transcript::Transcript;
-use crate::proofs::{multiply_entries, CommitmentFactors};
+use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs.
@@ -157,10 +156,7 @@ fn challenge<E: Pairing>(
     t1: &Gt<E>,
     t2: &E::G1,
 ) -> E::ScalarField {
-    let mut t = Transcript::new(b"db-sm-rsm/dpk_bbsig");
-    gens.append_to(&mut t);
-    t.append_ark(b"y", st.y);
-    t.append_bytes(b"i", &(i as u64).to_le_bytes());
+    let mut t = dpk_entry_transcript(b"db-sm-rsm/dpk_bbsig", gens, st.y, (b"i", i));
     t.append_ark(b"gamma", &st.gammas[i]);
     t.append_ark(b"sigma", &st.sigmas[i]);
     t.append_ark(b"T1", t1);

@@ -38,8 +38,7 @@ use rayon::prelude::*;
 use crate::primitives::counters::vmul;
 use crate::primitives::group::{random_scalars, Generators, Gt};
 use crate::primitives::sharing::response_shares;
-use crate::primitives::transcript::Transcript;
-use crate::proofs::{multiply_entries, CommitmentFactors};
+use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs (output order).
@@ -236,10 +235,7 @@ fn challenge<E: Pairing>(
     t2: &Gt<E>,
     t3: &Gt<E>,
 ) -> E::ScalarField {
-    let mut t = Transcript::new(b"db-sm-rsm/dpk_bbsplussig");
-    gens.append_to(&mut t);
-    t.append_ark(b"y", st.y);
-    t.append_bytes(b"j", &(j as u64).to_le_bytes());
+    let mut t = dpk_entry_transcript(b"db-sm-rsm/dpk_bbsplussig", gens, st.y, (b"j", j));
     t.append_ark(b"msg", &st.msgs[j]);
     t.append_ark(b"S", &st.s[j]);
     t.append_ark(b"c", &st.c[j]);
