@@ -187,33 +187,36 @@ where
     E: Pairing,
     P: Wire + Clone + Send + 'static,
 {
-    let made = each_mixer_private(c, mixers, label, total, f);
-    let mut public: Vec<Option<P>> = Vec::with_capacity(made.len());
-    let mut secret = Vec::with_capacity(made.len());
-    for (k, x) in made.into_iter().enumerate() {
-        match x {
-            Some((p, s)) => {
-                if c.networked_run() {
-                    let tag = c.tag(Some(Party::Mixer(k)), label);
-                    c.publish(&tag, &p)?;
-                }
-                public.push(Some(p));
-                secret.push(Some(s));
-            }
-            None => {
-                public.push(None);
-                secret.push(None);
-            }
-        }
-    }
-    for (k, slot) in public.iter_mut().enumerate() {
-        if slot.is_none() {
+    let (public, secret) = each_mixer_private(c, mixers, label, total, f)
+        .into_iter()
+        .map(|x| match x {
+            Some((p, s)) => (Some(p), Some(s)),
+            None => (None, None),
+        })
+        .unzip();
+    Ok((post_and_gather(c, label, public)?, secret))
+}
+
+/// This process's parts of step `label` (by mixer index, `None` for the other processes'
+/// mixers) posted, and the others' read from the board: every mixer's part in mixer order.
+fn post_and_gather<T>(c: &mut Ctx, label: &str, parts: Vec<Option<T>>) -> Result<Vec<T>>
+where
+    T: Wire + Clone + Send + 'static,
+{
+    for (k, part) in parts.iter().enumerate() {
+        if let (Some(p), true) = (part, c.networked_run()) {
             let tag = c.tag(Some(Party::Mixer(k)), label);
-            *slot = Some(c.fetch(&tag)?);
+            c.publish(&tag, p)?;
         }
     }
-    let public = public.into_iter().map(|p| p.expect("every part")).collect();
-    Ok((public, secret))
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(k, part)| match part {
+            Some(p) => Ok(p),
+            None => c.fetch(&c.tag(Some(Party::Mixer(k)), label)),
+        })
+        .collect()
 }
 
 /// The AND of every party's verdict on the step `label`: this process's are given (and posted),
@@ -330,29 +333,11 @@ where
     S: Wire + Clone + Send + Sync + 'static,
 {
     // A part that cannot be made stops this process before it posts anything of this step.
-    let made = each_mixer_private(c, mixers, make_label, total, |mx| make(mx));
-    let m = mixers.m();
-    let mut parts: Vec<Option<S>> = Vec::with_capacity(m);
-    for (k, p) in made.into_iter().enumerate() {
-        match p {
-            Some(p) => {
-                let p = p?;
-                if c.networked_run() {
-                    let tag = c.tag(Some(Party::Mixer(k)), make_label);
-                    c.publish(&tag, &p)?;
-                }
-                parts.push(Some(p));
-            }
-            None => parts.push(None),
-        }
-    }
-    for (k, slot) in parts.iter_mut().enumerate() {
-        if slot.is_none() {
-            let tag = c.tag(Some(Party::Mixer(k)), make_label);
-            *slot = Some(c.fetch(&tag)?);
-        }
-    }
-    let parts: Vec<S> = parts.into_iter().map(|p| p.expect("every part")).collect();
+    let made: Vec<Option<S>> = each_mixer_private(c, mixers, make_label, total, |mx| make(mx))
+        .into_iter()
+        .map(Option::transpose)
+        .collect::<Result<_>>()?;
+    let parts = post_and_gather(c, make_label, made)?;
     let ok = each_mixer_checks_the_others(c, mixers, check_label, |k| holds(k, &parts[k]))?;
     Ok((parts, ok))
 }
