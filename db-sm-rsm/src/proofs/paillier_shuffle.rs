@@ -461,20 +461,8 @@ pub(crate) fn prove_equal_exponents<E: Pairing>(
     );
     let cz1 = fo.commit(&m_e, &m.y1)?;
     let cz2 = m.cz2(fo)?;
-    let chal = sub_challenge::<E>(
-        &c.transcript,
-        pk.security.challenge_bits,
-        b"equal-exponent",
-        &[(b"b1", &c.b1), (b"Ca", &ca), (b"Cb1", &cb1)],
-        &[
-            (b"b2", &c.b2),
-            (b"z_t", &c.z_t),
-            (b"z1", &z1),
-            (b"Cb2", &cb2),
-            (b"Cz1", &cz1),
-            (b"Cz2", &cz2),
-        ],
-    );
+    let sh = c.shared(pk.security.challenge_bits);
+    let chal = equal_exponent_challenge(&sh, [&ca, &cb1], [&z1, &cb2, &cz1, &cz2]);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let [d_t1, d_t2, d_y1, d_y2] = m.respond(&chal, c, &y1);
     Ok(EqualExponentProof {
@@ -519,21 +507,8 @@ pub(crate) fn prove_reencryption<E: Pairing>(
     );
     let cz1 = fo.commit(std::slice::from_ref(&m_r), &m.y1)?;
     let cz2 = m.cz2(fo)?;
-    let chal = sub_challenge::<E>(
-        &c.transcript,
-        pk.security.challenge_bits,
-        b"re-encryption",
-        &[(b"b1", &c.b1), (b"Cb1", &cb1)],
-        &[
-            (b"b2", &c.b2),
-            (b"z_t", &c.z_t),
-            (b"c", &c.c_e),
-            (b"z1", &z1),
-            (b"Cb2c", &cb2c),
-            (b"Cz1", &cz1),
-            (b"Cz2", &cz2),
-        ],
-    );
+    let sh = c.shared(pk.security.challenge_bits);
+    let chal = reencryption_challenge(&sh, &c.c_e, &cb1, [&z1, &cb2c, &cz1, &cz2]);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let [d_t1, d_t2, d_y1, d_y2] = m.respond(&chal, c, &y1);
     Ok(ReencryptionProof {
@@ -574,6 +549,91 @@ fn sub_challenge<E: Pairing>(
         t.append_integer(label, x);
     }
     t.challenge_bits(b"chal", bits)
+}
+
+/// What both sub-proofs' challenges hash besides their own first message: the statement's
+/// transcript, b1, b2 and z_t; `bits`, the challenge's length κ_c.
+struct Shared<'a, E: Pairing> {
+    transcript: &'a Transcript,
+    bits: u32,
+    b1: &'a E::G1Affine,
+    b2: &'a Integer,
+    z_t: &'a Integer,
+}
+
+impl<E: Pairing> Common<E> {
+    /// What the prover's sub-proof challenges share.
+    fn shared(&self, bits: u32) -> Shared<'_, E> {
+        Shared {
+            transcript: &self.transcript,
+            bits,
+            b1: &self.b1,
+            b2: &self.b2,
+            z_t: &self.z_t,
+        }
+    }
+}
+
+impl<E: Pairing> PaillierShuffleProof<E> {
+    /// What the verifier's sub-proof challenges share, from the proof and the statement's
+    /// transcript.
+    fn shared<'a>(&'a self, transcript: &'a Transcript, bits: u32) -> Shared<'a, E> {
+        Shared {
+            transcript,
+            bits,
+            b1: &self.b1,
+            b2: &self.b2,
+            z_t: &self.z_t,
+        }
+    }
+}
+
+/// (a)'s challenge, for prover and verifier alike: the shared values, then its first message
+/// (Ca, Cb1; z1, Cb2, Cz1, Cz2).
+fn equal_exponent_challenge<E: Pairing>(
+    sh: &Shared<'_, E>,
+    [ca, cb1]: [&E::G1Affine; 2],
+    [z1, cb2, cz1, cz2]: [&Integer; 4],
+) -> Integer {
+    sub_challenge::<E>(
+        sh.transcript,
+        sh.bits,
+        b"equal-exponent",
+        &[(b"b1", sh.b1), (b"Ca", ca), (b"Cb1", cb1)],
+        &[
+            (b"b2", sh.b2),
+            (b"z_t", sh.z_t),
+            (b"z1", z1),
+            (b"Cb2", cb2),
+            (b"Cz1", cz1),
+            (b"Cz2", cz2),
+        ],
+    )
+}
+
+/// (b)'s challenge, for prover and verifier alike: the shared values, c = ∏ c_i^{e_i}, then its
+/// first message (Cb1; z1, Cb2c, Cz1, Cz2).
+fn reencryption_challenge<E: Pairing>(
+    sh: &Shared<'_, E>,
+    c_e: &Integer,
+    cb1: &E::G1Affine,
+    [z1, cb2c, cz1, cz2]: [&Integer; 4],
+) -> Integer {
+    sub_challenge::<E>(
+        sh.transcript,
+        sh.bits,
+        b"re-encryption",
+        &[(b"b1", sh.b1), (b"Cb1", cb1)],
+        &[
+            (b"b2", sh.b2),
+            (b"z_t", sh.z_t),
+            (b"c", c_e),
+            (b"z1", z1),
+            (b"Cb2c", cb2c),
+            (b"Cz1", cz1),
+            (b"Cz2", cz2),
+        ],
+    )
 }
 
 /// Verifies a [`PaillierShuffleProof`]: both subproofs' equations, response ranges, and that every
@@ -683,20 +743,9 @@ fn verify_equal_exponent<E: Pairing>(
     let len = Lengths::new::<E>(pk, fo);
     let n = e_f.len();
     let eq = &proof.eq;
-    let chal = sub_challenge::<E>(
-        t0_transcript,
-        pk.security.challenge_bits,
-        b"equal-exponent",
-        &[(b"b1", &proof.b1), (b"Ca", &eq.ca), (b"Cb1", &eq.cb1)],
-        &[
-            (b"b2", &proof.b2),
-            (b"z_t", &proof.z_t),
-            (b"z1", &eq.z1),
-            (b"Cb2", &eq.cb2),
-            (b"Cz1", &eq.cz1),
-            (b"Cz2", &eq.cz2),
-        ],
-    );
+    let sh = proof.shared(t0_transcript, pk.security.challenge_bits);
+    let first = [&eq.z1, &eq.cb2, &eq.cz1, &eq.cz2];
+    let chal = equal_exponent_challenge(&sh, [&eq.ca, &eq.cb1], first);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let d_e_f: Vec<E::ScalarField> = to_scalars(&eq.d_e);
     let (a, rhs_a) = rayon::join(
@@ -760,21 +809,9 @@ fn verify_reencryption<E: Pairing>(
     let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
     let rp = &proof.renc;
     let c_e = multi_pow_mod(st.input, e, n2);
-    let chal = sub_challenge::<E>(
-        t0_transcript,
-        pk.security.challenge_bits,
-        b"re-encryption",
-        &[(b"b1", &proof.b1), (b"Cb1", &rp.cb1)],
-        &[
-            (b"b2", &proof.b2),
-            (b"z_t", &proof.z_t),
-            (b"c", &c_e),
-            (b"z1", &rp.z1),
-            (b"Cb2c", &rp.cb2c),
-            (b"Cz1", &rp.cz1),
-            (b"Cz2", &rp.cz2),
-        ],
-    );
+    let sh = proof.shared(t0_transcript, pk.security.challenge_bits);
+    let first = [&rp.z1, &rp.cb2c, &rp.cz1, &rp.cz2];
+    let chal = reencryption_challenge(&sh, &c_e, &rp.cb1, first);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     ensure(
         b1_holds(
