@@ -152,7 +152,7 @@ impl<E: Pairing> Scheme<E> for Bb<'_, E> {
         ],
     };
 
-    /// σ_j = f1^{1/(x′+msg_j)} under a fresh key x′, each encrypted under ElGamal.
+    /// σ_j = g1^{1/(msg_j+x′)} under a fresh key x′, each encrypted under ElGamal.
     fn sign(
         &self,
         cfg: &Config,
