@@ -984,47 +984,47 @@ mod tests {
     /// One value of the proof changed: an equation fails.
     fn rejects_tampered_proofs<E: Pairing>(su: &Setup<E>, proof: &PaillierShuffleProof<E>) {
         let st = su.statement();
-        let rejects = |p: &PaillierShuffleProof<E>| verify_shuffle(&st, p).is_err();
+        // The proof with one value changed by `tamper`.
+        let rejects = |tamper: &dyn Fn(&mut PaillierShuffleProof<E>)| {
+            let mut p = proof.clone();
+            tamper(&mut p);
+            verify_shuffle(&st, &p).is_err()
+        };
 
-        let mut p = proof.clone();
-        p.eq.d_e[0] += 1;
-        assert!(rejects(&p), "d_e");
-        let mut p = proof.clone();
-        p.eq.d_e0 += E::ScalarField::from(1u64);
-        assert!(rejects(&p), "d_e0");
-        let mut p = proof.clone();
-        p.eq.d_t1 += 1;
-        assert!(rejects(&p), "eq d_t1");
-        let mut p = proof.clone();
-        p.eq.d_y1 += 1;
-        assert!(rejects(&p), "eq d_y1");
-        let mut p = proof.clone();
-        p.renc.d_r += 1;
-        assert!(rejects(&p), "d_r");
-        let mut p = proof.clone();
-        p.renc.d_t2 += 1;
-        assert!(rejects(&p), "renc d_t2");
-        let mut p = proof.clone();
-        p.renc.d_y2 += 1;
-        assert!(rejects(&p), "renc d_y2");
-        let mut p = proof.clone();
-        p.eq.cb2 = mul_mod(&p.eq.cb2, &su.pk.hn, &su.pk.n2);
-        assert!(rejects(&p), "Cb2");
-        let mut p = proof.clone();
-        p.renc.cz1 = mul_mod(&p.renc.cz1, &su.fo.g, &su.fo.n);
-        assert!(rejects(&p), "Cz1");
-        let mut p = proof.clone();
-        p.b1 = (p.b1 + su.gens.h1.base()).into_affine();
-        assert!(rejects(&p), "b1");
-        let mut p = proof.clone();
-        p.b2 = mul_mod(&p.b2, &su.pk.hn, &su.pk.n2);
-        assert!(rejects(&p), "b2");
-        let mut p = proof.clone();
-        p.eq.ca = (p.eq.ca + su.gens.h1.base()).into_affine();
-        assert!(rejects(&p), "Ca");
-        let mut p = proof.clone();
-        p.eq.d_e[2] += Integer::from(1) << 300;
-        assert!(rejects(&p), "oversized d_e");
+        assert!(rejects(&|p| p.eq.d_e[0] += 1), "d_e");
+        assert!(
+            rejects(&|p| p.eq.d_e0 += E::ScalarField::from(1u64)),
+            "d_e0"
+        );
+        assert!(rejects(&|p| p.eq.d_t1 += 1), "eq d_t1");
+        assert!(rejects(&|p| p.eq.d_y1 += 1), "eq d_y1");
+        assert!(rejects(&|p| p.renc.d_r += 1), "d_r");
+        assert!(rejects(&|p| p.renc.d_t2 += 1), "renc d_t2");
+        assert!(rejects(&|p| p.renc.d_y2 += 1), "renc d_y2");
+        assert!(
+            rejects(&|p| p.eq.cb2 = mul_mod(&p.eq.cb2, &su.pk.hn, &su.pk.n2)),
+            "Cb2"
+        );
+        assert!(
+            rejects(&|p| p.renc.cz1 = mul_mod(&p.renc.cz1, &su.fo.g, &su.fo.n)),
+            "Cz1"
+        );
+        assert!(
+            rejects(&|p| p.b1 = (p.b1 + su.gens.h1.base()).into_affine()),
+            "b1"
+        );
+        assert!(
+            rejects(&|p| p.b2 = mul_mod(&p.b2, &su.pk.hn, &su.pk.n2)),
+            "b2"
+        );
+        assert!(
+            rejects(&|p| p.eq.ca = (p.eq.ca + su.gens.h1.base()).into_affine()),
+            "Ca"
+        );
+        assert!(
+            rejects(&|p| p.eq.d_e[2] += Integer::from(1) << 300),
+            "oversized d_e"
+        );
     }
 
     /// The guards before the equations: ciphertexts and the mod-N² commitments units in
