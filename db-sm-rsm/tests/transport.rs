@@ -6,14 +6,28 @@
 
 mod common;
 
-use common::{assert_report, par_map, run, seed, statuses};
-use db_sm_rsm::protocol::tamper::Tamper;
+use common::{assert_report, every_tamper, run, seed};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("dbsm-tls-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// The arguments of a small seeded run (n = 3, m = 2, test keys) over `transport`, then `extra`.
+fn small<'a>(seed: &'a str, transport: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "3",
+        "2",
+        "--test-keys",
+        "--seed",
+        seed,
+        "--transport",
+        transport,
+    ];
+    args.extend(extra);
+    args
 }
 
 /// The report with every number masked: the label tree.
@@ -44,18 +58,7 @@ fn tls_statuses_inputs_and_report_equal_the_local_run_for_one_seed() {
     let mut texts = Vec::new();
     for transport in ["local", "tls"] {
         let out = dir.join(format!("{transport}.json"));
-        let args = [
-            "3",
-            "2",
-            "--test-keys",
-            "--seed",
-            &s,
-            "--transport",
-            transport,
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        let (code, stdout, stderr) = run(&args);
+        let (code, stdout, stderr) = run(&small(&s, transport, &["--out", out.to_str().unwrap()]));
         assert_eq!(code, 0, "{transport}: {stderr}");
         docs.push(assert_report(&out));
         texts.push(stdout);
@@ -94,35 +97,10 @@ fn tls_statuses_inputs_and_report_equal_the_local_run_for_one_seed() {
 
 #[test]
 fn every_tamper_turns_its_status_false_over_tls() {
-    let failures: Vec<String> = par_map(&Tamper::ALL, |&(t, status)| {
-        let s = seed(22);
-        let args = [
-            "3",
-            "2",
-            "--test-keys",
-            "--seed",
-            &s,
-            "--transport",
-            "tls",
-            "--tamper",
-            t.name(),
-        ];
-        let (code, stdout, stderr) = run(&args);
-        let got = statuses(&stdout)
-            .into_iter()
-            .find(|(n, _)| n == status)
-            .map(|(_, ok)| ok);
-        (code != 1 || got != Some(false)).then(|| {
-            format!(
-                "--tamper {}: exit {code}, {status} = {got:?}\n{stderr}",
-                t.name()
-            )
-        })
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let s = seed(22);
+    every_tamper(&small(&s, "tls", &[]), |r| {
+        (r.code != 1 || r.get(r.status) != Some(false)).then(String::new)
+    });
 }
 
 #[test]
@@ -150,20 +128,8 @@ fn a_killed_mixer_a_killed_board_or_a_cut_link_fails_the_run_loudly() {
         // A seed of the case's own marks its processes.
         let s = seed(40 + i as u8);
         let out = dir.join(format!("fault-{i}.json"));
-        let args = [
-            "3",
-            "2",
-            "--test-keys",
-            "--seed",
-            &s,
-            "--transport",
-            "tls",
-            "--fault",
-            fault,
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        let (code, stdout, stderr) = run(&args);
+        let extra = ["--fault", fault, "--out", out.to_str().unwrap()];
+        let (code, stdout, stderr) = run(&small(&s, "tls", &extra));
         assert_eq!(code, 1, "{fault}: {stderr}");
         assert!(stdout.is_empty(), "{fault}: a report on stdout:\n{stdout}");
         let doc = assert_report(&out);

@@ -199,6 +199,14 @@ fn mixer_section(r: &mut Report, m: usize, name: &str, items: &[&str]) {
     })
 }
 
+/// A section in which only the verifier works: its one leaf `leaf`.
+#[cfg(test)]
+fn verifier_section(r: &mut Report, name: &str, leaf: &str) {
+    r.section(name, Totals::Verifier, |r| {
+        r.record(Some(Party::Verifier), leaf, 0.0)
+    })
+}
+
 /// Drives a report with every timer, status and size line of a full run, in report order, with
 /// the real labels and zero durations. Used to check the label tree against the paper's sample
 /// before (and independently of) the protocol itself.
@@ -283,11 +291,9 @@ fn skeleton_mixing(r: &mut Report, m: usize) {
 /// The skeleton's `forward set membership` section (DB-SM).
 #[cfg(test)]
 fn skeleton_forward_set_membership(r: &mut Report, m: usize) {
-    use Party::{Mixer, Verifier};
+    use Party::Mixer;
     r.section("forward set membership", Totals::MixersAndVerifier, |r| {
-        r.section("get_verfsigs", Totals::Verifier, |r| {
-            r.record(Some(Verifier), "creating BB signatures and encryptions", 0.0)
-        });
+        verifier_section(r, "get_verfsigs", "creating BB signatures and encryptions");
         r.section("check_verfsigs", Totals::Mixers, |r| {
             each(r, m, "checking verifier's signatures and encryptions")
         });
@@ -346,9 +352,7 @@ fn skeleton_forward_set_membership(r: &mut Report, m: usize) {
                 "creating dpk_bbsig response message",
             ],
         );
-        r.section("dpk_bbsig_nizkverifs", Totals::Verifier, |r| {
-            r.record(Some(Verifier), "verifying dpk_bbsig proof", 0.0)
-        });
+        verifier_section(r, "dpk_bbsig_nizkverifs", "verifying dpk_bbsig proof");
         r.status("status_dpk_bbsig", true);
         r.status("status_forward_set_membership", true);
     });
@@ -357,20 +361,11 @@ fn skeleton_forward_set_membership(r: &mut Report, m: usize) {
 /// The skeleton's `reverse set membership` section (DB-RSM).
 #[cfg(test)]
 fn skeleton_reverse_set_membership(r: &mut Report, m: usize) {
-    use Party::Verifier;
     let mixers = || (0..m).map(Party::Mixer);
     r.section("reverse set membership", Totals::MixersAndVerifier, |r| {
-        r.section("pkcommverifs", Totals::Verifier, |r| {
-            r.record(
-                Some(Verifier),
-                "verifying proof of knowledge of commitment openings",
-                0.0,
-            )
-        });
+        verifier_section(r, "pkcommverifs", "verifying proof of knowledge of commitment openings");
         r.status("status_pkcomms", true);
-        r.section("get_verfsigs_rev", Totals::Verifier, |r| {
-            r.record(Some(Verifier), "creating BBS+ signatures and encryptions", 0.0)
-        });
+        verifier_section(r, "get_verfsigs_rev", "creating BBS+ signatures and encryptions");
         r.section("check_verfsigs_rev", Totals::Mixers, |r| {
             each(r, m, "checking verifier's signatures and encryptions")
         });
@@ -435,9 +430,7 @@ fn skeleton_reverse_set_membership(r: &mut Report, m: usize) {
                 "creating dpk_bbsplussig response message",
             ],
         );
-        r.section("dpk_bbsplussig_nizkverifs", Totals::Verifier, |r| {
-            r.record(Some(Verifier), "verifying dpk_bbsplussig proofs", 0.0)
-        });
+        verifier_section(r, "dpk_bbsplussig_nizkverifs", "verifying dpk_bbsplussig proofs");
         r.status("status_dpk_bbsplussig", true);
         r.status("status_reverse_set_membership", true);
     });

@@ -210,6 +210,14 @@ impl crate::primitives::wire::Wire for TimerRecord {
     }
 }
 
+/// A timer's identity across processes: its path, its party and its name.
+type TimerKey = (Vec<String>, Option<String>, String);
+
+/// How many timers of each key a walk has passed: the n-th timer of a key in one process's tree
+/// is the n-th of that key in another's.
+#[derive(Default)]
+struct Occurrences(BTreeMap<TimerKey, usize>);
+
 /// The recorded timer tree of one run, with its statuses and sizes.
 pub struct Report {
     m: usize,
@@ -370,73 +378,64 @@ impl Report {
 
     /// Every timer this process ran itself (not the remote ones), keyed for [`Report::fill`].
     pub fn records(&self) -> Vec<TimerRecord> {
-        let mut seen: BTreeMap<(Vec<String>, Option<String>, String), usize> = BTreeMap::new();
-        let mut out = Vec::new();
-        self.records_of(0, &mut seen, &mut out);
-        out
-    }
-
-    fn records_of(
-        &self,
-        idx: usize,
-        seen: &mut BTreeMap<(Vec<String>, Option<String>, String), usize>,
-        out: &mut Vec<TimerRecord>,
-    ) {
-        if idx != 0 {
-            let node = &self.nodes[idx];
-            let key = (
-                self.path_of(idx),
-                node.party.map(|p| p.to_string()),
-                node.name.clone(),
-            );
-            let occurrence = seen.entry(key.clone()).or_default();
-            if !node.remote {
-                out.push(TimerRecord {
-                    path: key.0,
-                    party: key.1,
-                    name: key.2,
-                    occurrence: *occurrence,
+        let mut seen = Occurrences::default();
+        self.walk()
+            .into_iter()
+            .filter_map(|idx| {
+                let ((path, party, name), occurrence) = self.key_of(idx, &mut seen);
+                let node = &self.nodes[idx];
+                (!node.remote).then(|| TimerRecord {
+                    path,
+                    party,
+                    name,
+                    occurrence,
                     section: node.items.iter().any(|i| matches!(i, Item::Timer(_))),
                     seconds: node.seconds,
                     cpu_seconds: node.cpu_seconds,
                     ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
                     net: node.net,
                     start_unix_s: node.start_unix_s,
-                });
-            }
-            *occurrence += 1;
-        }
-        for item in &self.nodes[idx].items {
-            if let Item::Timer(c) = item {
-                self.records_of(*c, seen, out);
-            }
-        }
+                })
+            })
+            .collect()
+    }
+
+    /// Every timer in tree order (a timer before its children), the order in which
+    /// [`Report::records`] and [`Report::fill`] count occurrences.
+    fn walk(&self) -> Vec<usize> {
+        let mut order = Vec::new();
+        self.order_of(0, &mut order);
+        order
+    }
+
+    /// Timer `idx`'s key (path, party, name) and its occurrence: how many timers of that key
+    /// came before it in the walk.
+    fn key_of(&self, idx: usize, seen: &mut Occurrences) -> (TimerKey, usize) {
+        let node = &self.nodes[idx];
+        let key = (
+            self.path_of(idx),
+            node.party.map(|p| p.to_string()),
+            node.name.clone(),
+        );
+        let count = seen.0.entry(key.clone()).or_default();
+        let occurrence = *count;
+        *count += 1;
+        (key, occurrence)
     }
 
     /// Fills this tree's remote leaves with the figures another process recorded for them
     /// (matched by path, party, name and occurrence), and adds that process's CPU and traffic
     /// in each section to the section's. Returns the number of leaves filled.
     pub fn fill(&mut self, records: &[TimerRecord]) -> usize {
-        let mut seen: BTreeMap<(Vec<String>, Option<String>, String), usize> = BTreeMap::new();
+        let mut seen = Occurrences::default();
         // Walk in tree order, as `records` did, so occurrences agree.
-        let mut order = Vec::new();
-        self.order_of(0, &mut order);
         let mut filled = 0;
-        for idx in order {
+        for idx in self.walk() {
+            let (key, occurrence) = self.key_of(idx, &mut seen);
             let node = &self.nodes[idx];
-            let key = (
-                self.path_of(idx),
-                node.party.map(|p| p.to_string()),
-                node.name.clone(),
-            );
-            let occurrence = seen.entry(key.clone()).or_default();
             let found = records.iter().find(|r| {
-                r.path == key.0
-                    && r.party == key.1
-                    && r.name == key.2
-                    && r.occurrence == *occurrence
+                r.path == key.0 && r.party == key.1 && r.name == key.2 && r.occurrence == occurrence
             });
-            *occurrence += 1;
             let Some(r) = found else { continue };
             let is_section = node.items.iter().any(|i| matches!(i, Item::Timer(_)));
             let node = &mut self.nodes[idx];

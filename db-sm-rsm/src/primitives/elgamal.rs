@@ -237,9 +237,9 @@ pub fn combine<E: Pairing>(c: &Ciphertext<E>, shares: &[E::G1Affine]) -> E::G1Af
 /// Combines share lists `shares[k][i]` of all m parties for every ciphertext i.
 pub fn combine_many<E: Pairing>(
     cs: &[Ciphertext<E>],
-    shares: &[Vec<E::G1Affine>],
+    shares: &[impl AsRef<[E::G1Affine]> + Sync],
 ) -> Result<Vec<E::G1Affine>> {
-    if shares.iter().any(|s| s.len() != cs.len()) {
+    if shares.iter().any(|s| s.as_ref().len() != cs.len()) {
         return Err(Error::Input(
             "a share list does not match the ciphertexts".into(),
         ));
@@ -247,7 +247,7 @@ pub fn combine_many<E: Pairing>(
     let out: Vec<E::G1> = (0..cs.len())
         .into_par_iter()
         .map(|i| {
-            let d: E::G1 = shares.iter().map(|s| s[i].into_group()).sum();
+            let d: E::G1 = shares.iter().map(|s| s.as_ref()[i].into_group()).sum();
             cs[i].c1.into_group() - d
         })
         .collect();

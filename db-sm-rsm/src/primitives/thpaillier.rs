@@ -639,12 +639,22 @@ mod tests {
         (key, cts, shares)
     }
 
+    /// Mixer 1's proof of `shares` of `cts`, with randomness from `seed`.
+    fn prove_as_mixer_1(
+        key: &ThresholdKey,
+        cts: &[Integer],
+        shares: &[Integer],
+        seed: u64,
+    ) -> ShareProof {
+        key.shares[1]
+            .prove_shares(&key.pk, cts, shares, &mut rng(seed))
+            .unwrap()
+    }
+
     #[test]
     fn share_proof_completes() {
         let (key, cts, shares) = share_setup(8);
-        let proof = key.shares[1]
-            .prove_shares(&key.pk, &cts, &shares, &mut rng(6))
-            .unwrap();
+        let proof = prove_as_mixer_1(&key, &cts, &shares, 6);
         key.pk.verify_shares(1, &cts, &shares, &proof).unwrap();
         assert!(proof.z > 0);
         // The proof is for mixer 1's key only.
@@ -671,14 +681,10 @@ mod tests {
                 &key.pk.n2,
             );
             // The honest proof no longer fits the tampered batch ...
-            let honest = key.shares[1]
-                .prove_shares(&key.pk, &cts, &shares, &mut rng(8))
-                .unwrap();
+            let honest = prove_as_mixer_1(&key, &cts, &shares, 8);
             assert!(key.pk.verify_shares(1, &cts, &bad, &honest).is_err());
             // ... and a proof made over the tampered batch fails too.
-            let forged = key.shares[1]
-                .prove_shares(&key.pk, &cts, &bad, &mut rng(9))
-                .unwrap();
+            let forged = prove_as_mixer_1(&key, &cts, &bad, 9);
             assert!(
                 key.pk.verify_shares(1, &cts, &bad, &forged).is_err(),
                 "bad share at index {bad_index} accepted"
@@ -691,9 +697,7 @@ mod tests {
         let (key, cts, mut shares) = share_setup(3);
         // −s: the proof (on squares) and the combination (of squares) both ignore the sign.
         shares[0] = Integer::from(&key.pk.n2 - &shares[0]);
-        let proof = key.shares[1]
-            .prove_shares(&key.pk, &cts, &shares, &mut rng(15))
-            .unwrap();
+        let proof = prove_as_mixer_1(&key, &cts, &shares, 15);
         key.pk.verify_shares(1, &cts, &shares, &proof).unwrap();
         let col: Vec<Integer> = vec![
             key.shares[0].decryption_share(&key.pk, &cts[0]),
@@ -709,9 +713,7 @@ mod tests {
     fn share_proof_rejects_out_of_range_shares_and_responses() {
         let (key, cts, shares) = share_setup(4);
         let pk = &key.pk;
-        let proof = key.shares[1]
-            .prove_shares(pk, &cts, &shares, &mut rng(17))
-            .unwrap();
+        let proof = prove_as_mixer_1(&key, &cts, &shares, 17);
         pk.verify_shares(1, &cts, &shares, &proof).unwrap();
         let p_prime = from_hex(fixed::P_1024);
         for (what, bad) in [
@@ -742,9 +744,7 @@ mod tests {
     #[test]
     fn share_proof_rejects_tampered_response_challenge_and_statement() {
         let (key, cts, shares) = share_setup(4);
-        let proof = key.shares[1]
-            .prove_shares(&key.pk, &cts, &shares, &mut rng(10))
-            .unwrap();
+        let proof = prove_as_mixer_1(&key, &cts, &shares, 10);
         let mut bad = proof.clone();
         bad.z += 1;
         assert!(key.pk.verify_shares(1, &cts, &shares, &bad).is_err());

@@ -87,27 +87,22 @@ impl Wire for bool {
     }
 }
 
-impl Wire for u32 {
-    fn put(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn get(inp: &mut &[u8]) -> Result<Self> {
-        Ok(u32::from_le_bytes(
-            take(inp, 4)?.try_into().expect("4 bytes"),
-        ))
-    }
+/// Fixed-width unsigned integers travel little-endian.
+macro_rules! wire_le {
+    ($($t:ty),*) => {$(
+        impl Wire for $t {
+            fn put(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(inp: &mut &[u8]) -> Result<Self> {
+                let bytes = take(inp, std::mem::size_of::<$t>())?;
+                Ok(<$t>::from_le_bytes(bytes.try_into().expect("the type's width")))
+            }
+        }
+    )*};
 }
 
-impl Wire for u64 {
-    fn put(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn get(inp: &mut &[u8]) -> Result<Self> {
-        Ok(u64::from_le_bytes(
-            take(inp, 8)?.try_into().expect("8 bytes"),
-        ))
-    }
-}
+wire_le!(u32, u64);
 
 impl Wire for f64 {
     fn put(&self, out: &mut Vec<u8>) {

@@ -29,7 +29,7 @@ use rayon::prelude::*;
 
 use crate::primitives::group::{mul_var, random_scalars, FixedBaseTable, Generators, Gt};
 use crate::primitives::sharing::response_shares;
-use crate::primitives::transcript::Transcript;
+use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs.
@@ -70,13 +70,17 @@ pub struct Commitments<E: Pairing> {
     pub t2: Vec<E::G1>,
 }
 
-impl<E: Pairing> Commitments<E> {
-    /// The identity for n entries.
-    pub fn empty(n: usize) -> Self {
+impl<E: Pairing> CommitmentFactors for Commitments<E> {
+    fn empty(n: usize) -> Self {
         Commitments {
             t1: vec![Gt::<E>::zero(); n],
             t2: vec![E::G1::zero(); n],
         }
+    }
+
+    fn add(&mut self, other: &Commitments<E>) {
+        multiply_entries(&mut self.t1, &other.t1);
+        multiply_entries(&mut self.t2, &other.t2);
     }
 }
 
@@ -145,18 +149,6 @@ pub fn commit_share<E: Pairing>(
     (Commitments { t1, t2 }, nonces)
 }
 
-impl<E: Pairing> Commitments<E> {
-    /// Multiplies another mixer's factors into these products.
-    pub fn add(&mut self, other: &Commitments<E>) {
-        for (a, b) in self.t1.iter_mut().zip(&other.t1) {
-            *a += b;
-        }
-        for (a, b) in self.t2.iter_mut().zip(&other.t2) {
-            *a += b;
-        }
-    }
-}
-
 fn challenge<E: Pairing>(
     gens: &Generators<E>,
     st: &Statement<E>,
@@ -164,10 +156,7 @@ fn challenge<E: Pairing>(
     t1: &Gt<E>,
     t2: &E::G1,
 ) -> E::ScalarField {
-    let mut t = Transcript::new(b"db-sm-rsm/dpk_bbsig");
-    gens.append_to(&mut t);
-    t.append_ark(b"y", st.y);
-    t.append_bytes(b"i", &(i as u64).to_le_bytes());
+    let mut t = dpk_entry_transcript(b"db-sm-rsm/dpk_bbsig", gens, st.y, (b"i", i));
     t.append_ark(b"gamma", &st.gammas[i]);
     t.append_ark(b"sigma", &st.sigmas[i]);
     t.append_ark(b"T1", t1);

@@ -38,7 +38,7 @@ use rayon::prelude::*;
 use crate::primitives::counters::vmul;
 use crate::primitives::group::{random_scalars, Generators, Gt};
 use crate::primitives::sharing::response_shares;
-use crate::primitives::transcript::Transcript;
+use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs (output order).
@@ -129,14 +129,19 @@ pub struct Commitments<E: Pairing> {
     pub t3: Vec<Gt<E>>,
 }
 
-impl<E: Pairing> Commitments<E> {
-    /// The identity for n entries.
-    pub fn empty(n: usize) -> Self {
+impl<E: Pairing> CommitmentFactors for Commitments<E> {
+    fn empty(n: usize) -> Self {
         Commitments {
             t1: vec![Gt::<E>::zero(); n],
             t2: vec![Gt::<E>::zero(); n],
             t3: vec![Gt::<E>::zero(); n],
         }
+    }
+
+    fn add(&mut self, other: &Commitments<E>) {
+        multiply_entries(&mut self.t1, &other.t1);
+        multiply_entries(&mut self.t2, &other.t2);
+        multiply_entries(&mut self.t3, &other.t3);
     }
 }
 
@@ -220,21 +225,6 @@ pub fn commit_share<E: Pairing>(
     (c, Nonces(w))
 }
 
-impl<E: Pairing> Commitments<E> {
-    /// Multiplies another mixer's factors into these products.
-    pub fn add(&mut self, other: &Commitments<E>) {
-        for (a, b) in self.t1.iter_mut().zip(&other.t1) {
-            *a += b;
-        }
-        for (a, b) in self.t2.iter_mut().zip(&other.t2) {
-            *a += b;
-        }
-        for (a, b) in self.t3.iter_mut().zip(&other.t3) {
-            *a += b;
-        }
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn challenge<E: Pairing>(
     gens: &Generators<E>,
@@ -245,10 +235,7 @@ fn challenge<E: Pairing>(
     t2: &Gt<E>,
     t3: &Gt<E>,
 ) -> E::ScalarField {
-    let mut t = Transcript::new(b"db-sm-rsm/dpk_bbsplussig");
-    gens.append_to(&mut t);
-    t.append_ark(b"y", st.y);
-    t.append_bytes(b"j", &(j as u64).to_le_bytes());
+    let mut t = dpk_entry_transcript(b"db-sm-rsm/dpk_bbsplussig", gens, st.y, (b"j", j));
     t.append_ark(b"msg", &st.msgs[j]);
     t.append_ark(b"S", &st.s[j]);
     t.append_ark(b"c", &st.c[j]);

@@ -1,6 +1,11 @@
 //! The zero-knowledge proofs, each made non-interactive by a Fiat–Shamir transcript that hashes
 //! its whole statement.
 
+use ark_ec::pairing::Pairing;
+
+use crate::primitives::group::Generators;
+use crate::primitives::transcript::Transcript;
+
 pub mod dpk_bb;
 pub mod dpk_bbsplus;
 pub mod elgamal_shuffle;
@@ -8,3 +13,35 @@ pub mod paillier_shuffle;
 pub mod perm;
 pub mod plaintext;
 pub mod sigma;
+
+/// The commitments of a distributed proof of knowledge (DPK_BB, DPK_BBS+): each mixer makes a
+/// factor per entry, and the proof's commitment is their product.
+pub trait CommitmentFactors {
+    /// The identity (no factor yet) for `n` entries.
+    fn empty(n: usize) -> Self;
+    /// Multiplies `other`'s factors in, entry by entry.
+    fn add(&mut self, other: &Self);
+}
+
+/// `acc_i ·= other_i` for every entry (arkworks writes the groups additively).
+pub(crate) fn multiply_entries<T: for<'a> std::ops::AddAssign<&'a T>>(acc: &mut [T], other: &[T]) {
+    for (a, b) in acc.iter_mut().zip(other) {
+        *a += b;
+    }
+}
+
+/// The start of an entry's challenge in a distributed proof of knowledge: the proof's domain,
+/// the generators, the verifier's key y and the entry's index (under `index_label`); the caller
+/// appends the entry's statement and commitments.
+pub(crate) fn dpk_entry_transcript<E: Pairing>(
+    domain: &[u8],
+    gens: &Generators<E>,
+    y: &E::G2Affine,
+    (index_label, index): (&[u8], usize),
+) -> Transcript {
+    let mut t = Transcript::new(domain);
+    gens.append_to(&mut t);
+    t.append_ark(b"y", y);
+    t.append_bytes(index_label, &(index as u64).to_le_bytes());
+    t
+}

@@ -389,6 +389,51 @@ pub fn prove_shuffle<E: Pairing>(
     })
 }
 
+/// The response `m + chal·x` to the mask m of the integer x.
+fn respond(m: Integer, chal: &Integer, x: &Integer) -> Integer {
+    m + Integer::from(chal * x)
+}
+
+/// The masks both sub-proofs draw, in this order, for t1 and t2 (b1's exponents, opened by z_t)
+/// and for the FO randomness y1 (of the sub-proof's z1) and y_t (of z_t).
+struct OpeningMasks {
+    t1: Integer,
+    t2: Integer,
+    y1: Integer,
+    y_t: Integer,
+}
+
+impl OpeningMasks {
+    fn draw(len: &Lengths, rng: &mut (impl RngCore + CryptoRng)) -> Self {
+        let t1 = random_bits(rng, len.t);
+        let t2 = random_bits(rng, len.t);
+        let y1 = random_bits(rng, len.y);
+        let y_t = random_bits(rng, len.y);
+        OpeningMasks { t1, t2, y1, y_t }
+    }
+
+    /// Cb1 = h1^{m_t0}·g0^{m_t1}·g1^{m_t2}, the first message of the b1 equation.
+    fn cb1<E: Pairing>(&self, st: &ShuffleStatement<'_, E>, m_t0: &E::ScalarField) -> E::G1Affine {
+        let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
+        (st.gens.h1.mul(m_t0) + smul::<E>(&g0, &self.t1) + smul::<E>(&g1, &self.t2)).into_affine()
+    }
+
+    /// Cz2 = FO((m_t1, m_t2); m_y_t), the first message of z_t's opening.
+    fn cz2(&self, fo: &FoKey) -> Result<Integer> {
+        fo.commit(&[self.t1.clone(), self.t2.clone()], &self.y_t)
+    }
+
+    /// The responses (d_t1, d_t2, d_y1, d_y2) for t1, t2, the sub-proof's y1 and y_t.
+    fn respond<E: Pairing>(self, chal: &Integer, c: &Common<E>, y1: &Integer) -> [Integer; 4] {
+        [
+            respond(self.t1, chal, &c.t1),
+            respond(self.t2, chal, &c.t2),
+            respond(self.y1, chal, y1),
+            respond(self.y_t, chal, &c.y_t),
+        ]
+    }
+}
+
 /// (a) The equal-exponent sub-proof.
 pub(crate) fn prove_equal_exponents<E: Pairing>(
     st: &ShuffleStatement<'_, E>,
@@ -398,52 +443,40 @@ pub(crate) fn prove_equal_exponents<E: Pairing>(
     let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
     let n = st.input.len();
     let len = Lengths::new::<E>(pk, fo);
-    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
     let y1 = fo.random_y(rng);
     let z1 = fo.commit(&c.e_p, &y1)?;
     let m_e0 = E::ScalarField::rand(rng);
     let m_t0 = E::ScalarField::rand(rng);
     let m_e: Vec<Integer> = (0..n).map(|_| random_bits(rng, len.e)).collect();
-    let m_t1 = random_bits(rng, len.t);
-    let m_t2 = random_bits(rng, len.t);
-    let m_y1 = random_bits(rng, len.y);
-    let m_y2 = random_bits(rng, len.y);
+    let m = OpeningMasks::draw(&len, rng);
     let m_e_f: Vec<E::ScalarField> = to_scalars(&m_e);
     let ca = (st.gens.h1.mul(&m_e0)
         + msm_short::<E::G1>(&st.ck.gens[..n], &m_e_f, len.e as usize)?)
     .into_affine();
-    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let cb1 = m.cb1(st, &m_t0);
     let cb2 = mul_mod(
-        &mul_mod(&pk.one_plus_n_pow(&m_t1), &pk.h_pow(&m_t2), n2),
+        &mul_mod(&pk.one_plus_n_pow(&m.t1), &pk.h_pow(&m.t2), n2),
         &multi_pow_mod(st.output, &m_e, n2),
         n2,
     );
-    let cz1 = fo.commit(&m_e, &m_y1)?;
-    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
-    let chal = sub_challenge::<E>(
-        &c.transcript,
-        pk.security.challenge_bits,
-        b"equal-exponent",
-        &[(b"b1", &c.b1), (b"Ca", &ca), (b"Cb1", &cb1)],
-        &[
-            (b"b2", &c.b2),
-            (b"z_t", &c.z_t),
-            (b"z1", &z1),
-            (b"Cb2", &cb2),
-            (b"Cz1", &cz1),
-            (b"Cz2", &cz2),
-        ],
-    );
+    let cz1 = fo.commit(&m_e, &m.y1)?;
+    let cz2 = m.cz2(fo)?;
+    let sh = c.shared(pk.security.challenge_bits);
+    let chal = equal_exponent_challenge(&sh, [&ca, &cb1], [&z1, &cb2, &cz1, &cz2]);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
-    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    let [d_t1, d_t2, d_y1, d_y2] = m.respond(&chal, c, &y1);
     Ok(EqualExponentProof {
         d_e0: m_e0 + chal_f * c.e0,
         d_t0: m_t0 + chal_f * c.t0,
-        d_e: m_e.into_iter().zip(&c.e_p).map(|(m, x)| d(m, x)).collect(),
-        d_t1: d(m_t1, &c.t1),
-        d_t2: d(m_t2, &c.t2),
-        d_y1: d(m_y1, &y1),
-        d_y2: d(m_y2, &c.y_t),
+        d_e: m_e
+            .into_iter()
+            .zip(&c.e_p)
+            .map(|(m, x)| respond(m, &chal, x))
+            .collect(),
+        d_t1,
+        d_t2,
+        d_y1,
+        d_y2,
         z1,
         ca,
         cb1,
@@ -461,47 +494,30 @@ pub(crate) fn prove_reencryption<E: Pairing>(
 ) -> Result<ReencryptionProof<E>> {
     let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
     let len = Lengths::new::<E>(pk, fo);
-    let (g0, g1) = (st.ck.gens[0], st.ck.gens[1]);
     let y1 = fo.random_y(rng);
     let z1 = fo.commit(std::slice::from_ref(&c.r), &y1)?;
     let m_t0 = E::ScalarField::rand(rng);
     let m_r = random_bits(rng, len.r);
-    let m_t1 = random_bits(rng, len.t);
-    let m_t2 = random_bits(rng, len.t);
-    let m_y1 = random_bits(rng, len.y);
-    let m_y2 = random_bits(rng, len.y);
-    let cb1 = (st.gens.h1.mul(&m_t0) + smul::<E>(&g0, &m_t1) + smul::<E>(&g1, &m_t2)).into_affine();
+    let m = OpeningMasks::draw(&len, rng);
+    let cb1 = m.cb1(st, &m_t0);
     let cb2c = mul_mod(
-        &pk.one_plus_n_pow(&m_t1),
-        &pk.h_pow(&Integer::from(&m_t2 + &m_r)),
+        &pk.one_plus_n_pow(&m.t1),
+        &pk.h_pow(&Integer::from(&m.t2 + &m_r)),
         n2,
     );
-    let cz1 = fo.commit(std::slice::from_ref(&m_r), &m_y1)?;
-    let cz2 = fo.commit(&[m_t1.clone(), m_t2.clone()], &m_y2)?;
-    let chal = sub_challenge::<E>(
-        &c.transcript,
-        pk.security.challenge_bits,
-        b"re-encryption",
-        &[(b"b1", &c.b1), (b"Cb1", &cb1)],
-        &[
-            (b"b2", &c.b2),
-            (b"z_t", &c.z_t),
-            (b"c", &c.c_e),
-            (b"z1", &z1),
-            (b"Cb2c", &cb2c),
-            (b"Cz1", &cz1),
-            (b"Cz2", &cz2),
-        ],
-    );
+    let cz1 = fo.commit(std::slice::from_ref(&m_r), &m.y1)?;
+    let cz2 = m.cz2(fo)?;
+    let sh = c.shared(pk.security.challenge_bits);
+    let chal = reencryption_challenge(&sh, &c.c_e, &cb1, [&z1, &cb2c, &cz1, &cz2]);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
-    let d = |m: Integer, x: &Integer| m + Integer::from(&chal * x);
+    let [d_t1, d_t2, d_y1, d_y2] = m.respond(&chal, c, &y1);
     Ok(ReencryptionProof {
         d_t0: m_t0 + chal_f * c.t0,
-        d_r: d(m_r, &c.r),
-        d_t1: d(m_t1, &c.t1),
-        d_t2: d(m_t2, &c.t2),
-        d_y1: d(m_y1, &y1),
-        d_y2: d(m_y2, &c.y_t),
+        d_r: respond(m_r, &chal, &c.r),
+        d_t1,
+        d_t2,
+        d_y1,
+        d_y2,
         z1,
         cb1,
         cb2c,
@@ -533,6 +549,91 @@ fn sub_challenge<E: Pairing>(
         t.append_integer(label, x);
     }
     t.challenge_bits(b"chal", bits)
+}
+
+/// What both sub-proofs' challenges hash besides their own first message: the statement's
+/// transcript, b1, b2 and z_t; `bits`, the challenge's length κ_c.
+struct Shared<'a, E: Pairing> {
+    transcript: &'a Transcript,
+    bits: u32,
+    b1: &'a E::G1Affine,
+    b2: &'a Integer,
+    z_t: &'a Integer,
+}
+
+impl<E: Pairing> Common<E> {
+    /// What the prover's sub-proof challenges share.
+    fn shared(&self, bits: u32) -> Shared<'_, E> {
+        Shared {
+            transcript: &self.transcript,
+            bits,
+            b1: &self.b1,
+            b2: &self.b2,
+            z_t: &self.z_t,
+        }
+    }
+}
+
+impl<E: Pairing> PaillierShuffleProof<E> {
+    /// What the verifier's sub-proof challenges share, from the proof and the statement's
+    /// transcript.
+    fn shared<'a>(&'a self, transcript: &'a Transcript, bits: u32) -> Shared<'a, E> {
+        Shared {
+            transcript,
+            bits,
+            b1: &self.b1,
+            b2: &self.b2,
+            z_t: &self.z_t,
+        }
+    }
+}
+
+/// (a)'s challenge, for prover and verifier alike: the shared values, then its first message
+/// (Ca, Cb1; z1, Cb2, Cz1, Cz2).
+fn equal_exponent_challenge<E: Pairing>(
+    sh: &Shared<'_, E>,
+    [ca, cb1]: [&E::G1Affine; 2],
+    [z1, cb2, cz1, cz2]: [&Integer; 4],
+) -> Integer {
+    sub_challenge::<E>(
+        sh.transcript,
+        sh.bits,
+        b"equal-exponent",
+        &[(b"b1", sh.b1), (b"Ca", ca), (b"Cb1", cb1)],
+        &[
+            (b"b2", sh.b2),
+            (b"z_t", sh.z_t),
+            (b"z1", z1),
+            (b"Cb2", cb2),
+            (b"Cz1", cz1),
+            (b"Cz2", cz2),
+        ],
+    )
+}
+
+/// (b)'s challenge, for prover and verifier alike: the shared values, c = ∏ c_i^{e_i}, then its
+/// first message (Cb1; z1, Cb2c, Cz1, Cz2).
+fn reencryption_challenge<E: Pairing>(
+    sh: &Shared<'_, E>,
+    c_e: &Integer,
+    cb1: &E::G1Affine,
+    [z1, cb2c, cz1, cz2]: [&Integer; 4],
+) -> Integer {
+    sub_challenge::<E>(
+        sh.transcript,
+        sh.bits,
+        b"re-encryption",
+        &[(b"b1", sh.b1), (b"Cb1", cb1)],
+        &[
+            (b"b2", sh.b2),
+            (b"z_t", sh.z_t),
+            (b"c", c_e),
+            (b"z1", z1),
+            (b"Cb2c", cb2c),
+            (b"Cz1", cz1),
+            (b"Cz2", cz2),
+        ],
+    )
 }
 
 /// Verifies a [`PaillierShuffleProof`]: both subproofs' equations, response ranges, and that every
@@ -614,6 +715,22 @@ fn fo_holds(
     Ok(lhs == fo.commit(xs, y)?)
 }
 
+/// z_t^chal · Cz2 = FO((d_t1, d_t2); d_y2): sub-proof `sub`'s opening of z_t, the commitment to
+/// t1, t2 both sub-proofs open (its last equation).
+fn z_t_opens<E: Pairing>(
+    fo: &FoKey,
+    proof: &PaillierShuffleProof<E>,
+    chal: &Integer,
+    (cz2, d_t1, d_t2, d_y2): (&Integer, &Integer, &Integer, &Integer),
+    sub: &str,
+) -> Result<()> {
+    let d_t = [d_t1.clone(), d_t2.clone()];
+    ensure(
+        fo_holds(fo, &proof.z_t, cz2, chal, &d_t, d_y2)?,
+        format!("Paillier shuffle ({sub}): z_t equation fails"),
+    )
+}
+
 /// (a) The equal-exponent sub-proof: its challenge from the statement's transcript, then the
 /// commitment, b1, b2, z1 and z_t equations.
 fn verify_equal_exponent<E: Pairing>(
@@ -626,20 +743,9 @@ fn verify_equal_exponent<E: Pairing>(
     let len = Lengths::new::<E>(pk, fo);
     let n = e_f.len();
     let eq = &proof.eq;
-    let chal = sub_challenge::<E>(
-        t0_transcript,
-        pk.security.challenge_bits,
-        b"equal-exponent",
-        &[(b"b1", &proof.b1), (b"Ca", &eq.ca), (b"Cb1", &eq.cb1)],
-        &[
-            (b"b2", &proof.b2),
-            (b"z_t", &proof.z_t),
-            (b"z1", &eq.z1),
-            (b"Cb2", &eq.cb2),
-            (b"Cz1", &eq.cz1),
-            (b"Cz2", &eq.cz2),
-        ],
-    );
+    let sh = proof.shared(t0_transcript, pk.security.challenge_bits);
+    let first = [&eq.z1, &eq.cb2, &eq.cz1, &eq.cz2];
+    let chal = equal_exponent_challenge(&sh, [&eq.ca, &eq.cb1], first);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     let d_e_f: Vec<E::ScalarField> = to_scalars(&eq.d_e);
     let (a, rhs_a) = rayon::join(
@@ -683,16 +789,12 @@ fn verify_equal_exponent<E: Pairing>(
         fo_holds(fo, &eq.z1, &eq.cz1, &chal, &eq.d_e, &eq.d_y1)?,
         "Paillier shuffle (a): z1 equation fails",
     )?;
-    ensure(
-        fo_holds(
-            fo,
-            &proof.z_t,
-            &eq.cz2,
-            &chal,
-            &[eq.d_t1.clone(), eq.d_t2.clone()],
-            &eq.d_y2,
-        )?,
-        "Paillier shuffle (a): z_t equation fails",
+    z_t_opens(
+        fo,
+        proof,
+        &chal,
+        (&eq.cz2, &eq.d_t1, &eq.d_t2, &eq.d_y2),
+        "a",
     )
 }
 
@@ -707,21 +809,9 @@ fn verify_reencryption<E: Pairing>(
     let (pk, fo, n2) = (st.pk, st.fo, &st.pk.n2);
     let rp = &proof.renc;
     let c_e = multi_pow_mod(st.input, e, n2);
-    let chal = sub_challenge::<E>(
-        t0_transcript,
-        pk.security.challenge_bits,
-        b"re-encryption",
-        &[(b"b1", &proof.b1), (b"Cb1", &rp.cb1)],
-        &[
-            (b"b2", &proof.b2),
-            (b"z_t", &proof.z_t),
-            (b"c", &c_e),
-            (b"z1", &rp.z1),
-            (b"Cb2c", &rp.cb2c),
-            (b"Cz1", &rp.cz1),
-            (b"Cz2", &rp.cz2),
-        ],
-    );
+    let sh = proof.shared(t0_transcript, pk.security.challenge_bits);
+    let first = [&rp.z1, &rp.cb2c, &rp.cz1, &rp.cz2];
+    let chal = reencryption_challenge(&sh, &c_e, &rp.cb1, first);
     let chal_f: E::ScalarField = integer_to_scalar(&chal);
     ensure(
         b1_holds(
@@ -759,16 +849,12 @@ fn verify_reencryption<E: Pairing>(
         )?,
         "Paillier shuffle (b): z1 equation fails",
     )?;
-    ensure(
-        fo_holds(
-            fo,
-            &proof.z_t,
-            &rp.cz2,
-            &chal,
-            &[rp.d_t1.clone(), rp.d_t2.clone()],
-            &rp.d_y2,
-        )?,
-        "Paillier shuffle (b): z_t equation fails",
+    z_t_opens(
+        fo,
+        proof,
+        &chal,
+        (&rp.cz2, &rp.d_t1, &rp.d_t2, &rp.d_y2),
+        "b",
     )
 }
 
@@ -898,47 +984,47 @@ mod tests {
     /// One value of the proof changed: an equation fails.
     fn rejects_tampered_proofs<E: Pairing>(su: &Setup<E>, proof: &PaillierShuffleProof<E>) {
         let st = su.statement();
-        let rejects = |p: &PaillierShuffleProof<E>| verify_shuffle(&st, p).is_err();
+        // The proof with one value changed by `tamper`.
+        let rejects = |tamper: &dyn Fn(&mut PaillierShuffleProof<E>)| {
+            let mut p = proof.clone();
+            tamper(&mut p);
+            verify_shuffle(&st, &p).is_err()
+        };
 
-        let mut p = proof.clone();
-        p.eq.d_e[0] += 1;
-        assert!(rejects(&p), "d_e");
-        let mut p = proof.clone();
-        p.eq.d_e0 += E::ScalarField::from(1u64);
-        assert!(rejects(&p), "d_e0");
-        let mut p = proof.clone();
-        p.eq.d_t1 += 1;
-        assert!(rejects(&p), "eq d_t1");
-        let mut p = proof.clone();
-        p.eq.d_y1 += 1;
-        assert!(rejects(&p), "eq d_y1");
-        let mut p = proof.clone();
-        p.renc.d_r += 1;
-        assert!(rejects(&p), "d_r");
-        let mut p = proof.clone();
-        p.renc.d_t2 += 1;
-        assert!(rejects(&p), "renc d_t2");
-        let mut p = proof.clone();
-        p.renc.d_y2 += 1;
-        assert!(rejects(&p), "renc d_y2");
-        let mut p = proof.clone();
-        p.eq.cb2 = mul_mod(&p.eq.cb2, &su.pk.hn, &su.pk.n2);
-        assert!(rejects(&p), "Cb2");
-        let mut p = proof.clone();
-        p.renc.cz1 = mul_mod(&p.renc.cz1, &su.fo.g, &su.fo.n);
-        assert!(rejects(&p), "Cz1");
-        let mut p = proof.clone();
-        p.b1 = (p.b1 + su.gens.h1.base()).into_affine();
-        assert!(rejects(&p), "b1");
-        let mut p = proof.clone();
-        p.b2 = mul_mod(&p.b2, &su.pk.hn, &su.pk.n2);
-        assert!(rejects(&p), "b2");
-        let mut p = proof.clone();
-        p.eq.ca = (p.eq.ca + su.gens.h1.base()).into_affine();
-        assert!(rejects(&p), "Ca");
-        let mut p = proof.clone();
-        p.eq.d_e[2] += Integer::from(1) << 300;
-        assert!(rejects(&p), "oversized d_e");
+        assert!(rejects(&|p| p.eq.d_e[0] += 1), "d_e");
+        assert!(
+            rejects(&|p| p.eq.d_e0 += E::ScalarField::from(1u64)),
+            "d_e0"
+        );
+        assert!(rejects(&|p| p.eq.d_t1 += 1), "eq d_t1");
+        assert!(rejects(&|p| p.eq.d_y1 += 1), "eq d_y1");
+        assert!(rejects(&|p| p.renc.d_r += 1), "d_r");
+        assert!(rejects(&|p| p.renc.d_t2 += 1), "renc d_t2");
+        assert!(rejects(&|p| p.renc.d_y2 += 1), "renc d_y2");
+        assert!(
+            rejects(&|p| p.eq.cb2 = mul_mod(&p.eq.cb2, &su.pk.hn, &su.pk.n2)),
+            "Cb2"
+        );
+        assert!(
+            rejects(&|p| p.renc.cz1 = mul_mod(&p.renc.cz1, &su.fo.g, &su.fo.n)),
+            "Cz1"
+        );
+        assert!(
+            rejects(&|p| p.b1 = (p.b1 + su.gens.h1.base()).into_affine()),
+            "b1"
+        );
+        assert!(
+            rejects(&|p| p.b2 = mul_mod(&p.b2, &su.pk.hn, &su.pk.n2)),
+            "b2"
+        );
+        assert!(
+            rejects(&|p| p.eq.ca = (p.eq.ca + su.gens.h1.base()).into_affine()),
+            "Ca"
+        );
+        assert!(
+            rejects(&|p| p.eq.d_e[2] += Integer::from(1) << 300),
+            "oversized d_e"
+        );
     }
 
     /// The guards before the equations: ciphertexts and the mod-N² commitments units in

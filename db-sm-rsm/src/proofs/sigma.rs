@@ -137,24 +137,46 @@ pub fn pkcomm_gt_verify<E: Pairing>(
     ensure(chal == proof.chal, "pkcomm (GT)")
 }
 
+/// The transcript of a proof about the ElGamal ciphertext `c` under `pk`: the proof's domain,
+/// the generators, Y and c.
+fn elgamal_transcript<E: Pairing>(
+    domain: &[u8],
+    gens: &Generators<E>,
+    pk: &PublicKey<E>,
+    c: &Ciphertext<E>,
+) -> Transcript {
+    let mut t = Transcript::new(domain);
+    gens.append_to(&mut t);
+    t.append_ark(b"Y", &pk.y);
+    t.append_ark(b"c", c);
+    t
+}
+
 fn enc_bl_transcript<E: Pairing>(
     gens: &Generators<E>,
     pk: &PublicKey<E>,
     c: &Ciphertext<E>,
     blinded: &Ciphertext<E>,
 ) -> Transcript {
-    let mut t = Transcript::new(b"db-sm-rsm/pk-enc-bl/v1");
-    gens.append_to(&mut t);
-    t.append_ark(b"Y", &pk.y);
-    t.append_ark(b"c", c);
+    let mut t = elgamal_transcript(b"db-sm-rsm/pk-enc-bl/v1", gens, pk, c);
     t.append_ark(b"c~", blinded);
     t
 }
 
-fn append_pair<E: Pairing>(t: &mut Transcript, a1: E::G1, a2: E::G1) {
+fn enc_blrev_transcript<E: Pairing>(
+    gens: &Generators<E>,
+    pk: &PublicKey<E>,
+    c: &Ciphertext<E>,
+) -> Transcript {
+    elgamal_transcript(b"db-sm-rsm/pk-enc-blrev-S/v1", gens, pk, c)
+}
+
+/// The challenge of a two-exponent proof: `t` with its commitments A1, A2.
+fn pair_challenge<E: Pairing>(mut t: Transcript, a1: E::G1, a2: E::G1) -> E::ScalarField {
     let a = E::G1::normalize_batch(&[a1, a2]);
     t.append_ark(b"A1", &a[0]);
     t.append_ark(b"A2", &a[1]);
+    t.challenge_scalar(b"chal")
 }
 
 /// Proves knowledge of (ρ, b) with `blinded = (g1^ρ·c0^b, Y^ρ·c1^b)` (DB-SM blinding).
@@ -170,9 +192,8 @@ pub fn pk_enc_bl_prove<E: Pairing>(
     let (a_hat, b_hat) = (E::ScalarField::rand(rng), E::ScalarField::rand(rng));
     let a1 = gens.g1.mul(&a_hat) + mul_var(c.c0.into_group(), &b_hat);
     let a2 = pk.y_mul(&a_hat) + mul_var(c.c1.into_group(), &b_hat);
-    let mut t = enc_bl_transcript(gens, pk, c, blinded);
-    append_pair::<E>(&mut t, a1, a2);
-    respond(t.challenge_scalar(b"chal"), (a_hat, b_hat), (rho, b))
+    let chal = pair_challenge::<E>(enc_bl_transcript(gens, pk, c, blinded), a1, a2);
+    respond(chal, (a_hat, b_hat), (rho, b))
 }
 
 /// Verifies pk_enc_bl: `A1′ = c̃0^{chal}·g1^{z_ρ}·c0^{z_b}`, `A2′ = c̃1^{chal}·Y^{z_ρ}·c1^{z_b}`.
@@ -191,22 +212,8 @@ pub fn pk_enc_bl_verify<E: Pairing>(
         (blinded.c1.into_group(), proof.chal),
         (c.c1.into_group(), proof.z2),
     ]) + pk.y_mul(&proof.z1);
-    let mut t = enc_bl_transcript(gens, pk, c, blinded);
-    append_pair::<E>(&mut t, a1, a2);
-    let chal: E::ScalarField = t.challenge_scalar(b"chal");
+    let chal = pair_challenge::<E>(enc_bl_transcript(gens, pk, c, blinded), a1, a2);
     ensure(chal == proof.chal, "pk_enc_bl")
-}
-
-fn enc_blrev_transcript<E: Pairing>(
-    gens: &Generators<E>,
-    pk: &PublicKey<E>,
-    c: &Ciphertext<E>,
-) -> Transcript {
-    let mut t = Transcript::new(b"db-sm-rsm/pk-enc-blrev-S/v1");
-    gens.append_to(&mut t);
-    t.append_ark(b"Y", &pk.y);
-    t.append_ark(b"c", c);
-    t
 }
 
 /// Proves knowledge of (ρ, b) with `c = (g1^ρ, g1^b·Y^ρ)` (DB-RSM blinding of S).
@@ -221,9 +228,8 @@ pub fn pk_enc_blrev_prove<E: Pairing>(
     let (a_hat, b_hat) = (E::ScalarField::rand(rng), E::ScalarField::rand(rng));
     let a1 = gens.g1.mul(&a_hat);
     let a2 = gens.g1.mul(&b_hat) + pk.y_mul(&a_hat);
-    let mut t = enc_blrev_transcript(gens, pk, c);
-    append_pair::<E>(&mut t, a1, a2);
-    respond(t.challenge_scalar(b"chal"), (a_hat, b_hat), (rho, b))
+    let chal = pair_challenge::<E>(enc_blrev_transcript(gens, pk, c), a1, a2);
+    respond(chal, (a_hat, b_hat), (rho, b))
 }
 
 /// Verifies pk_enc_blrev_S: `A1′ = c0^{chal}·g1^{z_ρ}`, `A2′ = c1^{chal}·g1^{z_b}·Y^{z_ρ}`.
@@ -235,9 +241,7 @@ pub fn pk_enc_blrev_verify<E: Pairing>(
 ) -> crate::Result<()> {
     let a1 = mul_var(c.c0.into_group(), &proof.chal) + gens.g1.mul(&proof.z1);
     let a2 = mul_var(c.c1.into_group(), &proof.chal) + gens.g1.mul(&proof.z2) + pk.y_mul(&proof.z1);
-    let mut t = enc_blrev_transcript(gens, pk, c);
-    append_pair::<E>(&mut t, a1, a2);
-    let chal: E::ScalarField = t.challenge_scalar(b"chal");
+    let chal = pair_challenge::<E>(enc_blrev_transcript(gens, pk, c), a1, a2);
     ensure(chal == proof.chal, "pk_enc_blrev_S")
 }
 

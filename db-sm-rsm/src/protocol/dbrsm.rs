@@ -35,16 +35,18 @@ use crate::proofs::sigma::{
 use crate::protocol::config::Config;
 use crate::protocol::dbsm::{elgamal_shares, ElGamalShares};
 use crate::protocol::inputs::Inputs;
+use crate::protocol::membership::{
+    check_verfsigs, dpk_nizkverifs, dpk_rounds, get_verfsigs, Labels, Scheme,
+};
 use crate::protocol::mix::{
     combine_column, paillier_shares, paillier_step_holds, prove_paillier_shuffle, Mixed,
     PaillierShares, PaillierStep,
 };
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_checks_the_others, each_mixer_private, each_mixer_same,
-    each_mixer_split, each_mixer_then_checks_others, mixer_turn, mixers_check_section,
-    try_each_mixer_same, try_each_mixer_then_checks_others, verifier_check_section, verifier_turn,
-    Decrypted,
+    each_mixer, each_mixer_checks_the_others, each_mixer_multiplies_in, each_mixer_private,
+    each_mixer_same, each_mixer_then_checks_others, mixer_turn, threshold_decryption,
+    verifier_check_section, Decrypted,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;
@@ -210,8 +212,11 @@ pub fn reverse_set_membership<E: Pairing>(
 ) -> Result<RsmOutput> {
     c.section("reverse set membership", Totals::MixersAndVerifier, |c| {
         let mut ok = pkcommverifs(c, public, inputs)?;
-        let vs = get_verfsigs_rev(cfg, c, public, verifier, inputs)?;
-        ok &= check_verfsigs_rev(c, public, mixers, inputs, &vs)?;
+        let scheme = BbsPlus {
+            gammas: &inputs.gammas,
+        };
+        let vs = get_verfsigs(cfg, c, public, verifier, &scheme)?;
+        ok &= check_verfsigs(c, public, mixers, &scheme, &vs)?;
         let (blsigs, blsigs_ok) = get_blsigs_rev(cfg, c, public, mixers, inputs, &vs)?;
         ok &= blsigs_ok;
         let st = dpk_bbsplus::Statement {
@@ -223,7 +228,9 @@ pub fn reverse_set_membership<E: Pairing>(
         };
         let (proof, z1_ok) = dpk_bbsplussig_nizkproofs(cfg, c, &public.gens, mixers, &st)?;
         ok &= z1_ok;
-        ok &= dpk_bbsplussig_nizkverifs(c, &public.gens, &st, &proof)?;
+        ok &= dpk_nizkverifs::<E, BbsPlus<E>>(c, 2 * st.s.len(), || {
+            dpk_bbsplus::verify(&public.gens, &st, &proof)
+        })?;
         c.status("status_reverse_set_membership", ok);
         Ok(RsmOutput {
             sig_bytes: vs.sigs[0].size_bytes(),
@@ -257,77 +264,79 @@ fn pkcommverifs<E: Pairing>(c: &mut Ctx, public: &Public<E>, inputs: &Inputs<E>)
     })
 }
 
-/// `get_verfsigs_rev`: BBS+ quasi-signatures on every γ_i, encrypted (S under ElGamal, c and r̂
-/// under threshold Paillier), with the randomness revealed.
-fn get_verfsigs_rev<E: Pairing>(
-    cfg: &Config,
-    c: &mut Ctx,
-    public: &Public<E>,
-    verifier: &mut Option<Verifier>,
-    inputs: &Inputs<E>,
-) -> Result<VerfSigs<E>> {
-    let (gens, eg, th, n) = (&public.gens, &public.eg, &public.th, public.n);
-    c.section("get_verfsigs_rev", Totals::Verifier, |c| {
-        let label = "creating BBS+ signatures and encryptions";
-        verifier_turn(c, verifier, label, 0, |verifier| {
-            let rng = &mut verifier.rng;
-            let sk = SigningKey::<E>::generate(gens, rng);
-            let mut sigs = bbsplus::sign_commitments(gens, &sk, &inputs.gammas, rng);
-            if cfg.cheats(Tamper::VerfSigRev, Cheater::Verifier) {
-                sigs[0].s = (sigs[0].s.into_group() + gens.g1.point()).into_affine();
-            }
-            let s: Vec<E::G1Affine> = sigs.iter().map(|q| q.s).collect();
-            let (s_ct, s_rho) = elgamal::encrypt_many(gens, eg, &s, rng);
-            let mut c_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
-            let r_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
-            let enc =
-                |x: &E::ScalarField, rand: &Integer| th.encrypt_with(&scalar_to_integer(x), rand);
-            let c_ct = (0..n)
-                .into_par_iter()
-                .map(|i| enc(&sigs[i].c, &c_rand[i]))
-                .collect();
-            if cfg.cheats(Tamper::VerfSigRevEnc, Cheater::Verifier) {
-                // The revealed randomness of c's encryption is not the one used.
-                c_rand[0] += 1;
-            }
-            let r_ct = (0..n)
-                .into_par_iter()
-                .map(|i| enc(&sigs[i].r_hat, &r_rand[i]))
-                .collect();
-            Ok(VerfSigs {
-                y: sk.y,
-                sigs,
-                s_ct,
-                s_rho,
-                c_ct,
-                c_rand,
-                r_ct,
-                r_rand,
-            })
-        })
-    })
+/// DB-RSM's signature scheme: BBS+ quasi-signatures on the senders' commitments γ_i.
+pub(crate) struct BbsPlus<'a, E: Pairing> {
+    gammas: &'a [E::G1Affine],
 }
 
-/// `check_verfsigs_rev`: every mixer batch-verifies the quasi-signatures and recomputes the
-/// encryptions. Records `status_verfsigs_rev`.
-fn check_verfsigs_rev<E: Pairing>(
-    c: &mut Ctx,
-    public: &Public<E>,
-    mixers: &mut Mixers<E>,
-    inputs: &Inputs<E>,
-    vs: &VerfSigs<E>,
-) -> Result<bool> {
-    let (gens, eg, th) = (&public.gens, &public.eg, &public.th);
-    let labels = [
-        "check_verfsigs_rev",
-        "checking verifier's signatures and encryptions",
-        "status_verfsigs_rev",
-    ];
-    mixers_check_section(c, mixers, labels, |mx| {
-        bbsplus::batch_verify_commitments(gens, &vs.y, &inputs.gammas, &vs.sigs, &mut mx.rng)
-            .is_ok()
+impl<E: Pairing> Scheme<E> for BbsPlus<'_, E> {
+    type VerfSigs = VerfSigs<E>;
+
+    const LABELS: Labels = Labels {
+        get_verfsigs: [
+            "get_verfsigs_rev",
+            "creating BBS+ signatures and encryptions",
+        ],
+        check_verfsigs: [
+            "check_verfsigs_rev",
+            "checking verifier's signatures and encryptions",
+            "status_verfsigs_rev",
+        ],
+        dpk_rounds: [
+            "creating dpk_bbsplussig commit message",
+            "creating dpk_bbsplussig challenge",
+            "creating dpk_bbsplussig response message",
+        ],
+        dpk_verifs: [
+            "dpk_bbsplussig_nizkverifs",
+            "verifying dpk_bbsplussig proofs",
+            "status_dpk_bbsplussig",
+        ],
+    };
+
+    /// A quasi-signature (S, c, r̂) on every γ_i under a fresh key, S encrypted under ElGamal, c
+    /// and r̂ under threshold Paillier.
+    fn sign(&self, cfg: &Config, public: &Public<E>, rng: &mut ChaCha20Rng) -> Result<VerfSigs<E>> {
+        let (gens, eg, th, n) = (&public.gens, &public.eg, &public.th, public.n);
+        let sk = SigningKey::<E>::generate(gens, rng);
+        let mut sigs = bbsplus::sign_commitments(gens, &sk, self.gammas, rng);
+        if cfg.cheats(Tamper::VerfSigRev, Cheater::Verifier) {
+            sigs[0].s = (sigs[0].s.into_group() + gens.g1.point()).into_affine();
+        }
+        let s: Vec<E::G1Affine> = sigs.iter().map(|q| q.s).collect();
+        let (s_ct, s_rho) = elgamal::encrypt_many(gens, eg, &s, rng);
+        let mut c_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
+        let r_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
+        let enc = |x: &E::ScalarField, rand: &Integer| th.encrypt_with(&scalar_to_integer(x), rand);
+        let c_ct = (0..n)
+            .into_par_iter()
+            .map(|i| enc(&sigs[i].c, &c_rand[i]))
+            .collect();
+        if cfg.cheats(Tamper::VerfSigRevEnc, Cheater::Verifier) {
+            // The revealed randomness of c's encryption is not the one used.
+            c_rand[0] += 1;
+        }
+        let r_ct = (0..n)
+            .into_par_iter()
+            .map(|i| enc(&sigs[i].r_hat, &r_rand[i]))
+            .collect();
+        Ok(VerfSigs {
+            y: sk.y,
+            sigs,
+            s_ct,
+            s_rho,
+            c_ct,
+            c_rand,
+            r_ct,
+            r_rand,
+        })
+    }
+
+    fn verfsigs_hold(&self, public: &Public<E>, vs: &VerfSigs<E>, rng: &mut ChaCha20Rng) -> bool {
+        let (gens, eg, th) = (&public.gens, &public.eg, &public.th);
+        bbsplus::batch_verify_commitments(gens, &vs.y, self.gammas, &vs.sigs, rng).is_ok()
             && vs.encryptions_match(gens, eg, th)
-    })
+    }
 }
 
 /// `get_blsigs_rev`: the three encrypted lists shuffled into output order, blinded and
@@ -544,8 +553,7 @@ fn blinding_holds<E: Pairing>(
         .into_par_iter()
         .all(|j| pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok());
     let party = Party::Mixer(k).to_string();
-    let ctxs =
-        |role: &str| -> Vec<Vec<u8>> { (0..n).map(|j| public.context(&party, j, role)).collect() };
+    let ctxs = |role: &str| public.contexts(&party, role);
     let batched = cfg.mode.batches();
     eg_ok
         && th
@@ -595,7 +603,7 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 .collect();
             let mut acc_c = lists.c.clone();
             let mut acc_r = lists.r.clone();
-            let mut multiply_in = |k: usize| {
+            let multiply_in = |k: usize| {
                 let st = &steps[k];
                 acc_s.par_iter_mut().zip(&st.s).for_each(|(a, c)| {
                     a.0 += c.c0;
@@ -610,24 +618,8 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                     .zip(&st.r)
                     .for_each(|(a, c)| *a = th.add(a, c));
             };
-            let networked = c.networked_run();
-            let m = mixers.m();
-            let hosted = each_mixer_private(
-                c,
-                mixers,
-                "generate encrypted blinded BBS+ signatures",
-                0,
-                |mx| {
-                    if networked {
-                        (0..m).for_each(&mut multiply_in);
-                    } else {
-                        multiply_in(mx.k);
-                    }
-                },
-            );
-            if hosted.iter().all(Option::is_none) {
-                (0..m).for_each(&mut multiply_in);
-            }
+            let label = "generate encrypted blinded BBS+ signatures";
+            each_mixer_multiplies_in(c, mixers, label, 0, multiply_in, |_| ());
             let blinded = SigLists {
                 s: elgamal::normalize(&acc_s),
                 c: acc_c,
@@ -673,6 +665,27 @@ fn rsm_shares_hold<E: Pairing>(
             .is_ok()
 }
 
+/// Every mixer's combination of all mixers' decryption shares of the three lists.
+#[allow(clippy::type_complexity)]
+fn rsm_combine<E: Pairing>(
+    th: &ThresholdPublicKey,
+    blinded: &SigLists<E>,
+    shares: &[RsmShares<E>],
+) -> Result<(
+    Ark<Vec<E::G1Affine>>,
+    Decrypted<E::ScalarField>,
+    Decrypted<E::ScalarField>,
+)> {
+    let ds: Vec<&[E::G1Affine]> = shares.iter().map(|s| &s.s.shares[..]).collect();
+    let dc: Vec<&[Integer]> = shares.iter().map(|s| &s.c.shares[..]).collect();
+    let dr: Vec<&[Integer]> = shares.iter().map(|s| &s.r.shares[..]).collect();
+    Ok((
+        Ark(elgamal::combine_many(&blinded.s, &ds)?),
+        combine_column::<E>(th, &dc),
+        combine_column::<E>(th, &dr),
+    ))
+}
+
 /// `decryption of blinded BBS+ signatures`: threshold decryption of the three blinded lists,
 /// every share proof checked by every other mixer, then combined by every mixer. Records
 /// `status_decshares_blsigs_rev`, False also when a combination fails.
@@ -691,27 +704,17 @@ fn decryption_of_blinded_signatures<E: Pairing>(
             let labels = [
                 "obtain decryption shares",
                 "verifying others' decryption shares",
+                "combining decryption shares",
             ];
-            let (shares, ok) = try_each_mixer_then_checks_others(
+            let ((s, cc, rr), ok) = threshold_decryption(
                 c,
                 mixers,
                 labels,
                 3 * blinded.c.len(),
                 |mx| rsm_shares(cfg, public, mx, blinded),
                 |k, sh| rsm_shares_hold(th, public, k, blinded, sh),
+                |shares| rsm_combine(th, blinded, shares),
             )?;
-            let ds: Vec<Vec<E::G1Affine>> = shares.iter().map(|s| s.s.shares.clone()).collect();
-            let dc: Vec<Vec<Integer>> = shares.iter().map(|s| s.c.shares.clone()).collect();
-            let dr: Vec<Vec<Integer>> = shares.iter().map(|s| s.r.shares.clone()).collect();
-            let label = "combining decryption shares";
-            let (s, cc, rr) = try_each_mixer_same(c, mixers, label, || -> Result<_> {
-                let s = elgamal::combine_many(&blinded.s, &ds)?;
-                Ok((
-                    Ark(s),
-                    combine_column::<E>(th, &dc),
-                    combine_column::<E>(th, &dr),
-                ))
-            })?;
             let ([cc, rr], ok) =
                 Decrypted::with_status(c, "status_decshares_blsigs_rev", ok, [cc, rr]);
             Ok((
@@ -859,68 +862,33 @@ fn dpk_bbsplussig_nizkproofs<E: Pairing>(
         // one factor per mixer (as upstream, in this timer; a mixer in its own process takes
         // them all).
         let mut z1 = vec![Gt::<E>::zero(); n];
-        let mut multiply_in = |k: usize| {
+        let multiply_in = |k: usize| {
             z1.par_iter_mut().zip(&z1s[k].z).for_each(|(a, b)| *a += b);
         };
-        let (networked, m) = (c.networked_run(), mixers.m());
-        let derived = each_mixer_private(c, mixers, "computing generators", n, |mx| {
-            if networked {
-                (0..m).for_each(&mut multiply_in);
-            } else {
-                multiply_in(mx.k);
-            }
+        let label = "computing generators";
+        let derived = each_mixer_multiplies_in(c, mixers, label, n, multiply_in, |_| {
             dpk_bbsplus::derive(gens, st)
         });
-        if derived.iter().all(Option::is_none) {
-            (0..m).for_each(&mut multiply_in);
-        }
-        let derived: Vec<Option<dpk_bbsplus::Derived<E>>> = derived;
-        let label = "creating dpk_bbsplussig commit message";
-        let (factors, nonces) = each_mixer_split(c, mixers, label, n, |mx| {
-            // Each mixer commits with the generators it derived itself.
-            let d = derived[mx.k].as_ref().expect("a hosted mixer derived them");
-            dpk_bbsplus::commit_share(gens, d, &z1, &mut mx.rng)
-        })?;
-        let mut acc = dpk_bbsplus::Commitments::<E>::empty(n);
-        for f in &factors {
-            acc.add(f);
-        }
-        let ch = each_mixer_same(c, mixers, "creating dpk_bbsplussig challenge", || {
-            Ark(dpk_bbsplus::challenges(gens, st, &z1, &acc))
-        })?
-        .0;
-        let label = "creating dpk_bbsplussig response message";
-        let z = each_mixer(c, mixers, label, |mx| {
-            let nonces = nonces[mx.k].as_ref().expect("a hosted mixer's nonces");
-            let mut z = dpk_bbsplus::respond(nonces, &mx.w_rsm, &ch);
-            if cfg.cheats(Tamper::DpkBbsPlus, mx.cheater()) {
-                z.d2[0] += E::ScalarField::one();
-            }
-            z
-        })?;
+        let (ch, z) = dpk_rounds::<E, BbsPlus<E>, _, _, _>(
+            c,
+            mixers,
+            n,
+            |mx| {
+                // Each mixer commits with the generators it derived itself.
+                let d = derived[mx.k].as_ref().expect("a hosted mixer derived them");
+                dpk_bbsplus::commit_share(gens, d, &z1, &mut mx.rng)
+            },
+            |acc| dpk_bbsplus::challenges(gens, st, &z1, acc),
+            |mx, nonces, ch| {
+                let mut z = dpk_bbsplus::respond(nonces, &mx.w_rsm, ch);
+                if cfg.cheats(Tamper::DpkBbsPlus, mx.cheater()) {
+                    z.d2[0] += E::ScalarField::one();
+                }
+                z
+            },
+        )?;
         Ok((dpk_bbsplus::Proof { z1, ch, z }, ok))
     })
-}
-
-/// `dpk_bbsplussig_nizkverifs`: the verifier checks every entry's proof. Records
-/// `status_dpk_bbsplussig`.
-fn dpk_bbsplussig_nizkverifs<E: Pairing>(
-    c: &mut Ctx,
-    gens: &Generators<E>,
-    st: &dpk_bbsplus::Statement<E>,
-    proof: &dpk_bbsplus::Proof<E>,
-) -> Result<bool> {
-    let labels = [
-        "dpk_bbsplussig_nizkverifs",
-        "verifying dpk_bbsplussig proofs",
-        "status_dpk_bbsplussig",
-    ];
-    verifier_check_section(
-        c,
-        labels,
-        2 * st.s.len(),
-        || matches!(dpk_bbsplus::verify(gens, st, proof), Ok(bad) if bad.is_empty()),
-    )
 }
 
 #[cfg(test)]

@@ -24,12 +24,13 @@ use crate::proofs::perm::Direction;
 use crate::proofs::sigma::{pk_enc_bl_prove, pk_enc_bl_verify, EncBlProof};
 use crate::protocol::config::Config;
 use crate::protocol::inputs::Inputs;
+use crate::protocol::membership::{
+    check_verfsigs, dpk_nizkverifs, dpk_rounds, get_verfsigs, Labels, Scheme,
+};
 use crate::protocol::mix::Mixed;
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_checks_the_others, each_mixer_private, each_mixer_same,
-    each_mixer_split, mixer_turn, mixers_check_section, try_each_mixer_same,
-    try_each_mixer_then_checks_others, verifier_check_section, verifier_turn,
+    each_mixer_checks_the_others, each_mixer_multiplies_in, mixer_turn, threshold_decryption,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;
@@ -46,7 +47,7 @@ pub struct SmOutput {
 /// The verifier's BB signatures on the outputs and their ElGamal encryptions, with the
 /// encryption randomness revealed (B17 in docs/fixes.md).
 #[derive(Clone)]
-struct VerifierSigs<E: Pairing> {
+pub(crate) struct VerifierSigs<E: Pairing> {
     /// The verification key y = f2^{x′}.
     y: E::G2Affine,
     sigs: Vec<E::G1Affine>,
@@ -83,6 +84,13 @@ pub(crate) struct ElGamalShares<E: Pairing> {
 
 crate::wire_struct!(impl[E: Pairing] ElGamalShares<E> { ark shares, wire proof });
 
+impl<E: Pairing> ElGamalShares<E> {
+    /// Every mixer's share list (`columns[k][i]`), borrowed.
+    pub(crate) fn columns(shares: &[ElGamalShares<E>]) -> Vec<&[E::G1Affine]> {
+        shares.iter().map(|s| &s.shares[..]).collect()
+    }
+}
+
 /// `forward set membership`: every step of DB-SM; records each step's status and
 /// `status_forward_set_membership`, the AND of all of them (B2).
 pub fn forward_set_membership<E: Pairing>(
@@ -95,8 +103,9 @@ pub fn forward_set_membership<E: Pairing>(
     mixed: &Mixed<E>,
 ) -> Result<SmOutput> {
     c.section("forward set membership", Totals::MixersAndVerifier, |c| {
-        let vs = get_verfsigs(cfg, c, public, verifier, mixed)?;
-        let mut ok = check_verfsigs(c, public, mixers, mixed, &vs)?;
+        let scheme = Bb { msgs: &mixed.msgs };
+        let vs = get_verfsigs(cfg, c, public, verifier, &scheme)?;
+        let mut ok = check_verfsigs(c, public, mixers, &scheme, &vs)?;
         let (sigmas, blsigs_ok) = get_blsigs(cfg, c, public, mixers, &vs.cts)?;
         ok &= blsigs_ok;
         let st = dpk_bb::Statement {
@@ -105,7 +114,9 @@ pub fn forward_set_membership<E: Pairing>(
             sigmas: &sigmas,
         };
         let proof = dpk_bbsig_nizkproofs(cfg, c, &public.gens, mixers, &st)?;
-        ok &= dpk_bbsig_nizkverifs(c, &public.gens, &st, &proof)?;
+        ok &= dpk_nizkverifs::<E, Bb<E>>(c, st.gammas.len(), || {
+            dpk_bb::verify(&public.gens, &st, &proof)
+        })?;
         c.status("status_forward_set_membership", ok);
         Ok(SmOutput {
             sig_bytes: bbsig::signature_size::<E>(),
@@ -114,58 +125,69 @@ pub fn forward_set_membership<E: Pairing>(
     })
 }
 
-/// `get_verfsigs`: the verifier signs every output and encrypts the signatures, revealing the
-/// randomness so that the mixers can check the encryptions.
-fn get_verfsigs<E: Pairing>(
-    cfg: &Config,
-    c: &mut Ctx,
-    public: &Public<E>,
-    verifier: &mut Option<Verifier>,
-    mixed: &Mixed<E>,
-) -> Result<VerifierSigs<E>> {
-    let (gens, eg) = (&public.gens, &public.eg);
-    c.section("get_verfsigs", Totals::Verifier, |c| {
-        let label = "creating BB signatures and encryptions";
-        verifier_turn(c, verifier, label, 0, |verifier| {
-            let sk = SigningKey::<E>::generate(gens, &mut verifier.rng);
-            let mut sigs = bbsig::sign_many(gens, &sk, &mixed.msgs)?;
-            if cfg.cheats(Tamper::VerfSig, Cheater::Verifier) {
-                sigs[0] = (sigs[0].into_group() + gens.g1.point()).into_affine();
-            }
-            let (cts, mut rho) = elgamal::encrypt_many(gens, eg, &sigs, &mut verifier.rng);
-            if cfg.cheats(Tamper::VerfSigEnc, Cheater::Verifier) {
-                // The revealed randomness is not the one used.
-                rho[0] += E::ScalarField::one();
-            }
-            Ok(VerifierSigs {
-                y: sk.y,
-                sigs,
-                cts,
-                rho,
-            })
-        })
-    })
+/// DB-SM's signature scheme: BB signatures on the outputs msgs_out_j.
+pub(crate) struct Bb<'a, E: Pairing> {
+    msgs: &'a [E::ScalarField],
 }
 
-/// `check_verfsigs`: every mixer batch-verifies the signatures and recomputes the encryptions.
-/// Records `status_verfsigs`.
-fn check_verfsigs<E: Pairing>(
-    c: &mut Ctx,
-    public: &Public<E>,
-    mixers: &mut Mixers<E>,
-    mixed: &Mixed<E>,
-    vs: &VerifierSigs<E>,
-) -> Result<bool> {
-    let (gens, eg) = (&public.gens, &public.eg);
-    let labels = [
-        "check_verfsigs",
-        "checking verifier's signatures and encryptions",
-        "status_verfsigs",
-    ];
-    mixers_check_section(c, mixers, labels, |mx| {
-        bbsig::batch_verify(gens, &vs.y, &mixed.msgs, &vs.sigs, &mut mx.rng).is_ok()
+impl<E: Pairing> Scheme<E> for Bb<'_, E> {
+    type VerfSigs = VerifierSigs<E>;
+
+    const LABELS: Labels = Labels {
+        get_verfsigs: ["get_verfsigs", "creating BB signatures and encryptions"],
+        check_verfsigs: [
+            "check_verfsigs",
+            "checking verifier's signatures and encryptions",
+            "status_verfsigs",
+        ],
+        dpk_rounds: [
+            "creating dpk_bbsig commit message",
+            "creating dpk_bbsig challenge",
+            "creating dpk_bbsig response message",
+        ],
+        dpk_verifs: [
+            "dpk_bbsig_nizkverifs",
+            "verifying dpk_bbsig proof",
+            "status_dpk_bbsig",
+        ],
+    };
+
+    /// σ_j = g1^{1/(msg_j+x′)} under a fresh key x′, each encrypted under ElGamal.
+    fn sign(
+        &self,
+        cfg: &Config,
+        public: &Public<E>,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<VerifierSigs<E>> {
+        let (gens, eg) = (&public.gens, &public.eg);
+        let sk = SigningKey::<E>::generate(gens, rng);
+        let mut sigs = bbsig::sign_many(gens, &sk, self.msgs)?;
+        if cfg.cheats(Tamper::VerfSig, Cheater::Verifier) {
+            sigs[0] = (sigs[0].into_group() + gens.g1.point()).into_affine();
+        }
+        let (cts, mut rho) = elgamal::encrypt_many(gens, eg, &sigs, rng);
+        if cfg.cheats(Tamper::VerfSigEnc, Cheater::Verifier) {
+            // The revealed randomness is not the one used.
+            rho[0] += E::ScalarField::one();
+        }
+        Ok(VerifierSigs {
+            y: sk.y,
+            sigs,
+            cts,
+            rho,
+        })
+    }
+
+    fn verfsigs_hold(
+        &self,
+        public: &Public<E>,
+        vs: &VerifierSigs<E>,
+        rng: &mut ChaCha20Rng,
+    ) -> bool {
+        let (gens, eg) = (&public.gens, &public.eg);
+        bbsig::batch_verify(gens, &vs.y, self.msgs, &vs.sigs, rng).is_ok()
             && encryptions_match(gens, eg, &vs.sigs, &vs.rho, &vs.cts)
-    })
+    }
 }
 
 /// `get_blsigs`: the signatures back in input order, blinded and decrypted: σ̃_i = σ^{b_i} with
@@ -339,35 +361,16 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                     .all(|i| pk_enc_bl_verify(gens, eg, &list[i], &f.cts[i], &f.proofs[i]).is_ok())
             })?;
             c.status("status_pk_bl", ok);
-            // The homomorphic product: with one process each mixer's timer multiplies in its own
-            // factor (as upstream); a mixer in its own process computes the whole product.
-            let whole = |acc: &mut Vec<(E::G1, E::G1)>, ks: &mut dyn Iterator<Item = usize>| {
-                for k in ks {
-                    acc.par_iter_mut().zip(&factors[k].cts).for_each(|(a, c)| {
-                        a.0 += c.c0;
-                        a.1 += c.c1;
-                    })
-                }
-            };
+            // The homomorphic product of every mixer's factors.
             let mut acc: Vec<(E::G1, E::G1)> = vec![Default::default(); n];
-            let networked = c.networked_run();
-            let m = mixers.m();
-            let hosted = each_mixer_private(
-                c,
-                mixers,
-                "generate encrypted blinded BB signatures",
-                0,
-                |mx| {
-                    if networked {
-                        whole(&mut acc, &mut (0..m));
-                    } else {
-                        whole(&mut acc, &mut std::iter::once(mx.k));
-                    }
-                },
-            );
-            if hosted.iter().all(Option::is_none) {
-                whole(&mut acc, &mut (0..m));
-            }
+            let multiply_in = |k: usize| {
+                acc.par_iter_mut().zip(&factors[k].cts).for_each(|(a, c)| {
+                    a.0 += c.c0;
+                    a.1 += c.c1;
+                })
+            };
+            let label = "generate encrypted blinded BB signatures";
+            each_mixer_multiplies_in(c, mixers, label, 0, multiply_in, |_| ());
             Ok((elgamal::normalize(&acc), ok))
         },
     )
@@ -421,8 +424,9 @@ fn decrypt_blinded_signatures<E: Pairing>(
         let labels = [
             "obtain decryption shares",
             "verifying others' decryption shares",
+            "combine decryption shares",
         ];
-        let (shares, ok) = try_each_mixer_then_checks_others(
+        let (sigmas, ok) = threshold_decryption(
             c,
             mixers,
             labels,
@@ -438,11 +442,8 @@ fn decrypt_blinded_signatures<E: Pairing>(
                     && elgamal::verify_shares(gens, &eg.vks[k], blinded, &sh.shares, &sh.proof)
                         .is_ok()
             },
+            |shares| elgamal::combine_many(blinded, &ElGamalShares::columns(shares)).map(Ark),
         )?;
-        let columns: Vec<Vec<E::G1Affine>> = shares.into_iter().map(|s| s.shares).collect();
-        let sigmas = try_each_mixer_same(c, mixers, "combine decryption shares", || {
-            elgamal::combine_many(blinded, &columns).map(Ark)
-        })?;
         c.status("status_decshares_blsigs", ok);
         Ok((sigmas.0, ok))
     })
@@ -479,32 +480,25 @@ fn dpk_bbsig_nizkproofs<E: Pairing>(
 ) -> Result<dpk_bb::Proof<E::ScalarField>> {
     let n = st.gammas.len();
     c.section("dpk_bbsig_nizkproofs", Totals::Mixers, |c| {
-        let label = "creating dpk_bbsig commit message";
-        let (factors, nonces) = each_mixer_split(c, mixers, label, n, |mx| {
-            dpk_bb::commit_share(gens, st, &mut mx.rng)
-        })?;
-        let mut acc = dpk_bb::Commitments::<E>::empty(n);
-        for f in &factors {
-            acc.add(f);
-        }
-        let ch = each_mixer_same(c, mixers, "creating dpk_bbsig challenge", || {
-            Ark(dpk_bb::challenges(gens, st, &acc))
-        })?
-        .0;
-        let label = "creating dpk_bbsig response message";
-        let responses = each_mixer(c, mixers, label, |mx| {
-            let w = dpk_bb::WitnessShares {
-                v: mx.v.clone(),
-                r: mx.r.clone(),
-                b: mx.b_sm.clone(),
-            };
-            let nonces = nonces[mx.k].as_ref().expect("a hosted mixer's nonces");
-            let (mut zv, zr, zb) = dpk_bb::respond(nonces, &w, &ch);
-            if cfg.cheats(Tamper::DpkBb, mx.cheater()) {
-                zv[0] += E::ScalarField::one();
-            }
-            Ark((zv, zr, zb))
-        })?;
+        let (ch, responses) = dpk_rounds::<E, Bb<E>, _, _, _>(
+            c,
+            mixers,
+            n,
+            |mx| dpk_bb::commit_share(gens, st, &mut mx.rng),
+            |acc| dpk_bb::challenges(gens, st, acc),
+            |mx, nonces, ch| {
+                let w = dpk_bb::WitnessShares {
+                    v: mx.v.clone(),
+                    r: mx.r.clone(),
+                    b: mx.b_sm.clone(),
+                };
+                let (mut zv, zr, zb) = dpk_bb::respond(nonces, &w, ch);
+                if cfg.cheats(Tamper::DpkBb, mx.cheater()) {
+                    zv[0] += E::ScalarField::one();
+                }
+                Ark((zv, zr, zb))
+            },
+        )?;
         let mut proof = dpk_bb::Proof {
             ch,
             zv: Vec::new(),
@@ -518,26 +512,6 @@ fn dpk_bbsig_nizkproofs<E: Pairing>(
         }
         Ok(proof)
     })
-}
-
-/// `dpk_bbsig_nizkverifs`: the verifier checks every entry's proof. Records `status_dpk_bbsig`.
-fn dpk_bbsig_nizkverifs<E: Pairing>(
-    c: &mut Ctx,
-    gens: &Generators<E>,
-    st: &dpk_bb::Statement<E>,
-    proof: &dpk_bb::Proof<E::ScalarField>,
-) -> Result<bool> {
-    let labels = [
-        "dpk_bbsig_nizkverifs",
-        "verifying dpk_bbsig proof",
-        "status_dpk_bbsig",
-    ];
-    verifier_check_section(
-        c,
-        labels,
-        st.gammas.len(),
-        || matches!(dpk_bb::verify(gens, st, proof), Ok(bad) if bad.is_empty()),
-    )
 }
 
 /// True iff every ciphertext is the encryption of its signature with the revealed randomness:

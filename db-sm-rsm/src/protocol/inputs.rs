@@ -260,10 +260,7 @@ fn input_proofs_hold<E: Pairing>(
     k: usize,
     inputs: &Inputs<E>,
 ) -> bool {
-    let n = public.n;
-    let ctxs = |role: &str| -> Vec<Vec<u8>> {
-        (0..n).map(|i| public.context("sender", i, role)).collect()
-    };
+    let ctxs = |role: &str| public.contexts("sender", role);
     let own = &inputs.shares[k];
     let (cv, cv_pf): (Vec<Integer>, Vec<_>) =
         own.iter().map(|s| (s.cv.clone(), s.cv_pf.clone())).unzip();

@@ -397,14 +397,20 @@ mod tests {
         d
     }
 
-    #[test]
-    fn seeded_keys_are_cached_and_reloaded_unchanged() {
-        let dir = scratch("cache");
+    /// Generated keys (`seed`) with a cache in a fresh scratch directory `name`.
+    fn cached(name: &str, seed: Option<Seed>) -> (PathBuf, KeyOptions) {
+        let dir = scratch(name);
         let opts = KeyOptions {
             test_keys: false,
             cache: Some(dir.clone()),
-            seed: Some(seed(42)),
+            seed,
         };
+        (dir, opts)
+    }
+
+    #[test]
+    fn seeded_keys_are_cached_and_reloaded_unchanged() {
+        let (dir, opts) = cached("cache", Some(seed(42)));
         let first = obtain(&opts, 2).unwrap();
         assert_eq!(first.source, KeySource::Seeded);
         assert!(!first.source.secret());
@@ -445,12 +451,7 @@ mod tests {
 
     #[test]
     fn unseeded_keys_are_fresh_and_never_stored() {
-        let dir = scratch("unseeded");
-        let opts = KeyOptions {
-            test_keys: false,
-            cache: Some(dir.clone()),
-            seed: None,
-        };
+        let (dir, opts) = cached("unseeded", None);
         let a = obtain(&opts, 2).unwrap();
         let b = obtain(&opts, 2).unwrap();
         assert_eq!(a.source, KeySource::Generated);

@@ -17,8 +17,8 @@ use crate::protocol::config::Config;
 use crate::protocol::inputs::Inputs;
 use crate::protocol::setup::{Mixer, Mixers, Public};
 use crate::protocol::steps::{
-    agree, all_mixers, each_mixer_checks_the_others, each_mixer_private, each_mixer_same,
-    mixer_turn, try_each_mixer_then_checks_others, Decrypted,
+    agree, all_mixers, each_mixer_checks_the_others, each_mixer_private, mixer_turn,
+    threshold_decryption, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
 use crate::transport::Ctx;
@@ -46,6 +46,13 @@ pub(crate) struct PaillierShares {
 }
 
 crate::wire_struct!(impl PaillierShares { wire shares, wire proof });
+
+impl PaillierShares {
+    /// Every mixer's share list (`columns[k][i]`), borrowed.
+    pub(crate) fn columns(shares: &[PaillierShares]) -> Vec<&[Integer]> {
+        shares.iter().map(|s| &s.shares[..]).collect()
+    }
+}
 
 /// Mixer k's Wikström proof that `output` re-encrypts `input` permuted by its committed π.
 pub(crate) fn prove_paillier_shuffle<E: Pairing>(
@@ -178,23 +185,17 @@ fn decryption_of_output_messages<E: Pairing>(
         let labels = [
             "threshold decryption",
             "verifying others' decryption shares (batched)",
+            "combining decryption shares",
         ];
-        let (shares, ok) = try_each_mixer_then_checks_others(
+        let (last, ok) = threshold_decryption(
             c,
             mixers,
             labels,
             list.len(),
-            |mx| {
-                let cheat = cfg.cheats(Tamper::DecShare, mx.cheater());
-                paillier_shares(th, mx, list, cheat)
-            },
+            |mx| paillier_shares(th, mx, list, cfg.cheats(Tamper::DecShare, mx.cheater())),
             |k, sh| th.verify_shares(k, list, &sh.shares, &sh.proof).is_ok(),
+            |shares| Ok(combine_column::<E>(th, &PaillierShares::columns(shares))),
         )?;
-        // Every mixer combines all shares itself (identical results, as upstream).
-        let columns: Vec<Vec<Integer>> = shares.into_iter().map(|s| s.shares).collect();
-        let last = each_mixer_same(c, mixers, "combining decryption shares", || {
-            combine_column::<E>(th, &columns)
-        })?;
         let ([msgs], _) = Decrypted::with_status(c, "status_decshares", ok, [last]);
         Ok(msgs)
     })
@@ -238,9 +239,9 @@ fn decryption_of_individual_shares<E: Pairing>(
 /// (`shares[k][i]`), reduced into Zq.
 pub(crate) fn combine_column<E: Pairing>(
     th: &ThresholdPublicKey,
-    shares: &[Vec<Integer>],
+    shares: &[&[Integer]],
 ) -> Decrypted<E::ScalarField> {
-    let n = shares.first().map_or(0, Vec::len);
+    let n = shares.first().map_or(0, |s| s.len());
     let out: Vec<Option<E::ScalarField>> = (0..n)
         .into_par_iter()
         .map(|i| {

@@ -75,6 +75,11 @@ impl<E: Pairing> Public<E> {
         c
     }
 
+    /// [`Public::context`] of every entry 0..n, for one party and role.
+    pub fn contexts(&self, party: &str, role: &str) -> Vec<Vec<u8>> {
+        (0..self.n).map(|i| self.context(party, i, role)).collect()
+    }
+
     /// The statement of mixer k's ElGamal shuffle proof from `input` to `output`.
     pub(crate) fn elgamal_shuffle<'a>(
         &'a self,

@@ -95,6 +95,37 @@ where
         .collect()
 }
 
+/// The homomorphic product of every mixer's factors, `multiply_in(k)` taking in mixer k's: with
+/// one process each mixer's timer (leaf `label` over `total` entries) multiplies in its own factor
+/// (as upstream); a mixer in its own process computes the whole product, and so does a process
+/// without a mixer (untimed). `also` runs in each mixer's timer after the product; its results by
+/// mixer index, `None` for the mixers of other processes.
+pub(crate) fn each_mixer_multiplies_in<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    mut multiply_in: impl FnMut(usize),
+    mut also: impl FnMut(&mut Mixer<E>) -> T,
+) -> Vec<Option<T>>
+where
+    E: Pairing,
+{
+    let (networked, m) = (c.networked_run(), mixers.m());
+    let hosted = each_mixer_private(c, mixers, label, total, |mx| {
+        if networked {
+            (0..m).for_each(&mut multiply_in);
+        } else {
+            multiply_in(mx.k);
+        }
+        also(mx)
+    });
+    if hosted.iter().all(Option::is_none) {
+        (0..m).for_each(&mut multiply_in);
+    }
+    hosted
+}
+
 /// Every mixer computes the same public value itself (identical results, as upstream), timed
 /// as its leaf `label`. A process without a mixer reads the last mixer's, which it posts.
 pub(crate) fn each_mixer_same<E, T>(
@@ -156,33 +187,36 @@ where
     E: Pairing,
     P: Wire + Clone + Send + 'static,
 {
-    let made = each_mixer_private(c, mixers, label, total, f);
-    let mut public: Vec<Option<P>> = Vec::with_capacity(made.len());
-    let mut secret = Vec::with_capacity(made.len());
-    for (k, x) in made.into_iter().enumerate() {
-        match x {
-            Some((p, s)) => {
-                if c.networked_run() {
-                    let tag = c.tag(Some(Party::Mixer(k)), label);
-                    c.publish(&tag, &p)?;
-                }
-                public.push(Some(p));
-                secret.push(Some(s));
-            }
-            None => {
-                public.push(None);
-                secret.push(None);
-            }
-        }
-    }
-    for (k, slot) in public.iter_mut().enumerate() {
-        if slot.is_none() {
+    let (public, secret) = each_mixer_private(c, mixers, label, total, f)
+        .into_iter()
+        .map(|x| match x {
+            Some((p, s)) => (Some(p), Some(s)),
+            None => (None, None),
+        })
+        .unzip();
+    Ok((post_and_gather(c, label, public)?, secret))
+}
+
+/// This process's parts of step `label` (by mixer index, `None` for the other processes'
+/// mixers) posted, and the others' read from the board: every mixer's part in mixer order.
+fn post_and_gather<T>(c: &mut Ctx, label: &str, parts: Vec<Option<T>>) -> Result<Vec<T>>
+where
+    T: Wire + Clone + Send + 'static,
+{
+    for (k, part) in parts.iter().enumerate() {
+        if let (Some(p), true) = (part, c.networked_run()) {
             let tag = c.tag(Some(Party::Mixer(k)), label);
-            *slot = Some(c.fetch(&tag)?);
+            c.publish(&tag, p)?;
         }
     }
-    let public = public.into_iter().map(|p| p.expect("every part")).collect();
-    Ok((public, secret))
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(k, part)| match part {
+            Some(p) => Ok(p),
+            None => c.fetch(&c.tag(Some(Party::Mixer(k)), label)),
+        })
+        .collect()
 }
 
 /// The AND of every party's verdict on the step `label`: this process's are given (and posted),
@@ -299,31 +333,38 @@ where
     S: Wire + Clone + Send + Sync + 'static,
 {
     // A part that cannot be made stops this process before it posts anything of this step.
-    let made = each_mixer_private(c, mixers, make_label, total, |mx| make(mx));
-    let m = mixers.m();
-    let mut parts: Vec<Option<S>> = Vec::with_capacity(m);
-    for (k, p) in made.into_iter().enumerate() {
-        match p {
-            Some(p) => {
-                let p = p?;
-                if c.networked_run() {
-                    let tag = c.tag(Some(Party::Mixer(k)), make_label);
-                    c.publish(&tag, &p)?;
-                }
-                parts.push(Some(p));
-            }
-            None => parts.push(None),
-        }
-    }
-    for (k, slot) in parts.iter_mut().enumerate() {
-        if slot.is_none() {
-            let tag = c.tag(Some(Party::Mixer(k)), make_label);
-            *slot = Some(c.fetch(&tag)?);
-        }
-    }
-    let parts: Vec<S> = parts.into_iter().map(|p| p.expect("every part")).collect();
+    let made: Vec<Option<S>> = each_mixer_private(c, mixers, make_label, total, |mx| make(mx))
+        .into_iter()
+        .map(Option::transpose)
+        .collect::<Result<_>>()?;
+    let parts = post_and_gather(c, make_label, made)?;
     let ok = each_mixer_checks_the_others(c, mixers, check_label, |k| holds(k, &parts[k]))?;
     Ok((parts, ok))
+}
+
+/// A threshold decryption: every mixer makes its decryption shares with their proofs (leaf
+/// `labels[0]` over `total` entries), each mixer checks every other mixer's shares with `holds`
+/// (leaf `labels[1]`, [`try_each_mixer_then_checks_others`]), then every mixer combines all the
+/// shares itself (leaf `labels[2]`, identical results, as upstream). Returns the combination and
+/// whether every check passed; the caller records the status.
+pub(crate) fn threshold_decryption<E, S, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    [make_label, check_label, combine_label]: [&str; 3],
+    total: usize,
+    make: impl FnMut(&mut Mixer<E>) -> Result<S>,
+    holds: impl Fn(usize, &S) -> bool + Sync,
+    combine: impl Fn(&[S]) -> Result<T>,
+) -> Result<(T, bool)>
+where
+    E: Pairing,
+    S: Wire + Clone + Send + Sync + 'static,
+    T: Wire + Clone + Send + 'static,
+{
+    let labels = [make_label, check_label];
+    let (shares, ok) = try_each_mixer_then_checks_others(c, mixers, labels, total, make, holds)?;
+    let combined = try_each_mixer_same(c, mixers, combine_label, || combine(&shares))?;
+    Ok((combined, ok))
 }
 
 /// Mixer k's turn in a chain (each mixer's input is another mixer's output): `f` runs it (and

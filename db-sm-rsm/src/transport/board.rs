@@ -483,7 +483,11 @@ fn receive(link: &Link, inbox: &(Mutex<Inbox>, Condvar)) {
 mod tests {
     use super::*;
 
-    fn start(names: &[&str]) -> (Vec<BoardClient>, std::thread::JoinHandle<io::Result<()>>) {
+    type Server = std::thread::JoinHandle<io::Result<()>>;
+
+    /// A board serving the driver and two mixers, and their connected clients.
+    fn start() -> (Vec<BoardClient>, Server) {
+        let names = ["driver", "mixer 0", "mixer 1"];
         let board = Identity::generate().unwrap();
         let ids: Vec<Identity> = names
             .iter()
@@ -506,9 +510,17 @@ mod tests {
         (clients, server)
     }
 
+    /// Every party says goodbye; the board then ends without an error.
+    fn finish(c: &[BoardClient], server: Server) {
+        for x in c {
+            x.goodbye();
+        }
+        server.join().unwrap().unwrap();
+    }
+
     #[test]
     fn posts_reach_every_other_party_once_per_tag() {
-        let (c, server) = start(&["driver", "mixer 0", "mixer 1"]);
+        let (c, server) = start();
         c[1].post("a", b"from mixer 0").unwrap();
         assert_eq!(c[0].fetch("a").unwrap().0, b"from mixer 0");
         assert_eq!(c[2].fetch("a").unwrap().0, b"from mixer 0");
@@ -521,15 +533,12 @@ mod tests {
             assert_eq!(body, b"late");
             assert!(cost.waited_s > 0.0 && cost.bytes > 4);
         });
-        for x in &c {
-            x.goodbye();
-        }
-        server.join().unwrap().unwrap();
+        finish(&c, server);
     }
 
     #[test]
     fn depths_count_the_chain_of_posts_within_an_epoch() {
-        let (c, server) = start(&["driver", "mixer 0", "mixer 1"]);
+        let (c, server) = start();
         // driver -> mixer 0 -> mixer 1: depths 1, 2, 3; a post of an older epoch counts 0.
         c[0].post("a", b"x").unwrap();
         assert_eq!(c[1].fetch("a").unwrap().1.depth, 1);
@@ -547,15 +556,12 @@ mod tests {
         c[0].post("f", b"u").unwrap();
         c[1].new_epoch();
         assert_eq!(c[1].fetch("f").unwrap().1.depth, 0);
-        for x in &c {
-            x.goodbye();
-        }
-        server.join().unwrap().unwrap();
+        finish(&c, server);
     }
 
     #[test]
     fn a_party_gone_or_a_tag_posted_twice_fails_every_fetch_by_name() {
-        let (c, server) = start(&["driver", "mixer 0", "mixer 1"]);
+        let (c, server) = start();
         c[1].cut();
         let f = c[0].fetch("never").unwrap_err();
         assert_eq!(f.party, "mixer 0");

@@ -378,6 +378,25 @@ fn watch_stdin(name: String) -> Receiver<Vec<u8>> {
     rx
 }
 
+/// Introduces this child on standard output (`line`), then reads the driver's answer, a `T`,
+/// from standard input (`unanswered`: the error if the pipe closes first). Returns it with the
+/// rest of the pipe.
+fn announce<T: Wire>(
+    name: &str,
+    line: &str,
+    unanswered: &str,
+) -> io::Result<(T, Receiver<Vec<u8>>)> {
+    {
+        let mut out = io::stdout().lock();
+        writeln!(out, "{line}")?;
+        out.flush()?;
+    }
+    let rx = watch_stdin(name.to_string());
+    let first = rx.recv().map_err(|_| bad(unanswered))?;
+    let answer = decode(&first).map_err(|e| bad(e.to_string()))?;
+    Ok((answer, rx))
+}
+
 /// A party's process: its link to the board, and the frames the driver sends it afterwards
 /// (the dealer's keys for a mixer).
 pub struct Joined {
@@ -402,16 +421,9 @@ impl Joined {
 /// standard input, connects.
 pub fn join(name: &str) -> io::Result<Joined> {
     let id = Identity::generate()?;
-    {
-        let mut out = io::stdout().lock();
-        writeln!(out, "cert {}", cert_to_hex(&id.cert))?;
-        out.flush()?;
-    }
-    let rx = watch_stdin(name.to_string());
-    let first = rx
-        .recv()
-        .map_err(|_| bad("the driver closed the pipe before introducing the board"))?;
-    let (addr, cert): (String, String) = decode(&first).map_err(|e| bad(e.to_string()))?;
+    let line = format!("cert {}", cert_to_hex(&id.cert));
+    let unanswered = "the driver closed the pipe before introducing the board";
+    let ((addr, cert), rx): ((String, String), _) = announce(name, &line, unanswered)?;
     let addr: SocketAddr = addr.parse().map_err(|_| bad("a bad board address"))?;
     let cert = cert_from_hex(&cert).ok_or_else(|| bad("a bad board certificate"))?;
     let board = Arc::new(BoardClient::connect(name, &id, addr, cert)?);
@@ -427,16 +439,10 @@ pub fn serve_board(listen: SocketAddr) -> io::Result<()> {
     let id = Identity::generate()?;
     let listener = TcpListener::bind(listen)?;
     let port = listener.local_addr()?.port();
-    {
-        let mut out = io::stdout().lock();
-        writeln!(out, "board {port} {}", cert_to_hex(&id.cert))?;
-        out.flush()?;
-    }
-    let rx = watch_stdin(BOARD.to_string());
-    let first = rx
-        .recv()
-        .map_err(|_| bad("the driver closed the pipe before naming the parties"))?;
-    let named: Vec<(String, String)> = decode(&first).map_err(|e| bad(e.to_string()))?;
+    let line = format!("board {port} {}", cert_to_hex(&id.cert));
+    let unanswered = "the driver closed the pipe before naming the parties";
+    // The pipe stays watched while the board serves: the driver gone stops it.
+    let (named, _pipe): (Vec<(String, String)>, _) = announce(BOARD, &line, unanswered)?;
     let parties = named
         .into_iter()
         .map(|(n, c)| cert_from_hex(&c).map(|c| (n, c)))

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use db_sm_rsm::measurement::format::parse_status_line;
+use db_sm_rsm::protocol::tamper::Tamper;
 
 /// Runs `db-sm-rsm` with `args`: (exit code, stdout, stderr). Seeded runs keep their generated
 /// keys in one cache under the target directory, so each seed's keys are searched once; no
@@ -30,6 +31,48 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
 /// The status lines of a report, in order.
 pub fn statuses(report: &str) -> Vec<(String, bool)> {
     report.lines().filter_map(parse_status_line).collect()
+}
+
+/// A run with `--tamper`: the tamper, the status it must turn False, and what the run gave.
+pub struct TamperRun {
+    pub status: &'static str,
+    pub code: i32,
+    pub statuses: Vec<(String, bool)>,
+}
+
+impl TamperRun {
+    /// The value the report printed for status `name` (`None`: not printed).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        self.statuses
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, ok)| *ok)
+    }
+}
+
+/// Runs `args` followed by `--tamper T` for every tamper T, two at a time, and fails naming
+/// every run `wrong` finds at fault: the tamper, the exit code, the tamper's status, what `wrong`
+/// says and the run's stderr.
+pub fn every_tamper(args: &[&str], wrong: impl Fn(&TamperRun) -> Option<String> + Sync) {
+    let failures: Vec<String> = par_map(&Tamper::ALL, |&(tamper, status)| {
+        let mut args = args.to_vec();
+        args.extend(["--tamper", tamper.name()]);
+        let (code, stdout, stderr) = run(&args);
+        let r = TamperRun {
+            status,
+            code,
+            statuses: statuses(&stdout),
+        };
+        wrong(&r).map(|why| {
+            let got = r.get(status);
+            let name = tamper.name();
+            format!("--tamper {name}: exit {code}, {status} = {got:?}{why}\n{stderr}")
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// `f` of every item, two at a time (the runs are single-threaded; a 2-core machine runs two
