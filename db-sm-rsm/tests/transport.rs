@@ -280,10 +280,7 @@ fn an_emulated_network_gives_the_same_run_and_leaves_nothing_behind() {
 /// naming them, before any work: exit 2 and no report.
 #[test]
 fn missing_rights_are_refused_in_one_line_before_any_work() {
-    let Some(setpriv) = ["/usr/bin/setpriv", "/bin/setpriv"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
-    else {
+    let Some(setpriv) = measure::testing::setpriv() else {
         println!("missing_rights_are_refused_in_one_line_before_any_work: skipped, no setpriv");
         return;
     };
