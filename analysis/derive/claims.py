@@ -245,8 +245,8 @@ def verdict(c: Claim) -> str:
         return f"other workload (n={c.ours_n}{'' if c.ours_m is None else f', m={c.ours_m}'}): no ratio"
     r = c.ratio
     if c.unit == "x":
-        return f"ours/paper {r:.2f}"
-    how = f"{1 / r:.1f}x faster" if r < 1 else f"{r:.1f}x slower"
+        return f"ours/paper {units.factor(r)}"
+    how = f"{units.ratio(1 / r)} faster" if r < 1 else f"{units.ratio(r)} slower"
     if not c.like_for_like:
         return f"ours {how} (our optimised mode: an improvement, not a reproduction)"
     if 1 / REPRODUCED_FACTOR <= r <= REPRODUCED_FACTOR:
