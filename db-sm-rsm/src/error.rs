@@ -9,6 +9,10 @@ pub enum Error {
     /// An argument was malformed (wrong length, out of range, not invertible, ...).
     #[error("invalid input: {0}")]
     Input(String),
+    /// The run's store (its directory of columns and journal) cannot be written or read, or
+    /// holds a file that is not what it should be.
+    #[error("the run's store: {0}")]
+    Storage(String),
     /// The run stopped: a party failed or disappeared, or the bulletin board did (the `tls`
     /// transport).
     #[error("{party} stopped the run at {step}: {why}")]

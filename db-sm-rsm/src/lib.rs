@@ -3,11 +3,13 @@
 //! (PETS 2024): one run of the whole protocol, timed party by party and printed in the paper's
 //! report format (the `db-sm-rsm` program).
 //!
-//! The crate is built in five layers; each uses only the layers above it in this list:
+//! The crate is built in six layers; each uses only the layers above it in this list:
 //!
 //! * [`primitives`]: groups, big integers, the counters of expensive operations, Fiat–Shamir
 //!   transcripts, the security setting, commitments, ElGamal and Paillier encryption, BB and
 //!   BBS+ signatures, secret sharing;
+//! * [`storage`]: the run's store on disk: per-entry lists read back whole or chunk by chunk,
+//!   and the journal of finished steps from which a killed run resumes;
 //! * [`proofs`]: the zero-knowledge proofs: sigma proofs, the permutation-commitment proof, the
 //!   ElGamal and Paillier shuffle proofs, the Paillier proofs of knowledge of plaintext, and the
 //!   two distributed proofs DPK_BB and DPK_BBS+;
@@ -30,6 +32,7 @@ pub mod measurement;
 pub mod primitives;
 pub mod proofs;
 pub mod protocol;
+pub mod storage;
 pub mod transport;
 
 pub use error::{Error, Result};

@@ -45,12 +45,13 @@ use crate::protocol::mix::{
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
     each_mixer, each_mixer_checks_the_others, each_mixer_multiplies_in, each_mixer_private,
-    each_mixer_same, each_mixer_then_checks_others, mixer_turn, threshold_decryption,
-    verifier_check_section, Decrypted,
+    each_mixer_then_checks_others, mixer_turn, threshold_decryption, try_each_mixer_same,
+    try_each_mixer_then_checks_others, verifier_check_section, Decrypted,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
+use crate::storage::{Column, ColumnWriter, CHUNK};
 use crate::transport::Ctx;
-use crate::Result;
+use crate::{Error, Result};
 
 /// What the size lines need from DB-RSM.
 pub struct RsmOutput {
@@ -68,10 +69,10 @@ pub(crate) struct VerfSigs<E: Pairing> {
     pub sigs: Vec<QuasiSig<E>>,
     pub s_ct: Vec<Ciphertext<E>>,
     pub s_rho: Vec<E::ScalarField>,
-    pub c_ct: Vec<Integer>,
-    pub c_rand: Vec<Integer>,
-    pub r_ct: Vec<Integer>,
-    pub r_rand: Vec<Integer>,
+    pub c_ct: Column<Integer>,
+    pub c_rand: Column<Integer>,
+    pub r_ct: Column<Integer>,
+    pub r_rand: Column<Integer>,
 }
 
 crate::wire_struct!(impl[E: Pairing] VerfSigs<E> {
@@ -80,7 +81,8 @@ crate::wire_struct!(impl[E: Pairing] VerfSigs<E> {
 
 impl<E: Pairing> VerfSigs<E> {
     /// True iff all three encryptions of every signature are what the revealed randomness
-    /// gives: the mixers' check that the verifier encrypted what it signed.
+    /// gives: the mixers' check that the verifier encrypted what it signed. Reads the Paillier
+    /// lists a chunk at a time; false if the store cannot give them back.
     pub(crate) fn encryptions_match(
         &self,
         gens: &Generators<E>,
@@ -88,32 +90,46 @@ impl<E: Pairing> VerfSigs<E> {
         th: &ThresholdPublicKey,
     ) -> bool {
         let n = self.sigs.len();
-        [
-            self.s_ct.len(),
-            self.s_rho.len(),
-            self.c_ct.len(),
-            self.c_rand.len(),
-            self.r_ct.len(),
-            self.r_rand.len(),
-        ]
-        .iter()
-        .all(|l| *l == n)
-            && (0..n).into_par_iter().all(|i| {
-                let q = &self.sigs[i];
+        let lengths = [self.s_ct.len(), self.s_rho.len()]
+            .into_iter()
+            .chain([&self.c_ct, &self.c_rand, &self.r_ct, &self.r_rand].map(Column::len));
+        if !lengths.into_iter().all(|l| l == n) {
+            return false;
+        }
+        let (mut c_ct, mut c_rand) = (self.c_ct.chunks(CHUNK), self.c_rand.chunks(CHUNK));
+        let (mut r_ct, mut r_rand) = (self.r_ct.chunks(CHUNK), self.r_rand.chunks(CHUNK));
+        let mut start = 0;
+        while start < n {
+            let (Ok(c_ct), Ok(c_rand), Ok(r_ct), Ok(r_rand)) = (
+                c_ct.next_in_step(),
+                c_rand.next_in_step(),
+                r_ct.next_in_step(),
+                r_rand.next_in_step(),
+            ) else {
+                return false;
+            };
+            let ok = (0..c_ct.len()).into_par_iter().all(|j| {
+                let (i, q) = (start + j, &self.sigs[start + j]);
                 elgamal::encrypt(gens, eg, &q.s, &self.s_rho[i]) == self.s_ct[i]
-                    && th.encrypt_with(&scalar_to_integer(&q.c), &self.c_rand[i]) == self.c_ct[i]
-                    && th.encrypt_with(&scalar_to_integer(&q.r_hat), &self.r_rand[i])
-                        == self.r_ct[i]
-            })
+                    && th.encrypt_with(&scalar_to_integer(&q.c), &c_rand[j]) == c_ct[j]
+                    && th.encrypt_with(&scalar_to_integer(&q.r_hat), &r_rand[j]) == r_ct[j]
+            });
+            if !ok {
+                return false;
+            }
+            start += c_ct.len();
+        }
+        true
     }
 }
 
-/// The three encrypted lists that travel through the mixers: Enc_ElG(S), Enc_th(c), Enc_th(r).
+/// The three encrypted lists that travel through the mixers: Enc_ElG(S), Enc_th(c), Enc_th(r)
+/// (the Paillier lists in the run's store).
 #[derive(Clone)]
 struct SigLists<E: Pairing> {
     s: Vec<Ciphertext<E>>,
-    c: Vec<Integer>,
-    r: Vec<Integer>,
+    c: Column<Integer>,
+    r: Column<Integer>,
 }
 
 crate::wire_struct!(impl[E: Pairing] SigLists<E> { wire s, wire c, wire r });
@@ -146,10 +162,10 @@ crate::wire_struct!(impl[E: Pairing] ShuffleTurn<E> {
 struct BlindingStep<E: Pairing> {
     s: Vec<Ciphertext<E>>,
     s_pf: Vec<EncBlRevProof<E>>,
-    c: Vec<Integer>,
-    c_pf: Vec<PlaintextProof>,
-    r: Vec<Integer>,
-    r_pf: Vec<PlaintextProof>,
+    c: Column<Integer>,
+    c_pf: Column<PlaintextProof>,
+    r: Column<Integer>,
+    r_pf: Column<PlaintextProof>,
 }
 
 crate::wire_struct!(impl[E: Pairing] BlindingStep<E> {
@@ -256,11 +272,18 @@ fn pkcommverifs<E: Pairing>(c: &mut Ctx, public: &Public<E>, inputs: &Inputs<E>)
             .collect::<std::collections::HashSet<_>>()
             .len()
             == n;
+        // A store that cannot be read is no verdict: the check fails.
         distinct
-            && (0..n).into_par_iter().all(|i| {
-                let ctx = public.context("sender", i, "gamma");
-                pkcomm_verify(gens, &ctx, &inputs.gammas[i], &inputs.pkcomm[i]).is_ok()
-            })
+            && inputs
+                .pkcomm
+                .all_chunks(CHUNK, |start, proofs| {
+                    proofs.par_iter().enumerate().all(|(j, proof)| {
+                        let i = start + j;
+                        let ctx = public.context("sender", i, "gamma");
+                        pkcomm_verify(gens, &ctx, &inputs.gammas[i], proof).is_ok()
+                    })
+                })
+                .unwrap_or(false)
     })
 }
 
@@ -307,19 +330,27 @@ impl<E: Pairing> Scheme<E> for BbsPlus<'_, E> {
         let (s_ct, s_rho) = elgamal::encrypt_many(gens, eg, &s, rng);
         let mut c_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
         let r_rand: Vec<Integer> = (0..n).map(|_| th.random_r(rng)).collect();
-        let enc = |x: &E::ScalarField, rand: &Integer| th.encrypt_with(&scalar_to_integer(x), rand);
-        let c_ct = (0..n)
-            .into_par_iter()
-            .map(|i| enc(&sigs[i].c, &c_rand[i]))
-            .collect();
+        // Each encryption goes to the store as it is made, a chunk at a time.
+        let encrypt = |name: &str, part: fn(&QuasiSig<E>) -> &E::ScalarField, rand: &[Integer]| {
+            let mut w = ColumnWriter::new(name)?;
+            for (chunk, rand) in sigs.chunks(CHUNK).zip(rand.chunks(CHUNK)) {
+                let cts: Vec<Integer> = chunk
+                    .par_iter()
+                    .zip(rand)
+                    .map(|(q, x)| th.encrypt_with(&scalar_to_integer(part(q)), x))
+                    .collect();
+                w.extend(&cts)?;
+            }
+            w.finish()
+        };
+        let c_ct = encrypt("verifier c encryptions", |q| &q.c, &c_rand)?;
         if cfg.cheats(Tamper::VerfSigRevEnc, Cheater::Verifier) {
             // The revealed randomness of c's encryption is not the one used.
             c_rand[0] += 1;
         }
-        let r_ct = (0..n)
-            .into_par_iter()
-            .map(|i| enc(&sigs[i].r_hat, &r_rand[i]))
-            .collect();
+        let r_ct = encrypt("verifier r encryptions", |q| &q.r_hat, &r_rand)?;
+        let c_rand = Column::from_slice("verifier c randomness", &c_rand)?;
+        let r_rand = Column::from_slice("verifier r randomness", &r_rand)?;
         Ok(VerfSigs {
             y: sk.y,
             sigs,
@@ -375,13 +406,19 @@ fn reencrypt_and_permute<E: Pairing>(
         Totals::Mixers,
         |c| {
             let label = "homomorphically obtain the r component of BBS+ sig";
-            let er = each_mixer_same(c, mixers, label, || {
-                vs.r_ct
-                    .par_iter()
-                    .zip(&inputs.cr)
-                    .map(|(a, b)| th.add(a, b))
-                    .collect::<Vec<_>>()
+            let er = try_each_mixer_same(c, mixers, label, || {
+                let mut cr = inputs.cr.chunks(CHUNK);
+                vs.r_ct.map_chunks("r components", CHUNK, |_, r_ct| {
+                    let cr = cr.next_in_step().unwrap_or_default();
+                    r_ct.par_iter()
+                        .zip(&cr)
+                        .map(|(a, b)| th.add(a, b))
+                        .collect()
+                })
             })?;
+            if er.len() != vs.r_ct.len() {
+                return Err(Error::Storage("the r components are short".into()));
+            }
             let mut list = SigLists {
                 s: vs.s_ct.clone(),
                 c: vs.c_ct.clone(),
@@ -396,8 +433,8 @@ fn reencrypt_and_permute<E: Pairing>(
                 let turn = mixer_turn(c, mixers, k, &labels, |c, mx| {
                     shuffle_three_lists(cfg, c, public, mx, &list)
                 })?;
-                let step = |input: &[Integer], output: Vec<Integer>, proof| PaillierStep {
-                    input: input.to_vec(),
+                let step = |input: &Column<Integer>, output, proof| PaillierStep {
+                    input: input.clone(),
                     output,
                     proof,
                 };
@@ -436,6 +473,10 @@ fn shuffle_three_lists<E: Pairing>(
     let (gens, eg, th) = (&public.gens, &public.eg, &public.th);
     let label = "reencrypting encrypted BBS+ signatures";
     let total = 3 * list.c.len();
+    let k = mx.k;
+    let name = |what: &str| format!("{label}: {what} of mixer {k}");
+    // Each Paillier list is read, shuffled and written back to the store in turn; only its
+    // randomness stays for the proof.
     let (out, rho_s, rho_c, rho_r) =
         c.time_entries(mx.party(), label, total, || -> Result<_> {
             let (mut s, rho_s) = elgamal_shuffle::shuffle(
@@ -449,8 +490,11 @@ fn shuffle_three_lists<E: Pairing>(
             if cfg.cheats(Tamper::ShuffleBbsPlus, mx.cheater()) {
                 s[0].c1 = (s[0].c1.into_group() + gens.g1.point()).into_affine();
             }
-            let (c, rho_c) = paillier_shuffle::shuffle(th, &mx.perm, &list.c, &mut mx.rng)?;
-            let (rr, rho_r) = paillier_shuffle::shuffle(th, &mx.perm, &list.r, &mut mx.rng)?;
+            let (c, rho_c) = paillier_shuffle::shuffle(th, &mx.perm, &list.c.load()?, &mut mx.rng)?;
+            let c = Column::from_slice(&name("c"), &c)?;
+            let (rr, rho_r) =
+                paillier_shuffle::shuffle(th, &mx.perm, &list.r.load()?, &mut mx.rng)?;
+            let rr = Column::from_slice(&name("r"), &rr)?;
             Ok((SigLists { s, c, r: rr }, rho_s, rho_c, rho_r))
         })?;
     let label = "creating proof of shuffle of encrypted BBS+ signatures";
@@ -463,8 +507,8 @@ fn shuffle_three_lists<E: Pairing>(
         };
         let st = public.elgamal_shuffle(mx.k, &list.s, &out.s);
         let s_proof = prove_shuffle(&st, &w, &mut mx.rng)?;
-        let pc = prove_paillier_shuffle(public, mx, &list.c, &out.c, &rho_c)?;
-        let pr = prove_paillier_shuffle(public, mx, &list.r, &out.r, &rho_r)?;
+        let pc = prove_paillier_shuffle(public, mx, &list.c.load()?, &out.c.load()?, &rho_c)?;
+        let pr = prove_paillier_shuffle(public, mx, &list.r.load()?, &out.r.load()?, &rho_r)?;
         Ok((s_proof, pc, pr))
     })?;
     Ok(ShuffleTurn {
@@ -479,65 +523,80 @@ fn shuffle_three_lists<E: Pairing>(
 /// bc′ = bc + q·U, br′ = br + q·U′ under threshold Paillier (the offsets hide bc, br inside the
 /// plaintexts) with proofs of knowledge bound to the mixer, the entry and the role. Made in
 /// parallel, one 32-byte seed per entry; k's shares go to its DB-RSM witness.
-fn blinding_factors<E: Pairing>(public: &Public<E>, mx: &mut Mixer<E>) -> BlindingStep<E> {
+fn blinding_factors<E: Pairing>(
+    public: &Public<E>,
+    mx: &mut Mixer<E>,
+) -> Result<(BlindingStep<E>, WitnessShares<E::ScalarField>)> {
     let (gens, eg, th, n) = (&public.gens, &public.eg, &public.th, public.n);
     let q = scalar_to_integer(&-E::ScalarField::one()) + 1u32;
     let seeds: Vec<[u8; 32]> = (0..n).map(|_| mx.rng.gen()).collect();
     let party = mx.party().to_string();
-    let entries: Vec<BlindingEntry<E>> = seeds
-        .into_par_iter()
-        .enumerate()
-        .map(|(j, seed)| {
-            let rng = &mut ChaCha20Rng::from_seed(seed);
-            // bS ≠ 0: a zero total would leave S̃ = S, the verifier's own.
-            let bs: E::ScalarField = random_nonzero(rng);
-            let bc = E::ScalarField::rand(rng);
-            let br = E::ScalarField::rand(rng);
-            let rho = E::ScalarField::rand(rng);
-            let s = elgamal::encrypt(gens, eg, &gens.g1.mul(&bs).into_affine(), &rho);
-            let s_pf = pk_enc_blrev_prove(gens, eg, &s, &rho, &bs, rng);
-            let mut pai = |b: &E::ScalarField, role: &str| {
-                let plain = scalar_to_integer(b) + &q * offset::<E::ScalarField>(rng);
-                let (c, rr) = th.encrypt(&plain, rng);
-                let ctx = public.context(&party, j, role);
-                let p = th.prove_plaintext(&ctx, &c, &plain, &rr, rng);
-                (c, p)
-            };
-            let c = pai(&bc, "bc");
-            let r = pai(&br, "br");
-            crate::primitives::counters::tick(1);
-            BlindingEntry {
-                shares: [bs, bc, br],
-                s,
-                s_pf,
-                c,
-                r,
-            }
-        })
-        .collect();
-    let mut step = BlindingStep {
-        s: Vec::with_capacity(n),
-        s_pf: Vec::with_capacity(n),
-        c: Vec::with_capacity(n),
-        c_pf: Vec::with_capacity(n),
-        r: Vec::with_capacity(n),
-        r_pf: Vec::with_capacity(n),
+    let entry = |j: usize, seed: [u8; 32]| {
+        let rng = &mut ChaCha20Rng::from_seed(seed);
+        // bS ≠ 0: a zero total would leave S̃ = S, the verifier's own.
+        let bs: E::ScalarField = random_nonzero(rng);
+        let bc = E::ScalarField::rand(rng);
+        let br = E::ScalarField::rand(rng);
+        let rho = E::ScalarField::rand(rng);
+        let s = elgamal::encrypt(gens, eg, &gens.g1.mul(&bs).into_affine(), &rho);
+        let s_pf = pk_enc_blrev_prove(gens, eg, &s, &rho, &bs, rng);
+        let mut pai = |b: &E::ScalarField, role: &str| {
+            let plain = scalar_to_integer(b) + &q * offset::<E::ScalarField>(rng);
+            let (c, rr) = th.encrypt(&plain, rng);
+            let ctx = public.context(&party, j, role);
+            let p = th.prove_plaintext(&ctx, &c, &plain, &rr, rng);
+            (c, p)
+        };
+        let c = pai(&bc, "bc");
+        let r = pai(&br, "br");
+        crate::primitives::counters::tick(1);
+        BlindingEntry {
+            shares: [bs, bc, br],
+            s,
+            s_pf,
+            c,
+            r,
+        }
     };
+    let name = |what: &str| format!("blinding {what} of mixer {}", mx.k);
+    let (mut c, mut c_pf) = (
+        ColumnWriter::new(&name("c"))?,
+        ColumnWriter::new(&name("c pok"))?,
+    );
+    let (mut r, mut r_pf) = (
+        ColumnWriter::new(&name("r"))?,
+        ColumnWriter::new(&name("r pok"))?,
+    );
+    let (mut s, mut s_pf) = (Vec::with_capacity(n), Vec::with_capacity(n));
     let mut w = WitnessShares::default();
-    for e in entries {
-        let [bs, bc, br] = e.shares;
-        w.bs.push(bs);
-        w.bc.push(bc);
-        w.br.push(br);
-        step.s.push(e.s);
-        step.s_pf.push(e.s_pf);
-        step.c.push(e.c.0);
-        step.c_pf.push(e.c.1);
-        step.r.push(e.r.0);
-        step.r_pf.push(e.r.1);
+    for (start, seeds) in (0..n).step_by(CHUNK).zip(seeds.chunks(CHUNK)) {
+        let entries: Vec<BlindingEntry<E>> = seeds
+            .par_iter()
+            .enumerate()
+            .map(|(j, seed)| entry(start + j, *seed))
+            .collect();
+        for e in entries {
+            let [bs, bc, br] = e.shares;
+            w.bs.push(bs);
+            w.bc.push(bc);
+            w.br.push(br);
+            s.push(e.s);
+            s_pf.push(e.s_pf);
+            c.push(&e.c.0)?;
+            c_pf.push(&e.c.1)?;
+            r.push(&e.r.0)?;
+            r_pf.push(&e.r.1)?;
+        }
     }
-    mx.w_rsm = w;
-    step
+    let step = BlindingStep {
+        s,
+        s_pf,
+        c: c.finish()?,
+        c_pf: c_pf.finish()?,
+        r: r.finish()?,
+        r_pf: r_pf.finish()?,
+    };
+    Ok((step, w))
 }
 
 /// True iff mixer k's blinding step verifies: every ElGamal blinding proof, and the Paillier
@@ -549,19 +608,29 @@ fn blinding_holds<E: Pairing>(
     st: &BlindingStep<E>,
 ) -> bool {
     let (gens, eg, th, n) = (&public.gens, &public.eg, &public.th, public.n);
-    let eg_ok = (0..n)
-        .into_par_iter()
-        .all(|j| pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok());
+    let eg_ok = st.s.len() == n
+        && st.s_pf.len() == n
+        && (0..n)
+            .into_par_iter()
+            .all(|j| pk_enc_blrev_verify(gens, eg, &st.s[j], &st.s_pf[j]).is_ok());
     let party = Party::Mixer(k).to_string();
-    let ctxs = |role: &str| public.contexts(&party, role);
     let batched = cfg.mode.batches();
-    eg_ok
-        && th
-            .verify_plaintexts(batched, &ctxs("bc"), &st.c, &st.c_pf)
-            .is_ok()
-        && th
-            .verify_plaintexts(batched, &ctxs("br"), &st.r, &st.r_pf)
-            .is_ok()
+    // A chunk at a time, each chunk one batch in fast mode; false if the store fails.
+    let pai_ok = |role: &str, cts: &Column<Integer>, proofs: &Column<PlaintextProof>| {
+        let mut proofs = proofs.chunks(CHUNK);
+        cts.len() == n
+            && cts
+                .all_chunks(CHUNK, |start, cts| {
+                    let ctxs: Vec<Vec<u8>> = (start..start + cts.len())
+                        .map(|i| public.context(&party, i, role))
+                        .collect();
+                    proofs.next_in_step().is_ok_and(|proofs| {
+                        th.verify_plaintexts(batched, &ctxs, &cts, &proofs).is_ok()
+                    })
+                })
+                .unwrap_or(false)
+    };
+    eg_ok && pai_ok("bc", &st.c, &st.c_pf) && pai_ok("br", &st.r, &st.r_pf)
 }
 
 /// `generate encrypted blinded BBS+ signatures`: each mixer's encrypted blinding factors with
@@ -584,15 +653,16 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 "generate encrypted blinding factors and proofs of knowledge of blinding factors",
                 "verifying others' proofs of knowledge of blinding factors",
             ];
-            let make = |mx: &mut Mixer<E>| {
-                let mut step = blinding_factors(public, mx);
+            let make = |mx: &mut Mixer<E>| -> Result<BlindingStep<E>> {
+                let (mut step, w) = blinding_factors(public, mx)?;
+                mx.w_rsm = w;
                 if cfg.cheats(Tamper::BlindingRev, mx.cheater()) {
                     step.s_pf[0].z1 += E::ScalarField::one();
                 }
-                step
+                Ok(step)
             };
             let (steps, ok) =
-                each_mixer_then_checks_others(c, mixers, labels, public.n, make, |k, st| {
+                try_each_mixer_then_checks_others(c, mixers, labels, public.n, make, |k, st| {
                     blinding_holds(cfg, public, k, st)
                 })?;
             c.status("status_pk_blrev", ok);
@@ -601,29 +671,38 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 .iter()
                 .map(|c| (c.c0.into_group(), c.c1.into_group()))
                 .collect();
-            let mut acc_c = lists.c.clone();
-            let mut acc_r = lists.r.clone();
+            let mut acc_c = lists.c.load()?;
+            let mut acc_r = lists.r.load()?;
+            // Every mixer's factors, a chunk at a time from the store (the first failure kept).
+            let mut failed = None;
             let multiply_in = |k: usize| {
                 let st = &steps[k];
                 acc_s.par_iter_mut().zip(&st.s).for_each(|(a, c)| {
                     a.0 += c.c0;
                     a.1 += c.c1;
                 });
-                acc_c
-                    .par_iter_mut()
-                    .zip(&st.c)
-                    .for_each(|(a, c)| *a = th.add(a, c));
-                acc_r
-                    .par_iter_mut()
-                    .zip(&st.r)
-                    .for_each(|(a, c)| *a = th.add(a, c));
+                for (acc, factors) in [(&mut acc_c, &st.c), (&mut acc_r, &st.r)] {
+                    let read = factors.try_for_each_chunk(CHUNK, |start, chunk| {
+                        acc[start..start + chunk.len()]
+                            .par_iter_mut()
+                            .zip(&chunk)
+                            .for_each(|(a, c)| *a = th.add(a, c));
+                        Ok(())
+                    });
+                    if let Err(e) = read {
+                        failed.get_or_insert(e);
+                    }
+                }
             };
             let label = "generate encrypted blinded BBS+ signatures";
             each_mixer_multiplies_in(c, mixers, label, 0, multiply_in, |_| ());
+            if let Some(e) = failed {
+                return Err(e);
+            }
             let blinded = SigLists {
                 s: elgamal::normalize(&acc_s),
-                c: acc_c,
-                r: acc_r,
+                c: Column::from_slice("blinded c", &acc_c)?,
+                r: Column::from_slice("blinded r", &acc_r)?,
             };
             Ok((blinded, ok))
         },
@@ -640,8 +719,8 @@ fn rsm_shares<E: Pairing>(
 ) -> Result<RsmShares<E>> {
     let cheat = cfg.cheats(Tamper::DecShareBbsPlus, mx.cheater());
     let s = elgamal_shares(&public.gens, &public.eg, mx, &blinded.s, cheat)?;
-    let c = paillier_shares(&public.th, mx, &blinded.c, false)?;
-    let r = paillier_shares(&public.th, mx, &blinded.r, false)?;
+    let c = paillier_shares(&public.th, mx, &blinded.c.load()?, false)?;
+    let r = paillier_shares(&public.th, mx, &blinded.r.load()?, false)?;
     Ok(RsmShares { s, c, r })
 }
 
@@ -655,14 +734,13 @@ fn rsm_shares_hold<E: Pairing>(
     sh: &RsmShares<E>,
 ) -> bool {
     let (gens, eg) = (&public.gens, &public.eg);
+    let (Ok(c), Ok(r)) = (blinded.c.load(), blinded.r.load()) else {
+        return false;
+    };
     eg.check().is_ok()
         && elgamal::verify_shares(gens, &eg.vks[k], &blinded.s, &sh.s.shares, &sh.s.proof).is_ok()
-        && th
-            .verify_shares(k, &blinded.c, &sh.c.shares, &sh.c.proof)
-            .is_ok()
-        && th
-            .verify_shares(k, &blinded.r, &sh.r.shares, &sh.r.proof)
-            .is_ok()
+        && sh.c.hold(th, k, &c)
+        && sh.r.hold(th, k, &r)
 }
 
 /// Every mixer's combination of all mixers' decryption shares of the three lists.
@@ -677,12 +755,12 @@ fn rsm_combine<E: Pairing>(
     Decrypted<E::ScalarField>,
 )> {
     let ds: Vec<&[E::G1Affine]> = shares.iter().map(|s| &s.s.shares[..]).collect();
-    let dc: Vec<&[Integer]> = shares.iter().map(|s| &s.c.shares[..]).collect();
-    let dr: Vec<&[Integer]> = shares.iter().map(|s| &s.r.shares[..]).collect();
+    let dc: Vec<PaillierShares> = shares.iter().map(|s| s.c.clone()).collect();
+    let dr: Vec<PaillierShares> = shares.iter().map(|s| s.r.clone()).collect();
     Ok((
         Ark(elgamal::combine_many(&blinded.s, &ds)?),
-        combine_column::<E>(th, &dc),
-        combine_column::<E>(th, &dr),
+        combine_column::<E>(th, &dc)?,
+        combine_column::<E>(th, &dr)?,
     ))
 }
 
@@ -918,30 +996,37 @@ mod tests {
         let enc = |x: &F, rng: &mut ChaCha20Rng| th.encrypt(&scalar_to_integer(x), rng);
         let (c_ct, c_rand): (Vec<_>, Vec<_>) = sigs.iter().map(|q| enc(&q.c, &mut rng)).unzip();
         let (r_ct, r_rand): (Vec<_>, Vec<_>) = sigs.iter().map(|q| enc(&q.r_hat, &mut rng)).unzip();
+        let col = |v: &[Integer]| Column::from_slice("test", v).unwrap();
         let vs = VerfSigs {
             y: sk.y,
             sigs,
             s_ct,
             s_rho,
-            c_ct,
-            c_rand,
-            r_ct,
-            r_rand,
+            c_ct: col(&c_ct),
+            c_rand: col(&c_rand),
+            r_ct: col(&r_ct),
+            r_rand: col(&r_rand),
         };
         assert!(vs.encryptions_match(&gens, &eg, &th));
+        // A copy of a stored list with one change.
+        let edit = |c: &mut Column<Integer>, f: &dyn Fn(&mut Vec<Integer>)| {
+            let mut v = c.load().unwrap();
+            f(&mut v);
+            *c = col(&v);
+        };
         let changed = |f: &dyn Fn(&mut VerfSigs<E>)| {
             let mut v = vs.clone();
             f(&mut v);
             v.encryptions_match(&gens, &eg, &th)
         };
         assert!(!changed(&|v| v.s_rho[1] += F::one()), "S");
-        assert!(!changed(&|v| v.c_rand[2] += 1), "c");
-        assert!(!changed(&|v| v.r_rand[0] += 1), "r");
+        assert!(!changed(&|v| edit(&mut v.c_rand, &|x| x[2] += 1)), "c");
+        assert!(!changed(&|v| edit(&mut v.r_rand, &|x| x[0] += 1)), "r");
         assert!(!changed(&|v| v.sigs[0].c += F::one()), "signature's c");
         assert!(
-            !changed(&|v| {
-                v.r_ct.pop();
-            }),
+            !changed(&|v| edit(&mut v.r_ct, &|x| {
+                x.pop();
+            })),
             "length"
         );
     }

@@ -15,18 +15,21 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use rug::Integer;
+use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 
 use crate::measurement::report::Totals;
 use crate::primitives::group::scalar_to_integer;
 use crate::primitives::pedersen::commit_g1;
 use crate::primitives::sharing::share;
+use crate::primitives::wire::{encode, Wire};
 use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
 use crate::proofs::sigma::{pkcomm_prove, PkcommProof};
 use crate::protocol::config::Config;
 use crate::protocol::setup::{Mixers, Public};
 use crate::protocol::steps::{driver_turn, mixers_check_section};
 use crate::protocol::tamper::{Cheater, Tamper};
+use crate::storage::{Column, ColumnWriter, CHUNK};
 use crate::transport::Ctx;
 use crate::Result;
 
@@ -45,44 +48,31 @@ pub struct ShareCt {
 
 crate::wire_struct!(impl ShareCt { wire cv, wire cr, wire cv_pf, wire cr_pf });
 
-/// Everything the senders publish (input order).
+/// Everything the senders publish (input order). The per-entry lists live in the run's store
+/// ([`Column`]); the commitments γ_i, which DB-SM and DB-RSM take whole, in memory.
 #[derive(Clone)]
 pub struct Inputs<E: Pairing> {
     /// cv_i: the message v_i under the threshold key.
-    pub cv: Vec<Integer>,
+    pub cv: Column<Integer>,
     /// cr_i: the commitment randomness r_i under the threshold key.
-    pub cr: Vec<Integer>,
+    pub cr: Column<Integer>,
     /// Proofs of knowledge of cv_i's plaintext.
-    pub cv_pf: Vec<PlaintextProof>,
+    pub cv_pf: Column<PlaintextProof>,
     /// Proofs of knowledge of cr_i's plaintext.
-    pub cr_pf: Vec<PlaintextProof>,
+    pub cr_pf: Column<PlaintextProof>,
     /// γ_i = g1^{v_i}·h1^{r_i}.
     pub gammas: Vec<E::G1Affine>,
     /// Proofs of knowledge of γ_i's opening.
-    pub pkcomm: Vec<PkcommProof<E>>,
-    /// `shares[k][i]`: sender i's encrypted shares for mixer k.
-    pub shares: Vec<Vec<ShareCt>>,
+    pub pkcomm: Column<PkcommProof<E>>,
+    /// `shares[k]`: every sender's encrypted shares for mixer k.
+    pub shares: Vec<Column<ShareCt>>,
 }
 
 crate::wire_struct!(impl[E: Pairing] Inputs<E> {
     wire cv, wire cr, wire cv_pf, wire cr_pf, ark gammas, wire pkcomm, wire shares
 });
 
-impl<E: Pairing> Inputs<E> {
-    /// Sender `to` publishes sender `from`'s whole input as its own (the replay tamper).
-    fn replay(&mut self, from: usize, to: usize) {
-        self.cv[to] = self.cv[from].clone();
-        self.cr[to] = self.cr[from].clone();
-        self.cv_pf[to] = self.cv_pf[from].clone();
-        self.cr_pf[to] = self.cr_pf[from].clone();
-        self.gammas[to] = self.gammas[from];
-        self.pkcomm[to] = self.pkcomm[from];
-        for shares in &mut self.shares {
-            shares[to] = shares[from].clone();
-        }
-    }
-}
-
+#[derive(Clone)]
 struct SenderOut<E: Pairing> {
     cv: Integer,
     cr: Integer,
@@ -91,6 +81,62 @@ struct SenderOut<E: Pairing> {
     gamma: E::G1,
     pkcomm: PkcommProof<E>,
     shares: Vec<ShareCt>,
+}
+
+/// The columns of [`Inputs`] as they are written, chunk after chunk of senders.
+struct InputWriters<E: Pairing> {
+    cv: ColumnWriter<Integer>,
+    cr: ColumnWriter<Integer>,
+    cv_pf: ColumnWriter<PlaintextProof>,
+    cr_pf: ColumnWriter<PlaintextProof>,
+    gammas: Vec<E::G1>,
+    pkcomm: ColumnWriter<PkcommProof<E>>,
+    shares: Vec<ColumnWriter<ShareCt>>,
+}
+
+impl<E: Pairing> InputWriters<E> {
+    fn new(n: usize, m: usize) -> Result<Self> {
+        Ok(InputWriters {
+            cv: ColumnWriter::new("inputs cv")?,
+            cr: ColumnWriter::new("inputs cr")?,
+            cv_pf: ColumnWriter::new("inputs cv pok")?,
+            cr_pf: ColumnWriter::new("inputs cr pok")?,
+            gammas: Vec::with_capacity(n),
+            pkcomm: ColumnWriter::new("inputs pkcomm")?,
+            shares: (0..m)
+                .map(|k| ColumnWriter::new(&format!("inputs shares for mixer {k}")))
+                .collect::<Result<_>>()?,
+        })
+    }
+
+    fn push(&mut self, o: SenderOut<E>) -> Result<()> {
+        self.cv.push(&o.cv)?;
+        self.cr.push(&o.cr)?;
+        self.cv_pf.push(&o.cv_pf)?;
+        self.cr_pf.push(&o.cr_pf)?;
+        self.gammas.push(o.gamma);
+        self.pkcomm.push(&o.pkcomm)?;
+        for (w, s) in self.shares.iter_mut().zip(&o.shares) {
+            w.push(s)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Inputs<E>> {
+        Ok(Inputs {
+            cv: self.cv.finish()?,
+            cr: self.cr.finish()?,
+            cv_pf: self.cv_pf.finish()?,
+            cr_pf: self.cr_pf.finish()?,
+            gammas: E::G1::normalize_batch(&self.gammas),
+            pkcomm: self.pkcomm.finish()?,
+            shares: self
+                .shares
+                .into_iter()
+                .map(ColumnWriter::finish)
+                .collect::<Result<_>>()?,
+        })
+    }
 }
 
 /// The role of sender `i`'s share ciphertext of v (or r) for mixer k, in its proof's context.
@@ -164,69 +210,84 @@ fn prepare<E: Pairing>(
     public: &Public<E>,
     rng: &mut ChaCha20Rng,
 ) -> Result<Inputs<E>> {
-    let seeds: Vec<[u8; 32]> = (0..public.n).map(|_| rng.gen()).collect();
-    let outs: Vec<SenderOut<E>> = seeds
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let out = prepare_one(public, i, &mut ChaCha20Rng::from_seed(s));
-            crate::primitives::counters::tick(1);
-            out
-        })
-        .collect();
-    let mut inp = Inputs {
-        cv: Vec::with_capacity(public.n),
-        cr: Vec::with_capacity(public.n),
-        cv_pf: Vec::with_capacity(public.n),
-        cr_pf: Vec::with_capacity(public.n),
-        gammas: Vec::new(),
-        pkcomm: Vec::with_capacity(public.n),
-        shares: vec![Vec::with_capacity(public.n); public.m],
-    };
-    let mut gammas = Vec::with_capacity(public.n);
-    for o in outs {
-        inp.cv.push(o.cv);
-        inp.cr.push(o.cr);
-        inp.cv_pf.push(o.cv_pf);
-        inp.cr_pf.push(o.cr_pf);
-        gammas.push(o.gamma);
-        inp.pkcomm.push(o.pkcomm);
-        for (k, s) in o.shares.into_iter().enumerate() {
-            inp.shares[k].push(s);
+    let n = public.n;
+    let mut out = InputWriters::new(n, public.m)?;
+    let mut start = 0;
+    while start < n {
+        // One seed per sender, drawn in sender order whatever the chunking.
+        let seeds: Vec<[u8; 32]> = (0..CHUNK.min(n - start)).map(|_| rng.gen()).collect();
+        let mut chunk: Vec<SenderOut<E>> = seeds
+            .into_par_iter()
+            .enumerate()
+            .map(|(j, s)| {
+                let out = prepare_one(public, start + j, &mut ChaCha20Rng::from_seed(s));
+                crate::primitives::counters::tick(1);
+                out
+            })
+            .collect();
+        if start == 0 {
+            cheat(cfg, &mut chunk);
         }
+        start += chunk.len();
+        chunk.into_iter().try_for_each(|o| out.push(o))?;
     }
-    inp.gammas = E::G1::normalize_batch(&gammas);
+    out.finish()
+}
+
+/// The senders' tampers, all on the first chunk.
+fn cheat<E: Pairing>(cfg: &Config, chunk: &mut [SenderOut<E>]) {
     // Sender 0 cheats: one response of its proofs no longer matches.
     if cfg.cheats(Tamper::InputPok, Cheater::Sender(0)) {
-        inp.cv_pf[0].z_m += 1;
+        chunk[0].cv_pf.z_m += 1;
     }
     if cfg.cheats(Tamper::PkComm, Cheater::Sender(0)) {
-        inp.pkcomm[0].z1 += E::ScalarField::one();
+        chunk[0].pkcomm.z1 += E::ScalarField::one();
     }
+    // Sender 1 publishes sender 0's whole input as its own.
     if cfg.cheats(Tamper::Replay, Cheater::Sender(1)) {
-        inp.replay(0, 1);
+        chunk[1] = chunk[0].clone();
     }
     if cfg.cheats(Tamper::ShareCiphertext, Cheater::Sender(0)) {
         // 2 is a unit of Z*_{N²}; its component of order p′ survives decryption's power 2α.
-        inp.shares[0][0].cv = Integer::from(2);
+        chunk[0].shares[0].cv = Integer::from(2);
     }
-    Ok(inp)
+}
+
+/// SHA-256 of a value's encoding: what the distinctness checks compare.
+fn digest<T: Wire>(x: &T) -> [u8; 32] {
+    Sha256::digest(encode(x)).into()
+}
+
+/// True iff no two of `digests` are equal.
+fn distinct(mut digests: Vec<[u8; 32]>) -> bool {
+    digests.par_sort_unstable();
+    digests.windows(2).all(|w| w[0] != w[1])
 }
 
 /// True iff no two inputs share a ciphertext or a commitment: the cv_i and cr_i together, the
 /// share ciphertexts for mixer k, and the γ_i. A resubmitted input would otherwise put one
-/// sender's message into the output twice.
-fn all_distinct<E: Pairing>(inputs: &Inputs<E>, k: usize) -> bool {
+/// sender's message into the output twice. Compares the values' SHA-256 digests, read a chunk at
+/// a time.
+fn all_distinct<E: Pairing>(inputs: &Inputs<E>, k: usize) -> Result<bool> {
     let n = inputs.cv.len();
-    let mut cts: HashSet<&Integer> = HashSet::with_capacity(2 * n);
-    let mut own: HashSet<&Integer> = HashSet::with_capacity(2 * n);
+    let mut cts = Vec::with_capacity(2 * n);
+    for col in [&inputs.cv, &inputs.cr] {
+        col.try_for_each_chunk(CHUNK, |_, chunk| {
+            cts.par_extend(chunk.par_iter().map(digest));
+            Ok(())
+        })?;
+    }
+    let mut own = Vec::with_capacity(2 * n);
+    inputs.shares[k].try_for_each_chunk(CHUNK, |_, chunk| {
+        own.par_extend(
+            chunk
+                .par_iter()
+                .flat_map_iter(|s| [digest(&s.cv), digest(&s.cr)]),
+        );
+        Ok(())
+    })?;
     let gammas: HashSet<&E::G1Affine> = inputs.gammas.iter().collect();
-    inputs.cv.iter().chain(&inputs.cr).all(|c| cts.insert(c))
-        && inputs.shares[k]
-            .iter()
-            .flat_map(|s| [&s.cv, &s.cr])
-            .all(|c| own.insert(c))
-        && gammas.len() == n
+    Ok(distinct(cts) && distinct(own) && gammas.len() == n)
 }
 
 /// `checking inputs`, with its one subsection `check_encs`: each mixer checks the threshold
@@ -246,43 +307,66 @@ pub fn checking_inputs<E: Pairing>(
             "status_encs",
         ];
         mixers_check_section(c, mixers, labels, |mx| {
-            all_distinct(inputs, mx.k) && input_proofs_hold(cfg, public, mx.k, inputs)
+            // A store that cannot be read is no verdict: the check fails.
+            all_distinct(inputs, mx.k).unwrap_or(false)
+                && input_proofs_hold(cfg, public, mx.k, inputs).unwrap_or(false)
         })
         .map(|_| ())
     })
 }
 
 /// Mixer k's check of every input proof: the senders' threshold PoKs of cv_i and cr_i, and
-/// their PoKs of the share ciphertexts for k, each under its sender's and role's context.
+/// their PoKs of the share ciphertexts for k, each under its sender's and role's context. Read
+/// and checked a chunk of senders at a time (in fast mode, each chunk one batch per kind of
+/// proof).
 fn input_proofs_hold<E: Pairing>(
     cfg: &Config,
     public: &Public<E>,
     k: usize,
     inputs: &Inputs<E>,
-) -> bool {
-    let ctxs = |role: &str| public.contexts("sender", role);
-    let own = &inputs.shares[k];
-    let (cv, cv_pf): (Vec<Integer>, Vec<_>) =
-        own.iter().map(|s| (s.cv.clone(), s.cv_pf.clone())).unzip();
-    let (cr, cr_pf): (Vec<Integer>, Vec<_>) =
-        own.iter().map(|s| (s.cr.clone(), s.cr_pf.clone())).unzip();
+) -> Result<bool> {
     let (th, pk) = (&public.th, &public.mixer_pks[k]);
     let batched = cfg.mode.batches();
-    // The four batches side by side: each has a sequential part (its Fiat-Shamir hashing, one
-    // long exponentiation) that would otherwise idle the other threads.
-    let ((a, b), (c, d)) = rayon::join(
-        || {
-            rayon::join(
-                || th.verify_plaintexts(batched, &ctxs("cv"), &inputs.cv, &inputs.cv_pf),
-                || th.verify_plaintexts(batched, &ctxs("cr"), &inputs.cr, &inputs.cr_pf),
-            )
-        },
-        || {
-            rayon::join(
-                || pk.verify_plaintexts(batched, &ctxs(&share_role("v", k)), &cv, &cv_pf),
-                || pk.verify_plaintexts(batched, &ctxs(&share_role("r", k)), &cr, &cr_pf),
-            )
-        },
-    );
-    a.is_ok() && b.is_ok() && c.is_ok() && d.is_ok()
+    let (mut cv, mut cr) = (inputs.cv.chunks(CHUNK), inputs.cr.chunks(CHUNK));
+    let (mut cv_pf, mut cr_pf) = (inputs.cv_pf.chunks(CHUNK), inputs.cr_pf.chunks(CHUNK));
+    let mut own = inputs.shares[k].chunks(CHUNK);
+    let (v_role, r_role) = (share_role("v", k), share_role("r", k));
+    let mut start = 0;
+    while let Some(cv) = cv.next() {
+        let cv = cv?;
+        let cr = cr.next_in_step()?;
+        let cv_pf = cv_pf.next_in_step()?;
+        let cr_pf = cr_pf.next_in_step()?;
+        let own = own.next_in_step()?;
+        let ctxs = |role: &str| -> Vec<Vec<u8>> {
+            (start..start + cv.len())
+                .map(|i| public.context("sender", i, role))
+                .collect()
+        };
+        let (s_cv, s_cv_pf): (Vec<Integer>, Vec<_>) =
+            own.iter().map(|s| (s.cv.clone(), s.cv_pf.clone())).unzip();
+        let (s_cr, s_cr_pf): (Vec<Integer>, Vec<_>) =
+            own.into_iter().map(|s| (s.cr, s.cr_pf)).unzip();
+        // The four batches side by side: each has a sequential part (its Fiat-Shamir hashing,
+        // one long exponentiation) that would otherwise idle the other threads.
+        let ((a, b), (c, d)) = rayon::join(
+            || {
+                rayon::join(
+                    || th.verify_plaintexts(batched, &ctxs("cv"), &cv, &cv_pf),
+                    || th.verify_plaintexts(batched, &ctxs("cr"), &cr, &cr_pf),
+                )
+            },
+            || {
+                rayon::join(
+                    || pk.verify_plaintexts(batched, &ctxs(&v_role), &s_cv, &s_cv_pf),
+                    || pk.verify_plaintexts(batched, &ctxs(&r_role), &s_cr, &s_cr_pf),
+                )
+            },
+        );
+        if !(a.is_ok() && b.is_ok() && c.is_ok() && d.is_ok()) {
+            return Ok(false);
+        }
+        start += cv.len();
+    }
+    Ok(start == inputs.cv.len())
 }

@@ -14,13 +14,14 @@ use crate::primitives::paillier::PaillierKey;
 use crate::primitives::thpaillier::{ShareProof, ThresholdPublicKey};
 use crate::proofs::paillier_shuffle::{self, PaillierShuffleProof, ShuffleWitness};
 use crate::protocol::config::Config;
-use crate::protocol::inputs::Inputs;
+use crate::protocol::inputs::{Inputs, ShareCt};
 use crate::protocol::setup::{Mixer, Mixers, Public};
 use crate::protocol::steps::{
     agree, all_mixers, each_mixer_checks_the_others, each_mixer_private, mixer_turn,
     threshold_decryption, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
+use crate::storage::{Column, CHUNK};
 use crate::transport::Ctx;
 use crate::Result;
 
@@ -31,26 +32,29 @@ pub struct Mixed<E: Pairing> {
 }
 
 /// One mixer's step of a Paillier re-encryption chain: what it received, what it published and
-/// its proof.
+/// its proof. The lists stay in the run's store; a check reads them back.
 pub(crate) struct PaillierStep<E: Pairing> {
-    pub input: Vec<Integer>,
-    pub output: Vec<Integer>,
+    pub input: Column<Integer>,
+    pub output: Column<Integer>,
     pub proof: PaillierShuffleProof<E>,
 }
 
-/// One mixer's decryption shares of a list with their batched proof.
+/// One mixer's decryption shares of a list (in the run's store) with their batched proof.
 #[derive(Clone)]
 pub(crate) struct PaillierShares {
-    pub shares: Vec<Integer>,
+    pub shares: Column<Integer>,
     pub proof: ShareProof,
 }
 
 crate::wire_struct!(impl PaillierShares { wire shares, wire proof });
 
 impl PaillierShares {
-    /// Every mixer's share list (`columns[k][i]`), borrowed.
-    pub(crate) fn columns(shares: &[PaillierShares]) -> Vec<&[Integer]> {
-        shares.iter().map(|s| &s.shares[..]).collect()
+    /// True iff mixer k's shares of `list` and their proof verify (false if the store cannot
+    /// give them back).
+    pub(crate) fn hold(&self, th: &ThresholdPublicKey, k: usize, list: &[Integer]) -> bool {
+        self.shares
+            .load()
+            .is_ok_and(|shares| th.verify_shares(k, list, &shares, &self.proof).is_ok())
     }
 }
 
@@ -74,14 +78,48 @@ pub(crate) fn prove_paillier_shuffle<E: Pairing>(
     )
 }
 
-/// True iff mixer k's Paillier shuffle step verifies.
+/// True iff mixer k's Paillier shuffle step verifies (false if the store cannot give its lists
+/// back).
 pub(crate) fn paillier_step_holds<E: Pairing>(
     public: &Public<E>,
     k: usize,
     step: &PaillierStep<E>,
 ) -> bool {
-    let st = public.paillier_shuffle(k, &step.input, &step.output);
+    let (Ok(input), Ok(output)) = (step.input.load(), step.output.load()) else {
+        return false;
+    };
+    let st = public.paillier_shuffle(k, &input, &output);
     paillier_shuffle::verify_shuffle(&st, &step.proof).is_ok()
+}
+
+/// Mixer k's turn in a chain of Paillier shuffles: the re-encryption and permutation of `input`
+/// (leaf `labels[0]`; the `tamper`, if its, makes one output no re-encryption), then its proof
+/// (leaf `labels[1]`). The output goes to the run's store under `name`.
+pub(crate) fn paillier_turn<E: Pairing>(
+    c: &mut Ctx,
+    public: &Public<E>,
+    mx: &mut Mixer<E>,
+    input: &Column<Integer>,
+    labels: [&str; 2],
+    cheat: bool,
+) -> Result<(Column<Integer>, PaillierShuffleProof<E>)> {
+    let th = &public.th;
+    let input = input.load()?;
+    let (mut out, rho) = c.time_entries(mx.party(), labels[0], input.len(), || {
+        paillier_shuffle::shuffle(th, &mx.perm, &input, &mut mx.rng)
+    })?;
+    if cheat {
+        // Adds 1 to the plaintext of one output: no longer a re-encryption.
+        out[0] = th.add(
+            &out[0],
+            &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
+        );
+    }
+    let proof = c.time(mx.party(), labels[1], || {
+        prove_paillier_shuffle(public, mx, &input, &out, &rho)
+    })?;
+    let name = format!("{} of mixer {}", labels[0], mx.k);
+    Ok((Column::from_slice(&name, &out)?, proof))
 }
 
 /// `mixing`: the re-encryption chain, the threshold decryption of its output, and each mixer's
@@ -110,31 +148,16 @@ fn reencryption_and_permutation<E: Pairing>(
     mixers: &mut Mixers<E>,
     inputs: &Inputs<E>,
 ) -> Result<Vec<Integer>> {
-    let th = &public.th;
     c.section("re-encryption and permutation", Totals::Mixers, |c| {
         let mut list = inputs.cv.clone();
         let mut steps: Vec<PaillierStep<E>> = Vec::new();
         let labels = ["re-encryption", "creating proof of correct shuffle"];
         for k in 0..mixers.m() {
             // The turn posts the output and its proof; its input is the previous output.
-            let (out, proof): (Vec<Integer>, PaillierShuffleProof<E>) =
-                mixer_turn(c, mixers, k, &labels, |c, mx| {
-                    let (mut out, rho) =
-                        c.time_entries(mx.party(), labels[0], list.len(), || {
-                            paillier_shuffle::shuffle(th, &mx.perm, &list, &mut mx.rng)
-                        })?;
-                    if cfg.cheats(Tamper::Shuffle, mx.cheater()) {
-                        // Adds 1 to the plaintext of one output: no longer a re-encryption.
-                        out[0] = th.add(
-                            &out[0],
-                            &th.encrypt_with(&Integer::from(1), &Integer::from(1)),
-                        );
-                    }
-                    let proof = c.time(mx.party(), labels[1], || {
-                        prove_paillier_shuffle(public, mx, &list, &out, &rho)
-                    })?;
-                    Ok((out, proof))
-                })?;
+            let (out, proof) = mixer_turn(c, mixers, k, &labels, |c, mx| {
+                let cheat = cfg.cheats(Tamper::Shuffle, mx.cheater());
+                paillier_turn(c, public, mx, &list, labels, cheat)
+            })?;
             let input = std::mem::replace(&mut list, out.clone());
             steps.push(PaillierStep {
                 input,
@@ -147,7 +170,7 @@ fn reencryption_and_permutation<E: Pairing>(
             paillier_step_holds(public, k, &steps[k])
         })?;
         c.status("status_shuffle", ok);
-        Ok(list)
+        list.load()
     })
 }
 
@@ -167,6 +190,7 @@ pub(crate) fn paillier_shares<E: Pairing>(
         );
     }
     let proof = mx.th_share.prove_shares(th, list, &shares, &mut mx.rng)?;
+    let shares = Column::from_slice(&format!("decryption shares of mixer {}", mx.k), &shares)?;
     Ok(PaillierShares { shares, proof })
 }
 
@@ -193,8 +217,8 @@ fn decryption_of_output_messages<E: Pairing>(
             labels,
             list.len(),
             |mx| paillier_shares(th, mx, list, cfg.cheats(Tamper::DecShare, mx.cheater())),
-            |k, sh| th.verify_shares(k, list, &sh.shares, &sh.proof).is_ok(),
-            |shares| Ok(combine_column::<E>(th, &PaillierShares::columns(shares))),
+            |k, sh| sh.hold(th, k, list),
+            |shares| combine_column::<E>(th, shares),
         )?;
         let ([msgs], _) = Decrypted::with_status(c, "status_decshares", ok, [last]);
         Ok(msgs)
@@ -214,15 +238,12 @@ fn decryption_of_individual_shares<E: Pairing>(
     c.section(label, Totals::Mixers, |c| {
         let total = 2 * inputs.cv.len();
         let decrypted = each_mixer_private(c, mixers, label, total, |mx| {
-            let own = &inputs.shares[mx.k];
-            [
-                decrypt_column::<E>(&mx.sk, own.iter().map(|s| &s.cv)),
-                decrypt_column::<E>(&mx.sk, own.iter().map(|s| &s.cr)),
-            ]
+            decrypt_own_shares::<E>(&mx.sk, &inputs.shares[mx.k])
         });
         let mut verdicts = Vec::new();
         for (k, d) in decrypted.into_iter().enumerate() {
-            if let Some([v, r]) = d {
+            if let Some(d) = d {
+                let [v, r] = d?;
                 verdicts.push((Party::Mixer(k), v.complete() && r.complete()));
                 let mx = mixers.get_mut(k).expect("a hosted mixer");
                 mx.v = v.into_values();
@@ -235,36 +256,56 @@ fn decryption_of_individual_shares<E: Pairing>(
     })
 }
 
-/// Combines the m threshold-Paillier decryption shares of every ciphertext
-/// (`shares[k][i]`), reduced into Zq.
-pub(crate) fn combine_column<E: Pairing>(
-    th: &ThresholdPublicKey,
-    shares: &[&[Integer]],
-) -> Decrypted<E::ScalarField> {
-    let n = shares.first().map_or(0, |s| s.len());
-    let out: Vec<Option<E::ScalarField>> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let col: Vec<Integer> = shares.iter().map(|s| s[i].clone()).collect();
-            th.combine(&col).ok().map(|x| integer_to_scalar(&x))
-        })
-        .collect();
-    out.into_iter().collect()
+/// Mixer k's decryptions of its share ciphertexts of every sender, [v, r], a chunk of senders at
+/// a time.
+fn decrypt_own_shares<E: Pairing>(
+    sk: &PaillierKey,
+    own: &Column<ShareCt>,
+) -> Result<[Decrypted<E::ScalarField>; 2]> {
+    let (mut v, mut r) = (Vec::with_capacity(own.len()), Vec::with_capacity(own.len()));
+    own.try_for_each_chunk(CHUNK, |_, chunk| {
+        v.extend(decrypt_column::<E>(sk, chunk.iter().map(|s| &s.cv)));
+        r.extend(decrypt_column::<E>(sk, chunk.iter().map(|s| &s.cr)));
+        Ok(())
+    })?;
+    Ok([v.into_iter().collect(), r.into_iter().collect()])
 }
 
-/// Decrypts a mixer's own share ciphertexts with its Paillier key (CRT), reduced into Zq.
+/// Combines every mixer's threshold-Paillier decryption shares of every ciphertext, a chunk of
+/// ciphertexts at a time, reduced into Zq.
+pub(crate) fn combine_column<E: Pairing>(
+    th: &ThresholdPublicKey,
+    shares: &[PaillierShares],
+) -> Result<Decrypted<E::ScalarField>> {
+    let n = shares.first().map_or(0, |s| s.shares.len());
+    let mut readers: Vec<_> = shares.iter().map(|s| s.shares.chunks(CHUNK)).collect();
+    let mut out: Vec<Option<E::ScalarField>> = Vec::with_capacity(n);
+    while out.len() < n {
+        let columns: Vec<Vec<Integer>> = readers
+            .iter_mut()
+            .map(|r| r.next_in_step())
+            .collect::<Result<_>>()?;
+        let len = columns[0].len();
+        out.par_extend((0..len).into_par_iter().map(|i| {
+            let col: Vec<Integer> = columns.iter().map(|s| s[i].clone()).collect();
+            th.combine(&col).ok().map(|x| integer_to_scalar(&x))
+        }));
+    }
+    Ok(out.into_iter().collect())
+}
+
+/// Decrypts ciphertexts of a mixer's own key (CRT), reduced into Zq; None where one does not
+/// decrypt.
 fn decrypt_column<'a, E: Pairing>(
     sk: &PaillierKey,
     cts: impl Iterator<Item = &'a Integer>,
-) -> Decrypted<E::ScalarField> {
+) -> Vec<Option<E::ScalarField>> {
     let cts: Vec<&Integer> = cts.collect();
-    let out: Vec<Option<E::ScalarField>> = cts
-        .par_iter()
+    cts.par_iter()
         .map(|c| {
             let x = sk.decrypt(c).ok().map(|x| integer_to_scalar(&x));
             crate::primitives::counters::tick(1);
             x
         })
-        .collect();
-    out.into_iter().collect()
+        .collect()
 }

@@ -22,11 +22,12 @@ use crate::measurement::report::Totals;
 use crate::primitives::counters;
 use crate::primitives::group::scalar_to_integer;
 use crate::protocol::config::{Config, Curve, Mode};
-use crate::protocol::inputs::Inputs;
+use crate::protocol::inputs::{Inputs, ShareCt};
 use crate::protocol::keys::{self, KeyMaterial};
 use crate::protocol::mix::Mixed;
 use crate::protocol::setup::{party_rng, Dealing, Parties, Public};
 use crate::protocol::{dbrsm, dbsm, fixes, inputs, mix, setup, sizes};
+use crate::storage::CHUNK;
 use crate::transport::Ctx;
 use crate::Result;
 
@@ -89,8 +90,8 @@ fn run_on<E: Pairing>(
         let (v, i) = (&mut verifier, &inputs);
         let sm = dbsm::forward_set_membership(cfg, c, &public, &mut mixers, v, i, &mixed)?;
         let rsm = dbrsm::reverse_set_membership(cfg, c, &public, &mut mixers, v, i, &mixed)?;
-        sizes::size_lines(c, &public, &inputs, &sm, &rsm);
-        let digest = digest_inputs(&public, &inputs, &mixed);
+        sizes::size_lines(c, &public, &inputs, &sm, &rsm)?;
+        let digest = digest_inputs(&public, &inputs, &mixed)?;
         Ok((keys, digest))
     })?;
     if driver {
@@ -116,7 +117,7 @@ pub fn digest_inputs<E: Pairing>(
     public: &Public<E>,
     inputs: &Inputs<E>,
     mixed: &Mixed<E>,
-) -> InputsDigest {
+) -> Result<InputsDigest> {
     let mut d = InputsDigest::new();
     let int = |x: &Integer| x.to_digits::<u8>(rug::integer::Order::Msf);
     fn ark<T: CanonicalSerialize>(x: &T) -> Vec<u8> {
@@ -133,19 +134,38 @@ pub fn digest_inputs<E: Pairing>(
     for (k, a) in public.permcomms.iter().enumerate() {
         d.add(&format!("permcomm {k}"), &ark(&a.a));
     }
-    for i in 0..inputs.cv.len() {
-        d.add("cv", &int(&inputs.cv[i]))
-            .add("cr", &int(&inputs.cr[i]))
-            .add("gamma", &ark(&inputs.gammas[i]));
-        for (k, shares) in inputs.shares.iter().enumerate() {
-            d.add(&format!("share cv for mixer {k}"), &int(&shares[i].cv))
-                .add(&format!("share cr for mixer {k}"), &int(&shares[i].cr));
+    let labels: Vec<[String; 2]> = (0..public.m)
+        .map(|k| {
+            [
+                format!("share cv for mixer {k}"),
+                format!("share cr for mixer {k}"),
+            ]
+        })
+        .collect();
+    let (mut cv, mut cr) = (inputs.cv.chunks(CHUNK), inputs.cr.chunks(CHUNK));
+    let mut shares: Vec<_> = inputs.shares.iter().map(|s| s.chunks(CHUNK)).collect();
+    let mut i = 0;
+    while let Some(cvs) = cv.next() {
+        let (cvs, crs) = (cvs?, cr.next_in_step()?);
+        let own: Vec<Vec<ShareCt>> = shares
+            .iter_mut()
+            .map(|s| s.next_in_step())
+            .collect::<Result<_>>()?;
+        for (j, (v, r)) in cvs.iter().zip(&crs).enumerate() {
+            d.add("cv", &int(v))
+                .add("cr", &int(r))
+                .add("gamma", &ark(&inputs.gammas[i + j]));
+            for (k, own) in own.iter().enumerate() {
+                d.add(&labels[k][0], &int(&own[j].cv))
+                    .add(&labels[k][1], &int(&own[j].cr));
+            }
         }
+        i += cvs.len();
     }
     for v in &mixed.msgs {
         d.add("output", &int(&scalar_to_integer(v)));
     }
-    d
+    Ok(d)
 }
 
 #[cfg(test)]

@@ -17,20 +17,21 @@ use crate::protocol::dbsm::SmOutput;
 use crate::protocol::inputs::Inputs;
 use crate::protocol::setup::Public;
 use crate::transport::Ctx;
+use crate::Result;
 
 const MIB: f64 = 1024.0 * 1024.0;
 
 /// Bytes sender 0 uploaded: cv, cr and their PoKs, γ and its pkcomm proof, and for every mixer
 /// the two share ciphertexts with their PoKs.
-pub fn sender_entry_bytes<E: Pairing>(public: &Public<E>, inputs: &Inputs<E>) -> usize {
+pub fn sender_entry_bytes<E: Pairing>(public: &Public<E>, inputs: &Inputs<E>) -> Result<usize> {
     let th_ct = int_bytes(&public.th.n2);
-    let mut b = 2 * th_ct + inputs.cv_pf[0].size_bytes() + inputs.cr_pf[0].size_bytes();
-    b += inputs.gammas[0].compressed_size() + inputs.pkcomm[0].size_bytes();
+    let mut b = 2 * th_ct + inputs.cv_pf.first()?.size_bytes() + inputs.cr_pf.first()?.size_bytes();
+    b += inputs.gammas[0].compressed_size() + inputs.pkcomm.first()?.size_bytes();
     for (k, pk) in public.mixer_pks.iter().enumerate() {
-        let s = &inputs.shares[k][0];
+        let s = inputs.shares[k].first()?;
         b += 2 * int_bytes(&pk.n2) + s.cv_pf.size_bytes() + s.cr_pf.size_bytes();
     }
-    b
+    Ok(b)
 }
 
 /// The five size lines, printed into the `main` section.
@@ -40,12 +41,12 @@ pub fn size_lines<E: Pairing>(
     inputs: &Inputs<E>,
     sm: &SmOutput,
     rsm: &RsmOutput,
-) {
+) -> Result<()> {
     let n = public.n as f64;
     let mb = |bytes: usize| bytes as f64 * n / MIB;
     r.size(
         "size of sender-uploaded input ciphertexts",
-        mb(sender_entry_bytes(public, inputs)),
+        mb(sender_entry_bytes(public, inputs)?),
     );
     r.size("size of verifier-uploaded BB signatures", mb(sm.sig_bytes));
     r.size("size of DPK_BBsig proofs", mb(sm.dpk_entry_bytes));
@@ -54,4 +55,5 @@ pub fn size_lines<E: Pairing>(
         mb(rsm.sig_bytes),
     );
     r.size("size of DPK_BBSPlusSig proofs", mb(rsm.dpk_entry_bytes));
+    Ok(())
 }
