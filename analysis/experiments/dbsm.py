@@ -60,10 +60,22 @@ def command(run: Run, job: Job) -> list[str]:
     return argv + (["--seed", job.seed] if job.seed else [])
 
 
+# The largest n the program accepts (db-sm-rsm/src/main.rs, MAX_N); the schema allows more for the
+# experiments that take it, and the capacity model (python -m analysis capacity) goes beyond.
+MAX_ENTRIES = 1_000_000
+
+
 def check(cfg: Mapping[str, Any]) -> list[str]:
-    if "tls" not in cfg["dbsm_transport"]:
-        return []
-    return networks.problems(cfg, "db-sm-rsm --transport tls")
+    problems = []
+    big = [n for n in set_sizes(cfg) if n > MAX_ENTRIES]
+    if big:
+        problems.append(
+            f"config key 'entries' (or 'sweep_entries'): db-sm-rsm accepts at most {MAX_ENTRIES:,} entries, "
+            f"not {max(big):,}; leave db-sm-rsm out of 'experiments' for larger n"
+        )
+    if "tls" in cfg["dbsm_transport"]:
+        problems += networks.problems(cfg, "db-sm-rsm --transport tls")
+    return problems
 
 
 def features(run: Run) -> dict[str, float]:
@@ -72,9 +84,86 @@ def features(run: Run) -> dict[str, float]:
     return {"fixed": 1.0, "n_m": n * m, "n_m2": n * m * m}
 
 
+# From this n on, fast mode's fixed-base tables of the threshold key and of each mixer's key have
+# their largest window (src/protocol/setup.rs, `table_window`: n = 1000 at m >= 2 already does),
+# so their size, the bulk of the fixed part of the memory, no longer depends on n.
+FULL_TABLES_ENTRIES = 1000
+
+
+def memory_modelled(run: Run) -> bool:
+    """The memory model (fixed + slope x n x m) describes one-process runs whose tables have their
+    full size; smaller runs build smaller tables, and a tls run's parties are processes of their
+    own, each with its own peak."""
+    return int(run.params["n"]) >= FULL_TABLES_ENTRIES and run.params.get("transport", "local") == "local"
+
+
+# The benchmarks of db-sm-rsm/perf.smk (outside `all`) each make a results directory of their own,
+# laid out as the workflow lays out results/ (config.json, raw/<experiment>/<run>/), so the
+# analysis reads them as it reads any results: `python -m analysis costs`, `capacity --results`.
+# Without a configured seed they use this public one: a pair's two runs must do the same work.
+BENCHMARK_SEED = "db-sm-rsm benchmarks"
+
+
+def _benchmark_config(
+    cfg: Mapping[str, Any], entries: list[int], threads: list[int], repetitions: int
+) -> dict[str, Any]:
+    """The configuration of a benchmark's runs: fast mode, 128-bit security, BN254, one process,
+    the configured m, at the given sizes, thread counts and repetitions."""
+    out = dict(cfg)
+    out.update(
+        experiments=[SCHEME.experiment], entries=min(entries),
+        sweep_entries=sorted(set(entries) - {min(entries)}), sweep_mixers=[], mode=["fast"],
+        security=["128"], curve=["bn254"], dbsm_transport=["local"], networks=["none"],
+        threads=threads, repetitions=repetitions,
+        seed=cfg.get("seed") if cfg.get("seed") is not None else BENCHMARK_SEED,
+    )  # fmt: skip
+    return out
+
+
+def parallel_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """`dbsm_parallel`: `dbsm_parallel_pairs` pairs at 1 and 2 threads at n = `dbsm_parallel_entries`
+    (repetition k of both thread counts shares seed k, so a pair's runs do the same work)."""
+    pairs = int(cfg["dbsm_parallel_pairs"])
+    return _benchmark_config(cfg, [int(cfg["dbsm_parallel_entries"])], [1, 2], pairs)
+
+
+def scale_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """`dbsm_scale`: one run at each n of `dbsm_scale_entries`, 2 threads."""
+    return _benchmark_config(cfg, [int(n) for n in cfg["dbsm_scale_entries"]], [2], 1)
+
+
+def benchmark_order(runs: list[Run]) -> list[Run]:
+    """The order a benchmark's runs are made in: by repetition, then n, then thread count, so the
+    pairs alternate 1, 2, 1, 2 and a sweep goes from its smallest n up."""
+    return sorted(runs, key=lambda r: (r.rep, int(r.params["n"]), int(r.params["threads"])))
+
+
 PROGRAM = Program("db-sm-rsm", "db-sm-rsm", ("db-sm-rsm",))
 
 CONFIG = """
+dbsm_parallel_entries:
+  description: >-
+    n of the dbsm_parallel benchmark (outside `all`): pairs of db-sm-rsm runs at 1 and 2 threads
+    that measure each section's parallel fraction
+  type: integer
+  minimum: 2
+  maximum: 1000000
+  default: 200
+dbsm_parallel_pairs:
+  description: pairs of runs (1 and 2 threads, alternated) of the dbsm_parallel benchmark
+  type: integer
+  minimum: 1
+  maximum: 20
+  default: 2
+dbsm_scale_entries:
+  description: >-
+    set sizes of the dbsm_scale benchmark (outside `all`): one db-sm-rsm run at 2 threads each,
+    from which costs.yaml's time, memory and CPU shares are refitted (hours at the default)
+  type: array
+  items: {type: integer, minimum: 2, maximum: 1000000}
+  minItems: 1
+  uniqueItems: true
+  default: [1000, 10000, 50000]
 dbsm_transport:
   description: >-
     how db-sm-rsm's parties talk: local = every party in one process (the paper's artifact's
