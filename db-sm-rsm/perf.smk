@@ -62,74 +62,7 @@ rule dbsm_perf:
 from analysis.experiments import dbsm as dbsm_descriptor
 
 DB_COSTS = "analysis/data/costs.yaml"
-DB_PARALLEL = f"{DB_PERF}/parallel-n{config['dbsm_parallel_entries']}-m{config['mixers']}"
-DB_SCALE = f"{DB_PERF}/scale-m{config['mixers']}-t2"
-# Each benchmark's configuration and its runs, in the order they are made.
-DB_BENCHES = {
-    os.path.basename(DB_PARALLEL): dbsm_descriptor.parallel_config(config),
-    os.path.basename(DB_SCALE): dbsm_descriptor.scale_config(config),
-}
-DB_BENCH_RUNS = {
-    bench: dbsm_descriptor.benchmark_order(descriptors.plan(cfg)[dbsm_descriptor.SCHEME.experiment])
-    for bench, cfg in DB_BENCHES.items()
-}
-
-
-def dbsm_bench_dir(bench):
-    return f"{DB_PERF}/{bench}"
-
-
-def dbsm_bench_report(bench, run):
-    return f"{dbsm_bench_dir(bench)}/raw/{run.dir}/report.json"
-
-
-def dbsm_bench_reports(bench):
-    return [dbsm_bench_report(bench, run) for run in DB_BENCH_RUNS[bench]]
-
-
-def dbsm_bench_run(wildcards):
-    """The benchmark run behind a job's wildcards, and the one made before it (or None)."""
-    runs = DB_BENCH_RUNS[wildcards.bench]
-    for i, run in enumerate(runs):
-        if run.id == wildcards.run:
-            return run, runs[i - 1] if i else None
-    raise WorkflowError(f"{wildcards.run} is not a run of the benchmark {wildcards.bench}")
-
-
-def dbsm_bench_inputs(wildcards):
-    """The program, the benchmark's config.json (and estimates.json), and the report of the run
-    made before this one: the runs are made one after another in the benchmark's order."""
-    run, before = dbsm_bench_run(wildcards)
-    inputs = {"program": dbsm_descriptor.PROGRAM.path, "config": f"{dbsm_bench_dir(wildcards.bench)}/config.json"}
-    if before is not None:
-        inputs["before"] = dbsm_bench_report(wildcards.bench, before)
-    return inputs
-
-
-def dbsm_bench_command(wildcards):
-    """The run's command line (the descriptor's), its key cache in its own directory: every run
-    generates its keys from its seed, so the two runs of a pair do the same work."""
-    run, _ = dbsm_bench_run(wildcards)
-    run_dir = f"{dbsm_bench_dir(wildcards.bench)}/raw/{run.dir}"
-    cfg = DB_BENCHES[wildcards.bench]
-    job = descriptors.Job(out=f"{run_dir}/report.json", dir=run_dir,
-                          seed=descriptors.run_seed(cfg, run.rep), results=run_dir)  # fmt: skip
-    argv = dbsm_descriptor.command(run, job)
-    return f"{shlex.join(argv)} > {shlex.quote(run_dir)}/report.txt 2> >(tee {shlex.quote(run_dir)}/stderr.log >&2)"
-
-
-def dbsm_bench_estimate(wildcards):
-    return COST_MODEL.estimate(dbsm_bench_run(wildcards)[0])
-
-
-def dbsm_bench_config_text(wildcards):
-    """config.json of a benchmark's results directory, as run_config writes results/config.json."""
-    runs = DB_BENCH_RUNS[wildcards.bench]
-    return json.dumps(
-        {"config": DB_BENCHES[wildcards.bench], "runs": {dbsm_descriptor.SCHEME.experiment: [r.id for r in runs]},
-         "provenance": PROVENANCE},
-        indent=2, sort_keys=True,
-    )  # fmt: skip
+DB_BENCH = dbsm_descriptor.Benchmarks(DB_PERF, config)
 
 
 rule dbsm_bench_config:
@@ -140,16 +73,15 @@ rule dbsm_bench_config:
     log:
         f"{DB_PERF}/{{bench}}/config.log",
     wildcard_constraints:
-        bench="|".join(re.escape(b) for b in DB_BENCHES),
+        bench="|".join(re.escape(b) for b in DB_BENCH.configs),
     params:
-        text=dbsm_bench_config_text,
+        text=lambda wc: DB_BENCH.config_json(wc.bench, PROVENANCE),
+        estimates=lambda wc: [COST_MODEL.estimate(r) for r in DB_BENCH.runs[wc.bench]],
     resources:
         mem_mb=100,
         runtime=5,
     run:
-        bench = os.path.dirname(output[0])
-        runs = DB_BENCH_RUNS[wildcards.bench]
-        plan_estimate.record_planned(Path(bench), [COST_MODEL.estimate(r) for r in runs], COST_MODEL.probe_s)
+        plan_estimate.record_planned(Path(output[0]).parent, params.estimates, COST_MODEL.probe_s)
         write_atomically(output[0], params.text, log[0])
 
 
@@ -157,7 +89,7 @@ rule dbsm_bench_run:
     """One db-sm-rsm run of a benchmark outside `all` (dbsm_parallel, dbsm_scale), made after the
     run before it in the benchmark's order, so a pair's 1- and 2-thread runs alternate."""
     input:
-        unpack(dbsm_bench_inputs),
+        unpack(lambda wc: DB_BENCH.inputs(wc.bench, wc.run)),
     output:
         f"{DB_PERF}/{{bench}}/raw/db-sm-rsm/{{run}}/report.json",
     log:
@@ -165,18 +97,19 @@ rule dbsm_bench_run:
     benchmark:
         f"{DB_PERF}/{{bench}}/raw/db-sm-rsm/{{run}}/benchmark.tsv"
     wildcard_constraints:
-        bench="|".join(re.escape(b) for b in DB_BENCHES),
+        bench="|".join(re.escape(b) for b in DB_BENCH.configs),
         run=dbsm_descriptor.SCHEME.pattern,
     params:
-        command=dbsm_bench_command,
+        command=lambda wc: shlex.join(DB_BENCH.command(wc.bench, wc.run)),
+        text=lambda wc, output: os.path.join(os.path.dirname(output[0]), "report.txt"),
     threads: whole_machine
     resources:
-        mem_mb=lambda wc: dbsm_bench_estimate(wc).mem_mb,
-        runtime=lambda wc: dbsm_bench_estimate(wc).runtime_min,
+        mem_mb=lambda wc: COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).mem_mb,
+        runtime=lambda wc: COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).runtime_min,
     conda:
         SOFTWARE
     shell:
-        "{params.command}"
+        "{params.command} > {params.text} 2> >(tee {log} >&2)"
 
 
 rule dbsm_parallel:
@@ -184,14 +117,14 @@ rule dbsm_parallel:
     law), written into costs.yaml's parallel block with the machine, date and load; the table of
     fractions in the summary beside the runs."""
     input:
-        dbsm_bench_reports(os.path.basename(DB_PARALLEL)),
-        config=f"{DB_PARALLEL}/config.json",
+        DB_BENCH.reports(DB_BENCH.parallel),
+        config=f"{DB_BENCH.dir(DB_BENCH.parallel)}/config.json",
     output:
-        f"{DB_PARALLEL}.txt",
+        f"{DB_BENCH.dir(DB_BENCH.parallel)}.txt",
     log:
-        f"{DB_PARALLEL}.log",
+        f"{DB_BENCH.dir(DB_BENCH.parallel)}.log",
     params:
-        runs=DB_PARALLEL,
+        runs=lambda wc, input: os.path.dirname(input.config),
         costs=DB_COSTS,
     resources:
         mem_mb=1000,
@@ -208,17 +141,17 @@ rule dbsm_scale:
     parallel fraction from dbsm_parallel's pairs and its CPU share from the sweep's largest run,
     written into costs.yaml; then the capacity table and the refitted model's error on the sweep."""
     input:
-        dbsm_bench_reports(os.path.basename(DB_SCALE)),
-        dbsm_bench_reports(os.path.basename(DB_PARALLEL)),
-        config=f"{DB_SCALE}/config.json",
-        pairs=f"{DB_PARALLEL}/config.json",
+        DB_BENCH.reports(DB_BENCH.scale),
+        DB_BENCH.reports(DB_BENCH.parallel),
+        config=f"{DB_BENCH.dir(DB_BENCH.scale)}/config.json",
+        pairs=f"{DB_BENCH.dir(DB_BENCH.parallel)}/config.json",
     output:
-        f"{DB_SCALE}.txt",
+        f"{DB_BENCH.dir(DB_BENCH.scale)}.txt",
     log:
-        f"{DB_SCALE}.log",
+        f"{DB_BENCH.dir(DB_BENCH.scale)}.log",
     params:
-        runs=DB_SCALE,
-        pairs=DB_PARALLEL,
+        runs=lambda wc, input: os.path.dirname(input.config),
+        pairs=lambda wc, input: os.path.dirname(input.pairs),
         costs=DB_COSTS,
     resources:
         mem_mb=1000,

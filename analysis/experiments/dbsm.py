@@ -3,10 +3,11 @@ inside a mixnet of m mix-servers and n ciphertexts (crate `db-sm-rsm`)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job, Program
+from analysis.experiments import Job, Program, run_seed
 from analysis.plan import networks
 from analysis.plan.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
@@ -136,6 +137,62 @@ def benchmark_order(runs: list[Run]) -> list[Run]:
     """The order a benchmark's runs are made in: by repetition, then n, then thread count, so the
     pairs alternate 1, 2, 1, 2 and a sweep goes from its smallest n up."""
     return sorted(runs, key=lambda r: (r.rep, int(r.params["n"]), int(r.params["threads"])))
+
+
+class Benchmarks:
+    """The benchmarks of db-sm-rsm/perf.smk: each a results directory `<perf>/<name>` of its own
+    configuration's runs, made one after another in `benchmark_order`."""
+
+    def __init__(self, perf: str, cfg: Mapping[str, Any]) -> None:
+        self.perf = perf
+        self.parallel = f"parallel-n{cfg['dbsm_parallel_entries']}-m{cfg['mixers']}"
+        self.scale = f"scale-m{cfg['mixers']}-t2"
+        self.configs = {self.parallel: parallel_config(cfg), self.scale: scale_config(cfg)}
+        self.runs = {
+            name: benchmark_order(plan(c)) for name, c in self.configs.items()
+        }  # fmt: skip
+
+    def dir(self, bench: str) -> str:
+        return f"{self.perf}/{bench}"
+
+    def report(self, bench: str, run: Run) -> str:
+        return f"{self.dir(bench)}/raw/{run.dir}/report.json"
+
+    def reports(self, bench: str) -> list[str]:
+        return [self.report(bench, r) for r in self.runs[bench]]
+
+    def run(self, bench: str, run_id: str) -> tuple[Run, Run | None]:
+        """A benchmark's run, and the one made before it (None for the first)."""
+        order = self.runs[bench]
+        for i, r in enumerate(order):
+            if r.id == run_id:
+                return r, order[i - 1] if i else None
+        raise KeyError(f"{run_id} is not a run of the benchmark {bench}")
+
+    def inputs(self, bench: str, run_id: str) -> dict[str, str]:
+        """The program, the benchmark's config.json, and the report of the run made before."""
+        _, before = self.run(bench, run_id)
+        out = {"program": PROGRAM.path, "config": f"{self.dir(bench)}/config.json"}
+        if before is not None:
+            out["before"] = self.report(bench, before)
+        return out
+
+    def command(self, bench: str, run_id: str) -> list[str]:
+        """The run's command line, with the seed of its repetition (shared by a pair's two runs)
+        and its key cache in its own directory: every run generates its keys from its seed, so
+        the two runs of a pair do the same work."""
+        run, _ = self.run(bench, run_id)
+        run_dir = f"{self.dir(bench)}/raw/{run.dir}"
+        seed = run_seed(self.configs[bench], run.rep)
+        return command(run, Job(out=f"{run_dir}/report.json", dir=run_dir, seed=seed, results=run_dir))
+
+    def config_json(self, bench: str, provenance: Mapping[str, Any]) -> str:
+        """config.json of the benchmark's directory, as results/config.json is written."""
+        return json.dumps(
+            {"config": self.configs[bench], "runs": {SCHEME.experiment: [r.id for r in self.runs[bench]]},
+             "provenance": dict(provenance)},
+            indent=2, sort_keys=True,
+        )  # fmt: skip
 
 
 PROGRAM = Program("db-sm-rsm", "db-sm-rsm", ("db-sm-rsm",))
