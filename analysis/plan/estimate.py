@@ -148,9 +148,11 @@ def measured_words(block: dict[str, Any]) -> str:
         if isinstance(load, dict) and {"min", "max"} <= load.keys()
         else ""
     )
+    threads = " and ".join(map(str, block.get("threads") or ["?"]))
+    machine = block.get("machine", "an unrecorded machine")
     return (
-        f"{block.get('method', 'measured')} at n = {block.get('n', '?')}, m = {block.get('m', '?')} on "
-        f"{block.get('machine', 'an unrecorded machine')} ({block.get('date', 'undated')}{load_text})"
+        f"{block.get('pairs', '?')} pair(s) of runs at {threads} threads, n = {block.get('n', '?')}, "
+        f"m = {block.get('m', '?')}, on {machine} ({block.get('date', 'undated')}{load_text})"
     )
 
 
