@@ -124,6 +124,7 @@ def _costs(args: argparse.Namespace) -> int:
 
 def _capacity(args: argparse.Namespace) -> int:
     from analysis.derive.capacity import capacity_text, checked_runs, reference_model
+    from analysis.parse.dbsm import EXPERIMENT as DBSM
     from analysis.plan.estimate import COSTS_PATH
 
     for key in ("entries", "mixers", "cores"):
@@ -134,11 +135,14 @@ def _capacity(args: argparse.Namespace) -> int:
     if not costs.is_file():
         raise ConfigError(f"costs file not found: {costs}")
     model = reference_model(costs)
+    try:
+        model.parallel(DBSM)
+    except ValueError as e:  # a malformed parallel block: one line naming the file
+        raise ConfigError(f"{costs}: {e}") from None
     checked = None
     if args.results is not None:
         results = _results_dir(args.results)
-        col = collect(results, None, for_results(results))
-        checked = checked_runs(col.df, model, results)
+        checked = checked_runs(collect(results, None, for_results(results)).df, model, results)
     print(capacity_text(model, args.entries, args.mixers, args.cores, checked))
     return 0
 

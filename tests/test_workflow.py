@@ -412,6 +412,13 @@ def test_a_million_entries_are_estimated_not_refused_at_two_kilobytes_per_entry_
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=2000000",
                                    "experiments=[db-sm-rsm]", check=False)  # fmt: skip
     assert proc.returncode != 0 and "db-sm-rsm accepts at most 1,000,000 entries" in proc.stdout + proc.stderr
+    # A malformed measured parallel block in costs.yaml: one line naming it.
+    costs["experiments"]["db-sm-rsm"]["parallel"] = {"sections": {"mixing": {"cpu_share": 1, "fraction": 2}}}
+    costs_file.write_text(yaml.safe_dump(costs, sort_keys=False))
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "experiments=[db-sm-rsm]",
+                                   check=False)  # fmt: skip
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "parallel section 'mixing'" in out and "Traceback" not in out
 
 
 def test_the_capacity_benchmarks_alternate_their_pairs_and_sweep_n(workflow_copy: Workflow) -> None:

@@ -237,6 +237,12 @@ def test_capacity_table_from_the_model(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["capacity", "--cores", "0"]) == 2
     assert "--cores 0: must be at least 1" in capsys.readouterr().err
     assert main(["capacity", "--costs", str(tmp_path / "none.yaml")]) == 2
+    bad = yaml.safe_load(costs.read_text())
+    bad["experiments"]["db-sm-rsm"]["parallel"] = {"sections": {"mixing": {"cpu_share": 1, "fraction": 2}}}
+    costs.write_text(yaml.safe_dump(bad))
+    capsys.readouterr()
+    assert main(["capacity", "--costs", str(costs)]) == 2
+    assert "fraction within [0, 1]" in capsys.readouterr().err
     assert main(["capacity", "--results", str(tmp_path / "missing")]) == 2
 
 
