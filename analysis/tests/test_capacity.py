@@ -191,6 +191,7 @@ def slope_costs(tmp_path: Path, slope: float = 0.002, fixed: float = 300.0) -> P
     """The suite's costs.yaml with db-sm-rsm's memory model at `slope` MB per entry and mix-server."""
     costs = yaml.safe_load(COSTS_PATH.read_text())
     costs["experiments"]["db-sm-rsm"]["memory_mb"] = {"fixed": fixed, "n_m": slope}
+    costs["experiments"]["db-sm-rsm"].pop("parallel", None)  # the assumed fraction, whatever was measured
     path = tmp_path / "costs.yaml"
     path.write_text(yaml.safe_dump(costs, sort_keys=False))
     return path
