@@ -6,6 +6,10 @@
     python -m analysis tidy RESULTS_DIR       only the tidy table (tidy.csv, tidy.parquet)
     python -m analysis verify RESULTS_DIR     exit 1 unless every configured run verified
     python -m analysis costs RESULTS_DIR...   fit the per-unit costs of the estimates
+    python -m analysis costs --parallel PAIRS_DIR [RESULTS_DIR...] [--shares-from DIR]
+                                              also db-sm-rsm's parallel fraction per section
+    python -m analysis capacity [--entries N...] [--mixers M...] [--cores C...] [--results DIR]
+                                              db-sm-rsm's time and memory at election sizes
     python -m analysis estimates RESULTS_DIR... [--check EXPERIMENT --within F]
                                               the estimates beside the measured CPU times
     python -m analysis runners NATIVE_DIR CONTAINER_DIR
@@ -25,6 +29,7 @@ import sys
 from pathlib import Path
 
 from analysis.config import for_results
+from analysis.derive.capacity import DEFAULT_CORES, DEFAULT_ENTRIES, DEFAULT_MIXERS
 from analysis.derive.claims import Claim, compute_claims
 from analysis.errors import ConfigError, ReportError
 from analysis.tidy import collect, write_tidy
@@ -97,6 +102,51 @@ def _estimates(dirs: list[Path], check: list[str], within: float) -> int:
     return status
 
 
+def _costs(args: argparse.Namespace) -> int:
+    """Refit costs.yaml: print it, or write it to --out and print what was fitted."""
+    from analysis.derive.costs import refit_costs
+
+    dirs = [_results_dir(d) for d in args.results_dirs]
+    parallel = [_results_dir(d) for d in args.parallel]
+    if args.shares_from and not parallel:
+        raise ConfigError("--shares-from needs --parallel (the pairs whose fractions the shares weigh)")
+    refitted = refit_costs(dirs, parallel=parallel, shares_from=[_results_dir(d) for d in args.shares_from])
+    if args.out:
+        from analysis.plan.estimate import write_text_atomically
+
+        write_text_atomically(args.out, refitted.text)
+        print("\n\n".join([*refitted.summary, f"wrote {args.out}"]))
+    else:
+        print(refitted.text, end="")
+        print("\n\n".join(refitted.summary), file=sys.stderr)
+    return 0
+
+
+def _capacity(args: argparse.Namespace) -> int:
+    from analysis.derive.capacity import capacity_text, checked_runs, reference_model
+    from analysis.parse.dbsm import EXPERIMENT as DBSM
+    from analysis.plan.estimate import COSTS_PATH
+
+    for key in ("entries", "mixers", "cores"):
+        bad = [v for v in getattr(args, key) if v < (2 if key != "cores" else 1)]
+        if bad:
+            raise ConfigError(f"--{key} {bad[0]}: must be at least {2 if key != 'cores' else 1}")
+    costs = args.costs or COSTS_PATH
+    if not costs.is_file():
+        raise ConfigError(f"costs file not found: {costs}")
+    model = reference_model(costs)
+    try:
+        model.parallel(DBSM)
+    except ValueError as e:  # a malformed parallel block: one line naming the file
+        raise ConfigError(f"{costs}: {e}") from None
+    checked = None
+    if args.results is not None:
+        results = _results_dir(args.results)
+        checked = checked_runs(collect(results, None, for_results(results)).df, model, results)
+    print(capacity_text(model, args.entries, args.mixers, args.cores, checked))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m analysis", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -112,8 +162,36 @@ def main(argv: list[str] | None = None) -> int:
     pv = sub.add_parser("verify", help="exit 1 unless every configured run verified")
     pv.add_argument("results_dir", type=Path)
     pk = sub.add_parser("costs", help="fit the estimates' per-unit costs from runs' benchmark files")
-    pk.add_argument("results_dirs", type=Path, nargs="+")
+    pk.add_argument("results_dirs", type=Path, nargs="*")
     pk.add_argument("--out", type=Path, help="write the fitted costs.yaml here (default: print it)")
+    pk.add_argument(
+        "--parallel",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="DIR",
+        help="results directories of db-sm-rsm runs at 1 and 2 threads in pairs (snakemake dbsm_parallel): "
+        "refit each section's parallel fraction",
+    )
+    pk.add_argument(
+        "--shares-from",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="DIR",
+        help="take each section's CPU share from the largest db-sm-rsm runs here (default: from the pairs)",
+    )
+    pq = sub.add_parser("capacity", help="db-sm-rsm's estimated time and memory at election sizes")
+    pq.add_argument("--entries", type=int, nargs="+", default=list(DEFAULT_ENTRIES), metavar="N",
+                    help="ballots n (default: 10^5 10^6 10^7)")  # fmt: skip
+    pq.add_argument("--mixers", type=int, nargs="+", default=list(DEFAULT_MIXERS), metavar="M",
+                    help="mix-servers m (default 4)")  # fmt: skip
+    pq.add_argument("--cores", type=int, nargs="+", default=list(DEFAULT_CORES), metavar="C",
+                    help="cores, each used by as many threads (default: 1 16 64)")  # fmt: skip
+    pq.add_argument("--results", type=Path, metavar="DIR",
+                    help="a results directory: its db-sm-rsm runs measured beside the model")  # fmt: skip
+    pq.add_argument("--costs", type=Path, default=None,
+                    help="the costs file (default: the estimator's, analysis/data/costs.yaml)")  # fmt: skip
     pe = sub.add_parser("estimates", help="the workflow's estimates beside the runs' measured CPU times")
     pe.add_argument("results_dirs", type=Path, nargs="+")
     pe.add_argument(
@@ -154,16 +232,9 @@ def main(argv: list[str] | None = None) -> int:
 
             return verify(_results_dir(args.results_dir))
         if args.cmd == "costs":
-            from analysis.derive.costs import fit_costs
-
-            text = fit_costs([_results_dir(d) for d in args.results_dirs])
-            if args.out:
-                from analysis.plan.estimate import write_text_atomically
-
-                write_text_atomically(args.out, text)
-            else:
-                print(text, end="")
-            return 0
+            return _costs(args)
+        if args.cmd == "capacity":
+            return _capacity(args)
         if args.cmd == "estimates":
             return _estimates(args.results_dirs, args.check, args.within)
         if args.cmd == "runners":

@@ -53,6 +53,21 @@ def seconds(v: float, smallest: str = "ns") -> str:
     raise AssertionError("unreachable")
 
 
+# Units of long durations, largest first: unit -> (seconds in one, the least value shown in it).
+DURATION_UNITS = {"d": (86400.0, 2 * 86400.0), "h": (3600.0, 2 * 3600.0), "min": (60.0, 120.0)}
+
+
+def duration(v: float) -> str:
+    """A time that may run to days, in the unit that reads best: 2.18 s, 45.0 min, 30.2 h, 4.69 d
+    (a unit from twice its size on; below 2 minutes as `seconds`)."""
+    if _nan(v):
+        return MISSING
+    for unit, (size, least) in DURATION_UNITS.items():
+        if abs(float(v)) >= least:
+            return f"{sig3(float(v) / size)} {unit}"
+    return seconds(v)
+
+
 def ratio(v: float) -> str:
     """A ratio of two figures: 86.1x, 0.512x, 1,230x."""
     return MISSING if _nan(v) else f"{sig3(v)}x"

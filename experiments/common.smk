@@ -90,9 +90,12 @@ def plan_and_estimate(config):
     planned = descriptors.plan(config)
     model = plan_estimate.CostModel.load()
     estimates = {}
-    for runs in planned.values():
-        for run in runs:
-            estimates[run.dir] = model.estimate(run)
+    try:
+        for runs in planned.values():
+            for run in runs:
+                estimates[run.dir] = model.estimate(run)
+    except ValueError as e:  # a malformed costs.yaml: one line naming it
+        raise WorkflowError(str(e)) from None
     limit_gib = config["memory_limit_gib"]
     limit_mb = limit_gib * 1024 if limit_gib is not None else plan_estimate.machine_memory_mb()
     if workflow.is_main_process:

@@ -389,3 +389,67 @@ def test_settings_file_errors_name_the_file(tmp_path: Path, bad: str) -> None:
         load_file(f)
     with pytest.raises(SettingsError, match="config file not found"):
         load_file(tmp_path / "missing.yaml")
+
+
+def test_a_million_entries_are_estimated_not_refused_at_two_kilobytes_per_entry_and_mixer(
+    workflow_copy: Workflow,
+) -> None:
+    """With db-sm-rsm's memory model at 300 MB + 2 KB per entry and mix-server, n = 10^6 at m = 4
+    fits a 24 GiB machine: the estimate is printed (in days), nothing is refused."""
+    costs_file = workflow_copy.root / "analysis/data/costs.yaml"
+    costs = yaml.safe_load(costs_file.read_text())
+    costs["experiments"]["db-sm-rsm"]["memory_mb"] = {"fixed": 300.0, "n_m": 0.002}
+    costs_file.write_text(yaml.safe_dump(costs, sort_keys=False))
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=1000000",
+                                   "experiments=[db-sm-rsm]", "memory_limit_gib=24")  # fmt: skip
+    row = re.search(r"^db-sm-rsm/n1000000-m4-bn254-fast-s128-t1\s+1\s+([0-9.,]+ d)\s+([0-9,]+) MB$",
+                    proc.stderr, re.M)  # fmt: skip
+    assert row, proc.stderr
+    assert int(row.group(2).replace(",", "")) <= 12_000
+    assert "would need more memory" not in proc.stdout + proc.stderr
+    assert "Parallel fractions: " in proc.stderr
+    # Beyond what the program accepts: one line, before anything runs.
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=2000000",
+                                   "experiments=[db-sm-rsm]", check=False)  # fmt: skip
+    assert proc.returncode != 0 and "db-sm-rsm accepts at most 1,000,000 entries" in proc.stdout + proc.stderr
+    # A malformed measured parallel block in costs.yaml: one line naming it.
+    costs["experiments"]["db-sm-rsm"]["parallel"] = {"sections": {"mixing": {"cpu_share": 1, "fraction": 2}}}
+    costs_file.write_text(yaml.safe_dump(costs, sort_keys=False))
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "experiments=[db-sm-rsm]",
+                                   check=False)  # fmt: skip
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "parallel section 'mixing'" in out and "Traceback" not in out
+
+
+def test_the_capacity_benchmarks_alternate_their_pairs_and_sweep_n(workflow_copy: Workflow) -> None:
+    """dbsm_parallel: pairs at 1 and 2 threads made one after another (1, 2, 1, 2), each run with
+    its keys in its own directory; dbsm_scale: one 2-thread run per n of dbsm_scale_entries, then the
+    refit into costs.yaml and the capacity table."""
+    proc = workflow_copy.snakemake(*DRY, "dbsm_scale", "--config", "dbsm_scale_entries=[20,40]",
+                                   "dbsm_parallel_entries=8")  # fmt: skip
+    text = "\n".join(shell_commands(proc.stdout))
+    perf = "results/perf/db-sm-rsm"
+    for n in (20, 40):
+        run = f"{perf}/scale-m4-t2/raw/db-sm-rsm/n{n}-m4-bn254-fast-s128-t2"
+        assert (f"target/release/db-sm-rsm {n} 4 --curve bn254 --mode fast --security 128 --threads 2"
+                f" --key-cache {run}/keys --out {run}/report.json --seed ") in text  # fmt: skip
+    assert (f"python3 -m analysis costs {perf}/scale-m4-t2 --parallel {perf}/parallel-n8-m4"
+            f" --shares-from {perf}/scale-m4-t2 --out analysis/data/costs.yaml") in text  # fmt: skip
+    assert f"python3 -m analysis capacity --results {perf}/scale-m4-t2" in text
+    assert re.search(r"^dbsm_bench_run\s+6$", proc.stdout, re.M), proc.stdout
+    assert "n50000" not in text
+    # A pair's two runs share a seed (the same work); the pairs' seeds differ.
+    proc = workflow_copy.snakemake(*DRY, "dbsm_parallel", "--config", "dbsm_parallel_entries=8")
+    seeds = dict(re.findall(r"raw/db-sm-rsm/(n8\S+)/report\.json --seed (\w+)", proc.stdout))
+    assert len(seeds) == 4 and len(set(seeds.values())) == 2
+    assert seeds["n8-m4-bn254-fast-s128-t1"] == seeds["n8-m4-bn254-fast-s128-t2"]
+    # The pairs, for real with the stand-in program: made in the alternating order.
+    proc = workflow_copy.snakemake("--cores", "1", "dbsm_parallel", "--config", "dbsm_parallel_entries=8")
+    made = re.findall(r"wildcards: bench=parallel-n8-m4, run=(\S+)", proc.stdout + proc.stderr)
+    assert made == ["n8-m4-bn254-fast-s128-t1", "n8-m4-bn254-fast-s128-t2",
+                    "n8-m4-bn254-fast-s128-t1-r2", "n8-m4-bn254-fast-s128-t2-r2"], made  # fmt: skip
+    bench = workflow_copy.root / perf / "parallel-n8-m4"
+    cfg = json.loads((bench / "config.json").read_text())
+    assert cfg["runs"] == {"db-sm-rsm": made} and cfg["config"]["threads"] == [1, 2]
+    assert set(json.loads((bench / "estimates.json").read_text())["runs"]) == {f"db-sm-rsm/{r}" for r in made}
+    assert (workflow_copy.root / perf / "parallel-n8-m4.txt").exists()

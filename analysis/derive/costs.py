@@ -3,12 +3,17 @@
 For every run of the given results directories that has Snakemake's `benchmark.tsv`, the CPU time
 and peak memory are regressed on the run's features (analysis/plan/estimate.py) by non-negative
 least squares: a coefficient that would come out negative is dropped and the rest refitted.
+Peak memory is the program's own figure from its report's envelope (`resources.peak_rss_mib`)
+where it has one (Snakemake's sampled maximum otherwise), and the memory fit uses only the runs
+the experiment's memory model describes (its descriptor's `memory_modelled`).
 Runs of the default variant (fast mode, BN254, 128-bit security, Poseidon, the paper's circuit)
 fit the base coefficients (or, when the runs cannot tell the features apart, correct their level
 only); every other variant gets a multiplier, the median of its runs' measured over
 predicted time. Every run's time is first brought to the file's reference speed by the speed
 probe recorded when the workflow planned it (results/estimates.json; a run without a record is
 scaled by the probe now, so fit such runs soon after making them, on the same machine).
+With `parallel` results directories (pairs of runs at 1 and more threads), db-sm-rsm's
+`parallel` block is refitted too (analysis/derive/parallel.py).
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ from typing import Any
 import numpy as np
 import yaml
 
+from analysis import experiments
 from analysis.config import for_results
-from analysis.errors import ConfigError
+from analysis.errors import ConfigError, ReportError
 from analysis.experiments import plan
-from analysis.parse.common import parse_benchmark
+from analysis.parse.common import load_json, num, parse_benchmark
 from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
 from analysis.plan.runs import Run
 
@@ -63,7 +69,31 @@ def time_measure(costs: dict[str, Any], experiment: str) -> str:
     return str(costs["experiments"].get(experiment, {}).get("measure", "cpu"))
 
 
+def own_resources(report: Path) -> dict[str, float]:
+    """The program's own figures from its report's envelope (`resources`): wall, CPU (its own and
+    its children's) and peak RSS, by the names parse_benchmark uses; empty for a report without
+    them (a program that writes no envelope)."""
+    if not report.exists():
+        return {}
+    try:
+        res = load_json(report).get("resources")
+    except ReportError:
+        return {}
+    if not isinstance(res, dict):
+        return {}
+    out: dict[str, float] = {}
+    if (wall := num(res.get("wall_s"))) is not None:
+        out["wall"] = wall
+    if (cpu := num(res.get("cpu_s"))) is not None:
+        out["cpu"] = cpu + (num(res.get("cpu_children_s")) or 0.0)
+    if (rss := num(res.get("peak_rss_mib"))) is not None and rss > 0:
+        out["peak_rss"] = rss
+    return out
+
+
 def samples(dirs: Sequence[Path], costs: dict[str, Any]) -> dict[str, list[Sample]]:
+    """Every run with a measured time: Snakemake's (benchmark.tsv), else the report's own; peak
+    memory from the report where it has it (the program's own high-water mark), else Snakemake's."""
     out: dict[str, list[Sample]] = {}
     for d in dirs:
         rc = for_results(d)
@@ -73,14 +103,14 @@ def samples(dirs: Sequence[Path], costs: dict[str, Any]) -> dict[str, list[Sampl
         for experiment, runs in plan(rc.config).items():
             for run in runs:
                 bench = d / "raw" / run.dir / "benchmark.tsv"
-                if not bench.exists():
-                    continue
-                b = parse_benchmark(bench)
-                rss = b.get("peak_rss", float("nan"))
+                b = parse_benchmark(bench) if bench.exists() else {}
+                own = own_resources(d / "raw" / run.dir / "report.json")
                 measure = time_measure(costs, experiment)
-                if measure not in b:
+                time_s = b.get(measure, own.get(measure))
+                if time_s is None:
                     continue
-                out.setdefault(experiment, []).append(Sample(run, b[measure], rss, planned.get(run.dir, {})))
+                rss = own.get("peak_rss", b.get("peak_rss", float("nan")))
+                out.setdefault(experiment, []).append(Sample(run, time_s, rss, planned.get(run.dir, {})))
     return out
 
 
@@ -166,13 +196,58 @@ def machine_line() -> str:
     return f"{model}, {os.cpu_count()} logical CPUs, {machine_memory_mb() / 1024:.0f} GiB"
 
 
+def load_costs(costs_path: Path = COSTS_PATH) -> dict[str, Any]:
+    with costs_path.open(encoding="utf-8") as f:
+        costs: dict[str, Any] = yaml.safe_load(f)
+    return costs
+
+
+def costs_text(costs: dict[str, Any], costs_path: Path = COSTS_PATH) -> str:
+    """costs.yaml's text: the file's comment header, then the costs."""
+    header = "".join(
+        line for line in costs_path.read_text(encoding="utf-8").splitlines(True) if line.startswith("#")
+    )
+    return header + yaml.safe_dump(costs, sort_keys=False, allow_unicode=True)
+
+
+@dataclass
+class Refitted:
+    text: str  # the new costs.yaml
+    summary: list[str]  # what was fitted, for the terminal
+
+
+def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: Sequence[Path] = (),
+                shares_from: Sequence[Path] = ()) -> Refitted:  # fmt: skip
+    """The costs.yaml text with every experiment that has runs in `dirs` refitted (time, memory,
+    variants), and with `parallel` directories, db-sm-rsm's parallel block (fractions from their
+    pairs, CPU shares from theirs or from the largest runs in `shares_from`)."""
+    from analysis.derive.parallel import fit_parallel, parallel_text
+    from analysis.parse.dbsm import EXPERIMENT as DBSM
+
+    if not dirs and not parallel:
+        raise ConfigError("give results directories to fit, or --parallel directories of paired runs")
+    costs = load_costs(costs_path)
+    summary = []
+    if dirs:
+        summary.append(fit_into(costs, dirs))
+    if parallel:
+        pf = fit_parallel(parallel, shares_from)
+        costs["experiments"].setdefault(DBSM, {})["parallel"] = pf.block()
+        summary.append(parallel_text(pf))
+    return Refitted(costs_text(costs, costs_path), summary)
+
+
 def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
     """The costs.yaml text: the current file with every experiment that has runs refitted."""
-    with costs_path.open(encoding="utf-8") as f:
-        costs = yaml.safe_load(f)
+    return refit_costs(dirs, costs_path).text
+
+
+def fit_into(costs: dict[str, Any], dirs: Sequence[Path]) -> str:
+    """Refit, in `costs`, every experiment that has runs in `dirs`; a line per experiment says how."""
     found = samples(dirs, costs)
     if not found:
-        raise ConfigError("no run with a benchmark.tsv in " + ", ".join(map(str, dirs)))
+        where = ", ".join(map(str, dirs))
+        raise ConfigError(f"no run with a benchmark.tsv or a report's resources in {where}")
     # Every run's time brought to the file's reference speed by the probe taken when the run
     # was planned (a run with no record: the probe now), so experiments not refitted keep theirs.
     now = probe_seconds()
@@ -184,8 +259,13 @@ def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
         model["time"] = time_fit.coef
         memory_how = "kept (the sampling misses short-lived processes)"
         if time_measure(costs, experiment) == "cpu":
-            memory_fit = fit(ss, "rss_mib", model.get("memory_mb", {}), {})
-            model["memory_mb"], memory_how = memory_fit.coef, memory_fit.how
+            modelled = [s for s in ss if experiments.get(experiment).memory_modelled(s.run)]
+            if modelled:
+                memory_fit = fit(modelled, "rss_mib", model.get("memory_mb", {}), {})
+                model["memory_mb"] = memory_fit.coef
+                memory_how = f"{memory_fit.how} on the {len(modelled)} run(s) the memory model describes"
+            else:
+                memory_how = "kept (no run the memory model describes)"
         v = variants(ss, model["time"], scale)
         if v:
             model["variants"] = {**model.get("variants", {}), **v}
@@ -194,10 +274,11 @@ def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:
     costs["reference"]["machine"] = machine_line()
     runs = sum(len(s) for s in found.values())
     costs["reference"]["fitted_from"] = f"{runs} runs in {len(dirs)} results directories ({dt.date.today()})"
-    header = "".join(
-        line for line in costs_path.read_text(encoding="utf-8").splitlines(True) if line.startswith("#")
+    return "\n".join(
+        f"{e}: {costs['experiments'][e]['fitted']}; time {costs['experiments'][e]['time']}, "
+        f"memory_mb {costs['experiments'][e]['memory_mb']}"
+        for e in found
     )
-    return header + yaml.safe_dump(costs, sort_keys=False)
 
 
 @dataclass

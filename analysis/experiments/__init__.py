@@ -12,6 +12,7 @@ A descriptor is a module of this package; its names are the descriptor:
     features(run)      the sizes its cost grows with (the keys of its block in costs.yaml)
   and where needed
     check(cfg)   problems of a configuration beyond each key's schema
+    memory_modelled(run)  whether its memory model describes the run (runs the memory fit uses)
     reads(run), READS_FROM   files of another experiment's runs it reads
     STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
 
@@ -88,6 +89,10 @@ def _no_problems(cfg: Mapping[str, Any]) -> list[str]:
     return []
 
 
+def _every_run(run: Run) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Experiment:
     """One experiment, as every shared part of the suite sees it."""
@@ -114,6 +119,9 @@ class Experiment:
     reads: Callable[[Run], dict[str, str]] = _no_reads
     reads_from: tuple[str, ...] = ()
     rules: str | None = None  # a Snakemake file of extra rules (benchmarks outside `all`)
+    # Whether the memory model (costs.yaml) describes a run: the memory fit uses only those (e.g.
+    # runs large enough for the program's fixed allocations to have their full size).
+    memory_modelled: Callable[[Run], bool] = _every_run
 
     def command_line(self, run: Run, job: Job) -> str:
         return shlex.join(self.command(run, job))
@@ -142,6 +150,7 @@ def from_module(module: ModuleType) -> Experiment:
             tools=getattr(module, "TOOLS", ("cargo",)), image=getattr(module, "IMAGE", Image()),
             check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),
             reads_from=getattr(module, "READS_FROM", ()), rules=getattr(module, "RULES", None),
+            memory_modelled=getattr(module, "memory_modelled", _every_run),
         )  # fmt: skip
     except AttributeError as e:
         raise TypeError(f"{module.__name__} is not a complete experiment descriptor: {e}") from None

@@ -3,10 +3,11 @@ inside a mixnet of m mix-servers and n ciphertexts (crate `db-sm-rsm`)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job, Program
+from analysis.experiments import Job, Program, run_seed
 from analysis.plan import networks
 from analysis.plan.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
@@ -60,10 +61,22 @@ def command(run: Run, job: Job) -> list[str]:
     return argv + (["--seed", job.seed] if job.seed else [])
 
 
+# The largest n the program accepts (db-sm-rsm/src/main.rs, MAX_N); the schema allows more for the
+# experiments that take it, and the capacity model (python -m analysis capacity) goes beyond.
+MAX_ENTRIES = 1_000_000
+
+
 def check(cfg: Mapping[str, Any]) -> list[str]:
-    if "tls" not in cfg["dbsm_transport"]:
-        return []
-    return networks.problems(cfg, "db-sm-rsm --transport tls")
+    problems = []
+    big = [n for n in set_sizes(cfg) if n > MAX_ENTRIES]
+    if big:
+        problems.append(
+            f"config key 'entries' (or 'sweep_entries'): db-sm-rsm accepts at most {MAX_ENTRIES:,} entries, "
+            f"not {max(big):,}; leave db-sm-rsm out of 'experiments' for larger n"
+        )
+    if "tls" in cfg["dbsm_transport"]:
+        problems += networks.problems(cfg, "db-sm-rsm --transport tls")
+    return problems
 
 
 def features(run: Run) -> dict[str, float]:
@@ -72,9 +85,142 @@ def features(run: Run) -> dict[str, float]:
     return {"fixed": 1.0, "n_m": n * m, "n_m2": n * m * m}
 
 
+# From this n on, fast mode's fixed-base tables of the threshold key and of each mixer's key have
+# their largest window (src/protocol/setup.rs, `table_window`: n = 1000 at m >= 2 already does),
+# so their size, the bulk of the fixed part of the memory, no longer depends on n.
+FULL_TABLES_ENTRIES = 1000
+
+
+def memory_modelled(run: Run) -> bool:
+    """The memory model (fixed + slope x n x m) describes one-process runs whose tables have their
+    full size; smaller runs build smaller tables, and a tls run's parties are processes of their
+    own, each with its own peak."""
+    return int(run.params["n"]) >= FULL_TABLES_ENTRIES and run.params.get("transport", "local") == "local"
+
+
+# The benchmarks of db-sm-rsm/perf.smk (outside `all`) each make a results directory of their own,
+# laid out as the workflow lays out results/ (config.json, raw/<experiment>/<run>/), so the
+# analysis reads them as it reads any results: `python -m analysis costs`, `capacity --results`.
+# Without a configured seed they use this public one: a pair's two runs must do the same work.
+BENCHMARK_SEED = "db-sm-rsm benchmarks"
+
+
+def _benchmark_config(
+    cfg: Mapping[str, Any], entries: list[int], threads: list[int], repetitions: int
+) -> dict[str, Any]:
+    """The configuration of a benchmark's runs: fast mode, 128-bit security, BN254, one process,
+    the configured m, at the given sizes, thread counts and repetitions."""
+    out = dict(cfg)
+    out.update(
+        experiments=[SCHEME.experiment], entries=min(entries),
+        sweep_entries=sorted(set(entries) - {min(entries)}), sweep_mixers=[], mode=["fast"],
+        security=["128"], curve=["bn254"], dbsm_transport=["local"], networks=["none"],
+        threads=threads, repetitions=repetitions,
+        seed=cfg.get("seed") if cfg.get("seed") is not None else BENCHMARK_SEED,
+    )  # fmt: skip
+    return out
+
+
+def parallel_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """`dbsm_parallel`: `dbsm_parallel_pairs` pairs at 1 and 2 threads at n = `dbsm_parallel_entries`
+    (repetition k of both thread counts shares seed k, so a pair's runs do the same work)."""
+    pairs = int(cfg["dbsm_parallel_pairs"])
+    return _benchmark_config(cfg, [int(cfg["dbsm_parallel_entries"])], [1, 2], pairs)
+
+
+def scale_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """`dbsm_scale`: one run at each n of `dbsm_scale_entries`, 2 threads."""
+    return _benchmark_config(cfg, [int(n) for n in cfg["dbsm_scale_entries"]], [2], 1)
+
+
+def benchmark_order(runs: list[Run]) -> list[Run]:
+    """The order a benchmark's runs are made in: by repetition, then n, then thread count, so the
+    pairs alternate 1, 2, 1, 2 and a sweep goes from its smallest n up."""
+    return sorted(runs, key=lambda r: (r.rep, int(r.params["n"]), int(r.params["threads"])))
+
+
+class Benchmarks:
+    """The benchmarks of db-sm-rsm/perf.smk: each a results directory `<perf>/<name>` of its own
+    configuration's runs, made one after another in `benchmark_order`."""
+
+    def __init__(self, perf: str, cfg: Mapping[str, Any]) -> None:
+        self.perf = perf
+        self.parallel = f"parallel-n{cfg['dbsm_parallel_entries']}-m{cfg['mixers']}"
+        self.scale = f"scale-m{cfg['mixers']}-t2"
+        self.configs = {self.parallel: parallel_config(cfg), self.scale: scale_config(cfg)}
+        self.runs = {
+            name: benchmark_order(plan(c)) for name, c in self.configs.items()
+        }  # fmt: skip
+
+    def dir(self, bench: str) -> str:
+        return f"{self.perf}/{bench}"
+
+    def report(self, bench: str, run: Run) -> str:
+        return f"{self.dir(bench)}/raw/{run.dir}/report.json"
+
+    def reports(self, bench: str) -> list[str]:
+        return [self.report(bench, r) for r in self.runs[bench]]
+
+    def run(self, bench: str, run_id: str) -> tuple[Run, Run | None]:
+        """A benchmark's run, and the one made before it (None for the first)."""
+        order = self.runs[bench]
+        for i, r in enumerate(order):
+            if r.id == run_id:
+                return r, order[i - 1] if i else None
+        raise KeyError(f"{run_id} is not a run of the benchmark {bench}")
+
+    def inputs(self, bench: str, run_id: str) -> dict[str, str]:
+        """The program, the benchmark's config.json, and the report of the run made before."""
+        _, before = self.run(bench, run_id)
+        out = {"program": PROGRAM.path, "config": f"{self.dir(bench)}/config.json"}
+        if before is not None:
+            out["before"] = self.report(bench, before)
+        return out
+
+    def command(self, bench: str, run_id: str) -> list[str]:
+        """The run's command line, with the seed of its repetition (shared by a pair's two runs)
+        and its key cache in its own directory: every run generates its keys from its seed, so
+        the two runs of a pair do the same work."""
+        run, _ = self.run(bench, run_id)
+        run_dir = f"{self.dir(bench)}/raw/{run.dir}"
+        seed = run_seed(self.configs[bench], run.rep)
+        return command(run, Job(out=f"{run_dir}/report.json", dir=run_dir, seed=seed, results=run_dir))
+
+    def config_json(self, bench: str, provenance: Mapping[str, Any]) -> str:
+        """config.json of the benchmark's directory, as results/config.json is written."""
+        return json.dumps(
+            {"config": self.configs[bench], "runs": {SCHEME.experiment: [r.id for r in self.runs[bench]]},
+             "provenance": dict(provenance)},
+            indent=2, sort_keys=True,
+        )  # fmt: skip
+
+
 PROGRAM = Program("db-sm-rsm", "db-sm-rsm", ("db-sm-rsm",))
 
 CONFIG = """
+dbsm_parallel_entries:
+  description: >-
+    n of the dbsm_parallel benchmark (outside `all`): pairs of db-sm-rsm runs at 1 and 2 threads
+    that measure each section's parallel fraction
+  type: integer
+  minimum: 2
+  maximum: 1000000
+  default: 200
+dbsm_parallel_pairs:
+  description: pairs of runs (1 and 2 threads, alternated) of the dbsm_parallel benchmark
+  type: integer
+  minimum: 1
+  maximum: 20
+  default: 2
+dbsm_scale_entries:
+  description: >-
+    set sizes of the dbsm_scale benchmark (outside `all`): one db-sm-rsm run at 2 threads each,
+    from which costs.yaml's time, memory and CPU shares are refitted (hours at the default)
+  type: array
+  items: {type: integer, minimum: 2, maximum: 1000000}
+  minItems: 1
+  uniqueItems: true
+  default: [1000, 10000, 50000]
 dbsm_transport:
   description: >-
     how db-sm-rsm's parties talk: local = every party in one process (the paper's artifact's

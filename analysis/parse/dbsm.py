@@ -86,6 +86,8 @@ class DbReport:
     failure: str | None = None
     # Ours with --transport tls: the body's network block (profile, per-process figures).
     network: dict[str, Any] | None = None
+    # Ours: the program's own wall, CPU and peak memory (the envelope's resources block).
+    resources: dict[str, float] | None = None
 
     def timer(self, path: tuple[str, ...], label: str) -> float | None:
         for t in self.timers:
@@ -241,7 +243,36 @@ def parse_db_json(path: str | Path) -> DbReport:
         rep.failure = f"{failure.get('party')} at {failure.get('step')}: {failure.get('error')}"
     rep.machine = env.machine
     rep.versions = {TOOL: str(env.envelope.get("tool_version"))}
+    rep.resources = own_resources(env.envelope)
     return rep
+
+
+# The envelope's resources as tidy rows (section "run", label "resources"): metric, key, unit.
+RESOURCE_FIGURES = (("wall", "wall_s", "s"), ("cpu", "cpu_s", "s"), ("peak_rss", "peak_rss_mib", "MiB"))
+
+
+def own_resources(envelope: dict[str, Any]) -> dict[str, float] | None:
+    """The program's own wall and CPU seconds and peak RSS (MiB) from its envelope, by metric
+    name; None without a resources block."""
+    res = envelope.get("resources")
+    if not isinstance(res, dict):
+        return None
+    out = {}
+    for metric, key, _unit in RESOURCE_FIGURES:
+        v = res.get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool) and v == v:
+            out[metric] = float(v)
+    return out
+
+
+def resource_rows(base: dict[str, Any], rep: DbReport) -> list[dict[str, Any]]:
+    """The program's own wall, CPU and peak memory as tidy rows (ours only; the paper's reports
+    have none)."""
+    units = {metric: unit for metric, _key, unit in RESOURCE_FIGURES}
+    return [
+        row(base, section="run", party=None, label="resources", metric=metric, value=v, unit=units[metric])
+        for metric, v in (rep.resources or {}).items()
+    ]
 
 
 def failed_checks(rep: DbReport) -> list[str]:
@@ -353,6 +384,7 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
     ]
     if rep.network is not None:
         rows += network_rows(base, rep.network, Path(rep.path))
+    rows += resource_rows(base, rep)
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
     info = RunInfo(EXPERIMENT, rep.source, run, rep.path, not failed, rep.threads, rep.machine,

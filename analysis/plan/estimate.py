@@ -8,7 +8,10 @@ real runs (each job's `benchmark.tsv`), on the machine whose speed probe the fil
 
 On another machine, or on this one at a busier moment, times scale by the ratio of the speed
 probe (a few big-number exponentiations, about 0.3 s in all) to the recorded one. Threads divide the
-parallel part of a job by min(threads, cores). Memory does not scale with speed.
+parallel part of a job by min(threads, cores) (Amdahl's law): where costs.yaml holds a measured
+`parallel` block, per section, each section's share of the CPU time with its own measured parallel
+fraction; otherwise one assumed `parallel_fraction` for the whole job. Memory does not scale with
+speed.
 """
 
 from __future__ import annotations
@@ -94,6 +97,65 @@ def variant_keys(run: Run) -> list[str]:
     return keys
 
 
+@dataclass(frozen=True)
+class Parallel:
+    """How a job's CPU time spreads over threads: each part's share of the CPU time and its
+    parallel fraction (the share of that part's one-thread time that threads divide), by name;
+    `measured` says where the fractions were measured (None: one assumed fraction)."""
+
+    parts: dict[str, tuple[float, float]]  # name -> (share of the CPU time, parallel fraction)
+    measured: str | None
+
+    def wall_factor(self, usable: int) -> float:
+        """Wall time over one-thread CPU time on `usable` threads with a core each (Amdahl's law,
+        part by part)."""
+        return sum(share * ((1 - f) + f / usable) for share, f in self.parts.values())
+
+
+def parallel_of(experiment: str, model: dict[str, Any]) -> Parallel:
+    """An experiment's parallel model from its costs.yaml block: the measured `parallel` block's
+    sections where it has one, else the single assumed `parallel_fraction`."""
+    block = model.get("parallel") or {}
+    sections = block.get("sections") or {}
+    if not sections:
+        return Parallel({"job": (1.0, float(model.get("parallel_fraction", 0.9)))}, None)
+    parts: dict[str, tuple[float, float]] = {}
+    for name, sec in sections.items():
+        try:
+            share, f = float(sec["cpu_share"]), float(sec["fraction"])
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(
+                f"{COSTS_PATH.name}: {experiment}'s parallel section {name!r} needs the numbers "
+                "cpu_share and fraction"
+            ) from None
+        if share < 0 or not 0 <= f <= 1:
+            raise ValueError(
+                f"{COSTS_PATH.name}: {experiment}'s parallel section {name!r}: cpu_share must be >= 0 and "
+                f"fraction within [0, 1], not {share} and {f}"
+            )
+        parts[str(name)] = (share, f)
+    total = sum(share for share, _ in parts.values())
+    if total <= 0:
+        raise ValueError(f"{COSTS_PATH.name}: {experiment}'s parallel sections have no CPU share")
+    return Parallel({k: (share / total, f) for k, (share, f) in parts.items()}, measured_words(block))
+
+
+def measured_words(block: dict[str, Any]) -> str:
+    """Where a measured parallel block comes from, in a few words for the estimate's footer."""
+    load = block.get("load") or {}
+    load_text = (
+        f", one-minute load {float(load['min']):.1f} to {float(load['max']):.1f}"
+        if isinstance(load, dict) and {"min", "max"} <= load.keys()
+        else ""
+    )
+    threads = " and ".join(map(str, block.get("threads") or ["?"]))
+    machine = block.get("machine", "an unrecorded machine")
+    return (
+        f"{block.get('pairs', '?')} pair(s) of runs at {threads} threads, n = {block.get('n', '?')}, "
+        f"m = {block.get('m', '?')}, on {machine} ({block.get('date', 'undated')}{load_text})"
+    )
+
+
 @dataclass
 class CostModel:
     costs: dict[str, Any]
@@ -111,7 +173,12 @@ class CostModel:
         ref = float(self.costs["reference"]["probe_s"])
         return self.probe_s / ref if ref > 0 else 1.0
 
-    def estimate(self, run: Run) -> Estimate:
+    def parallel(self, experiment: str) -> Parallel:
+        return parallel_of(experiment, self.costs["experiments"][experiment])
+
+    def estimate(self, run: Run, cores: int | None = None) -> Estimate:
+        """A run's CPU time, wall time at its (smallest) thread count with `cores` cores (this
+        machine's by default), and peak memory."""
         model = self.costs["experiments"][run.experiment]
         f = features(run)
         cpu = sum(float(model["time"].get(k, 0.0)) * v for k, v in f.items())
@@ -120,9 +187,8 @@ class CostModel:
             cpu *= float(model.get("variants", {}).get(key, 1.0))
         cpu *= self.speed_ratio
         threads = min_threads(run)
-        parallel = float(model.get("parallel_fraction", 0.9))
-        usable = max(1, min(threads, os.cpu_count() or 1))
-        wall = cpu * ((1 - parallel) + parallel / usable)
+        usable = max(1, min(threads, cores if cores is not None else os.cpu_count() or 1))
+        wall = cpu * self.parallel(run.experiment).wall_factor(usable)
         return Estimate(run, cpu, wall, mem)
 
     def estimate_all(self, runs: Sequence[Run]) -> list[Estimate]:
@@ -142,11 +208,29 @@ def machine_memory_mb() -> float:
 
 
 def human_time(seconds: float) -> str:
+    """A duration in the largest unit that keeps it readable: 38 s, 12.5 min, 30.2 h, 4.7 d."""
     if seconds < 60:
         return f"{seconds:.0f} s"
     if seconds < 3600:
         return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:,.1f} d"
+
+
+def parallel_note(model: CostModel, experiments_: Sequence[str]) -> str:
+    """Which of these experiments' thread scaling is measured (and where), which is assumed."""
+    measured, assumed = [], []
+    for name in dict.fromkeys(experiments_):
+        p = model.parallel(name)
+        if p.measured is None:
+            assumed.append(name)
+        else:
+            measured.append(f"{name}'s per section, measured ({p.measured})")
+    parts = [*measured]
+    if assumed:
+        parts.append(f"assumed, one per experiment (costs.yaml parallel_fraction): {', '.join(assumed)}")
+    return "Parallel fractions: " + "; ".join(parts) + "."
 
 
 def table(estimates: Sequence[Estimate], model: CostModel, limit_mb: float, reused: int = 0) -> str:
@@ -177,6 +261,8 @@ def table(estimates: Sequence[Estimate], model: CostModel, limit_mb: float, reus
         f"{float(ref['probe_s']) * 1000:.0f} ms there: x{model.speed_ratio:.2f}); memory limit "
         f"{limit_mb / 1024:.1f} GiB."
     )
+    if estimates:
+        lines.append(parallel_note(model, [e.run.experiment for e in estimates]))
     return "\n".join(lines)
 
 

@@ -214,3 +214,29 @@ def test_the_db_plots_against_one_m_or_n_become_bars(tmp_path: Path, paper_dir: 
         assert any("n=16" in t for t in labels) and any("n=10,000" in t for t in labels)
         assert "per entry" in ax.get_ylabel()
     plt.close("all")
+
+
+def markdown_rows(path: Path) -> list[list[str]]:
+    """The body rows of a Markdown table the report wrote (its caption and header left out)."""
+    lines = [ln for ln in path.read_text().splitlines() if ln.startswith("| ")][1:]
+    return [[c.strip() for c in ln.strip("|").split(" | ")] for ln in lines]
+
+
+def test_the_capacity_table_is_the_command_lines(smoke_pdf: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m analysis capacity --results` prints the cells the PDF's db-sm-rsm section shows:
+    the capacity at election sizes and each smoke run of db-sm-rsm beside the model."""
+    results = smoke_pdf.parent
+    assert main(["capacity", "--results", str(results)]) == 0
+    printed = capsys.readouterr().out
+    lines = [re.split(r"\s{2,}", ln.strip()) for ln in printed.splitlines()]
+    text = page_text(smoke_pdf)
+    for name in ("dbsm_capacity", "dbsm_capacity_check"):
+        rows = markdown_rows(results / "tables" / f"{name}.md")
+        assert rows, name
+        for row in rows:
+            assert row in lines, f"{name}: {row} not printed by the command line"
+            assert " ".join(row) in text, f"{name}: {row} not in the PDF"
+    elections = [r[0] for r in markdown_rows(results / "tables" / "dbsm_capacity.md")]
+    assert elections == ["n = 100,000, m = 4", "n = 1,000,000, m = 4", "n = 10,000,000, m = 4"]
+    assert "Capacity: elections of 10^5 to 10^7 ballots" in text
+    assert "The model's relative error" in printed and "The model's relative error" in text

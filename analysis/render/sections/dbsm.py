@@ -14,6 +14,7 @@ from analysis.parse.dbsm import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.sections.common import Compact, Overview, PageFigure, runs_verdict
+from analysis.render.sections.dbsm_capacity import capacity_section
 from analysis.render.sections.dbsm_network import network_section
 from analysis.render.sections.dbsm_plots import plot_breakdown, plot_vs_m, plot_vs_n
 
@@ -145,6 +146,7 @@ def section(doc: Doc, ctx: Context) -> None:
     )
     keys_and_fixes(doc, ctx)
     network_section(doc, ctx)
+    capacity_section(doc, ctx)
 
 
 # ---- the experiment's page (before the appendix) ----------------------------------------------
