@@ -23,6 +23,7 @@ use db_sm_rsm::protocol::distributed::{self, Fault};
 use db_sm_rsm::protocol::run::run;
 use db_sm_rsm::protocol::setup::Dealing;
 use db_sm_rsm::protocol::tamper::Tamper;
+use db_sm_rsm::storage::journal::{Identity, Journal};
 use db_sm_rsm::transport::Ctx;
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
@@ -151,6 +152,14 @@ struct Cli {
     /// cut:<party>@<section>, the party mixer-K, verifier or board (kill only).
     #[arg(long, hide = true)]
     fault: Vec<String>,
+    /// The run's checkpoint: a directory holding its per-entry data (so that memory does not
+    /// grow with N) and the journal of every finished step. Run the same command again after
+    /// the process was killed and it resumes from there, saying so; a checkpoint of other
+    /// parameters, another commit or a damaged one is refused in one line and the run starts
+    /// afresh. It holds the parties' secrets, and goes when the run has ended. Default:
+    /// `checkpoint/` beside --out; without --out, a temporary directory (no resume).
+    #[arg(long, value_name = "DIR")]
+    checkpoint: Option<PathBuf>,
 }
 
 /// `db-sm-rsm party ...`: one party's process of a `tls` run, started by the driver.
@@ -191,6 +200,7 @@ fn config(cli: &RunArgs, key_cache: Option<PathBuf>) -> Result<Config, String> {
         tamper: cli.tamper,
         test_keys: cli.test_keys,
         key_cache,
+        secret_seed: None,
     };
     cfg.validate().map_err(|e| e.to_string())?;
     Ok(cfg)
@@ -209,6 +219,67 @@ fn parameters(cli: &Cli, cfg: &Config, calibration: Option<&PathBuf>) -> Value {
     })
 }
 
+/// Every parameter that changes what a run computes, as the journal's identity holds it.
+fn journal_parameters(cfg: &Config, transport: Transport, network: &Profile) -> String {
+    format!(
+        "n={} m={} curve={} mode={} security={} seed={} tamper={} test_keys={} transport={} \
+         network={}",
+        cfg.n,
+        cfg.m,
+        cfg.curve.name(),
+        cfg.mode.name(),
+        cfg.security.name(),
+        cfg.seed.map_or("none".into(), |s| s.hex()),
+        cfg.tamper.map_or("none", |t| t.name()),
+        cfg.test_keys,
+        transport.name(),
+        network.spec(),
+    )
+}
+
+/// The run's checkpoint: its store (per-entry data) and the journal of this process's steps,
+/// opened to resume an earlier attempt where there is one of this run. With no public seed,
+/// the process's secret seed is the journal's. None without a directory of its own.
+fn open_checkpoint(
+    dir: Option<&PathBuf>,
+    cfg: &mut Config,
+    party: &str,
+    parameters: String,
+) -> Result<Option<Journal>, String> {
+    let Some(dir) = dir else {
+        return Ok(None);
+    };
+    db_sm_rsm::storage::init(dir, true).map_err(|e| e.to_string())?;
+    let commit = measure::provenance::provenance();
+    let identity = Identity {
+        commit: format!(
+            "{}{}",
+            commit.commit,
+            if commit.dirty == Some(true) {
+                "+dirty"
+            } else {
+                ""
+            }
+        ),
+        parameters,
+        party: party.to_string(),
+        secret_seed: cfg.seed.is_none().then(|| *Seed::fresh().bytes()),
+    };
+    let path = dir.join(format!("journal-{}", party.replace(' ', "-")));
+    let journal = Journal::open(&path, identity, &mut |why| eprintln!("{TOOL}: {why}"))
+        .map_err(|e| e.to_string())?;
+    cfg.secret_seed = journal.identity().secret_seed.map(Seed::from_bytes);
+    if journal.resuming() {
+        eprintln!(
+            "{TOOL}: resuming from the checkpoint {} ({} finished steps and sections of an \
+             earlier attempt)",
+            dir.display(),
+            journal.earlier_count()
+        );
+    }
+    Ok(Some(journal))
+}
+
 /// The run itself: the text report on stdout and the outcome for the envelope. A run that
 /// stops with an error is a failed outcome naming the party and step where it stopped; a key
 /// cache found damaged is bad input.
@@ -218,11 +289,21 @@ fn measure_run(
     threads: u64,
     faults: &[Fault],
     network: &Profile,
+    journal: Option<Journal>,
 ) -> Result<Outcome, String> {
+    let (mut resumed, mut transcript) = (Value::Null, Value::Null);
     let (report, result) = match transport {
         Transport::Local => {
             let mut c = Ctx::local(Report::new(cfg.m, true));
+            if let Some(j) = journal {
+                c = c.with_journal(j);
+            }
             let r = run(cfg, &mut c, &Dealing::InProcess).map(|info| (info, None));
+            if let Some(j) = c.journal().filter(|j| j.resuming()) {
+                resumed = json!({"records_read_back": j.resumed(),
+                                 "records_of_earlier_attempt": j.earlier_count()});
+            }
+            transcript = json!(measure::hex::encode(&c.transcript_sha256()));
             (c.into_report(), r)
         }
         Transport::Tls => {
@@ -241,6 +322,8 @@ fn measure_run(
         "failure": null,
         "keys": null,
         "network": null,
+        "resumed": resumed,
+        "transcript_sha256": transcript,
     });
     match result {
         Ok((info, net)) => {
@@ -407,7 +490,53 @@ fn main() -> ExitCode {
         parameters(&cli, &cfg, calibration.as_ref()),
         cfg.seed.as_ref(),
     );
-    let work = || measure_run(&cfg, cli.transport, cli.run.threads, &faults, &cli.network);
+    let mut cfg = cfg;
+    let checkpoint = cli.checkpoint.clone().or_else(|| {
+        let out = cli.out.as_ref()?;
+        Some(
+            out.parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join("checkpoint"),
+        )
+    });
+    let parameters = journal_parameters(&cfg, cli.transport, &cli.network);
+    let journal = match open_checkpoint(checkpoint.as_ref(), &mut cfg, "driver", parameters) {
+        Ok(j) => j,
+        Err(e) => return measure::cli::refuse(TOOL, format!("error: --checkpoint: {e}")),
+    };
+    let finished = std::cell::Cell::new(false);
+    let work = || {
+        let outcome = measure_run(
+            &cfg,
+            cli.transport,
+            cli.run.threads,
+            &faults,
+            &cli.network,
+            journal,
+        );
+        // A run that ended (whatever its statuses) needs its checkpoint no more; one that
+        // stopped keeps it for the next attempt.
+        finished.set(matches!(&outcome, Ok(o) if o.body["failure"].is_null()));
+        outcome
+    };
+    let status = run_and_report(&cli, envelope, work);
+    if let (true, Some(dir)) = (finished.get(), checkpoint.as_ref()) {
+        if let Err(e) = std::fs::remove_dir_all(dir) {
+            eprintln!(
+                "{TOOL}: the checkpoint {} could not be removed: {e}",
+                dir.display()
+            );
+        }
+    }
+    status
+}
+
+/// Runs `work` and writes its report (with --out) or says how it went.
+fn run_and_report(
+    cli: &Cli,
+    envelope: Envelope,
+    work: impl FnOnce() -> Result<Outcome, String>,
+) -> ExitCode {
     match &cli.out {
         Some(out) => measure::cli::finish_run(out, envelope, work, |r| {
             let failed = &r["body"]["failure"];

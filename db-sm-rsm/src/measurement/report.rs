@@ -52,6 +52,22 @@ impl fmt::Display for Party {
     }
 }
 
+impl std::str::FromStr for Party {
+    type Err = String;
+
+    /// `mixer k` or `verifier`, as [`Party`]'s `Display` writes them.
+    fn from_str(s: &str) -> Result<Party, String> {
+        match s.strip_prefix("mixer ") {
+            _ if s == "verifier" => Ok(Party::Verifier),
+            Some(k) => k
+                .parse()
+                .map(Party::Mixer)
+                .map_err(|_| format!("no party {s:?}")),
+            None => Err(format!("no party {s:?}")),
+        }
+    }
+}
+
 /// Which per-party `total time` lines a section prints when it ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Totals {
@@ -92,6 +108,8 @@ struct Node {
     net: NetStats,
     /// When it opened, in seconds since the Unix epoch.
     start_unix_s: f64,
+    /// Its figures are a first attempt's, read back from the journal by a resumed run.
+    resumed: bool,
 }
 
 /// What one process sent and received on the bulletin board during one timer.
@@ -227,6 +245,9 @@ pub struct Report {
     stack: Vec<(usize, Instant, f64)>,
     /// Operation counters when each open timer started, parallel to `stack`.
     op_starts: Vec<Vec<u64>>,
+    /// Operations of resumed timers inside each open timer, parallel to `stack`: counted by a
+    /// first attempt, not by this one's counters.
+    op_credits: Vec<BTreeMap<String, u64>>,
     statuses: Vec<(String, bool)>,
     sizes: Vec<(String, f64)>,
     progress: bool,
@@ -263,12 +284,14 @@ impl Report {
             remote: false,
             net: NetStats::default(),
             start_unix_s: unix_now(),
+            resumed: false,
         };
         Report {
             m,
             nodes: vec![root],
             stack: vec![(0, Instant::now(), process_cpu_seconds())],
             op_starts: vec![counters::snapshot()],
+            op_credits: vec![BTreeMap::new()],
             statuses: Vec::new(),
             sizes: Vec::new(),
             progress,
@@ -317,6 +340,7 @@ impl Report {
             remote: false,
             net: NetStats::default(),
             start_unix_s: unix_now(),
+            resumed: false,
         });
         self.nodes[parent].items.push(Item::Timer(idx));
         self.last_opened = Some(idx);
@@ -333,6 +357,7 @@ impl Report {
             );
         }
         self.op_starts.push(counters::snapshot());
+        self.op_credits.push(BTreeMap::new());
         let cpu = self.cpu_now();
         self.stack.push((idx, Instant::now(), cpu));
     }
@@ -343,8 +368,93 @@ impl Report {
         self.nodes[idx].seconds = start.elapsed().as_secs_f64();
         self.nodes[idx].cpu_seconds = self.cpu_now() - cpu_start;
         let before = self.op_starts.pop().expect("pushed with the timer");
-        self.nodes[idx].ops = counters::delta(&before, &counters::snapshot());
+        let mut ops = counters::delta(&before, &counters::snapshot());
+        for (k, v) in self.op_credits.pop().expect("pushed with the timer") {
+            *ops.entry(k).or_default() += v;
+        }
+        self.nodes[idx].ops = ops;
         idx
+    }
+
+    /// How many timers the tree holds: a step's timers are those made after it began.
+    pub fn timer_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The timers made since the tree held `first` ([`Report::timer_count`]), as records a
+    /// journal keeps.
+    pub fn records_since(&self, first: usize) -> Vec<TimerRecord> {
+        (first.max(1)..self.nodes.len())
+            .map(|idx| {
+                let node = &self.nodes[idx];
+                TimerRecord {
+                    path: self.path_of(idx),
+                    party: node.party.map(|p| p.to_string()),
+                    name: node.name.clone(),
+                    occurrence: 0,
+                    section: node.items.iter().any(|i| matches!(i, Item::Timer(_))),
+                    seconds: node.seconds,
+                    cpu_seconds: node.cpu_seconds,
+                    ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                    net: node.net,
+                    start_unix_s: node.start_unix_s,
+                }
+            })
+            .collect()
+    }
+
+    /// Counts a first attempt's timer `rec` in every timer open now, as if it had run inside
+    /// them in this attempt: its wall and CPU seconds and its operations.
+    fn credit_open(&mut self, seconds: f64, cpu_seconds: f64, ops: &[(String, u64)]) {
+        let d = std::time::Duration::from_secs_f64(seconds.max(0.0));
+        for (open, credits) in self.stack.iter_mut().zip(&mut self.op_credits) {
+            open.1 = open.1.checked_sub(d).unwrap_or(open.1);
+            open.2 -= cpu_seconds;
+            for (k, v) in ops {
+                *credits.entry(k.clone()).or_default() += v;
+            }
+        }
+    }
+
+    /// Puts back a leaf a first attempt ran (`rec`, of a party or none) in the open section,
+    /// with its figures, marked resumed, and counted in every open timer.
+    pub fn restore_leaf(&mut self, rec: &TimerRecord) -> crate::Result<()> {
+        let party = match rec.party.as_deref() {
+            None => None,
+            Some(p) => Some(p.parse::<Party>().map_err(crate::Error::Storage)?),
+        };
+        self.open(&rec.name, party, Totals::None);
+        let idx = self.close();
+        let node = &mut self.nodes[idx];
+        node.seconds = rec.seconds;
+        node.cpu_seconds = rec.cpu_seconds;
+        node.ops = rec.ops.iter().cloned().collect();
+        node.net = rec.net;
+        node.start_unix_s = rec.start_unix_s;
+        node.resumed = true;
+        self.credit_open(rec.seconds, rec.cpu_seconds, &rec.ops);
+        Ok(())
+    }
+
+    /// Closes the innermost section, whose every step a resumed run read back, with the first
+    /// attempt's figures for it (`rec`); the enclosing timers count the first attempt's time of
+    /// it instead of this one's.
+    pub fn close_resumed_section(&mut self, rec: &TimerRecord) {
+        let idx = self.close();
+        let (seconds, cpu) = (self.nodes[idx].seconds, self.nodes[idx].cpu_seconds);
+        let node = &mut self.nodes[idx];
+        node.seconds = rec.seconds;
+        node.cpu_seconds = rec.cpu_seconds;
+        node.start_unix_s = rec.start_unix_s;
+        node.resumed = true;
+        self.credit_open(rec.seconds - seconds, rec.cpu_seconds - cpu, &[]);
+    }
+
+    /// The record of the timer closed last (a section that just ended), for the journal.
+    pub fn last_closed_record(&self, idx: usize) -> TimerRecord {
+        let mut r = self.records_since(idx);
+        r.truncate(1);
+        r.pop().expect("a timer at that index")
     }
 
     /// Opens a section timer (party-less) that prints the given per-party totals when it ends;
@@ -780,14 +890,18 @@ impl Report {
             ));
             own_path.pop();
         }
-        rows.push(Self::row(
+        let mut row = Self::row(
             own_path,
             node.party.map(|p| p.to_string()),
             self.label(idx),
             (node.seconds, node.cpu_seconds),
             &node.ops,
             drift,
-        ));
+        );
+        if node.resumed {
+            row["resumed"] = json!(true);
+        }
+        rows.push(row);
     }
 
     /// The `statuses` and `sizes` objects of the JSON.

@@ -102,7 +102,7 @@ macro_rules! wire_le {
     )*};
 }
 
-wire_le!(u32, u64);
+wire_le!(u32, u64, u128);
 
 impl Wire for f64 {
     fn put(&self, out: &mut Vec<u8>) {
@@ -172,6 +172,23 @@ impl<T: Wire> Wire for Vec<T> {
             return Err(malformed(format!("{n} items in {} bytes", inp.len())));
         }
         (0..n).map(|_| T::get(inp)).collect()
+    }
+}
+
+/// Bytes travel as their count and themselves.
+impl Wire for Vec<u8> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        out.extend_from_slice(self);
+    }
+    fn get(inp: &mut &[u8]) -> Result<Self> {
+        let n = usize::get(inp)?;
+        if n > inp.len() {
+            return Err(malformed(format!("{n} bytes expected, {} left", inp.len())));
+        }
+        let (head, rest) = inp.split_at(n);
+        *inp = rest;
+        Ok(head.to_vec())
     }
 }
 

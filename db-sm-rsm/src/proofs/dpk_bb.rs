@@ -240,6 +240,8 @@ pub fn verify<E: Pairing>(
 }
 
 crate::wire_struct!(impl[E: Pairing] Commitments<E> { ark t1, ark t2 });
+// Nonces are a mixer's secret; they travel only into its own journal.
+crate::wire_struct!(impl[F: ark_ff::PrimeField] Nonces<F> { ark v, ark r, ark b });
 crate::wire_struct!(impl[F: ark_ff::PrimeField] Proof<F> { ark ch, ark zv, ark zr, ark zb });
 
 #[cfg(test)]

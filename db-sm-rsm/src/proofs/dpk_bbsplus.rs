@@ -356,6 +356,17 @@ crate::wire_struct!(impl[F: ark_ff::PrimeField] WitnessShares<F> {
     ark bs, ark bc, ark br, ark d0, ark d1, ark d2
 });
 crate::wire_struct!(impl[E: Pairing] Commitments<E> { ark t1, ark t2, ark t3 });
+crate::wire_struct!(impl[E: Pairing] Derived<E> { ark geng1, ark geng2, ark z2 });
+
+/// Nonces are a mixer's secret; they travel only into its own journal.
+impl<F: ark_ff::PrimeField> crate::primitives::wire::Wire for Nonces<F> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.put(out)
+    }
+    fn get(inp: &mut &[u8]) -> crate::Result<Self> {
+        Ok(Nonces(WitnessShares::get(inp)?))
+    }
+}
 crate::wire_struct!(impl[E: Pairing] Proof<E> { ark z1, ark ch, wire z });
 
 #[cfg(test)]

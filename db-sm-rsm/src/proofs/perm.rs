@@ -50,6 +50,17 @@ pub struct Permutation {
     pub inv: Vec<usize>,
 }
 
+/// A permutation travels (into its mixer's own journal only: it is secret) as π; the inverse
+/// is recomputed, and a list that is no permutation refused.
+impl crate::primitives::wire::Wire for Permutation {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.pi.put(out)
+    }
+    fn get(inp: &mut &[u8]) -> Result<Self> {
+        Permutation::from_vec(Vec::get(inp)?)
+    }
+}
+
 impl Permutation {
     /// A uniformly random permutation (Fisher-Yates driven by the caller's CSPRNG).
     pub fn random(n: usize, rng: &mut (impl RngCore + CryptoRng)) -> Self {

@@ -81,6 +81,10 @@ pub struct Config {
     pub test_keys: bool,
     /// Where generated keys of seeded runs are kept ([`crate::protocol::keys`]).
     pub key_cache: Option<PathBuf>,
+    /// With no public seed: the seed of this process's generators, fresh from the operating
+    /// system and kept only in the run's journal (secret), so that a resumed run draws what the
+    /// first attempt would have. None: every generator keyed by the operating system.
+    pub secret_seed: Option<Seed>,
 }
 
 impl Config {

@@ -45,8 +45,8 @@ use crate::protocol::mix::{
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
     each_mixer, each_mixer_checks_the_others, each_mixer_multiplies_in, each_mixer_private,
-    each_mixer_then_checks_others, mixer_turn, threshold_decryption, try_each_mixer_same,
-    try_each_mixer_then_checks_others, verifier_check_section, Decrypted,
+    each_mixer_split, each_mixer_then_checks_others, mixer_turn, threshold_decryption,
+    try_each_mixer_same, verifier_check_section, Decrypted,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::storage::{Column, ColumnWriter, CHUNK};
@@ -653,18 +653,23 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 "generate encrypted blinding factors and proofs of knowledge of blinding factors",
                 "verifying others' proofs of knowledge of blinding factors",
             ];
-            let make = |mx: &mut Mixer<E>| -> Result<BlindingStep<E>> {
+            let make = |mx: &mut Mixer<E>| -> Result<_> {
                 let (mut step, w) = blinding_factors(public, mx)?;
-                mx.w_rsm = w;
                 if cfg.cheats(Tamper::BlindingRev, mx.cheater()) {
                     step.s_pf[0].z1 += E::ScalarField::one();
                 }
-                Ok(step)
+                Ok((step, w))
             };
-            let (steps, ok) =
-                try_each_mixer_then_checks_others(c, mixers, labels, public.n, make, |k, st| {
-                    blinding_holds(cfg, public, k, st)
-                })?;
+            // The encrypted factors are posted; each mixer keeps its shares as its witness.
+            let (steps, witnesses) = each_mixer_split(c, mixers, labels[0], public.n, make)?;
+            for (k, w) in witnesses.into_iter().enumerate() {
+                if let (Some(w), Some(mx)) = (w, mixers.get_mut(k)) {
+                    mx.w_rsm = w;
+                }
+            }
+            let ok = each_mixer_checks_the_others(c, mixers, labels[1], |k| {
+                blinding_holds(cfg, public, k, &steps[k])
+            })?;
             c.status("status_pk_blrev", ok);
             let mut acc_s: Vec<(E::G1, E::G1)> = lists
                 .s
@@ -695,7 +700,7 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 }
             };
             let label = "generate encrypted blinded BBS+ signatures";
-            each_mixer_multiplies_in(c, mixers, label, 0, multiply_in, |_| ());
+            each_mixer_multiplies_in(c, mixers, label, 0, multiply_in, |_| ())?;
             if let Some(e) = failed {
                 return Err(e);
             }
@@ -808,11 +813,19 @@ fn decryption_of_blinded_signatures<E: Pairing>(
 }
 
 /// `creating additive shares for delta0`: each mixer draws its shares of δ0 (secret).
-fn delta0_shares<E: Pairing>(c: &mut Ctx, mixers: &mut Mixers<E>) {
-    each_mixer_private(c, mixers, "creating additive shares for delta0", 0, |mx| {
+fn delta0_shares<E: Pairing>(c: &mut Ctx, mixers: &mut Mixers<E>) -> Result<()> {
+    let made = each_mixer_private(c, mixers, "creating additive shares for delta0", 0, |mx| {
         let n = mx.w_rsm.bs.len();
-        mx.w_rsm.d0 = (0..n).map(|_| E::ScalarField::rand(&mut mx.rng)).collect();
-    });
+        Ark((0..n)
+            .map(|_| E::ScalarField::rand(&mut mx.rng))
+            .collect::<Vec<_>>())
+    })?;
+    for (k, d0) in made.into_iter().enumerate() {
+        if let (Some(d0), Some(mx)) = (d0, mixers.get_mut(k)) {
+            mx.w_rsm.d0 = d0.0;
+        }
+    }
+    Ok(())
 }
 
 /// Which Beaver product a mixer computes: δ1 = bS·bc or δ2 = δ0·bc.
@@ -859,20 +872,24 @@ fn beaver_product<E: Pairing>(c: &mut Ctx, mixers: &mut Mixers<E>, delta: Delta)
             .map(|j| beaver_open(&x[j], &mx.w_rsm.bc[j], &triples[j]))
             .collect::<Vec<(E::ScalarField, E::ScalarField)>>())
     })?;
-    each_mixer_private(c, mixers, step2, 0, |mx| {
+    let made = each_mixer_private(c, mixers, step2, 0, |mx| {
         let (_, triples) = delta.operands(mx);
-        let z: Vec<E::ScalarField> = (0..triples.len())
+        Ark((0..triples.len())
             .map(|j| {
                 let d: E::ScalarField = opened.iter().map(|o| o.0[j].0).sum();
                 let e: E::ScalarField = opened.iter().map(|o| o.0[j].1).sum();
                 beaver_finish(mx.k, &d, &e, &triples[j])
             })
-            .collect();
-        match delta {
-            Delta::D1 => mx.w_rsm.d1 = z,
-            Delta::D2 => mx.w_rsm.d2 = z,
+            .collect::<Vec<E::ScalarField>>())
+    })?;
+    for (k, z) in made.into_iter().enumerate() {
+        if let (Some(z), Some(mx)) = (z, mixers.get_mut(k)) {
+            match delta {
+                Delta::D1 => mx.w_rsm.d1 = z.0,
+                Delta::D2 => mx.w_rsm.d2 = z.0,
+            }
         }
-    });
+    }
     Ok(())
 }
 
@@ -932,7 +949,7 @@ fn dpk_bbsplussig_nizkproofs<E: Pairing>(
 ) -> Result<(dpk_bbsplus::Proof<E>, bool)> {
     let n = st.s.len();
     c.section("dpk_bbsplussig_nizkproofs", Totals::Mixers, |c| {
-        delta0_shares(c, mixers);
+        delta0_shares(c, mixers)?;
         beaver_product(c, mixers, Delta::D1)?;
         beaver_product(c, mixers, Delta::D2)?;
         let (z1s, ok) = z1_shares(cfg, c, gens, mixers, n)?;
@@ -946,7 +963,7 @@ fn dpk_bbsplussig_nizkproofs<E: Pairing>(
         let label = "computing generators";
         let derived = each_mixer_multiplies_in(c, mixers, label, n, multiply_in, |_| {
             dpk_bbsplus::derive(gens, st)
-        });
+        })?;
         let (ch, z) = dpk_rounds::<E, BbsPlus<E>, _, _, _>(
             c,
             mixers,

@@ -30,7 +30,8 @@ use crate::protocol::membership::{
 use crate::protocol::mix::Mixed;
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer_checks_the_others, each_mixer_multiplies_in, mixer_turn, threshold_decryption,
+    each_mixer_checks_the_others, each_mixer_multiplies_in, journaled, mixer_turn,
+    threshold_decryption,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;
@@ -331,16 +332,19 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                         .collect::<Result<_>>()?,
                     _ => Vec::new(),
                 };
-                let step = c.time_entries(mx.party(), labels[0], n, || {
-                    blinding_step(cfg, public, mx, list, &others)
-                });
+                // The factors are posted; the mixer keeps its blinding shares (its witness).
+                let (step, b) = journaled(c, Some(mx.party()), labels[0], mx, |c, mx| {
+                    let step = c.time_entries(mx.party(), labels[0], n, || {
+                        blinding_step(cfg, public, mx, list, &others)
+                    });
+                    Ok((step, Ark(mx.b_sm.clone())))
+                })?;
+                mx.b_sm = b.0;
                 if colluders.as_ref().is_some_and(|ks| ks.contains(&k)) {
                     c.publish(&collusion_tag(k), &Ark(mx.b_sm.clone()))?;
                 }
-                if c.networked_run() {
-                    let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
-                    c.publish(&tag, &step)?;
-                }
+                let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
+                c.post(&tag, &step)?;
                 *slot = Some(step);
             }
             let mut factors = Vec::with_capacity(mixers.m());
@@ -370,7 +374,7 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 })
             };
             let label = "generate encrypted blinded BB signatures";
-            each_mixer_multiplies_in(c, mixers, label, 0, multiply_in, |_| ());
+            each_mixer_multiplies_in(c, mixers, label, 0, multiply_in, |_| ())?;
             Ok((elgamal::normalize(&acc), ok))
         },
     )

@@ -327,12 +327,12 @@ fn input_proofs_hold<E: Pairing>(
 ) -> Result<bool> {
     let (th, pk) = (&public.th, &public.mixer_pks[k]);
     let batched = cfg.mode.batches();
-    let (mut cv, mut cr) = (inputs.cv.chunks(CHUNK), inputs.cr.chunks(CHUNK));
+    let (cv, mut cr) = (inputs.cv.chunks(CHUNK), inputs.cr.chunks(CHUNK));
     let (mut cv_pf, mut cr_pf) = (inputs.cv_pf.chunks(CHUNK), inputs.cr_pf.chunks(CHUNK));
     let mut own = inputs.shares[k].chunks(CHUNK);
     let (v_role, r_role) = (share_role("v", k), share_role("r", k));
     let mut start = 0;
-    while let Some(cv) = cv.next() {
+    for cv in cv {
         let cv = cv?;
         let cr = cr.next_in_step()?;
         let cv_pf = cv_pf.next_in_step()?;

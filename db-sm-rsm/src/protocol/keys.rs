@@ -126,6 +126,40 @@ pub struct KeyMaterial {
     pub source: KeySource,
 }
 
+crate::wire_struct!(impl ThresholdPrimes { wire p, wire q });
+crate::wire_struct!(impl MixerPrimes { wire big_p, wire p, wire big_q, wire q });
+
+/// Key material travels only into the dealer's own journal: it holds every secret key.
+impl crate::primitives::wire::Wire for KeyMaterial {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.threshold.put(out);
+        self.mixers.put(out);
+        let source: u32 = match self.source {
+            KeySource::Generated => 0,
+            KeySource::Seeded => 1,
+            KeySource::SeededCache => 2,
+            KeySource::TestKeys => 3,
+        };
+        source.put(out);
+    }
+    fn get(inp: &mut &[u8]) -> crate::Result<Self> {
+        let threshold = ThresholdPrimes::get(inp)?;
+        let mixers = Vec::get(inp)?;
+        let source = match u32::get(inp)? {
+            0 => KeySource::Generated,
+            1 => KeySource::Seeded,
+            2 => KeySource::SeededCache,
+            3 => KeySource::TestKeys,
+            k => return Err(crate::Error::Input(format!("no key source {k}"))),
+        };
+        Ok(KeyMaterial {
+            threshold,
+            mixers,
+            source,
+        })
+    }
+}
+
 impl KeyMaterial {
     /// The JSON report's `keys` block (without its time, which the report's timer holds).
     pub fn to_json(&self) -> Value {

@@ -100,7 +100,7 @@ pub(crate) fn dpk_rounds<E, S, T, N, R>(
     c: &mut Ctx,
     mixers: &mut Mixers<E>,
     n: usize,
-    commit: impl FnMut(&mut Mixer<E>) -> (T, N),
+    mut commit: impl FnMut(&mut Mixer<E>) -> (T, N),
     challenges: impl Fn(&T) -> Vec<E::ScalarField>,
     mut respond: impl FnMut(&mut Mixer<E>, &N, &[E::ScalarField]) -> R,
 ) -> Result<(Vec<E::ScalarField>, Vec<R>)>
@@ -108,10 +108,11 @@ where
     E: Pairing,
     S: Scheme<E>,
     T: CommitmentFactors + Wire + Clone + Send + 'static,
+    N: Wire,
     R: Wire + Clone + Send + 'static,
 {
     let [commit_label, challenge_label, response_label] = S::LABELS.dpk_rounds;
-    let (factors, nonces) = each_mixer_split(c, mixers, commit_label, n, commit)?;
+    let (factors, nonces) = each_mixer_split(c, mixers, commit_label, n, |mx| Ok(commit(mx)))?;
     let mut acc = T::empty(n);
     for f in &factors {
         acc.add(f);

@@ -17,8 +17,8 @@ use crate::protocol::config::Config;
 use crate::protocol::inputs::{Inputs, ShareCt};
 use crate::protocol::setup::{Mixer, Mixers, Public};
 use crate::protocol::steps::{
-    agree, all_mixers, each_mixer_checks_the_others, each_mixer_private, mixer_turn,
-    threshold_decryption, Decrypted,
+    agree, all_mixers, each_mixer_checks_the_others, mixer_turn, threshold_decryption,
+    try_each_mixer_private, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
 use crate::storage::{Column, CHUNK};
@@ -237,13 +237,12 @@ fn decryption_of_individual_shares<E: Pairing>(
     let label = "decryption of individual message/randomness shares";
     c.section(label, Totals::Mixers, |c| {
         let total = 2 * inputs.cv.len();
-        let decrypted = each_mixer_private(c, mixers, label, total, |mx| {
+        let decrypted = try_each_mixer_private(c, mixers, label, total, |mx| {
             decrypt_own_shares::<E>(&mx.sk, &inputs.shares[mx.k])
-        });
+        })?;
         let mut verdicts = Vec::new();
         for (k, d) in decrypted.into_iter().enumerate() {
-            if let Some(d) = d {
-                let [v, r] = d?;
+            if let Some((v, r)) = d {
                 verdicts.push((Party::Mixer(k), v.complete() && r.complete()));
                 let mx = mixers.get_mut(k).expect("a hosted mixer");
                 mx.v = v.into_values();
@@ -256,19 +255,22 @@ fn decryption_of_individual_shares<E: Pairing>(
     })
 }
 
-/// Mixer k's decryptions of its share ciphertexts of every sender, [v, r], a chunk of senders at
+/// A mixer's decryptions of its shares v_{i,k} and r_{i,k} of every sender.
+type ShareDecryptions<F> = (Decrypted<F>, Decrypted<F>);
+
+/// Mixer k's decryptions of its share ciphertexts of every sender, (v, r), a chunk of senders at
 /// a time.
 fn decrypt_own_shares<E: Pairing>(
     sk: &PaillierKey,
     own: &Column<ShareCt>,
-) -> Result<[Decrypted<E::ScalarField>; 2]> {
+) -> Result<ShareDecryptions<E::ScalarField>> {
     let (mut v, mut r) = (Vec::with_capacity(own.len()), Vec::with_capacity(own.len()));
     own.try_for_each_chunk(CHUNK, |_, chunk| {
         v.extend(decrypt_column::<E>(sk, chunk.iter().map(|s| &s.cv)));
         r.extend(decrypt_column::<E>(sk, chunk.iter().map(|s| &s.cr)));
         Ok(())
     })?;
-    Ok([v.into_iter().collect(), r.into_iter().collect()])
+    Ok((v.into_iter().collect(), r.into_iter().collect()))
 }
 
 /// Combines every mixer's threshold-Paillier decryption shares of every ciphertext, a chunk of

@@ -26,6 +26,7 @@ use crate::protocol::inputs::{Inputs, ShareCt};
 use crate::protocol::keys::{self, KeyMaterial};
 use crate::protocol::mix::Mixed;
 use crate::protocol::setup::{party_rng, Dealing, Parties, Public};
+use crate::protocol::steps::{journaled, NoStream};
 use crate::protocol::{dbrsm, dbsm, fixes, inputs, mix, setup, sizes};
 use crate::storage::CHUNK;
 use crate::transport::Ctx;
@@ -104,7 +105,10 @@ fn run_on<E: Pairing>(
 /// timers (upstream used fixed keys and timed only the dealer's work on them, in
 /// preprocessing), then the `keys:` line saying where they came from.
 fn key_generation(cfg: &Config, c: &mut Ctx) -> Result<KeyMaterial> {
-    let keys = c.time_plain("key generation", || keys::obtain(&cfg.key_options(), cfg.m))?;
+    let label = "key generation";
+    let keys = journaled(c, None, label, &mut NoStream, |c, _| {
+        c.time_plain(label, || keys::obtain(&cfg.key_options(), cfg.m))
+    })?;
     c.line(format!("keys: {}", keys.source.describe()));
     Ok(keys)
 }
@@ -142,10 +146,10 @@ pub fn digest_inputs<E: Pairing>(
             ]
         })
         .collect();
-    let (mut cv, mut cr) = (inputs.cv.chunks(CHUNK), inputs.cr.chunks(CHUNK));
+    let (cv, mut cr) = (inputs.cv.chunks(CHUNK), inputs.cr.chunks(CHUNK));
     let mut shares: Vec<_> = inputs.shares.iter().map(|s| s.chunks(CHUNK)).collect();
     let mut i = 0;
-    while let Some(cvs) = cv.next() {
+    for cvs in cv {
         let (cvs, crs) = (cvs?, cr.next_in_step()?);
         let own: Vec<Vec<ShareCt>> = shares
             .iter_mut()
@@ -188,6 +192,7 @@ mod tests {
             tamper: None,
             test_keys: false,
             key_cache: None,
+            secret_seed: None,
         }
     }
 

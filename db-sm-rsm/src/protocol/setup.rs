@@ -24,6 +24,7 @@ use crate::primitives::pedersen::CommitmentKey;
 use crate::primitives::security::Security;
 use crate::primitives::sharing::{self, TripleShare};
 use crate::primitives::thpaillier::{self, ThresholdPublicKey, ThresholdSecretShare};
+use crate::primitives::wire::Ark;
 use crate::proofs::elgamal_shuffle;
 use crate::proofs::paillier_shuffle::ShuffleStatement;
 use crate::proofs::perm::{
@@ -31,6 +32,7 @@ use crate::proofs::perm::{
 };
 use crate::protocol::config::{Config, Mode};
 use crate::protocol::keys::{self, KeyMaterial, MixerPrimes};
+use crate::protocol::steps::journaled;
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;
 use crate::{Error, Result};
@@ -185,11 +187,13 @@ pub fn table_window(bits: u32, uses: usize, max: u32) -> u32 {
 }
 
 /// The generator of party `party` (`dealer`, `mixer/2`, `verifier`, `senders`): the stream
-/// `db-sm-rsm/<party>` of the run's public seed, or the operating system's without one. Every
+/// `db-sm-rsm/<party>` of the run's public seed, or of the process's secret seed, or the
+/// operating system's without either. Every
 /// party draws from its own stream, so a party's values do not depend on the order in which the
 /// parties run (one process or many).
 pub fn party_rng(cfg: &Config, party: &str) -> ChaCha20Rng {
-    measure::seed::stream(&format!("db-sm-rsm/{party}"), cfg.seed.as_ref())
+    let seed = cfg.seed.as_ref().or(cfg.secret_seed.as_ref());
+    measure::seed::stream(&format!("db-sm-rsm/{party}"), seed)
 }
 
 /// The mix-servers of a run that this process hosts (all of them with one process), by index.
@@ -397,12 +401,12 @@ fn deal<E: Pairing>(
     // Upstream made the global generators and their tables at import time, untimed.
     let security = cfg.security.params();
     let gens = Generators::<E>::with_security(dealer, security);
-    let (th, th_shares) = pai_th_keygen(cfg, c, dealer, keys, security);
+    let (th, th_shares) = pai_th_keygen(cfg, c, dealer, keys, security)?;
     let mixer_keys: Vec<paillier::PaillierKey> = keys
         .mixers
         .iter()
         .map(|primes| pai_keygen(cfg, c, dealer, primes, security))
-        .collect();
+        .collect::<Result<_>>()?;
     let (eg, eg_shares) = elgamal_keys(cfg, &gens, dealer)?;
     let (t1, t2) = gen_beaver_triples::<E>(cfg, c, dealer);
     let dealt = DealtKeys {
@@ -459,7 +463,7 @@ fn pai_th_keygen(
     dealer: &mut ChaCha20Rng,
     keys: &KeyMaterial,
     security: Security,
-) -> (ThresholdPublicKey, Vec<ThresholdSecretShare>) {
+) -> Result<(ThresholdPublicKey, Vec<ThresholdSecretShare>)> {
     r.section("pai_th_keygen", Totals::None, |r| {
         let t = &keys.threshold;
         let mut key = thpaillier::ThresholdKey::from_safe_primes(dealer, &t.p, &t.q, cfg.m)
@@ -479,7 +483,7 @@ fn pai_th_keygen(
             let window = table_window(bits, (6 + 9 * cfg.m) * cfg.n, TH_TABLE_WINDOW);
             key.pk.build_table_bits(window, bits);
         }
-        (key.pk, key.shares)
+        Ok((key.pk, key.shares))
     })
 }
 
@@ -490,7 +494,7 @@ fn pai_keygen(
     dealer: &mut ChaCha20Rng,
     primes: &MixerPrimes,
     security: Security,
-) -> paillier::PaillierKey {
+) -> Result<paillier::PaillierKey> {
     r.section("pai_keygen", Totals::None, |r| {
         let p = primes;
         let mut key = paillier::PaillierKey::from_primes(
@@ -512,7 +516,7 @@ fn pai_keygen(
             key.pk
                 .build_table_bits(table_window(bits, 4 * cfg.n, MIXER_TABLE_WINDOW), bits);
         }
-        key
+        Ok(key)
     })
 }
 
@@ -567,23 +571,34 @@ fn permutation_commitments<E: Pairing>(
     mixers: &mut Mixers<E>,
 ) -> Result<CommitmentKeys<E>> {
     let label = "creating proof of knowledge of permutation commitment opening";
-    let (keys, ok) = r.time_plain(label, || -> Result<_> {
-        let ck = CommitmentKey::new(gens, cfg.n, dealer);
-        let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
-        let mut permcomms = Vec::with_capacity(mixers.m());
-        let mut proofs = Vec::with_capacity(mixers.m());
-        for mx in mixers.hosted_mut() {
-            let (a, proof) = commit_permutation(cfg, gens, &ck, mx)?;
-            permcomms.push(a);
-            proofs.push(proof);
-        }
-        let oks: Vec<bool> = permcomms
-            .par_iter()
-            .zip(&proofs)
-            .map(|(a, p)| verify_perm(gens, &ck, a, p).is_ok())
-            .collect();
-        Ok(((ck, ck_fo, permcomms), oks.into_iter().all(|b| b)))
+    // One step of the dealer and every mixer (as upstream, one timer): journaled with each
+    // mixer's secrets and the position of its stream, which a resumed run puts back.
+    let (keys, ok, secrets) = journaled(r, None, label, dealer, |r, dealer| {
+        r.time_plain(label, || -> Result<_> {
+            let ck = CommitmentKey::new(gens, cfg.n, dealer);
+            let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
+            let mut permcomms = Vec::with_capacity(mixers.m());
+            let mut proofs = Vec::with_capacity(mixers.m());
+            let mut secrets = Vec::with_capacity(mixers.m());
+            for mx in mixers.hosted_mut() {
+                let (a, proof) = commit_permutation(cfg, gens, &ck, mx)?;
+                permcomms.push(a);
+                proofs.push(proof);
+                secrets.push((mx.perm.clone(), Ark(mx.s.clone()), mx.rng.get_word_pos()));
+            }
+            let oks: Vec<bool> = permcomms
+                .par_iter()
+                .zip(&proofs)
+                .map(|(a, p)| verify_perm(gens, &ck, a, p).is_ok())
+                .collect();
+            Ok(((ck, ck_fo, permcomms), oks.into_iter().all(|b| b), secrets))
+        })
     })?;
+    for (mx, (perm, s, pos)) in mixers.hosted_mut().zip(secrets) {
+        mx.perm = perm;
+        mx.s = s.0;
+        mx.rng.set_word_pos(pos);
+    }
     r.status("status_permcomm", ok);
     Ok(keys)
 }

@@ -9,9 +9,16 @@
 //! else's, so mixers that do not depend on each other work at the same time. A verdict (a
 //! party's "every check I ran passed") is posted too: a status is the AND of every party's
 //! verdicts. With every party in one process, nothing is posted: the values are at hand.
+//!
+//! Every step a process runs for one of its parties goes through [`journaled`]: with a journal
+//! ([`crate::storage::journal`]), what the step made is kept when it ends, and a resumed run
+//! reads it back instead of doing the step again. A step changes nothing but what it returns
+//! and its party's random stream, so that reading back its value and setting the stream to
+//! where it was is the same as running it.
 
 use ark_ec::pairing::Pairing;
 use ark_ff::PrimeField;
+use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
 use crate::measurement::report::Party;
@@ -19,6 +26,68 @@ use crate::primitives::wire::Wire;
 use crate::protocol::setup::{Mixer, Mixers, Verifier};
 use crate::transport::Ctx;
 use crate::Result;
+
+/// What a step may draw from: a party's random stream, which a resumed step sets to where the
+/// first attempt left it.
+pub(crate) trait Stream {
+    /// The stream, if the step draws from one.
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng>;
+}
+
+impl<E: Pairing> Stream for Mixer<E> {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        Some(&mut self.rng)
+    }
+}
+
+impl Stream for Verifier {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        Some(&mut self.rng)
+    }
+}
+
+impl Stream for ChaCha20Rng {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        Some(self)
+    }
+}
+
+/// A step that draws from no party's stream.
+pub(crate) struct NoStream;
+
+impl Stream for NoStream {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        None
+    }
+}
+
+/// The step `label` of `party` (None: the driver's), run here with `f` on `who`, or read back
+/// from the journal of an earlier attempt: its value, its timers, and `who`'s stream where the
+/// step left it. Journaled when it ends.
+pub(crate) fn journaled<P, T>(
+    c: &mut Ctx,
+    party: Option<Party>,
+    label: &str,
+    who: &mut P,
+    f: impl FnOnce(&mut Ctx, &mut P) -> Result<T>,
+) -> Result<T>
+where
+    P: Stream + ?Sized,
+    T: Wire,
+{
+    let key = c.step_key(party, label);
+    if let Some((value, pos)) = c.read_back::<T>(&key)? {
+        if let (Some(pos), Some(rng)) = (pos, who.stream()) {
+            rng.set_word_pos(pos);
+        }
+        return Ok(value);
+    }
+    let first = c.timer_count();
+    let value = f(c, who)?;
+    let pos = who.stream().map(|r| r.get_word_pos());
+    c.journal_step(&key, &value, pos, first)?;
+    Ok(value)
+}
 
 /// Every mixer runs `f` on itself, timed as its leaf `label` over `total` entries (0: too short
 /// to show progress); the results of every mixer in mixer order.
@@ -37,11 +106,11 @@ where
     let mut out: Vec<Option<T>> = (0..m).map(|_| None).collect();
     for (k, slot) in out.iter_mut().enumerate() {
         if let Some(mx) = mixers.get_mut(k) {
-            let v = c.time_entries(mx.party(), label, total, || f(mx));
-            if c.networked_run() {
-                let tag = c.tag(Some(Party::Mixer(k)), label);
-                c.publish(&tag, &v)?;
-            }
+            let v = journaled(c, Some(mx.party()), label, mx, |c, mx| {
+                Ok(c.time_entries(mx.party(), label, total, || f(mx)))
+            })?;
+            let tag = c.tag(Some(Party::Mixer(k)), label);
+            c.post(&tag, &v)?;
             *slot = Some(v);
         }
     }
@@ -80,16 +149,35 @@ pub(crate) fn each_mixer_private<E, T>(
     label: &str,
     total: usize,
     mut f: impl FnMut(&mut Mixer<E>) -> T,
-) -> Vec<Option<T>>
+) -> Result<Vec<Option<T>>>
 where
     E: Pairing,
+    T: Wire,
+{
+    try_each_mixer_private(c, mixers, label, total, |mx| Ok(f(mx)))
+}
+
+/// [`each_mixer_private`] of a step that can fail: the first failure of this process's mixers.
+pub(crate) fn try_each_mixer_private<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    mut f: impl FnMut(&mut Mixer<E>) -> Result<T>,
+) -> Result<Vec<Option<T>>>
+where
+    E: Pairing,
+    T: Wire,
 {
     (0..mixers.m())
         .map(|k| match mixers.get_mut(k) {
-            Some(mx) => Some(c.time_entries(mx.party(), label, total, || f(mx))),
+            Some(mx) => journaled(c, Some(mx.party()), label, mx, |c, mx| {
+                c.time_entries(mx.party(), label, total, || f(mx))
+            })
+            .map(Some),
             None => {
                 c.remote(Party::Mixer(k), label);
-                None
+                Ok(None)
             }
         })
         .collect()
@@ -107,23 +195,46 @@ pub(crate) fn each_mixer_multiplies_in<E, T>(
     total: usize,
     mut multiply_in: impl FnMut(usize),
     mut also: impl FnMut(&mut Mixer<E>) -> T,
-) -> Vec<Option<T>>
+) -> Result<Vec<Option<T>>>
 where
     E: Pairing,
+    T: Wire,
 {
     let (networked, m) = (c.networked_run(), mixers.m());
-    let hosted = each_mixer_private(c, mixers, label, total, |mx| {
-        if networked {
-            (0..m).for_each(&mut multiply_in);
-        } else {
-            multiply_in(mx.k);
+    let mut hosted = Vec::with_capacity(m);
+    for k in 0..m {
+        let Some(mx) = mixers.get_mut(k) else {
+            c.remote(Party::Mixer(k), label);
+            hosted.push(None);
+            continue;
+        };
+        let mut multiplied = false;
+        let made = journaled(c, Some(mx.party()), label, mx, |c, mx| {
+            multiplied = true;
+            Ok(c.time_entries(mx.party(), label, total, || {
+                if networked {
+                    (0..m).for_each(&mut multiply_in);
+                } else {
+                    multiply_in(mx.k);
+                }
+                also(mx)
+            }))
+        })?;
+        // The product lives in the caller's accumulators, not in the journal: a step read back
+        // multiplies its factors in again (untimed).
+        if !multiplied {
+            if networked {
+                (0..m).for_each(&mut multiply_in);
+            } else {
+                multiply_in(k);
+            }
         }
-        also(mx)
-    });
+        hosted.push(Some(made));
+    }
     if hosted.iter().all(Option::is_none) {
         (0..m).for_each(&mut multiply_in);
     }
-    hosted
+    Ok(hosted)
 }
 
 /// Every mixer computes the same public value itself (identical results, as upstream), timed
@@ -156,7 +267,10 @@ where
     let mut got = None;
     for k in 0..m {
         if mixers.get(k).is_some() {
-            got = Some(c.time(Party::Mixer(k), label, &f)?);
+            let party = Party::Mixer(k);
+            got = Some(journaled(c, Some(party), label, &mut NoStream, |c, _| {
+                c.time(party, label, &f)
+            })?);
         } else {
             c.remote(Party::Mixer(k), label);
         }
@@ -164,8 +278,8 @@ where
     let tag = c.tag(Some(Party::Mixer(m - 1)), label);
     match got {
         Some(v) => {
-            if c.networked_run() && mixers.get(m - 1).is_some() {
-                c.publish(&tag, &v)?;
+            if mixers.get(m - 1).is_some() {
+                c.post(&tag, &v)?;
             }
             Ok(v)
         }
@@ -181,13 +295,14 @@ pub(crate) fn each_mixer_split<E, P, S>(
     mixers: &mut Mixers<E>,
     label: &str,
     total: usize,
-    f: impl FnMut(&mut Mixer<E>) -> (P, S),
+    f: impl FnMut(&mut Mixer<E>) -> Result<(P, S)>,
 ) -> Result<(Vec<P>, Vec<Option<S>>)>
 where
     E: Pairing,
     P: Wire + Clone + Send + 'static,
+    S: Wire,
 {
-    let (public, secret) = each_mixer_private(c, mixers, label, total, f)
+    let (public, secret) = try_each_mixer_private(c, mixers, label, total, f)?
         .into_iter()
         .map(|x| match x {
             Some((p, s)) => (Some(p), Some(s)),
@@ -204,9 +319,9 @@ where
     T: Wire + Clone + Send + 'static,
 {
     for (k, part) in parts.iter().enumerate() {
-        if let (Some(p), true) = (part, c.networked_run()) {
+        if let Some(p) = part {
             let tag = c.tag(Some(Party::Mixer(k)), label);
-            c.publish(&tag, p)?;
+            c.post(&tag, p)?;
         }
     }
     parts
@@ -230,10 +345,8 @@ pub(crate) fn agree(
     let verdict = format!("{label}/verdict");
     let mut all = true;
     for (p, ok) in &mine {
-        if c.networked_run() {
-            let tag = c.tag(Some(*p), &verdict);
-            c.publish(&tag, ok)?;
-        }
+        let tag = c.tag(Some(*p), &verdict);
+        c.post(&tag, ok)?;
         all &= ok;
     }
     for p in parties {
@@ -260,7 +373,7 @@ pub(crate) fn each_mixer_checks<E>(
 where
     E: Pairing,
 {
-    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, 0, |mx| check(mx))
+    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, 0, |mx| check(mx))?
         .into_iter()
         .enumerate()
         .filter_map(|(k, ok)| ok.map(|ok| (Party::Mixer(k), ok)))
@@ -289,7 +402,7 @@ where
             crate::primitives::counters::tick(1);
             ok
         })
-    })
+    })?
     .into_iter()
     .enumerate()
     .filter_map(|(k, ok)| ok.map(|ok| (Party::Mixer(k), ok)))
@@ -333,10 +446,7 @@ where
     S: Wire + Clone + Send + Sync + 'static,
 {
     // A part that cannot be made stops this process before it posts anything of this step.
-    let made: Vec<Option<S>> = each_mixer_private(c, mixers, make_label, total, |mx| make(mx))
-        .into_iter()
-        .map(Option::transpose)
-        .collect::<Result<_>>()?;
+    let made = try_each_mixer_private(c, mixers, make_label, total, |mx| make(mx))?;
     let parts = post_and_gather(c, make_label, made)?;
     let ok = each_mixer_checks_the_others(c, mixers, check_label, |k| holds(k, &parts[k]))?;
     Ok((parts, ok))
@@ -384,10 +494,8 @@ where
     let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
     match mixers.get_mut(k) {
         Some(mx) => {
-            let s = f(c, mx)?;
-            if c.networked_run() {
-                c.publish(&tag, &s)?;
-            }
+            let s = journaled(c, Some(Party::Mixer(k)), labels[0], mx, f)?;
+            c.post(&tag, &s)?;
             Ok(s)
         }
         None => {
@@ -414,10 +522,10 @@ where
     let tag = c.tag(Some(Party::Verifier), label);
     match verifier.as_mut() {
         Some(v) => {
-            let out = c.time_entries(Party::Verifier, label, total, || f(v))?;
-            if c.networked_run() {
-                c.publish(&tag, &out)?;
-            }
+            let out = journaled(c, Some(Party::Verifier), label, v, |c, v| {
+                c.time_entries(Party::Verifier, label, total, || f(v))
+            })?;
+            c.post(&tag, &out)?;
             Ok(out)
         }
         None => {
@@ -439,10 +547,8 @@ where
 {
     let tag = c.tag(None, label);
     if c.roles.driver {
-        let out = f(c)?;
-        if c.networked_run() {
-            c.publish(&tag, &out)?;
-        }
+        let out = journaled(c, None, label, &mut NoStream, |c, _| f(c))?;
+        c.post(&tag, &out)?;
         Ok(out)
     } else {
         c.fetch(&tag)
@@ -477,7 +583,9 @@ pub(crate) fn verifier_check_section(
 ) -> Result<bool> {
     let ok = c.section(section, crate::measurement::report::Totals::Verifier, |c| {
         let mine = if c.roles.verifier {
-            let ok = c.time_entries(Party::Verifier, label, total, check);
+            let ok = journaled(c, Some(Party::Verifier), label, &mut NoStream, |c, _| {
+                Ok(c.time_entries(Party::Verifier, label, total, check))
+            })?;
             vec![(Party::Verifier, ok)]
         } else {
             c.remote(Party::Verifier, label);

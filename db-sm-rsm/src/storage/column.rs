@@ -270,8 +270,8 @@ impl<T: Wire> Column<T> {
         Ok(all)
     }
 
-    /// Where the file is (for a checkpoint's reference to it).
-    pub(crate) fn path(&self) -> &std::path::Path {
+    /// Where the file is.
+    pub fn path(&self) -> &std::path::Path {
         &self.file.path
     }
 
@@ -363,9 +363,61 @@ impl<T: Wire> Iterator for Chunks<T> {
     }
 }
 
-/// A column travels as the list of its values: the count, then each value.
+/// How a column is encoded: as its values (a post), as a reference to its file (the journal),
+/// or as its content's digest alone (the transcript).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Values,
+    Reference,
+    Digest,
+}
+
+thread_local! {
+    static ENCODING: std::cell::Cell<Encoding> = const { std::cell::Cell::new(Encoding::Values) };
+}
+
+fn encoding_as<R>(e: Encoding, f: impl FnOnce() -> R) -> R {
+    let before = ENCODING.with(|c| c.replace(e));
+    let out = f();
+    ENCODING.with(|c| c.set(before));
+    out
+}
+
+/// Runs `f` with every column encoded (or decoded) as a reference to its file in the run's
+/// store, as the journal keeps it, instead of as its values.
+pub fn as_references<R>(f: impl FnOnce() -> R) -> R {
+    encoding_as(Encoding::Reference, f)
+}
+
+/// Runs `f` with every column encoded as its length and its content's SHA-256 (what a
+/// transcript digests: the same values give the same bytes wherever they are kept).
+pub fn as_digests<R>(f: impl FnOnce() -> R) -> R {
+    encoding_as(Encoding::Digest, f)
+}
+
+/// A column travels as the list of its values: the count, then each value; in the journal
+/// ([`as_references`]), as its file's name in the store, its length and its SHA-256.
 impl<T: Wire> Wire for Column<T> {
     fn put(&self, out: &mut Vec<u8>) {
+        match ENCODING.with(std::cell::Cell::get) {
+            Encoding::Values => {}
+            Encoding::Reference => {
+                let name = self
+                    .file
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned());
+                name.unwrap_or_default().put(out);
+                self.len().put(out);
+                self.file.sha256.put(out);
+                return;
+            }
+            Encoding::Digest => {
+                self.len().put(out);
+                self.file.sha256.put(out);
+                return;
+            }
+        }
         self.len().put(out);
         for chunk in self.chunks(CHUNK) {
             // A column whose file cannot be read any more cannot be sent: the run is over.
@@ -377,6 +429,16 @@ impl<T: Wire> Wire for Column<T> {
     }
 
     fn get(inp: &mut &[u8]) -> Result<Self> {
+        if ENCODING.with(std::cell::Cell::get) == Encoding::Reference {
+            let name = String::get(inp)?;
+            let (len, sha256) = (usize::get(inp)?, <[u8; 32]>::get(inp)?);
+            if name.contains('/') || name.starts_with('.') {
+                return Err(Error::Storage(format!(
+                    "{name:?} is not a file of the store"
+                )));
+            }
+            return Column::reopen(store().dir().join(name), len, sha256);
+        }
         let n = usize::get(inp)?;
         if n > inp.len() {
             return Err(Error::Input(format!(

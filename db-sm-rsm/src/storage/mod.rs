@@ -12,6 +12,7 @@
 //! columns do.
 
 pub mod column;
+pub mod journal;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,7 +20,8 @@ use std::sync::OnceLock;
 
 use crate::{Error, Result};
 
-pub use column::{Column, ColumnWriter, CHUNK};
+pub use column::{as_digests, as_references, Column, ColumnWriter, CHUNK};
+pub use journal::Journal;
 
 /// The directory of a run's files.
 #[derive(Debug)]

@@ -20,12 +20,16 @@ pub mod board;
 pub mod process;
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+
+use sha2::{Digest, Sha256};
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-use crate::measurement::report::{NetStats, Party, Report, Totals};
+use crate::measurement::report::{NetStats, Party, Report, TimerRecord, Totals};
 use crate::primitives::wire::{decode, encode, Wire};
+use crate::storage::journal::{SECTION, STEP};
+use crate::storage::{as_digests, as_references, Journal};
 use crate::{Error, Result};
 
 use board::{BoardClient, Failure};
@@ -91,6 +95,23 @@ pub struct Ctx {
     board: Option<Arc<BoardClient>>,
     local_posts: HashMap<String, Box<dyn Any + Send>>,
     hooks: Vec<(String, Hook)>,
+    journal: Option<Journal>,
+    /// How many steps and sections of each key this attempt has passed.
+    seen: HashMap<String, usize>,
+    /// The transcript: SHA-256 of every value this process's parties made public, by tag.
+    transcript: BTreeMap<String, [u8; 32]>,
+}
+
+/// What a section returns: whether it finished (only a finished section is journaled).
+pub trait Finished {
+    /// True iff the section did all its work.
+    fn finished(&self) -> bool;
+}
+
+impl<T> Finished for Result<T> {
+    fn finished(&self) -> bool {
+        self.is_ok()
+    }
 }
 
 impl Deref for Ctx {
@@ -116,6 +137,9 @@ impl Ctx {
             board: None,
             local_posts: HashMap::new(),
             hooks: Vec::new(),
+            journal: None,
+            seen: HashMap::new(),
+            transcript: BTreeMap::new(),
         }
     }
 
@@ -127,7 +151,73 @@ impl Ctx {
             board: Some(board),
             local_posts: HashMap::new(),
             hooks: Vec::new(),
+            journal: None,
+            seen: HashMap::new(),
+            transcript: BTreeMap::new(),
         }
+    }
+
+    /// Journals every step and section this process finishes in `journal`, and reads back what
+    /// an earlier attempt journaled there instead of doing it again.
+    pub fn with_journal(mut self, journal: Journal) -> Ctx {
+        self.journal = Some(journal);
+        self
+    }
+
+    /// The journal, if the run keeps one.
+    pub fn journal(&self) -> Option<&Journal> {
+        self.journal.as_ref()
+    }
+
+    /// The journal's key of the next step or section of `tag`: the tag and how many of it came
+    /// before in this attempt.
+    fn next_key(&mut self, tag: String) -> String {
+        let n = self.seen.entry(tag.clone()).or_default();
+        let key = format!("{tag}#{n}");
+        *n += 1;
+        key
+    }
+
+    /// The journal key of the step `label` of `party` (None: the driver's) here.
+    pub fn step_key(&mut self, party: Option<Party>, label: &str) -> String {
+        let tag = self.tag(party, label);
+        self.next_key(tag)
+    }
+
+    /// On a resumed run, what the first attempt journaled for the step `key`: its value and
+    /// the position of its party's random stream after it, its timers put back in the report.
+    pub fn read_back<T: Wire>(&mut self, key: &str) -> Result<Option<(T, Option<u128>)>> {
+        let Some(body) = self.journal.as_mut().and_then(|j| j.earlier(STEP, key)) else {
+            return Ok(None);
+        };
+        let (value, rng, timers): (Vec<u8>, Option<u128>, Vec<TimerRecord>) = decode(&body)?;
+        let (_, here) = self.report.open_path();
+        for t in &timers {
+            if t.section || t.path != here {
+                return Err(Error::Storage(format!(
+                    "the journal's step {key:?} does not fit this run's sections"
+                )));
+            }
+            self.report.restore_leaf(t)?;
+        }
+        Ok(Some((as_references(|| decode(&value))?, rng)))
+    }
+
+    /// After the step `key` ran (its timers are those made since the tree held `first`
+    /// timers): journals its value and its party's stream position.
+    pub fn journal_step<T: Wire>(
+        &mut self,
+        key: &str,
+        value: &T,
+        rng: Option<u128>,
+        first: usize,
+    ) -> Result<()> {
+        let timers = self.report.records_since(first);
+        let Some(journal) = self.journal.as_mut() else {
+            return Ok(());
+        };
+        let value = as_references(|| encode(value));
+        journal.append(STEP, key, &encode(&(value, rng, timers)))
     }
 
     /// Runs `hook` when the process first enters a section named `section`.
@@ -157,7 +247,12 @@ impl Ctx {
     }
 
     /// Runs `f` inside a section timer (party-less) that prints the given per-party totals.
-    pub fn section<T>(&mut self, name: &str, totals: Totals, f: impl FnOnce(&mut Ctx) -> T) -> T {
+    pub fn section<T: Finished>(
+        &mut self,
+        name: &str,
+        totals: Totals,
+        f: impl FnOnce(&mut Ctx) -> T,
+    ) -> T {
         for (at, hook) in &mut self.hooks {
             if at == name {
                 hook();
@@ -170,9 +265,26 @@ impl Ctx {
                 board.new_epoch();
             }
         }
+        let first = self.report.timer_count();
         self.report.open_section(name, totals);
+        let (_, path) = self.report.open_path();
+        let key = self.next_key(path.join("/"));
         let out = f(self);
-        self.report.close_section();
+        let earlier = self.journal.as_mut().and_then(|j| j.earlier(SECTION, &key));
+        match earlier.map(|b| decode::<TimerRecord>(&b)) {
+            Some(Ok(rec)) if out.finished() => self.report.close_resumed_section(&rec),
+            _ => {
+                self.report.close_section();
+                if out.finished() {
+                    let rec = self.report.last_closed_record(first);
+                    if let Some(j) = self.journal.as_mut() {
+                        // A section journaled or not changes no value: a failure to write it
+                        // only means a later resume redoes less than it could.
+                        let _ = j.append(SECTION, &key, &encode(&rec));
+                    }
+                }
+            }
+        }
         out
     }
 
@@ -200,8 +312,44 @@ impl Ctx {
         }
     }
 
+    /// Makes `value` public under `tag`: in the transcript, and with the `tls` transport on
+    /// the board (where the other processes read it).
+    pub fn post<T: Wire + Clone + Send + 'static>(&mut self, tag: &str, value: &T) -> Result<()> {
+        if self.networked_run() {
+            self.publish(tag, value)
+        } else {
+            self.transcribe(tag, value);
+            Ok(())
+        }
+    }
+
+    /// Adds `value`, public under `tag`, to the transcript.
+    fn transcribe<T: Wire>(&mut self, tag: &str, value: &T) {
+        let digest = Sha256::digest(as_digests(|| encode(value))).into();
+        self.transcript.insert(tag.to_string(), digest);
+    }
+
+    /// Every public value of this process's parties: tag and SHA-256 of its encoding (columns
+    /// as their length and content's digest).
+    pub fn transcript(&self) -> &BTreeMap<String, [u8; 32]> {
+        &self.transcript
+    }
+
+    /// The transcript's digest: SHA-256 over every public value's tag and digest, in the order
+    /// of the tags. Two runs with one seed have the same, whatever the order of their steps,
+    /// and whether a run did its steps or read them back from its journal.
+    pub fn transcript_sha256(&self) -> [u8; 32] {
+        let mut h = Sha256::new();
+        for (tag, digest) in &self.transcript {
+            h.update((tag.len() as u64).to_le_bytes());
+            h.update(tag.as_bytes());
+            h.update(digest);
+        }
+        h.finalize().into()
+    }
+
     /// Posts `value` under `tag`: on the board with the `tls` transport (its bytes counted in
-    /// the open timer), in the in-process list otherwise.
+    /// the open timer, and the value in the transcript), in the in-process list otherwise.
     pub fn publish<T: Wire + Clone + Send + 'static>(
         &mut self,
         tag: &str,
@@ -209,6 +357,7 @@ impl Ctx {
     ) -> Result<()> {
         match self.board.clone() {
             Some(board) => {
+                self.transcribe(tag, value);
                 let bytes = board
                     .post(tag, &encode(value))
                     .map_err(|f| self.stopped(f))?;

@@ -1,0 +1,365 @@
+//! The journal of a run: every step a process finished, in order, with what the step made, so
+//! that the same command run again after the process was killed resumes where it stopped.
+//!
+//! A run is a fixed sequence of steps (docs/protocol.md), each a function of the party's
+//! secrets, its random stream and what other parties made before. A resumed process runs the
+//! sequence again from the start; a step found in the journal is not computed again: its value
+//! is read back, its party's random stream is set to where the first attempt left it, and its
+//! timers are the first attempt's (the report marks them resumed). Values in the run's store
+//! ([`super::Column`]) are journaled as references to their files, which the store then keeps.
+//!
+//! **File.** A header, then records, appended as steps finish and synced to the disk:
+//!
+//! | field | bytes |
+//! | --- | --- |
+//! | length of the rest | 4 (little-endian) |
+//! | kind (0 header, 1 step, 2 section) | 1 |
+//! | key | [`Wire`] string |
+//! | body | [`Wire`] bytes |
+//! | chain: SHA-256 of the previous record's chain, the length and the above | 32 |
+//!
+//! The header's key is the format's name and its body the run's identity ([`Identity`]: the
+//! commit, the parameters, the process's party and its secret seed). A record whose chain does
+//! not match, or a header of another identity, makes the journal unusable: it is refused in one
+//! line and the run starts afresh, never mixing two runs. A record cut short by the kill is
+//! dropped: its step runs again.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::primitives::wire::{decode, encode, Wire};
+use crate::{Error, Result};
+
+/// The format's name, the header's key.
+pub const FORMAT: &str = "db-sm-rsm journal v1";
+
+const HEADER: u8 = 0;
+/// A finished step.
+pub const STEP: u8 = 1;
+/// A finished section.
+pub const SECTION: u8 = 2;
+
+/// What a journal belongs to: a resumed run must have the same.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The code's commit (and whether its tree was dirty).
+    pub commit: String,
+    /// Every parameter that changes what the run computes, as one line.
+    pub parameters: String,
+    /// The party (or parties) of this process.
+    pub party: String,
+    /// The seed of this process's generators when the run has none in public (secret).
+    pub secret_seed: Option<[u8; 32]>,
+}
+
+crate::wire_struct!(impl Identity { wire commit, wire parameters, wire party, wire secret_seed });
+
+/// One record read back.
+#[derive(Clone, Debug)]
+struct Record {
+    kind: u8,
+    key: String,
+    body: Vec<u8>,
+}
+
+/// A process's journal: the records of a first attempt (if any) to resume from, and the file
+/// the new ones go to.
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+    chain: [u8; 32],
+    earlier: HashMap<(u8, String), Vec<u8>>,
+    /// Records of an earlier attempt read back so far.
+    resumed: usize,
+    identity: Identity,
+}
+
+impl std::fmt::Debug for Journal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Journal")
+            .field("path", &self.path)
+            .field("earlier", &self.earlier.len())
+            .finish()
+    }
+}
+
+/// Why an earlier journal cannot be resumed from (one line), or the records it holds.
+enum Earlier {
+    /// No journal there.
+    None,
+    /// A journal of this identity: its records, the chain of the last one and where it ends.
+    Resumable(Vec<Record>, [u8; 32], u64),
+    /// A journal that must not be used, and why.
+    Refused(String),
+}
+
+fn chain_of(prev: &[u8; 32], head: &[u8], payload: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(prev);
+    h.update(head);
+    h.update(payload);
+    h.finalize().into()
+}
+
+fn io_err(path: &Path, e: io::Error) -> Error {
+    Error::Storage(format!("the journal {}: {e}", path.display()))
+}
+
+/// A journal read back: its records, the chain of the last, the offset where it ends, and the
+/// damage found, if any.
+type ReadBack = (Vec<Record>, [u8; 32], u64, Option<String>);
+
+/// Reads the records of the journal at `path`, checking every chain; a record cut short at the
+/// end is left out (the kill came while it was written).
+fn read_records(path: &Path) -> io::Result<ReadBack> {
+    let mut bytes = Vec::new();
+    File::open(path)?.read_to_end(&mut bytes)?;
+    let mut records = Vec::new();
+    let (mut at, mut chain) = (0usize, [0u8; 32]);
+    loop {
+        let rest = &bytes[at..];
+        if rest.len() < 4 {
+            break;
+        }
+        let len = u32::from_le_bytes(rest[..4].try_into().expect("4 bytes")) as usize;
+        if rest.len() < 4 + len + 32 {
+            break;
+        }
+        let (head, payload) = (&rest[..4], &rest[4..4 + len]);
+        let want = chain_of(&chain, head, payload);
+        if rest[4 + len..4 + len + 32] != want {
+            let why = format!("record {} does not match the chain", records.len());
+            return Ok((records, chain, at as u64, Some(why)));
+        }
+        let parsed = payload.split_first().and_then(|(kind, mut inp)| {
+            let key = String::get(&mut inp).ok()?;
+            let body = Vec::<u8>::get(&mut inp).ok()?;
+            inp.is_empty().then_some(Record {
+                kind: *kind,
+                key,
+                body,
+            })
+        });
+        let Some(record) = parsed else {
+            let why = format!("record {} is malformed", records.len());
+            return Ok((records, chain, at as u64, Some(why)));
+        };
+        records.push(record);
+        chain = want;
+        at += 4 + len + 32;
+    }
+    Ok((records, chain, at as u64, None))
+}
+
+/// What the journal at `path` holds for a run of `identity`.
+fn inspect(path: &Path, identity: &Identity) -> Earlier {
+    if !path.exists() {
+        return Earlier::None;
+    }
+    let (records, chain, end, damage) = match read_records(path) {
+        Ok(r) => r,
+        Err(e) => return Earlier::Refused(format!("it cannot be read ({e})")),
+    };
+    if let Some(why) = damage {
+        return Earlier::Refused(format!("it is damaged ({why})"));
+    }
+    let header = match records.first() {
+        Some(r) if r.kind == HEADER && r.key == FORMAT => decode::<Identity>(&r.body).ok(),
+        Some(_) => None,
+        // Killed before the header was whole: nothing to resume.
+        None => return Earlier::None,
+    };
+    let Some(theirs) = header else {
+        return Earlier::Refused(format!("it is not a {FORMAT} file"));
+    };
+    if theirs.commit != identity.commit {
+        return Earlier::Refused(format!("it was made by commit {}", theirs.commit));
+    }
+    if theirs.parameters != identity.parameters {
+        return Earlier::Refused(format!(
+            "it was made with other parameters ({})",
+            theirs.parameters
+        ));
+    }
+    if theirs.party != identity.party {
+        return Earlier::Refused(format!("it is {}'s", theirs.party));
+    }
+    Earlier::Resumable(records, chain, end)
+}
+
+impl Journal {
+    /// The journal at `path` for a run of `identity`: an earlier attempt's, to resume from, if
+    /// it is one of this run (its secret seed then replaces `identity`'s); else a new one, after
+    /// `refused` is told in one line why an existing file was not used.
+    pub fn open(path: &Path, identity: Identity, refused: &mut dyn FnMut(&str)) -> Result<Journal> {
+        match inspect(path, &identity) {
+            Earlier::Resumable(records, chain, end) => {
+                let mut file = OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| io_err(path, e))?;
+                // A record cut short by the kill goes; the next one is written in its place.
+                file.set_len(end).map_err(|e| io_err(path, e))?;
+                file.seek(SeekFrom::End(0)).map_err(|e| io_err(path, e))?;
+                let first: Identity = decode(&records[0].body)?;
+                let earlier = records
+                    .into_iter()
+                    .skip(1)
+                    .map(|r| ((r.kind, r.key), r.body))
+                    .collect();
+                Ok(Journal {
+                    path: path.to_path_buf(),
+                    file,
+                    chain,
+                    earlier,
+                    resumed: 0,
+                    identity: Identity {
+                        secret_seed: first.secret_seed,
+                        ..identity
+                    },
+                })
+            }
+            other => {
+                if let Earlier::Refused(why) = other {
+                    refused(&format!(
+                        "the checkpoint {} is not used: {why}; the run starts afresh",
+                        path.display()
+                    ));
+                }
+                Self::create(path, identity)
+            }
+        }
+    }
+
+    /// A new journal at `path` (an existing file is replaced) with its header.
+    pub fn create(path: &Path, identity: Identity) -> Result<Journal> {
+        let file = File::create(path).map_err(|e| io_err(path, e))?;
+        let mut j = Journal {
+            path: path.to_path_buf(),
+            file,
+            chain: [0; 32],
+            earlier: HashMap::new(),
+            resumed: 0,
+            identity,
+        };
+        let header = encode(&j.identity);
+        j.append(HEADER, FORMAT, &header)?;
+        Ok(j)
+    }
+
+    /// The identity the journal was made for (with the first attempt's secret seed).
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// True iff an earlier attempt left records to resume from.
+    pub fn resuming(&self) -> bool {
+        self.earlier_count() > 0
+    }
+
+    /// How many records (steps and sections) an earlier attempt left.
+    pub fn earlier_count(&self) -> usize {
+        self.earlier.len() + self.resumed
+    }
+
+    /// How many of the earlier attempt's records have been read back.
+    pub fn resumed(&self) -> usize {
+        self.resumed
+    }
+
+    /// The body an earlier attempt journaled under `kind` and `key`, if any.
+    pub fn earlier(&mut self, kind: u8, key: &str) -> Option<Vec<u8>> {
+        let body = self.earlier.remove(&(kind, key.to_string()))?;
+        self.resumed += 1;
+        Some(body)
+    }
+
+    /// Appends a record and syncs it to the disk.
+    pub fn append(&mut self, kind: u8, key: &str, body: &[u8]) -> Result<()> {
+        let mut payload = vec![kind];
+        key.to_string().put(&mut payload);
+        body.to_vec().put(&mut payload);
+        let len = u32::try_from(payload.len())
+            .map_err(|_| Error::Storage("a journal record of more than 4 GiB".into()))?;
+        let head = len.to_le_bytes();
+        self.chain = chain_of(&self.chain, &head, &payload);
+        let mut rec = Vec::with_capacity(4 + payload.len() + 32);
+        rec.extend_from_slice(&head);
+        rec.extend_from_slice(&payload);
+        rec.extend_from_slice(&self.chain);
+        self.file
+            .write_all(&rec)
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| io_err(&self.path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(parameters: &str) -> Identity {
+        Identity {
+            commit: "abc".into(),
+            parameters: parameters.into(),
+            party: "all".into(),
+            secret_seed: Some([7; 32]),
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "db-sm-rsm-journal-test-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("journal")
+    }
+
+    #[test]
+    fn a_journal_resumes_its_own_run_and_refuses_another_or_a_damaged_one() {
+        let path = scratch("resume");
+        let mut j = Journal::create(&path, identity("n=3")).unwrap();
+        j.append(STEP, "a", b"one").unwrap();
+        j.append(STEP, "b", b"two").unwrap();
+        drop(j);
+        // Cut the last record short, as a kill while writing it would.
+        let len = std::fs::metadata(&path).unwrap().len();
+        let f = OpenOptions::new().write(true).open(&path).unwrap();
+        f.set_len(len - 5).unwrap();
+        let mut told = Vec::new();
+        let mut j =
+            Journal::open(&path, identity("n=3"), &mut |s| told.push(s.to_string())).unwrap();
+        assert!(told.is_empty() && j.resuming());
+        assert_eq!(j.earlier(STEP, "a").unwrap(), b"one");
+        assert!(
+            j.earlier(STEP, "b").is_none(),
+            "the record cut short is dropped"
+        );
+        j.append(STEP, "b", b"again").unwrap();
+        drop(j);
+        // Another run's parameters: refused in one line, a fresh journal.
+        let mut j =
+            Journal::open(&path, identity("n=4"), &mut |s| told.push(s.to_string())).unwrap();
+        assert!(!j.resuming() && j.earlier(STEP, "a").is_none());
+        assert_eq!(told.len(), 1);
+        assert!(told[0].contains("other parameters"), "{}", told[0]);
+        j.append(STEP, "a", b"x").unwrap();
+        drop(j);
+        // One byte changed: damaged.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 40;
+        bytes[last] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        told.clear();
+        let j = Journal::open(&path, identity("n=4"), &mut |s| told.push(s.to_string())).unwrap();
+        assert!(!j.resuming());
+        assert!(told[0].contains("damaged"), "{}", told[0]);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}
