@@ -4,10 +4,11 @@
 //! a damaged checkpoint, or one of other parameters, is refused in one line and the run starts
 //! afresh.
 
+#[allow(dead_code)]
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -45,12 +46,7 @@ fn run_to_end(args: &[String]) -> (i32, String) {
 /// Starts the run and kills it (SIGKILL) once its journal names a step of `section`: the
 /// checkpoint it leaves.
 fn run_and_kill_in(args: &[String], dir: &Path, section: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"))
-        .args(args)
-        .env(
-            "DBSM_KEY_CACHE",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/dbsm-keys"),
-        )
+    let mut child = common::command(args)
         .env("SUITE_PROGRESS", "off")
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -8,19 +8,23 @@ use std::sync::Mutex;
 use db_sm_rsm::measurement::format::parse_status_line;
 use db_sm_rsm::protocol::tamper::Tamper;
 
-/// Runs `db-sm-rsm` with `args`: (exit code, stdout, stderr). Seeded runs keep their generated
-/// keys in one cache under the target directory, so each seed's keys are searched once; no
-/// calibration file is read unless the arguments name one.
-pub fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"))
-        .args(args)
+/// The command `db-sm-rsm args`. Seeded runs keep their generated keys in one cache under the
+/// target directory, so each seed's keys are searched once; no calibration file is read unless
+/// the arguments name one.
+pub fn command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_db-sm-rsm"));
+    c.args(args)
         .env(
             "DBSM_KEY_CACHE",
             concat!(env!("CARGO_TARGET_TMPDIR"), "/dbsm-keys"),
         )
-        .env_remove("DBSM_CALIBRATION")
-        .output()
-        .expect("the binary runs");
+        .env_remove("DBSM_CALIBRATION");
+    c
+}
+
+/// Runs `db-sm-rsm` with `args` ([`command`]): (exit code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = command(args).output().expect("the binary runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
