@@ -7,7 +7,10 @@
 //!    address of its mesh listener);
 //! 2. coordinator -> party: [`Plan`] (JSON: parties, variant, every party's mesh address and
 //!    certificate, the fault to commit if any), then the public inputs (binary);
-//! 3. coordinator -> party: the dealer's preprocessing material (binary, [`crate::dealer`]);
+//! 3. party -> coordinator: `loaded`, once it has read them and loaded its files; when every
+//!    party has, coordinator -> party: the dealer's preprocessing material (binary,
+//!    [`crate::dealer`]). Nothing the dealer sends is then in flight while a party still reads
+//!    what came before, so each phase's byte count is its own (a TLS link reads ahead);
 //! 4. the parties connect their mesh; party -> coordinator: `ready`;
 //! 5. coordinator -> every party: `go`, so that online phases start together and no dealing
 //!    overlaps them;

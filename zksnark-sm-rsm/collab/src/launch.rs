@@ -17,8 +17,8 @@
 //! gets nothing.
 //!
 //! One function per step of a run, named after its label in the report: `introduce` (the
-//! certificates over the pipes), `join` (the parties connect and say hello), `plan`, `dealer`,
-//! `go`, `online` (following each party's steps), `bye`, and the verdict.
+//! certificates over the pipes), `join` (the parties connect and say hello), `plan`, `loaded`,
+//! `dealer`, `go`, `online` (following each party's steps), `bye`, and the verdict.
 
 use std::io::BufReader;
 use std::net::{SocketAddr, TcpListener};
@@ -185,6 +185,7 @@ fn coordinate(
     let (mut links, peers) = join(launch, &listener, &me, &certs, children, report)?;
     let inputs = st.r1cs.public_inputs(st.w);
     plan(launch, &mut links, variant, &peers, &certs, &inputs)?;
+    loaded(&mut links)?;
     dealer(launch, st, variant, &mut links, report)?;
     go(&mut links)?;
     let (mut links, ends) = online(links, children, launch.kill.as_ref());
@@ -401,6 +402,17 @@ fn plan(
             },
         )?;
         link.send(&inputs_body)?;
+    }
+    Ok(())
+}
+
+/// `loaded`: waits until every party has read its plan and inputs and loaded its files, so that
+/// nothing the dealer sends is in flight while a party reads what came before it: a TLS link
+/// reads ahead, and each phase's bytes would otherwise blur into the phase before it.
+fn loaded(links: &mut [Link]) -> Result<(), Error> {
+    for (j, link) in links.iter_mut().enumerate() {
+        let _: String = recv_json(link, "a party's loaded")
+            .map_err(|e| Error::Invalid(format!("party {j} before its preprocessing: {e}")))?;
     }
     Ok(())
 }

@@ -63,6 +63,7 @@ pub fn party_main(args: &PartyArgs) -> Result<PartyFigures, Error> {
     let (loaded, load) = timed(|| load(&args.r1cs, &args.pk, &plan, &mut link));
     let loaded = loaded?;
     figures.load = load;
+    send_json(&mut link, &"loaded")?;
     let tamper = plan.tamper.as_deref().map(Tamper::parse).transpose()?;
     let shares = preprocessing(args.id, &plan, &mut link, tamper, &mut figures)?;
     let (mesh, connect) =

@@ -95,10 +95,14 @@ fn parties_prove_and_every_byte_is_accounted_for() {
             assert_eq!(p["refused_connections"], serde_json::json!([]));
         }
         assert_eq!(run["refused_connections"], serde_json::json!([]));
-        // The dealer sends party 0 its explicit shares and everyone else a seed.
+        // The dealer sends party 0 its explicit shares and everyone else a seed; each party
+        // received on its socket exactly what the dealer sent it, TLS records included.
         let dealt = run["dealer"]["bytes_sent_per_party"].as_array().unwrap();
         assert!(dealt[0].as_u64().unwrap() > 32 * n);
         assert!(dealt[1..].iter().all(|b| b.as_u64().unwrap() < 200));
+        for (p, sent) in parties.iter().zip(dealt) {
+            assert_eq!(p["preprocessing"]["bytes_received"], *sent, "{variant}");
+        }
     }
     check_schema(r);
 }
