@@ -264,15 +264,18 @@ pub fn accept_pinned(
         if peers.iter().flatten().count() == wanted {
             break Ok(());
         }
-        match listener.accept() {
+        // A connection accepted now is handed to its own thread; the checks below run whatever
+        // comes in, so that a flood of connections cannot starve them.
+        let quiet = match listener.accept() {
+            Ok((socket, from)) if pending.len() >= MAX_HANDSHAKES => {
+                drop(socket);
+                refused.push(Refused {
+                    from: from.to_string(),
+                    why: format!("{MAX_HANDSHAKES} handshakes were already running"),
+                });
+                false
+            }
             Ok((socket, from)) => {
-                if pending.len() >= MAX_HANDSHAKES {
-                    refused.push(Refused {
-                        from: from.to_string(),
-                        why: format!("{MAX_HANDSHAKES} handshakes were already running"),
-                    });
-                    continue;
-                }
                 let clone = socket
                     .set_nonblocking(false)
                     .and_then(|()| bound(&socket, HANDSHAKE_TIMEOUT.min(timeout)))
@@ -298,11 +301,11 @@ pub fn accept_pinned(
                         why: e.to_string(),
                     }),
                 }
-                continue;
+                false
             }
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => true,
             Err(e) => break Err(e.into()),
-        }
+        };
         if let Err(e) = watch() {
             break Err(e);
         }
@@ -323,7 +326,9 @@ pub fn accept_pinned(
                 }
             )));
         }
-        let Ok((key, from, result)) = rx.recv_timeout(Duration::from_millis(10)) else {
+        // Waits a little only when nobody is connecting.
+        let wait = Duration::from_millis(if quiet { 10 } else { 0 });
+        let Ok((key, from, result)) = rx.recv_timeout(wait) else {
             continue;
         };
         pending.remove(&key);
