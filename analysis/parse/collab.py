@@ -7,7 +7,8 @@ process and thread count: the measured counterpart of the paper's 2x rule.
 
 The report is the suite's envelope around collab-groth16's body: the envelope's `passed` is the
 verdict; each run's status only says which run failed. Each run also states its security model
-(a deviation aborts the run or yields a proof every party rejects; plain TCP; trusted dealer).
+(a deviation aborts the run or yields a proof every party rejects; TLS 1.3 links, mutually
+authenticated and pinned; trusted dealer).
 
 The network the parties ran under (netem's profile: `none` for the host's loopback, or `lan`,
 `region`, `wan`, a custom name) goes to the `mode` column, so that one circuit's runs under

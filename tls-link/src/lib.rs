@@ -293,6 +293,26 @@ impl Link {
         Link::handshake(Connection::Server(conn), socket)
     }
 
+    /// The server side of the handshake on a connection the caller accepted itself: a caller
+    /// that bounds the handshake with the socket's timeouts (a peer that connects and stays
+    /// silent), or runs several handshakes at once, or keeps a clone of the socket to ask the
+    /// kernel about it. The socket's timeouts stay as the caller set them.
+    pub fn accept_on(socket: TcpStream, config: Arc<ServerConfig>) -> io::Result<Link> {
+        let conn = ServerConnection::new(config).map_err(io::Error::other)?;
+        Link::handshake(Connection::Server(conn), socket)
+    }
+
+    /// The client side of the handshake on a socket the caller connected (see
+    /// [`Link::accept_on`]).
+    pub fn connect_on(socket: TcpStream, config: Arc<ClientConfig>) -> io::Result<Link> {
+        let conn = ClientConnection::new(
+            config,
+            ServerName::try_from("localhost").expect("a valid name"),
+        )
+        .map_err(io::Error::other)?;
+        Link::handshake(Connection::Client(conn), socket)
+    }
+
     fn handshake(mut conn: Connection, socket: TcpStream) -> io::Result<Link> {
         socket.set_nodelay(true)?;
         let sent = AtomicU64::new(0);

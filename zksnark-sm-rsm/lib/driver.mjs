@@ -4,8 +4,10 @@
 //     native one (ark-groth16 binary) and snarkjs on its circom-format export;
 //   * optimized: the constraint-minimal arkworks circuit (zksnark-optimized), proven by the
 //     same native binary and by snarkjs with the same thread count, after the ZoKrates circuit.
-// Where the native prover and snarkjs both ran on a circuit, each verifier checks the other's
-// proof: a disagreement fails the run.
+// Every verifier checks every proof against the public inputs the suite expects (its own Baby
+// Jubjub parameters and H, the statement's C or v, the root: lib/verifier.mjs), never against
+// the prover's. Where the native prover and snarkjs both ran on a circuit, each verifier checks
+// the other's proof: a disagreement fails the run.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -19,13 +21,14 @@ import { PKG_DIR, jsVersions, textReport, writeAtomic } from "./report.mjs";
 import { powersOfTau, ptauPower, r1csInfo, runSnarkjs, snarkjsVerifies, snarkjsVersion } from "./snarkjs.mjs";
 import { sumTimes, timed } from "./timing.mjs";
 import { VARIANTS } from "./circuits.mjs";
+import { expectedPublicInputs, sameInputs } from "./verifier.mjs";
 
 export const PROVERS = ["wasm", "native", "snarkjs"];
 export const CIRCUITS = ["zokrates", "optimized"];
 export { VARIANTS };
 
 /** The version of the body's schema (docs/report.schema.json). */
-export const BODY_VERSION = 3;
+export const BODY_VERSION = 4;
 
 /**
  * The fixes in force, one line each, `"<code>: <what this run does>"`; docs/fixes.md defines
@@ -98,18 +101,26 @@ export function grothOperations({ constraints, wires, publicInputs }) {
 }
 const maxRssMib = () => process.resourceUsage().maxRSS / 1024;
 
+/** What the VERIFIER section says about the public inputs it checked the proof against. */
+const publicInputsLine = (asExpected) =>
+  "Public inputs: the suite's (its Baby Jubjub parameters and H, the statement, the root)" +
+  (asExpected ? "; the prover's were the same" : "; the prover's differ");
+
 /** One prover's four sections in the paper's text layout. */
-function proverText({ computationLines, computation, setupLines, setupTime, proverLines, proverTime, verifyTime, status }) {
+function proverText({ computationLines, computation, setupLines, setupTime, proverLines, proverTime, verifyTime, status, asExpected }) {
   return textReport([
     ["COMPUTATION", { lines: computationLines, time: computation }],
     ["TRUSTED SETUP", { lines: setupLines, time: setupTime }],
     ["PROVER", { lines: proverLines, time: proverTime }],
-    ["VERIFIER", { lines: ["Performing verification...", status], time: verifyTime }],
+    ["VERIFIER", { lines: ["Performing verification...", publicInputsLine(asExpected), status], time: verifyTime }],
   ]);
 }
 
-/** The native prover on one circuit's files; the entry of report.json and its text. */
-function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witness, constraints, log, text }) {
+/**
+ * The native prover on one circuit's files, its verifier given the expected public inputs
+ * (`expected.file`); the entry of report.json and its text.
+ */
+function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witness, constraints, log, text, expected }) {
   log(`circuit ${circuit}: TRUSTED SETUP + PROVER + VERIFIER: zksnark-prover run, ${threads} thread(s)`);
   const jsRss = maxRssMib();
   const files = {
@@ -117,7 +128,7 @@ function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witne
     vk: path.join(build, `${circuit}-native-vk.json`),
     public: path.join(build, `${circuit}-native-public.json`),
   };
-  const nat = runNativeProver({ r1cs, wtns, threads, seed, out: path.join(build, `${circuit}-native.json`), files });
+  const nat = runNativeProver({ r1cs, wtns, threads, seed, out: path.join(build, `${circuit}-native.json`), files, expectPublic: expected.file });
   if (nat.constraints !== undefined && nat.constraints !== constraints) {
     // The circuit's builder counts the constraints it wrote; the file must hold the same.
     throw new Error(`native prover read ${nat.constraints} constraints of the ${circuit} circuit, its builder wrote ${constraints}`);
@@ -135,6 +146,7 @@ function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witne
     setup_components: { compile, setup: nat.phases.setup },
     prover_components: { witness, proof: nat.phases.prove },
     status: nat.status,
+    public_inputs_as_expected: nat.witness_public_inputs_as_expected,
     peak_rss_mib: typeof nat.peak_rss_mib === "number" ? nat.peak_rss_mib : null,
     js_peak_rss_mib: jsRss,
     threads,
@@ -161,6 +173,7 @@ function nativeEntry({ circuit, r1cs, wtns, threads, seed, build, compile, witne
     proverTime: sections.PROVER,
     verifyTime: sections.VERIFIER,
     status: nat.status,
+    asExpected: entry.public_inputs_as_expected,
   });
   return { entry, text: body, versions: nat.versions ?? {}, files };
 }
@@ -171,10 +184,14 @@ export function ptauSource(ptau) {
   return `generated by ${ptau.by} ${when}; one participant: a benchmark's setup, not a trusted one`;
 }
 
-/** One snarkjs entry of report.json and its text (setup, prove, verify on the circuit's files). */
-async function snarkjsEntry({ circuit, r1cs, wtns, threads, build, compile, witness, log, text, ptau, entropy }) {
+/**
+ * One snarkjs entry of report.json and its text (setup, prove, and verify against the expected
+ * public inputs, on the circuit's files).
+ */
+async function snarkjsEntry({ circuit, r1cs, wtns, threads, build, compile, witness, log, text, ptau, entropy, expected }) {
   log(`circuit ${circuit}: TRUSTED SETUP + PROVER + VERIFIER: snarkjs, ${threads === 1 ? "1 thread" : "all CPUs"}`);
-  const s = await runSnarkjs({ name: circuit, r1cs, wtns, ptau: ptau.file, build, threads, entropy: entropy() });
+  const s = await runSnarkjs({ name: circuit, r1cs, wtns, ptau: ptau.file, build, threads, entropy: entropy(), expected: expected.inputs });
+  const asExpected = sameInputs(s.publicSignals, expected.inputs);
   const status = s.verified ? "PASSED" : "FAILED";
   log(`circuit ${circuit}: snarkjs: ${status}`);
   const sections = {
@@ -189,6 +206,7 @@ async function snarkjsEntry({ circuit, r1cs, wtns, threads, build, compile, witn
     setup_components: { compile, setup: s.setup, powers_of_tau: ptau.time },
     prover_components: { witness, proof: s.proof },
     status,
+    public_inputs_as_expected: asExpected,
     peak_rss_mib: maxRssMib(),
     threads: s.threads,
   };
@@ -212,20 +230,22 @@ async function snarkjsEntry({ circuit, r1cs, wtns, threads, build, compile, witn
     proverTime: sections.PROVER,
     verifyTime: sections.VERIFIER,
     status,
+    asExpected,
   });
   return { entry, text: body, files: s.files, publicSignals: s.publicSignals };
 }
 
 /**
- * Each verifier on the other prover's proof: snarkjs on the native proof and key (converted to
- * its JSON form by zksnark-prover), the native verifier on snarkjs's; and both saw the same
- * public inputs. Records the outcome in both entries; returns whether everything agreed.
+ * Each verifier on the other prover's proof, both against the expected public inputs: snarkjs on
+ * the native proof and key (converted to its JSON form by zksnark-prover), the native verifier
+ * on snarkjs's; and both provers had the same public inputs. Records the outcome in both
+ * entries; returns whether everything agreed.
  */
-async function crossVerify({ nat, snark, log, circuit }) {
+async function crossVerify({ nat, snark, log, circuit, expected }) {
   const nativePublic = JSON.parse(readFileSync(nat.files.public, "utf8"));
   const samePublic = JSON.stringify(nativePublic) === JSON.stringify(snark.publicSignals);
-  const bySnarkjs = await snarkjsVerifies({ vk: nat.files.vk, proof: nat.files.proof, publicSignals: nativePublic });
-  const byNative = nativeVerifies({ vk: snark.files.vk, proof: snark.files.proof, publicFile: snark.files.public });
+  const bySnarkjs = await snarkjsVerifies({ vk: nat.files.vk, proof: nat.files.proof, publicSignals: expected.inputs });
+  const byNative = nativeVerifies({ vk: snark.files.vk, proof: snark.files.proof, publicFile: expected.file });
   nat.entry.checked_by = { snarkjs: bySnarkjs };
   snark.entry.checked_by = { native: byNative };
   nat.entry.same_public_inputs = samePublic;
@@ -237,7 +257,7 @@ async function crossVerify({ nat, snark, log, circuit }) {
 }
 
 /** The ZoKrates circuit: compile, witness, then each requested prover. */
-async function runZokrates({ inst, build, provers, threads, seed, rngs, log, shared, ptauFor }) {
+async function runZokrates({ inst, build, provers, threads, seed, rngs, log, shared, ptauFor, expected }) {
   const wantWasm = provers.includes("wasm");
   const wantNative = provers.includes("native");
   const wantSnarkjs = provers.includes("snarkjs");
@@ -271,7 +291,13 @@ async function runZokrates({ inst, build, provers, threads, seed, rngs, log, sha
   });
   const witness = witnessed.value;
 
-  const entry = { name: "zokrates", description: CIRCUIT_INFO.zokrates.description, constraints, provers: {} };
+  const entry = {
+    name: "zokrates",
+    description: CIRCUIT_INFO.zokrates.description,
+    constraints,
+    expected_public_inputs: expected.zokrates.inputs,
+    provers: {},
+  };
   const texts = {};
   const versions = {};
   const text = {
@@ -289,8 +315,10 @@ async function runZokrates({ inst, build, provers, threads, seed, rngs, log, sha
     writeFileSync(path.join(build, "proof.json"), JSON.stringify(proving.value));
     writeFileSync(path.join(build, "verification.key"), JSON.stringify(setup.value.vk));
     log("circuit zokrates: VERIFIER: wasm verifying");
-    const verifying = await timed(async () => zok.verify(setup.value.vk, proving.value));
+    // The verifier's own public inputs, not the ones the proof carries.
+    const verifying = await timed(async () => zok.verifyAgainst(setup.value.vk, proving.value, expected.zokrates.inputs));
     const status = verifying.value ? "PASSED" : "FAILED";
+    const asExpected = sameInputs(proving.value.inputs, expected.zokrates.inputs);
     log(`circuit zokrates: wasm: ${status}`);
     const sections = {
       COMPUTATION: shared.computation,
@@ -304,6 +332,7 @@ async function runZokrates({ inst, build, provers, threads, seed, rngs, log, sha
       setup_components: { compile: compiled.time, setup: setup.time },
       prover_components: { witness: witnessed.time, proof: proving.time },
       status,
+      public_inputs_as_expected: asExpected,
       peak_rss_mib: maxRssMib(),
       threads: 1,
     };
@@ -316,10 +345,11 @@ async function runZokrates({ inst, build, provers, threads, seed, rngs, log, sha
       proverTime: sections.PROVER,
       verifyTime: sections.VERIFIER,
       status,
+      asExpected,
     });
   }
 
-  const common = { circuit: "zokrates", r1cs: r1csFile, wtns: wtnsFile, threads, build, compile: compiled.time, witness: witnessed.time, log, text };
+  const common = { circuit: "zokrates", expected: expected.zokrates, r1cs: r1csFile, wtns: wtnsFile, threads, build, compile: compiled.time, witness: witnessed.time, log, text };
   const more = await otherProvers({ ...common, wantNative, wantSnarkjs, seed, constraints, rngs, ptauFor });
   Object.assign(entry.provers, more.entries);
   Object.assign(texts, more.texts);
@@ -347,12 +377,12 @@ async function otherProvers({ wantNative, wantSnarkjs, seed, constraints, rngs, 
     entries.snarkjs = snark.entry;
     texts.snarkjs = snark.text;
   }
-  const agreed = nat && snark ? await crossVerify({ nat, snark, log: common.log, circuit: common.circuit }) : true;
+  const agreed = nat && snark ? await crossVerify({ nat, snark, log: common.log, circuit: common.circuit, expected: common.expected }) : true;
   return { entries, texts, versions, agreed };
 }
 
 /** The optimized circuit: zksnark-optimized builds circuit and witness; the native prover and snarkjs prove. */
-async function runOptimized({ inst, build, provers, threads, seed, rngs, log, shared, ptauFor }) {
+async function runOptimized({ inst, build, provers, threads, seed, rngs, log, shared, ptauFor, expected }) {
   const r1csFile = path.join(build, "optimized.r1cs");
   const wtnsFile = path.join(build, "optimized.wtns");
   log("circuit optimized: TRUSTED SETUP + PROVER: zksnark-optimized builds the circuit and the witness");
@@ -377,6 +407,7 @@ async function runOptimized({ inst, build, provers, threads, seed, rngs, log, sh
   };
   const common = {
     circuit: "optimized",
+    expected: expected.optimized,
     r1cs: r1csFile,
     wtns: wtnsFile,
     threads,
@@ -401,6 +432,7 @@ async function runOptimized({ inst, build, provers, threads, seed, rngs, log, sh
     constraints: built.constraints,
     wires: built.wires,
     components: built.components,
+    expected_public_inputs: expected.optimized.inputs,
     provers: more.entries,
   };
   return { entry, texts: more.texts, versions: { ...more.versions, ...built.versions }, agreed: more.agreed };
@@ -483,6 +515,21 @@ async function computation({ statement, hash, variant, n, rngs, log, inputs, bui
 }
 
 /**
+ * The public inputs every verifier of each circuit is given (lib/verifier.mjs), and the file the
+ * native verifier reads them from.
+ */
+function expectations(inst, circuits, build) {
+  const out = {};
+  for (const circuit of circuits) {
+    const inputs = expectedPublicInputs(inst, circuit);
+    const file = path.join(build, `${circuit}-expected-public.json`);
+    writeFileSync(file, JSON.stringify(inputs));
+    out[circuit] = { inputs, file };
+  }
+  return out;
+}
+
+/**
  * snarkjs's powers of tau, generated once for the largest circuit of the run (the first asks):
  * `forCircuit(r1cs)` returns a file large enough for that circuit; `report()` is the body's
  * `powers_of_tau` (null if no circuit asked).
@@ -552,6 +599,7 @@ export async function runExperiment(opts) {
     log(`statement=${statement} hash=${hash} n=${n} variant=${variant} circuits=${circuits.join(",")} provers=${provers.join(",")} threads=${threads} build=${build}`);
 
     const { inst, shared } = await computation({ statement, hash, variant, n, rngs, log, inputs, build });
+    const expected = expectations(inst, circuits, build);
     const ptau = powersOfTauOnce({ generator: ptauGenerator, build, threads, seed, rngs, log });
     const ptauFor = ptau.forCircuit;
 
@@ -573,7 +621,7 @@ export async function runExperiment(opts) {
       versions: { ...jsVersions(), snarkjs: snarkjsVersion(PKG_DIR), zokrates: null, "zksnark-prover": null, "ark-groth16": null },
     };
     const files = {};
-    const proverOpts = { inst, build, provers, threads, seed, rngs, log, shared, ptauFor };
+    const proverOpts = { inst, build, provers, threads, seed, rngs, log, shared, ptauFor, expected };
     let agreed = true;
     if (wantZokrates) {
       const z = await runZokrates(proverOpts);

@@ -63,12 +63,15 @@ export function readEnveloped(file, tool) {
 /**
  * `zksnark-prover run`: setup + prove + verify in one process, with an explicit thread count;
  * `files` (proof, vk, public) receive the proof and key in snarkjs's JSON form and the public
- * inputs. Returns the report's body with the phases checked.
+ * inputs (the witness's). With `expectPublic` (a JSON file of the verifier's public inputs) its
+ * verifier checks the proof against those, not the witness's. Returns the report's body with
+ * the phases checked.
  */
-export function runNativeProver({ r1cs, wtns, threads, seed, out, files, bin = nativeProverPath() }) {
+export function runNativeProver({ r1cs, wtns, threads, seed, out, files, expectPublic, bin = nativeProverPath() }) {
   requireNativeProver(bin);
   const args = ["run", "--r1cs", r1cs, "--wtns", wtns, "--threads", String(threads), "--out", out];
   if (files) args.push("--proof", files.proof, "--vk", files.vk, "--public", files.public);
+  if (expectPublic) args.push("--expect-public", expectPublic);
   if (seed !== null && seed !== undefined) args.push("--seed", seed);
   const res = spawnSync(bin, args, {
     // All its output goes to our stderr (our stdout stays clean); rayon also honours
@@ -91,6 +94,9 @@ export function runNativeProver({ r1cs, wtns, threads, seed, out, files, bin = n
   // The exit status and the report must agree: trust neither otherwise.
   if ((json.status === "PASSED") !== (res.status === 0) || report.passed !== (json.status === "PASSED")) {
     throw new Error(`${bin} exited with ${res.status ?? res.signal} but reported ${json.status}`);
+  }
+  if (expectPublic && (json.verified_against !== "expected" || typeof json.witness_public_inputs_as_expected !== "boolean")) {
+    throw new Error(`${bin} was given the expected public inputs but says it verified against ${JSON.stringify(json.verified_against)}`);
   }
   return { ...json, phases };
 }

@@ -162,10 +162,12 @@ async function snarkjsPowersOfTau({ power, entropy, dir = ptauDir() }) {
 }
 
 /**
- * snarkjs on one circuit's files: setup (zkey new + one contribution), prove, verify; the
- * proof, the public signals and the verification key written to `build` for cross-checks.
+ * snarkjs on one circuit's files: setup (zkey new + one contribution), prove, and verify against
+ * `expected`, the verifier's public inputs (decimal strings, lib/verifier.mjs), not the
+ * prover's; the proof, the prover's public signals and the verification key written to `build`
+ * for cross-checks.
  */
-export async function runSnarkjs({ name, r1cs, wtns, ptau, build, threads, entropy }) {
+export async function runSnarkjs({ name, r1cs, wtns, ptau, build, threads, entropy, expected }) {
   const zkey0 = path.join(build, `${name}-snarkjs-0.zkey`);
   const zkey = path.join(build, `${name}-snarkjs.zkey`);
   const setup = await timed(async () => {
@@ -178,7 +180,7 @@ export async function runSnarkjs({ name, r1cs, wtns, ptau, build, threads, entro
     snarkjs.groth16.prove(zkey, wtns, quiet, { singleThread: threads === 1 }),
   );
   const { proof, publicSignals } = proving.value;
-  const verifying = await timed(async () => snarkjs.groth16.verify(vk, publicSignals, proof, quiet));
+  const verifying = await timed(async () => snarkjs.groth16.verify(vk, expected, proof, quiet));
   const files = {
     proof: path.join(build, `${name}-snarkjs-proof.json`),
     vk: path.join(build, `${name}-snarkjs-vk.json`),

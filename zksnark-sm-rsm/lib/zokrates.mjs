@@ -1,6 +1,7 @@
 // zokrates-js (ZoKrates 0.8.8 compiled to WebAssembly) with the paper's defaults:
 // backend ark, scheme g16, curve bn128. Its prover is single-threaded wasm.
 import { initialize } from "zokrates-js";
+import { zokratesHex } from "./verifier.mjs";
 
 export const OPTIONS = { backend: "ark", scheme: "g16", curve: "bn128" };
 
@@ -36,7 +37,18 @@ export async function prove(program, witness, pk, entropy) {
   return entropy === undefined ? zk.generateProof(program, witness, pk) : zk.generateProof(program, witness, pk, entropy);
 }
 
-/** true iff the proof verifies; a malformed proof (say a point off the curve) counts as false. */
+/**
+ * true iff the proof verifies for the public inputs `inputs` (decimal strings: the verifier's
+ * own, lib/verifier.mjs), whatever inputs the proof carries.
+ */
+export async function verifyAgainst(vk, proof, inputs) {
+  return verify(vk, { ...proof, inputs: inputs.map(zokratesHex) });
+}
+
+/**
+ * true iff the proof verifies for the public inputs it carries (its prover's); a malformed proof
+ * (say a point off the curve) counts as false.
+ */
 export async function verify(vk, proof) {
   const zk = await zokrates();
   try {

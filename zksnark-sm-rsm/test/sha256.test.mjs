@@ -8,10 +8,13 @@ import * as zok from "../lib/zokrates.mjs";
 import { Rng } from "../lib/rng.mjs";
 import { buildInstance } from "../lib/statement.mjs";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import * as snarkjs from "snarkjs";
 import { u32Words } from "../lib/hash.mjs";
 import { optimizedBuilderPath } from "../lib/optimized.mjs";
+import { expectedPublicInputs } from "../lib/verifier.mjs";
 import { OPTIMIZED_SKIP, runDriver, seedHex } from "./helpers.mjs";
 
 const flipWord = (w) => `0x${(Number.parseInt(w, 16) ^ 1).toString(16).padStart(8, "0")}`;
@@ -22,11 +25,25 @@ for (const statement of ["sm", "rsm"]) {
     let artifacts;
     before(async () => {
       inst = await buildInstance({ statement, hash: "sha256", n: 2, rng: new Rng(seedHex(5)) });
-      artifacts = await zok.compile(inst.program);
+      artifacts = await zok.compile(inst.program, { snarkjs: true });
     });
 
-    test("the honest inputs give a witness", async () => {
-      await zok.computeWitness(artifacts, inst.args);
+    test("the honest inputs give a witness, whose public inputs are the ones the verifier expects", async () => {
+      const w = await zok.computeWitness(artifacts, inst.args, { snarkjs: true });
+      // The root's eight u32 words are public inputs of their own, one field element each.
+      const dir = mkdtempSync(path.join(os.tmpdir(), "zksnark-sha256-"));
+      try {
+        writeFileSync(path.join(dir, "c.r1cs"), artifacts.snarkjs.program);
+        writeFileSync(path.join(dir, "c.wtns"), w.snarkjs.witness);
+        const { nPubInputs, nOutputs } = await snarkjs.r1cs.info(path.join(dir, "c.r1cs"));
+        const wires = await snarkjs.wtns.exportJson(path.join(dir, "c.wtns"));
+        const expected = expectedPublicInputs(inst, "zokrates");
+        assert.equal(nPubInputs + nOutputs, expected.length);
+        assert.deepEqual(wires.slice(1, 1 + expected.length).map(String), expected);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await globalThis.curve_bn128?.terminate();
+      }
     });
 
     test("a wrong sibling, a wrong root or a wrong v gives no witness", async () => {

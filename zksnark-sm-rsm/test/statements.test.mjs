@@ -46,9 +46,12 @@ function checkJson(report, { statement, n, depth, provers, circuits }) {
   const zk = rep.circuits.zokrates;
   assert.ok(Number.isInteger(zk.constraints) && zk.constraints > 25000);
   assert.deepEqual(Object.keys(zk.provers).sort(), provers.slice().sort());
+  // Every verifier was given the suite's public inputs: its parameters, C or v, H, the root.
+  assert.equal(zk.expected_public_inputs.length, statement === "sm" ? 14 : 13);
   for (const p of provers) {
     const r = zk.provers[p];
     assert.equal(r.status, "PASSED");
+    assert.equal(r.public_inputs_as_expected, true, p);
     for (const s of SECTIONS) for (const k of ["real", "user", "sys"]) assert.ok(r.sections[s][k] >= 0, `${p} ${s} ${k}`);
     assert.ok(r.prover_components.witness.real > 0 && r.prover_components.proof.real > 0);
     // PROVER is witness + proof, as the paper timed it.
@@ -67,6 +70,8 @@ function checkJson(report, { statement, n, depth, provers, circuits }) {
     assert.deepEqual(Object.keys(o.provers), ["native"]);
     assert.equal(o.provers.native.status, "PASSED");
     assert.equal(o.provers.native.public_inputs, statement === "sm" ? 3 : 2);
+    assert.equal(o.expected_public_inputs.length, o.provers.native.public_inputs);
+    assert.equal(o.provers.native.public_inputs_as_expected, true);
     assert.equal(rep.comparison.prover, "native");
     assert.equal(rep.comparison.constraints_ratio, o.constraints / zk.constraints);
     assert.ok(rep.comparison.proof_user_ratio > 0);

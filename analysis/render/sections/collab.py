@@ -24,9 +24,10 @@ NOTE = (
     "every value opened before C, checked before C is opened; C, the Beaver products and h carry no MAC. "
     "So a deviation makes the run abort, or yields a proof every party rejects (each party runs the Groth16 "
     "verifier); never an accepted false proof. No fairness. In both variants the dealer is trusted (it deals "
-    "honestly and colludes with no party) and the channels are plain TCP, neither encrypted nor "
-    "authenticated; with a seed, the setup's, dealer's and parties' randomness is derived from the public "
-    "seed (not secret). Parties share this machine's cores, so wall times stretch with m; CPU times do not."
+    "honestly and colludes with no party) and the channels are TLS 1.3, mutually authenticated with "
+    "pinned certificates; with a seed, the setup's, dealer's and parties' randomness is derived from the "
+    "public seed (not secret). Parties share this machine's cores, so wall times stretch with m; CPU times "
+    "do not."
 )
 
 

@@ -24,7 +24,10 @@ ZK_NOTE = (
     "proof (as the paper timed it); CPU = user + sys (the paper's user + sys equals its real time, "
     "2.178/2.179 s). 'variant' is the circuits' statement: 'sound' (v < L enforced, padding leaves nobody "
     "opens; fixes Z1 and Z2 below) or 'as-published' (the paper's statement, which accepts v + kL in RSM "
-    "and 0 through a padding leaf)."
+    "and 0 through a padding leaf). Every verifier checks every proof against public inputs the suite "
+    "computes (its Baby Jubjub parameters and H, C or v, the root), never the prover's: the ZoKrates "
+    "program takes the curve's parameters and H as inputs nothing constrains, so a proof made with other "
+    "ones is rejected."
 )
 
 SHA256_NOTE = (

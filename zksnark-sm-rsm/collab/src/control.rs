@@ -1,10 +1,16 @@
-//! The control messages between the coordinator and each party, over one TCP connection per
-//! party, as frames of [`crate::net`]:
+//! The control messages between the coordinator and each party, over one mutually
+//! authenticated TLS link per party, as frames of [`crate::net`]. Before them, each process has
+//! learnt the other's certificate over the launcher's pipes ([`crate::identity`]), and the
+//! coordinator knows a party's id by the certificate it presented.
 //!
-//! 1. party -> coordinator: [`Hello`] (JSON: its id and the address of its mesh listener);
-//! 2. coordinator -> party: [`Plan`] (JSON: parties, variant, every party's mesh address, the
-//!    fault to commit if any), then the public inputs (binary);
-//! 3. coordinator -> party: the dealer's preprocessing material (binary, [`crate::dealer`]);
+//! 1. party -> coordinator: [`Hello`] (JSON: its id, which must be its certificate's, and the
+//!    address of its mesh listener);
+//! 2. coordinator -> party: [`Plan`] (JSON: parties, variant, every party's mesh address and
+//!    certificate, the fault to commit if any), then the public inputs (binary);
+//! 3. party -> coordinator: `loaded`, once it has read them and loaded its files; when every
+//!    party has, coordinator -> party: the dealer's preprocessing material (binary,
+//!    [`crate::dealer`]). Nothing the dealer sends is then in flight while a party still reads
+//!    what came before, so each phase's byte count is its own (a TLS link reads ahead);
 //! 4. the parties connect their mesh; party -> coordinator: `ready`;
 //! 5. coordinator -> every party: `go`, so that online phases start together and no dealing
 //!    overlaps them;
@@ -40,6 +46,9 @@ pub struct Plan {
     pub parties: usize,
     pub variant: Variant,
     pub peers: Vec<SocketAddr>,
+    /// Every party's certificate by id (hex DER), as the launcher's pipes gave them: the mesh
+    /// pins them.
+    pub certs: Vec<String>,
     pub tamper: Option<String>,
     /// The run's public seed (64 hex digits): the party draws its randomness from it, which is
     /// then not secret. None: the OS's randomness.

@@ -9,11 +9,19 @@
 //! parties' openings. The delay line of an emulated network is a thread of this process: its
 //! CPU time is taken out of the dealer's.
 //!
-//! One function per step of a run, named after its label in the report: `join` (the parties
-//! connect and say hello), `plan`, `dealer`, `go`, `online` (following each party's steps),
-//! `bye`, and the verdict.
+//! **Who is who.** The coordinator makes a fresh certificate for every run, and so does every
+//! party process; they learn each other's over the pipes between the coordinator and the
+//! processes it starts (or, with `--no-spawn`, the pipes of whoever starts them), and every
+//! link is TLS 1.3 with both certificates pinned ([`crate::identity`], [`crate::net`]). A party's
+//! id is the one its certificate was given for: a process that connects first, or claims an id,
+//! gets nothing.
+//!
+//! One function per step of a run, named after its label in the report: `introduce` (the
+//! certificates over the pipes), `join` (the parties connect and say hello), `plan`, `loaded`,
+//! `dealer`, `go`, `online` (following each party's steps), `bye`, and the verdict.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::io::BufReader;
+use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
@@ -32,7 +40,8 @@ use zksnark_prover::{snark, R1cs};
 use crate::codec::Writer;
 use crate::control::{hex, recv_json, send_json, unhex, Done, Hello, Notice, Plan};
 use crate::dealer::deal;
-use crate::net::Link;
+use crate::identity::{self, cert_to_hex, Certificate, Identity};
+use crate::net::{accept_links, Awaited, Link};
 use crate::party::STEP_LABELS;
 use crate::qap::Qap;
 use crate::report::{timed, DealerFigures, Failure, PartyFigures, Phase, RunReport};
@@ -168,12 +177,15 @@ fn coordinate(
     children: &mut Vec<Child>,
     report: &mut RunReport,
 ) -> Result<&'static str, Error> {
+    let me = identity::generate()?;
     let listener = listen(launch)?;
     let addr = listener.local_addr()?;
     start_parties(launch, m, variant, addr, children)?;
-    let (mut links, peers) = join(&listener, m, children, launch.timeout)?;
+    let certs = introduce(launch, m, &me, children)?;
+    let (mut links, peers) = join(launch, &listener, &me, &certs, children, report)?;
     let inputs = st.r1cs.public_inputs(st.w);
-    plan(launch, &mut links, variant, &peers, &inputs)?;
+    plan(launch, &mut links, variant, &peers, &certs, &inputs)?;
+    loaded(&mut links)?;
     dealer(launch, st, variant, &mut links, report)?;
     go(&mut links)?;
     let (mut links, ends) = online(links, children, launch.kill.as_ref());
@@ -224,7 +236,9 @@ fn start_parties(
     if !launch.spawn {
         eprintln!(
             "collab-groth16: waiting for {m} parties ({}) on {addr}: start each with \
-             `collab-groth16 party --coordinator {addr} --id J --r1cs {} --pk {} --threads {}`",
+             `collab-groth16 party --coordinator {addr} --id J --r1cs {} --pk {} --threads {}`; \
+             give each party the `coordinator` line this program prints on its standard output, \
+             and give this program each party's `party J` line on its standard input",
             variant.name(),
             launch.r1cs.display(),
             launch.pk.display(),
@@ -250,82 +264,114 @@ fn start_parties(
             .arg(&launch.pk)
             .args(["--threads", &launch.threads.to_string()])
             .args(["--timeout", &launch.timeout.as_secs().to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
             .spawn()?;
         children.push(child);
     }
     Ok(())
 }
 
-/// `join`: accepts the `m` parties and reads their hellos; returns their links and mesh
-/// addresses, by id.
-fn join(
-    listener: &TcpListener,
+/// `introduce`: every party's certificate, by id, and the coordinator's to every party, over
+/// the pipes: the children's (party `j`'s line must come out of process `j`'s own standard
+/// output) or, with `--no-spawn`, this program's own standard input and output.
+fn introduce(
+    launch: &Launch,
     m: usize,
+    me: &Identity,
     children: &mut [Child],
-    timeout: Duration,
+) -> Result<Vec<Certificate<'static>>, Error> {
+    let line = identity::coordinator_line(me);
+    if !launch.spawn {
+        identity::write_line(std::io::stdout().lock(), &line)?;
+        let mut stdin = std::io::stdin().lock();
+        let mut certs: Vec<Option<Certificate<'static>>> = vec![None; m];
+        for _ in 0..m {
+            let what = "standard input (the parties' `party J` lines)";
+            let (j, cert) =
+                identity::parse_party_line(&identity::read_line(&mut stdin, what)?, what)?;
+            if j >= m || certs[j].is_some() {
+                return Err(Error::Invalid(format!(
+                    "{what}: party {j}'s line, but the ids are 0..{m}, each once"
+                )));
+            }
+            certs[j] = Some(cert);
+        }
+        return Ok(certs
+            .into_iter()
+            .map(|c| c.expect("every id seen"))
+            .collect());
+    }
+    let mut certs = vec![];
+    for (id, child) in children.iter_mut().enumerate() {
+        let what = format!("party {id}'s standard output");
+        let out = child
+            .stdout
+            .take()
+            .expect("the parties' standard output is piped");
+        let (j, cert) =
+            identity::parse_party_line(&identity::read_line(BufReader::new(out), &what)?, &what)?;
+        if j != id {
+            return Err(Error::Invalid(format!("{what}: the line of party {j}")));
+        }
+        certs.push(cert);
+    }
+    for child in children.iter_mut() {
+        let stdin = child
+            .stdin
+            .take()
+            .expect("the parties' standard input is piped");
+        identity::write_line(stdin, &line)?;
+    }
+    Ok(certs)
+}
+
+/// `join`: accepts one link from each of the `m` parties, each known by its certificate (a
+/// connection with any other is refused and recorded in the report), watching the spawned
+/// children: one that exits early is an error at once, not a wait until the timeout. Reads
+/// their hellos; returns their links and mesh addresses, by id.
+fn join(
+    launch: &Launch,
+    listener: &TcpListener,
+    me: &Identity,
+    certs: &[Certificate<'static>],
+    children: &mut [Child],
+    report: &mut RunReport,
 ) -> Result<(Vec<Link>, Vec<SocketAddr>), Error> {
-    let streams = accept_parties(listener, m, children, timeout)?;
-    let mut links: Vec<Option<Link>> = (0..m).map(|_| None).collect();
-    let mut peers = vec![listener.local_addr()?; m];
-    for stream in streams {
-        let mut link = Link::new(stream, timeout)?;
-        let hello: Hello = recv_json(&mut link, "a party's hello")?;
-        if hello.id >= m || links[hello.id].is_some() {
+    let awaited: Vec<Option<Certificate<'static>>> = certs.iter().cloned().map(Some).collect();
+    let mut watch = || -> Result<(), Error> {
+        for (id, c) in children.iter_mut().enumerate() {
+            if let Some(status) = c.try_wait()? {
+                return Err(Error::Invalid(format!(
+                    "party {id} exited ({status}) before joining"
+                )));
+            }
+        }
+        Ok(())
+    };
+    let (mut links, refused) = accept_links(
+        Awaited {
+            listener,
+            config: identity::server_config(me, certs.to_vec())?,
+            certs: &awaited,
+            who: "party",
+            timeout: launch.timeout,
+        },
+        &mut watch,
+    )?;
+    report.refused_connections = refused;
+    let mut peers = vec![];
+    for (j, link) in links.iter_mut().enumerate() {
+        let hello: Hello = recv_json(link, "a party's hello")?;
+        if hello.id != j {
             return Err(Error::Invalid(format!(
-                "a party claims id {}, but the ids are 0..{m}, each once",
+                "the process with party {j}'s certificate says it is party {}",
                 hello.id
             )));
         }
-        peers[hello.id] = hello.mesh;
-        links[hello.id] = Some(link);
+        peers.push(hello.mesh);
     }
-    let links = links
-        .into_iter()
-        .map(|l| l.expect("all ids seen"))
-        .collect();
     Ok((links, peers))
-}
-
-/// Accepts `m` connections, watching the spawned children: one that exits early is an error
-/// at once, not a wait until the timeout.
-fn accept_parties(
-    listener: &TcpListener,
-    m: usize,
-    children: &mut [Child],
-    timeout: Duration,
-) -> Result<Vec<TcpStream>, Error> {
-    listener.set_nonblocking(true)?;
-    let start = Instant::now();
-    let mut streams = vec![];
-    while streams.len() < m {
-        match listener.accept() {
-            Ok((s, _)) => {
-                s.set_nonblocking(false)?;
-                streams.push(s);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                for (id, c) in children.iter_mut().enumerate() {
-                    if let Some(status) = c.try_wait()? {
-                        return Err(Error::Invalid(format!(
-                            "party {id} exited ({status}) before joining"
-                        )));
-                    }
-                }
-                if start.elapsed() > timeout {
-                    return Err(Error::Invalid(format!(
-                        "only {} of {m} parties joined within {} s",
-                        streams.len(),
-                        timeout.as_secs()
-                    )));
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(streams)
 }
 
 /// `plan`: every party learns the run (parties, variant, peers, fault, seed) and the public
@@ -335,6 +381,7 @@ fn plan(
     links: &mut [Link],
     variant: Variant,
     peers: &[SocketAddr],
+    certs: &[Certificate<'static>],
     inputs: &[Fr],
 ) -> Result<(), Error> {
     let mut w = Writer::new();
@@ -349,11 +396,23 @@ fn plan(
                 parties: peers.len(),
                 variant,
                 peers: peers.to_vec(),
+                certs: certs.iter().map(|c| cert_to_hex(c)).collect(),
                 tamper: launch.tamper.map(|t| t.to_string()),
                 seed: launch.seed.map(|s| s.hex()),
             },
         )?;
         link.send(&inputs_body)?;
+    }
+    Ok(())
+}
+
+/// `loaded`: waits until every party has read its plan and inputs and loaded its files, so that
+/// nothing the dealer sends is in flight while a party reads what came before it: a TLS link
+/// reads ahead, and each phase's bytes would otherwise blur into the phase before it.
+fn loaded(links: &mut [Link]) -> Result<(), Error> {
+    for (j, link) in links.iter_mut().enumerate() {
+        let _: String = recv_json(link, "a party's loaded")
+            .map_err(|e| Error::Invalid(format!("party {j} before its preprocessing: {e}")))?;
     }
     Ok(())
 }
@@ -368,7 +427,7 @@ fn dealer(
     report: &mut RunReport,
 ) -> Result<(), Error> {
     let m = links.len();
-    let before: Vec<_> = links.iter().map(|l| l.counters).collect();
+    let before: Vec<_> = links.iter().map(|l| l.counters()).collect();
     let delay_cpu = || {
         launch
             .network
@@ -401,7 +460,7 @@ fn dealer(
     report.dealer.bytes_sent_per_party = links
         .iter()
         .zip(&before)
-        .map(|(l, b)| l.counters.since(b).bytes_sent)
+        .map(|(l, b)| l.counters().since(b).bytes_sent)
         .collect();
     report.dealer.bytes_sent = report.dealer.bytes_sent_per_party.iter().sum();
     Ok(())

@@ -22,7 +22,9 @@
 //! Layers, bottom up:
 //!
 //! - primitives: [`share`] (additive shares, seeded expansion), [`codec`] (message bodies),
-//!   [`net`] (the TCP mesh, with byte and round counters);
+//!   [`identity`] (each process's certificate, and the introductions that pin them), [`net`]
+//!   (the mutually authenticated TLS links and the parties' mesh, with byte and round
+//!   counters);
 //! - the proof system's linear algebra: [`qap`] (R1CS to QAP), [`groth16`] (the query MSMs),
 //!   [`plain`] (the single-party reference built from the same pieces);
 //! - the protocol: [`dealer`] (preprocessing), [`party`] (the online phase), [`maccheck`]
@@ -50,6 +52,7 @@ pub mod codec;
 pub mod control;
 pub mod dealer;
 pub mod groth16;
+pub mod identity;
 pub mod launch;
 pub mod maccheck;
 pub mod net;
@@ -88,8 +91,8 @@ impl Variant {
                 "semi-honest: parties follow the protocol; any coalition of up to m-1 parties \
                  learns nothing about the witness beyond the proof. A deviation yields a proof \
                  every party rejects (the Groth16 verifier), never an accepted false proof. \
-                 Trusted dealer (deals honestly, does not collude). Channels are plain TCP: \
-                 no encryption, no authentication."
+                 Trusted dealer (deals honestly, does not collude). Channels are TLS 1.3, \
+                 mutually authenticated with pinned certificates."
             }
             Variant::Malicious => {
                 "malicious with abort: up to m-1 parties may deviate arbitrarily. The witness \
@@ -100,7 +103,8 @@ impl Variant {
                  with the Groth16 verifier. A deviation makes the run abort, or yields a proof \
                  every party rejects; never an accepted false proof. Trusted dealer (deals \
                  honestly, does not collude); no fairness (a party may abort after seeing the \
-                 proof). Channels are plain TCP: no encryption, no authentication."
+                 proof). Channels are TLS 1.3, mutually authenticated with pinned \
+                 certificates."
             }
         }
     }

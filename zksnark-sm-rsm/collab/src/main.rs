@@ -45,8 +45,9 @@ enum Command {
     /// Coordinate collaborative proofs of one R1CS and witness: deal, launch the parties, check
     /// the proof, and measure the single prover on the same files for comparison.
     Run(RunArgs),
-    /// One party: joins the coordinator at --coordinator, gets its shares, proves with the
-    /// others.
+    /// One party: prints its certificate (`party J <hex>`) on standard output, reads the
+    /// coordinator's (`coordinator <hex>`) on standard input, joins the coordinator at
+    /// --coordinator, gets its shares, proves with the others.
     Party(PartyCli),
 }
 
@@ -73,7 +74,9 @@ struct RunArgs {
     #[arg(long)]
     pk: Option<PathBuf>,
     /// Do not start the parties: wait for them on --listen (needs --pk, one party count and
-    /// one variant).
+    /// one variant). The certificates go through this program's pipes: it prints its
+    /// `coordinator` line on standard output, for every party's standard input, and reads each
+    /// party's `party J` line on standard input.
     #[arg(long)]
     no_spawn: bool,
     /// Coordinator address.
@@ -191,7 +194,15 @@ impl Drop for TempDir {
 }
 
 /// The program, as its reports name it (body schema: docs/report.schema.json).
-const PROGRAM: Program = zksnark_prover::program!("collab-groth16", 3);
+const PROGRAM: Program = zksnark_prover::program!("collab-groth16", 4);
+
+/// How the processes talk, as the report says it.
+const CHANNELS: &str = "TLS 1.3, mutually authenticated, pinned: every process (the \
+    coordinator and each party) makes a fresh self-signed certificate, the processes learn each \
+    other's over the pipes between the coordinator and the parties it starts, and every link \
+    accepts exactly the certificate of the process it is for; a party's id is the one its \
+    certificate was given for. Byte counts are the bytes on the sockets, TLS records and \
+    handshakes included";
 
 /// The command line, checked: what `run` needs beyond the raw arguments.
 struct Checked {
@@ -473,7 +484,7 @@ fn body(
         "tamper": checked.tamper.map(|t| t.to_string()),
         "kill_party": checked.kill.as_ref().map(|k| k.to_string()),
         "network": network_json(&launch.network),
-        "channels": "plain TCP between the parties' addresses (no encryption, no authentication)",
+        "channels": CHANNELS,
         "dealer": "trusted: deals honestly and does not collude with any party",
         "randomness": if a.seed.is_some() {
             "setup, dealer and parties: derived from the public seed (not secret)"

@@ -1,5 +1,6 @@
-//! The parties' network: TCP, one connection per pair of parties (a full mesh), with every byte
-//! and every round counted.
+//! The run's network: TLS 1.3 links with both ends authenticated by pinned certificates
+//! ([`crate::identity`]), between the coordinator and each party and between every two parties
+//! (a full mesh), with every byte and every round counted.
 //!
 //! **Why a mesh and not a star.** Every message of the protocol is an *opening*: each party
 //! sends its share of some values to every other party, and each adds up what it receives. Over
@@ -9,33 +10,63 @@
 //! per opening and put `m - 1` times the traffic, and a point of trust, on the king. For the
 //! 2 to 8 parties here, one round per opening and equal load per party matter more.
 //!
-//! **Framing.** A message is an 8-byte little-endian length and the body. Received lengths are
-//! capped ([`MAX_FRAME`]) so that a corrupt length cannot make a party allocate without bound.
+//! **Two links per pair of parties, one per direction.** Each party dials every other party and
+//! sends its openings on that link, and reads the openings of each other party on the link that
+//! party dialled. A TLS connection's state serves both its directions: while one thread writes a
+//! large message into a full socket, the thread reading the same connection cannot decrypt what
+//! arrives, so two parties that send each other megabytes at once over one connection stall each
+//! other. With one direction per link nothing waits on anything but the network.
 //!
-//! **What is counted.** [`Counters`] holds the bytes this party wrote to and read from its
-//! sockets (frame headers included; TCP/IP headers not), the messages, and the rounds (one
+//! **Accepting.** [`accept_pinned`] runs every handshake on a thread of its own, bounded by
+//! [`HANDSHAKE_TIMEOUT`], so a connection that says nothing holds up nobody. A connection that
+//! presents no certificate or one nobody pinned fails its handshake; one that presents a
+//! certificate already connected is closed. Either way it is sent nothing, the accept loop goes
+//! on waiting for the processes it expects, and the connection is recorded ([`Refused`]).
+//!
+//! **Framing.** A message is a frame of [`tls_link`]: a 4-byte little-endian length and the
+//! body, at most [`tls_link::MAX_FRAME`] bytes, so that a corrupt length cannot make a party
+//! allocate without bound.
+//!
+//! **What is counted.** [`Counters`] holds the bytes this process wrote to and read from its
+//! sockets, TLS records and handshakes included (TCP/IP headers not), the protocol's frames
+//! they carried (`payload_bytes_*`: lengths and bodies), the messages, and the rounds (one
 //! [`Mesh::broadcast`] is one round). [`kernel_bytes_received`] asks the kernel (`TCP_INFO`)
 //! how many bytes each connection received, an independent check of the count.
 
-use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::collections::HashMap;
+use std::io;
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rustls::ServerConfig;
 use serde::{Deserialize, Serialize};
+use tls_link::{Certificate, Identity};
 
-/// The largest message body accepted: the largest opening is two field vectors of the QAP
-/// domain size (64 MiB at a domain of 2^20, 1 GiB at 2^24).
-pub const MAX_FRAME: u64 = 1 << 30;
+use crate::identity;
+use crate::Error;
 
 /// How long a party waits for a peer before giving up (a crashed peer is seen at once, as a
 /// closed connection; this guards against a peer that hangs).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
 
-/// Bytes, messages and rounds of one party, cumulative.
+/// How long a TLS handshake may take, from the connection's acceptance (or its dialling) to its
+/// end: several round trips of the slowest emulated network, with room for a loaded machine.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The most handshakes an accept loop runs at once; connections beyond them are closed at once.
+const MAX_HANDSHAKES: usize = 64;
+
+/// Bytes, messages and rounds of one process, cumulative.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counters {
+    /// Bytes on the sockets: TLS records (and handshakes) included.
     pub bytes_sent: u64,
     pub bytes_received: u64,
+    /// The protocol's frames (4-byte length and body) those bytes carried.
+    pub payload_bytes_sent: u64,
+    pub payload_bytes_received: u64,
     pub messages_sent: u64,
     pub messages_received: u64,
     pub rounds: u64,
@@ -47,6 +78,8 @@ impl Counters {
         Counters {
             bytes_sent: self.bytes_sent - earlier.bytes_sent,
             bytes_received: self.bytes_received - earlier.bytes_received,
+            payload_bytes_sent: self.payload_bytes_sent - earlier.payload_bytes_sent,
+            payload_bytes_received: self.payload_bytes_received - earlier.payload_bytes_received,
             messages_sent: self.messages_sent - earlier.messages_sent,
             messages_received: self.messages_received - earlier.messages_received,
             rounds: self.rounds - earlier.rounds,
@@ -54,70 +87,78 @@ impl Counters {
     }
 }
 
-/// Writes one frame; returns the bytes written.
-pub fn write_frame(mut stream: &TcpStream, body: &[u8]) -> io::Result<u64> {
-    stream.write_all(&(body.len() as u64).to_le_bytes())?;
-    stream.write_all(body)?;
-    Ok(8 + body.len() as u64)
+/// The frame a body travels in: its 4-byte length and itself.
+fn frame_len(body: usize) -> u64 {
+    4 + body as u64
 }
 
-/// Reads one frame.
-pub fn read_frame(mut stream: &TcpStream) -> io::Result<Vec<u8>> {
-    let mut len = [0u8; 8];
-    stream.read_exact(&mut len)?;
-    let len = u64::from_le_bytes(len);
-    if len > MAX_FRAME {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("a peer announced a {len}-byte message, more than the {MAX_FRAME} allowed"),
-        ));
+/// One authenticated connection and a clone of its socket (for the kernel's counts, and to
+/// close it from another thread).
+pub struct Peer {
+    link: tls_link::Link,
+    socket: TcpStream,
+}
+
+impl Peer {
+    /// The certificate the other end presented.
+    pub fn cert(&self) -> Option<Certificate<'static>> {
+        self.link.peer_cert()
     }
-    let mut body = vec![0u8; len as usize];
-    stream.read_exact(&mut body)?;
-    Ok(body)
-}
-
-fn configure(stream: &TcpStream, timeout: Duration) -> io::Result<()> {
-    // Openings are sent whole and then waited for: Nagle's delay would only add latency.
-    stream.set_nodelay(true)?;
-    stream.set_read_timeout(Some(timeout))?;
-    stream.set_write_timeout(Some(timeout))
 }
 
 /// A counted point-to-point connection (between the coordinator and one party).
 pub struct Link {
-    stream: TcpStream,
-    pub counters: Counters,
+    peer: Peer,
+    payload: (u64, u64),
+    messages: (u64, u64),
 }
 
 impl Link {
-    pub fn new(stream: TcpStream, timeout: Duration) -> io::Result<Self> {
-        configure(&stream, timeout)?;
-        Ok(Link {
-            stream,
-            counters: Counters::default(),
-        })
+    fn new(peer: Peer) -> Self {
+        Link {
+            peer,
+            payload: (0, 0),
+            messages: (0, 0),
+        }
     }
 
-    pub fn connect(addr: SocketAddr, timeout: Duration) -> io::Result<Self> {
-        Link::new(connect_retrying(addr, timeout)?, timeout)
+    /// Dials the coordinator at `addr`, which must present `server`, as `identity`.
+    pub fn connect(
+        addr: SocketAddr,
+        identity: &Identity,
+        server: &Certificate<'static>,
+        timeout: Duration,
+    ) -> Result<Self, Error> {
+        let config = identity::client_config(identity, server)?;
+        Ok(Link::new(dial(addr, config, timeout)?))
     }
 
     pub fn send(&mut self, body: &[u8]) -> io::Result<()> {
-        self.counters.bytes_sent += write_frame(&self.stream, body)?;
-        self.counters.messages_sent += 1;
+        self.peer.link.send(body)?;
+        self.payload.0 += frame_len(body.len());
+        self.messages.0 += 1;
         Ok(())
     }
 
     pub fn recv(&mut self) -> io::Result<Vec<u8>> {
-        let body = read_frame(&self.stream)?;
-        self.counters.bytes_received += 8 + body.len() as u64;
-        self.counters.messages_received += 1;
+        let body = self.peer.link.recv()?;
+        self.payload.1 += frame_len(body.len());
+        self.messages.1 += 1;
         Ok(body)
     }
 
-    pub fn stream(&self) -> &TcpStream {
-        &self.stream
+    /// Everything this link carried so far, its handshake included.
+    pub fn counters(&self) -> Counters {
+        let (sent, received) = self.peer.link.counts();
+        Counters {
+            bytes_sent: sent,
+            bytes_received: received,
+            payload_bytes_sent: self.payload.0,
+            payload_bytes_received: self.payload.1,
+            messages_sent: self.messages.0,
+            messages_received: self.messages.1,
+            rounds: 0,
+        }
     }
 }
 
@@ -145,54 +186,308 @@ fn connect_retrying(addr: SocketAddr, timeout: Duration) -> io::Result<TcpStream
     }
 }
 
-/// One party's connections to all the others.
+/// Bounds a socket's reads and writes (a handshake's with [`HANDSHAKE_TIMEOUT`], then the
+/// link's with the run's timeout).
+fn bound(socket: &TcpStream, timeout: Duration) -> io::Result<()> {
+    socket.set_read_timeout(Some(timeout))?;
+    socket.set_write_timeout(Some(timeout))
+}
+
+/// Dials `addr` and completes the client side of the handshake within [`HANDSHAKE_TIMEOUT`].
+fn dial(
+    addr: SocketAddr,
+    config: Arc<rustls::ClientConfig>,
+    timeout: Duration,
+) -> io::Result<Peer> {
+    let socket = connect_retrying(addr, timeout)?;
+    bound(&socket, HANDSHAKE_TIMEOUT.min(timeout))?;
+    let clone = socket.try_clone()?;
+    let link = tls_link::Link::connect_on(socket, config)?;
+    bound(&clone, timeout)?;
+    Ok(Peer {
+        link,
+        socket: clone,
+    })
+}
+
+/// A connection an accept loop closed without sending it anything: where it came from and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refused {
+    pub from: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.from, self.why)
+    }
+}
+
+/// What [`accept_pinned`] awaits: one connection from each process whose certificate is given.
+pub struct Awaited<'a> {
+    pub listener: &'a TcpListener,
+    /// The server side, pinning exactly the certificates in `certs`.
+    pub config: Arc<ServerConfig>,
+    /// By id; `None` where no connection is awaited.
+    pub certs: &'a [Option<Certificate<'static>>],
+    /// Who the ids are, for messages ("party").
+    pub who: &'a str,
+    /// How long to wait for all of them.
+    pub timeout: Duration,
+}
+
+/// Accepts TLS connections until each awaited certificate has connected once, every handshake
+/// on its own thread (see the module docs). `watch` runs while it waits: an error from it (a
+/// process that exited) ends the wait. Returns the peers by id and the connections refused. On
+/// a timeout the error names the ids missing and the connections refused.
+pub fn accept_pinned(
+    awaited: Awaited,
+    watch: &mut dyn FnMut() -> Result<(), Error>,
+) -> Result<(Vec<Option<Peer>>, Vec<Refused>), Error> {
+    let Awaited {
+        listener,
+        config,
+        certs,
+        who,
+        timeout,
+    } = awaited;
+    let wanted = certs.iter().flatten().count();
+    let mut peers: Vec<Option<Peer>> = certs.iter().map(|_| None).collect();
+    let mut refused = vec![];
+    // Clones of the sockets whose handshakes are running, to close them when the wait ends.
+    let mut pending: HashMap<u64, (TcpStream, SocketAddr)> = HashMap::new();
+    let (tx, rx) = mpsc::channel();
+    let mut next = 0u64;
+    let start = Instant::now();
+    listener.set_nonblocking(true)?;
+    let outcome = loop {
+        if peers.iter().flatten().count() == wanted {
+            break Ok(());
+        }
+        // A connection accepted now is handed to its own thread; the checks below run whatever
+        // comes in, so that a flood of connections cannot starve them.
+        let quiet = match listener.accept() {
+            Ok((socket, from)) if pending.len() >= MAX_HANDSHAKES => {
+                drop(socket);
+                refused.push(Refused {
+                    from: from.to_string(),
+                    why: format!("{MAX_HANDSHAKES} handshakes were already running"),
+                });
+                false
+            }
+            Ok((socket, from)) => {
+                let clone = socket
+                    .set_nonblocking(false)
+                    .and_then(|()| bound(&socket, HANDSHAKE_TIMEOUT.min(timeout)))
+                    .and_then(|()| socket.try_clone());
+                match clone {
+                    Ok(clone) => {
+                        pending.insert(next, (clone, from));
+                        let (tx, config, key) = (tx.clone(), config.clone(), next);
+                        std::thread::spawn(move || {
+                            let clone = socket.try_clone();
+                            let result = clone.and_then(|clone| {
+                                tls_link::Link::accept_on(socket, config).map(|link| Peer {
+                                    link,
+                                    socket: clone,
+                                })
+                            });
+                            let _ = tx.send((key, from, result));
+                        });
+                        next += 1;
+                    }
+                    Err(e) => refused.push(Refused {
+                        from: from.to_string(),
+                        why: e.to_string(),
+                    }),
+                }
+                false
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => true,
+            Err(e) => break Err(e.into()),
+        };
+        if let Err(e) = watch() {
+            break Err(e);
+        }
+        if start.elapsed() > timeout {
+            let missing: Vec<String> = (0..certs.len())
+                .filter(|&j| certs[j].is_some() && peers[j].is_none())
+                .map(|j| j.to_string())
+                .collect();
+            let refused: Vec<String> = refused.iter().map(|r| r.to_string()).collect();
+            break Err(Error::Invalid(format!(
+                "{who} {} did not connect within {} s{}",
+                missing.join(", "),
+                timeout.as_secs(),
+                if refused.is_empty() {
+                    String::new()
+                } else {
+                    format!("; connections refused: {}", refused.join("; "))
+                }
+            )));
+        }
+        // Waits a little only when nobody is connecting.
+        let wait = Duration::from_millis(if quiet { 10 } else { 0 });
+        let Ok((key, from, result)) = rx.recv_timeout(wait) else {
+            continue;
+        };
+        pending.remove(&key);
+        let peer = match result {
+            Ok(peer) => peer,
+            Err(e) => {
+                refused.push(Refused {
+                    from: from.to_string(),
+                    why: format!("TLS handshake: {e}"),
+                });
+                continue;
+            }
+        };
+        let j = peer
+            .cert()
+            .and_then(|c| certs.iter().position(|p| p.as_ref() == Some(&c)));
+        match j {
+            Some(j) if peers[j].is_none() => {
+                if let Err(e) = bound(&peer.socket, timeout) {
+                    break Err(e.into());
+                }
+                peers[j] = Some(peer);
+            }
+            Some(j) => {
+                let _ = peer.socket.shutdown(Shutdown::Both);
+                refused.push(Refused {
+                    from: from.to_string(),
+                    why: format!("{who} {j}'s certificate, which had already connected"),
+                });
+            }
+            None => {
+                let _ = peer.socket.shutdown(Shutdown::Both);
+                refused.push(Refused {
+                    from: from.to_string(),
+                    why: "a certificate not awaited".into(),
+                });
+            }
+        }
+    };
+    // Handshakes still running belong to connections nobody awaits any more.
+    let mut unfinished: Vec<_> = pending.into_iter().collect();
+    unfinished.sort_by_key(|(key, _)| *key);
+    for (_, (socket, from)) in unfinished {
+        let _ = socket.shutdown(Shutdown::Both);
+        refused.push(Refused {
+            from: from.to_string(),
+            why: "its handshake had not ended when every awaited process had connected".into(),
+        });
+    }
+    listener.set_nonblocking(false)?;
+    outcome.map(|()| (peers, refused))
+}
+
+/// The coordinator's side: accepts one link from each of `certs`' parties (see
+/// [`accept_pinned`]).
+pub fn accept_links(
+    awaited: Awaited,
+    watch: &mut dyn FnMut() -> Result<(), Error>,
+) -> Result<(Vec<Link>, Vec<Refused>), Error> {
+    let (peers, refused) = accept_pinned(awaited, watch)?;
+    let links = peers
+        .into_iter()
+        .map(|p| Link::new(p.expect("every party connected")))
+        .collect();
+    Ok((links, refused))
+}
+
+/// One party's links to all the others.
 pub struct Mesh {
     id: usize,
-    /// `peers[j]` is the connection to party `j`; `None` at our own index.
-    peers: Vec<Option<TcpStream>>,
-    pub counters: Counters,
+    /// `to[j]`: the link this party dialled to party `j`, on which it sends; `None` at its own
+    /// index.
+    to: Vec<Option<Peer>>,
+    /// `from[j]`: the link party `j` dialled to this party, on which this party receives.
+    from: Vec<Option<Peer>>,
+    payload: (u64, u64),
+    messages: (u64, u64),
+    rounds: u64,
+    /// The connections this party's listener refused while it set up the mesh.
+    pub refused: Vec<Refused>,
 }
 
 impl Mesh {
-    /// Connects party `id` to every other party: it dials each party with a smaller id (at
-    /// `addrs[j]`) and accepts one connection from each party with a larger id on `listener`.
-    /// Each connection starts with the dialler's id (8 bytes), so accepts may come in any order.
+    /// Connects party `id`, as `identity`, to every other party: it dials each party `j` at
+    /// `addrs[j]`, which must present `certs[j]`, and accepts on `listener` one connection
+    /// from each of the others, which it knows by their certificates. The dials and the
+    /// accepts run at once; a dial that fails ends the accepts.
     pub fn establish(
         id: usize,
+        identity: &Identity,
+        certs: &[Certificate<'static>],
         addrs: &[SocketAddr],
         listener: &TcpListener,
         timeout: Duration,
-    ) -> io::Result<Mesh> {
+    ) -> Result<Mesh, Error> {
         let m = addrs.len();
         assert!(id < m, "party id {id} out of range for {m} parties");
-        let mut mesh = Mesh {
+        assert_eq!(certs.len(), m, "a certificate per party");
+        let others: Vec<Option<Certificate<'static>>> = (0..m)
+            .map(|j| (j != id).then(|| certs[j].clone()))
+            .collect();
+        let config = identity::server_config(identity, others.iter().flatten().cloned().collect())?;
+        let failed: Mutex<Option<String>> = Mutex::new(None);
+        let (to, accepted) = std::thread::scope(|scope| {
+            let dials: Vec<_> = (0..m)
+                .map(|j| {
+                    let (failed, cert) = (&failed, &certs[j]);
+                    (j != id).then(|| {
+                        scope.spawn(move || {
+                            let peer = identity::client_config(identity, cert)
+                                .and_then(|c| Ok(dial(addrs[j], c, timeout)?))
+                                .map_err(|e| format!("dialling party {j}: {e}"));
+                            if let Err(e) = &peer {
+                                failed
+                                    .lock()
+                                    .unwrap_or_else(|p| p.into_inner())
+                                    .get_or_insert(e.clone());
+                            }
+                            peer
+                        })
+                    })
+                })
+                .collect();
+            let accepted = accept_pinned(
+                Awaited {
+                    listener,
+                    config,
+                    certs: &others,
+                    who: "party",
+                    timeout,
+                },
+                &mut || match failed.lock().unwrap_or_else(|p| p.into_inner()).clone() {
+                    Some(e) => Err(Error::Invalid(format!("party {id}: {e}"))),
+                    None => Ok(()),
+                },
+            );
+            let to: Vec<Option<Result<Peer, String>>> = dials
+                .into_iter()
+                .map(|d| d.map(|h| h.join().expect("a dialling thread does not panic")))
+                .collect();
+            (to, accepted)
+        });
+        let (from, refused) = accepted?;
+        let to = to
+            .into_iter()
+            .map(|d| {
+                d.transpose()
+                    .map_err(|e| Error::Invalid(format!("party {id}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Mesh {
             id,
-            peers: (0..m).map(|_| None).collect(),
-            counters: Counters::default(),
-        };
-        for (j, addr) in addrs.iter().enumerate().take(id) {
-            let stream = connect_retrying(*addr, timeout)?;
-            configure(&stream, timeout)?;
-            (&stream).write_all(&(id as u64).to_le_bytes())?;
-            mesh.counters.bytes_sent += 8;
-            mesh.peers[j] = Some(stream);
-        }
-        for _ in id + 1..m {
-            let (stream, _) = listener.accept()?;
-            configure(&stream, timeout)?;
-            let mut who = [0u8; 8];
-            (&stream).read_exact(&mut who)?;
-            mesh.counters.bytes_received += 8;
-            let j = u64::from_le_bytes(who) as usize;
-            if j <= id || j >= m || mesh.peers[j].is_some() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("party {id}: unexpected connection claiming to be party {j}"),
-                ));
-            }
-            mesh.peers[j] = Some(stream);
-        }
-        Ok(mesh)
+            to,
+            from,
+            payload: (0, 0),
+            messages: (0, 0),
+            rounds: 0,
+            refused,
+        })
     }
 
     pub fn id(&self) -> usize {
@@ -200,29 +495,56 @@ impl Mesh {
     }
 
     pub fn parties(&self) -> usize {
-        self.peers.len()
+        self.to.len()
+    }
+
+    /// Everything the mesh's links carried so far, their handshakes included.
+    pub fn counters(&self) -> Counters {
+        let (sent, received) = self
+            .to
+            .iter()
+            .chain(&self.from)
+            .flatten()
+            .map(|p| p.link.counts())
+            .fold((0, 0), |(s, r), (a, b)| (s + a, r + b));
+        Counters {
+            bytes_sent: sent,
+            bytes_received: received,
+            payload_bytes_sent: self.payload.0,
+            payload_bytes_received: self.payload.1,
+            messages_sent: self.messages.0,
+            messages_received: self.messages.1,
+            rounds: self.rounds,
+        }
     }
 
     /// One round: sends `msg` to every other party and receives one message from each. Returns
-    /// the received messages by sender id (our own slot is empty). Writes run on their own
-    /// threads while this one reads, so that large messages never deadlock on full socket
-    /// buffers.
+    /// the received messages by sender id (our own slot is empty). The writes run on their own
+    /// threads while this one reads, each on its own link, so that large messages flow in every
+    /// direction at once.
     pub fn broadcast(&mut self, msg: &[u8]) -> io::Result<Vec<Vec<u8>>> {
-        let peers: Vec<(usize, &TcpStream)> = self
-            .peers
+        let m = self.parties();
+        let to: Vec<(usize, &tls_link::Link)> = self
+            .to
             .iter()
             .enumerate()
-            .filter_map(|(j, s)| s.as_ref().map(|s| (j, s)))
+            .filter_map(|(j, p)| p.as_ref().map(|p| (j, &p.link)))
             .collect();
-        let (sent, received) = std::thread::scope(|scope| {
-            let writers: Vec<_> = peers
+        let from: Vec<(usize, &tls_link::Link)> = self
+            .from
+            .iter()
+            .enumerate()
+            .filter_map(|(j, p)| p.as_ref().map(|p| (j, &p.link)))
+            .collect();
+        let received = std::thread::scope(|scope| {
+            let writers: Vec<_> = to
                 .iter()
-                .map(|&(_, s)| scope.spawn(move || write_frame(s, msg)))
+                .map(|&(_, link)| scope.spawn(move || link.send(msg)))
                 .collect();
-            let mut received = vec![Vec::new(); self.peers.len()];
+            let mut received = vec![Vec::new(); m];
             let mut read_error = None;
-            for &(j, s) in &peers {
-                match read_frame(s) {
+            for &(j, link) in &from {
+                match link.recv() {
                     Ok(body) => received[j] = body,
                     Err(e) => {
                         read_error = Some(peer_error(j, "reading from", e));
@@ -230,37 +552,37 @@ impl Mesh {
                     }
                 }
             }
-            let mut sent = 0;
             let mut write_error = None;
-            for (w, &(j, _)) in writers.into_iter().zip(&peers) {
-                match w.join().expect("a writer thread does not panic") {
-                    Ok(n) => sent += n,
-                    Err(e) => write_error = Some(peer_error(j, "writing to", e)),
+            for (w, &(j, _)) in writers.into_iter().zip(&to) {
+                if let Err(e) = w.join().expect("a writer thread does not panic") {
+                    write_error = Some(peer_error(j, "writing to", e));
                 }
             }
             match (read_error, write_error) {
                 (Some(e), _) | (None, Some(e)) => Err(e),
-                (None, None) => Ok((sent, received)),
+                (None, None) => Ok(received),
             }
         })?;
-        let n = peers.len() as u64;
-        self.counters.bytes_sent += sent;
-        self.counters.messages_sent += n;
-        self.counters.bytes_received += peers
+        let n = to.len() as u64;
+        self.payload.0 += n * frame_len(msg.len());
+        self.messages.0 += n;
+        self.payload.1 += from
             .iter()
-            .map(|&(j, _)| 8 + received[j].len() as u64)
+            .map(|&(j, _)| frame_len(received[j].len()))
             .sum::<u64>();
-        self.counters.messages_received += n;
-        self.counters.rounds += 1;
+        self.messages.1 += from.len() as u64;
+        self.rounds += 1;
         Ok(received)
     }
 
-    /// Bytes the kernel says each connection received so far, summed (see [`kernel_bytes_received`]).
+    /// Bytes the kernel says the mesh's connections received so far, summed (see
+    /// [`kernel_bytes_received`]).
     pub fn kernel_bytes_received(&self) -> Option<u64> {
-        self.peers
+        self.to
             .iter()
+            .chain(&self.from)
             .flatten()
-            .map(kernel_bytes_received)
+            .map(|p| kernel_bytes_received(&p.socket))
             .sum::<Option<u64>>()
     }
 }

@@ -173,7 +173,7 @@ pub fn prove<E: Pairing, R: RngCore + CryptoRng>(
         id, shares.id,
         "the mesh and the shares belong to the same party"
     );
-    let start = mesh.counters;
+    let start = mesh.counters();
     let mut steps = Clock {
         steps: Steps::default(),
         on_step,
@@ -237,7 +237,7 @@ pub fn prove<E: Pairing, R: RngCore + CryptoRng>(
     Ok(Online {
         proof,
         steps: steps.steps,
-        net: mesh.counters.since(&start),
+        net: mesh.counters().since(&start),
     })
 }
 

@@ -1,6 +1,7 @@
-//! The party process (`collab-groth16 party`): joins the coordinator, loads the public inputs,
-//! receives its preprocessing, connects to the other parties, proves, verifies, reports. One
-//! function per phase, named after the phase's label in the report ([`PartyFigures`]).
+//! The party process (`collab-groth16 party`): makes its certificate and trades it for the
+//! coordinator's over its pipes, joins the coordinator, loads the public inputs, receives its
+//! preprocessing, connects to the other parties, proves, verifies, reports. One function per
+//! phase, named after the phase's label in the report ([`PartyFigures`]).
 
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ use crate::codec::Reader;
 use crate::control::{hex, recv_json, send_json, Done, Hello, Notice, Plan};
 use crate::dealer::{Material, Shares};
 use crate::groth16::check_key;
+use crate::identity::{self, cert_from_hex, Certificate, Identity};
 use crate::net::{Link, Mesh};
 use crate::party::{self, Public};
 use crate::qap::Qap;
@@ -53,16 +55,22 @@ pub fn party_main(args: &PartyArgs) -> Result<PartyFigures, Error> {
         outcome: "error".into(),
         ..Default::default()
     };
+    let me = identity::generate()?;
     let listener = TcpListener::bind(args.listen)?;
-    let (mut link, plan) = join(args, &listener)?;
+    let coordinator = introduce(args.id, &me)?;
+    let (mut link, plan) = join(args, &listener, &me, &coordinator)?;
+    let certs = peer_certificates(args.id, &me, &plan)?;
     let (loaded, load) = timed(|| load(&args.r1cs, &args.pk, &plan, &mut link));
     let loaded = loaded?;
     figures.load = load;
+    send_json(&mut link, &"loaded")?;
     let tamper = plan.tamper.as_deref().map(Tamper::parse).transpose()?;
     let shares = preprocessing(args.id, &plan, &mut link, tamper, &mut figures)?;
-    let (mesh, connect) = timed(|| Mesh::establish(args.id, &plan.peers, &listener, args.timeout));
+    let (mesh, connect) =
+        timed(|| Mesh::establish(args.id, &me, &certs, &plan.peers, &listener, args.timeout));
     let mut mesh = mesh?;
     figures.connect = connect;
+    figures.refused_connections = mesh.refused.clone();
     send_json(&mut link, &"ready")?;
     link.recv()?; // go
     let proof = online(
@@ -85,9 +93,55 @@ pub fn party_main(args: &PartyArgs) -> Result<PartyFigures, Error> {
     Ok(figures)
 }
 
-/// Says hello (id, mesh address) and receives the plan.
-fn join(args: &PartyArgs, listener: &TcpListener) -> Result<(Link, Plan), Error> {
-    let mut link = Link::connect(args.coordinator, args.timeout)?;
+/// `introduce`: prints this party's line (its id and certificate) on standard output and reads
+/// the coordinator's certificate on standard input: the launcher's pipes, the one channel this
+/// process trusts before any link is made.
+fn introduce(id: usize, me: &Identity) -> Result<Certificate<'static>, Error> {
+    identity::write_line(std::io::stdout().lock(), &identity::party_line(id, me))?;
+    let line = identity::read_line(
+        std::io::stdin().lock(),
+        "standard input (the coordinator's certificate)",
+    )?;
+    identity::parse_coordinator_line(&line)
+}
+
+/// Every party's certificate from the plan, by id; this party's must be its own.
+fn peer_certificates(
+    id: usize,
+    me: &Identity,
+    plan: &Plan,
+) -> Result<Vec<Certificate<'static>>, Error> {
+    let certs = plan
+        .certs
+        .iter()
+        .map(|c| cert_from_hex(c))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| Error::Decode("the plan's certificates are not hex".into()))?;
+    if certs.len() != plan.parties || plan.peers.len() != plan.parties {
+        return Err(Error::Decode(format!(
+            "the plan names {} certificates and {} addresses for {} parties",
+            certs.len(),
+            plan.peers.len(),
+            plan.parties
+        )));
+    }
+    if certs.get(id) != Some(&me.cert) {
+        return Err(Error::Invalid(format!(
+            "the plan gives party {id} a certificate other than this process's"
+        )));
+    }
+    Ok(certs)
+}
+
+/// Says hello (id, mesh address) on a link to the coordinator, which must present
+/// `coordinator`, and receives the plan.
+fn join(
+    args: &PartyArgs,
+    listener: &TcpListener,
+    me: &Identity,
+    coordinator: &Certificate<'static>,
+) -> Result<(Link, Plan), Error> {
+    let mut link = Link::connect(args.coordinator, me, coordinator, args.timeout)?;
     let hello = Hello {
         id: args.id,
         mesh: listener.local_addr()?,
@@ -141,7 +195,7 @@ fn preprocessing(
     tamper: Option<Tamper>,
     figures: &mut PartyFigures,
 ) -> Result<Shares<Fr>, Error> {
-    let before = link.counters;
+    let before = link.counters();
     let (shares, phase) = timed(|| -> Result<Shares<Fr>, Error> {
         let material = Material::<Fr>::decode(&link.recv()?)?;
         if material.id != id || material.parties != plan.parties || material.variant != plan.variant
@@ -157,7 +211,7 @@ fn preprocessing(
         Ok(shares)
     });
     figures.preprocessing.phase = phase;
-    figures.preprocessing.bytes_received = link.counters.since(&before).bytes_received;
+    figures.preprocessing.bytes_received = link.counters().since(&before).bytes_received;
     shares
 }
 
@@ -206,12 +260,12 @@ fn online(
         return Err(e);
     }
     figures.online.phase = phase;
-    figures.online.connection_bytes_received = mesh.counters.bytes_received;
+    figures.online.connection_bytes_received = mesh.counters().bytes_received;
     figures.online.tcp_bytes_received = mesh.kernel_bytes_received();
     let online = match result {
         Ok(online) => online,
         Err(e) => {
-            figures.online.net = mesh.counters;
+            figures.online.net = mesh.counters();
             figures.outcome = match e {
                 Error::Abort(_) => "abort",
                 _ => "error",

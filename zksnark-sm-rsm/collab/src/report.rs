@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::net::Counters;
+use crate::net::{Counters, Refused};
 use crate::party::Step;
 use crate::Variant;
 
@@ -53,7 +53,7 @@ pub struct OnlineFigures {
     pub phase: Phase,
     #[serde(flatten)]
     pub net: Counters,
-    /// Bytes this party read from its mesh connections over their whole life (the 8-byte
+    /// Bytes this party read from its mesh connections over their whole life (the TLS
     /// handshakes and the online phase), and the kernel's count for the same connections
     /// (`TCP_INFO`; null where the kernel does not say). The two must be equal: an independent
     /// check of the counters.
@@ -72,6 +72,9 @@ pub struct PartyFigures {
     pub preprocessing: PreprocessingFigures,
     /// Connecting to the other parties.
     pub connect: Phase,
+    /// Connections to this party's mesh listener that it refused (no certificate of a party,
+    /// a second one of the same party, or no handshake in time); it sent them nothing.
+    pub refused_connections: Vec<Refused>,
     pub online: OnlineFigures,
     /// Checking the opened proof with the Groth16 verifier.
     pub verify: Phase,
@@ -158,6 +161,10 @@ pub struct RunReport {
     pub operations: Value,
     /// SHA-256 of every party's dealt material, in order (the preprocessing this run used).
     pub dealt_sha256: String,
+    /// Connections to the coordinator that it refused while the parties joined (no
+    /// certificate of a party, a second one of the same party, or no handshake in time); it
+    /// sent them nothing.
+    pub refused_connections: Vec<Refused>,
 }
 
 impl RunReport {
@@ -176,6 +183,7 @@ impl RunReport {
             summary: Value::Null,
             operations,
             dealt_sha256: String::new(),
+            refused_connections: vec![],
         }
     }
 

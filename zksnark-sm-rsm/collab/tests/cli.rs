@@ -4,34 +4,36 @@
 
 mod common;
 
-use std::process::Command;
-
-use ark_bn254::Fr;
-use ark_serialize::Compress;
-use rand::SeedableRng;
-use rand_chacha::ChaCha20Rng;
 use serde_json::Value;
 
-use common::cli::{circuit, collab, run, run_args, s, scratch, BENCH};
+use common::cli::{
+    circuit, collab, free_addr, introduce, run, run_args, saved_key, scratch, separate_party,
+    waiting_coordinator, Introduced, BENCH,
+};
 use measure::testing::{assert_refused, read_json, stderr};
-use zksnark_prover::{snark, R1cs};
 
-/// Bytes one party sends each other party in the online phase: frame headers (8 each) and the
-/// bodies, as the protocol defines them (field elements 32 bytes, G1 64, G2 128, vectors with
-/// an 8-byte length).
-fn online_bytes_per_peer(variant: &str, n: u64) -> u64 {
-    let open_ab = 8 + (8 + 32 * n) * 2 + 32 * 2 + 64 * 2 + 128;
-    let open_c = 8 + 64;
-    let semi_honest = open_ab + open_c;
+/// The bodies of the messages one party sends each other party in the online phase, as the
+/// protocol defines them (field elements 32 bytes, G1 64, G2 128, vectors with an 8-byte
+/// length).
+fn online_messages(variant: &str, n: u64) -> Vec<u64> {
+    let open_ab = (8 + 32 * n) * 2 + 32 * 2 + 64 * 2 + 128;
+    let open_c = 64;
     match variant {
-        "semi-honest" => semi_honest,
+        "semi-honest" => vec![open_ab, open_c],
         // randomisers (eps vector + coin commitment), coin reveal, sigma commitment, sigma reveal
         // (field, G1 and view digest inside a byte vector, and the nonce).
-        "malicious" => {
-            semi_honest + (8 + 8 + 64 + 32) + (8 + 64) + (8 + 32) + (8 + 8 + 32 + 64 + 32 + 32)
-        }
+        "malicious" => vec![8 + 64 + 32, open_ab, 64, 32, 8 + 32 + 64 + 32 + 32, open_c],
         _ => unreachable!(),
     }
+}
+
+/// What TLS 1.3 adds to a frame of `len` bytes (its 4-byte length included): each record of up
+/// to 16 KiB of data carries a 5-byte header, a content-type byte and a 16-byte AEAD tag. A
+/// frame that the TLS writer takes in more than one piece may end a record early, hence a
+/// range: (least, most).
+fn tls_overhead(len: u64) -> (u64, u64) {
+    let records = len.div_ceil(16384);
+    (22 * records, 22 * (2 * records))
 }
 
 #[test]
@@ -60,34 +62,47 @@ fn parties_prove_and_every_byte_is_accounted_for() {
         assert_eq!(run["status"], "PASSED", "{run}");
         let parties = run["per_party"].as_array().unwrap();
         assert_eq!(parties.len() as u64, m);
-        let per_peer = online_bytes_per_peer(variant, n);
+        let frames: Vec<u64> = online_messages(variant, n).iter().map(|b| 4 + b).collect();
+        let payload: u64 = frames.iter().sum();
+        let (least, most) = frames
+            .iter()
+            .map(|&f| tls_overhead(f))
+            .fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
         for p in parties {
             let online = &p["online"];
             assert_eq!(p["outcome"], "proof");
-            assert_eq!(
-                online["bytes_sent"].as_u64().unwrap(),
-                (m - 1) * per_peer,
-                "{variant}"
-            );
-            assert_eq!(online["bytes_received"], online["bytes_sent"]);
+            // The protocol's frames, exactly; on the sockets, those frames in TLS records.
+            let u = |k: &str| online[k].as_u64().unwrap();
+            assert_eq!(u("payload_bytes_sent"), (m - 1) * payload, "{variant}");
+            assert_eq!(u("payload_bytes_received"), u("payload_bytes_sent"));
+            assert_eq!(u("messages_sent"), (m - 1) * frames.len() as u64);
+            for k in ["bytes_sent", "bytes_received"] {
+                let tls = u(k) - (m - 1) * payload;
+                assert!(
+                    (m - 1) * least <= tls && tls <= (m - 1) * most,
+                    "{variant}: {k} adds {tls} bytes to the frames, not {least}..{most} per peer"
+                );
+            }
             assert_eq!(online["rounds"], if variant == "malicious" { 6 } else { 2 });
-            // The kernel counted the same bytes on the same connections: the online phase and
-            // the 8-byte handshake of each party with a larger id (the one that dials).
-            let id = p["id"].as_u64().unwrap();
-            assert_eq!(
-                online["connection_bytes_received"].as_u64().unwrap(),
-                (m - 1) * per_peer + 8 * (m - 1 - id),
-            );
+            // The kernel counted the same bytes on the same connections: the TLS handshakes
+            // (two links per pair of parties, one each way) and the online phase.
+            assert!(u("connection_bytes_received") > u("bytes_received"));
             assert_eq!(
                 online["tcp_bytes_received"],
                 online["connection_bytes_received"]
             );
             assert!(online["cpu_s"].as_f64().unwrap() > 0.0);
+            assert_eq!(p["refused_connections"], serde_json::json!([]));
         }
-        // The dealer sends party 0 its explicit shares and everyone else a seed.
+        assert_eq!(run["refused_connections"], serde_json::json!([]));
+        // The dealer sends party 0 its explicit shares and everyone else a seed; each party
+        // received on its socket exactly what the dealer sent it, TLS records included.
         let dealt = run["dealer"]["bytes_sent_per_party"].as_array().unwrap();
         assert!(dealt[0].as_u64().unwrap() > 32 * n);
         assert!(dealt[1..].iter().all(|b| b.as_u64().unwrap() < 200));
+        for (p, sent) in parties.iter().zip(dealt) {
+            assert_eq!(p["preprocessing"]["bytes_received"], *sent, "{variant}");
+        }
     }
     check_schema(r);
 }
@@ -172,50 +187,29 @@ fn bad_input_exits_2_before_any_work() {
     assert_refused(&out, "no R1CS", "missing.r1cs");
 }
 
+/// Parties started by hand join a coordinator that waits for them; the certificates go through
+/// the processes' pipes, carried as an operator would.
 #[test]
 fn parties_started_separately_join_a_waiting_coordinator() {
     let dir = scratch("nospawn");
     circuit(&dir);
-    let r1cs = R1cs::<Fr>::read(&dir.path("c.r1cs")).unwrap();
-    let pk = snark::setup(&r1cs, &mut ChaCha20Rng::from_entropy()).unwrap();
-    let pk_path = dir.path("pk.bin");
-    snark::save(&pk_path, &pk, Compress::No).unwrap();
-    // A free port for the coordinator (released again just before it binds).
-    let addr = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .to_string();
-    let (r1cs_path, json) = (dir.path("c.r1cs"), dir.path("r.json"));
-    let bin = env!("CARGO_BIN_EXE_collab-groth16");
-    let coordinator = Command::new(bin)
-        .args(run_args(&dir, "c.r1cs", "c.wtns", &json))
-        .args([
-            "--no-spawn",
-            "--listen",
-            &addr,
-            "--pk",
-            s(&pk_path),
-            "--parties",
-            "3",
-        ])
-        .env("SUITE_PROGRESS", "off")
-        .spawn()
-        .unwrap();
-    let parties: Vec<_> = (0..3)
-        .map(|id| {
-            Command::new(bin)
-                .args(["party", "--coordinator", &addr, "--id", &id.to_string()])
-                .args(["--r1cs", s(&r1cs_path), "--pk", s(&pk_path)])
-                .spawn()
-                .unwrap()
-        })
+    let pk = saved_key(&dir);
+    let (addr, json) = (free_addr(), dir.path("r.json"));
+    let mut coordinator = waiting_coordinator(&dir, &json, &pk, &addr, 3);
+    assert!(
+        coordinator.line.starts_with("coordinator "),
+        "{}",
+        coordinator.line
+    );
+    let mut parties: Vec<Introduced> = (0..3)
+        .map(|id| separate_party(&dir, &pk, &addr, id, "127.0.0.1:0"))
         .collect();
-    for mut p in parties {
-        assert!(p.wait().unwrap().success());
+    introduce(&mut coordinator, &mut parties);
+    for p in &mut parties {
+        assert!(p.wait().0);
     }
-    let out = coordinator.wait_with_output().unwrap();
-    assert!(out.status.success());
+    let (ok, table) = coordinator.wait();
+    assert!(ok && table.contains("PASSED"), "{table}");
     let enveloped = read_json(&json);
     assert_eq!(enveloped["passed"], true);
     let r = &enveloped["body"];
@@ -258,11 +252,11 @@ fn a_deviation_in_an_unmaced_value_gives_a_proof_every_party_rejects() {
             ),
             "{model}"
         );
-        assert!(model.contains("plain TCP") && model.contains("Trusted dealer"));
+        assert!(model.contains("TLS 1.3") && model.contains("Trusted dealer"));
         assert!(enveloped["body"]["channels"]
             .as_str()
             .unwrap()
-            .contains("plain TCP"));
+            .starts_with("TLS 1.3, mutually authenticated, pinned"));
     }
 }
 

@@ -101,8 +101,10 @@ fn runs(report: &Value) -> Vec<(String, f64, u64, f64)> {
 }
 
 /// Each round of openings is every party sending to every other at once: it cannot end before
-/// its messages have crossed the network one way, so the online wall time grows by at least
-/// rounds x RTT/2 over loopback's; the report's network_floor_s says so. (With both variants:
+/// its messages have crossed the network one way, so the online wall time is at least rounds x
+/// RTT/2, the report's network_floor_s, and grows by about that much over loopback's. The
+/// parties' computing time varies from run to run on a loaded machine by a good part of the
+/// loopback wall time, so the growth is checked against half the floor. (With both variants:
 /// 2 and 6 rounds.)
 #[test]
 fn the_online_wall_time_grows_with_the_rtt() {
@@ -139,8 +141,12 @@ fn the_online_wall_time_grows_with_the_rtt() {
              {rounds} rounds, floor {floor:.3} s"
         );
         assert!(
-            wall - wall0 >= expected,
-            "{variant}: {wall:.3} s - {wall0:.3} s < {rounds} x {rtt} / 2"
+            *wall >= expected,
+            "{variant}: {wall:.3} s < {rounds} x {rtt} / 2"
+        );
+        assert!(
+            wall - wall0 >= expected / 2.0,
+            "{variant}: {wall:.3} s - {wall0:.3} s < {rounds} x {rtt} / 4"
         );
     }
 }

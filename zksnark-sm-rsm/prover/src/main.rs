@@ -47,6 +47,13 @@ enum Command {
         /// Also write the public inputs (JSON array of decimal strings, as snarkjs's).
         #[arg(long)]
         public: Option<PathBuf>,
+        /// Verify against these public inputs (JSON array of decimal strings: the statement as
+        /// the verifier knows it) instead of the witness's. A circuit whose public inputs
+        /// nothing constrains (the paper's ZoKrates program takes the curve's parameters and H
+        /// as inputs) proves whatever its prover put there: only the verifier's own values say
+        /// what was proven. The report says whether the witness's were the same.
+        #[arg(long)]
+        expect_public: Option<PathBuf>,
     },
     /// Circuit-specific Groth16 setup: writes the proving and verification keys.
     Setup {
@@ -128,7 +135,7 @@ struct Written<'a> {
 }
 
 /// The program, as its reports name it (`run`'s body schema: docs/report.schema.json).
-const PROGRAM: Program = zksnark_prover::program!("zksnark-prover", 2);
+const PROGRAM: Program = zksnark_prover::program!("zksnark-prover", 3);
 
 fn main() -> ExitCode {
     let cli = Cli::parse(); // usage errors exit with 2, like other bad input
@@ -138,6 +145,7 @@ fn main() -> ExitCode {
         proof,
         vk,
         public,
+        expect_public,
     } = &cli.command
     {
         let threads = match configure_threads(cli.threads) {
@@ -146,6 +154,7 @@ fn main() -> ExitCode {
         };
         let parameters = json!({
             "r1cs": files.r1cs, "wtns": files.wtns, "threads": threads, "proof": proof, "vk": vk,
+            "expect_public": expect_public,
         });
         let written = Written {
             proof: proof.as_deref(),
@@ -156,7 +165,16 @@ fn main() -> ExitCode {
             &files.out,
             parameters,
             seed.as_ref(),
-            || run(&files.r1cs, &files.wtns, seed.as_ref(), threads, written),
+            || {
+                run(
+                    &files.r1cs,
+                    &files.wtns,
+                    seed.as_ref(),
+                    threads,
+                    written,
+                    expect_public.as_deref(),
+                )
+            },
             |r| format!(": {}", r["body"]["status"].as_str().unwrap_or("?")),
         );
     }
@@ -268,15 +286,43 @@ fn powers_of_tau(
     Ok(Ended::Written)
 }
 
+/// `run`'s statement: the public inputs its verifier checks the proof against, and whether the
+/// witness's were the same (`None`: they are the witness's).
+fn statement(
+    r1cs: &R1cs<Fr>,
+    witness: Vec<Fr>,
+    expect_public: Option<&Path>,
+) -> Result<(Vec<Fr>, Option<bool>), Error> {
+    let Some(path) = expect_public else {
+        return Ok((witness, None));
+    };
+    let expected = snark::read_public_json(path)?;
+    if expected.len() != r1cs.num_public() {
+        return Err(Error::format(
+            path,
+            format!(
+                "{} public inputs, but the circuit has {}",
+                expected.len(),
+                r1cs.num_public()
+            ),
+        ));
+    }
+    let same = expected == witness;
+    Ok((expected, Some(same)))
+}
+
 fn run(
     r1cs_path: &Path,
     wtns: &Path,
     seed: Option<&Seed>,
     threads: usize,
     files: Written,
+    expect_public: Option<&Path>,
 ) -> Result<Outcome, Error> {
     let r1cs = R1cs::<Fr>::read(r1cs_path)?;
     let assignment = r1cs.assignment(read_wtns(wtns)?, wtns)?;
+    let witness_public = r1cs.public_inputs(&assignment);
+    let (checked, as_expected) = statement(&r1cs, witness_public.clone(), expect_public)?;
     eprintln!("Number of constraints: {}", r1cs.constraints.len());
 
     let (pk, setup_t) = timed(|| snark::setup(&r1cs, &mut snark::rng(seed, "setup")));
@@ -286,8 +332,8 @@ fn run(
         timed(|| snark::prove(&r1cs, &assignment, &pk, &mut snark::rng(seed, "prove")));
     let proof = proof?;
     eprintln!("prove:  {}", show(&prove_t));
-    let public = r1cs.public_inputs(&assignment);
-    let (ok, verify_t) = timed(|| snark::verify(&pk.vk, &proof, &public));
+    let public = witness_public;
+    let (ok, verify_t) = timed(|| snark::verify(&pk.vk, &proof, &checked));
     let ok = ok?;
     eprintln!("verify: {}", show(&verify_t));
     let status = if ok { "PASSED" } else { "FAILED" };
@@ -322,6 +368,8 @@ fn run(
         "threads": threads,
         "phases": {"setup": setup_t, "prove": prove_t, "verify": verify_t},
         "status": status,
+        "verified_against": if as_expected.is_some() { "expected" } else { "witness" },
+        "witness_public_inputs_as_expected": as_expected,
         "peak_rss_mib": peak_rss_mib(),
         "versions": versions().into_iter().collect::<std::collections::BTreeMap<_, _>>(),
     });

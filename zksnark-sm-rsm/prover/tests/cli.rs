@@ -58,6 +58,65 @@ fn run_writes_report_and_passes() {
         .starts_with("0.4"));
 }
 
+/// `run --expect-public`: the proof is checked against the verifier's public inputs, not the
+/// witness's. The witness's own inputs pass and say so; one value changed fails (exit 1, the
+/// report written, FAILED, and the inputs not as expected); a file of the wrong length is bad
+/// input before any work.
+#[test]
+fn run_verifies_against_the_expected_public_inputs() {
+    let d = circuit("expect");
+    let (r, w, j) = (d.s("c.r1cs"), d.s("c.wtns"), d.s("out.json"));
+    let (public, expected) = (d.s("public.json"), d.path("expected.json"));
+    let out = run(&r, &w, &j, &["--threads", "1", "--public", &public]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = BENCH.enveloped(&d.path("out.json"), true);
+    assert_eq!(report["body"]["verified_against"], "witness");
+    assert_eq!(
+        report["body"]["witness_public_inputs_as_expected"],
+        serde_json::Value::Null
+    );
+    let own: Vec<String> =
+        serde_json::from_str(&std::fs::read_to_string(&public).unwrap()).unwrap();
+
+    let with = |values: &[String]| {
+        std::fs::write(&expected, serde_json::to_string(values).unwrap()).unwrap();
+        run(
+            &r,
+            &w,
+            &j,
+            &[
+                "--threads",
+                "1",
+                "--expect-public",
+                d.s("expected.json").as_str(),
+            ],
+        )
+    };
+    let out = with(&own);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let body = &BENCH.enveloped(&d.path("out.json"), true)["body"];
+    assert_eq!(body["status"], "PASSED");
+    assert_eq!(body["verified_against"], "expected");
+    assert_eq!(body["witness_public_inputs_as_expected"], true);
+
+    let mut other = own.clone();
+    other[1] = if other[1] == "1" { "2" } else { "1" }.to_string();
+    let out = with(&other);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let body = &BENCH.enveloped(&d.path("out.json"), false)["body"];
+    assert_eq!(body["status"], "FAILED");
+    assert_eq!(body["witness_public_inputs_as_expected"], false);
+
+    let _ = std::fs::remove_file(d.path("out.json"));
+    let out = with(&own[1..]);
+    assert_refused(
+        &out,
+        "a short --expect-public",
+        "public inputs, but the circuit has 3",
+    );
+    assert!(!d.path("out.json").exists());
+}
+
 #[test]
 fn run_rejects_unsatisfying_witness_without_report() {
     let d = circuit("runbad");

@@ -67,3 +67,134 @@ pub fn run(dir: &Scratch, extra: &[&str]) -> (Output, Option<Value>) {
         .map(|t| serde_json::from_str(&t).expect("report.json is JSON"));
     (out, report)
 }
+
+/// A free loopback address (released again before whoever it is for binds it).
+pub fn free_addr() -> String {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string()
+}
+
+/// A process started with piped standard input and output, and the line it introduced itself
+/// with (its certificate).
+pub struct Introduced {
+    pub child: std::process::Child,
+    pub line: String,
+    /// The rest of its standard output (the coordinator's table), read to its end.
+    pub rest: Option<std::thread::JoinHandle<String>>,
+}
+
+impl Introduced {
+    /// Starts the binary with `args` and reads its first line.
+    pub fn start(args: &[String]) -> Introduced {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_collab-groth16"))
+            .args(args)
+            .env("SUITE_PROGRESS", "off")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        out.read_line(&mut line).unwrap();
+        let rest = std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = std::io::Read::read_to_string(&mut out, &mut rest);
+            rest
+        });
+        Introduced {
+            child,
+            line,
+            rest: Some(rest),
+        }
+    }
+
+    /// Waits for it to exit: whether it succeeded, and the rest of its standard output.
+    pub fn wait(&mut self) -> (bool, String) {
+        let ok = self.child.wait().unwrap().success();
+        (ok, self.rest.take().unwrap().join().unwrap())
+    }
+
+    /// Writes `line` on its standard input.
+    pub fn tell(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The certificate in its line.
+    pub fn cert(&self) -> tls_link::Certificate<'static> {
+        let hex = self.line.split_whitespace().last().unwrap();
+        tls_link::cert_from_hex(hex).unwrap()
+    }
+}
+
+/// `collab-groth16 run --no-spawn` on the directory's circuit with the key `pk`, waiting for
+/// `m` parties on `addr`.
+pub fn waiting_coordinator(
+    dir: &Scratch,
+    out: &Path,
+    pk: &Path,
+    addr: &str,
+    m: usize,
+) -> Introduced {
+    let mut args = run_args(dir, "c.r1cs", "c.wtns", out);
+    args.extend(
+        [
+            "--no-spawn",
+            "--listen",
+            addr,
+            "--pk",
+            s(pk),
+            "--parties",
+            &m.to_string(),
+        ]
+        .map(String::from),
+    );
+    args.extend(["--timeout", "120"].map(String::from));
+    Introduced::start(&args)
+}
+
+/// `collab-groth16 party` number `id` for the coordinator at `addr`, its mesh listener on
+/// `listen`.
+pub fn separate_party(dir: &Scratch, pk: &Path, addr: &str, id: usize, listen: &str) -> Introduced {
+    let args = [
+        "party",
+        "--coordinator",
+        addr,
+        "--id",
+        &id.to_string(),
+        "--r1cs",
+        &dir.s("c.r1cs"),
+        "--pk",
+        s(pk),
+        "--listen",
+        listen,
+        "--timeout",
+        "120",
+    ];
+    Introduced::start(&args.map(String::from))
+}
+
+/// What an operator does between separately started processes: each party's line to the
+/// coordinator, the coordinator's to every party.
+pub fn introduce(coordinator: &mut Introduced, parties: &mut [Introduced]) {
+    for p in parties.iter_mut() {
+        coordinator.tell(&p.line);
+        p.tell(&coordinator.line);
+    }
+}
+
+/// A fresh Groth16 key for the directory's circuit, saved as `pk.bin`.
+pub fn saved_key(dir: &Scratch) -> std::path::PathBuf {
+    use ark_serialize::Compress;
+    let r1cs = zksnark_prover::R1cs::<Fr>::read(&dir.path("c.r1cs")).unwrap();
+    let pk = zksnark_prover::snark::setup(&r1cs, &mut ChaCha20Rng::from_entropy()).unwrap();
+    let path = dir.path("pk.bin");
+    zksnark_prover::snark::save(&path, &pk, Compress::No).unwrap();
+    path
+}

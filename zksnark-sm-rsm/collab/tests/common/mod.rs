@@ -1,5 +1,6 @@
 //! Shared by the integration tests: a small satisfiable circuit, its Groth16 key, and the
-//! parties run as threads of the test process, each with its own loopback TCP connections.
+//! parties run as threads of the test process, each with its own certificate and its own
+//! loopback TLS links.
 
 #![allow(dead_code)]
 
@@ -14,6 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
 use collab_groth16::dealer::{deal, Shares};
+use collab_groth16::identity::{self, Certificate, Identity};
 use collab_groth16::net::{Mesh, DEFAULT_TIMEOUT};
 use collab_groth16::party::{prove, Online, Public};
 use collab_groth16::qap::Qap;
@@ -72,18 +74,22 @@ pub fn run_parties(
         .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
         .collect();
     let addrs: Vec<SocketAddr> = listeners.iter().map(|l| l.local_addr().unwrap()).collect();
+    let ids: Vec<Identity> = (0..m).map(|_| identity::generate().unwrap()).collect();
+    let certs: Vec<Certificate<'static>> = ids.iter().map(|i| i.cert.clone()).collect();
     std::thread::scope(|scope| {
         let handles: Vec<_> = materials
             .iter()
             .zip(&listeners)
-            .map(|(material, listener)| {
-                let (addrs, inputs) = (&addrs, &inputs);
+            .zip(&ids)
+            .map(|((material, listener), me)| {
+                let (addrs, inputs, certs) = (&addrs, &inputs, &certs);
                 scope.spawn(move || {
                     let mut shares = Shares::expand(material);
                     if let Some(t) = tamper {
                         t.apply_to_shares(&mut shares)?;
                     }
-                    let mut mesh = Mesh::establish(material.id, addrs, listener, DEFAULT_TIMEOUT)?;
+                    let mut mesh =
+                        Mesh::establish(material.id, me, certs, addrs, listener, DEFAULT_TIMEOUT)?;
                     let public = Public {
                         r1cs: &c.r1cs,
                         pk: &c.pk,
