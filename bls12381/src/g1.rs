@@ -2,7 +2,33 @@
 
 use crate::fp::Fp;
 
-blst_group!(G1, G1Affine, "G1", G1_COMPRESSED_BYTES = 48, p1, fp, g1);
+blst_group! {
+    group: "G1",
+    types: G1, G1Affine,
+    compressed: G1_COMPRESSED_BYTES = 48,
+    blst: {
+        point: blst_p1,
+        affine: blst_p1_affine,
+        is_equal: blst_p1_is_equal,
+        affine_is_equal: blst_p1_affine_is_equal,
+        generator: blst_p1_generator,
+        affine_generator: blst_p1_affine_generator,
+        is_inf: blst_p1_is_inf,
+        affine_is_inf: blst_p1_affine_is_inf,
+        add_or_double: blst_p1_add_or_double,
+        add_or_double_affine: blst_p1_add_or_double_affine,
+        double: blst_p1_double,
+        cneg: blst_p1_cneg,
+        mult: blst_p1_mult,
+        to_affine: blst_p1_to_affine,
+        batch_to_affine: blst_p1s_to_affine,
+        from_affine: blst_p1_from_affine,
+        coordinate_cneg: blst_fp_cneg,
+        compress: blst_p1_affine_compress,
+        uncompress: blst_p1_uncompress,
+        in_subgroup: blst_p1_affine_in_g1,
+    }
+}
 
 impl G1Affine {
     /// The x coordinate (a reference: the batched additions read coordinates in their inner
