@@ -388,6 +388,11 @@ def save_archive(engine: str, image: str, out: Path) -> None:
     if saved.returncode != 0:
         tmp.unlink(missing_ok=True)
         raise ContainerError(f"saving {image} failed: {_first_line(saved.stderr)}")
+    # docker writes its archives readable by their owner only; an archive is for copying to
+    # other machines and users, like any other result.
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp.chmod(0o666 & ~umask)
     tmp.replace(out)
 
 
