@@ -329,7 +329,7 @@ def test_a_container_engine_that_cannot_run_is_one_line(workflow_copy: Workflow,
     out = (proc.stdout + proc.stderr).strip()
     assert proc.returncode != 0
     assert out == ("error: runner=docker: 'docker' is not installed (not on PATH); scripts/install "
-                   "--containers installs podman, or choose runner=native"), out  # fmt: skip
+                   "--containers installs podman and docker, or choose runner=native"), out  # fmt: skip
 
 
 def test_a_real_docker_without_its_engine_is_one_line(workflow_copy: Workflow, tmp_path: Path) -> None:

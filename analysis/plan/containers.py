@@ -79,8 +79,10 @@ def engine_problem(engine: str) -> str | None:
     if engine not in ENGINES:
         return f"runner {engine!r} is not a container engine; choose one of {', '.join(ENGINES)}"
     if shutil.which(engine) is None:
-        return (f"runner={engine}: '{engine}' is not installed (not on PATH); "
-                "scripts/install --containers installs podman, or choose runner=native")  # fmt: skip
+        return (
+            f"runner={engine}: '{engine}' is not installed (not on PATH); "
+            "scripts/install --containers installs podman and docker, or choose runner=native"
+        )
     try:
         info = _run([engine, "info"], timeout=120)
     except subprocess.TimeoutExpired:
