@@ -128,3 +128,17 @@ def test_a_failed_copy_of_the_base_falls_back_to_making_it(
     assert said[0].endswith("failed (Error: unexpected EOF); making it anew"), said
     assert any(c.startswith("pull ") for c in _calls(bindir, "docker"))
     assert boots == ["docker"]
+
+
+def test_the_pdf_names_the_image_the_analysis_ran_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    from analysis.render.report import analysis_runner
+
+    monkeypatch.delenv("SUITE_RUNNER", raising=False)
+    assert analysis_runner() == ""
+    monkeypatch.setenv("SUITE_RUNNER", "docker")
+    monkeypatch.setenv("SUITE_IMAGE", "localhost/tmbench-analysis:abc")
+    monkeypatch.setenv("SUITE_IMAGE_ID", "sha256:0123456789abcdef0123")
+    assert analysis_runner() == " in docker image localhost/tmbench-analysis:abc (digest 0123456789ab)"
+    # Started by hand without an id: the image's own name, and no digest to give.
+    monkeypatch.delenv("SUITE_IMAGE_ID")
+    assert analysis_runner() == " in docker image localhost/tmbench-analysis:abc (digest ?)"

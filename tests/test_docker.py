@@ -102,5 +102,6 @@ def test_the_readme_docker_lines_run_a_program_and_the_analysis(tmp_path: Path) 
 
     pdf = work / "results/report.pdf"
     assert pdf.is_file(), "the README's analysis line wrote no results/report.pdf"
-    text = " ".join(p.extract_text() for p in PdfReader(pdf).pages[:3])
+    text = " ".join(p.extract_text() for p in PdfReader(pdf).pages[:3]).replace("\n", " ")
     assert "docker image localhost/tmbench-" in text
+    assert "in docker image localhost/tmbench-analysis:" in text, "the PDF does not name the analysis's image"
