@@ -1,7 +1,9 @@
 # Container images (the `runner` key): one image per experiment and one for the analysis, built
 # FROM the suite's base image out of what the host already built (no network inside a build),
-# tagged with the code's commit; `snakemake images` also writes each as an archive that
-# `podman load` / `docker load` (or Apptainer's docker-archive:) reads. What the images hold and
+# tagged with the code's commit; `snakemake images` also writes each as an archive,
+# RESULTS/images/tmbench-<name>.tar, that `podman load` / `docker load` (or Apptainer's
+# docker-archive:) reads, naming the image `localhost/tmbench-<name>` with the commit's tag and
+# `latest`. What the images hold and
 # how the base is made: analysis/plan/containers.py and containers/.
 
 # The engine that builds the images: the configured runner, or podman for `snakemake images`
@@ -64,7 +66,7 @@ rule image_archive:
     input:
         image_id_file("{name}"),
     output:
-        f"{RESULTS}/images/{{name}}.tar",
+        f"{RESULTS}/images/tmbench-{{name}}.tar",
     log:
         f"{RESULTS}/logs/image_archive_{{name}}.log",
     wildcard_constraints:
@@ -82,6 +84,7 @@ rule image_archive:
 
 
 rule images:
-    """Every image of the selected experiments and the analysis, as archives in RESULTS/images/."""
+    """Every image of the selected experiments and the analysis, as archives in RESULTS/images/
+    (tmbench-<name>.tar)."""
     input:
-        [f"{RESULTS}/images/{name}.tar" for name in IMAGES],
+        [f"{RESULTS}/images/tmbench-{name}.tar" for name in IMAGES],

@@ -329,7 +329,24 @@ def test_a_container_engine_that_cannot_run_is_one_line(workflow_copy: Workflow,
     out = (proc.stdout + proc.stderr).strip()
     assert proc.returncode != 0
     assert out == ("error: runner=docker: 'docker' is not installed (not on PATH); scripts/install "
-                   "--containers installs podman, or choose runner=native"), out  # fmt: skip
+                   "--containers installs podman and docker, or choose runner=native"), out  # fmt: skip
+
+
+def test_a_real_docker_without_its_engine_is_one_line(workflow_copy: Workflow, tmp_path: Path) -> None:
+    """The docker client itself, pointed at a socket no engine listens on (a daemon stopped or
+    never started): one line naming the engine and docker's own reason, before any job."""
+    if shutil.which("docker") is None:
+        pytest.skip("docker is not installed (scripts/install --containers installs it)")
+    sock = tmp_path / "no-engine.sock"
+    workflow_copy.env = dict(workflow_copy.env, DOCKER_HOST=f"unix://{sock}")
+    proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "runner=docker",
+                                   "experiments=[veccom]", check=False)  # fmt: skip
+    assert proc.returncode != 0
+    lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.strip()]
+    assert len(lines) == 1, lines
+    prefix = "error: runner=docker: the docker engine cannot run here (docker info: "
+    assert lines[0].startswith(prefix), lines
+    assert str(sock) in lines[0], lines
 
 
 def test_scripts_are_executable() -> None:

@@ -16,6 +16,8 @@ same packages bootstrapped from Debian's archive (debootstrap --variant=minbase)
     python3 -m analysis.plan.containers image ENGINE NAME --base-id FILE --tag TAG --id-out FILE
     python3 -m analysis.plan.containers save ENGINE --id FILE --out ARCHIVE
 
+A loaded archive holds its image as `localhost/tmbench-<name>:<commit>` and `...:latest`.
+
 podman reads the suite's own settings (containers/containers.conf) through CONTAINERS_CONF.
 """
 
@@ -77,8 +79,10 @@ def engine_problem(engine: str) -> str | None:
     if engine not in ENGINES:
         return f"runner {engine!r} is not a container engine; choose one of {', '.join(ENGINES)}"
     if shutil.which(engine) is None:
-        return (f"runner={engine}: '{engine}' is not installed (not on PATH); "
-                "scripts/install --containers installs podman, or choose runner=native")  # fmt: skip
+        return (
+            f"runner={engine}: '{engine}' is not installed (not on PATH); "
+            "scripts/install --containers installs podman and docker, or choose runner=native"
+        )
     try:
         info = _run([engine, "info"], timeout=120)
     except subprocess.TimeoutExpired:
@@ -155,6 +159,8 @@ def make_base(engine: str, say: object = print) -> str:
     if image_exists(engine, name):
         return name
     log = say if callable(say) else print
+    if _copy_base_from_other_engine(engine, name, log):
+        return name
     try:
         pulled = _run([engine, "pull", DEBIAN_IMAGE], timeout=300)
     except subprocess.TimeoutExpired:
@@ -169,6 +175,35 @@ def make_base(engine: str, say: object = print) -> str:
         return name
     _bootstrap(engine, name, log)
     return name
+
+
+def _copy_base_from_other_engine(engine: str, name: str, log: object) -> bool:
+    """The base as the other engine holds it, where it holds one of this name: the name carries
+    the digest of the base's definition, so it is the same Debian with the same packages, and
+    neither a pull nor a second bootstrap is needed. False where there is none to copy."""
+    other = next(e for e in ENGINES if e != engine)
+    if shutil.which(other) is None:
+        return False
+    try:
+        if not image_exists(other, name):
+            return False
+    except subprocess.TimeoutExpired:
+        return False
+    say = log if callable(log) else print
+    fmt = ["--format", "docker-archive"] if other == "podman" else []
+    saved = subprocess.Popen([other, "save", *fmt, name], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             env=engine_env())  # fmt: skip
+    loaded = subprocess.run([engine, "load"], stdin=saved.stdout, capture_output=True, text=True,
+                            env=engine_env(), check=False)  # fmt: skip
+    if saved.stdout is not None:
+        saved.stdout.close()
+    saved.wait()
+    if saved.returncode != 0 or loaded.returncode != 0 or not image_exists(engine, name):
+        why = _first_line(loaded.stderr)
+        say(f"[containers] base: copying {name} from {other} failed ({why}); making it anew")
+        return False
+    say(f"[containers] base: {name} copied from {other}'s images (the same definition)")
+    return True
 
 
 def _bootstrap(engine: str, name: str, log: object) -> None:
@@ -272,6 +307,15 @@ def stage_analysis(context: Path) -> None:
                     _copy(REPO / src / "data", repo / src / "data")
 
 
+def _provenance_args(image: str) -> list[str]:
+    """Build arguments the Containerfiles turn into the image's environment: its own name and the
+    commit it was built from (as the workflow exported it), so that a program started by hand in
+    the image still reports them; a job's own environment overrides them."""
+    values = {"IMAGE": image, "COMMIT": os.environ.get("SUITE_GIT_COMMIT", ""),
+              "DIRTY": os.environ.get("SUITE_GIT_DIRTY", "")}  # fmt: skip
+    return [a for k, v in values.items() for a in ("--build-arg", f"{k}={v}")]
+
+
 def build_image(engine: str, name: str, base: str, tag: str) -> str:
     """Builds image `name` (an experiment, or the analysis) FROM `base`; returns its name."""
     image = image_name(name, tag)
@@ -284,6 +328,7 @@ def build_image(engine: str, name: str, base: str, tag: str) -> str:
             stage_experiment(name, context)
             containerfile = CONTAINERS / "program" / "Containerfile"
         built = _run([engine, "build", "--file", str(containerfile), "--build-arg", f"BASE={base}",
+                      *_provenance_args(image),
                       "--label", f"org.opencontainers.image.revision={tag}",
                       "--label", f"org.opencontainers.image.title=tmbench-{name}",
                       "--network", "none", "--tag", image, str(context)], timeout=3600)  # fmt: skip
@@ -312,12 +357,45 @@ def run_prefix(engine: str, image: str, ident: str, results: str) -> list[str]:
     # container.
     argv += [engine, "run", "--rm", "--network", "none", "--uts", "host", "--workdir", WORKDIR,
              "--volume", f"{host}:{inside(results)}"]  # fmt: skip
+    if engine == "docker" and os.getuid() != 0:
+        # Docker's engine runs as root: without this, a user's results would be written as root
+        # (podman, rootless, maps the container's root to the user already). HOME: a user the
+        # image has no entry for gets /, where nothing may write.
+        argv += ["--user", f"{os.getuid()}:{os.getgid()}", "--env", "HOME=/tmp"]
     for var in PASSED_ENV:
         if var in os.environ:
             argv += ["--env", f"{var}={os.environ[var]}"]
     for var, value in (("SUITE_RUNNER", engine), ("SUITE_IMAGE", image), ("SUITE_IMAGE_ID", ident)):
         argv += ["--env", f"{var}={value}"]
     return [*argv, image]
+
+
+def latest_name(image: str) -> str:
+    """The image's name with the tag `latest`, the name a loaded archive is run by."""
+    return image.rsplit(":", 1)[0] + ":latest"
+
+
+def save_archive(engine: str, image: str, out: Path) -> None:
+    """`image` as a docker-archive that `docker load` and `podman load` read (and Apptainer's
+    docker-archive:), under two names: with its commit's tag, and with `latest` so that the
+    README's one-line `docker run` needs no commit."""
+    latest = latest_name(image)
+    tagged = _run([engine, "tag", image, latest], timeout=120)
+    if tagged.returncode != 0:
+        raise ContainerError(f"tagging {image} as {latest} failed: {_first_line(tagged.stderr)}")
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    fmt = ["--format", "docker-archive"] if engine == "podman" else []
+    saved = _run([engine, "save", *fmt, "--output", str(tmp), image, latest], timeout=1800)
+    if saved.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise ContainerError(f"saving {image} failed: {_first_line(saved.stderr)}")
+    # docker writes its archives readable by their owner only; an archive is for copying to
+    # other machines and users, like any other result.
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp.chmod(0o666 & ~umask)
+    tmp.replace(out)
 
 
 # ---- command line -----------------------------------------------------------------------------
@@ -360,15 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             image = build_image(a.engine, a.name, base, a.tag)
             _write(a.id_out, f"{image} {image_id(a.engine, image)}\n")
         elif a.cmd == "save":
-            image = a.id.read_text(encoding="utf-8").split()[0]
-            tmp = a.out.with_name(a.out.name + ".tmp")
-            tmp.unlink(missing_ok=True)
-            saved = _run([a.engine, "save", "--format", "docker-archive", "--output", str(tmp), image]
-                         if a.engine == "podman" else [a.engine, "save", "--output", str(tmp), image],
-                         timeout=1800)  # fmt: skip
-            if saved.returncode != 0:
-                raise ContainerError(f"saving {image} failed: {_first_line(saved.stderr)}")
-            tmp.replace(a.out)
+            save_archive(a.engine, a.id.read_text(encoding="utf-8").split()[0], a.out)
     except ContainerError as e:
         print(f"containers: {e}", file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@ import datetime as dt
 import importlib
 import json
 import math
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -182,10 +183,21 @@ PAIR_HEADER = ["pair", "", "n", "collaborative zkSNARK, n proofs", "time", "DB s
 PAIR_WIDTHS = [0.09, 0.03, 0.045, 0.4, 0.055, 0.28, 0.05, 0.05]
 
 
+def analysis_runner() -> str:
+    """Where this analysis runs, when in a container: the engine, image and digest the workflow
+    hands it (SUITE_RUNNER, SUITE_IMAGE, SUITE_IMAGE_ID), as for every measuring job."""
+    kind = os.environ.get("SUITE_RUNNER") or "native"
+    if kind == "native":
+        return ""
+    ident = (os.environ.get("SUITE_IMAGE_ID") or "?").removeprefix("sha256:")[:12]
+    return f" in {kind} image {os.environ.get('SUITE_IMAGE') or '?'} (digest {ident})"
+
+
 def page_one(doc: Doc, ctx: Context, claims: list[Claim], sections: list[tuple[str, str]]) -> None:
     now = dt.datetime.now(dt.UTC)
     doc.unnumbered(TITLE, "summary", "Summary: the verdict, the claims, what ran", style=TITLE_STYLE)
-    made = f"Generated {now:%Y-%m-%d %H:%M UTC} by analysis {__version__} from {ctx.results_dir}."
+    made = (f"Generated {now:%Y-%m-%d %H:%M UTC} by analysis {__version__} from {ctx.results_dir}"
+            f"{analysis_runner()}.")  # fmt: skip
     doc.para(made, small=True)
     lines, ok = verdict_line(ctx.col)
     doc.box(lines, ok=ok)

@@ -90,6 +90,7 @@ def db_json(
         "timers": timers, "statuses": statuses,
         "sizes": {k: v * n / rep.n for k, v in rep.sizes.items()},
         "fixes": ["B5: n+1 deltas"], "speed_probe": {}, "failure": None, "network": None,
+        "resumed": None, "transcript_sha256": "0" * 64,
     }  # fmt: skip
     f.write_text(json.dumps(envelope("db-sm-rsm", p, body, passed=fail is None)))
     return f

@@ -70,7 +70,8 @@ pub struct Derived<E: Pairing> {
 pub fn derive<E: Pairing>(gens: &Generators<E>, st: &Statement<E>) -> Derived<E> {
     let eg1y = crate::primitives::counters::pairing::<E>(gens.g1.base(), *st.y);
     let y = st.y.into_group();
-    let rows: Vec<(Gt<E>, Gt<E>, Gt<E>)> = (0..st.s.len())
+    // Straight into the three lists: no second copy of n rows of GT elements.
+    let (geng1, (geng2, z2)): (Vec<_>, (Vec<_>, Vec<_>)) = (0..st.s.len())
         .into_par_iter()
         .map(|j| {
             let geng1 = crate::primitives::counters::pairing::<E>(st.s[j], gens.f2.base());
@@ -82,20 +83,10 @@ pub fn derive<E: Pairing>(gens: &Generators<E>, st: &Statement<E>) -> Derived<E>
             );
             let rhs = gens.ef1f2.point() + gens.eg1f2.mul(&st.msgs[j]) + gens.eh1f2.mul(&st.r[j]);
             crate::primitives::counters::tick(1);
-            (geng1, geng2, lhs - rhs)
+            (geng1, (geng2, lhs - rhs))
         })
-        .collect();
-    let mut d = Derived {
-        geng1: Vec::with_capacity(rows.len()),
-        geng2: Vec::with_capacity(rows.len()),
-        z2: Vec::with_capacity(rows.len()),
-    };
-    for (a, b, c) in rows {
-        d.geng1.push(a);
-        d.geng2.push(b);
-        d.z2.push(c);
-    }
-    d
+        .unzip();
+    Derived { geng1, geng2, z2 }
 }
 
 /// Mixer k's shares of the six witnesses, one per entry.
@@ -201,7 +192,7 @@ pub fn commit_share<E: Pairing>(
         d1: random_scalars(rng, n),
         d2: random_scalars(rng, n),
     };
-    let factors: Vec<(Gt<E>, Gt<E>, Gt<E>)> = (0..n)
+    let (t1, (t2, t3)): (Vec<_>, (Vec<_>, Vec<_>)) = (0..n)
         .into_par_iter()
         .map(|j| {
             // genh1 = e(h1,f2)^{-1} and genh2 = e(g1,f2)^{-1}: negated exponents on the tables.
@@ -213,16 +204,10 @@ pub fn commit_share<E: Pairing>(
             let t2 = gens.eg1f2.mul(&-w.bs[j]) + gens.ft.mul(&w.d0[j]);
             let t3 = vmul(z1[j], &-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
             crate::primitives::counters::tick(1);
-            (t1, t2, t3)
+            (t1, (t2, t3))
         })
-        .collect();
-    let mut c = Commitments::empty(n);
-    for (j, (a, b, t)) in factors.into_iter().enumerate() {
-        c.t1[j] = a;
-        c.t2[j] = b;
-        c.t3[j] = t;
-    }
-    (c, Nonces(w))
+        .unzip();
+    (Commitments { t1, t2, t3 }, Nonces(w))
 }
 
 #[allow(clippy::too_many_arguments)]

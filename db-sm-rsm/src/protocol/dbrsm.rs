@@ -45,8 +45,8 @@ use crate::protocol::mix::{
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
     each_mixer, each_mixer_checks_the_others, each_mixer_multiplies_in, each_mixer_private,
-    each_mixer_split, each_mixer_then_checks_others, mixer_turn, threshold_decryption,
-    try_each_mixer_same, verifier_check_section, Decrypted,
+    each_mixer_split, mixer_turn, threshold_decryption, try_each_mixer_same,
+    try_each_mixer_then_checks_others, verifier_check_section, Decrypted,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::storage::{Column, ColumnWriter, CHUNK};
@@ -199,14 +199,14 @@ struct BlindedSigs<E: Pairing> {
     r: Vec<E::ScalarField>,
 }
 
-/// One mixer's z1 factors and the proofs of knowledge of their openings.
+/// One mixer's z1 factors and the proofs of knowledge of their openings (in the run's store).
 #[derive(Clone)]
 struct Z1Shares<E: Pairing> {
-    z: Vec<Gt<E>>,
-    proofs: Vec<PkcommGtProof<E>>,
+    z: Column<Ark<Gt<E>>>,
+    proofs: Column<PkcommGtProof<E>>,
 }
 
-crate::wire_struct!(impl[E: Pairing] Z1Shares<E> { ark z, wire proofs });
+crate::wire_struct!(impl[E: Pairing] Z1Shares<E> { wire z, wire proofs });
 
 /// A uniform integer in [0, q] (inclusive), for the offsets bc′ = bc + q·U.
 fn offset<F: PrimeField>(rng: &mut ChaCha20Rng) -> Integer {
@@ -908,31 +908,50 @@ fn z1_shares<E: Pairing>(
         "computing shares of z1 and proof of knowledge of their openings",
         "verifying others' proof of knowledge of openings of shares of z1",
     ];
-    let make = |mx: &mut Mixer<E>| {
+    let make = |mx: &mut Mixer<E>| -> Result<Z1Shares<E>> {
         let w = &mx.w_rsm;
         let seeds: Vec<[u8; 32]> = (0..w.bs.len()).map(|_| mx.rng.gen()).collect();
-        let (z, proofs) = seeds
-            .into_par_iter()
-            .enumerate()
-            .map(|(j, seed)| {
-                let z = commit_gt(gens, &w.bs[j], &w.d0[j]);
-                let rng = &mut ChaCha20Rng::from_seed(seed);
-                let pf = pkcomm_gt_prove(gens, &z, &w.bs[j], &w.d0[j], rng);
-                crate::primitives::counters::tick(1);
-                (z, pf)
-            })
-            .unzip();
-        let mut proofs: Vec<PkcommGtProof<E>> = proofs;
-        if cfg.cheats(Tamper::PkZ1, mx.cheater()) {
-            proofs[0].z1 += E::ScalarField::one();
+        let name = |what: &str| format!("z1 {what} of mixer {}", mx.k);
+        let mut zs = ColumnWriter::new(&name("shares"))?;
+        let mut proofs = ColumnWriter::new(&name("proofs"))?;
+        for (start, seeds) in (0..seeds.len()).step_by(CHUNK).zip(seeds.chunks(CHUNK)) {
+            let (z, mut pf): (Vec<_>, Vec<_>) = seeds
+                .par_iter()
+                .enumerate()
+                .map(|(i, seed)| {
+                    let j = start + i;
+                    let z = commit_gt(gens, &w.bs[j], &w.d0[j]);
+                    let rng = &mut ChaCha20Rng::from_seed(*seed);
+                    let pf = pkcomm_gt_prove(gens, &z, &w.bs[j], &w.d0[j], rng);
+                    crate::primitives::counters::tick(1);
+                    (Ark(z), pf)
+                })
+                .unzip();
+            if start == 0 && cfg.cheats(Tamper::PkZ1, mx.cheater()) {
+                pf[0].z1 += E::ScalarField::one();
+            }
+            zs.extend(&z)?;
+            proofs.extend(&pf)?;
         }
-        Z1Shares { z, proofs }
+        Ok(Z1Shares {
+            z: zs.finish()?,
+            proofs: proofs.finish()?,
+        })
     };
-    let (shares, ok) = each_mixer_then_checks_others(c, mixers, labels, n, make, |_, s| {
-        (0..s.z.len())
-            .into_par_iter()
-            .all(|j| pkcomm_gt_verify(gens, &s.z[j], &s.proofs[j]).is_ok())
-    })?;
+    // Each chunk of shares checked as it is read; false if the store fails.
+    let holds = |_: usize, s: &Z1Shares<E>| {
+        let mut proofs = s.proofs.chunks(CHUNK);
+        s.z.all_chunks(CHUNK, |_, z| {
+            proofs.next_in_step().is_ok_and(|pf| {
+                z.len() == pf.len()
+                    && (0..z.len())
+                        .into_par_iter()
+                        .all(|j| pkcomm_gt_verify(gens, &z[j].0, &pf[j]).is_ok())
+            })
+        })
+        .unwrap_or(false)
+    };
+    let (shares, ok) = try_each_mixer_then_checks_others(c, mixers, labels, n, make, holds)?;
     c.status("status_pk_z1", ok);
     Ok((shares, ok))
 }
@@ -957,20 +976,37 @@ fn dpk_bbsplussig_nizkproofs<E: Pairing>(
         // one factor per mixer (as upstream, in this timer; a mixer in its own process takes
         // them all).
         let mut z1 = vec![Gt::<E>::zero(); n];
+        let mut failed = None;
         let multiply_in = |k: usize| {
-            z1.par_iter_mut().zip(&z1s[k].z).for_each(|(a, b)| *a += b);
+            let read = z1s[k].z.try_for_each_chunk(CHUNK, |start, chunk| {
+                z1[start..start + chunk.len()]
+                    .par_iter_mut()
+                    .zip(&chunk)
+                    .for_each(|(a, b)| *a += b.0);
+                Ok(())
+            });
+            if let Err(e) = read {
+                failed.get_or_insert(e);
+            }
         };
         let label = "computing generators";
+        // Every mixer derives the generators (as upstream); they are the same, so the first
+        // copy is kept.
+        let mut kept = false;
         let derived = each_mixer_multiplies_in(c, mixers, label, n, multiply_in, |_| {
-            dpk_bbsplus::derive(gens, st)
+            let d = dpk_bbsplus::derive(gens, st);
+            (!std::mem::replace(&mut kept, true)).then_some(d)
         })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let derived = derived.into_iter().flatten().flatten().next();
         let (ch, z) = dpk_rounds::<E, BbsPlus<E>, _, _, _>(
             c,
             mixers,
             n,
             |mx| {
-                // Each mixer commits with the generators it derived itself.
-                let d = derived[mx.k].as_ref().expect("a hosted mixer derived them");
+                let d = derived.as_ref().expect("a hosted mixer derived them");
                 dpk_bbsplus::commit_share(gens, d, &z1, &mut mx.rng)
             },
             |acc| dpk_bbsplus::challenges(gens, st, &z1, acc),

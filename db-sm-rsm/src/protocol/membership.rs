@@ -11,13 +11,13 @@
 use ark_ec::pairing::Pairing;
 use rand_chacha::ChaCha20Rng;
 
-use crate::measurement::report::Totals;
+use crate::measurement::report::{Party, Totals};
 use crate::primitives::wire::{Ark, Wire};
 use crate::proofs::CommitmentFactors;
 use crate::protocol::config::Config;
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_same, each_mixer_split, mixers_check_section, verifier_check_section,
+    each_mixer, each_mixer_same, journaled, mixers_check_section, verifier_check_section,
     verifier_turn,
 };
 use crate::transport::Ctx;
@@ -112,10 +112,27 @@ where
     R: Wire + Clone + Send + 'static,
 {
     let [commit_label, challenge_label, response_label] = S::LABELS.dpk_rounds;
-    let (factors, nonces) = each_mixer_split(c, mixers, commit_label, n, |mx| Ok(commit(mx)))?;
+    // Every factor is multiplied into the running product as it comes, never all kept: first
+    // this process's mixers' (each posted as soon as it is made), then the others'.
+    let m = mixers.m();
     let mut acc = T::empty(n);
-    for f in &factors {
-        acc.add(f);
+    let mut nonces: Vec<Option<N>> = (0..m).map(|_| None).collect();
+    for (k, nonce) in nonces.iter_mut().enumerate() {
+        let Some(mx) = mixers.get_mut(k) else {
+            c.remote(Party::Mixer(k), commit_label);
+            continue;
+        };
+        let (factor, own) = journaled(c, Some(mx.party()), commit_label, mx, |c, mx| {
+            Ok(c.time_entries(mx.party(), commit_label, n, || commit(mx)))
+        })?;
+        let tag = c.tag(Some(Party::Mixer(k)), commit_label);
+        c.post(&tag, &factor)?;
+        acc.add(&factor);
+        *nonce = Some(own);
+    }
+    for k in (0..m).filter(|k| mixers.get(*k).is_none()) {
+        let factor: T = c.fetch(&c.tag(Some(Party::Mixer(k)), commit_label))?;
+        acc.add(&factor);
     }
     let ch = each_mixer_same(c, mixers, challenge_label, || Ark(challenges(&acc)))?.0;
     let responses = each_mixer(c, mixers, response_label, |mx| {

@@ -413,26 +413,7 @@ where
 /// Every mixer makes its part of a step over `total` entries (leaf `labels[0]`), then each mixer
 /// checks every other mixer's part (leaf `labels[1]`, [`each_mixer_checks_the_others`]).
 /// Returns the parts in mixer order and whether every check passed; the caller records the
-/// status.
-pub(crate) fn each_mixer_then_checks_others<E, S>(
-    c: &mut Ctx,
-    mixers: &mut Mixers<E>,
-    labels: [&str; 2],
-    total: usize,
-    make: impl FnMut(&mut Mixer<E>) -> S,
-    holds: impl Fn(usize, &S) -> bool + Sync,
-) -> Result<(Vec<S>, bool)>
-where
-    E: Pairing,
-    S: Wire + Clone + Send + Sync + 'static,
-{
-    let parts = each_mixer_entries(c, mixers, labels[0], total, make)?;
-    let ok = each_mixer_checks_the_others(c, mixers, labels[1], |k| holds(k, &parts[k]))?;
-    Ok((parts, ok))
-}
-
-/// [`each_mixer_then_checks_others`] for parts whose making can fail: the first failure of
-/// this process's mixers is returned before they check.
+/// status. A part that cannot be made stops this process before the checks.
 pub(crate) fn try_each_mixer_then_checks_others<E, S>(
     c: &mut Ctx,
     mixers: &mut Mixers<E>,

@@ -13,6 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use collab_groth16::dealer::{deal, Shares};
+use collab_groth16::identity::{self, Certificate, Identity};
 use collab_groth16::net::{Mesh, DEFAULT_TIMEOUT};
 use collab_groth16::party::{prove as collab_prove, Public as CollabPublic};
 use collab_groth16::qap::Qap;
@@ -292,16 +293,20 @@ fn collaborative_proof(
         .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
         .collect();
     let addrs: Vec<SocketAddr> = listeners.iter().map(|l| l.local_addr().unwrap()).collect();
+    let ids: Vec<Identity> = (0..m).map(|_| identity::generate().unwrap()).collect();
+    let certs: Vec<Certificate<'static>> = ids.iter().map(|i| i.cert.clone()).collect();
     let proofs: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = materials
             .iter()
             .zip(listeners)
-            .map(|(material, listener)| {
-                let (addrs, inputs, qap) = (&addrs, &inputs, &qap);
+            .zip(&ids)
+            .map(|((material, listener), me)| {
+                let (addrs, inputs, qap, certs) = (&addrs, &inputs, &qap, &certs);
                 scope.spawn(move || {
                     let shares = Shares::expand(material);
                     let mut mesh =
-                        Mesh::establish(material.id, addrs, &listener, DEFAULT_TIMEOUT).unwrap();
+                        Mesh::establish(material.id, me, certs, addrs, &listener, DEFAULT_TIMEOUT)
+                            .unwrap();
                     let public = CollabPublic {
                         r1cs,
                         pk,
