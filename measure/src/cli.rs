@@ -10,29 +10,36 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use crate::Error;
+
 /// Parses a list of counts such as "100,1000,2^10..2^16": a count, `2^e`, or a range between
 /// two powers of two that runs over the powers of two between them; "none" or nothing is the
 /// empty list. `what` (the option) names the list in errors.
-pub fn parse_counts(s: &str, what: &str) -> Result<Vec<usize>, String> {
+pub fn parse_counts(s: &str, what: &str) -> Result<Vec<usize>, Error> {
     let s = s.trim();
     if s.is_empty() || s == "none" {
         return Ok(vec![]);
     }
-    let one = |t: &str| -> Result<usize, String> {
+    let one = |t: &str| -> Result<usize, Error> {
         let t = t.trim();
         match t.strip_prefix("2^") {
             Some(e) => {
-                let e: u32 = e
-                    .parse()
-                    .map_err(|_| format!("{what}: bad exponent in {t:?}"))?;
+                let e: u32 = e.parse().map_err(|_| Error::Exponent {
+                    option: what.into(),
+                    token: t.into(),
+                })?;
                 if e > 40 {
-                    return Err(format!("{what}: 2^{e} is too large"));
+                    return Err(Error::TooLarge {
+                        option: what.into(),
+                        exponent: e,
+                    });
                 }
                 Ok(1usize << e)
             }
-            None => t
-                .parse()
-                .map_err(|_| format!("{what}: {t:?} is not a count")),
+            None => t.parse().map_err(|_| Error::NotACount {
+                option: what.into(),
+                token: t.into(),
+            }),
         }
     };
     let mut out = Vec::new();
@@ -40,9 +47,10 @@ pub fn parse_counts(s: &str, what: &str) -> Result<Vec<usize>, String> {
         if let Some((a, b)) = part.split_once("..") {
             let (lo, hi) = (one(a)?, one(b)?);
             if !lo.is_power_of_two() || !hi.is_power_of_two() || lo > hi {
-                return Err(format!(
-                    "{what}: a range must run between powers of two, got {part:?}"
-                ));
+                return Err(Error::Range {
+                    option: what.into(),
+                    part: part.into(),
+                });
             }
             out.extend((lo.trailing_zeros()..=hi.trailing_zeros()).map(|e| 1usize << e));
         } else {
@@ -59,14 +67,15 @@ pub fn refuse(program: &str, why: impl Display) -> ExitCode {
 }
 
 /// The one end of a program's run: `out` is checked for writability before any work; `work`
-/// measures (an `Err` is bad input found late: status 2, no report); the report, `envelope`
+/// measures (an `Err`, of any type that says what went wrong, is bad input found late: status
+/// 2, no report); the report, `envelope`
 /// around the outcome, is written atomically; the status is 0 when it passed, 1 when it did
 /// not (the report is written either way). `summary` says what the report holds, after
 /// "wrote <out>".
-pub fn finish_run(
+pub fn finish_run<E: Display>(
     out: &Path,
     envelope: crate::envelope::Envelope,
-    work: impl FnOnce() -> Result<crate::envelope::Outcome, String>,
+    work: impl FnOnce() -> Result<crate::envelope::Outcome, E>,
     summary: impl FnOnce(&Value) -> String,
 ) -> ExitCode {
     let program = envelope.tool().to_string();
@@ -153,13 +162,20 @@ mod tests {
         assert_eq!(parse_counts("2^3, 4..16", "x").unwrap(), vec![8, 4, 8, 16]);
         assert!(parse_counts("none", "x").unwrap().is_empty());
         assert!(parse_counts(" ", "x").unwrap().is_empty());
-        assert!(parse_counts("ten", "--n").unwrap_err().contains("--n"));
-        assert!(parse_counts("2^x", "--n").unwrap_err().contains("exponent"));
+        assert!(parse_counts("ten", "--n")
+            .unwrap_err()
+            .to_string()
+            .contains("--n"));
+        assert!(parse_counts("2^x", "--n")
+            .unwrap_err()
+            .to_string()
+            .contains("exponent"));
         assert!(parse_counts("2^41", "--n")
             .unwrap_err()
+            .to_string()
             .contains("too large"));
         for bad in ["2^3..100", "2^5..2^3", "3..8"] {
-            let e = parse_counts(bad, "--n").unwrap_err();
+            let e = parse_counts(bad, "--n").unwrap_err().to_string();
             assert!(e.contains("powers of two"), "{bad}: {e}");
         }
     }
@@ -239,7 +255,7 @@ mod tests {
         assert_eq!(written["body"]["x"], 1);
         // Bad input found late: status 2 and the earlier report left alone.
         assert_eq!(
-            finish_run(&out, envelope(), || Err("bad".into()), none),
+            finish_run(&out, envelope(), || Err("bad"), none),
             ExitCode::from(2)
         );
         assert_eq!(crate::testing::read_json(&out)["passed"], false);

@@ -11,6 +11,8 @@
 //!   bytes per named stream, or by the OS;
 //! - [`envelope`]: the one report envelope every program writes around its own body (tool,
 //!   versions, passed, parameters, seed, machine, provenance, runner, load, resources);
+//! - [`error`]: the one error type of these pieces, each variant naming the option or file
+//!   at fault;
 //! - [`hex`]: bytes as hexadecimal text and back;
 //! - [`timing`]: an operation timed over repetitions in CPU and wall time, in alternation with
 //!   its lower bound, as medians with their spread;
@@ -32,6 +34,7 @@
 pub mod cli;
 pub mod clock;
 pub mod envelope;
+pub mod error;
 pub mod hex;
 pub mod machine;
 pub mod output;
@@ -41,3 +44,5 @@ pub mod seed;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod timing;
+
+pub use error::Error;

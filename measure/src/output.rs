@@ -4,6 +4,8 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::Error;
+
 /// The temporary sibling a file is written to before it is renamed into place.
 fn temp_sibling(path: &Path) -> PathBuf {
     let name = path
@@ -16,20 +18,25 @@ fn temp_sibling(path: &Path) -> PathBuf {
 /// Fails, with a message naming the file, if `path` cannot be written: its directory is created
 /// if missing and a temporary file is made there and removed. Call it before hours of work, not
 /// after.
-pub fn check_writable(path: &Path) -> Result<(), String> {
+pub fn check_writable(path: &Path) -> Result<(), Error> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     if path.is_dir() {
-        return Err(format!("{} is a directory, not a file", path.display()));
+        return Err(Error::IsADirectory(path.to_path_buf()));
     }
-    fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot create directory {}: {e}", dir.display()))?;
+    fs::create_dir_all(&dir).map_err(|source| Error::CreateDirectory {
+        dir: dir.clone(),
+        source,
+    })?;
     let probe = temp_sibling(path);
     fs::File::create(&probe)
         .and_then(|mut f| f.write_all(b""))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|source| Error::Unwritable {
+            path: path.to_path_buf(),
+            source,
+        })?;
     let _ = fs::remove_file(&probe);
     Ok(())
 }
@@ -86,12 +93,14 @@ mod tests {
     fn unwritable_paths_are_refused_by_name() {
         let d = scratch("unwritable");
         fs::create_dir_all(&d).unwrap();
-        let err = check_writable(&d).unwrap_err();
+        let err = check_writable(&d).unwrap_err().to_string();
         assert!(err.contains("is a directory"), "{err}");
         // A path under a regular file cannot be created.
         let file = d.join("plain");
         fs::write(&file, b"x").unwrap();
-        let err = check_writable(&file.join("out.json")).unwrap_err();
+        let err = check_writable(&file.join("out.json"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("plain"), "{err}");
         assert!(check_writable(&d.join("ok/out.json")).is_ok());
         fs::remove_dir_all(&d).unwrap();

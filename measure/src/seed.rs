@@ -65,19 +65,13 @@ impl fmt::Debug for Seed {
 }
 
 impl FromStr for Seed {
-    type Err = String;
+    type Err = crate::Error;
 
     /// Exactly 64 hexadecimal digits (either case); anything else is refused with a message
     /// that says what a seed looks like.
-    fn from_str(s: &str) -> Result<Seed, String> {
+    fn from_str(s: &str) -> Result<Seed, crate::Error> {
         let s = s.trim();
-        let bad = || {
-            format!(
-                "--seed must be 64 hexadecimal digits (32 bytes), got {:?} ({} characters)",
-                s,
-                s.len()
-            )
-        };
+        let bad = || crate::Error::Seed { got: s.to_string() };
         if s.len() != 64 || !s.bytes().all(|c| c.is_ascii_hexdigit()) {
             return Err(bad());
         }
@@ -134,7 +128,7 @@ mod tests {
             &format!("{HEX}0"),
             &HEX.replace('0', "g"),
         ] {
-            let e = bad.parse::<Seed>().unwrap_err();
+            let e = bad.parse::<Seed>().unwrap_err().to_string();
             assert!(e.contains("64 hexadecimal digits"), "{bad:?}: {e}");
         }
     }

@@ -238,7 +238,7 @@ fn online(
         .as_deref()
         .map(str::parse::<Seed>)
         .transpose()
-        .map_err(Error::Invalid)?;
+        .map_err(|e| Error::Invalid(e.to_string()))?;
     let domain = format!(
         "collab-groth16/party/{}/{}/{}",
         plan.variant.name(),
