@@ -1,13 +1,13 @@
 //! What creating an emulated network needs, checked before any work: the rights (CAP_SYS_ADMIN
 //! to make and enter network namespaces, CAP_NET_ADMIN to configure them) and the programs (`ip`
-//! always, `tc` for a rate, `iptables` for a delay). A missing piece is a [`Refusal`]: one line
-//! naming everything that is missing.
+//! always, `tc` for a rate, `iptables` for a delay). A missing piece is an [`Error::Refused`]:
+//! one line naming everything that is missing.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::profile::Profile;
 use crate::sys;
+use crate::Error;
 
 /// The programs the network is configured with. [`Tools::discover`] finds them on `PATH` and in
 /// the system directories (`/usr/sbin` is not on every user's `PATH`); tests and unusual
@@ -54,28 +54,6 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// Why this process cannot create the network a profile asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    /// The profile's name.
-    pub profile: String,
-    /// Each missing piece, in words (`CAP_NET_ADMIN`, `` `tc` (iproute2) at /x/tc ``...).
-    pub missing: Vec<String>,
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot create the emulated network `{}`: missing {} (profile `none` needs none of these)",
-            self.profile,
-            self.missing.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for Refusal {}
-
 const CAP_NET_ADMIN: u32 = 12;
 const CAP_SYS_ADMIN: u32 = 21;
 
@@ -90,7 +68,7 @@ fn effective_capabilities() -> Option<u64> {
 /// `none` profile always can. The trial at the end makes one namespace on a short-lived thread
 /// and drops it at once: capabilities can be present while a container's seccomp policy still
 /// forbids namespaces.
-pub fn check(profile: &Profile, tools: &Tools) -> Result<(), Refusal> {
+pub fn check(profile: &Profile, tools: &Tools) -> Result<(), Error> {
     let Some(link) = profile.link else {
         return Ok(());
     };
@@ -135,7 +113,7 @@ pub fn check(profile: &Profile, tools: &Tools) -> Result<(), Refusal> {
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(Refusal {
+        Err(Error::Refused {
             profile: profile.name.clone(),
             missing,
         })

@@ -22,11 +22,13 @@
 //! Layers: [`profile`] (what a network is, as data), [`check`] (what creating one needs, refused
 //! in one line before any work), [`network`] (topology, addresses, running inside a party,
 //! teardown), [`delay`] and its protocol [`nfqueue`] (the delay line), [`probe`] (round-trip
-//! and throughput measurements). [`sys`] holds the crate's only `unsafe` code: the system calls
-//! `std` lacks (setns, unshare, a netlink socket, ppoll, the real-time policy).
+//! and throughput measurements), [`error`] (the one error type). [`sys`] holds the crate's only
+//! `unsafe` code: the system calls `std` lacks (setns, unshare, a netlink socket, ppoll, the
+//! real-time policy).
 
 pub mod check;
 pub mod delay;
+pub mod error;
 pub mod network;
 pub mod nfqueue;
 pub mod probe;
@@ -34,8 +36,9 @@ pub mod profile;
 pub mod report;
 pub mod sys;
 
-pub use check::{check, Refusal, Tools};
+pub use check::{check, Tools};
 pub use delay::{DelayMeter, DelayStats};
-pub use network::{Error, Network, HUB, MAX_PARTIES};
+pub use error::Error;
+pub use network::{Network, HUB, MAX_PARTIES};
 pub use profile::{Link, Profile, Rate};
 pub use report::network_json;

@@ -35,10 +35,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::check::{check, Refusal, Tools};
+use crate::check::{check, Tools};
 use crate::delay::{DelayLine, DelayMeter, DelayStats, QUEUE};
 use crate::profile::{Link, Profile};
 use crate::sys;
+use crate::Error;
 
 /// The most parties one network holds.
 pub const MAX_PARTIES: usize = 1000;
@@ -48,31 +49,6 @@ pub const HUB: Ipv4Addr = Ipv4Addr::new(198, 18, 0, 1);
 const BLOCK: &str = "198.18.0.0/15";
 /// Each link's MTU: Ethernet's.
 const MTU: u32 = 1500;
-
-/// Why a network could not be created.
-#[derive(Debug)]
-pub enum Error {
-    /// The process lacks a right or a program; nothing was changed.
-    Refused(Refusal),
-    /// The request itself is wrong (no parties, too many).
-    BadRequest(String),
-    /// A step of the set-up failed; what it had made is removed.
-    Setup { step: String, detail: String },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Refused(r) => r.fmt(f),
-            Error::BadRequest(m) => f.write_str(m),
-            Error::Setup { step, detail } => {
-                write!(f, "could not set up the emulated network: {step}: {detail}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 fn setup(step: impl Into<String>) -> impl FnOnce(io::Error) -> Error {
     let step = step.into();
@@ -194,9 +170,7 @@ impl Network {
     /// [`Network::create`] with the given programs.
     pub fn create_with(profile: &Profile, parties: usize, tools: &Tools) -> Result<Network, Error> {
         if parties == 0 || parties > MAX_PARTIES {
-            return Err(Error::BadRequest(format!(
-                "a network holds 1 to {MAX_PARTIES} parties, not {parties}"
-            )));
+            return Err(Error::Parties(parties));
         }
         let Some(link) = profile.link else {
             return Ok(Network {
@@ -207,7 +181,7 @@ impl Network {
                 },
             });
         };
-        check(profile, tools).map_err(Error::Refused)?;
+        check(profile, tools)?;
 
         let mut all = new_namespaces(parties + 1).map_err(setup("creating namespaces"))?;
         let party = all.split_off(1);

@@ -9,6 +9,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::Error;
+
 /// A rate in bits per second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rate(pub u64);
@@ -192,22 +194,6 @@ impl fmt::Display for Profile {
     }
 }
 
-/// Why a profile could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseProfileError(pub String);
-
-impl fmt::Display for ParseProfileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ParseProfileError {}
-
-fn bad(msg: String) -> ParseProfileError {
-    ParseProfileError(msg)
-}
-
 /// Splits `12.5ms` into (12.5, "ms").
 fn number_and_unit(s: &str) -> Option<(f64, &str)> {
     let end = s
@@ -218,59 +204,46 @@ fn number_and_unit(s: &str) -> Option<(f64, &str)> {
 }
 
 /// Reads `250us`, `0.2ms`, `20ms`, `1s` (and `0`).
-pub fn parse_duration(s: &str) -> Result<Duration, ParseProfileError> {
+pub fn parse_duration(s: &str) -> Result<Duration, Error> {
     let s = s.trim();
-    let (value, unit) =
-        number_and_unit(s).ok_or_else(|| bad(format!("`{s}` is not a duration")))?;
+    let (value, unit) = number_and_unit(s).ok_or_else(|| Error::NotADuration(s.into()))?;
     let scale = match unit {
         "" if value == 0.0 => 0.0,
         "ns" => 1e-9,
         "us" | "µs" => 1e-6,
         "ms" => 1e-3,
         "s" => 1.0,
-        _ => {
-            return Err(bad(format!(
-                "`{s}`: a duration needs a unit: us, ms or s (for example 20ms)"
-            )))
-        }
+        _ => return Err(Error::DurationUnit(s.into())),
     };
     let secs = value * scale;
     if secs > 60.0 {
-        return Err(bad(format!(
-            "`{s}`: a round trip above 60 s is not a network"
-        )));
+        return Err(Error::RoundTripTooLong(s.into()));
     }
     Ok(Duration::from_secs_f64(secs))
 }
 
 /// Reads `200mbit`, `1gbit`, `500kbit`, `1000bit`: bits per second, decimal prefixes.
-pub fn parse_rate(s: &str) -> Result<Rate, ParseProfileError> {
+pub fn parse_rate(s: &str) -> Result<Rate, Error> {
     let s = s.trim();
-    let (value, unit) = number_and_unit(s).ok_or_else(|| bad(format!("`{s}` is not a rate")))?;
+    let (value, unit) = number_and_unit(s).ok_or_else(|| Error::NotARate(s.into()))?;
     let scale = match unit.to_ascii_lowercase().as_str() {
         "bit" => 1.0,
         "kbit" => 1e3,
         "mbit" => 1e6,
         "gbit" => 1e9,
-        _ => {
-            return Err(bad(format!(
-                "`{s}`: a rate is in bit, kbit, mbit or gbit per second (for example 200mbit)"
-            )))
-        }
+        _ => return Err(Error::RateUnit(s.into())),
     };
     let bits = (value * scale).round();
     if !(8.0..=1e12).contains(&bits) {
-        return Err(bad(format!(
-            "`{s}`: a rate must lie between 8 bit/s and 1000 gbit/s"
-        )));
+        return Err(Error::RateRange(s.into()));
     }
     Ok(Rate(bits as u64))
 }
 
 impl FromStr for Profile {
-    type Err = ParseProfileError;
+    type Err = Error;
 
-    fn from_str(s: &str) -> Result<Profile, ParseProfileError> {
+    fn from_str(s: &str) -> Result<Profile, Error> {
         let s = s.trim();
         match s.to_ascii_lowercase().as_str() {
             "none" | "loopback" => return Ok(Profile::none()),
@@ -280,16 +253,14 @@ impl FromStr for Profile {
             _ => {}
         }
         if !s.contains('=') {
-            return Err(bad(format!(
-                "unknown network profile `{s}`: use none, lan, region, wan or \
-                 rtt=DURATION,rate=RATE (for example rtt=50ms,rate=200mbit)"
-            )));
+            return Err(Error::UnknownProfile(s.into()));
         }
         let (mut name, mut rtt, mut rate) = (None, None, None);
         for field in s.split(',') {
-            let (key, value) = field
-                .split_once('=')
-                .ok_or_else(|| bad(format!("`{field}` in profile `{s}` is not key=value")))?;
+            let (key, value) = field.split_once('=').ok_or_else(|| Error::NotKeyValue {
+                field: field.into(),
+                profile: s.into(),
+            })?;
             match key.trim() {
                 "name" => {
                     let v = value.trim();
@@ -298,9 +269,7 @@ impl FromStr for Profile {
                             .chars()
                             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
                     {
-                        return Err(bad(format!(
-                            "profile name `{v}`: use letters, digits, '-', '_' or '.'"
-                        )));
+                        return Err(Error::ProfileName(v.into()));
                     }
                     name = Some(v.to_string());
                 }
@@ -312,9 +281,10 @@ impl FromStr for Profile {
                     }
                 }
                 other => {
-                    return Err(bad(format!(
-                        "unknown key `{other}` in profile `{s}`: the keys are name, rtt, rate"
-                    )))
+                    return Err(Error::UnknownKey {
+                        key: other.into(),
+                        profile: s.into(),
+                    })
                 }
             }
         }
