@@ -10,13 +10,17 @@
 //!   side;
 //! - [`process`]: the node process and the driver (which starts the three nodes and runs the
 //!   clients as tasks), with per-phase figures;
-//! - [`measurement`]: costs of single operations, lower bounds, statistics and the report.
+//! - [`measurement`]: costs of single operations, lower bounds, statistics and the report;
+//! - [`error`]: the one error type, whose variants follow these layers.
 
+pub mod error;
 pub mod group;
 pub mod measurement;
 pub mod net;
 pub mod process;
 pub mod protocol;
+
+pub use error::Error;
 
 /// The number of nodes: first, middle and last.
 pub const NODES: usize = 3;

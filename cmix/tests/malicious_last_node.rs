@@ -21,8 +21,9 @@ use cmix::group::Group;
 use cmix::protocol::client::{check_delivery, workload, Outgoing};
 use cmix::protocol::local::{precompute, prepare, prepost, prepre_premix, realtime};
 use cmix::protocol::message::{body_bytes, decode};
-use cmix::protocol::node::{elems_read_wire, elems_write_wire, ProtocolError};
+use cmix::protocol::node::{elems_read_wire, elems_write_wire};
 use cmix::protocol::tamper::{tag, Tamper};
+use cmix::Error;
 use cmix::NODES;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha20Rng;
@@ -58,7 +59,7 @@ fn tagging_with_a_colluding_last_node<G: Group>(g: &G, width: usize) {
     // An honest last node would refuse the batch ...
     assert!(matches!(
         last.realpost(&released),
-        Err(ProtocolError::Tagged { ref slots }) if slots.len() == 1
+        Err(Error::Tagged { ref slots }) if slots.len() == 1
     ));
     // ... a malicious one finds the one slot that is no message, and untags it.
     let mut out = last.decrypt(&released).unwrap();

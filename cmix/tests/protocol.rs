@@ -8,8 +8,8 @@ use cmix::group::ristretto::Ristretto;
 use cmix::group::Group;
 use cmix::protocol::client::{check_delivery, workload};
 use cmix::protocol::local::{run_batch, run_batch_with};
-use cmix::protocol::node::ProtocolError;
 use cmix::protocol::tamper::Tamper;
+use cmix::Error;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 
@@ -109,7 +109,7 @@ fn operation_counts_are_the_protocols() {
     assert!(get(cmix::group::Op::ExpFixed) >= 2 * 2 * 3 * n);
 }
 
-fn fails<G: Group>(g: &G, width: usize, t: &str) -> ProtocolError {
+fn fails<G: Group>(g: &G, width: usize, t: &str) -> Error {
     match run_batch(g, CLIENTS, width, [6; 32], Some(Tamper::parse(t).unwrap())) {
         Ok(_) => panic!("{} tampered with {t} was not detected", g.name()),
         Err(e) => e,
@@ -118,27 +118,25 @@ fn fails<G: Group>(g: &G, width: usize, t: &str) -> ProtocolError {
 
 fn every_check_fires<G: Group>(g: &G, width: usize) {
     for node in 0..3 {
-        assert!(
-            matches!(fails(g, width, &format!("proof:{node}")), ProtocolError::Proof(n) if n == node)
-        );
+        assert!(matches!(fails(g, width, &format!("proof:{node}")), Error::Proof(n) if n == node));
         assert!(matches!(
             fails(g, width, &format!("element:{node}")),
-            ProtocolError::Element { .. }
+            Error::Received { .. }
         ));
         match fails(g, width, &format!("tag:{node}:5")) {
             // The tagged input slot lands somewhere in the output; exactly that one is caught.
-            ProtocolError::Tagged { slots } => assert_eq!(slots.len(), 1),
+            Error::Tagged { slots } => assert_eq!(slots.len(), 1),
             e => panic!("tag at node {node}: {e}"),
         }
     }
     for node in 0..2 {
         assert!(
-            matches!(fails(g, width, &format!("share:{node}:7")), ProtocolError::ShareTag { node: n, slot: 7 } if n == node)
+            matches!(fails(g, width, &format!("share:{node}:7")), Error::ShareTag { node: n, slot: 7 } if n == node)
         );
     }
     assert!(matches!(
         fails(g, width, "opening:3"),
-        ProtocolError::Opening { slot: 3 }
+        Error::Opening { slot: 3 }
     ));
 }
 

@@ -22,6 +22,7 @@ use cmix::process::driver::{run, RunConfig};
 use cmix::process::node::{node_main, NodeArgs};
 use cmix::protocol::message::body_bytes;
 use cmix::protocol::tamper::Tamper;
+use cmix::Error;
 
 /// The client counts of the full sweep.
 const SWEEP: [usize; 7] = [100, 200, 300, 400, 500, 1000, 2000];
@@ -97,22 +98,23 @@ struct Bench {
 /// The checked settings: groups, client counts, the fault, the seed.
 type Checked = (Vec<GroupSpec>, Vec<usize>, Option<Tamper>, Option<Seed>);
 
-fn validate(b: &Bench) -> Result<Checked, String> {
+fn validate(b: &Bench) -> Result<Checked, Error> {
     let clients: Vec<usize> = if b.full_sweep {
         SWEEP.to_vec()
     } else {
         b.clients.clone()
     };
     if clients.is_empty() {
-        return Err("--clients: give at least one number".into());
+        return Err(empty("--clients", "number"));
     }
     for &c in &clients {
-        if !(16..=100_000).contains(&c) {
-            return Err(format!(
-                "--clients {c}: must be 16 to 100000 (below 16 the output order equals the input \
-                 order too often for the permutation check)"
-            ));
-        }
+        within(
+            "--clients",
+            c,
+            16..=100_000,
+            "16 to 100000 (below 16 the output order equals the input order too often for the \
+             permutation check)",
+        )?;
     }
     let groups: Vec<GroupSpec> = b
         .groups
@@ -120,33 +122,23 @@ fn validate(b: &Bench) -> Result<Checked, String> {
         .map(|g| GroupSpec::parse(g))
         .collect::<Result<_, _>>()?;
     if groups.is_empty() {
-        return Err("--groups: give at least one group".into());
+        return Err(empty("--groups", "group"));
     }
     for &t in &b.threads {
-        if !(1..=64).contains(&t) {
-            return Err(format!("--threads {t}: must be 1 to 64"));
-        }
+        within("--threads", t, 1..=64, "1 to 64")?;
     }
     if b.threads.is_empty() {
-        return Err("--threads: give at least one count".into());
+        return Err(empty("--threads", "count"));
     }
-    if !(1..=10_000).contains(&b.reps) {
-        return Err(format!("--reps {}: must be 1 to 10000", b.reps));
-    }
-    if !(1..=64).contains(&b.ec_width) {
-        return Err(format!("--ec-width {}: must be 1 to 64", b.ec_width));
-    }
-    if !(1..=256).contains(&b.client_workers) {
-        return Err(format!(
-            "--client-workers {}: must be 1 to 256",
-            b.client_workers
-        ));
-    }
+    within("--reps", b.reps, 1..=10_000, "1 to 10000")?;
+    within("--ec-width", b.ec_width, 1..=64, "1 to 64")?;
+    within("--client-workers", b.client_workers, 1..=256, "1 to 256")?;
     if !(b.unit_seconds > 0.0 && b.unit_seconds <= 10.0) {
-        return Err(format!(
-            "--unit-seconds {}: must be above 0 and at most 10",
-            b.unit_seconds
-        ));
+        return Err(Error::OutOfRange {
+            option: "--unit-seconds",
+            value: b.unit_seconds.to_string(),
+            allowed: "above 0 and at most 10",
+        });
     }
     let tamper = b.tamper.as_deref().map(Tamper::parse).transpose()?;
     if let Some(t) = tamper {
@@ -156,6 +148,28 @@ fn validate(b: &Bench) -> Result<Checked, String> {
     }
     let seed = b.seed.as_deref().map(str::parse::<Seed>).transpose()?;
     Ok((groups, clients, tamper, seed))
+}
+
+/// An option given no value.
+fn empty(option: &'static str, what: &'static str) -> Error {
+    Error::Empty { option, what }
+}
+
+/// Refuses `value` of `option` outside `range` (`allowed` in words).
+fn within(
+    option: &'static str,
+    value: usize,
+    range: std::ops::RangeInclusive<usize>,
+    allowed: &'static str,
+) -> Result<(), Error> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    Err(Error::OutOfRange {
+        option,
+        value: value.to_string(),
+        allowed,
+    })
 }
 
 fn group_info(spec: GroupSpec, ec_width: usize, unit_seconds: f64) -> GroupInfo {
@@ -213,9 +227,8 @@ fn bench(
     clients: &[usize],
     tamper: Option<Tamper>,
     seed: Option<Seed>,
-) -> Result<Outcome, String> {
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("bad input: cannot find this executable: {e}"))?;
+) -> Result<Outcome, Error> {
+    let exe = std::env::current_exe().map_err(Error::OwnPath)?;
     let mut infos = vec![];
     for &g in groups {
         eprintln!("cmix-bench: timing the operations of {} alone", g.label());

@@ -23,20 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rand_core::{CryptoRng, RngCore};
 use serde::Serialize;
 
-/// A group element read from the wire or a payload that does not decode.
-#[derive(Debug, thiserror::Error)]
-pub enum GroupError {
-    #[error("not a valid {group} element: {why}")]
-    Element { group: &'static str, why: String },
-    #[error("payload of {got} bytes does not fit one {group} element ({max} bytes)")]
-    PayloadTooLong {
-        group: &'static str,
-        got: usize,
-        max: usize,
-    },
-    #[error("the element does not decode to a payload ({0})")]
-    Payload(&'static str),
-}
+use crate::Error;
 
 /// The operations counted, one counter each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -195,7 +182,7 @@ pub trait Group: Send + Sync + 'static {
     /// `k + c * x` modulo the group order.
     fn scalar_mul_add(&self, c: &Self::Scalar, x: &Self::Scalar, k: &Self::Scalar) -> Self::Scalar;
     fn scalar_to_bytes(&self, s: &Self::Scalar) -> Vec<u8>;
-    fn scalar_from_bytes(&self, b: &[u8]) -> Result<Self::Scalar, GroupError>;
+    fn scalar_from_bytes(&self, b: &[u8]) -> Result<Self::Scalar, Error>;
 
     /// A uniformly random element.
     fn random_elem<R: RngCore + CryptoRng>(&self, rng: &mut R) -> Self::Elem;
@@ -205,12 +192,12 @@ pub trait Group: Send + Sync + 'static {
     /// Appends the element's wire form ([`Group::wire_bytes`] bytes).
     fn write_wire(&self, e: &Self::Elem, out: &mut Vec<u8>);
     /// Reads an element, checking it belongs to the group.
-    fn read_wire(&self, bytes: &[u8]) -> Result<Self::Elem, GroupError>;
+    fn read_wire(&self, bytes: &[u8]) -> Result<Self::Elem, Error>;
 
     /// Up to [`Group::payload_bytes`] bytes into an element (shorter input is zero-padded).
-    fn encode_payload(&self, bytes: &[u8]) -> Result<Self::Elem, GroupError>;
+    fn encode_payload(&self, bytes: &[u8]) -> Result<Self::Elem, Error>;
     /// The [`Group::payload_bytes`] bytes an element carries.
-    fn decode_payload(&self, e: &Self::Elem) -> Result<Vec<u8>, GroupError>;
+    fn decode_payload(&self, e: &Self::Elem) -> Result<Vec<u8>, Error>;
 }
 
 /// Which group a run uses, with its setting.
@@ -224,14 +211,12 @@ pub enum GroupSpec {
 
 impl GroupSpec {
     /// `ec`, `mg` (256-bit exponents), `mg-full` (full-length exponents), `mg-short` (= `mg`).
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub fn parse(s: &str) -> Result<Self, Error> {
         match s {
             "ec" => Ok(GroupSpec::Ec),
             "mg" | "mg-short" => Ok(GroupSpec::Mg(modp::ExpLen::Short)),
             "mg-full" => Ok(GroupSpec::Mg(modp::ExpLen::Full)),
-            other => Err(format!(
-                "unknown group {other:?}: expected ec, mg (256-bit exponents) or mg-full"
-            )),
+            other => Err(Error::UnknownGroup(other.into())),
         }
     }
 

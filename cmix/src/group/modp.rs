@@ -28,7 +28,8 @@ use rug::Integer;
 use serde::Serialize;
 use sha2::{Digest, Sha512};
 
-use super::{Group, GroupError, Op, OpCounts};
+use super::{Group, Op, OpCounts};
+use crate::Error;
 
 /// RFC 3526, section 3: the 2048-bit MODP group's prime.
 const P_HEX: &str = "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD1\
@@ -257,16 +258,16 @@ impl Group for Modp {
         to_fixed_bytes(s, WIRE, &mut out);
         out
     }
-    fn scalar_from_bytes(&self, b: &[u8]) -> Result<Integer, GroupError> {
+    fn scalar_from_bytes(&self, b: &[u8]) -> Result<Integer, Error> {
         if b.len() != WIRE {
-            return Err(GroupError::Element {
+            return Err(Error::Element {
                 group: "mg exponent",
                 why: format!("{} bytes, expected {WIRE}", b.len()),
             });
         }
         let s = Integer::from_digits(b, Order::Msf);
         if s >= self.q {
-            return Err(GroupError::Element {
+            return Err(Error::Element {
                 group: "mg exponent",
                 why: "not reduced modulo q".into(),
             });
@@ -301,23 +302,23 @@ impl Group for Modp {
         self.ops.add(Op::WriteWire, 1);
         to_fixed_bytes(e, WIRE, out);
     }
-    fn read_wire(&self, bytes: &[u8]) -> Result<Integer, GroupError> {
+    fn read_wire(&self, bytes: &[u8]) -> Result<Integer, Error> {
         self.ops.add(Op::ReadWire, 1);
         if bytes.len() != WIRE {
-            return Err(GroupError::Element {
+            return Err(Error::Element {
                 group: "mg",
                 why: format!("{} bytes, expected {WIRE}", bytes.len()),
             });
         }
         let v = Integer::from_digits(bytes, Order::Msf);
         if v == 0 || v >= self.p {
-            return Err(GroupError::Element {
+            return Err(Error::Element {
                 group: "mg",
                 why: "not in 1..p-1".into(),
             });
         }
         if v.jacobi(&self.p) != 1 {
-            return Err(GroupError::Element {
+            return Err(Error::Element {
                 group: "mg",
                 why: "not a quadratic residue modulo p".into(),
             });
@@ -325,10 +326,10 @@ impl Group for Modp {
         Ok(v)
     }
 
-    fn encode_payload(&self, bytes: &[u8]) -> Result<Integer, GroupError> {
+    fn encode_payload(&self, bytes: &[u8]) -> Result<Integer, Error> {
         self.ops.add(Op::EncodePayload, 1);
         if bytes.len() > PAYLOAD {
-            return Err(GroupError::PayloadTooLong {
+            return Err(Error::PayloadTooLong {
                 group: "mg",
                 got: bytes.len(),
                 max: PAYLOAD,
@@ -343,7 +344,7 @@ impl Group for Modp {
             Integer::from(&self.p - &x)
         })
     }
-    fn decode_payload(&self, e: &Integer) -> Result<Vec<u8>, GroupError> {
+    fn decode_payload(&self, e: &Integer) -> Result<Vec<u8>, Error> {
         self.ops.add(Op::DecodePayload, 1);
         let x = if *e <= self.q {
             e.clone()
@@ -352,7 +353,7 @@ impl Group for Modp {
         };
         let m = x - 1u32;
         if m < 0 || m.significant_bits() as usize > 8 * PAYLOAD {
-            return Err(GroupError::Payload("the element is not an encoded payload"));
+            return Err(Error::Payload("the element is not an encoded payload"));
         }
         let mut out = vec![];
         to_fixed_bytes(&m, PAYLOAD, &mut out);

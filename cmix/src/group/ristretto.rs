@@ -20,7 +20,8 @@ use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 use rand_core::{CryptoRng, RngCore};
 
-use super::{Group, GroupError, Op, OpCounts};
+use super::{Group, Op, OpCounts};
+use crate::Error;
 
 /// ristretto255 with counted operations.
 #[derive(Default)]
@@ -114,12 +115,12 @@ impl Group for Ristretto {
     fn scalar_to_bytes(&self, s: &Scalar) -> Vec<u8> {
         s.to_bytes().to_vec()
     }
-    fn scalar_from_bytes(&self, b: &[u8]) -> Result<Scalar, GroupError> {
-        let arr: [u8; 32] = b.try_into().map_err(|_| GroupError::Element {
+    fn scalar_from_bytes(&self, b: &[u8]) -> Result<Scalar, Error> {
+        let arr: [u8; 32] = b.try_into().map_err(|_| Error::Element {
             group: "ec scalar",
             why: format!("{} bytes, expected 32", b.len()),
         })?;
-        Option::from(Scalar::from_canonical_bytes(arr)).ok_or(GroupError::Element {
+        Option::from(Scalar::from_canonical_bytes(arr)).ok_or(Error::Element {
             group: "ec scalar",
             why: "not reduced modulo the group order".into(),
         })
@@ -140,22 +141,22 @@ impl Group for Ristretto {
         self.ops.add(Op::WriteWire, 1);
         out.extend_from_slice(e.compress().as_bytes());
     }
-    fn read_wire(&self, bytes: &[u8]) -> Result<RistrettoPoint, GroupError> {
+    fn read_wire(&self, bytes: &[u8]) -> Result<RistrettoPoint, Error> {
         self.ops.add(Op::ReadWire, 1);
-        let c = CompressedRistretto::from_slice(bytes).map_err(|_| GroupError::Element {
+        let c = CompressedRistretto::from_slice(bytes).map_err(|_| Error::Element {
             group: "ec",
             why: format!("{} bytes, expected 32", bytes.len()),
         })?;
-        c.decompress().ok_or(GroupError::Element {
+        c.decompress().ok_or(Error::Element {
             group: "ec",
             why: "not the canonical encoding of a ristretto255 point".into(),
         })
     }
 
-    fn encode_payload(&self, bytes: &[u8]) -> Result<RistrettoPoint, GroupError> {
+    fn encode_payload(&self, bytes: &[u8]) -> Result<RistrettoPoint, Error> {
         self.ops.add(Op::EncodePayload, 1);
         if bytes.len() > PAYLOAD {
-            return Err(GroupError::PayloadTooLong {
+            return Err(Error::PayloadTooLong {
                 group: "ec",
                 got: bytes.len(),
                 max: PAYLOAD,
@@ -170,15 +171,13 @@ impl Group for Ristretto {
             }
         }
         // Unreachable in practice (probability below 2^-53 per payload).
-        Err(GroupError::Payload("no counter gives a point"))
+        Err(Error::Payload("no counter gives a point"))
     }
-    fn decode_payload(&self, e: &RistrettoPoint) -> Result<Vec<u8>, GroupError> {
+    fn decode_payload(&self, e: &RistrettoPoint) -> Result<Vec<u8>, Error> {
         self.ops.add(Op::DecodePayload, 1);
         let s = e.compress().to_bytes();
         if s[31] != 0 {
-            return Err(GroupError::Payload(
-                "the last byte of the encoding is not zero",
-            ));
+            return Err(Error::Payload("the last byte of the encoding is not zero"));
         }
         Ok(s[1..1 + PAYLOAD].to_vec())
     }

@@ -25,7 +25,7 @@ use crate::protocol::client::{check_delivery, workload, Client, DeliveryCheck, O
 use crate::protocol::keys::client_keys;
 use crate::protocol::message::body_bytes;
 use crate::protocol::tamper::Tamper;
-use crate::NODES;
+use crate::{Error, NODES};
 
 /// One configuration's run: a group, a number of clients, threads per node, repetitions.
 #[derive(Clone, Debug)]
@@ -94,7 +94,7 @@ fn worker_loop<G: Group>(
     g: Arc<G>,
     mut w: Worker<G>,
     rx: mpsc::Receiver<Work>,
-    tx: mpsc::Sender<Result<Delivered, String>>,
+    tx: mpsc::Sender<Result<Delivered, Error>>,
 ) {
     let g: &G = &g;
     for work in rx {
@@ -103,14 +103,14 @@ fn worker_loop<G: Group>(
                 addrs,
                 certs,
                 registration,
-            } => (|| -> Result<Delivered, String> {
+            } => (|| -> Result<Delivered, Error> {
                 let configs: Vec<_> = certs
                     .iter()
-                    .map(|c| client_config_without_cert(vec![c.clone()]).map_err(|e| e.to_string()))
+                    .map(|c| client_config_without_cert(vec![c.clone()]))
                     .collect::<Result<_, _>>()?;
                 let node_pubs: Vec<G::Elem> = registration
                     .iter()
-                    .map(|b| g.read_wire(b).map_err(|e| e.to_string()))
+                    .map(|b| g.read_wire(b))
                     .collect::<Result<_, _>>()?;
                 for &id in &w.ids {
                     let (a, pub_a) = client_keys(g, &mut w.rng);
@@ -120,13 +120,13 @@ fn worker_loop<G: Group>(
                     let mut links = vec![];
                     for i in 0..NODES {
                         let l = connect(addrs[i], configs[i].clone())
-                            .map_err(|e| format!("client {id} to node {i}: {e}"))?;
+                            .map_err(|e| client_error(id, format!("to node {i}"), e))?;
                         l.send_json(&Hello::Client {
                             id,
                             public: hex(&pub_wire),
                         })
                         .and_then(|_| l.recv())
-                        .map_err(|e| format!("client {id} registering with node {i}: {e}"))?;
+                        .map_err(|e| client_error(id, format!("registering with node {i}"), e))?;
                         keys.push(Client::derive(g, i, id, &a, &pub_a, &node_pubs[i]));
                         links.push(l);
                     }
@@ -134,24 +134,24 @@ fn worker_loop<G: Group>(
                 }
                 Ok(vec![])
             })(),
-            Work::Send { round, messages } => (|| -> Result<Delivered, String> {
+            Work::Send { round, messages } => (|| -> Result<Delivered, Error> {
                 for (m, (c, links)) in messages.iter().zip(w.clients.iter_mut()) {
                     debug_assert_eq!(m.sender, c.id);
-                    let wire = c.blind(g, w.width, round, m).map_err(|e| e.to_string())?;
+                    let wire = c.blind(g, w.width, round, m)?;
                     links[0]
                         .send(&wire)
-                        .map_err(|e| format!("client {} sending: {e}", c.id))?;
+                        .map_err(|e| client_error(c.id, "sending".into(), e))?;
                 }
                 Ok(vec![])
             })(),
-            Work::Receive => (|| -> Result<Delivered, String> {
+            Work::Receive => (|| -> Result<Delivered, Error> {
                 let mut got = vec![];
                 for (c, links) in w.clients.iter_mut() {
                     let f = links[NODES - 1]
                         .recv()
-                        .map_err(|e| format!("client {} receiving: {e}", c.id))?;
+                        .map_err(|e| client_error(c.id, "receiving".into(), e))?;
                     if f.len() < 4 {
-                        return Err(format!("client {} received a short frame", c.id));
+                        return Err(Error::ShortFrame(c.id));
                     }
                     let slot = u32::from_le_bytes(f[..4].try_into().expect("4 bytes"));
                     got.push((c.id, slot, f[4..].to_vec()));
@@ -162,6 +162,15 @@ fn worker_loop<G: Group>(
         if tx.send(r).is_err() {
             return;
         }
+    }
+}
+
+/// A client's failed link, with what the client was doing.
+fn client_error(client: u32, doing: String, source: std::io::Error) -> Error {
+    Error::Client {
+        client,
+        doing,
+        source,
     }
 }
 
@@ -180,7 +189,7 @@ pub fn run(cfg: &RunConfig) -> RunFigures {
         Ok(status) => figures.status = status.into(),
         Err(e) => {
             if figures.error.is_none() {
-                figures.error = Some(e);
+                figures.error = Some(e.to_string());
             }
             if figures.status != "DETECTED" {
                 figures.status = "ERROR".into();
@@ -200,11 +209,7 @@ pub fn run(cfg: &RunConfig) -> RunFigures {
 
 /// Reads one report from every node. A node that reports a detected fault makes the run
 /// `DETECTED`; the others then lose their connections, which is expected.
-fn collect(
-    links: &mut [Link],
-    figures: &mut RunFigures,
-    what: &str,
-) -> Result<Vec<Report>, String> {
+fn collect(links: &mut [Link], figures: &mut RunFigures, what: &str) -> Result<Vec<Report>, Error> {
     let mut reports = vec![];
     let mut failures = vec![];
     for (i, l) in links.iter_mut().enumerate() {
@@ -224,7 +229,7 @@ fn collect(
     if failures.is_empty() {
         Ok(reports)
     } else {
-        Err(failures.join("; "))
+        Err(Error::Nodes(failures))
     }
 }
 
@@ -235,17 +240,13 @@ fn drive<G: Group>(
     cfg: &RunConfig,
     children: &mut Vec<Child>,
     figures: &mut RunFigures,
-) -> Result<&'static str, String> {
-    let me = Identity::generate().map_err(|e| e.to_string())?;
+) -> Result<&'static str, Error> {
+    let me = Identity::generate()?;
     let announced = start_nodes(cfg, &me, children)?;
     let mut links: Vec<Link> = announced
         .iter()
         .map(|(addr, cert)| {
-            connect(
-                *addr,
-                client_config(&me, vec![cert.clone()]).map_err(|e| e.to_string())?,
-            )
-            .map_err(|e| format!("connecting to a node: {e}"))
+            connect(*addr, client_config(&me, vec![cert.clone()])?).map_err(Error::ConnectNode)
         })
         .collect::<Result<_, _>>()?;
     let registration = keys(cfg, &announced, &mut links, figures)?;
@@ -267,7 +268,7 @@ fn start_nodes(
     cfg: &RunConfig,
     me: &Identity,
     children: &mut Vec<Child>,
-) -> Result<Vec<(SocketAddr, CertificateDer<'static>)>, String> {
+) -> Result<Vec<(SocketAddr, CertificateDer<'static>)>, Error> {
     let mut announced = vec![];
     for id in 0..NODES {
         let mut child = Proc::new(&cfg.exe)
@@ -278,24 +279,28 @@ fn start_nodes(
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("starting node {id} ({}): {e}", cfg.exe.display()))?;
+            .map_err(|source| Error::StartNode {
+                node: id,
+                exe: cfg.exe.clone(),
+                source,
+            })?;
         let out = child.stdout.take().expect("piped");
         children.push(child);
         let mut line = String::new();
         BufReader::new(out)
             .read_line(&mut line)
-            .map_err(|e| format!("node {id}'s announcement: {e}"))?;
+            .map_err(|source| Error::Announcement { node: id, source })?;
         let parts: Vec<&str> = line.split_whitespace().collect();
         match parts.as_slice() {
             ["CMIX-NODE", addr, cert] => {
-                let addr: SocketAddr = addr
-                    .parse()
-                    .map_err(|_| format!("node {id} announced {addr:?}"))?;
-                let cert = cert_from_hex(cert)
-                    .ok_or_else(|| format!("node {id}'s certificate is not hex"))?;
+                let addr: SocketAddr = addr.parse().map_err(|_| Error::AnnouncedAddress {
+                    node: id,
+                    addr: addr.to_string(),
+                })?;
+                let cert = cert_from_hex(cert).ok_or(Error::AnnouncedCertificate(id))?;
                 announced.push((addr, cert));
             }
-            _ => return Err(format!("node {id} did not announce itself (said {line:?})")),
+            _ => return Err(Error::NoAnnouncement { node: id, line }),
         }
     }
     Ok(announced)
@@ -308,7 +313,7 @@ fn keys(
     announced: &[(SocketAddr, CertificateDer<'static>)],
     links: &mut [Link],
     figures: &mut RunFigures,
-) -> Result<Vec<Vec<u8>>, String> {
+) -> Result<Vec<Vec<u8>>, Error> {
     let plan = Plan {
         group: cfg.group.label().into(),
         width: cfg.width,
@@ -321,20 +326,20 @@ fn keys(
         seed: cfg.seed.map(|s| s.hex()),
     };
     for l in links.iter_mut() {
-        l.send_json(&plan).map_err(|e| e.to_string())?;
+        l.send_json(&plan)?;
     }
     let mut registration = vec![];
     for (i, r) in collect(links, figures, "keys")?.into_iter().enumerate() {
         match r {
             Report::Keys(k) => {
-                let reg = unhex(&k.registration).ok_or("a registration key is not hex")?;
-                let share = unhex(&k.share).ok_or("a key share is not hex")?;
+                let reg = unhex(&k.registration).ok_or(Error::NotHex("a registration key"))?;
+                let share = unhex(&k.share).ok_or(Error::NotHex("a key share"))?;
                 figures.inputs.push(("node key share", share));
                 figures.inputs.push(("node registration key", reg.clone()));
                 registration.push(reg);
                 figures.keys[i] = Some(*k);
             }
-            _ => return Err(format!("node {i}: expected its keys")),
+            _ => return Err(unexpected(i, "its keys")),
         }
     }
     Ok(registration)
@@ -344,7 +349,7 @@ fn keys(
 struct Clients {
     workers: usize,
     to_workers: Vec<mpsc::Sender<Work>>,
-    from_workers: mpsc::Receiver<Result<Delivered, String>>,
+    from_workers: mpsc::Receiver<Result<Delivered, Error>>,
     handles: Vec<thread::JoinHandle<()>>,
 }
 
@@ -382,14 +387,17 @@ impl Clients {
     }
 
     /// Gives every worker its work (`work(worker)`) and waits for all of them.
-    fn ask(&self, work: &dyn Fn(usize) -> Work) -> Result<Vec<Delivered>, String> {
-        let stopped = || "a client worker stopped".to_string();
+    fn ask(&self, work: &dyn Fn(usize) -> Work) -> Result<Vec<Delivered>, Error> {
         for (w, t) in self.to_workers.iter().enumerate() {
-            t.send(work(w)).map_err(|_| stopped())?;
+            t.send(work(w)).map_err(|_| Error::WorkerStopped)?;
         }
         let mut out = vec![];
         for _ in 0..self.to_workers.len() {
-            out.push(self.from_workers.recv().map_err(|_| stopped())??);
+            out.push(
+                self.from_workers
+                    .recv()
+                    .map_err(|_| Error::WorkerStopped)??,
+            );
         }
         Ok(out)
     }
@@ -409,9 +417,9 @@ fn register(
     registration: Vec<Vec<u8>>,
     links: &mut [Link],
     figures: &mut RunFigures,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     for l in links.iter_mut() {
-        l.send_json(&Command::Register).map_err(|e| e.to_string())?;
+        l.send_json(&Command::Register)?;
     }
     let addrs: Vec<SocketAddr> = announced.iter().map(|a| a.0).collect();
     let certs: Vec<CertificateDer<'static>> = announced.iter().map(|a| a.1.clone()).collect();
@@ -430,7 +438,7 @@ fn register(
     {
         match r {
             Report::Setup(s) => figures.setup[i] = Some(*s),
-            _ => return Err(format!("node {i}: expected its registration figures")),
+            _ => return Err(unexpected(i, "its registration figures")),
         }
     }
     Ok(())
@@ -443,7 +451,7 @@ fn batches<G: Group>(
     clients: &Clients,
     links: &mut [Link],
     figures: &mut RunFigures,
-) -> Result<&'static str, String> {
+) -> Result<&'static str, Error> {
     let progress = measure::progress::Progress::new(
         &format!(
             "cmix {} clients={} threads={}",
@@ -487,17 +495,16 @@ fn batch(
     clients: &Clients,
     links: &mut [Link],
     figures: &mut RunFigures,
-) -> Result<DeliveryCheck, String> {
+) -> Result<DeliveryCheck, Error> {
     for l in links.iter_mut() {
-        l.send_json(&Command::Round(round))
-            .map_err(|e| e.to_string())?;
+        l.send_json(&Command::Round(round))?;
     }
     for (i, r) in collect(links, figures, "precomputation")?
         .into_iter()
         .enumerate()
     {
         if !matches!(r, Report::Precomputed) {
-            return Err(format!("node {i}: expected the end of its precomputation"));
+            return Err(unexpected(i, "the end of its precomputation"));
         }
     }
     let workers = clients.workers;
@@ -520,12 +527,17 @@ fn batch(
     {
         match r {
             Report::Done(f) => per_node.push(*f),
-            _ => return Err(format!("node {i}: expected its batch figures")),
+            _ => return Err(unexpected(i, "its batch figures")),
         }
     }
     figures.rounds.push(per_node);
     let got = clients.ask(&|_| Work::Receive)?;
     Ok(received(sent, cfg.clients, got))
+}
+
+/// A node's report that is not the one the step expects.
+fn unexpected(node: usize, expected: &'static str) -> Error {
+    Error::UnexpectedReport { node, expected }
 }
 
 /// What the recipients got (client, output slot, body), in output-slot order, checked

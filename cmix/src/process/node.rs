@@ -20,20 +20,9 @@ use crate::net::{
 };
 use crate::process::{Keys, Plan, RoundFigures, Setup, Step, Times};
 use crate::protocol::keys::{joint_key, node_keys, verify_key_share, NodePublic};
-use crate::protocol::node::{Node, ProtocolError};
+use crate::protocol::node::Node;
 use crate::protocol::tamper::Tamper;
-use crate::NODES;
-
-/// A node's failure.
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error("{0}")]
-    Protocol(#[from] ProtocolError),
-    #[error("network: {0}")]
-    Io(#[from] io::Error),
-    #[error("{0}")]
-    Plan(String),
-}
+use crate::{Error, NODES};
 
 /// What the node process is told on its command line.
 pub struct NodeArgs {
@@ -136,13 +125,13 @@ impl<'g, G: Group> Meter<'g, G> {
     }
 }
 
-fn cert_from_hex(s: &str) -> Result<CertificateDer<'static>, NodeError> {
-    crate::net::cert_from_hex(s).ok_or_else(|| NodeError::Plan("a certificate is not hex".into()))
+fn cert_from_hex(s: &str) -> Result<CertificateDer<'static>, Error> {
+    crate::net::cert_from_hex(s).ok_or(Error::NotHex("a certificate"))
 }
 
 /// The node process's main: announces its address and certificate on stdout, serves the
 /// driver's plan, and returns when the driver says bye (or a check fired).
-pub fn node_main(args: &NodeArgs) -> Result<(), NodeError> {
+pub fn node_main(args: &NodeArgs) -> Result<(), Error> {
     let identity = Identity::generate()?;
     let listener = TcpListener::bind("127.0.0.1:0")?;
     let addr = listener.local_addr()?;
@@ -157,12 +146,10 @@ pub fn node_main(args: &NodeArgs) -> Result<(), NodeError> {
         server_config(&identity, vec![driver_cert.clone()])?,
     )?;
     if driver.peer_cert().as_ref() != Some(&driver_cert) {
-        return Err(NodeError::Plan(
-            "the first connection is not the driver".into(),
-        ));
+        return Err(Error::NotTheDriver);
     }
     let plan: Plan = driver.recv_json()?;
-    let spec = GroupSpec::parse(&plan.group).map_err(NodeError::Plan)?;
+    let spec = GroupSpec::parse(&plan.group)?;
     crate::with_group!(spec, g => run(&g, args, &plan, &identity, &listener, &mut driver))
 }
 
@@ -175,20 +162,14 @@ fn run<G: Group>(
     identity: &Identity,
     listener: &TcpListener,
     driver: &mut Link,
-) -> Result<(), NodeError> {
+) -> Result<(), Error> {
     let id = args.id;
-    let tamper = plan
-        .tamper
-        .as_deref()
-        .map(Tamper::parse)
-        .transpose()
-        .map_err(NodeError::Plan)?;
+    let tamper = plan.tamper.as_deref().map(Tamper::parse).transpose()?;
     let seed = plan
         .seed
         .as_deref()
         .map(str::parse::<measure::seed::Seed>)
-        .transpose()
-        .map_err(NodeError::Plan)?;
+        .transpose()?;
     let mut rng = measure::seed::stream(&format!("cmix/node/{id}"), seed.as_ref());
     let peers = Peers::of(plan)?;
     let mut net = Net {
@@ -200,7 +181,7 @@ fn run<G: Group>(
     let (mut node, registration_key) = keys(g, id, tamper, &mut rng, &mut net, driver)?;
     match driver.recv_json::<Command>()? {
         Command::Register => {}
-        _ => return Err(NodeError::Plan("expected the registration command".into())),
+        _ => return Err(Error::OutOfSequence("expected the registration command")),
     }
     registration(
         &mut node,
@@ -221,7 +202,7 @@ struct Peers {
 }
 
 impl Peers {
-    fn of(plan: &Plan) -> Result<Peers, NodeError> {
+    fn of(plan: &Plan) -> Result<Peers, Error> {
         let certs: Vec<CertificateDer<'static>> = plan
             .peers
             .iter()
@@ -230,16 +211,10 @@ impl Peers {
         let addrs: Vec<SocketAddr> = plan
             .peers
             .iter()
-            .map(|(a, _)| {
-                a.parse()
-                    .map_err(|_| NodeError::Plan(format!("bad address {a}")))
-            })
+            .map(|(a, _)| a.parse().map_err(|_| Error::PeerAddress(a.clone())))
             .collect::<Result<_, _>>()?;
         if certs.len() != NODES {
-            return Err(NodeError::Plan(format!(
-                "{} peers, expected {NODES}",
-                certs.len()
-            )));
+            return Err(Error::PeerCount(certs.len()));
         }
         Ok(Peers { addrs, certs })
     }
@@ -254,7 +229,7 @@ fn mesh(
     peers: &Peers,
     net: &mut Net,
     setup: &mut Setup,
-) -> Result<(), NodeError> {
+) -> Result<(), Error> {
     let certs = &peers.certs;
     let others: Vec<CertificateDer<'static>> = certs
         .iter()
@@ -262,7 +237,7 @@ fn mesh(
         .filter(|&(j, _)| j != id)
         .map(|(_, c)| c.clone())
         .collect();
-    let (done, t) = measure::clock::timed(|| -> Result<(), NodeError> {
+    let (done, t) = measure::clock::timed(|| -> Result<(), Error> {
         for (j, (cert, addr)) in certs.iter().zip(&peers.addrs).enumerate().take(id) {
             let cc = client_config(identity, vec![cert.clone()])?;
             let l = connect(*addr, cc)?;
@@ -274,12 +249,10 @@ fn mesh(
             let l = accept(listener, sc.clone())?;
             let who = match l.recv_json::<Hello>()? {
                 Hello::Node(j) if j > id && j < NODES && net.mesh[j].is_none() => j,
-                _ => return Err(NodeError::Plan("an unexpected mesh connection".into())),
+                _ => return Err(Error::UnexpectedMeshConnection),
             };
             if l.peer_cert().as_ref() != Some(&certs[who]) {
-                return Err(NodeError::Plan(format!(
-                    "a peer claims to be node {who} without its certificate"
-                )));
+                return Err(Error::Impostor(who));
             }
             net.mesh[who] = Some(l);
         }
@@ -304,20 +277,20 @@ fn public_wire<G: Group>(g: &G, p: &NodePublic<G>) -> Vec<u8> {
 }
 
 /// The public keys another node sent, every element checked to be in the group.
-fn read_public<G: Group>(g: &G, bytes: &[u8]) -> Result<NodePublic<G>, ProtocolError> {
+fn read_public<G: Group>(g: &G, bytes: &[u8]) -> Result<NodePublic<G>, Error> {
     let wb = g.wire_bytes();
     let el = |k: usize| {
         bytes
             .get(k * wb..(k + 1) * wb)
-            .ok_or(ProtocolError::Length {
+            .ok_or(Error::Length {
                 what: "a key share",
                 got: bytes.len(),
                 want: 3 * wb,
             })
             .and_then(|b| {
-                g.read_wire(b).map_err(|source| ProtocolError::Element {
+                g.read_wire(b).map_err(|source| Error::Received {
                     what: "a key share",
-                    source,
+                    source: Box::new(source),
                 })
             })
     };
@@ -326,9 +299,9 @@ fn read_public<G: Group>(g: &G, bytes: &[u8]) -> Result<NodePublic<G>, ProtocolE
         proof_commit: el(1)?,
         registration: el(2)?,
         proof_response: g.scalar_from_bytes(&bytes[3 * wb..]).map_err(|source| {
-            ProtocolError::Element {
+            Error::Received {
                 what: "a proof",
-                source,
+                source: Box::new(source),
             }
         })?,
     })
@@ -344,7 +317,7 @@ fn keys<'g, G: Group>(
     rng: &mut ChaCha20Rng,
     net: &mut Net,
     driver: &mut Link,
-) -> Result<(Node<'g, G>, G::Elem), NodeError> {
+) -> Result<(Node<'g, G>, G::Elem), Error> {
     let mut meter = Meter::new(g);
     let (secret, mut public) = meter.compute("keys", || node_keys(g, id, rng));
     if let Some(Tamper::Proof { node }) = tamper {
@@ -369,9 +342,9 @@ fn keys<'g, G: Group>(
         }
         let p = meter.compute("keys", || read_public(g, bytes))?;
         if !meter.compute("keys", || verify_key_share(g, j, &p)) {
-            let e = ProtocolError::Proof(j);
+            let e = Error::Proof(j);
             report_failure(driver, id, 0, &meter, &e)?;
-            return Err(e.into());
+            return Err(e);
         }
         ys.push(p.y);
     }
@@ -401,7 +374,7 @@ fn registration<G: Group>(
     listener: &TcpListener,
     net: &mut Net,
     setup: &mut Setup,
-) -> Result<(), NodeError> {
+) -> Result<(), Error> {
     let g = node.g;
     let clients = net.clients.len();
     let sc = server_config_without_client_certs(identity)?;
@@ -419,18 +392,15 @@ fn registration<G: Group>(
         let (client, public_hex) = match hello? {
             Hello::Client { id, public } => (id, public),
             _ => {
-                return Err(NodeError::Plan(
-                    "a client connection did not say hello".into(),
+                return Err(Error::OutOfSequence(
+                    "a client connection did not say hello",
                 ))
             }
         };
         if client as usize >= clients || net.clients[client as usize].is_some() {
-            return Err(NodeError::Plan(format!(
-                "client id {client} is out of range or taken"
-            )));
+            return Err(Error::ClientId(client));
         }
-        let wire = unhex(&public_hex)
-            .ok_or_else(|| NodeError::Plan("a client's key is not hex".into()))?;
+        let wire = unhex(&public_hex).ok_or(Error::NotHex("a client's key"))?;
         let before = g.ops().snapshot();
         let (r, t) = measure::clock::timed(|| node.register(client, &wire, registration_key));
         r?;
@@ -458,13 +428,13 @@ fn batches<G: Group>(
     plan: &Plan,
     net: &mut Net,
     driver: &mut Link,
-) -> Result<(), NodeError> {
+) -> Result<(), Error> {
     let id = node.id;
     loop {
         let round = match driver.recv_json::<Command>()? {
             Command::Round(r) => r,
             Command::Bye => return Ok(()),
-            Command::Register => return Err(NodeError::Plan("registered twice".into())),
+            Command::Register => return Err(Error::OutOfSequence("registered twice")),
         };
         let mut meter = Meter::new(node.g);
         node.start_round(round, plan.clients, plan.width);
@@ -481,9 +451,9 @@ fn batches<G: Group>(
                 };
                 driver.send_json(&Report::Done(Box::new(f)))?;
             }
-            Err(NodeError::Protocol(e)) => {
+            Err(e) if e.is_detection() => {
                 report_failure(driver, id, round, &meter, &e)?;
-                return Err(e.into());
+                return Err(e);
             }
             Err(e) => return Err(e),
         }
@@ -501,7 +471,7 @@ fn report_failure<G: Group>(
     id: usize,
     round: u64,
     meter: &Meter<'_, G>,
-    e: &ProtocolError,
+    e: &Error,
 ) -> io::Result<()> {
     let f = RoundFigures {
         node: id,
@@ -522,7 +492,7 @@ fn batch<'g, G: Group>(
     m: &mut Meter<'g, G>,
     net: &mut Net,
     driver: &mut Link,
-) -> Result<u64, NodeError> {
+) -> Result<u64, Error> {
     let mut b = Batch { node, m, net };
     b.prepre()?;
     b.premix()?;
@@ -576,7 +546,7 @@ impl<G: Group> Batch<'_, '_, G> {
     }
 
     /// prepre: 0 -> 1 -> 2, and the product back to the first node.
-    fn prepre(&mut self) -> Result<(), NodeError> {
+    fn prepre(&mut self) -> Result<(), Error> {
         let incoming = if self.node.id == 0 {
             None
         } else {
@@ -591,7 +561,7 @@ impl<G: Group> Batch<'_, '_, G> {
     }
 
     /// premix: 0 -> 1 -> 2; the last node sends the random components to the others.
-    fn premix(&mut self) -> Result<(), NodeError> {
+    fn premix(&mut self) -> Result<(), Error> {
         let incoming = self.recv("premix", self.prev())?;
         let node = &mut *self.node;
         let out = self.m.compute("premix", || node.premix(&incoming))?;
@@ -604,7 +574,7 @@ impl<G: Group> Batch<'_, '_, G> {
     }
 
     /// prepost: the decryption shares of the random components.
-    fn prepost(&mut self) -> Result<(), NodeError> {
+    fn prepost(&mut self) -> Result<(), Error> {
         let c = if self.node.is_last() {
             None
         } else {
@@ -616,7 +586,7 @@ impl<G: Group> Batch<'_, '_, G> {
     }
 
     /// prepost_tags: every node's share tag hashes to the last node, which keeps them.
-    fn prepost_tags(&mut self) -> Result<(), NodeError> {
+    fn prepost_tags(&mut self) -> Result<(), Error> {
         let node = &mut *self.node;
         let tags = self.m.compute("prepost_tags", || node.prepost_tags());
         if !self.node.is_last() {
@@ -627,20 +597,19 @@ impl<G: Group> Batch<'_, '_, G> {
             (0..LAST).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
         })?;
         let node = &mut *self.node;
-        self.m
-            .compute("prepost_tags", || -> Result<(), ProtocolError> {
-                node.keep_share_tags(LAST, &tags)?;
-                for (j, t) in theirs.iter().enumerate() {
-                    node.keep_share_tags(j, t)?;
-                }
-                Ok(())
-            })?;
+        self.m.compute("prepost_tags", || -> Result<(), Error> {
+            node.keep_share_tags(LAST, &tags)?;
+            for (j, t) in theirs.iter().enumerate() {
+                node.keep_share_tags(j, t)?;
+            }
+            Ok(())
+        })?;
         Ok(())
     }
 
     /// realpre: the first node reads the clients' slots in client order, the others their
     /// predecessor's; the last node passes the slots without the sender ids to the first.
-    fn realpre(&mut self) -> Result<(), NodeError> {
+    fn realpre(&mut self) -> Result<(), Error> {
         let beta = self.node.beta;
         let incoming = if self.node.id == 0 {
             self.m.net("realpre", self.net, |n| {
@@ -665,7 +634,7 @@ impl<G: Group> Batch<'_, '_, G> {
     }
 
     /// realmix: 0 -> 1 -> 2.
-    fn realmix(&mut self) -> Result<(), NodeError> {
+    fn realmix(&mut self) -> Result<(), Error> {
         let incoming = self.recv("realmix", self.prev())?;
         let node = &mut *self.node;
         let out = self.m.compute("realmix", || node.realmix(&incoming))?;
@@ -678,7 +647,7 @@ impl<G: Group> Batch<'_, '_, G> {
     /// realpost at the last node: commitments out, the shares in and checked against their
     /// tag hashes (realpost_tags), the opening out; the messages decrypted, checked and
     /// delivered. Returns how many were delivered.
-    fn realpost_last(&mut self) -> Result<u64, NodeError> {
+    fn realpost_last(&mut self) -> Result<u64, Error> {
         let node = &mut *self.node;
         let commitments = self.m.compute("realpost_tags", || node.realpost_commit());
         self.send("realpost_tags", 0..LAST, &commitments)?;
@@ -686,13 +655,12 @@ impl<G: Group> Batch<'_, '_, G> {
             (0..LAST).map(|j| n.recv(j)).collect::<io::Result<Vec<_>>>()
         })?;
         let node = &*self.node;
-        self.m
-            .compute("realpost_tags", || -> Result<(), ProtocolError> {
-                for (j, s) in shares.iter().enumerate() {
-                    node.check_share_tags(j, s)?;
-                }
-                Ok(())
-            })?;
+        self.m.compute("realpost_tags", || -> Result<(), Error> {
+            for (j, s) in shares.iter().enumerate() {
+                node.check_share_tags(j, s)?;
+            }
+            Ok(())
+        })?;
         let opening = node.opening().to_vec();
         self.send("realpost_tags", 0..LAST, &opening)?;
         let node = &*self.node;
@@ -705,7 +673,7 @@ impl<G: Group> Batch<'_, '_, G> {
 
     /// realpost at the first and middle nodes: the last node's commitments kept, this node's
     /// shares released, the opening checked (realpost_tags).
-    fn realpost_other(&mut self) -> Result<(), NodeError> {
+    fn realpost_other(&mut self) -> Result<(), Error> {
         let commitments = self.recv("realpost_tags", LAST)?;
         let node = &mut *self.node;
         self.m

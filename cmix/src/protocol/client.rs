@@ -66,7 +66,7 @@ impl Client {
         width: usize,
         round: u64,
         msg: &Outgoing,
-    ) -> Result<Vec<u8>, crate::group::GroupError> {
+    ) -> Result<Vec<u8>, crate::Error> {
         let elems = message::encode(g, width, msg.recipient, &msg.body)?;
         let mut out = Vec::with_capacity(width * g.wire_bytes());
         for (e, m) in elems.iter().enumerate() {

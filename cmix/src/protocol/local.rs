@@ -11,8 +11,9 @@ use crate::group::Group;
 use crate::protocol::client::{workload, Client, Outgoing};
 use crate::protocol::keys::{client_keys, joint_key, node_keys, verify_key_share, NodePublic};
 use crate::protocol::message::body_bytes;
-use crate::protocol::node::{Node, ProtocolError};
+use crate::protocol::node::Node;
 use crate::protocol::tamper::Tamper;
+use crate::Error;
 use crate::NODES;
 
 /// The batch's round number.
@@ -36,7 +37,7 @@ pub fn setup<'g, G: Group>(
     g: &'g G,
     rng: &mut ChaCha20Rng,
     tamper: Option<Tamper>,
-) -> Result<Nodes<'g, G>, ProtocolError> {
+) -> Result<Nodes<'g, G>, Error> {
     let mut secrets = vec![];
     let mut publics = vec![];
     for i in 0..NODES {
@@ -51,7 +52,7 @@ pub fn setup<'g, G: Group>(
     }
     for (i, p) in publics.iter().enumerate() {
         if !verify_key_share(g, i, p) {
-            return Err(ProtocolError::Proof(i));
+            return Err(Error::Proof(i));
         }
     }
     let joint = joint_key(g, &publics.iter().map(|p| &p.y).collect::<Vec<_>>());
@@ -86,7 +87,7 @@ pub fn prepare<'g, G: Group>(
     mut sent: Vec<Outgoing>,
     seed: [u8; 32],
     tamper: Option<Tamper>,
-) -> Result<Prepared<'g, G>, ProtocolError> {
+) -> Result<Prepared<'g, G>, Error> {
     for m in sent.iter_mut() {
         assert!(
             m.body.len() <= body_bytes(g, width),
@@ -136,7 +137,7 @@ pub struct Precomputed {
 }
 
 /// prepre and premix through the three nodes.
-pub fn prepre_premix<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed, ProtocolError> {
+pub fn prepre_premix<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed, Error> {
     let mut prod: Option<Vec<u8>> = None;
     for n in nodes.iter_mut() {
         prod = Some(n.prepre(prod.as_deref())?);
@@ -155,7 +156,7 @@ pub fn prepre_premix<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed,
 /// prepost and prepost_tags: the first two nodes' decryption shares of `c_wire` (what the last
 /// node sent them), the last node's of its own random components; every node's tag hashes
 /// kept by the last node.
-pub fn prepost<G: Group>(nodes: &mut [Node<'_, G>], c_wire: &[u8]) -> Result<(), ProtocolError> {
+pub fn prepost<G: Group>(nodes: &mut [Node<'_, G>], c_wire: &[u8]) -> Result<(), Error> {
     for n in nodes.iter_mut() {
         let sent = (!n.is_last()).then_some(c_wire);
         n.prepost(sent)?;
@@ -168,7 +169,7 @@ pub fn prepost<G: Group>(nodes: &mut [Node<'_, G>], c_wire: &[u8]) -> Result<(),
 }
 
 /// The whole precomputation, every node honest.
-pub fn precompute<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed, ProtocolError> {
+pub fn precompute<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed, Error> {
     let pre = prepre_premix(nodes)?;
     prepost(nodes, &pre.random_components)?;
     Ok(pre)
@@ -185,7 +186,7 @@ pub struct RealTime {
 /// realpre, realmix and realpost_tags: the clients' blinded messages through the nodes, the
 /// last node's commitments, the shares released and checked against their tag hashes, the
 /// opening checked by the first two nodes.
-pub fn realtime<G: Group>(p: &mut Prepared<'_, G>) -> Result<RealTime, ProtocolError> {
+pub fn realtime<G: Group>(p: &mut Prepared<'_, G>) -> Result<RealTime, Error> {
     let (g, width) = (p.g, p.width);
     let mut input = vec![];
     for m in &p.sent {
@@ -195,9 +196,9 @@ pub fn realtime<G: Group>(p: &mut Prepared<'_, G>) -> Result<RealTime, ProtocolE
         input.extend(
             p.clients[m.sender as usize]
                 .blind(g, width, ROUND, m)
-                .map_err(|source| ProtocolError::Element {
+                .map_err(|source| Error::Received {
                     what: "a client's message",
-                    source,
+                    source: Box::new(source),
                 })?,
         );
     }
@@ -235,7 +236,7 @@ pub fn run_batch<'g, G: Group>(
     width: usize,
     seed: [u8; 32],
     tamper: Option<Tamper>,
-) -> Result<LocalBatch<'g, G>, ProtocolError> {
+) -> Result<LocalBatch<'g, G>, Error> {
     let mut rng = ChaCha20Rng::from_seed(seed);
     let sent = workload(clients, body_bytes(g, width), &mut rng);
     run_batch_with(g, width, sent, seed, tamper)
@@ -249,7 +250,7 @@ pub fn run_batch_with<'g, G: Group>(
     sent: Vec<Outgoing>,
     seed: [u8; 32],
     tamper: Option<Tamper>,
-) -> Result<LocalBatch<'g, G>, ProtocolError> {
+) -> Result<LocalBatch<'g, G>, Error> {
     let mut p = prepare(g, width, sent, seed, tamper)?;
     precompute(&mut p.nodes)?;
     let rt = realtime(&mut p)?;

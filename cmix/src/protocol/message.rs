@@ -15,7 +15,8 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::group::{Group, GroupError};
+use crate::group::Group;
+use crate::Error;
 
 pub const HEADER: usize = 20;
 
@@ -46,7 +47,7 @@ pub fn encode<G: Group>(
     width: usize,
     recipient: u32,
     body: &[u8],
-) -> Result<Vec<G::Elem>, GroupError> {
+) -> Result<Vec<G::Elem>, Error> {
     assert_eq!(body.len(), body_bytes(g, width), "body length");
     let mut bytes = Vec::with_capacity(slot_bytes(g, width));
     bytes.extend_from_slice(&recipient.to_le_bytes());
@@ -58,28 +59,20 @@ pub fn encode<G: Group>(
         .collect()
 }
 
-/// Why an output slot is not a message.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SlotError {
-    #[error("an element does not decode ({0})")]
-    Element(String),
-    #[error("the check value does not match")]
-    Check,
-}
-
-/// The recipient and body of an output slot, or why it is not a message.
-pub fn decode<G: Group>(g: &G, elems: &[G::Elem]) -> Result<(u32, Vec<u8>), SlotError> {
+/// The recipient and body of an output slot, or why it is not a message ([`Error::SlotElement`],
+/// [`Error::SlotCheck`]).
+pub fn decode<G: Group>(g: &G, elems: &[G::Elem]) -> Result<(u32, Vec<u8>), Error> {
     let mut bytes = Vec::with_capacity(elems.len() * g.payload_bytes());
     for e in elems {
         bytes.extend(
             g.decode_payload(e)
-                .map_err(|e| SlotError::Element(e.to_string()))?,
+                .map_err(|e| Error::SlotElement(Box::new(e)))?,
         );
     }
     let recipient = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
     let body = bytes[HEADER..].to_vec();
     if bytes[4..HEADER] != check_value(recipient, &body) {
-        return Err(SlotError::Check);
+        return Err(Error::SlotCheck);
     }
     Ok((recipient, body))
 }
@@ -105,7 +98,7 @@ mod tests {
             .chunks(g.payload_bytes())
             .map(|c| g.encode_payload(c).unwrap())
             .collect();
-        assert_eq!(decode(g, &forged), Err(SlotError::Check));
+        assert!(matches!(decode(g, &forged), Err(Error::SlotCheck)));
     }
 
     #[test]

@@ -22,39 +22,14 @@ use rand_core::{RngCore, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::group::{Group, GroupError, Op};
+use crate::group::{Group, Op};
 use crate::protocol::keys::{message_key, NodeSecret};
-use crate::protocol::message::{self, SlotError};
+use crate::protocol::message;
 use crate::protocol::tamper::Tamper;
+use crate::Error;
 
 /// Elements per parallel work unit (each gets its own RNG stream).
 const CHUNK: usize = 32;
-
-/// A protocol failure a node detects.
-#[derive(Debug, thiserror::Error)]
-pub enum ProtocolError {
-    #[error("{what}: {source}")]
-    Element {
-        what: &'static str,
-        source: GroupError,
-    },
-    #[error("{what}: {got} bytes, expected {want}")]
-    Length {
-        what: &'static str,
-        got: usize,
-        want: usize,
-    },
-    #[error("node {node}'s decryption share of output slot {slot} does not match its precomputation tag hash")]
-    ShareTag { node: usize, slot: usize },
-    #[error("the last node's output slot {slot} does not match its commitment")]
-    Opening { slot: usize },
-    #[error("output slots {slots:?} are not messages (tagged): nothing is delivered")]
-    Tagged { slots: Vec<usize> },
-    #[error("sender {0} is not a registered client")]
-    UnknownSender(u32),
-    #[error("node {0}'s proof of knowledge of its key share does not verify")]
-    Proof(usize),
-}
 
 /// Reads `count` elements from `bytes`, in parallel.
 pub fn elems_read_wire<G: Group>(
@@ -62,10 +37,10 @@ pub fn elems_read_wire<G: Group>(
     bytes: &[u8],
     count: usize,
     what: &'static str,
-) -> Result<Vec<G::Elem>, ProtocolError> {
+) -> Result<Vec<G::Elem>, Error> {
     let w = g.wire_bytes();
     if bytes.len() != count * w {
-        return Err(ProtocolError::Length {
+        return Err(Error::Length {
             what,
             got: bytes.len(),
             want: count * w,
@@ -76,7 +51,10 @@ pub fn elems_read_wire<G: Group>(
         .with_min_len(CHUNK)
         .map(|c| g.read_wire(c))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|source| ProtocolError::Element { what, source })
+        .map_err(|source| Error::Received {
+            what,
+            source: Box::new(source),
+        })
 }
 
 /// Serialises elements, in parallel.
@@ -224,13 +202,13 @@ impl<'g, G: Group> Node<'g, G> {
         client: u32,
         client_pub: &[u8],
         node_pub: &G::Elem,
-    ) -> Result<(), ProtocolError> {
+    ) -> Result<(), Error> {
         let a = self
             .g
             .read_wire(client_pub)
-            .map_err(|source| ProtocolError::Element {
+            .map_err(|source| Error::Received {
                 what: "a client's public value",
-                source,
+                source: Box::new(source),
             })?;
         let dh = self.g.exp(&a, &self.secret.b);
         let k = crate::protocol::keys::shared_key(self.g, self.id, client, &dh, &a, node_pub);
@@ -262,7 +240,7 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// prepre: `E(r_i^-1)` per element, multiplied into the predecessor's product (wire form
     /// `c || m`); returns the product's wire form.
-    pub fn prepre(&mut self, incoming: Option<&[u8]>) -> Result<Vec<u8>, ProtocolError> {
+    pub fn prepre(&mut self, incoming: Option<&[u8]>) -> Result<Vec<u8>, Error> {
         let n = self.len();
         let prev = incoming
             .map(|b| elems_read_wire(self.g, b, 2 * n, "precomputation product"))
@@ -290,7 +268,7 @@ impl<'g, G: Group> Node<'g, G> {
     /// premix: permutes the slots of the incoming ciphertexts and multiplies each by a fresh
     /// `E(s_i^-1)`. The last node keeps the message components and returns the random
     /// components, which every node needs for its decryption share.
-    pub fn premix(&mut self, incoming: &[u8]) -> Result<Vec<u8>, ProtocolError> {
+    pub fn premix(&mut self, incoming: &[u8]) -> Result<Vec<u8>, Error> {
         let (n, w) = (self.len(), self.width);
         let input = elems_read_wire(self.g, incoming, 2 * n, "precomputation mix")?;
         let g = self.g;
@@ -343,7 +321,7 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// prepost: this node's decryption shares `D_i = c^-x_i` of the random components `c`
     /// (wire form, from the last node; the last node uses its own, `None`).
-    pub fn prepost(&mut self, c_wire: Option<&[u8]>) -> Result<(), ProtocolError> {
+    pub fn prepost(&mut self, c_wire: Option<&[u8]>) -> Result<(), Error> {
         let g = self.g;
         let c = match c_wire {
             Some(b) => elems_read_wire(g, b, self.len(), "precomputed random components")?,
@@ -382,19 +360,15 @@ impl<'g, G: Group> Node<'g, G> {
     }
 
     /// The last node stores node `node`'s share tags.
-    pub fn keep_share_tags(&mut self, node: usize, tags: &[u8]) -> Result<(), ProtocolError> {
+    pub fn keep_share_tags(&mut self, node: usize, tags: &[u8]) -> Result<(), Error> {
         self.share_tags[node] = self.slot_hashes("share tags", tags)?;
         Ok(())
     }
 
     /// One 32-byte hash per slot, read from `bytes`.
-    fn slot_hashes(
-        &self,
-        what: &'static str,
-        bytes: &[u8],
-    ) -> Result<Vec<[u8; 32]>, ProtocolError> {
+    fn slot_hashes(&self, what: &'static str, bytes: &[u8]) -> Result<Vec<[u8; 32]>, Error> {
         if bytes.len() != 32 * self.beta {
-            return Err(ProtocolError::Length {
+            return Err(Error::Length {
                 what,
                 got: bytes.len(),
                 want: 32 * self.beta,
@@ -409,10 +383,10 @@ impl<'g, G: Group> Node<'g, G> {
     /// realpre: the slots (`u32` sender ids, then the elements) times `k_ij^-1 r_i`; returns
     /// the same layout. The first node reads the clients' values, the others their
     /// predecessor's.
-    pub fn realpre(&self, incoming: &[u8]) -> Result<Vec<u8>, ProtocolError> {
+    pub fn realpre(&self, incoming: &[u8]) -> Result<Vec<u8>, Error> {
         let (g, n, w) = (self.g, self.len(), self.width);
         if incoming.len() < 4 * self.beta {
-            return Err(ProtocolError::Length {
+            return Err(Error::Length {
                 what: "real-time input",
                 got: incoming.len(),
                 want: 4 * self.beta + n * g.wire_bytes(),
@@ -429,7 +403,7 @@ impl<'g, G: Group> Node<'g, G> {
                 self.clients
                     .get(s as usize)
                     .and_then(|k| k.as_ref())
-                    .ok_or(ProtocolError::UnknownSender(s))
+                    .ok_or(Error::UnknownSender(s))
             })
             .collect::<Result<_, _>>()?;
         let mut values = elems_read_wire(g, elems, n, "real-time input")?;
@@ -457,7 +431,7 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// realmix: the slots permuted by `pi_i` and multiplied by `s_i`. The last node keeps the
     /// result for the postprocessing and returns nothing.
-    pub fn realmix(&mut self, incoming: &[u8]) -> Result<Vec<u8>, ProtocolError> {
+    pub fn realmix(&mut self, incoming: &[u8]) -> Result<Vec<u8>, Error> {
         let (g, n, w) = (self.g, self.len(), self.width);
         let input = elems_read_wire(g, incoming, n, "real-time mix")?;
         let mut from = vec![0usize; self.beta];
@@ -500,7 +474,7 @@ impl<'g, G: Group> Node<'g, G> {
     }
 
     /// The other nodes keep the commitments they received.
-    pub fn keep_commitments(&mut self, bytes: &[u8]) -> Result<(), ProtocolError> {
+    pub fn keep_commitments(&mut self, bytes: &[u8]) -> Result<(), Error> {
         self.commitments = self.slot_hashes("commitments", bytes)?;
         Ok(())
     }
@@ -523,10 +497,10 @@ impl<'g, G: Group> Node<'g, G> {
     }
 
     /// realpost tag check (last node): node `node`'s released shares against its tag hashes.
-    pub fn check_share_tags(&self, node: usize, wire: &[u8]) -> Result<(), ProtocolError> {
+    pub fn check_share_tags(&self, node: usize, wire: &[u8]) -> Result<(), Error> {
         let tags = &self.share_tags[node];
         match self.first_unlike("decryption shares", wire, SHARE_TAG, node, tags)? {
-            Some(slot) => Err(ProtocolError::ShareTag { node, slot }),
+            Some(slot) => Err(Error::ShareTag { node, slot }),
             None => Ok(()),
         }
     }
@@ -540,10 +514,10 @@ impl<'g, G: Group> Node<'g, G> {
         domain: &[u8],
         node: usize,
         hashes: &[[u8; 32]],
-    ) -> Result<Option<usize>, ProtocolError> {
+    ) -> Result<Option<usize>, Error> {
         let (g, w, wb) = (self.g, self.width, self.g.wire_bytes());
         if wire.len() != self.len() * wb {
-            return Err(ProtocolError::Length {
+            return Err(Error::Length {
                 what,
                 got: wire.len(),
                 want: self.len() * wb,
@@ -561,7 +535,7 @@ impl<'g, G: Group> Node<'g, G> {
     /// The last node's decryption of the mixed slots: `v * m * prod D_i` per element, from the
     /// other nodes' released shares (wire form, tag-checked) and its own. Honest, it is only
     /// the first part of [`Node::realpost`]; the last node is the only one to see it.
-    pub fn decrypt(&self, others: &[&[u8]]) -> Result<Vec<G::Elem>, ProtocolError> {
+    pub fn decrypt(&self, others: &[&[u8]]) -> Result<Vec<G::Elem>, Error> {
         let (g, n) = (self.g, self.len());
         let mut out: Vec<G::Elem> = self
             .v
@@ -583,9 +557,9 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// realpost (last node): the messages, [`Node::decrypt`] with every output slot decoded. A
     /// slot that is not a message fails the batch (a tag was applied).
-    pub fn realpost(&self, others: &[&[u8]]) -> Result<Vec<(u32, Vec<u8>)>, ProtocolError> {
+    pub fn realpost(&self, others: &[&[u8]]) -> Result<Vec<(u32, Vec<u8>)>, Error> {
         let out = self.decrypt(others)?;
-        let decoded: Vec<Result<(u32, Vec<u8>), SlotError>> = out
+        let decoded: Vec<Result<(u32, Vec<u8>), Error>> = out
             .par_chunks(self.width)
             .map(|slot| message::decode(self.g, slot))
             .collect();
@@ -596,7 +570,7 @@ impl<'g, G: Group> Node<'g, G> {
             .map(|(i, _)| i)
             .collect();
         if !bad.is_empty() {
-            return Err(ProtocolError::Tagged { slots: bad });
+            return Err(Error::Tagged { slots: bad });
         }
         Ok(decoded.into_iter().map(|d| d.expect("checked")).collect())
     }
@@ -625,10 +599,10 @@ impl<'g, G: Group> Node<'g, G> {
 
     /// realpost opening check (other nodes): the last node's mixed slots against its
     /// commitments.
-    pub fn check_opening(&self, wire: &[u8]) -> Result<(), ProtocolError> {
+    pub fn check_opening(&self, wire: &[u8]) -> Result<(), Error> {
         let last = self.nodes - 1;
         match self.first_unlike("opening", wire, COMMITMENT, last, &self.commitments)? {
-            Some(slot) => Err(ProtocolError::Opening { slot }),
+            Some(slot) => Err(Error::Opening { slot }),
             None => Ok(()),
         }
     }

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::group::Group;
+use crate::Error;
 
 /// The tag a node multiplies into a slot in the tagging attack (`tag:N:S`): any element but the
 /// identity serves; this one is public, so a colluding node can divide it out again.
@@ -30,14 +31,20 @@ pub enum Tamper {
 }
 
 impl Tamper {
-    pub fn parse(s: &str) -> Result<Tamper, String> {
+    pub fn parse(s: &str) -> Result<Tamper, Error> {
         let parts: Vec<&str> = s.split(':').collect();
-        let num = |i: usize, what: &str| -> Result<usize, String> {
+        let num = |i: usize, what: &'static str| -> Result<usize, Error> {
             parts
                 .get(i)
-                .ok_or_else(|| format!("tamper {s:?}: missing {what}"))?
+                .ok_or_else(|| Error::TamperMissing {
+                    spec: s.into(),
+                    what,
+                })?
                 .parse()
-                .map_err(|_| format!("tamper {s:?}: {what} is not a number"))
+                .map_err(|_| Error::TamperNumber {
+                    spec: s.into(),
+                    what,
+                })
         };
         let t = match parts[0] {
             "proof" if parts.len() == 2 => Tamper::Proof {
@@ -57,17 +64,13 @@ impl Tamper {
             "opening" if parts.len() == 2 => Tamper::Opening {
                 slot: num(1, "slot")?,
             },
-            _ => {
-                return Err(format!(
-                    "tamper {s:?}: expected proof:N, element:N, tag:N:S, share:N:S or opening:S"
-                ))
-            }
+            _ => return Err(Error::TamperKind(s.into())),
         };
         Ok(t)
     }
 
     /// Checks node and slot numbers against the run's 3 nodes and `slots` slots.
-    pub fn check(&self, slots: usize) -> Result<(), String> {
+    pub fn check(&self, slots: usize) -> Result<(), Error> {
         let (node, slot) = match *self {
             Tamper::Proof { node } | Tamper::Element { node } => (Some(node), None),
             Tamper::Tag { node, slot } | Tamper::Share { node, slot } => (Some(node), Some(slot)),
@@ -75,16 +78,19 @@ impl Tamper {
         };
         if let Some(n) = node {
             if n >= crate::NODES {
-                return Err(format!(
-                    "tamper {self}: node {n}, but the nodes are 0, 1, 2"
-                ));
+                return Err(Error::TamperNode {
+                    tamper: *self,
+                    node: n,
+                });
             }
         }
         if let Some(s) = slot {
             if s >= slots {
-                return Err(format!(
-                    "tamper {self}: slot {s}, but the batch has {slots} slots"
-                ));
+                return Err(Error::TamperSlot {
+                    tamper: *self,
+                    slot: s,
+                    slots,
+                });
             }
         }
         Ok(())
