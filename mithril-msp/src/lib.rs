@@ -9,7 +9,8 @@
 //! * [`circuit`]: MSP.B as a `halo2-base` / `halo2-ecc` circuit over BN254: the weights from an
 //!   in-circuit Poseidon of the signatures, one multi-scalar multiplication per group, one BLS
 //!   check on the weighted aggregate, constrained to hold; keys, proofs, verification;
-//! * [`measurement`]: timings, circuit sizes, fits and the benchmark report.
+//! * [`measurement`]: timings, circuit sizes, fits and the benchmark report;
+//! * [`error`]: the one error type, naming the option or the step that failed.
 //!
 //! Why the randomised aggregation matters: with plain sums, signatures σ_1 + D and σ_2 − D (each
 //! invalid) aggregate to the valid σ_1 + σ_2, so an aggregate that verifies says nothing about the
@@ -18,5 +19,8 @@
 #![forbid(unsafe_code)]
 
 pub mod circuit;
+pub mod error;
 pub mod measurement;
 pub mod native;
+
+pub use error::Error;

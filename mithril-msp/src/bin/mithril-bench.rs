@@ -18,6 +18,7 @@ use measure::seed::Seed;
 use measure::timing::Plan;
 use mithril_msp::circuit::PairingCheck;
 use mithril_msp::measurement::run::{child_main, run, Config, BODY_VERSION};
+use mithril_msp::Error;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -87,7 +88,7 @@ struct Args {
     child_n: Option<usize>,
 }
 
-fn config(a: &Args) -> Result<Config, String> {
+fn config(a: &Args) -> Result<Config, Error> {
     let mut native = false;
     let mut circuit = false;
     let mut stm = false;
@@ -101,22 +102,15 @@ fn config(a: &Args) -> Result<Config, String> {
                 circuit = true;
                 stm = true;
             }
-            other => {
-                return Err(format!(
-                    "--parts: unknown part {other:?} (native, circuit, stm, all)"
-                ))
-            }
+            other => return Err(Error::UnknownPart(other.into())),
         }
     }
     let k = match a.k.trim() {
         "auto" => None,
-        s => Some(
-            s.parse::<u32>()
-                .map_err(|_| format!("--k: {s:?} is neither a number nor \"auto\""))?,
-        ),
+        s => Some(s.parse::<u32>().map_err(|_| Error::BadK(s.into()))?),
     };
     let pairing = PairingCheck::parse(a.pairing.trim())
-        .ok_or_else(|| format!("--pairing: {:?} is not residue or final-exp", a.pairing))?;
+        .ok_or_else(|| Error::BadPairing(a.pairing.clone()))?;
     Ok(Config {
         native,
         circuit,
@@ -151,7 +145,7 @@ fn main() -> ExitCode {
     };
     if let Some(mode) = &args.child {
         let (Some(n), Some(seed)) = (args.child_n, cfg.seed) else {
-            return refuse("mithril-bench", "--child needs --child-n and --seed");
+            return refuse("mithril-bench", Error::ChildArguments);
         };
         return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, *seed.bytes()) {
             Ok(v) => {

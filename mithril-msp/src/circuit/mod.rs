@@ -49,18 +49,18 @@ impl Shape {
     }
 
     /// Refuses shapes the chips cannot use.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), crate::Error> {
         if !(10..=26).contains(&self.k) {
-            return Err(format!("k = {} is outside 10..=26", self.k));
+            return Err(crate::Error::RowsOutOfRange(self.k));
         }
         if self.lookup_bits < 8 || self.lookup_bits >= self.k as usize {
-            return Err(format!(
-                "lookup bits {} must be in 8..k (k = {})",
-                self.lookup_bits, self.k
-            ));
+            return Err(crate::Error::LookupBits {
+                bits: self.lookup_bits,
+                k: self.k,
+            });
         }
         if !(1..=8).contains(&self.window_bits) {
-            return Err(format!("window bits {} outside 1..=8", self.window_bits));
+            return Err(crate::Error::WindowBits(self.window_bits));
         }
         Ok(())
     }

@@ -152,7 +152,7 @@ pub fn proof_run(
     n: usize,
     shape: &Shape,
     rng: &mut (impl RngCore + CryptoRng),
-) -> Result<ProofRow, String> {
+) -> Result<ProofRow, crate::Error> {
     let load_start = measure::machine::load_avg_1m();
     let progress = Progress::new(
         "mithril-msp proof",
@@ -164,14 +164,14 @@ pub fn proof_run(
     let (srs, t_srs) = timed(|| proof::setup(shape.k, rng));
     progress.inc(1);
     let (keys, t_keygen) = timed(|| proof::keygen(&srs, &st, shape));
-    let keys = keys.map_err(|e| format!("key generation failed: {e:?}"))?;
+    let keys = keys.map_err(|e| crate::Error::Keygen(format!("{e:?}")))?;
     progress.inc(1);
     let start = Instant::now();
     let (circuit, t_witness) = timed(|| proof::witness(&keys, &st, shape));
     progress.inc(1);
     let (pf, t_prove) = timed(|| proof::prove(&srs, &keys, circuit, &instances, rng));
     let total_wall = start.elapsed().as_secs_f64();
-    let pf = pf.map_err(|e| format!("proving failed: {e:?}"))?;
+    let pf = pf.map_err(|e| crate::Error::Proving(format!("{e:?}")))?;
     progress.inc(1);
     let (verified, t_verify) = timed(|| proof::verify(&srs, keys.vk(), &instances, &pf));
     let rejects_changed_public_input = (0..instances.len()).all(|i| {

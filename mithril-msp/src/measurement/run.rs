@@ -17,6 +17,7 @@ use super::circuit::{fit_line, ProofRow, SizeRow};
 use super::native::{batch_rows, cancellation_check, is_parallel, measure, Fixture, Row};
 use super::stm::{stm_verify_row, verify_aggregate_row, StmRow};
 use crate::circuit::{PairingCheck, LIMB_BITS, NUM_LIMBS};
+use crate::Error;
 
 /// The version of the report body's schema (`docs/report.schema.json`).
 pub const BODY_VERSION: u32 = 3;
@@ -68,16 +69,10 @@ pub struct Config {
 
 impl Config {
     /// Refuses values that cannot run, naming the option.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Error> {
         if !self.native && !self.circuit && !self.stm {
-            return Err("--parts: nothing to run".into());
+            return Err(Error::NothingToRun);
         }
-        let in_range = |xs: &[usize], lo: usize, hi: usize, what: &str| -> Result<(), String> {
-            match xs.iter().find(|x| **x < lo || **x > hi) {
-                Some(x) => Err(format!("{what}: {x} is outside {lo}..={hi}")),
-                None => Ok(()),
-            }
-        };
         in_range(&self.native_n, 1, NATIVE_MAX_N, "--native-n")?;
         in_range(&self.threads, 1, 256, "--threads")?;
         in_range(&self.batch, 1, 1024, "--batch")?;
@@ -86,33 +81,29 @@ impl Config {
         in_range(&self.ablation_n, 1, CIRCUIT_MAX_N, "--ablation-n")?;
         in_range(&self.extrapolate, 1, 1 << 20, "--extrapolate")?;
         if (self.native || self.stm) && (self.native_n.is_empty() || self.threads.is_empty()) {
-            return Err("--native-n and --threads need at least one value".into());
+            return Err(Error::NoCounts);
         }
         if self.plan.repetitions == 0 || self.plan.repetitions > 1000 {
-            return Err(format!(
-                "--reps: {} is outside 1..=1000",
-                self.plan.repetitions
-            ));
+            return Err(out_of_range("--reps", self.plan.repetitions, "1..=1000"));
         }
         if !(self.plan.rep_seconds > 0.0 && self.plan.rep_seconds <= 60.0) {
-            return Err(format!(
-                "--rep-seconds: {} is outside (0, 60]",
-                self.plan.rep_seconds
+            return Err(out_of_range(
+                "--rep-seconds",
+                self.plan.rep_seconds,
+                "(0, 60]",
             ));
         }
         if let Some(k) = self.k {
             crate::circuit::Shape::with_k(k).validate()?;
         }
         if !(2..=1000).contains(&self.max_columns) {
-            return Err(format!(
-                "--max-columns: {} is outside 2..=1000",
-                self.max_columns
-            ));
+            return Err(out_of_range("--max-columns", self.max_columns, "2..=1000"));
         }
         if !(1..=256).contains(&self.prover_threads) {
-            return Err(format!(
-                "--prover-threads: {} is outside 1..=256",
-                self.prover_threads
+            return Err(out_of_range(
+                "--prover-threads",
+                self.prover_threads,
+                "1..=256",
             ));
         }
         Ok(())
@@ -147,11 +138,27 @@ impl Config {
     }
 }
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+/// Refuses the first of `xs` outside `lo..=hi`, naming `option`.
+fn in_range(xs: &[usize], lo: usize, hi: usize, option: &'static str) -> Result<(), Error> {
+    match xs.iter().find(|x| **x < lo || **x > hi) {
+        Some(x) => Err(out_of_range(option, x, format!("{lo}..={hi}"))),
+        None => Ok(()),
+    }
+}
+
+fn out_of_range(option: &'static str, value: impl ToString, range: impl ToString) -> Error {
+    Error::OutOfRange {
+        option,
+        value: value.to_string(),
+        range: range.to_string(),
+    }
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+        .map_err(|source| Error::Pool { threads, source })
 }
 
 fn row_line(r: &Row) -> String {
@@ -180,7 +187,7 @@ fn native_part(
     cfg: &Config,
     rng: &mut ChaCha20Rng,
     inputs: &mut Inputs,
-) -> Result<(Vec<Row>, Value), String> {
+) -> Result<(Vec<Row>, Value), Error> {
     let first = cfg.threads[0];
     let ops = super::native::OPERATIONS;
     let per_n: u64 = cfg
@@ -245,8 +252,8 @@ fn child(
     n: usize,
     k: Option<u32>,
     seed: [u8; 32],
-) -> Result<Value, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+) -> Result<Value, Error> {
+    let exe = std::env::current_exe().map_err(Error::OwnPath)?;
     let mut cmd = Command::new(exe);
     cmd.args(["--child", mode, "--child-n", &n.to_string()])
         .args(["--pairing", cfg.pairing.name()])
@@ -259,15 +266,25 @@ fn child(
     let out = cmd
         .stderr(std::process::Stdio::inherit())
         .output()
-        .map_err(|e| format!("cannot start the {mode} run: {e}"))?;
+        .map_err(|source| Error::ChildStart {
+            mode: mode.into(),
+            source,
+        })?;
     if !out.status.success() {
         let why = match out.status.code() {
             Some(c) => format!("exit status {c}"),
             None => "killed by a signal (out of memory?)".to_string(),
         };
-        return Err(format!("the {mode} run at n = {n} failed: {why}"));
+        return Err(Error::ChildFailed {
+            mode: mode.into(),
+            n,
+            why,
+        });
     }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("the {mode} run's output: {e}"))
+    serde_json::from_slice(&out.stdout).map_err(|source| Error::ChildOutput {
+        mode: mode.into(),
+        source,
+    })
 }
 
 /// The child's work: one size or one proof, printed as JSON on stdout.
@@ -278,26 +295,26 @@ pub fn child_main(
     pairing: PairingCheck,
     max_columns: usize,
     seed: [u8; 32],
-) -> Result<Value, String> {
+) -> Result<Value, Error> {
     let mut rng = ChaCha20Rng::from_seed(seed);
     match mode {
-        "size" => serde_json::to_value(super::circuit::size_run(
+        "size" => Ok(serde_json::to_value(super::circuit::size_run(
             n,
             k,
             pairing,
             max_columns,
             &mut rng,
-        ))
-        .map_err(|e| e.to_string()),
+        ))?),
         "prove" => {
-            let k = k.ok_or("the prove run needs --k")?;
+            let k = k.ok_or(Error::ProveNeedsK)?;
             let mut shape = crate::circuit::Shape::with_k(k);
             shape.pairing = pairing;
             shape.validate()?;
-            serde_json::to_value(super::circuit::proof_run(n, &shape, &mut rng)?)
-                .map_err(|e| e.to_string())
+            Ok(serde_json::to_value(super::circuit::proof_run(
+                n, &shape, &mut rng,
+            )?)?)
         }
-        other => Err(format!("unknown child mode {other:?}")),
+        other => Err(Error::ChildMode(other.into())),
     }
 }
 
@@ -308,7 +325,7 @@ fn stm_part(
     cfg: &Config,
     rng: &mut ChaCha20Rng,
     inputs: &mut Inputs,
-) -> Result<(Vec<StmRow>, Vec<Value>), String> {
+) -> Result<(Vec<StmRow>, Vec<Value>), Error> {
     let one = pool(cfg.threads[0])?;
     let progress = Progress::new("mithril-msp stm", None, 2 * cfg.native_n.len() as u64);
     let mut rows = Vec::new();
@@ -329,7 +346,7 @@ fn stm_part(
             }
             Err(e) => {
                 eprintln!("[mithril-msp] mithril-stm stm_verify n={n}: {e}");
-                failures.push(json!({"operation": "stm_verify", "n": n, "error": e}));
+                failures.push(json!({"operation": "stm_verify", "n": n, "error": e.to_string()}));
             }
         }
         progress.inc(1);
@@ -392,13 +409,14 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng, inputs: &mut Inputs) -> Cir
         inputs.add(&format!("circuit {what} n={n} seed"), &s);
         s
     };
-    let failed = |res: &mut CircuitResults, what: &str, n: usize, e: String| {
+    let failed = |res: &mut CircuitResults, what: &str, n: usize, e: Error| {
         eprintln!("[mithril-msp] circuit {what} n={n}: {e}");
-        res.failures.push(json!({"part": what, "n": n, "error": e}));
+        res.failures
+            .push(json!({"part": what, "n": n, "error": e.to_string()}));
     };
     for &n in &size_n {
         match child(cfg, "size", n, cfg.k, seed("size", n))
-            .and_then(|v| serde_json::from_value::<SizeRow>(v).map_err(|e| e.to_string()))
+            .and_then(|v| Ok(serde_json::from_value::<SizeRow>(v)?))
         {
             Ok(r) => {
                 eprintln!(
@@ -417,7 +435,7 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng, inputs: &mut Inputs) -> Cir
     };
     for &n in &cfg.ablation_n {
         match child(&alt, "size", n, cfg.k, seed("ablation", n))
-            .and_then(|v| serde_json::from_value::<SizeRow>(v).map_err(|e| e.to_string()))
+            .and_then(|v| Ok(serde_json::from_value::<SizeRow>(v)?))
         {
             Ok(r) => res.ablation.push(r),
             Err(e) => failed(&mut res, "ablation", n, e),
@@ -429,7 +447,7 @@ fn circuit_part(cfg: &Config, rng: &mut ChaCha20Rng, inputs: &mut Inputs) -> Cir
             .k
             .or_else(|| res.sizes.iter().find(|s| s.n == n).map(|s| s.size.k));
         match child(cfg, "prove", n, k, seed("prove", n))
-            .and_then(|v| serde_json::from_value::<ProofRow>(v).map_err(|e| e.to_string()))
+            .and_then(|v| Ok(serde_json::from_value::<ProofRow>(v)?))
         {
             Ok(r) => {
                 eprintln!(
@@ -520,7 +538,7 @@ fn fits(cfg: &Config, c: &CircuitResults) -> Value {
 
 /// Runs everything `cfg` asks for: the outcome (passed when every check and proof passed), the
 /// digest of the generated inputs, and the report's body.
-pub fn run(cfg: &Config) -> Result<Outcome, String> {
+pub fn run(cfg: &Config) -> Result<Outcome, Error> {
     let seed = cfg.seed.as_ref();
     let mut inputs = Inputs::new();
     let (native_rows, checks) = if cfg.native {

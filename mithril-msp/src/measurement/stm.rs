@@ -120,15 +120,23 @@ pub fn verify_aggregate_row(
     }
 }
 
+/// A failed step of mithril-stm, with its message.
+fn stm_error(step: String, why: impl std::fmt::Display) -> crate::Error {
+    crate::Error::Stm {
+        step,
+        why: why.to_string(),
+    }
+}
+
 /// mithril-stm's full STM aggregate verification at n registered signers of random stakes.
 pub fn stm_verify_row(
     plan: &Plan,
     n: usize,
     rng: &mut ChaCha20Rng,
     inputs: &mut Inputs,
-) -> Result<StmRow, String> {
+) -> Result<StmRow, crate::Error> {
     type D = MithrilMembershipDigest;
-    let mut stm_rng = ChaCha20Rng::from_rng(&mut *rng).map_err(|e| e.to_string())?;
+    let mut stm_rng = ChaCha20Rng::from_rng(&mut *rng)?;
     let stakes: Vec<u64> = (0..n).map(|_| 1 + stm_rng.next_u64() % 9999).collect();
     let initializers: Vec<Initializer> = stakes
         .iter()
@@ -138,14 +146,14 @@ pub fn stm_verify_row(
     for p in &initializers {
         registration
             .register(p.stake, p.get_verification_key_proof_of_possession())
-            .map_err(|e| format!("mithril-stm registration: {e}"))?;
+            .map_err(|e| stm_error("registration".into(), e))?;
     }
     let closed = registration.close::<D>();
     let signers: Vec<Signer<D>> = initializers
         .into_iter()
         .map(|p| p.create_signer(closed.clone()))
         .collect::<Result<_, _>>()
-        .map_err(|e| format!("mithril-stm signer: {e}"))?;
+        .map_err(|e| stm_error("signer".into(), e))?;
     let sigs: Vec<_> = signers.iter().filter_map(|s| s.sign(MESSAGE)).collect();
     for st in &stakes {
         inputs.add(&format!("stm n={n} stake"), &st.to_be_bytes());
@@ -153,7 +161,7 @@ pub fn stm_verify_row(
     let clerk = Clerk::new_clerk_from_signer(&signers[0]);
     let aggregate = clerk
         .aggregate_signatures_with_type(&sigs, MESSAGE, AggregateSignatureType::Concatenation)
-        .map_err(|e| format!("mithril-stm aggregation at n = {n}: {e}"))?;
+        .map_err(|e| stm_error(format!("aggregation at n = {n}"), e))?;
     let avk = clerk.compute_aggregate_verification_key();
     let verified = aggregate.verify(MESSAGE, &avk, &STM_PARAMS).is_ok()
         && aggregate.verify(b"other", &avk, &STM_PARAMS).is_err();
