@@ -44,6 +44,8 @@ pub use params::{Parameters, Security};
 pub enum Error {
     #[error("invalid parameters: {0}")]
     InvalidParameters(String),
+    #[error("security setting {0:?}: expected \"128\" or \"paper\"")]
+    UnknownSecurity(String),
     #[error("invalid input: {0}")]
     InvalidInput(String),
     #[error("not an element of the RSA group (non-canonical or not a unit)")]

@@ -49,14 +49,12 @@ impl Security {
 }
 
 impl std::str::FromStr for Security {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> Result<Self, crate::Error> {
         match s {
             "128" => Ok(Security::Bits128),
             "paper" => Ok(Security::Paper),
-            other => Err(format!(
-                "security setting {other:?}: expected \"128\" or \"paper\""
-            )),
+            other => Err(crate::Error::UnknownSecurity(other.into())),
         }
     }
 }
