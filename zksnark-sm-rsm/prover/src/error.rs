@@ -27,6 +27,9 @@ pub enum Error {
     Invalid(String),
     #[error("Groth16: {0}")]
     Synthesis(#[from] SynthesisError),
+    /// An output path the shared checks refuse (a directory, an unwritable place).
+    #[error(transparent)]
+    Output(#[from] measure::Error),
 }
 
 impl Error {

@@ -258,7 +258,7 @@ fn powers_of_tau(
             ptau::MAX_POWER
         )));
     }
-    measure::output::check_writable(out).map_err(Error::Invalid)?;
+    measure::output::check_writable(out)?;
     let (written, t) = timed(|| {
         let trapdoor = ptau::Trapdoor::sample(power, &mut snark::rng(seed, "ptau/trapdoor"));
         let mut key_rng = snark::rng(seed, "ptau/key");
