@@ -17,6 +17,7 @@ use measure::envelope::Envelope;
 use measure::seed::Seed;
 use veccom::measurement::report::{MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES};
 use veccom::measurement::run::{parameters, run, Config, BODY_VERSION};
+use veccom::Error;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -68,7 +69,7 @@ struct Args {
     out: PathBuf,
 }
 
-fn parse_schemes(s: &str) -> Result<Vec<String>, String> {
+fn parse_schemes(s: &str) -> Result<Vec<String>, Error> {
     let mut out: Vec<String> = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let names: Vec<&str> = match part {
@@ -79,10 +80,13 @@ fn parse_schemes(s: &str) -> Result<Vec<String>, String> {
             "blake3" => vec![MERKLE_BLAKE3],
             other if SCHEMES.contains(&other) => vec![other],
             other => {
-                return Err(format!(
-                    "unknown scheme {other:?} (known: {}, pairing, merkle, sha256, blake3, all)",
-                    SCHEMES.join(", ")
-                ))
+                return Err(Error::UnknownScheme {
+                    name: other.into(),
+                    known: format!(
+                        "{}, pairing, merkle, sha256, blake3, all",
+                        SCHEMES.join(", ")
+                    ),
+                })
             }
         };
         for n in names {
@@ -94,7 +98,7 @@ fn parse_schemes(s: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-fn config(a: &Args) -> Result<Config, String> {
+fn config(a: &Args) -> Result<Config, Error> {
     let n = parse_counts(&a.n, "--n")?;
     let merkle_n = match &a.merkle_n {
         Some(m) => parse_counts(m, "--merkle-n")?,
@@ -106,7 +110,10 @@ fn config(a: &Args) -> Result<Config, String> {
         .map(|t| {
             t.trim()
                 .parse::<usize>()
-                .map_err(|_| format!("--threads: {t:?} is not a count"))
+                .map_err(|_| measure::Error::NotACount {
+                    option: "--threads".into(),
+                    token: t.into(),
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let ops = if a.ops.trim() == "all" {

@@ -14,6 +14,7 @@ use super::workload::{
     is_parallel, set_peak_rss, Context, MerkleFixture, PairingFixture, MERKLE_OPS, PAIRING_OPS,
 };
 use crate::merkle::{Blake3Hasher, Sha256Hasher};
+use crate::Error;
 
 /// Largest n the pairing scheme is run at (its prover table at 2^18 is about 0.8 GB).
 pub const PAIRING_MAX_N: usize = 1 << 18;
@@ -66,77 +67,54 @@ pub fn known_operations() -> Vec<&'static str> {
 
 impl Config {
     /// Checks every parameter; the error names the first bad one.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Error> {
         if self.schemes.is_empty() {
-            return Err("no scheme selected".into());
+            return Err(Error::NoScheme);
         }
         for s in &self.schemes {
             if !SCHEMES.contains(&s.as_str()) {
-                return Err(format!(
-                    "unknown scheme {s:?} (known: {})",
-                    SCHEMES.join(", ")
-                ));
+                return Err(Error::UnknownScheme {
+                    name: s.clone(),
+                    known: SCHEMES.join(", "),
+                });
             }
         }
-        let check_n = |list: &[usize], max: usize, what: &str| -> Result<(), String> {
-            if list.is_empty() {
-                return Err(format!("no vector length given for the {what} scheme"));
-            }
-            for &n in list {
-                if n == 0 || n > max {
-                    return Err(format!(
-                        "n = {n} for the {what} scheme is outside 1..={max}"
-                    ));
-                }
-            }
-            Ok(())
-        };
         if self.schemes.iter().any(|s| s == PAIRING) {
-            check_n(&self.pairing_n, PAIRING_MAX_N, "pairing")?;
+            check_lengths(&self.pairing_n, PAIRING_MAX_N, "pairing")?;
         }
         if self.schemes.iter().any(|s| s != PAIRING) {
-            check_n(&self.merkle_n, MERKLE_MAX_N, "Merkle")?;
+            check_lengths(&self.merkle_n, MERKLE_MAX_N, "Merkle")?;
         }
         if self.threads.is_empty() || self.threads.iter().any(|&t| t == 0 || t > 256) {
-            return Err(format!(
-                "thread counts must be in 1..=256, got {:?}",
-                self.threads
+            return Err(setting(
+                "thread counts",
+                "in 1..=256",
+                format!("{:?}", self.threads),
             ));
         }
         let known = known_operations();
         for op in &self.ops {
             if !known.contains(&op.as_str()) {
-                return Err(format!(
-                    "unknown operation {op:?} (known: {})",
-                    known.join(", ")
-                ));
+                return Err(Error::UnknownOperation {
+                    name: op.clone(),
+                    known: known.join(", "),
+                });
             }
         }
         if self.repetitions == 0 || self.repetitions > 1000 {
-            return Err(format!(
-                "repetitions must be in 1..=1000, got {}",
-                self.repetitions
-            ));
+            return Err(setting("repetitions", "in 1..=1000", self.repetitions));
         }
         if !(self.rep_seconds > 0.0 && self.rep_seconds <= 60.0) {
-            return Err(format!(
-                "rep-seconds must be in (0, 60], got {}",
-                self.rep_seconds
-            ));
+            return Err(setting("rep-seconds", "in (0, 60]", self.rep_seconds));
         }
         if self.batch == 0 || self.batch > 4096 {
-            return Err(format!("batch must be in 1..=4096, got {}", self.batch));
+            return Err(setting("batch", "in 1..=4096", self.batch));
         }
         if self.value_bytes > 1 << 16 {
-            return Err(format!(
-                "value-bytes must be at most 65536, got {}",
-                self.value_bytes
-            ));
+            return Err(setting("value-bytes", "at most 65536", self.value_bytes));
         }
-        for &n in &self.ablation_n {
-            if !(2..=1 << 16).contains(&n) {
-                return Err(format!("ablation n = {n} is outside 2..=65536"));
-            }
+        if let Some(&n) = self.ablation_n.iter().find(|n| !(2..=1 << 16).contains(*n)) {
+            return Err(Error::AblationLength(n));
         }
         Ok(())
     }
@@ -146,6 +124,25 @@ impl Config {
             repetitions: self.repetitions,
             rep_seconds: self.rep_seconds,
         }
+    }
+}
+
+/// Refuses a scheme's lengths: none, or one it is not run at.
+fn check_lengths(list: &[usize], max: usize, scheme: &'static str) -> Result<(), Error> {
+    if list.is_empty() {
+        return Err(Error::NoLength(scheme));
+    }
+    match list.iter().find(|&&n| n == 0 || n > max) {
+        Some(&n) => Err(Error::LengthOutOfRange { scheme, n, max }),
+        None => Ok(()),
+    }
+}
+
+fn setting(setting: &'static str, allowed: &'static str, value: impl ToString) -> Error {
+    Error::Setting {
+        setting,
+        allowed,
+        value: value.to_string(),
     }
 }
 
@@ -193,11 +190,11 @@ fn ablation_line(r: &AblationRow) -> String {
     )
 }
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start a pool of {threads} threads: {e}"))
+        .map_err(|source| Error::Pool { threads, source })
 }
 
 /// Number of measurements a (scheme, n) group makes, for the progress total.
@@ -246,7 +243,7 @@ pub fn parameters(cfg: &Config) -> Value {
 
 /// Runs everything `cfg` asks for: the outcome (passed when every check passed), the digest of
 /// the generated inputs, and the report's body.
-pub fn run(cfg: &Config) -> Result<Outcome, String> {
+pub fn run(cfg: &Config) -> Result<Outcome, Error> {
     cfg.validate()?;
     let seed = cfg.seed.as_ref();
     let mut inputs = Inputs::new();
