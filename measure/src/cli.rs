@@ -115,40 +115,6 @@ pub fn write_report(
     }
 }
 
-/// Runs a bench binary's measurement and writes its report to `out`, with messages prefixed
-/// by `program`: `out` is checked for writability first; `run` makes the report (an `Err` is
-/// bad input found late: status 2); the report is written atomically. A report passes when its
-/// `all_verified` is true; `summary` says what it holds, after "wrote <out>".
-pub fn run_to_report(
-    program: &str,
-    out: &Path,
-    run: impl FnOnce() -> Result<Value, String>,
-    summary: impl FnOnce(&Value) -> String,
-) -> ExitCode {
-    if let Err(e) = crate::output::check_writable(out) {
-        return refuse(program, e);
-    }
-    let report = match run() {
-        Ok(r) => r,
-        Err(e) => return refuse(program, e),
-    };
-    if let Err(e) = crate::output::write_json_atomic(out, &report) {
-        return refuse(program, format!("cannot write {}: {e}", out.display()));
-    }
-    let ok = report["all_verified"].as_bool() == Some(true);
-    eprintln!(
-        "{program}: wrote {}{}{}",
-        out.display(),
-        summary(&report),
-        if ok { "" } else { "; SOME CHECKS FAILED" }
-    );
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,51 +146,11 @@ mod tests {
         }
     }
 
-    fn report(ok: bool) -> Value {
-        serde_json::json!({ "all_verified": ok })
-    }
-
-    #[test]
-    fn the_exit_status_says_whether_the_checks_passed() {
-        let dir = std::env::temp_dir().join(format!("measure-cli-{}", std::process::id()));
-        let out = dir.join("sub/report.json");
-        let text = || std::fs::read_to_string(&out).unwrap();
-        assert_eq!(
-            run_to_report("t", &out, || Ok(report(true)), |_| String::new()),
-            ExitCode::SUCCESS
-        );
-        assert!(text().contains("true"));
-        assert_eq!(
-            run_to_report("t", &out, || Ok(report(false)), |_| String::new()),
-            ExitCode::from(1)
-        );
-        assert!(
-            text().contains("false"),
-            "a failed run still writes its report"
-        );
-        let late = run_to_report("t", &out, || Err("bad".into()), |_| String::new());
-        assert_eq!(late, ExitCode::from(2));
-        // An output that is a directory is refused before the run.
-        let mut ran = false;
-        let code = run_to_report(
-            "t",
-            &dir,
-            || {
-                ran = true;
-                Ok(report(true))
-            },
-            |_| String::new(),
-        );
-        assert_eq!(code, ExitCode::from(2));
-        assert!(!ran);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
     fn envelope() -> crate::envelope::Envelope {
         crate::envelope::Envelope::begin("t", "0.1.0", 1, serde_json::json!({"n": 3}), None)
     }
 
-    fn outcome(passed: bool) -> Result<crate::envelope::Outcome, String> {
+    fn outcome(passed: bool) -> Result<crate::envelope::Outcome, &'static str> {
         Ok(crate::envelope::Outcome {
             passed,
             inputs: crate::envelope::Inputs::new(),
