@@ -17,6 +17,7 @@
 //! individual signatures. With weights e_i drawn from a hash of all the signatures, the error
 //! becomes (e_1 − e_2)·D, which vanishes only if e_1 = e_2: probability 2^-128.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod circuit;
 pub mod error;

@@ -26,6 +26,8 @@
 //! `unsafe` code: the system calls `std` lacks (setns, unshare, a netlink socket, ppoll, the
 //! real-time policy).
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod delay;
 pub mod error;

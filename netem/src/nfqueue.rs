@@ -52,8 +52,11 @@ const NLA_TYPE_MASK: u16 = 0x3fff;
 /// Unix epoch, to the microsecond).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Queued {
+    /// The kernel's packet id, which the verdict names.
     pub id: u32,
+    /// The packet's length in bytes, which sets its time on the shaped link.
     pub len: u32,
+    /// When the kernel received the packet, since the Unix epoch; `None` where it gives none.
     pub stamp: Option<Duration>,
 }
 

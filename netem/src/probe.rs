@@ -111,6 +111,7 @@ pub fn median(sorted: &[Duration]) -> Duration {
 /// One bulk transfer.
 #[derive(Clone, Debug)]
 pub struct Bulk {
+    /// The bytes sent (and received).
     pub bytes: u64,
     /// From the receiver's accept to its last byte.
     pub elapsed: Duration,
@@ -118,8 +119,9 @@ pub struct Bulk {
     pub steady_bits_per_second: f64,
     /// Bits per second over the whole transfer.
     pub mean_bits_per_second: f64,
-    /// CPU time of the sending and the receiving thread.
+    /// CPU time of the sending thread.
     pub sender_cpu: Duration,
+    /// CPU time of the receiving thread.
     pub receiver_cpu: Duration,
 }
 

@@ -103,7 +103,9 @@ impl Link {
 /// A named network profile. `link: None` is plain loopback: no namespaces, no delay, no rate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Profile {
+    /// The name reports and file names carry (`lan`, `wan`, or one given with `name=`).
     pub name: String,
+    /// Each party's link to the hub; `None` for loopback.
     pub link: Option<Link>,
 }
 

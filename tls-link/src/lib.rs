@@ -18,6 +18,8 @@
 //! **Counts.** [`Link::counts`] are the bytes on the socket, TLS records and handshake
 //! included, TCP/IP headers not.
 
+#![warn(missing_docs)]
+
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -10,14 +10,20 @@ use crate::{client_config, server_config, Identity};
 /// Fresh identities and a listener on a free loopback port: `server` listens, `client` is the
 /// one it pins (and that pins it), `stranger` is pinned by nobody.
 pub struct Peers {
+    /// The listening side's identity.
     pub server: Identity,
+    /// The one identity the server accepts.
     pub client: Identity,
+    /// An identity neither side pins, for the refusals.
     pub stranger: Identity,
+    /// The server's socket, bound before any test connects.
     pub listener: TcpListener,
+    /// The listener's address.
     pub addr: SocketAddr,
 }
 
 impl Peers {
+    /// Three fresh identities and a listener on a free loopback port.
     pub fn new() -> Peers {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a free loopback port");
         let addr = listener.local_addr().expect("the listener's address");

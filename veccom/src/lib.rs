@@ -1,5 +1,6 @@
 //! Vector commitments.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod arkworks;
 pub mod curve;
