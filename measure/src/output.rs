@@ -43,18 +43,49 @@ pub fn check_writable(path: &Path) -> Result<(), Error> {
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it to `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    into_place(path, |w| w.write_all(bytes), |e| e)
+}
+
+/// [`write_atomic`] for outputs too large to hold in memory (a powers-of-tau file): `fill`
+/// streams the contents into a buffered temporary file beside `path`, which is synced and
+/// renamed to `path` only when `fill` succeeds, and removed otherwise. What `fill` returns
+/// (the bytes it wrote, say) is passed on; a failure of the file itself is
+/// [`Error::Unwritable`], naming `path`.
+pub fn write_atomic_with<T, E: From<Error>>(
+    path: &Path,
+    fill: impl FnOnce(&mut io::BufWriter<fs::File>) -> Result<T, E>,
+) -> Result<T, E> {
+    into_place(path, fill, |source| {
+        E::from(Error::Unwritable {
+            path: path.to_path_buf(),
+            source,
+        })
+    })
+}
+
+/// The one temp-file-then-rename: the directory made, the temporary sibling filled, flushed,
+/// synced and renamed; on any failure the temporary file is removed, so that a crash or an
+/// error never leaves a half-written output under its real name. `io_error` turns the file's
+/// own failures into the caller's error type.
+fn into_place<T, E>(
+    path: &Path,
+    fill: impl FnOnce(&mut io::BufWriter<fs::File>) -> Result<T, E>,
+    io_error: impl Fn(io::Error) -> E,
+) -> Result<T, E> {
     if let Some(d) = path.parent() {
         if !d.as_os_str().is_empty() {
-            fs::create_dir_all(d)?;
+            fs::create_dir_all(d).map_err(&io_error)?;
         }
     }
     let tmp = temp_sibling(path);
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
+    let file = fs::File::create(&tmp).map_err(&io_error)?;
+    let mut w = io::BufWriter::with_capacity(1 << 22, file);
+    let result = fill(&mut w).and_then(|t| {
+        let file = w.into_inner().map_err(|e| io_error(e.into_error()))?;
+        file.sync_all().map_err(&io_error)?;
+        fs::rename(&tmp, path).map_err(&io_error)?;
+        Ok(t)
+    });
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
@@ -76,6 +107,31 @@ mod tests {
         let d = std::env::temp_dir().join(format!("measure-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         d
+    }
+
+    #[test]
+    fn a_failed_stream_leaves_neither_the_file_nor_its_temp_file() {
+        let d = scratch("stream");
+        let f = d.join("out.bin");
+        let written = write_atomic_with(&f, |w| -> Result<usize, Error> {
+            w.write_all(b"abc").map_err(|source| Error::Unwritable {
+                path: f.clone(),
+                source,
+            })?;
+            Ok(3)
+        })
+        .unwrap();
+        assert_eq!(written, 3);
+        assert_eq!(fs::read(&f).unwrap(), b"abc");
+        // A fill that fails midway: the earlier file stays, no temporary file is left.
+        let failed = write_atomic_with(&f, |w| -> Result<(), Error> {
+            w.write_all(b"partial").unwrap();
+            Err(Error::IsADirectory(f.clone()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(fs::read(&f).unwrap(), b"abc");
+        assert_eq!(fs::read_dir(&d).unwrap().count(), 1);
+        fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

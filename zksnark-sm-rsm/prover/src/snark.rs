@@ -87,14 +87,10 @@ fn check_key_fits(r1cs: &R1cs<Fr>, pk: &ProvingKey<Bn254>) -> Result<(), Error> 
     Ok(())
 }
 
-/// Writes `bytes` to `path` via a temporary file and a rename, so a crash never leaves a
-/// half-written key, proof or report behind.
+/// Writes `bytes` to `path` via a temporary file and a rename ([`measure::output::write_atomic`]),
+/// so a crash never leaves a half-written key, proof or report behind; an error names `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(|e| Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    measure::output::write_atomic(path, bytes).map_err(|e| Error::io(path, e))
 }
 
 /// Proving keys are stored uncompressed (much faster to load), verification keys and proofs

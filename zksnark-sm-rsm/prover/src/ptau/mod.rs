@@ -302,15 +302,8 @@ pub fn generate<R: RngCore + CryptoRng>(
     let next_challenge = next.finalize();
     let contributions = contributions_section(&phase1, &key, &partial, &next_challenge, name);
 
-    let tmp = out.with_file_name(format!(
-        ".{}.tmp{}",
-        out.file_name()
-            .map(|f| f.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut w = Writer::create(&tmp)?;
+    let bytes = measure::output::write_atomic_with(out, |file| -> Result<u64, Error> {
+        let mut w = Writer::new(file, out);
         w.header(power)?;
         w.points(2, &phase1.tau_g1)?;
         w.points(3, &phase1.tau_g2)?;
@@ -330,23 +323,14 @@ pub fn generate<R: RngCore + CryptoRng>(
         let scaled = |k: Fr| lagrange.par_iter().map(|l| *l * k).collect::<Vec<_>>();
         w.points(14, &g1.mul(&scaled(alpha)))?;
         w.points(15, &g1.mul(&scaled(beta)))?;
-        w.finish()
-    })();
-    match result {
-        Ok(bytes) => {
-            std::fs::rename(&tmp, out).map_err(|e| Error::io(out, e))?;
-            Ok(Written {
-                bytes,
-                first_challenge: challenge,
-                response,
-                next_challenge,
-            })
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
+        Ok(w.bytes)
+    })?;
+    Ok(Written {
+        bytes,
+        first_challenge: challenge,
+        response,
+        next_challenge,
+    })
 }
 
 /// The body of section 7 (module documentation).
@@ -386,19 +370,16 @@ fn contributions_section(
 
 /// The file's sections, written in order.
 struct Writer<'a> {
-    w: BufWriter<File>,
+    w: &'a mut BufWriter<File>,
     path: &'a Path,
     bytes: u64,
 }
 
 impl<'a> Writer<'a> {
-    fn create(path: &'a Path) -> Result<Self, Error> {
-        let file = File::create(path).map_err(|e| Error::io(path, e))?;
-        Ok(Writer {
-            w: BufWriter::with_capacity(1 << 22, file),
-            path,
-            bytes: 0,
-        })
+    /// Sections into `w` (the temporary file of [`measure::output::write_atomic_with`]);
+    /// errors name `path`, the file being made.
+    fn new(w: &'a mut BufWriter<File>, path: &'a Path) -> Self {
+        Writer { w, path, bytes: 0 }
     }
 
     fn raw(&mut self, b: &[u8]) -> Result<(), Error> {
@@ -441,15 +422,5 @@ impl<'a> Writer<'a> {
             }
         }
         Ok(())
-    }
-
-    fn finish(mut self) -> Result<u64, Error> {
-        self.w.flush().map_err(|e| Error::io(self.path, e))?;
-        let file = self
-            .w
-            .into_inner()
-            .map_err(|e| Error::io(self.path, e.into_error()))?;
-        file.sync_all().map_err(|e| Error::io(self.path, e))?;
-        Ok(self.bytes)
     }
 }
