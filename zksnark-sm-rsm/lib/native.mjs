@@ -5,6 +5,8 @@ import { accessSync, constants, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { FORMAT } from "./envelope.mjs";
+
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export function nativeProverPath() {
@@ -54,7 +56,7 @@ export function requireNativeProver(bin = nativeProverPath()) {
 /** The body of a report that one of the suite's binaries wrote through the envelope. */
 export function readEnveloped(file, tool) {
   const report = JSON.parse(readFileSync(file, "utf8"));
-  if (report?.format !== "tmbench-report/1" || report.tool !== tool || typeof report.body !== "object") {
+  if (report?.format !== FORMAT || report.tool !== tool || typeof report.body !== "object") {
     throw new Error(`${file}: not a ${tool} report (the suite's envelope)`);
   }
   return report;

@@ -27,9 +27,12 @@ use cmix::Error;
 /// The client counts of the full sweep.
 const SWEEP: [usize; 7] = [100, 200, 300, 400, 500, 1000, 2000];
 
+/// The program's name, which tags its reports (`tool`) and its refusals.
+const TOOL: &str = "cmix-bench";
+
 #[derive(Parser)]
 #[command(
-    name = "cmix-bench",
+    name = TOOL,
     version,
     about = "cMix batches over TLS: three node processes, clients as tasks; per node and phase CPU, wall, bytes, lower bounds; one JSON report"
 )]
@@ -349,10 +352,10 @@ fn main() -> ExitCode {
             let b = cli.bench;
             let (groups, clients, tamper, seed) = match validate(&b) {
                 Ok(v) => v,
-                Err(e) => return measure::cli::refuse("cmix-bench", format!("bad input: {e}")),
+                Err(e) => return measure::cli::refuse(TOOL, format!("bad input: {e}")),
             };
             let envelope = Envelope::begin(
-                "cmix-bench",
+                TOOL,
                 env!("CARGO_PKG_VERSION"),
                 BODY_VERSION,
                 parameters(&b, &groups, &clients, tamper),

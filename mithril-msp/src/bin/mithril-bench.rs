@@ -20,9 +20,12 @@ use mithril_msp::circuit::PairingCheck;
 use mithril_msp::measurement::run::{child_main, run, Config, BODY_VERSION};
 use mithril_msp::Error;
 
+/// The program's name, which tags its reports (`tool`) and its refusals.
+const TOOL: &str = "mithril-bench";
+
 #[derive(Parser, Debug)]
 #[command(
-    name = "mithril-bench",
+    name = TOOL,
     version,
     about = "Times Mithril's MSP natively (BLS12-381) and proves MSP.B in a halo2 circuit (BN254); writes report.json",
     after_help = "Lists are comma-separated and may hold power-of-two ranges: --native-n 2^2..2^12 \
@@ -141,11 +144,11 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let cfg = match config(&args).and_then(|c| c.validate().map(|_| c)) {
         Ok(c) => c,
-        Err(e) => return refuse("mithril-bench", e),
+        Err(e) => return refuse(TOOL, e),
     };
     if let Some(mode) = &args.child {
         let (Some(n), Some(seed)) = (args.child_n, cfg.seed) else {
-            return refuse("mithril-bench", Error::ChildArguments);
+            return refuse(TOOL, Error::ChildArguments);
         };
         return match child_main(mode, n, cfg.k, cfg.pairing, cfg.max_columns, *seed.bytes()) {
             Ok(v) => {
@@ -159,7 +162,7 @@ fn main() -> ExitCode {
         };
     }
     let envelope = Envelope::begin(
-        "mithril-bench",
+        TOOL,
         env!("CARGO_PKG_VERSION"),
         BODY_VERSION,
         cfg.parameters(),

@@ -19,9 +19,12 @@ use veccom::measurement::report::{MERKLE_BLAKE3, MERKLE_SHA256, PAIRING, SCHEMES
 use veccom::measurement::run::{parameters, run, Config, BODY_VERSION};
 use veccom::Error;
 
+/// The program's name, which tags its reports (`tool`) and its refusals.
+const TOOL: &str = "veccom-bench";
+
 #[derive(Parser, Debug)]
 #[command(
-    name = "veccom-bench",
+    name = TOOL,
     version,
     about = "Times the pairing-based and Merkle vector commitments and writes report.json",
     after_help = "Lists are comma-separated; a length list may hold power-of-two ranges: \
@@ -141,10 +144,10 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let cfg = match config(&args).and_then(|c| c.validate().map(|_| c)) {
         Ok(c) => c,
-        Err(e) => return refuse("veccom-bench", e),
+        Err(e) => return refuse(TOOL, e),
     };
     let envelope = Envelope::begin(
-        "veccom-bench",
+        TOOL,
         env!("CARGO_PKG_VERSION"),
         BODY_VERSION,
         parameters(&cfg),

@@ -19,7 +19,7 @@ use zksnark_prover::writer::{r1cs_bytes, wtns_bytes};
 use zksnark_prover::{snark, Error};
 
 #[derive(Parser)]
-#[command(name = "zksnark-optimized", version, about)]
+#[command(name = PROGRAM.name, version, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -80,7 +80,7 @@ fn main() -> ExitCode {
         }
         command => match execute(command) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => measure::cli::refuse("zksnark-optimized", format!("error: {e}")),
+            Err(e) => PROGRAM.refuse(e),
         },
     }
 }

@@ -29,7 +29,9 @@ pub struct Files {
 
 /// A program of the family, as its reports name it.
 pub struct Program {
+    /// The program's name: its command's name, its reports' `tool`, its refusals' prefix.
     pub name: &'static str,
+    /// The calling crate's version, which its reports carry.
     pub version: &'static str,
     /// The version of its report body's schema.
     pub body_version: u32,
@@ -49,6 +51,11 @@ macro_rules! program {
 }
 
 impl Program {
+    /// Refuses bad input in one line prefixed by the program's name (exit status 2).
+    pub fn refuse(&self, why: impl Display) -> ExitCode {
+        measure::cli::refuse(self.name, format!("error: {why}"))
+    }
+
     /// The program's one run that ends in a report at `out` (the suite's envelope around the
     /// outcome of `work`, with `parameters` and `seed`): `out` is checked before any work, an
     /// error of `work` is bad input (exit 2, no report), and the exit status is 0 when the

@@ -18,7 +18,7 @@ use zksnark_prover::measure::{peak_rss_mib, timed, PhaseTimes};
 use zksnark_prover::{ptau, read_wtns, snark, snarkjs, versions, Error, R1cs};
 
 #[derive(Parser)]
-#[command(name = "zksnark-prover", version, about)]
+#[command(name = PROGRAM.name, version, about)]
 struct Cli {
     /// Worker threads (default: RAYON_NUM_THREADS if set, else all logical CPUs).
     #[arg(long, global = true)]
@@ -150,7 +150,7 @@ fn main() -> ExitCode {
     {
         let threads = match configure_threads(cli.threads) {
             Ok(t) => t,
-            Err(e) => return measure::cli::refuse("zksnark-prover", format!("error: {e}")),
+            Err(e) => return PROGRAM.refuse(e),
         };
         let parameters = json!({
             "r1cs": files.r1cs, "wtns": files.wtns, "threads": threads, "proof": proof, "vk": vk,
@@ -181,7 +181,7 @@ fn main() -> ExitCode {
     match execute(cli) {
         Ok(Ended::Written | Ended::Passed) => ExitCode::SUCCESS,
         Ok(Ended::Failed) => ExitCode::from(1),
-        Err(e) => measure::cli::refuse("zksnark-prover", format!("error: {e}")),
+        Err(e) => PROGRAM.refuse(e),
     }
 }
 
