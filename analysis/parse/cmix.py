@@ -51,7 +51,6 @@ NODE_ROLES = {"node 0": "first", "node 1": "middle", "node 2": "last"}
 GROUPS = ("ec", "mg", "mg-full")
 # The protocol's steps in the order they run: the six phases and the tagging countermeasure's two.
 STEPS = ("prepre", "premix", "prepost", "prepost_tags", "realpre", "realmix", "realpost", "realpost_tags")
-PRECOMPUTATION = ("prepre", "premix", "prepost", "prepost_tags")
 STATS = ("mean", "sd", "median", "min", "max")
 TIMES = ("user", "sys", "cpu", "wall")
 COMPUTATION = "computation"

@@ -69,15 +69,6 @@ def load_json(p: Path) -> dict[str, Any]:
     return data
 
 
-def load_report(p: Path, key: str, value: str, *, at_line: bool = False) -> dict[str, Any]:
-    """A report's JSON object, checked to be the one its tool writes (`"key": "value"`); with
-    at_line, the error points at the line of the key."""
-    d = load_json(p)
-    if d.get(key) != value:
-        raise ReportError(p, json_line(p, key) if at_line else None, f'"{key}": "{value}"', repr(d.get(key)))
-    return d
-
-
 ENVELOPE_FORMAT = "tmbench-report/1"
 
 

@@ -101,7 +101,6 @@ class Run:
 
 
 INT = "[0-9]+"
-WORD = "[a-z0-9]+"
 # A run that measures several thread counts in one process names them all ("1_2").
 THREAD_LIST = "[0-9]+(?:_[0-9]+)*"
 
