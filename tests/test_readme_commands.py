@@ -143,8 +143,8 @@ SCRIPTS = sorted({m for c in COMMANDS for m in re.findall(r"(?<![\w/.-])scripts/
 
 def test_the_readme_shows_commands_of_every_kind() -> None:
     # Without this, a change to the extraction that finds nothing would pass every check below.
-    assert CARGO and PROGRAMS and ANALYSIS and SNAKEMAKE and SCRIPTS, (CARGO, PROGRAMS, ANALYSIS,
-                                                                       SNAKEMAKE, SCRIPTS)
+    # (The README shows no cargo command today: its programs are run from target/release.)
+    assert PROGRAMS and ANALYSIS and SNAKEMAKE and SCRIPTS, (PROGRAMS, ANALYSIS, SNAKEMAKE, SCRIPTS)
 
 
 @pytest.mark.parametrize("command", CARGO)
