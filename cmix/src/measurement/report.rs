@@ -116,48 +116,48 @@ pub fn step_rows(fig: &RunFigures, costs: &UnitCosts) -> Vec<StepRow> {
     rows
 }
 
-fn run_json(cfg: &RunConfig, fig: &RunFigures, info: &GroupInfo) -> Value {
-    let rows = step_rows(fig, &info.unit_costs);
-    let payload = (cfg.clients * info.slot_payload_bytes) as f64;
-    let steps: Vec<Value> = rows
-        .iter()
-        .map(|r| {
-            let cpu = r.cpu().mean;
-            let net = r.net_cpu().mean;
-            let mut t = times_json(&r.compute);
-            let obj = t.as_object_mut().expect("an object");
-            obj.insert("node".into(), json!(r.node));
-            obj.insert("step".into(), json!(r.step));
-            obj.insert("net".into(), times_json(&r.net));
-            obj.insert("bytes_sent".into(), s(&r.bytes_sent));
-            obj.insert("bytes_received".into(), s(&r.bytes_received));
-            obj.insert("ops".into(), json!(r.ops));
-            obj.insert("lower_bound_s".into(), json!(r.lower_bound_s));
-            obj.insert(
-                "overhead".into(),
-                if r.lower_bound_s > 0.0 {
-                    json!(cpu / r.lower_bound_s)
-                } else {
-                    Value::Null
-                },
-            );
-            obj.insert(
-                "overhead_with_net".into(),
-                if r.lower_bound_s + net > 0.0 {
-                    json!((cpu + net) / (r.lower_bound_s + net))
-                } else {
-                    Value::Null
-                },
-            );
-            obj.insert("cpu_per_payload_byte_s".into(), json!(cpu / payload));
-            obj.insert(
-                "wall_lower_bound_s".into(),
-                json!(r.lower_bound_s / cfg.threads as f64),
-            );
-            t
-        })
-        .collect();
-    let setup: Vec<Value> = (0..NODES)
+/// One step's row of a run: its times, bytes, counted operations and lower bound, and the
+/// overheads against that bound.
+fn step_json(cfg: &RunConfig, r: &StepRow, payload: f64) -> Value {
+    let cpu = r.cpu().mean;
+    let net = r.net_cpu().mean;
+    let mut t = times_json(&r.compute);
+    let obj = t.as_object_mut().expect("an object");
+    obj.insert("node".into(), json!(r.node));
+    obj.insert("step".into(), json!(r.step));
+    obj.insert("net".into(), times_json(&r.net));
+    obj.insert("bytes_sent".into(), s(&r.bytes_sent));
+    obj.insert("bytes_received".into(), s(&r.bytes_received));
+    obj.insert("ops".into(), json!(r.ops));
+    obj.insert("lower_bound_s".into(), json!(r.lower_bound_s));
+    obj.insert(
+        "overhead".into(),
+        if r.lower_bound_s > 0.0 {
+            json!(cpu / r.lower_bound_s)
+        } else {
+            Value::Null
+        },
+    );
+    obj.insert(
+        "overhead_with_net".into(),
+        if r.lower_bound_s + net > 0.0 {
+            json!((cpu + net) / (r.lower_bound_s + net))
+        } else {
+            Value::Null
+        },
+    );
+    obj.insert("cpu_per_payload_byte_s".into(), json!(cpu / payload));
+    obj.insert(
+        "wall_lower_bound_s".into(),
+        json!(r.lower_bound_s / cfg.threads as f64),
+    );
+    t
+}
+
+/// Each node's set-up: its TLS handshakes with the clients, its mesh with the other nodes, the
+/// clients' registration and the key generation.
+fn setup_json(fig: &RunFigures, info: &GroupInfo) -> Vec<Value> {
+    (0..NODES)
         .map(|i| {
             let st = fig.setup.get(i).and_then(|s| s.as_ref());
             let k = fig.keys.get(i).and_then(|k| k.as_ref());
@@ -181,7 +181,16 @@ fn run_json(cfg: &RunConfig, fig: &RunFigures, info: &GroupInfo) -> Value {
                 "keys": k.map(|k| step_once(&k.step, &info.unit_costs)),
             })
         })
-        .collect();
+        .collect()
+}
+
+/// One run's entry of the report's body: its configuration, status, steps, set-up, the
+/// clients' side, the delivery checks and the peak memory.
+fn run_json(cfg: &RunConfig, fig: &RunFigures, info: &GroupInfo) -> Value {
+    let rows = step_rows(fig, &info.unit_costs);
+    let payload = (cfg.clients * info.slot_payload_bytes) as f64;
+    let steps: Vec<Value> = rows.iter().map(|r| step_json(cfg, r, payload)).collect();
+    let setup = setup_json(fig, info);
     let peak: Vec<f64> = (0..NODES)
         .map(|i| {
             fig.rounds

@@ -438,6 +438,42 @@ enum Running {
     },
 }
 
+/// The optimal ate loop's two last lines of every pair, through π(Q) and −π²(Q) (π the
+/// Frobenius on the twist), multiplied into `acc`.
+fn frobenius_lines(
+    ctx: &mut Context<Fr>,
+    fp2: &Fp2Chip<'_, Fr>,
+    g2: &EccChip<'_, Fr, Fp2Chip<'_, Fr>>,
+    pairs: &[(&EcPoint<Fr, FpPoint<Fr>>, G2Side<'_>)],
+    running: &mut [Running],
+    mut acc: FqPoint<Fr>,
+) -> FqPoint<Fr> {
+    let xi1 = FROBENIUS_COEFF_FQ12_C1[1];
+    let c2 = fp2.load_constant(ctx, xi1 * xi1);
+    let c3 = fp2.load_constant(ctx, xi1 * xi1 * xi1);
+    for ((p, _), run) in pairs.iter().zip(running.iter_mut()) {
+        match run {
+            Running::Assigned { r, q, .. } => {
+                let q1 = twisted_frobenius(g2, ctx, q.clone(), &c2, &c3);
+                let neg_q2 = neg_twisted_frobenius(g2, ctx, &q1, &c2, &c3);
+                acc = fp12_multiply_with_line_unequal(fp2, ctx, &acc, (r, &q1), p);
+                *r = g2.add_unequal(ctx, r.clone(), q1, false);
+                acc = fp12_multiply_with_line_unequal(fp2, ctx, &acc, (r, &neg_q2), p);
+            }
+            Running::Constant { r, q } => {
+                let q1 = twisted_frobenius_native(q, false);
+                let neg_q2 = twisted_frobenius_native(&q1, true);
+                let line = assign_terms(fp2, ctx, &add_terms(r, &q1), p);
+                acc = sparse_fp12_multiply(fp2, ctx, &acc, &line);
+                *r = g2_add(r, &q1);
+                let line = assign_terms(fp2, ctx, &add_terms(r, &neg_q2), p);
+                acc = sparse_fp12_multiply(fp2, ctx, &acc, &line);
+            }
+        }
+    }
+    acc
+}
+
 fn residue_check(
     ctx: &mut Context<Fr>,
     fp: &FpChip<Fr>,
@@ -520,29 +556,7 @@ fn residue_check(
             }
         }
     }
-    let xi1 = FROBENIUS_COEFF_FQ12_C1[1];
-    let c2 = fp2.load_constant(ctx, xi1 * xi1);
-    let c3 = fp2.load_constant(ctx, xi1 * xi1 * xi1);
-    for ((p, _), run) in pairs.iter().zip(running.iter_mut()) {
-        match run {
-            Running::Assigned { r, q, .. } => {
-                let q1 = twisted_frobenius(&g2, ctx, q.clone(), &c2, &c3);
-                let neg_q2 = neg_twisted_frobenius(&g2, ctx, &q1, &c2, &c3);
-                acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (r, &q1), p);
-                *r = g2.add_unequal(ctx, r.clone(), q1, false);
-                acc = fp12_multiply_with_line_unequal(&fp2, ctx, &acc, (r, &neg_q2), p);
-            }
-            Running::Constant { r, q } => {
-                let q1 = twisted_frobenius_native(q, false);
-                let neg_q2 = twisted_frobenius_native(&q1, true);
-                let line = assign_terms(&fp2, ctx, &add_terms(r, &q1), p);
-                acc = sparse_fp12_multiply(&fp2, ctx, &acc, &line);
-                *r = g2_add(r, &q1);
-                let line = assign_terms(&fp2, ctx, &add_terms(r, &neg_q2), p);
-                acc = sparse_fp12_multiply(&fp2, ctx, &acc, &line);
-            }
-        }
-    }
+    let acc = frobenius_lines(ctx, &fp2, &g2, pairs, &mut running, acc);
 
     // A·w^i = c^p·(c^−1)^(p^2)·c^(p^3).
     let lhs = fp12.mul(ctx, &acc, &w_i);

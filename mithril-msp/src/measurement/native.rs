@@ -188,6 +188,9 @@ fn sum_g2(points: &[G2]) -> G2 {
     points[1..].iter().fold(points[0], |a, p| a.add(p))
 }
 
+/// An operation's timing and, where it has one, its bound's: what the bound is, and its timing.
+type Against = (Timing, Option<(String, Timing)>);
+
 /// Times `op` in alternation with its lower bound `bound` (what `what` says it is); what both
 /// compute is kept from the optimiser.
 fn against<A, B>(
@@ -195,7 +198,7 @@ fn against<A, B>(
     mut op: impl FnMut() -> A,
     what: String,
     mut bound: impl FnMut() -> B,
-) -> (Timing, Option<(String, Timing)>) {
+) -> Against {
     let (t, b) = time_with_bound(
         plan,
         &mut || {
@@ -274,6 +277,21 @@ pub fn measure(plan: &Plan, fx: &Fixture, op: &str) -> Option<Row> {
             ),
             bsig(&s.signatures).0 .0 == fx.pairs[0].0,
         ),
+        _ => measure_check(plan, fx, op)?,
+    };
+    Some(row(op, n, None, t, b, ok))
+}
+
+/// The verification operations of [`measure`] (`ver`, `a_total`, `b_total`): each timed against
+/// its bound, with whether it accepted the honest aggregate (and, for `ver`, rejected another
+/// message). `None` for an operation that is not one of them.
+fn measure_check(plan: &Plan, fx: &Fixture, op: &str) -> Option<(Against, bool)> {
+    let p = &fx.params;
+    let s = &fx.signing;
+    let sigs = fx.sigs();
+    let keys = fx.keys();
+    let a_total = || ver(p, MESSAGE, &akey(&s.keys), &asig(&s.signatures));
+    Some(match op {
         "ver" => {
             let (mu, ivk) = (
                 Signature(fx.pairs[0].0),
@@ -322,8 +340,7 @@ pub fn measure(plan: &Plan, fx: &Fixture, op: &str) -> Option<Row> {
             )
         }
         _ => return None,
-    };
-    Some(row(op, n, None, t, b, ok))
+    })
 }
 
 /// Batch verification of `aggregates` aggregates of `n` signers each, against its bound, and

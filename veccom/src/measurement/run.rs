@@ -247,7 +247,6 @@ pub fn run(cfg: &Config) -> Result<Outcome, Error> {
     cfg.validate()?;
     let seed = cfg.seed.as_ref();
     let mut inputs = Inputs::new();
-    let plan = cfg.plan();
     let pools: Vec<(usize, rayon::ThreadPool)> = cfg
         .threads
         .iter()
@@ -264,82 +263,10 @@ pub fn run(cfg: &Config) -> Result<Outcome, Error> {
             &cfg.merkle_n
         };
         for &n in ns {
-            let start_rss = measure::clock::reset_peak_rss();
-            let progress = Progress::new(
-                &format!("veccom {scheme}"),
-                Some(&format!("n={n}")),
-                group_steps(cfg, scheme),
-            );
-            let mut on_row = |r: &Row| {
-                eprintln!("{}", row_line(r));
-                progress.inc(1);
-            };
-            let mut group: Vec<Row> = Vec::new();
-            let wants_setup = cfg.ops.is_empty() || cfg.ops.iter().any(|o| o == "setup");
-            // Set-up (timed, for the pairing scheme) on the first pool of the list.
-            let (t0, p0) = &pools[0];
-            let mut rng = stream(&format!("veccom/{scheme}/n={n}"), seed);
-            let rng = &mut rng;
-            let fixture = p0.install(|| match *scheme {
-                PAIRING => Fixture::Pairing(Box::new(PairingFixture::new(
-                    n,
-                    cfg.value_bytes,
-                    cfg.batch,
-                    rng,
-                ))),
-                MERKLE_SHA256 => {
-                    Fixture::Sha256(Box::new(MerkleFixture::new(n, cfg.value_bytes, rng)))
-                }
-                MERKLE_BLAKE3 => {
-                    Fixture::Blake3(Box::new(MerkleFixture::new(n, cfg.value_bytes, rng)))
-                }
-                _ => unreachable!("validated"),
-            });
-            match &fixture {
-                Fixture::Pairing(fx) => fx.add_inputs(&mut inputs),
-                Fixture::Sha256(fx) => fx.add_inputs(&mut inputs),
-                Fixture::Blake3(fx) => fx.add_inputs(&mut inputs),
-            }
-            if let (Fixture::Pairing(fx), true) = (&fixture, wants_setup) {
-                let r = fx.setup_row(*t0);
-                on_row(&r);
-                group.push(r);
-            }
-            for (_, p) in &pools {
-                let mut ctx = Context {
-                    plan,
-                    ops: &cfg.ops,
-                    value_bytes: cfg.value_bytes,
-                    batch: cfg.batch,
-                    on_row: &mut on_row,
-                };
-                let part = p.install(|| match &fixture {
-                    Fixture::Pairing(fx) => fx.run(&mut ctx),
-                    Fixture::Sha256(fx) => fx.run(&mut ctx),
-                    Fixture::Blake3(fx) => fx.run(&mut ctx),
-                });
-                group.extend(part);
-            }
-            drop(fixture);
-            set_peak_rss(&mut group, start_rss);
-            progress.finish();
-            rows.extend(group);
+            rows.extend(scheme_rows(cfg, scheme, n, &pools, &mut inputs));
         }
     }
-    let mut ablation = Vec::new();
-    if !cfg.ablation_n.is_empty() {
-        let one = pool(1)?;
-        let progress = Progress::new("veccom ablation", None, cfg.ablation_n.len() as u64);
-        for &n in &cfg.ablation_n {
-            let mut on_row = |r: &AblationRow| eprintln!("{}", ablation_line(r));
-            let mut rng = stream(&format!("veccom/ablation/n={n}"), seed);
-            ablation.extend(
-                one.install(|| ablation_rows(n, &plan, cfg.value_bytes, &mut rng, &mut on_row)),
-            );
-            progress.inc(1);
-        }
-        progress.finish();
-    }
+    let ablation = ablation(cfg)?;
     let passed =
         rows.iter().all(|r| r.verified) && ablation.iter().all(|r| r.agrees != Some(false));
     let body = json!({
@@ -357,4 +284,93 @@ pub fn run(cfg: &Config) -> Result<Outcome, Error> {
         inputs,
         body,
     })
+}
+
+/// One scheme at one length: its fixture made (and, for the pairing scheme, its set-up timed)
+/// on the first pool, then every operation on every pool; the rows carry the group's peak
+/// memory. The fixture's generated inputs go into `inputs`.
+fn scheme_rows(
+    cfg: &Config,
+    scheme: &str,
+    n: usize,
+    pools: &[(usize, rayon::ThreadPool)],
+    inputs: &mut Inputs,
+) -> Vec<Row> {
+    let plan = cfg.plan();
+    let start_rss = measure::clock::reset_peak_rss();
+    let progress = Progress::new(
+        &format!("veccom {scheme}"),
+        Some(&format!("n={n}")),
+        group_steps(cfg, scheme),
+    );
+    let mut on_row = |r: &Row| {
+        eprintln!("{}", row_line(r));
+        progress.inc(1);
+    };
+    let mut group: Vec<Row> = Vec::new();
+    let wants_setup = cfg.ops.is_empty() || cfg.ops.iter().any(|o| o == "setup");
+    let (t0, p0) = &pools[0];
+    let mut rng = stream(&format!("veccom/{scheme}/n={n}"), cfg.seed.as_ref());
+    let rng = &mut rng;
+    let fixture = p0.install(|| match scheme {
+        PAIRING => Fixture::Pairing(Box::new(PairingFixture::new(
+            n,
+            cfg.value_bytes,
+            cfg.batch,
+            rng,
+        ))),
+        MERKLE_SHA256 => Fixture::Sha256(Box::new(MerkleFixture::new(n, cfg.value_bytes, rng))),
+        MERKLE_BLAKE3 => Fixture::Blake3(Box::new(MerkleFixture::new(n, cfg.value_bytes, rng))),
+        _ => unreachable!("validated"),
+    });
+    match &fixture {
+        Fixture::Pairing(fx) => fx.add_inputs(inputs),
+        Fixture::Sha256(fx) => fx.add_inputs(inputs),
+        Fixture::Blake3(fx) => fx.add_inputs(inputs),
+    }
+    if let (Fixture::Pairing(fx), true) = (&fixture, wants_setup) {
+        let r = fx.setup_row(*t0);
+        on_row(&r);
+        group.push(r);
+    }
+    for (_, p) in pools {
+        let mut ctx = Context {
+            plan,
+            ops: &cfg.ops,
+            value_bytes: cfg.value_bytes,
+            batch: cfg.batch,
+            on_row: &mut on_row,
+        };
+        let part = p.install(|| match &fixture {
+            Fixture::Pairing(fx) => fx.run(&mut ctx),
+            Fixture::Sha256(fx) => fx.run(&mut ctx),
+            Fixture::Blake3(fx) => fx.run(&mut ctx),
+        });
+        group.extend(part);
+    }
+    drop(fixture);
+    set_peak_rss(&mut group, start_rss);
+    progress.finish();
+    group
+}
+
+/// The ablation rows, one per `--ablation-n`, on one thread.
+fn ablation(cfg: &Config) -> Result<Vec<AblationRow>, Error> {
+    let mut rows = Vec::new();
+    if cfg.ablation_n.is_empty() {
+        return Ok(rows);
+    }
+    let plan = cfg.plan();
+    let one = pool(1)?;
+    let progress = Progress::new("veccom ablation", None, cfg.ablation_n.len() as u64);
+    for &n in &cfg.ablation_n {
+        let mut on_row = |r: &AblationRow| eprintln!("{}", ablation_line(r));
+        let mut rng = stream(&format!("veccom/ablation/n={n}"), cfg.seed.as_ref());
+        rows.extend(
+            one.install(|| ablation_rows(n, &plan, cfg.value_bytes, &mut rng, &mut on_row)),
+        );
+        progress.inc(1);
+    }
+    progress.finish();
+    Ok(rows)
 }
