@@ -22,6 +22,8 @@ pub fn product(values: &[Integer]) -> Integer {
     }
 }
 
+/// An RSA accumulator: the value A = G^(product of the accumulated primes) in the hidden-order
+/// group, kept with the group and G so that members' witnesses can be computed.
 #[derive(Clone, Debug)]
 pub struct RsaAccumulator {
     group: RsaGroup,
@@ -40,10 +42,12 @@ impl RsaAccumulator {
         }
     }
 
+    /// The group the accumulator lives in.
     pub fn group(&self) -> &RsaGroup {
         &self.group
     }
 
+    /// The current value A, which statements name.
     pub fn value(&self) -> &GroupElem {
         &self.value
     }

@@ -32,8 +32,11 @@ pub fn field_to_int<F: PrimeField>(f: &F) -> Integer {
 /// binding under the strong-RSA / order assumptions of the hidden-order group.
 #[derive(Clone, Debug)]
 pub struct IntegerCommitment {
+    /// The hidden-order group of the commitments.
     pub group: RsaGroup,
+    /// The message base G.
     pub g: GroupElem,
+    /// The randomness base H.
     pub h: GroupElem,
 }
 
@@ -47,6 +50,7 @@ impl IntegerCommitment {
         IntegerCommitment { group, g, h }
     }
 
+    /// G^m · H^s, refused when the exponents cannot be applied in the group.
     pub fn commit(&self, m: &Integer, s: &Integer) -> Result<GroupElem, Error> {
         self.group.exp2(&self.g, m, &self.h, s)
     }
@@ -55,7 +59,9 @@ impl IntegerCommitment {
 /// Com(m, s) = g·m + h·s on G1 of the pairing curve.
 #[derive(Clone, Debug)]
 pub struct Pedersen<E: Pairing> {
+    /// The message base.
     pub g: E::G1Affine,
+    /// The randomness base.
     pub h: E::G1Affine,
 }
 
@@ -68,6 +74,7 @@ impl<E: Pairing> Pedersen<E> {
         }
     }
 
+    /// g·m + h·s.
     pub fn commit(&self, m: &E::ScalarField, s: &E::ScalarField) -> E::G1 {
         self.g * m + self.h * s
     }

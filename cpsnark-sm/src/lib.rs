@@ -21,6 +21,8 @@
 //! * the nonce search runs once per proof (twice in the reference), the SNARK verifying key is
 //!   prepared once at setup and the proving key is never cloned per call.
 
+#![warn(missing_docs)]
+
 pub mod accumulator;
 pub mod commitments;
 pub mod hash_to_prime;
@@ -42,24 +44,34 @@ pub use params::{Parameters, Security};
 /// Everything that can go wrong, with the reason a proof was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
+    /// Parameters that cannot be used together (sizes, security levels), named.
     #[error("invalid parameters: {0}")]
     InvalidParameters(String),
+    /// A security setting other than `128` and `paper`.
     #[error("security setting {0:?}: expected \"128\" or \"paper\"")]
     UnknownSecurity(String),
+    /// A statement or witness that does not fit the parameters.
     #[error("invalid input: {0}")]
     InvalidInput(String),
+    /// A value that is no canonical unit of the RSA group.
     #[error("not an element of the RSA group (non-canonical or not a unit)")]
     InvalidGroupElement,
+    /// An element for which no nonce in the allowed range hashes to a prime.
     #[error("no prime found in the nonce range for this element")]
     HashToPrimeNotFound,
+    /// A witness whose root does not give the accumulator.
     #[error("the element is not in the accumulator (W^e != A)")]
     NotAMember,
+    /// CP_Root's verifier rejected, with the check that failed.
     #[error("CP_Root rejected: {0}")]
     RootRejected(&'static str),
+    /// CP_ModEq's verifier rejected, with the check that failed.
     #[error("CP_ModEq rejected: {0}")]
     ModEqRejected(&'static str),
+    /// The hash-to-prime SNARK's verifier rejected.
     #[error("hash-to-prime SNARK rejected: {0}")]
     SnarkRejected(String),
+    /// The hash-to-prime SNARK could not be set up or proven.
     #[error("hash-to-prime SNARK failed: {0}")]
     Snark(String),
 }

@@ -26,9 +26,13 @@ use crate::{
 
 /// Everything prover and verifier share.
 pub struct Crs<E: Pairing> {
+    /// The security and size parameters every sub-proof follows.
     pub params: Parameters,
+    /// The commitment to the prime in the RSA group (CP_Root, CP_ModEq).
     pub integer_commitment: IntegerCommitment,
+    /// The commitment to the prime on the curve, which links CP_ModEq to the SNARK.
     pub pedersen: Pedersen<E>,
+    /// The hash-to-prime SNARK's keys.
     pub snark: SnarkCrs<E>,
     /// Digest of all of the above, absorbed first into every transcript.
     digest: [u8; 32],
@@ -81,6 +85,7 @@ impl<E: Pairing> Crs<E> {
         &self.digest
     }
 
+    /// The RSA group of the accumulator and the integer commitments.
     pub fn group(&self) -> &RsaGroup {
         &self.integer_commitment.group
     }
@@ -111,11 +116,16 @@ pub struct Witness<E: Pairing> {
     pub w: GroupElem,
 }
 
+/// A membership proof: the integer commitment to the prime and the three sub-proofs over it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proof<E: Pairing> {
+    /// c_e = G^e H^r, the prime e committed in the RSA group.
     pub c_e: GroupElem,
+    /// CP_Root: e is an exponent under which the accumulator has a known root.
     pub root: RootProof,
+    /// CP_ModEq: c_e and the statement's c_e_q hold the same value mod q.
     pub modeq: ModEqProof<E>,
+    /// The SNARK: the value in c_e_q is the hash to a prime of an element.
     pub snark: ProofWithLink<E>,
 }
 

@@ -16,12 +16,18 @@ use crate::{
     Error,
 };
 
+/// CP_ModEq's proof: the two first messages and the responses on each side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModEqProof<E: Pairing> {
+    /// The first message in the RSA group, G^r_e H^r_r.
     pub alpha1: GroupElem,
+    /// The first message on the curve, g·r_e + h·r_r_q.
     pub alpha2: E::G1Affine,
+    /// The response for the committed value, shared by both sides.
     pub s_e: Integer,
+    /// The response for the integer commitment's randomness.
     pub s_r: Integer,
+    /// The response for the Pedersen commitment's randomness.
     pub s_r_q: E::ScalarField,
 }
 
@@ -68,6 +74,8 @@ pub fn prove<E: Pairing, R: RngCore + CryptoRng>(
     })
 }
 
+/// Checks `proof` for c_e and c_e_q against the transcript's challenge; an error names the
+/// failed check.
 pub fn verify<E: Pairing>(
     ic: &IntegerCommitment,
     ped: &Pedersen<E>,

@@ -14,32 +14,49 @@ use crate::{
 /// Public input: the commitment to e and the accumulator value.
 #[derive(Clone, Copy, Debug)]
 pub struct RootStatement<'a> {
+    /// The integer commitment to the hidden exponent e.
     pub c_e: &'a GroupElem,
+    /// The accumulator value A.
     pub acc: &'a GroupElem,
 }
 
 /// Secret input: e, the randomness of c_e, and W with W^e = A.
 #[derive(Clone, Copy, Debug)]
 pub struct RootWitness<'a> {
+    /// The exponent (the prime).
     pub e: &'a Integer,
+    /// The randomness of c_e.
     pub r: &'a Integer,
+    /// The root W with W^e = A.
     pub w: &'a GroupElem,
 }
 
 /// The proof: the committed witness, the four Σ first messages and six integer responses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootProof {
+    /// W hidden as W·H^r_2.
     pub c_w: GroupElem,
+    /// The commitment to r_2 (with randomness r_3).
     pub c_r: GroupElem,
+    /// The first message for c_e.
     pub alpha1: GroupElem,
+    /// The first message for c_r.
     pub alpha2: GroupElem,
+    /// The first message for the relation c_w^e = A·H^(e·r_2).
     pub alpha3: GroupElem,
+    /// The first message for the relation c_r^e = G^(e·r_2)·H^(e·r_3).
     pub alpha4: GroupElem,
+    /// The response for e, whose range the verifier checks.
     pub s_e: Integer,
+    /// The response for c_e's randomness r.
     pub s_r: Integer,
+    /// The response for r_2.
     pub s_r2: Integer,
+    /// The response for r_3.
     pub s_r3: Integer,
+    /// The response for β = e·r_2.
     pub s_beta: Integer,
+    /// The response for δ = e·r_3.
     pub s_delta: Integer,
 }
 
@@ -58,6 +75,8 @@ fn absorb_first_messages(t: &mut ProofTranscript, p: &RootProof) {
     t.append_elem(b"alpha4", &p.alpha4);
 }
 
+/// Proves knowledge of e, r and W for the statement: W and r_2 committed, the Σ first
+/// messages absorbed, the responses to the transcript's challenge.
 pub fn prove<R: RngCore + CryptoRng>(
     params: &Parameters,
     ic: &IntegerCommitment,
@@ -122,6 +141,8 @@ pub fn prove<R: RngCore + CryptoRng>(
     Ok(proof)
 }
 
+/// Checks `proof` for the statement: the four Σ relations at the transcript's challenge and the
+/// range of s_e; an error names the failed check.
 pub fn verify(
     params: &Parameters,
     ic: &IntegerCommitment,

@@ -67,6 +67,7 @@ impl RsaGroup {
         RsaGroup { modulus, half }
     }
 
+    /// The modulus N.
     pub fn modulus(&self) -> &Integer {
         &self.modulus
     }

@@ -21,8 +21,11 @@ use crate::{commitments::Pedersen, hash_to_prime::HashToPrimeCircuit, params::Pa
 /// The SNARK's share of the CRS. The verifying key is prepared once here (upstream re-prepared
 /// it, one pairing, on every verification, and cloned the proving key per call).
 pub struct SnarkCrs<E: Pairing> {
+    /// The proving key, linked to the Pedersen commitment's bases.
     pub pk: ProvingKeyWithLink<E>,
+    /// The verifying key.
     pub vk: VerifyingKeyWithLink<E>,
+    /// The verifying key with its pairings prepared, once.
     pub pvk: PreparedVerifyingKey<E>,
 }
 

@@ -31,10 +31,12 @@ impl ProofTranscript {
         self.inner.append_message(b"dom-sep", name);
     }
 
+    /// Absorbs `bytes` under `label`.
     pub fn append_bytes(&mut self, label: &'static [u8], bytes: &[u8]) {
         self.inner.append_message(label, bytes);
     }
 
+    /// Absorbs an RSA group element's canonical bytes under `label`.
     pub fn append_elem(&mut self, label: &'static [u8], x: &GroupElem) {
         self.inner.append_message(label, &x.to_bytes());
     }
