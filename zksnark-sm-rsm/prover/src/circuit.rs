@@ -8,6 +8,8 @@ use ark_relations::r1cs::{
 
 use crate::r1cs::{LinComb, R1cs};
 
+/// An exported R1CS replayed into ark-relations, constraint by constraint, so that ark-groth16
+/// sets up and proves exactly the circuit that was exported.
 pub struct R1csCircuit<'a, F: PrimeField> {
     r1cs: &'a R1cs<F>,
     /// Full assignment in wire order; `None` during setup, when no values are needed.
@@ -15,6 +17,7 @@ pub struct R1csCircuit<'a, F: PrimeField> {
 }
 
 impl<'a, F: PrimeField> R1csCircuit<'a, F> {
+    /// The circuit without values, for key generation.
     pub fn for_setup(r1cs: &'a R1cs<F>) -> Self {
         R1csCircuit {
             r1cs,
@@ -22,6 +25,7 @@ impl<'a, F: PrimeField> R1csCircuit<'a, F> {
         }
     }
 
+    /// The circuit with its full assignment (one value per wire, wire order), for proving.
     pub fn for_proving(r1cs: &'a R1cs<F>, assignment: &'a [F]) -> Self {
         assert_eq!(assignment.len(), r1cs.n_wires, "one value per wire");
         R1csCircuit {

@@ -3,6 +3,8 @@
 //! prove and verify. The statement is never re-implemented, so the native prover proves the very
 //! R1CS that the WebAssembly prover proves.
 
+#![warn(missing_docs)]
+
 mod binfile;
 pub mod circuit;
 pub mod cli;

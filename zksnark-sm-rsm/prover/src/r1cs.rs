@@ -16,18 +16,28 @@ pub type LinComb<F> = Vec<(u32, F)>;
 /// One rank-1 constraint <A,w> * <B,w> = <C,w>.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Constraint<F> {
+    /// The left factor's linear combination.
     pub a: LinComb<F>,
+    /// The right factor's linear combination.
     pub b: LinComb<F>,
+    /// The product's linear combination.
     pub c: LinComb<F>,
 }
 
+/// A circom-format constraint system: its header's counts and its constraints.
 #[derive(Clone, Debug, PartialEq)]
 pub struct R1cs<F> {
+    /// The wires, the constant wire 0 included.
     pub n_wires: usize,
+    /// The public outputs (wires 1 onwards).
     pub n_pub_out: usize,
+    /// The public inputs, after the outputs.
     pub n_pub_in: usize,
+    /// The private inputs, after the public ones.
     pub n_prv_in: usize,
+    /// The labels (signals) of the source circuit, at least the wires.
     pub n_labels: u64,
+    /// The constraints in file order.
     pub constraints: Vec<Constraint<F>>,
     /// Label of each wire; `None` when the file has no map (then wire i is label i).
     pub wire_to_label: Option<Vec<u64>>,
@@ -43,6 +53,7 @@ impl<F: PrimeField> R1cs<F> {
         self.n_pub_out + self.n_pub_in
     }
 
+    /// Reads and checks an `.r1cs` file; errors name the file and the place.
     pub fn read(path: &Path) -> Result<Self, Error> {
         let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         Self::parse(path, &data)

@@ -22,6 +22,7 @@ pub fn rng(seed: Option<&Seed>, stream: &str) -> ChaCha20Rng {
     measure::seed::stream(&format!("zksnark-prover/{stream}"), seed)
 }
 
+/// Groth16 keys for `r1cs`, from `rng` (a circuit-specific set-up).
 pub fn setup<R: RngCore + CryptoRng>(
     r1cs: &R1cs<Fr>,
     rng: &mut R,
@@ -55,6 +56,8 @@ pub fn prove<R: RngCore + CryptoRng>(
     )?)
 }
 
+/// Whether `proof` verifies under `vk` for `public`; a count of public inputs the key does not
+/// expect is an error, not a rejection.
 pub fn verify(
     vk: &VerifyingKey<Bn254>,
     proof: &Proof<Bn254>,
@@ -126,6 +129,7 @@ pub fn load<T: CanonicalDeserialize>(
     Ok(value)
 }
 
+/// A field element as its canonical decimal string, as snarkjs writes it.
 pub fn decimal(x: &Fr) -> String {
     x.into_bigint().to_string()
 }
@@ -136,6 +140,8 @@ pub fn public_json(values: &[Fr]) -> String {
     serde_json::to_string_pretty(&strings).expect("strings serialise")
 }
 
+/// Public inputs from snarkjs's public.json text (`path` names it in errors): each a
+/// canonical decimal below the scalar field's modulus.
 pub fn parse_public_json(path: &Path, text: &str) -> Result<Vec<Fr>, Error> {
     let strings: Vec<String> = serde_json::from_str(text).map_err(|e| {
         Error::format(
@@ -164,6 +170,7 @@ pub fn parse_public_json(path: &Path, text: &str) -> Result<Vec<Fr>, Error> {
         .collect()
 }
 
+/// [`parse_public_json`] of the file at `path`.
 pub fn read_public_json(path: &Path) -> Result<Vec<Fr>, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     parse_public_json(path, &text)

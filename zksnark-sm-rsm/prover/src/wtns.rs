@@ -14,6 +14,7 @@ pub fn read_wtns<F: PrimeField>(path: &Path) -> Result<Vec<F>, Error> {
     parse_wtns(path, &data)
 }
 
+/// The witness values of `.wtns` bytes in file order (`path` names it in errors).
 pub fn parse_wtns<F: PrimeField>(path: &Path, data: &[u8]) -> Result<Vec<F>, Error> {
     let file = Container::parse(path, data, "witness (.wtns)", b"wtns", &[1, 2])?;
     let mut h = file.section(1, "header")?;

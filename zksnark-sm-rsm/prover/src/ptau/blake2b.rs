@@ -42,6 +42,7 @@ const BLOCK: usize = 128;
 /// The size of a written-out state.
 pub const PARTIAL_BYTES: usize = 216;
 
+/// A BLAKE2b-512 hasher whose state can be written out part-way in snarkjs's layout.
 #[derive(Clone)]
 pub struct Blake2b {
     h: [u64; 8],
@@ -70,6 +71,7 @@ impl Blake2b {
         }
     }
 
+    /// Absorbs `data`, keeping the last block pending as snarkjs's hasher does.
     pub fn update(&mut self, mut data: &[u8]) {
         while !data.is_empty() {
             if self.pending == BLOCK {
@@ -85,6 +87,7 @@ impl Blake2b {
         }
     }
 
+    /// The 64-byte digest of everything absorbed.
     pub fn finalize(mut self) -> [u8; 64] {
         let total = self.compressed as u128 + self.pending as u128;
         self.block[self.pending..].fill(0);

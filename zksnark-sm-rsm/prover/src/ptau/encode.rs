@@ -20,6 +20,7 @@ pub fn fq_negative(x: &Fq) -> bool {
     x.into_bigint() > Fq::MODULUS_MINUS_ONE_DIV_TWO
 }
 
+/// Whether `x` is "negative": the sign of c1, or of c0 when c1 is zero.
 pub fn fq2_negative(x: &Fq2) -> bool {
     if x.c1.is_zero() {
         fq_negative(&x.c0)
@@ -72,9 +73,13 @@ impl Coordinate for Fq2 {
 
 /// A point type's three encodings, so that a section is written by one generic routine.
 pub trait Encode: Sync {
+    /// The bytes of one point in the LEM form.
     const BYTES: usize;
+    /// Appends the LEM form: affine x then y, little-endian Montgomery limbs.
     fn lem(&self, out: &mut Vec<u8>);
+    /// Appends the uncompressed form the challenge hashes read.
     fn uncompressed(&self, out: &mut Vec<u8>);
+    /// Appends the compressed form the response hash reads.
     fn compressed(&self, out: &mut Vec<u8>);
 }
 

@@ -64,8 +64,11 @@ pub const MAX_POWER: u32 = 27;
 
 /// The participant's secrets.
 pub struct Trapdoor {
+    /// τ, whose powers the file holds.
     pub tau: Fr,
+    /// α, multiplied into the α·τ^i powers.
     pub alpha: Fr,
+    /// β, multiplied into the β·τ^i powers and β·G2.
     pub beta: Fr,
 }
 
@@ -95,9 +98,13 @@ impl Trapdoor {
 
 /// What a generation wrote.
 pub struct Written {
+    /// The file's size.
     pub bytes: u64,
+    /// The challenge this first contribution answers ([`first_challenge`]).
     pub first_challenge: [u8; 64],
+    /// The hash of the response: the compressed points and the public key.
     pub response: [u8; 64],
+    /// The challenge a next contributor would answer.
     pub next_challenge: [u8; 64],
 }
 
