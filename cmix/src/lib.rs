@@ -13,6 +13,8 @@
 //! - [`measurement`]: costs of single operations, lower bounds, statistics and the report;
 //! - [`error`]: the one error type, whose variants follow these layers.
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod group;
 pub mod measurement;

@@ -58,6 +58,7 @@ pub enum Op {
 }
 
 impl Op {
+    /// Every operation, in counter order.
     pub const ALL: [Op; 12] = [
         Op::Mul,
         Op::Inv,
@@ -73,6 +74,7 @@ impl Op {
         Op::HashBlock,
     ];
 
+    /// The operation's name in reports.
     pub fn name(self) -> &'static str {
         match self {
             Op::Mul => "mul",
@@ -96,10 +98,12 @@ impl Op {
 pub struct OpCounts([AtomicU64; 12]);
 
 impl OpCounts {
+    /// Counts `k` more of `op`.
     pub fn add(&self, op: Op, k: u64) {
         self.0[op as usize].fetch_add(k, Ordering::Relaxed);
     }
 
+    /// Every counter's value now, to subtract from a later snapshot.
     pub fn snapshot(&self) -> [u64; 12] {
         std::array::from_fn(|i| self.0[i].load(Ordering::Relaxed))
     }
@@ -117,7 +121,9 @@ pub fn count_diff(before: &[u64; 12], after: &[u64; 12]) -> Vec<(Op, u64)> {
 
 /// A prime-order group for ElGamal, written multiplicatively, with counted operations.
 pub trait Group: Send + Sync + 'static {
+    /// A group element.
     type Elem: Clone + Send + Sync + PartialEq + std::fmt::Debug;
+    /// An exponent.
     type Scalar: Clone + Send + Sync;
     /// A fixed-base table for exponentiations of one base.
     type Table: Send + Sync;
@@ -136,12 +142,15 @@ pub trait Group: Send + Sync + 'static {
     /// Payload bytes one element carries.
     fn payload_bytes(&self) -> usize;
 
+    /// The neutral element.
     fn identity(&self) -> Self::Elem;
+    /// The group operation `a * b`.
     fn mul(&self, a: &Self::Elem, b: &Self::Elem) -> Self::Elem;
     /// `a <- a * b`.
     fn mul_assign(&self, a: &mut Self::Elem, b: &Self::Elem) {
         *a = self.mul(a, b);
     }
+    /// `a^-1`.
     fn invert(&self, a: &Self::Elem) -> Self::Elem;
     /// Inverts every element, with one inversion for the whole slice (Montgomery's trick:
     /// prefix products, one inversion, and a backward pass; 3 multiplications per element).
@@ -171,6 +180,7 @@ pub trait Group: Send + Sync + 'static {
     fn exp_g(&self, e: &Self::Scalar) -> Self::Elem;
     /// A fixed-base table of `base` (made once per batch for the joint key).
     fn table(&self, base: &Self::Elem) -> Self::Table;
+    /// `base^e` from `base`'s fixed-base table.
     fn exp_table(&self, table: &Self::Table, e: &Self::Scalar) -> Self::Elem;
 
     /// A secret exponent of [`Group::exponent_bits`] bits.
@@ -181,7 +191,9 @@ pub trait Group: Send + Sync + 'static {
     fn challenge_scalar(&self, c: &[u8; 16]) -> Self::Scalar;
     /// `k + c * x` modulo the group order.
     fn scalar_mul_add(&self, c: &Self::Scalar, x: &Self::Scalar, k: &Self::Scalar) -> Self::Scalar;
+    /// An exponent's fixed-length wire form.
     fn scalar_to_bytes(&self, s: &Self::Scalar) -> Vec<u8>;
+    /// Reads an exponent's wire form, refusing one that is not reduced.
     fn scalar_from_bytes(&self, b: &[u8]) -> Result<Self::Scalar, Error>;
 
     /// A uniformly random element.
@@ -220,6 +232,7 @@ impl GroupSpec {
         }
     }
 
+    /// The name reports and the command line give the group (`ec`, `mg`, `mg-full`).
     pub fn label(self) -> &'static str {
         match self {
             GroupSpec::Ec => "ec",

@@ -74,6 +74,8 @@ pub struct FixedBase {
 }
 
 impl Modp {
+    /// The RFC 3526 group with secret exponents of length `len`; the generator's table is
+    /// made here, once.
     pub fn new(len: ExpLen) -> Self {
         let p = Integer::from_str_radix(P_HEX, 16).expect("the RFC 3526 prime parses");
         let q = Integer::from(&p - 1u32) >> 1u32;
@@ -91,9 +93,11 @@ impl Modp {
         m
     }
 
+    /// The safe prime p = 2q + 1.
     pub fn p(&self) -> &Integer {
         &self.p
     }
+    /// The order q of the group of quadratic residues.
     pub fn q(&self) -> &Integer {
         &self.q
     }

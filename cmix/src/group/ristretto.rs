@@ -30,6 +30,7 @@ pub struct Ristretto {
 }
 
 impl Ristretto {
+    /// The group, with its counters at zero.
     pub fn new() -> Self {
         Self::default()
     }

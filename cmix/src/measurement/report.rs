@@ -17,15 +17,23 @@ use crate::NODES;
 /// What the report says about a group.
 #[derive(Clone, Debug)]
 pub struct GroupInfo {
+    /// The group's command-line name.
     pub label: String,
+    /// The kind of group: an elliptic curve or a multiplicative group.
     pub family: String,
+    /// The group in words (curve or prime, exponent length).
     pub description: String,
+    /// The bits of a secret exponent.
     pub exponent_bits: u32,
+    /// The bytes of one element on the wire.
     pub wire_bytes: usize,
+    /// The payload bytes one element carries.
     pub payload_bytes_per_element: usize,
+    /// The elements of one message slot.
     pub elements_per_slot: usize,
     /// Payload per slot, the 20-byte header excluded.
     pub slot_payload_bytes: usize,
+    /// Each counted operation's measured cost, for the lower bounds.
     pub unit_costs: UnitCosts,
 }
 
@@ -60,13 +68,21 @@ fn step_once(step: &Step, costs: &UnitCosts) -> Value {
 
 /// One node's step over the repetitions.
 pub struct StepRow {
+    /// The node.
     pub node: usize,
+    /// The step's report label.
     pub step: String,
+    /// Its computation, one entry per repetition.
     pub compute: Vec<Times>,
+    /// Its network I/O, one entry per repetition.
     pub net: Vec<Times>,
+    /// Bytes it sent, per repetition.
     pub bytes_sent: Vec<f64>,
+    /// Bytes it received, per repetition.
     pub bytes_received: Vec<f64>,
+    /// Its counted operations, mean over the repetitions.
     pub ops: BTreeMap<String, f64>,
+    /// The CPU time those operations alone cost.
     pub lower_bound_s: f64,
 }
 

@@ -7,15 +7,21 @@ use serde::Serialize;
 /// Summary of `n` repetitions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
+    /// The repetitions.
     pub n: usize,
+    /// Their mean.
     pub mean: f64,
     /// Sample standard deviation (n - 1); 0 for one repetition.
     pub sd: f64,
+    /// Their median.
     pub median: f64,
+    /// The smallest.
     pub min: f64,
+    /// The largest.
     pub max: f64,
 }
 
+/// The summary of `xs` (all zeros for none).
 pub fn summary(xs: &[f64]) -> Summary {
     let n = xs.len();
     if n == 0 {

@@ -42,7 +42,9 @@ pub fn accept(listener: &TcpListener, config: Arc<ServerConfig>) -> io::Result<L
 
 /// JSON messages, one a frame.
 pub trait JsonFrames {
+    /// Sends `v` as one JSON frame.
     fn send_json<T: serde::Serialize>(&self, v: &T) -> io::Result<()>;
+    /// Reads one frame and parses it as JSON of type `T`.
     fn recv_json<T: serde::de::DeserializeOwned>(&self) -> io::Result<T>;
 }
 

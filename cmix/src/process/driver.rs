@@ -30,12 +30,19 @@ use crate::{Error, NODES};
 /// One configuration's run: a group, a number of clients, threads per node, repetitions.
 #[derive(Clone, Debug)]
 pub struct RunConfig {
+    /// The group.
     pub group: GroupSpec,
+    /// Elements per message slot.
     pub width: usize,
+    /// Clients, one slot each.
     pub clients: usize,
+    /// Worker threads of each node.
     pub threads: usize,
+    /// Batches run one after the other.
     pub reps: usize,
+    /// The fault injected, if any.
     pub tamper: Option<Tamper>,
+    /// The public seed of reproducible inputs; none: the OS's randomness.
     pub seed: Option<Seed>,
     /// Worker threads of the driver that carry the clients.
     pub client_workers: usize,
@@ -49,17 +56,24 @@ pub struct RunFigures {
     /// `PASSED` (every batch delivered and checked), `DETECTED` (a check fired: the expected
     /// outcome of a tampered run), `FAILED` (a delivery check failed) or `ERROR`.
     pub status: String,
+    /// The first error, where the status is `ERROR` or `DETECTED`.
     pub error: Option<String>,
+    /// Each node's key set-up, by node.
     pub keys: Vec<Option<Keys>>,
+    /// Each node's registration figures, by node.
     pub setup: Vec<Option<Setup>>,
     /// `rounds[rep][node]`.
     pub rounds: Vec<Vec<RoundFigures>>,
+    /// The delivery checks, one per batch.
     pub checks: Vec<DeliveryCheck>,
     /// The driver's CPU for the clients' registration (all clients, all nodes) and for
     /// blinding each batch's messages.
     pub clients_registration: Times,
+    /// One entry per batch.
     pub clients_blind: Vec<Times>,
+    /// The driver process's peak memory.
     pub driver_peak_rss_mib: f64,
+    /// The run's wall time.
     pub wall_s: f64,
     /// The run's generated inputs, labelled, in the order they were made: every node's key
     /// share and registration key, every batch's messages (sender, recipient, body).

@@ -24,15 +24,20 @@ use serde::{Deserialize, Serialize};
 /// Wall, user and system seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Times {
+    /// Wall-clock seconds.
     pub real: f64,
+    /// User CPU seconds.
     pub user: f64,
+    /// System CPU seconds.
     pub sys: f64,
 }
 
 impl Times {
+    /// User and system CPU seconds together.
     pub fn cpu(&self) -> f64 {
         self.user + self.sys
     }
+    /// Adds `o`'s seconds to these.
     pub fn add(&mut self, o: &Times) {
         self.real += o.real;
         self.user += o.user;
@@ -55,10 +60,15 @@ impl From<measure::clock::PhaseTimes> for Times {
 /// bytes on its sockets, and the operations it counted.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Step {
+    /// The computation.
     pub compute: Times,
+    /// The network I/O.
     pub net: Times,
+    /// Bytes written to the sockets.
     pub bytes_sent: u64,
+    /// Bytes read from the sockets.
     pub bytes_received: u64,
+    /// The counted group and hash operations, by name.
     pub ops: BTreeMap<String, u64>,
 }
 
@@ -82,11 +92,15 @@ pub const PHASES: [&str; 6] = [
 /// What the driver tells every node.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Plan {
+    /// The group's label.
     pub group: String,
+    /// Elements per message slot.
     pub width: usize,
+    /// Clients, one slot each.
     pub clients: usize,
     /// Every node's address and certificate (hex), by node id.
     pub peers: Vec<(String, String)>,
+    /// The fault to inject, as on the command line.
     pub tamper: Option<String>,
     /// The run's public seed (64 hex digits) for reproducible inputs; none: OS randomness.
     pub seed: Option<String>,
@@ -99,6 +113,7 @@ pub struct Keys {
     pub registration: String,
     /// The node's key share `y_i` (wire form, hex).
     pub share: String,
+    /// The key set-up's figures.
     pub step: Step,
 }
 
@@ -107,23 +122,30 @@ pub struct Keys {
 pub struct Setup {
     /// The clients' TLS handshakes, all together.
     pub handshakes: Step,
+    /// How many client handshakes.
     pub handshake_count: u64,
     /// The node's side of the clients' registration (Diffie-Hellman and KDF).
     pub registration: Step,
     /// Connecting to the other nodes (their handshakes).
     pub mesh: Step,
+    /// How many node-to-node handshakes.
     pub mesh_handshakes: u64,
 }
 
 /// Node -> driver after a batch.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RoundFigures {
+    /// The reporting node.
     pub node: usize,
+    /// The batch's round number.
     pub round: u64,
+    /// Each step's figures, by report label.
     pub steps: BTreeMap<String, Step>,
     /// `ok`, or `detected` (a check fired), or `error`.
     pub outcome: String,
+    /// What failed, where the outcome is not `ok`.
     pub error: Option<String>,
+    /// The node process's peak memory.
     pub peak_rss_mib: f64,
     /// The last node: how many messages it delivered.
     pub delivered: u64,

@@ -26,7 +26,9 @@ use crate::{Error, NODES};
 
 /// What the node process is told on its command line.
 pub struct NodeArgs {
+    /// The node's index: 0 first, 2 last.
     pub id: usize,
+    /// Worker threads for the node's computation.
     pub threads: usize,
     /// The driver's certificate (hex): only it may connect as the driver.
     pub driver_cert: String,

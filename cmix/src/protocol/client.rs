@@ -14,8 +14,11 @@ use crate::protocol::message;
 /// One client's message for a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outgoing {
+    /// The sending client's id.
     pub sender: u32,
+    /// The recipient's id.
     pub recipient: u32,
+    /// The message body.
     pub body: Vec<u8>,
 }
 
@@ -41,7 +44,9 @@ pub fn workload(clients: usize, body_bytes: usize, rng: &mut ChaCha20Rng) -> Vec
 
 /// A registered client: its shared key with every node.
 pub struct Client {
+    /// The client's id (and its input slot).
     pub id: u32,
+    /// The key shared with each node, by node.
     pub keys: Vec<[u8; 32]>,
 }
 

@@ -21,16 +21,21 @@ use crate::group::{Group, Op};
 
 /// A node's secret key share and registration key.
 pub struct NodeSecret<G: Group> {
+    /// The share `x_i` of the joint ElGamal key.
     pub x: G::Scalar,
+    /// The registration key `b_i`, for the clients' Diffie-Hellman.
     pub b: G::Scalar,
 }
 
 /// What a node publishes: its key share with a proof, and its registration key.
 pub struct NodePublic<G: Group> {
+    /// The public key share `y_i = g^x_i`.
     pub y: G::Elem,
-    /// Schnorr proof: commitment `g^k` and response `k + c x`.
+    /// Schnorr proof of knowledge of `x_i`: the commitment `g^k` ...
     pub proof_commit: G::Elem,
+    /// ... and the response `k + c x_i`.
     pub proof_response: G::Scalar,
+    /// The public registration key `g^b_i`.
     pub registration: G::Elem,
 }
 

@@ -21,6 +21,7 @@ pub const ROUND: u64 = 1;
 
 /// A finished local batch.
 pub struct LocalBatch<'g, G: Group> {
+    /// The three nodes after the batch.
     pub nodes: Vec<Node<'g, G>>,
     /// The messages in input-slot order.
     pub sent: Vec<Outgoing>,
@@ -71,9 +72,13 @@ pub fn setup<'g, G: Group>(
 /// A batch ready to run: the nodes keyed, the clients registered with every node, the round
 /// started.
 pub struct Prepared<'g, G: Group> {
+    /// The group.
     pub g: &'g G,
+    /// Elements per message slot.
     pub width: usize,
+    /// The three nodes, keyed and started on the round.
     pub nodes: Vec<Node<'g, G>>,
+    /// The clients, registered with every node.
     pub clients: Vec<Client>,
     /// The messages in input-slot order (client `j` sends slot `j`), bodies padded.
     pub sent: Vec<Outgoing>,
@@ -132,7 +137,9 @@ pub fn prepare<'g, G: Group>(
 /// prepre output `E(R^-1)` (wire form `c || m`) and its premix output, the random components
 /// it sends the others for their decryption shares.
 pub struct Precomputed {
+    /// The last node's prepre output.
     pub prepre_product: Vec<u8>,
+    /// The random components the last node sent after premix.
     pub random_components: Vec<u8>,
 }
 
@@ -179,7 +186,9 @@ pub fn precompute<G: Group>(nodes: &mut [Node<'_, G>]) -> Result<Precomputed, Er
 /// output (sender ids, then the slots times `R`, in input order) and the decryption shares the
 /// first two nodes released to it.
 pub struct RealTime {
+    /// The last node's realpre output.
     pub realpre_last: Vec<u8>,
+    /// The first two nodes' released decryption shares.
     pub released: Vec<Vec<u8>>,
 }
 

@@ -18,6 +18,7 @@ use sha2::{Digest, Sha256};
 use crate::group::Group;
 use crate::Error;
 
+/// The bytes before a slot's body: the recipient and the check value.
 pub const HEADER: usize = 20;
 
 /// Bytes a slot of `width` elements carries, header included.

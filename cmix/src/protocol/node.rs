@@ -124,8 +124,11 @@ const COMMITMENT: &[u8] = b"cmix real-time commitment";
 
 /// One node's state for one batch.
 pub struct Node<'g, G: Group> {
+    /// The group.
     pub g: &'g G,
+    /// This node's index.
     pub id: usize,
+    /// The number of nodes.
     pub nodes: usize,
     secret: NodeSecret<G>,
     joint: G::Table,
@@ -133,8 +136,11 @@ pub struct Node<'g, G: Group> {
     clients: Vec<Option<[u8; 32]>>,
     rng: ChaCha20Rng,
     tamper: Option<Tamper>,
+    /// The batch's round number, which the clients' per-round keys depend on.
     pub round: u64,
+    /// The batch's slots.
     pub beta: usize,
+    /// Elements per slot.
     pub width: usize,
     pub(crate) r: Vec<G::Elem>,
     pub(crate) s: Vec<G::Elem>,
@@ -187,6 +193,7 @@ impl<'g, G: Group> Node<'g, G> {
         }
     }
 
+    /// Whether this is the last node, which decrypts and delivers.
     pub fn is_last(&self) -> bool {
         self.id == self.nodes - 1
     }

@@ -16,21 +16,42 @@ pub fn tag<G: Group>(g: &G) -> G::Elem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tamper {
     /// `proof:N`: node N publishes its key share with a wrong proof of knowledge.
-    Proof { node: usize },
+    Proof {
+        /// The deviating node.
+        node: usize,
+    },
     /// `element:N`: node N's premix output starts with bytes that are not a group element.
-    Element { node: usize },
+    Element {
+        /// The deviating node.
+        node: usize,
+    },
     /// `tag:N:S`: node N multiplies input slot S by a tag in the real-time preprocessing (the
     /// tagging attack); the output slot no longer decodes to a message.
-    Tag { node: usize, slot: usize },
+    Tag {
+        /// The deviating node.
+        node: usize,
+        /// The input slot tagged.
+        slot: usize,
+    },
     /// `share:N:S`: node N releases a decryption share for output slot S that differs from
     /// the one it committed to in the precomputation.
-    Share { node: usize, slot: usize },
+    Share {
+        /// The deviating node.
+        node: usize,
+        /// The output slot whose share differs.
+        slot: usize,
+    },
     /// `opening:S`: the last node changes mixed slot S after committing to the real-time
     /// result (the check stops this change only: see the crate's threat model).
-    Opening { slot: usize },
+    Opening {
+        /// The mixed slot changed.
+        slot: usize,
+    },
 }
 
 impl Tamper {
+    /// Reads a fault as the command line writes it (`proof:N`, `element:N`, `tag:N:S`,
+    /// `share:N:S`, `opening:S`).
     pub fn parse(s: &str) -> Result<Tamper, Error> {
         let parts: Vec<&str> = s.split(':').collect();
         let num = |i: usize, what: &'static str| -> Result<usize, Error> {
