@@ -25,7 +25,7 @@ use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
 use crate::proofs::sigma::{pkcomm_prove, PkcommProof};
 use crate::protocol::config::Config;
 use crate::protocol::setup::{Mixers, Public};
-use crate::protocol::steps::{driver_turn, mixers_check_section};
+use crate::protocol::steps::{driver_turn, mixers_check_section, Checked};
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;
 use crate::Result;
@@ -245,8 +245,8 @@ pub fn checking_inputs<E: Pairing>(
             "checking proofs of knowledge of input ciphertexts",
             "status_encs",
         ];
-        mixers_check_section(c, mixers, labels, |mx| {
-            all_distinct(inputs, mx.k) && input_proofs_hold(cfg, public, mx.k, inputs)
+        mixers_check_section(c, mixers, labels, Checked::PerMixer, |k, _| {
+            all_distinct(inputs, k) && input_proofs_hold(cfg, public, k, inputs)
         })
         .map(|_| ())
     })

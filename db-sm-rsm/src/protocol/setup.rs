@@ -664,7 +664,15 @@ fn networked_permutation_commitments<E: Pairing>(
                 c.publish("preprocessing/run id", &(ok, run_id))?;
                 (ok, run_id)
             }
-            None => c.fetch("preprocessing/run id")?,
+            None => {
+                let (ok, run_id): (bool, RunId) = c.fetch("preprocessing/run id")?;
+                // An auditor checks every proof itself rather than take the dealer's word.
+                let ok = crate::protocol::audit::recheck(c, label, ok, || {
+                    made.par_iter()
+                        .all(|(a, p)| verify_perm(gens, &keys.0, a, p).is_ok())
+                });
+                (ok, run_id)
+            }
         };
         let permcomms = made.into_iter().map(|(a, _)| a).collect();
         Ok((keys.0, keys.1, permcomms, run_id, ok))

@@ -15,20 +15,28 @@
 //! With one process, nothing is encoded or sent: a party's values are simply there. The few
 //! values that one party hands to another inside a step (the colluding mixers' blinding shares
 //! of the `zero-blinding` tamper) go through an in-process list of posts.
+//!
+//! An auditor ([`Ctx::auditing`]) is a process of no party that reads every post from a board's
+//! record instead of the board ([`record`]): it runs every step as a process without parties
+//! does, and the steps layer has it re-run every check itself ([`AuditRow`]).
 
 pub mod board;
 pub mod process;
+pub mod record;
+pub mod roster;
 
 use std::any::Any;
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::measurement::report::{NetStats, Party, Report, Totals};
 use crate::primitives::wire::{decode, encode, Wire};
 use crate::{Error, Result};
 
-use board::{BoardClient, Failure};
+use board::{BoardClient, Failure, STAMP};
+use record::Record;
 
 /// The parties a process hosts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +49,8 @@ pub struct Roles {
     pub verifier: bool,
     /// The dealer and the senders are hosted here, and this process writes the report.
     pub driver: bool,
+    /// No party is hosted here: this process re-checks a finished run from its record.
+    pub auditor: bool,
 }
 
 impl Roles {
@@ -51,6 +61,18 @@ impl Roles {
             mixers: (0..m).collect(),
             verifier: true,
             driver: true,
+            auditor: false,
+        }
+    }
+
+    /// No party: the auditor of a run with `m` mixers.
+    pub fn auditor(m: usize) -> Roles {
+        Roles {
+            m,
+            mixers: Vec::new(),
+            verifier: false,
+            driver: false,
+            auditor: true,
         }
     }
 
@@ -67,9 +89,12 @@ impl Roles {
         }
     }
 
-    /// The name of this process's party on the board: `driver`, `verifier` or `mixer k`.
+    /// The name of this process's party on the board: `driver`, `verifier` or `mixer k`
+    /// (`auditor` for the auditor, which posts nothing).
     pub fn name(&self) -> String {
-        if self.driver {
+        if self.auditor {
+            "auditor".into()
+        } else if self.driver {
             "driver".into()
         } else if self.verifier {
             "verifier".into()
@@ -82,6 +107,44 @@ impl Roles {
 /// Something to do when the process enters a section (a fault the tests inject).
 pub type Hook = Box<dyn FnMut() + Send>;
 
+/// One check as an auditor saw it: where it is, whether the auditor's own computation passed
+/// (`None`: a check of secret data it cannot redo, whose verdicts it takes), and each party's
+/// posted verdict set beside the auditor's (true: they agree; with `recomputed` None, the
+/// verdict itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditRow {
+    /// The open sections, joined by " > ".
+    pub step: String,
+    /// The check's report label.
+    pub label: String,
+    /// The auditor's own result.
+    pub recomputed: Option<bool>,
+    /// Per party: agrees with the auditor (or, unchecked, its verdict).
+    pub parties: Vec<(String, bool)>,
+}
+
+impl AuditRow {
+    /// A row of the check `label` at `step`.
+    pub fn new(
+        step: String,
+        label: &str,
+        recomputed: Option<bool>,
+        parties: Vec<(String, bool)>,
+    ) -> AuditRow {
+        AuditRow {
+            step,
+            label: label.to_string(),
+            recomputed,
+            parties,
+        }
+    }
+
+    /// True iff the auditor redid the check and every party's verdict agrees with it.
+    pub fn agrees(&self) -> bool {
+        self.recomputed.is_none() || self.parties.iter().all(|(_, same)| *same)
+    }
+}
+
 /// A process's view of the run: its report, the parties it hosts and its link to the board.
 /// It derefs to its [`Report`].
 pub struct Ctx {
@@ -89,8 +152,13 @@ pub struct Ctx {
     /// The parties hosted here.
     pub roles: Roles,
     board: Option<Arc<BoardClient>>,
+    /// The auditor's source of posts.
+    record: Option<Arc<Record>>,
     local_posts: HashMap<String, Box<dyn Any + Send>>,
     hooks: Vec<(String, Hook)>,
+    audit: Vec<AuditRow>,
+    /// Set by a fault: this process's parties post the opposite of their verdicts.
+    lies: Arc<AtomicBool>,
 }
 
 impl Deref for Ctx {
@@ -114,9 +182,38 @@ impl Ctx {
             report,
             roles: Roles::all(m),
             board: None,
+            record: None,
             local_posts: HashMap::new(),
             hooks: Vec::new(),
+            audit: Vec::new(),
+            lies: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The auditor of the run recorded in `record`: no party here, every post read from the
+    /// record.
+    pub fn auditing(report: Report, record: Arc<Record>) -> Ctx {
+        let m = report.mixers();
+        Ctx {
+            report,
+            roles: Roles::auditor(m),
+            board: None,
+            record: Some(record),
+            local_posts: HashMap::new(),
+            hooks: Vec::new(),
+            audit: Vec::new(),
+            lies: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Notes one check as the auditor saw it.
+    pub fn audit(&mut self, row: AuditRow) {
+        self.audit.push(row);
+    }
+
+    /// The auditor's rows, in run order.
+    pub fn audit_rows(&self) -> &[AuditRow] {
+        &self.audit
     }
 
     /// The parties `roles` in this process, the others reached through `board`.
@@ -125,9 +222,23 @@ impl Ctx {
             report,
             roles,
             board: Some(board),
+            record: None,
             local_posts: HashMap::new(),
             hooks: Vec::new(),
+            audit: Vec::new(),
+            lies: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// A switch that, once on, makes this process's parties post the opposite of every verdict
+    /// (a fault the tests inject: what only an auditor catches).
+    pub fn liar(&self) -> Arc<AtomicBool> {
+        self.lies.clone()
+    }
+
+    /// True once this process's parties post the opposite of their verdicts.
+    pub(crate) fn lies(&self) -> bool {
+        self.lies.load(Ordering::SeqCst)
     }
 
     /// Runs `hook` when the process first enters a section named `section`.
@@ -140,9 +251,9 @@ impl Ctx {
         self.report
     }
 
-    /// True with the `tls` transport.
+    /// True with the `tls` transport (and for its auditor): other processes' parts are posts.
     pub fn networked_run(&self) -> bool {
-        self.board.is_some()
+        self.board.is_some() || self.record.is_some()
     }
 
     /// True in the process that writes the report while other processes do some of the work:
@@ -207,6 +318,11 @@ impl Ctx {
         tag: &str,
         value: &T,
     ) -> Result<()> {
+        if self.record.is_some() {
+            return Err(Error::Input(format!(
+                "the auditor hosts no party and posts nothing, not {tag:?}"
+            )));
+        }
         match self.board.clone() {
             Some(board) => {
                 let bytes = board
@@ -229,6 +345,9 @@ impl Ctx {
     /// The value posted under `tag`, waiting for it with the `tls` transport (the bytes, the
     /// wait and whether it was a round counted in the open timer).
     pub fn fetch<T: Wire + Send + 'static>(&mut self, tag: &str) -> Result<T> {
+        if let Some(record) = self.record.clone() {
+            return self.fetch_recorded(&record, tag);
+        }
         match self.board.clone() {
             Some(board) => {
                 let (bytes, cost) = board.fetch(tag).map_err(|f| self.stopped(f))?;
@@ -255,6 +374,32 @@ impl Ctx {
                     .map_err(|_| Error::Input(format!("the post {tag:?} is of another type")))
             }
         }
+    }
+
+    /// The value posted under `tag`, read from a record (the auditor).
+    fn fetch_recorded<T: Wire>(&mut self, record: &Record, tag: &str) -> Result<T> {
+        let step = self.step();
+        let stopped = |why: String| Error::Stopped {
+            party: roster::owner(tag).to_string(),
+            step: step.clone(),
+            why,
+        };
+        let post = record
+            .post(tag)
+            .ok_or_else(|| stopped(format!("the record has no post under {tag:?}")))?;
+        let stamped = record
+            .body(post)
+            .map_err(|e| stopped(format!("the record's post {tag:?} cannot be read: {e}")))?;
+        if stamped.len() < STAMP {
+            return Err(stopped(format!("the post {tag:?} has no stamp")));
+        }
+        self.report.add_net(&NetStats {
+            bytes_received: stamped.len() as u64,
+            reads: 1,
+            ..Default::default()
+        });
+        decode(&stamped[STAMP..])
+            .map_err(|e| stopped(format!("the post {tag:?} does not decode: {e}")))
     }
 
     /// A place for `party`'s step `label`, done by another process (only the process that
