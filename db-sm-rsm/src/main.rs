@@ -23,6 +23,7 @@ use db_sm_rsm::protocol::config::{Config, Curve, Mode};
 use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, PartyFaults};
 use db_sm_rsm::protocol::run::run;
 use db_sm_rsm::protocol::setup::Dealing;
+use db_sm_rsm::protocol::sizes;
 use db_sm_rsm::protocol::tamper::Tamper;
 use db_sm_rsm::transport::Ctx;
 use db_sm_rsm::Error;
@@ -274,8 +275,9 @@ fn measure_run(
     let (report, result) = match transport {
         Transport::Local => {
             let mut c = Ctx::local(Report::new(cfg.m, true));
-            let r = run(cfg, &mut c, &Dealing::InProcess).map(|info| (info, None));
-            (c.into_report(), r)
+            let r = run(cfg, &mut c, &Dealing::InProcess);
+            let posted = c.posted();
+            (c.into_report(), r.map(|info| (info, Err(posted))))
         }
         Transport::Tls => {
             let (report, r) = distributed::run_driver(
@@ -287,7 +289,7 @@ fn measure_run(
                 &tls.record,
             );
             settle_record(&tls.record, tls.temporary);
-            (report, r.map(|(info, net)| (info, Some(net))))
+            (report, r.map(|(info, net)| (info, Ok(net))))
         }
     };
     let mut body = json!({
@@ -302,6 +304,8 @@ fn measure_run(
         "keys": null,
         "network": null,
         "audit": null,
+        "posted": [],
+        "sizes_sent": {},
     });
     match result {
         Ok((info, net)) => {
@@ -309,7 +313,23 @@ fn measure_run(
             let _ = std::io::stdout().flush();
             body["keys"] = info.keys;
             let mut audited = true;
-            if let Some(net) = net {
+            // The posts as sent over tls, or as one process would have sent them.
+            let posted = match &net {
+                Ok(net) => net.posted.clone(),
+                Err(posted) => posted.clone(),
+            };
+            body["posted"] = posted
+                .iter()
+                .map(|p| {
+                    json!({"party": p.party, "scope": p.scope, "bytes": p.bytes, "posts": p.posts})
+                })
+                .collect();
+            body["sizes_sent"] = sizes::sent_lines(&posted)
+                .into_iter()
+                .map(|(k, v)| (k, json!(v)))
+                .collect::<serde_json::Map<String, Value>>()
+                .into();
+            if let Ok(net) = net {
                 body["network"] = net.to_json();
                 if let Some(a) = &net.audit {
                     body["audit"] = a.to_json();

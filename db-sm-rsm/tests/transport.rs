@@ -73,6 +73,30 @@ fn tls_statuses_inputs_and_report_equal_the_local_run_for_one_seed() {
     assert_eq!(local["body"]["statuses"], tls["body"]["statuses"]);
     assert_eq!(local["inputs_sha256"], tls["inputs_sha256"]);
     assert_eq!(local["body"]["sizes"], tls["body"]["sizes"]);
+    // The bytes as sent: the tls run's posts, and the same posts counted in one process.
+    assert_eq!(local["body"]["posted"], tls["body"]["posted"]);
+    assert_eq!(local["body"]["sizes_sent"], tls["body"]["sizes_sent"]);
+    let (sent, payload) = (&tls["body"]["sizes_sent"], &tls["body"]["sizes"]);
+    for (line, mb) in payload.as_object().unwrap() {
+        let as_sent = sent[line].as_f64().unwrap();
+        assert!(
+            as_sent >= mb.as_f64().unwrap(),
+            "{line}: sent {as_sent} < payload {mb}"
+        );
+    }
+    // Every party posted, and the senders' inputs are the driver's one post in `main`.
+    let posted = tls["body"]["posted"].as_array().unwrap();
+    for party in ["driver", "mixer 0", "mixer 1", "verifier"] {
+        assert!(
+            posted.iter().any(|p| p["party"] == party),
+            "{party}: {posted:?}"
+        );
+    }
+    let inputs = posted
+        .iter()
+        .find(|p| p["party"] == "driver" && p["scope"] == "main")
+        .unwrap();
+    assert_eq!(inputs["posts"], 1, "{inputs}");
     assert_eq!(
         masked(&texts[0]),
         masked(&texts[1]),

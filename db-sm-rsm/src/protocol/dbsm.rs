@@ -337,10 +337,8 @@ fn generate_encrypted_blinded_signatures<E: Pairing>(
                 if colluders.as_ref().is_some_and(|ks| ks.contains(&k)) {
                     c.publish(&collusion_tag(k), &Ark(mx.b_sm.clone()))?;
                 }
-                if c.networked_run() {
-                    let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
-                    c.publish(&tag, &step)?;
-                }
+                let tag = c.tag(Some(Party::Mixer(k)), labels[0]);
+                c.post(&tag, &step)?;
                 *slot = Some(step);
             }
             let mut factors = Vec::with_capacity(mixers.m());

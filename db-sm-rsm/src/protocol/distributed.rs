@@ -42,7 +42,7 @@ use crate::transport::board::BOARD;
 use crate::transport::process::{self, BoardSettings, Processes};
 use crate::transport::roster::DRIVER;
 pub use crate::transport::roster::{party_names, records_tag};
-use crate::transport::{Ctx, Roles};
+use crate::transport::{Ctx, Posted, Roles};
 use crate::{Error, Result};
 
 /// What a fault does.
@@ -301,6 +301,8 @@ pub struct NetworkFigures {
     pub rtt_s: f64,
     /// The audit of the board's record once the run was over ([`audit::verify`]).
     pub audit: Option<Audit>,
+    /// What every party posted, by scope (every process's ledger).
+    pub posted: Vec<Posted>,
 }
 
 impl NetworkFigures {
@@ -505,7 +507,7 @@ pub fn run_driver(
         };
         c.on_section(&f.section, hook);
     }
-    let result = drive(cfg, &mut c, &procs, &names, deadline).map(|(info, records)| {
+    let result = drive(cfg, &mut c, &procs, &names, deadline).map(|(info, records, posted)| {
         let board = c.board().expect("a networked run").clone();
         let mut posted_by: Vec<(String, u64)> = board.received_by().into_iter().collect();
         posted_by.sort();
@@ -517,6 +519,7 @@ pub fn run_driver(
             posted_by,
             rtt_s,
             audit: None,
+            posted,
         };
         (info, figures)
     });
@@ -590,7 +593,7 @@ fn drive(
     procs: &Processes,
     names: &[String],
     deadline: Deadline,
-) -> Result<(RunInfo, Vec<ProcessRecords>)> {
+) -> Result<(RunInfo, Vec<ProcessRecords>, Vec<Posted>)> {
     let deliver = |k: usize, bytes: &[u8]| -> Result<()> {
         procs
             .deliver(&format!("mixer {k}"), bytes, deadline.driver())
@@ -602,18 +605,22 @@ fn drive(
     };
     let info = run(cfg, c, &Dealing::Deliver(&deliver))?;
     let mut records = vec![("driver".to_string(), c.records())];
+    let mut posted = c.posted();
     for name in names {
-        let theirs: Vec<TimerRecord> = c.fetch(&records_tag(name)).map_err(|e| match e {
-            Error::Stopped { party, why, .. } => Error::Stopped {
-                party,
-                step: "collecting the parties' timers".into(),
-                why,
-            },
-            other => other,
-        })?;
+        let (theirs, their_posts): (Vec<TimerRecord>, Vec<Posted>) =
+            c.fetch(&records_tag(name)).map_err(|e| match e {
+                Error::Stopped { party, why, .. } => Error::Stopped {
+                    party,
+                    step: "collecting the parties' timers".into(),
+                    why,
+                },
+                other => other,
+            })?;
         c.fill(&theirs);
         records.push((name.clone(), theirs));
+        posted.extend(their_posts);
     }
+    posted.sort_by(|a, b| (&a.party, &a.scope).cmp(&(&b.party, &b.scope)));
     let unfilled = c.unfilled();
     if !unfilled.is_empty() {
         return Err(Error::Stopped {
@@ -625,7 +632,7 @@ fn drive(
     // The run's statuses go on the record last, for an auditor to compare its own with.
     let statuses = c.statuses().to_vec();
     c.publish(&records_tag(DRIVER), &statuses)?;
-    Ok((info, records))
+    Ok((info, records, posted))
 }
 
 /// A party's process (`db-sm-rsm party --role mixer --id K ...` or `--role verifier`): joins
@@ -704,8 +711,9 @@ pub fn run_party(
         (Some(_), Curve::Bls12_381) => Dealing::ReceiveBls(&receive_bls),
     };
     let outcome = run(cfg, &mut c, &dealing).and_then(|_| {
-        let records = c.records();
-        c.publish(&records_tag(&name), &records)
+        // Its timers, and what its party posted, for the driver's report.
+        let mine = (c.records(), c.posted());
+        c.publish(&records_tag(&name), &mine)
     });
     match outcome {
         Ok(()) => {

@@ -24,6 +24,7 @@ use crate::primitives::pedersen::CommitmentKey;
 use crate::primitives::security::Security;
 use crate::primitives::sharing::{self, TripleShare};
 use crate::primitives::thpaillier::{self, ThresholdPublicKey, ThresholdSecretShare};
+use crate::primitives::wire::encode;
 use crate::proofs::elgamal_shuffle;
 use crate::proofs::paillier_shuffle::ShuffleStatement;
 use crate::proofs::perm::{
@@ -303,9 +304,7 @@ pub fn preprocessing<E: Pairing>(
             let keys = keys.ok_or_else(|| Error::Input("the dealer has no keys".into()))?;
             let mut dealer = party_rng(cfg, "dealer");
             let (dealt, secrets) = deal::<E>(cfg, c, keys, &mut dealer)?;
-            if c.networked_run() {
-                c.publish("preprocessing/keys", &dealt)?;
-            }
+            c.post("preprocessing/keys", &dealt)?;
             (dealt, Some(dealer), secrets)
         } else {
             let mut dealt: DealtKeys<E> = c.fetch("preprocessing/keys")?;
@@ -348,6 +347,8 @@ pub fn preprocessing<E: Pairing>(
                 permutation_commitments(cfg, c, &dealt.gens, &dealt.th, dealer, &mut mixers)?;
             let mut run_id = [0u8; 32];
             rand::RngCore::fill_bytes(dealer, &mut run_id);
+            // What a tls run posts here (the status beside the identifier).
+            c.account("preprocessing/run id", encode(&(true, run_id)).len());
             ((ck, ck_fo, permcomms), run_id)
         };
         let public = Public {
@@ -567,7 +568,7 @@ fn permutation_commitments<E: Pairing>(
     mixers: &mut Mixers<E>,
 ) -> Result<CommitmentKeys<E>> {
     let label = "creating proof of knowledge of permutation commitment opening";
-    let (keys, ok) = r.time_plain(label, || -> Result<_> {
+    let (keys, ok, proofs) = r.time_plain(label, || -> Result<_> {
         let ck = CommitmentKey::new(gens, cfg.n, dealer);
         let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
         let mut permcomms = Vec::with_capacity(mixers.m());
@@ -582,8 +583,16 @@ fn permutation_commitments<E: Pairing>(
             .zip(&proofs)
             .map(|(a, p)| verify_perm(gens, &ck, a, p).is_ok())
             .collect();
-        Ok(((ck, ck_fo, permcomms), oks.into_iter().all(|b| b)))
+        Ok(((ck, ck_fo, permcomms), oks.into_iter().all(|b| b), proofs))
     })?;
+    // What a tls run posts of this step, counted outside its timer: the dealer's keys, each
+    // mixer's commitment and proof.
+    let keys_len = encode(&keys.0).len() + encode(&keys.1).len();
+    r.account("preprocessing/commitment keys", keys_len);
+    for (k, (a, p)) in keys.2.iter().zip(&proofs).enumerate() {
+        let len = encode(a).len() + encode(p).len();
+        r.account(&format!("preprocessing/permcomm/mixer {k}"), len);
+    }
     r.status("status_permcomm", ok);
     Ok(keys)
 }

@@ -52,10 +52,8 @@ where
     for (k, slot) in out.iter_mut().enumerate() {
         if let Some(mx) = mixers.get_mut(k) {
             let v = c.time_entries(mx.party(), label, total, || f(mx));
-            if c.networked_run() {
-                let tag = c.tag(Some(Party::Mixer(k)), label);
-                c.publish(&tag, &v)?;
-            }
+            let tag = c.tag(Some(Party::Mixer(k)), label);
+            c.post(&tag, &v)?;
             *slot = Some(v);
         }
     }
@@ -193,8 +191,8 @@ where
     }
     match got {
         Some(v) => {
-            if c.networked_run() && mixers.get(m - 1).is_some() {
-                c.publish(&tag, &v)?;
+            if mixers.get(m - 1).is_some() {
+                c.post(&tag, &v)?;
             }
             Ok(v)
         }
@@ -233,9 +231,9 @@ where
     T: Wire + Clone + Send + 'static,
 {
     for (k, part) in parts.iter().enumerate() {
-        if let (Some(p), true) = (part, c.networked_run()) {
+        if let Some(p) = part {
             let tag = c.tag(Some(Party::Mixer(k)), label);
-            c.publish(&tag, p)?;
+            c.post(&tag, p)?;
         }
     }
     parts
@@ -258,11 +256,9 @@ fn verdicts(
 ) -> Result<Vec<(Party, bool)>> {
     let verdict = format!("{label}/verdict");
     for (p, ok) in &mine {
-        if c.networked_run() {
-            let tag = c.tag(Some(*p), &verdict);
-            let posted = *ok != c.lies();
-            c.publish(&tag, &posted)?;
-        }
+        let tag = c.tag(Some(*p), &verdict);
+        let posted = *ok != c.lies();
+        c.post(&tag, &posted)?;
     }
     parties
         .iter()
@@ -501,9 +497,7 @@ where
     match mixers.get_mut(k) {
         Some(mx) => {
             let s = f(c, mx)?;
-            if c.networked_run() {
-                c.publish(&tag, &s)?;
-            }
+            c.post(&tag, &s)?;
             Ok(s)
         }
         None => {
@@ -531,9 +525,7 @@ where
     match verifier.as_mut() {
         Some(v) => {
             let out = c.time_entries(Party::Verifier, label, total, || f(v))?;
-            if c.networked_run() {
-                c.publish(&tag, &out)?;
-            }
+            c.post(&tag, &out)?;
             Ok(out)
         }
         None => {
@@ -556,9 +548,7 @@ where
     let tag = c.tag(None, label);
     if c.roles.driver {
         let out = f(c)?;
-        if c.networked_run() {
-            c.publish(&tag, &out)?;
-        }
+        c.post(&tag, &out)?;
         Ok(out)
     } else {
         c.fetch(&tag)

@@ -83,6 +83,12 @@ fn frame(kind: u8, strings: &[&str], body: &[u8]) -> Vec<u8> {
     f
 }
 
+/// Bytes of a post's frame under `tag` with a body of `body` bytes: its kind, the tag (a count
+/// and the text), the stamp and the body. What a party sends for each post, TLS records aside.
+pub fn frame_bytes(tag: &str, body: usize) -> u64 {
+    (1 + 8 + tag.len() + STAMP + body) as u64
+}
+
 /// Splits a frame into its kind, `n` strings and the body that follows.
 fn parse(frame: &[u8], n: usize) -> io::Result<(u8, Vec<String>, &[u8])> {
     let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
@@ -507,6 +513,7 @@ impl BoardClient {
         stamped.extend_from_slice(&(clock.depth + 1).to_le_bytes());
         stamped.extend_from_slice(body);
         let f = frame(POST, &[tag], &stamped);
+        debug_assert_eq!(f.len() as u64, frame_bytes(tag, body.len()));
         self.link.send(&f).map_err(|e| Failure {
             party: BOARD.into(),
             why: format!("{} could not post {tag:?}: {e}", self.name),
@@ -890,10 +897,15 @@ mod tests {
         let f = c[0].fetch("never").unwrap_err();
         assert_eq!(f.party, "mixer 0", "{f}");
         assert!(f.why.contains("shut down"), "{f}");
-        // The board still serves: mixer 1 posts, the driver reads it... after the failure,
-        // which comes first, and the driver's shut-down ends the board.
+        // The board still serves: mixer 1's post reaches the driver (whose fetches report the
+        // failure first), and the driver's shut-down ends the board.
         assert!(!b.server.is_finished());
         c[2].post("y/mixer 1", b"still here").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !lock(&c[0].inbox.0).posts.contains_key("y/mixer 1") {
+            assert!(Instant::now() < deadline, "the post never arrived");
+            std::thread::sleep(Duration::from_millis(5));
+        }
         c[0].shut_down_board();
         let path = b.server.join().unwrap().unwrap();
         let r = record::Record::open(&path).unwrap();

@@ -26,7 +26,7 @@ pub mod record;
 pub mod roster;
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -35,7 +35,7 @@ use crate::measurement::report::{NetStats, Party, Report, Totals};
 use crate::primitives::wire::{decode, encode, Wire};
 use crate::{Error, Result};
 
-use board::{BoardClient, Failure, STAMP};
+use board::{frame_bytes, BoardClient, Failure, STAMP};
 use record::Record;
 
 /// The parties a process hosts.
@@ -107,6 +107,31 @@ impl Roles {
 /// Something to do when the process enters a section (a fault the tests inject).
 pub type Hook = Box<dyn FnMut() + Send>;
 
+/// What one party posted under one scope of tags ([`scope_of`]): bytes as sent (the frame: its
+/// kind, tag, stamp and body, as [`board::frame_bytes`] counts them) and posts. With every party
+/// in one process nothing is sent, and these are the bytes the same posts would take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Posted {
+    /// `driver`, `mixer k` or `verifier`: the owner of the tags.
+    pub party: String,
+    /// The tags' scope.
+    pub scope: String,
+    /// Bytes as sent.
+    pub bytes: u64,
+    /// Posts.
+    pub posts: u64,
+}
+
+crate::wire_struct!(impl Posted { wire party, wire scope, wire bytes, wire posts });
+
+/// The scope of a tag: its first path components, at most three and never its last (which
+/// names the party or the label): `main/forward set membership/dpk_bbsig_nizkproofs` for every
+/// post of that section, `main` for the senders' inputs, `preprocessing` for the dealer's keys.
+pub fn scope_of(tag: &str) -> String {
+    let parts: Vec<&str> = tag.split('/').collect();
+    parts[..parts.len().saturating_sub(1).min(3)].join("/")
+}
+
 /// One check as an auditor saw it: where it is, whether the auditor's own computation passed
 /// (`None`: a check of secret data it cannot redo, whose verdicts it takes), and each party's
 /// posted verdict set beside the auditor's (true: they agree; with `recomputed` None, the
@@ -159,6 +184,8 @@ pub struct Ctx {
     audit: Vec<AuditRow>,
     /// Set by a fault: this process's parties post the opposite of their verdicts.
     lies: Arc<AtomicBool>,
+    /// Bytes and posts of this process's parties, by (party, scope).
+    posted: BTreeMap<(String, String), (u64, u64)>,
 }
 
 impl Deref for Ctx {
@@ -187,6 +214,7 @@ impl Ctx {
             hooks: Vec::new(),
             audit: Vec::new(),
             lies: Arc::new(AtomicBool::new(false)),
+            posted: BTreeMap::new(),
         }
     }
 
@@ -203,6 +231,7 @@ impl Ctx {
             hooks: Vec::new(),
             audit: Vec::new(),
             lies: Arc::new(AtomicBool::new(false)),
+            posted: BTreeMap::new(),
         }
     }
 
@@ -227,6 +256,7 @@ impl Ctx {
             hooks: Vec::new(),
             audit: Vec::new(),
             lies: Arc::new(AtomicBool::new(false)),
+            posted: BTreeMap::new(),
         }
     }
 
@@ -311,6 +341,51 @@ impl Ctx {
         }
     }
 
+    /// Counts a post of `bytes` (as sent) under `tag` in this process's ledger ([`Posted`]); the
+    /// timers and statuses posted at the end are the transport's, not the protocol's, and are
+    /// left out.
+    fn note_post(&mut self, tag: &str, bytes: u64) {
+        if tag.starts_with("records/") {
+            return;
+        }
+        let key = (roster::owner(tag).to_string(), scope_of(tag));
+        let e = self.posted.entry(key).or_default();
+        e.0 += bytes;
+        e.1 += 1;
+    }
+
+    /// What this process's parties posted, by party and scope.
+    pub fn posted(&self) -> Vec<Posted> {
+        self.posted
+            .iter()
+            .map(|((party, scope), (bytes, posts))| Posted {
+                party: party.clone(),
+                scope: scope.clone(),
+                bytes: *bytes,
+                posts: *posts,
+            })
+            .collect()
+    }
+
+    /// Posts `value` under `tag` where other processes need it (the `tls` transport); with every
+    /// party in this process only counts the bytes it would take ([`Posted`]), encoding it
+    /// outside every leaf timer.
+    pub fn post<T: Wire + Clone + Send + 'static>(&mut self, tag: &str, value: &T) -> Result<()> {
+        if self.networked_run() {
+            return self.publish(tag, value);
+        }
+        self.account(tag, encode(value).len());
+        Ok(())
+    }
+
+    /// Counts, with every party in this process, a post under `tag` whose body would be
+    /// `body_len` bytes: for values a `tls` run posts that one process hands over in memory.
+    pub fn account(&mut self, tag: &str, body_len: usize) {
+        if !self.networked_run() {
+            self.note_post(tag, frame_bytes(tag, body_len));
+        }
+    }
+
     /// Posts `value` under `tag`: on the board with the `tls` transport (its bytes counted in
     /// the open timer), in the in-process list otherwise.
     pub fn publish<T: Wire + Clone + Send + 'static>(
@@ -328,6 +403,7 @@ impl Ctx {
                 let bytes = board
                     .post(tag, &encode(value))
                     .map_err(|f| self.stopped(f))?;
+                self.note_post(tag, bytes);
                 self.report.add_net(&NetStats {
                     bytes_sent: bytes,
                     posts: 1,
@@ -335,6 +411,7 @@ impl Ctx {
                 });
             }
             None => {
+                self.account(tag, encode(value).len());
                 self.local_posts
                     .insert(tag.to_string(), Box::new(value.clone()));
             }
