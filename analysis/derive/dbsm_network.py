@@ -18,8 +18,8 @@ import pandas as pd
 
 from analysis.derive.spread import Spread
 from analysis.parse.collab import EXPERIMENT as COLLAB
+from analysis.parse.dbsm import AUDIT, STEPS
 from analysis.parse.dbsm import EXPERIMENT as DB
-from analysis.parse.dbsm import STEPS
 
 QUERIES = (("DB-SM", "forward set membership"), ("DB-RSM", "reverse set membership"))
 # The sections below `main` in the order of a run.
@@ -258,5 +258,31 @@ def published_bytes(df: pd.DataFrame, run: str) -> pd.DataFrame:
             "report's size [MB]": size / MB,
             "posted [MB]": posted / MB,
             "posted / size": posted / size if size > 0 else math.nan,
+        }
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def audit_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Universal verifiability, measured: per `tls` run, the CPU time per entry of the audit of its
+    board record (verify-board, run by the driver once every other process had ended: the chain,
+    then every check of every party redone on the public data), beside the verifier party's own
+    CPU per entry in DB-SM and DB-RSM (its process's, the two query sections)."""
+    d = tls_rows(df)
+    rows: dict[str, dict[str, float]] = {}
+    for run in tls_runs(df):
+        r = d[d["run"] == run.run]
+        audit = r[r["section"] == AUDIT]
+        if audit.empty:
+            continue
+        queries = [s for _, s in QUERIES]
+        own = r[(r["section"] == f"{STEPS} > main") & (r["party"] == "verifier") & r["label"].isin(queries)]
+        verifier = _sum(own, "cpu") / run.n
+        auditor = _sum(audit, "cpu") / run.n
+        rows[run.name] = {
+            "verifier CPU / entry [s]": verifier,
+            "auditor CPU / entry [s]": auditor,
+            "auditor / verifier": auditor / verifier if verifier > 0 else math.nan,
+            "checks redone": _sum(audit, "checks_recomputed"),
+            "audit passed": _sum(audit, "audit_passed"),
         }
     return pd.DataFrame.from_dict(rows, orient="index")

@@ -58,6 +58,10 @@ def command(run: Run, job: Job) -> list[str]:
         argv += ["--transport", p["transport"]]
     if p["network"] != networks.LOOPBACK:
         argv += ["--network", p["network"]]
+    if p["transport"] == "tls":
+        # The board's record of every post, beside the report: `db-sm-rsm verify-board` re-checks
+        # the whole run from it alone.
+        argv += ["--board-record", f"{job.dir}/board.log"]
     return argv + (["--seed", job.seed] if job.seed else [])
 
 

@@ -77,6 +77,8 @@ class DbReport:
     timers: list[Timer] = field(default_factory=list)
     statuses: dict[str, bool] = field(default_factory=dict)
     sizes: dict[str, float] = field(default_factory=dict)
+    # Ours (body_version 4 on): the same five lines as sent, the bytes of the posts carrying them.
+    sizes_sent: dict[str, float] = field(default_factory=dict)
     fixes: list[str] = field(default_factory=list)
     machine: dict[str, Any] | None = None
     versions: dict[str, str] = field(default_factory=dict)
@@ -88,6 +90,8 @@ class DbReport:
     network: dict[str, Any] | None = None
     # Ours: the program's own wall, CPU and peak memory (the envelope's resources block).
     resources: dict[str, float] | None = None
+    # Ours with --transport tls: the audit of the board's record (verify-board, by the driver).
+    audit: dict[str, Any] | None = None
 
     def timer(self, path: tuple[str, ...], label: str) -> float | None:
         for t in self.timers:
@@ -231,6 +235,10 @@ def parse_db_json(path: str | Path) -> DbReport:
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             raise ReportError(p, None, f"body.sizes.{k!r} to be a number (MB)", repr(v))
         rep.sizes[k] = float(v)
+    for k, v in (d.get("sizes_sent") or {}).items():
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise ReportError(p, None, f"body.sizes_sent.{k!r} to be a number (MB)", repr(v))
+        rep.sizes_sent[k] = float(v)
     rep.fixes = [str(x) for x in d.get("fixes", [])]
     keys = d.get("keys")
     if isinstance(keys, dict) and keys.get("source") is not None:
@@ -238,6 +246,8 @@ def parse_db_json(path: str | Path) -> DbReport:
     network = d.get("network")
     if network is not None:
         rep.network = need(d, "network", dict, p, "body.")
+    if d.get("audit") is not None:
+        rep.audit = need(d, "audit", dict, p, "body.")
     failure = d.get("failure")
     if isinstance(failure, dict):
         rep.failure = f"{failure.get('party')} at {failure.get('step')}: {failure.get('error')}"
@@ -326,6 +336,11 @@ DELAY_FIGURES = (
 Figures = tuple[tuple[str, str, str], ...]
 # The section of the per-process, per-step rows: `network steps > main > mixing`.
 STEPS = "network steps"
+# The section of the audit's rows (a tls run's record re-checked by verify-board).
+AUDIT = "audit"
+AUDIT_FIGURES = (
+    ("cpu", "cpu_s", "s"), ("wall", "wall_s", "s"), ("checks_recomputed", "checks_recomputed", "count"),
+)  # fmt: skip
 
 
 def _figures(base: dict[str, Any], obj: Any, figures: Figures, p: Path, where: str) -> list[dict[str, Any]]:
@@ -382,6 +397,15 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
         row(base, section="", party=None, label=k, metric="size", value=v, unit="MB")
         for k, v in rep.sizes.items()
     ]
+    rows += [
+        row(base, section="", party=None, label=k, metric="size_sent", value=v, unit="MB")
+        for k, v in rep.sizes_sent.items()
+    ]
+    if rep.audit is not None:
+        at = dict(base, section=AUDIT, party="auditor", label="verify-board")
+        rows += _figures(at, rep.audit, AUDIT_FIGURES, Path(rep.path), "body.audit.")
+        passed = 1.0 if rep.audit.get("passed") else 0.0
+        rows.append(row(at, metric="audit_passed", value=passed, unit="bool"))
     if rep.network is not None:
         rows += network_rows(base, rep.network, Path(rep.path))
     rows += resource_rows(base, rep)

@@ -36,6 +36,6 @@ pub mod sys;
 
 pub use check::{check, Refusal, Tools};
 pub use delay::{DelayMeter, DelayStats};
-pub use network::{Error, Network, HUB, MAX_PARTIES};
+pub use network::{Error, Network, Partition, HUB, MAX_PARTIES};
 pub use profile::{Link, Profile, Rate};
 pub use report::network_json;

@@ -23,8 +23,12 @@ BREAKDOWN_NOTE = (
     "report lines to Figure 10 (its Experiment 1, step {step}). Times in seconds, wall clock per party."
 )
 SIZES_NOTE = (
-    "The report's size lines are computed from entry 0 and scaled by n, so bytes per entry compare across "
-    "n. Paper: PBC serialisation; ours: compressed points and big-endian integers."
+    "As sent: the bytes of every post that carries a line's values (frames whole, TLS records aside), as "
+    "a tls run's parties post them and a one-process run counts them: the verifier's posts carry each "
+    "signature with its encryption and the encryption's randomness, the mixers' posts in the NIZK sections "
+    "each mixer's commit messages and shares. Payload only (paper's lines): the report's size lines, "
+    "computed from entry 0 and scaled by n, so bytes per entry compare across n. Paper: PBC serialisation; "
+    "ours: compressed points and big-endian integers."
 )
 
 
@@ -131,7 +135,8 @@ def section(doc: Doc, ctx: Context) -> None:
     ctx.table(doc, "figure10_dbrsm", "Figure 10: DB-RSM breakdown [s]", breakdown_table(df, DBRSM_BREAKDOWN),
               index_name="step")  # fmt: skip
     doc.para(BREAKDOWN_NOTE.format(step=5), small=True)
-    ctx.table(doc, "sizes", "Published sizes per entry [bytes] (MB x 2^20 / n)", sizes_table(df), _size,
+    caption = "Sizes per entry [bytes] (MB x 2^20 / n): as sent, and payload only"
+    ctx.table(doc, "sizes", caption, sizes_table(df), _size,
               index_name="size")  # fmt: skip
     doc.para(SIZES_NOTE, small=True)
     ctx.plot(
