@@ -105,7 +105,9 @@ rule dbsm_bench_run:
     threads: whole_machine
     resources:
         mem_mb=lambda wc: COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).mem_mb,
-        runtime=lambda wc: COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).runtime_min,
+        # attempt k gets k times the time: a retry of a run killed at its limit resumes from its
+        # checkpoint with more time (profiles/slurm's retries)
+        runtime=lambda wc, attempt: attempt * COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).runtime_min,
     conda:
         SOFTWARE
     shell:

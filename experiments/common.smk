@@ -151,6 +151,15 @@ def estimate_of(wildcards):
     return ESTIMATES[f"{wildcards.experiment}/{wildcards.run}"]
 
 
+def measure_runtime(wildcards, attempt):
+    """A measuring job's time limit in minutes (what SLURM gets as -t): its estimate's allowance
+    (or `cluster_runtime_min`) for the first attempt, k times that for attempt k. A job that ran
+    past its limit is resubmitted by the profile's retries with more time, and a db-sm-rsm run
+    resumes from the checkpoint the killed attempt left in its run directory."""
+    first = config["cluster_runtime_min"] or estimate_of(wildcards).runtime_min
+    return first * attempt
+
+
 def run_dirs(name):
     return [f"{RESULTS}/raw/{run.dir}" for run in PLANNED.get(name, [])]
 

@@ -25,7 +25,7 @@ rule measure:
     threads: measuring_threads
     resources:
         mem_mb=lambda wc: estimate_of(wc).mem_mb,
-        runtime=lambda wc: estimate_of(wc).runtime_min,
+        runtime=measure_runtime,
     conda:
         SOFTWARE
     shell:
