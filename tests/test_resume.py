@@ -1,5 +1,5 @@
 """A db-sm-rsm job killed half way under the workflow resumes when the same `snakemake` command
-runs again: the failed job's outputs are removed, the program's checkpoint (`checkpoint/` in
+runs again: the failed job's outputs are removed, the program's checkpoint (`report.checkpoint/` in
 the run directory) is kept, and the next attempt continues from it and verifies.
 
 The real db-sm-rsm program (from `cargo build --release`, as scripts/test's first part builds it)
@@ -106,7 +106,7 @@ def test_a_killed_db_sm_rsm_job_resumes_when_snakemake_runs_it_again(
     is killed (with the program) in DB-RSM. Attempt 3 resumes from what both left and ends."""
     binary = use_the_real_program(workflow_copy)
     run_dir = workflow_copy.root / "results/raw/db-sm-rsm" / RUN
-    journal = run_dir / "checkpoint/journal-driver"
+    journal = run_dir / "report.checkpoint/journal-driver"
 
     first = start_snakemake(workflow_copy, tmp_path / "first.txt")
     interrupt(first, journal, MIXING, binary, kill_snakemake=False)
@@ -130,7 +130,7 @@ def test_a_killed_db_sm_rsm_job_resumes_when_snakemake_runs_it_again(
     resumed = report["body"]["resumed"]
     assert resumed is not None and resumed["records_read_back"] > 0, resumed
     assert report["passed"] is True, report["body"]["statuses"]
-    assert not (run_dir / "checkpoint").exists(), "the finished run left its checkpoint"
+    assert not (run_dir / "report.checkpoint").exists(), "the finished run left its checkpoint"
     # The real analysis reads the resumed run as any other: every run of the configuration
     # verified.
     verify = subprocess.run([sys.executable, "-m", "analysis", "verify", str(workflow_copy.root / "results")],

@@ -449,7 +449,7 @@ def test_a_job_past_its_time_limit_is_retried_with_more_time_and_resumes(cluster
         resumed = report["body"]["resumed"]
         assert resumed is not None and resumed["records_read_back"] > 0, resumed
         assert report["passed"] is True, report["body"]["statuses"]
-        assert not (run_dir / "checkpoint").exists(), "the finished run left its checkpoint"
+        assert not (run_dir / "report.checkpoint").exists(), "the finished run left its checkpoint"
         check = subprocess.run(
             [sys.executable, "-m", "analysis", "verify", str(results)],
             cwd=REPO,
