@@ -328,7 +328,7 @@ def failing_workflow(work: Path) -> None:
     """A run of two jobs, one failing at once and one taking 75 s, with the workflow's cluster
     preparation (the status command found here, the failure watch)."""
     (work / "Snakefile").write_text(textwrap.dedent(FAILING_WORKFLOW.format(
-        cluster_smk=REPO / "experiments/cluster.smk")))  # fmt: skip
+        cluster_smk=REPO / "rules/cluster.smk")))  # fmt: skip
     # The cluster preparation imports the suite's analysis package.
     (work / "analysis").symlink_to(REPO / "analysis")
 

@@ -1,6 +1,6 @@
 """Helpers for the workflow tests (the fixture is registered in conftest.py).
 
-`workflow_copy` makes a throw-away copy of the workflow (Snakefile, config, experiments/, and the
+`workflow_copy` makes a throw-away copy of the workflow (Snakefile, config, rules/, and the
 planning layer analysis/plan that the workflow imports) with tiny stand-in programs: a `cargo`
 and an `npm` on PATH, a node driver, a db-sm-rsm binary and an analysis command line that write
 small files of the right names. They exercise Snakemake's rules, file names, command lines,
@@ -171,7 +171,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     shutil.copy(REPO / "config.yaml", root)
     shutil.copy(REPO / "requirements.txt", root)
     shutil.copytree(REPO / "config", root / "config")
-    shutil.copytree(REPO / "experiments", root / "experiments")
+    shutil.copytree(REPO / "rules", root / "rules")
     shutil.copytree(REPO / "envs", root / "envs")
     # the sources the build rules depend on
     for name in (

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 # tidy table, the verifier, the containers.
 SHARED = [
     "Snakefile",
-    "experiments/*.smk",
+    "rules/*.smk",
     "analysis/plan/*.py",
     "analysis/registry.py",
     "analysis/render/*.py",

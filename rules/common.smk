@@ -22,7 +22,7 @@ from analysis.plan import settings as plan_settings
 from analysis.plan.runs import max_threads
 
 # The software of every rule, for `--software-deployment-method conda` (relative to the modules
-# in experiments/). Without that option the rules use what scripts/install put on the machine.
+# in rules/). Without that option the rules use what scripts/install put on the machine.
 SOFTWARE = "../envs/suite.yaml"
 
 
@@ -154,8 +154,8 @@ def estimate_of(wildcards):
 def measure_runtime(wildcards, attempt):
     """A measuring job's time limit in minutes (what SLURM gets as -t): its estimate's allowance
     (or `cluster_runtime_min`) for the first attempt, k times that for attempt k. A job that ran
-    past its limit is resubmitted by the profile's retries with more time, and a db-sm-rsm run
-    resumes from the checkpoint the killed attempt left in its run directory."""
+    past its limit is resubmitted by the profile's retries with more time, and a run that keeps
+    a checkpoint resumes from the one the killed attempt left in its run directory."""
     first = config["cluster_runtime_min"] or estimate_of(wildcards).runtime_min
     return first * attempt
 
