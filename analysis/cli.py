@@ -29,9 +29,9 @@ import sys
 from pathlib import Path
 
 from analysis.config import for_results
-from analysis.derive.capacity import DEFAULT_CORES, DEFAULT_ENTRIES, DEFAULT_MIXERS
 from analysis.derive.claims import Claim, compute_claims
 from analysis.errors import ConfigError, ReportError
+from analysis.experiments.db_sm_rsm.capacity import DEFAULT_CORES, DEFAULT_ENTRIES, DEFAULT_MIXERS
 from analysis.tidy import collect, write_tidy
 
 # The paper's six sample reports (the upstream artifact's output) ship with the package.
@@ -123,8 +123,8 @@ def _costs(args: argparse.Namespace) -> int:
 
 
 def _capacity(args: argparse.Namespace) -> int:
-    from analysis.derive.capacity import capacity_text, checked_runs, reference_model
-    from analysis.parse.dbsm import EXPERIMENT as DBSM
+    from analysis.experiments.db_sm_rsm.capacity import capacity_text, checked_runs, reference_model
+    from analysis.experiments.db_sm_rsm.parser import EXPERIMENT as DBSM
     from analysis.plan.estimate import COSTS_PATH
 
     for key in ("entries", "mixers", "cores"):

@@ -59,7 +59,7 @@ rule dbsm_perf:
 # benchmark is a results directory of its own, laid out as results/ is (config.json, estimates.json,
 # raw/db-sm-rsm/<run>/), so `python -m analysis costs` and `capacity --results` read it as any.
 
-from analysis.experiments import dbsm as dbsm_descriptor
+from analysis.experiments.db_sm_rsm import descriptor as dbsm_descriptor
 
 DB_COSTS = "analysis/data/costs.yaml"
 DB_BENCH = dbsm_descriptor.Benchmarks(DB_PERF, config)

@@ -19,7 +19,7 @@ from analysis.plan import containers as plan_containers
 from analysis.plan import estimate as plan_estimate
 from analysis.plan import provenance as plan_provenance
 from analysis.plan import settings as plan_settings
-from analysis.plan.runs import max_threads
+from analysis.runs import max_threads
 
 # The software of every rule, for `--software-deployment-method conda` (relative to the modules
 # in rules/). Without that option the rules use what scripts/install put on the machine.

@@ -24,7 +24,10 @@ from analysis.derive.estimates import (
     speedup,
     truncate_sig,
 )
-from analysis.derive.figure10 import (
+from analysis.derive.spread import Spread
+from analysis.experiments.cpsnark_sm.parser import EXPERIMENT as CP
+from analysis.experiments.cpsnark_sm.parser import PROVE, VERIFY, WITNESS
+from analysis.experiments.db_sm_rsm.figure10 import (
     FSM,
     MIX,
     RSM,
@@ -36,11 +39,15 @@ from analysis.derive.figure10 import (
     row_fn,
     section_total,
 )
-from analysis.derive.picks import PAPER_M, PAPER_N, cp_group, measured_factor, pick_db_group, zk_prove
-from analysis.derive.spread import Spread
-from analysis.parse.cpsnark import EXPERIMENT as CP
-from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS
-from analysis.parse.zksnark import EXPERIMENT as ZK
+from analysis.experiments.db_sm_rsm.picks import (
+    PAPER_M,
+    PAPER_N,
+    cp_group,
+    measured_factor,
+    pick_db_group,
+    zk_prove,
+)
+from analysis.experiments.zksnark_sm_rsm.parser import EXPERIMENT as ZK
 
 NAN = float("nan")
 

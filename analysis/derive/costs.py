@@ -34,7 +34,7 @@ from analysis.errors import ConfigError, ReportError
 from analysis.experiments import plan
 from analysis.parse.common import load_json, num, parse_benchmark
 from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
-from analysis.plan.runs import Run
+from analysis.runs import Run
 
 DEFAULT_VARIANTS = {
     "mode=fast", "curve=bn254", "security=128", "hash=poseidon", "circuit=zokrates",
@@ -221,8 +221,8 @@ def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: S
     """The costs.yaml text with every experiment that has runs in `dirs` refitted (time, memory,
     variants), and with `parallel` directories, db-sm-rsm's parallel block (fractions from their
     pairs, CPU shares from theirs or from the largest runs in `shares_from`)."""
-    from analysis.derive.parallel import fit_parallel, parallel_text
-    from analysis.parse.dbsm import EXPERIMENT as DBSM
+    from analysis.experiments.db_sm_rsm.parallel import fit_parallel, parallel_text
+    from analysis.experiments.db_sm_rsm.parser import EXPERIMENT as DBSM
 
     if not dirs and not parallel:
         raise ConfigError("give results directories to fit, or --parallel directories of paired runs")

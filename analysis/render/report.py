@@ -25,12 +25,11 @@ import pandas as pd
 from analysis import __version__, experiments, units
 from analysis.config import RunConfig
 from analysis.derive.claims import REPRODUCED_FACTOR, Claim, claims_frame, compute_claims, verdict
-from analysis.derive.comparisons import Pairing, pairings, pairings_frame
+from analysis.experiments.db_sm_rsm.comparisons import Pairing, pairings, pairings_frame
 from analysis.parse.common import RunInfo
 from analysis.render.context import Context, cell
 from analysis.render.pdf import TITLE as TITLE_STYLE
 from analysis.render.pdf import Doc
-from analysis.render.sections import SECTIONS
 from analysis.render.sections.common import Overview, overview_of
 from analysis.render.tables import write_table
 from analysis.tidy import Collection, collect, write_tidy
@@ -428,7 +427,7 @@ def build_report(results_dir: Path, paper_dir: Path, rc: RunConfig) -> list[Path
     ctx.written += write_tidy(col.df, results_dir)
     doc = Doc(results_dir / "report.pdf", TITLE, footer=f"{TITLE} - commit {rc.commit}")
     claims = compute_claims(col.df, ctx.factor)
-    present = [e for e in experiments.all_experiments() if e.name in col.present and e.name in SECTIONS]
+    present = [e for e in experiments.all_experiments() if e.name in col.present]
 
     # The appendix first (its tables and plots are written as the sections draw them; the figure an
     # experiment's page shows is held back from its details).

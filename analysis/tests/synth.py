@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from analysis import experiments
-from analysis.parse.dbsm import parse_db_text
-from analysis.plan import runs as plan_runs
+from analysis import runs as plan_runs
+from analysis.experiments.db_sm_rsm.parser import parse_db_text
 from analysis.plan import settings
 
 MACHINE = {
