@@ -175,7 +175,7 @@ def package_name(folder: str) -> str:
 
 def _register_folders() -> list[str]:
     """Make each experiment folder a package of this one, by path: the folders hold no
-    `__init__.py` (a folder name such as `db-sm-rsm` is no identifier), so a package is made for
+    `__init__.py` (a hyphenated folder name is no identifier), so a package is made for
     each, whose modules then import as usual (`analysis.experiments.<identifier>.parser`)."""
     packages = []
     for folder in sorted(FOLDERS.glob("*/descriptor.py")):

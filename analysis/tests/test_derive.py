@@ -10,9 +10,16 @@ import pytest
 
 from analysis.cli import main
 from analysis.config import for_results
-from analysis.derive.claims import compute_claims, figure10_top, pick_db_group, verdict
-from analysis.derive.estimates import collab_estimate, cpsnark_totals, floor_ratio, speedup, truncate_sig
+from analysis.derive.claims import verdict
 from analysis.errors import ConfigError
+from analysis.experiments.db_sm_rsm.claims import compute_claims, figure10_top, pick_db_group
+from analysis.experiments.db_sm_rsm.estimates import (
+    collab_estimate,
+    cpsnark_totals,
+    floor_ratio,
+    speedup,
+    truncate_sig,
+)
 from analysis.experiments.db_sm_rsm.figure10 import (
     DBRSM_BREAKDOWN,
     DBSM_BREAKDOWN,
@@ -194,7 +201,7 @@ def test_load_run_config(tmp_path: Path) -> None:
     j.write_text('{"config": {"entries": 16, "collab_factor": 1.2}, "runs": {"db-sm-rsm": ["x"]},'
                  ' "provenance": {"commit": "abc", "dirty": true}}')  # fmt: skip
     rc = load_run_config(j)
-    assert rc.collab_factor == 1.2 and rc.runs == {"db-sm-rsm": ["x"]}
+    assert rc.setting("collab_factor") == 1.2 and rc.runs == {"db-sm-rsm": ["x"]}
     assert rc.commit == "abc (with uncommitted changes)"
     for bad in ('{"config": {"collab_factor": "two"}, "runs": {}}', '{"config": {}, "runs": [1]}', "{", "[]"):
         j.write_text(bad)

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from analysis import experiments, units
 from analysis.cli import main
 from analysis.config import for_results
-from analysis.derive.claims import compute_claims
+from analysis.experiments.db_sm_rsm.claims import compute_claims
 from analysis.render import pdf as layout
 from analysis.render.plots import degenerate
 from analysis.render.report import claim_row, covered_claims

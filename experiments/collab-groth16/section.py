@@ -133,7 +133,7 @@ def section(doc: Doc, ctx: Context) -> None:
         index_name="circuit, variant, parties",
     )
     doc.para(NOTE, small=True)
-    ctx.plot(doc, "collab_factor", plot(ctx.df, ctx.factor),
+    ctx.plot(doc, "collab_factor", plot(ctx.df, float(ctx.setting("collab_factor"))),
              "The measured collaborative factor per party count, beside the paper's 2x rule.")  # fmt: skip
     nt = network_table(ctx.df)
     if not nt.empty:
@@ -169,7 +169,7 @@ def overview(ctx: Context) -> Overview:
         vals = [v.median for v in t.to_numpy().ravel() if isinstance(v, Spread)]
         said.append(
             f"The measured factor is {_num(min(vals))}x to {_num(max(vals))}x against the paper's assumed "
-            f"2x (this report's collab_factor: {ctx.factor:g})."
+            f"2x (this report's collab_factor: {float(ctx.setting('collab_factor')):g})."
         )
     caption = "Measured factor: online CPU of the slowest party / single prover CPU"
     table = Compact("collab_summary", caption, t, _num, index_name="circuit, variant")

@@ -7,8 +7,9 @@ import math
 import pandas as pd
 
 from analysis import units
-from analysis.derive.claims import compute_claims, verdict
+from analysis.derive.claims import verdict
 from analysis.experiments.cpsnark_sm.parser import EXPERIMENT
+from analysis.experiments.db_sm_rsm.claims import compute_claims
 from analysis.experiments.db_sm_rsm.details import cp_table
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
@@ -73,7 +74,7 @@ def one_proof(df: pd.DataFrame) -> pd.DataFrame:
 
 def overview(ctx: Context) -> Overview:
     frame = one_proof(ctx.df)
-    claims = {c.key: c for c in compute_claims(ctx.df, ctx.factor)}
+    claims = {c.key: c for c in compute_claims(ctx.df, float(ctx.setting("collab_factor")))}
     said = [
         f"{claims[k].text}: {verdict(claims[k])}."
         for k in ("cp_total", "cp_verify")

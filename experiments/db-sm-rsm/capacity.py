@@ -252,7 +252,7 @@ def cells(frame: pd.DataFrame, formats: Formats) -> list[list[str]]:
 def capacity_text(model: CostModel, entries: Sequence[int], mixers: Sequence[int], cores: Sequence[int],
                   checked: Sequence[Checked] | None = None) -> str:  # fmt: skip
     """What `python -m analysis capacity` prints."""
-    from analysis.cli import text_table
+    from analysis.text import text_table
 
     frame = capacity_frame(model, entries, mixers, cores)
     out = [

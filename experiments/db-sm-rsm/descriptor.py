@@ -4,7 +4,7 @@ inside a mixnet of m mix-servers and n ciphertexts (crate `db-sm-rsm`)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analysis.experiments import Job, Program, run_seed
@@ -265,3 +265,51 @@ ORDER = 10
 PROGRAMS = (PROGRAM,)
 STDOUT = "report.txt"
 RULES = "db-sm-rsm/perf.smk"
+
+
+# The paper's claims compare DB-SM and DB-RSM with the single-prover and collaborative baselines:
+# they are recomputed from these experiments' published figures and from our runs.
+CLAIMS_FROM = ("zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm")
+
+
+def claims(df: Any, cfg: Mapping[str, Any]) -> list[Any]:
+    """The README's claims, with our collaborative columns at the configured factor."""
+    from analysis.experiments.db_sm_rsm.claims import compute_claims
+    from analysis.plan import settings
+
+    return compute_claims(df, float(cfg.get("collab_factor", settings.defaults()["collab_factor"])))
+
+
+def summary(doc: Any, ctx: Any) -> None:
+    from analysis.experiments.db_sm_rsm import paper
+
+    paper.summary(doc, ctx)
+
+
+def appendix(doc: Any, ctx: Any) -> None:
+    from analysis.experiments.db_sm_rsm import paper
+
+    paper.appendix(doc, ctx)
+
+
+def guide(ctx: Any) -> list[str]:
+    from analysis.experiments.db_sm_rsm import paper
+
+    return paper.guide(ctx)
+
+
+def commands(sub: Any) -> dict[str, Any]:
+    """`python -m analysis capacity` (election sizes from the cost model)."""
+    from analysis.experiments.db_sm_rsm import commands as cli
+
+    return cli.commands(sub)
+
+
+def fit_parallel(dirs: Sequence[Any], shares_from: Sequence[Any]) -> tuple[dict[str, Any], str]:
+    """`python -m analysis costs --parallel`: each section's parallel fraction from pairs of runs
+    at 1 and 2 threads (the dbsm_parallel benchmark), as costs.yaml's `parallel` block."""
+    from analysis.experiments.db_sm_rsm.parallel import fit_parallel as fit
+    from analysis.experiments.db_sm_rsm.parallel import parallel_text
+
+    pf = fit(dirs, shares_from)
+    return pf.block(), parallel_text(pf)

@@ -252,7 +252,7 @@ def fit_parallel(dirs: Sequence[Path], shares_from: Sequence[Path] = ()) -> Para
 
 def parallel_text(fit: ParallelFit) -> str:
     """The fit as a table: per section, the wall seconds at 1 and T threads, speed-up, fraction."""
-    from analysis.cli import text_table
+    from analysis.text import text_table
 
     t = fit.threads
     rows = [

@@ -15,9 +15,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis import units
-from analysis.derive.estimates import collab_estimate, cpsnark_totals
 from analysis.experiments.cpsnark_sm.parser import EXPERIMENT as CP
 from analysis.experiments.cpsnark_sm.parser import PROVE, WITNESS
+from analysis.experiments.db_sm_rsm.estimates import collab_estimate, cpsnark_totals
 from analysis.experiments.db_sm_rsm.figure10 import (
     DBRSM_BREAKDOWN,
     DBSM_BREAKDOWN,

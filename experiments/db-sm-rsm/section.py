@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 
 from analysis import units
-from analysis.derive.claims import TOP_ROWS, breakdown_table, compute_claims, figure10_top, verdict
-from analysis.derive.estimates import COLLAB_ASSUMPTION
+from analysis.derive.claims import verdict
+from analysis.experiments.db_sm_rsm.claims import TOP_ROWS, breakdown_table, compute_claims, figure10_top
 from analysis.experiments.db_sm_rsm.details import sizes_table
+from analysis.experiments.db_sm_rsm.estimates import COLLAB_ASSUMPTION
 from analysis.experiments.db_sm_rsm.figure10 import DBRSM_BREAKDOWN, DBSM_BREAKDOWN, HBC_NOTE
 from analysis.experiments.db_sm_rsm.network import local_only
 from analysis.experiments.db_sm_rsm.parser import EXPERIMENT
@@ -122,13 +123,14 @@ def section(doc: Doc, ctx: Context) -> None:
         "and 80-bit statistical slack; 'paper' the artifact's shorter lengths. Columns at another n "
         "than the paper's 10000 are a different workload: compare them per entry."
     )
-    top = figure10_top(df, ctx.factor)
+    top = figure10_top(df, float(ctx.setting("collab_factor")))
     flagged = {i for i, c in enumerate(top.table.columns) if c in top.failed}
     ctx.table(doc, "figure10_top", "Figure 10 (top): per-prover and verifier times [s]", top.table,
               index_name="row")  # fmt: skip
     if flagged:
         doc.para("FAILED STATUS in column(s): " + ", ".join(top.failed), small=True)
-    doc.para(HBC_NOTE + " " + COLLAB_ASSUMPTION.format(factor=ctx.factor), small=True)
+    factor = float(ctx.setting("collab_factor"))
+    doc.para(HBC_NOTE + " " + COLLAB_ASSUMPTION.format(factor=factor), small=True)
     ctx.table(doc, "figure10_dbsm", "Figure 10: DB-SM breakdown [s]", breakdown_table(df, DBSM_BREAKDOWN),
               index_name="step")  # fmt: skip
     doc.para(BREAKDOWN_NOTE.format(step=4), small=True)
@@ -142,7 +144,7 @@ def section(doc: Doc, ctx: Context) -> None:
     ctx.plot(
         doc,
         "time_vs_n",
-        plot_vs_n(df, ctx.factor),
+        plot_vs_n(df, float(ctx.setting("collab_factor"))),
         "Per-prover time against n; collab-zkSNARK and cpSNARK-Set are n x one measured proof.",
     )
     ctx.plot(doc, "time_vs_m", plot_vs_m(df), "Per-prover time against the number of mix-servers m.")
@@ -166,9 +168,9 @@ MEASURES = (
 
 def overview(ctx: Context) -> Overview:
     df = local_only(ctx.df)
-    top = figure10_top(df, ctx.factor).table
+    top = figure10_top(df, float(ctx.setting("collab_factor"))).table
     frame = top.loc[list(TOP_ROWS[:5])].dropna(axis=1, how="all")
-    claims = {c.key: c for c in compute_claims(df, ctx.factor)}
+    claims = {c.key: c for c in compute_claims(df, float(ctx.setting("collab_factor")))}
     says = [
         f"{label}: {verdict(claims[k])}."
         for k, label in (("db_sm", "DB-SM per prover"), ("db_rsm", "DB-RSM per prover"))

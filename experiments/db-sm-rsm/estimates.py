@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-# The paper's rule of thumb (README; Ozdemir and Boneh): a collaborative zkSNARK costs each
-# prover about twice the single-prover time.
-DEFAULT_COLLAB_FACTOR = 2.0
+# The paper's rule of thumb (README; Ozdemir and Boneh), with which its own figures are made: a
+# collaborative zkSNARK costs each prover about twice the single-prover time.
+PAPER_COLLAB_FACTOR = 2.0
 
 COLLAB_ASSUMPTION = (
     "Collaborative zkSNARK per-prover time is estimated as factor x n x single-prover prove time "
@@ -20,7 +20,7 @@ COLLAB_ASSUMPTION = (
 )
 
 
-def collab_estimate(prove_s: float, n: int, factor: float = DEFAULT_COLLAB_FACTOR) -> float:
+def collab_estimate(prove_s: float, n: int, factor: float = PAPER_COLLAB_FACTOR) -> float:
     """Per-prover seconds of a collaborative zkSNARK for n proofs (extrapolated from one proof)."""
     if prove_s < 0 or n < 0 or factor <= 0:
         raise ValueError("prove time and n must be non-negative and the factor positive")
