@@ -213,7 +213,9 @@ def test_markdown_and_latex_writers() -> None:
 
 
 def test_detail_tables(tmp_path: Path, paper_dir: Path) -> None:
-    from analysis.experiments.db_sm_rsm.details import cp_table, sizes_table, zk_table
+    from analysis.experiments.cpsnark_sm.tables import cp_table
+    from analysis.experiments.db_sm_rsm.details import sizes_table
+    from analysis.experiments.zksnark_sm_rsm.tables import zk_table
 
     synth.make_results(tmp_path, paper_dir)
     df = collect(tmp_path, paper_dir, for_results(tmp_path)).df

@@ -7,10 +7,9 @@ import math
 import pandas as pd
 
 from analysis import units
-from analysis.derive.claims import verdict
+from analysis.derive.claims import all_claims, verdict
 from analysis.experiments.cpsnark_sm.parser import EXPERIMENT
-from analysis.experiments.db_sm_rsm.claims import compute_claims
-from analysis.experiments.db_sm_rsm.details import cp_table
+from analysis.experiments.cpsnark_sm.tables import cp_table
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.plots import bars
@@ -74,7 +73,7 @@ def one_proof(df: pd.DataFrame) -> pd.DataFrame:
 
 def overview(ctx: Context) -> Overview:
     frame = one_proof(ctx.df)
-    claims = {c.key: c for c in compute_claims(ctx.df, float(ctx.setting("collab_factor")))}
+    claims = {c.key: c for c in all_claims(ctx.df, ctx.rc.config)}
     said = [
         f"{claims[k].text}: {verdict(claims[k])}."
         for k in ("cp_total", "cp_verify")

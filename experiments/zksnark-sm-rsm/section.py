@@ -9,8 +9,8 @@ from matplotlib.figure import Figure
 
 from analysis import units
 from analysis.derive.claims import fmt_value
-from analysis.experiments.db_sm_rsm.details import zk_table
 from analysis.experiments.zksnark_sm_rsm.parser import EXPERIMENT
+from analysis.experiments.zksnark_sm_rsm.tables import zk_table
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.plots import bars
