@@ -735,11 +735,21 @@ fn main() -> ExitCode {
         temporary,
     };
     let mut cfg = cfg;
-    // Named after the report, so that runs writing reports into one directory keep apart.
-    let checkpoint = cli
-        .checkpoint
-        .clone()
-        .or_else(|| Some(cli.out.as_ref()?.with_extension("checkpoint")));
+    // Named after the report, so that runs writing reports into one directory keep apart. The
+    // processes of a tls run keep no journal: such a run starts afresh (its store is temporary).
+    if cli.transport == Transport::Tls && cli.checkpoint.is_some() {
+        return measure::cli::refuse(
+            TOOL,
+            "error: --checkpoint: a run over --transport tls does not resume; leave it out",
+        );
+    }
+    let checkpoint = match cli.transport {
+        Transport::Local => cli
+            .checkpoint
+            .clone()
+            .or_else(|| Some(cli.out.as_ref()?.with_extension("checkpoint"))),
+        Transport::Tls => None,
+    };
     let parameters = journal_parameters(&cfg, cli.transport, &cli.network);
     let journal = match open_checkpoint(checkpoint.as_ref(), &mut cfg, "driver", parameters) {
         Ok(j) => j,

@@ -165,3 +165,30 @@ fn a_damaged_or_foreign_checkpoint_is_refused_in_one_line() {
     );
     assert!(report(&dir)["body"]["resumed"].is_null());
 }
+
+/// A run over tls, which does not resume, refuses `--checkpoint` before any work.
+#[test]
+fn a_tls_run_refuses_a_checkpoint_before_any_work() {
+    let dir = scratch("names");
+    let out = dir.join("b.json").to_string_lossy().into_owned();
+    let checkpoint = dir.join("elsewhere").to_string_lossy().into_owned();
+    let (code, stderr) = run_to_end(
+        &[
+            "3",
+            "2",
+            "--transport",
+            "tls",
+            "--out",
+            &out,
+            "--checkpoint",
+            &checkpoint,
+        ]
+        .map(String::from),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--checkpoint") && stderr.contains("tls"),
+        "{stderr}"
+    );
+    assert!(!dir.join("b.json").exists() && !dir.join("elsewhere").exists());
+}
