@@ -8,7 +8,7 @@ asks for, and renders results/report.pdf.
     snakemake --profile profiles/slurm all                    # on a SLURM cluster
 
 Each experiment is a program with its own command line, described by its descriptor
-(analysis/experiments/); this file and experiments/*.smk only decide parameters, order and where
+(analysis/experiments/); this file and rules/*.smk only decide parameters, order and where
 results go, and name no experiment. Before anything runs, the workflow prints every job with its
 estimated time and peak memory on this machine.
 """
@@ -18,8 +18,8 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-include: "experiments/common.smk"
-include: "experiments/cluster.smk"
+include: "rules/common.smk"
+include: "rules/cluster.smk"
 
 
 # config.yaml holds the defaults; --configfile and --config values (already in `config`) win.
@@ -36,10 +36,10 @@ RAW_OUTPUTS = []
 BUILD_OUTPUTS = []
 
 
-include: "experiments/build.smk"
-include: "experiments/measure.smk"
-include: "experiments/images.smk"
-include: "experiments/analysis.smk"
+include: "rules/build.smk"
+include: "rules/measure.smk"
+include: "rules/images.smk"
+include: "rules/analysis.smk"
 
 
 # Rules of benchmarks outside `all` that an experiment brings (its descriptor names the file).

@@ -7,14 +7,14 @@
     python -m analysis verify RESULTS_DIR     exit 1 unless every configured run verified
     python -m analysis costs RESULTS_DIR...   fit the per-unit costs of the estimates
     python -m analysis costs --parallel PAIRS_DIR [RESULTS_DIR...] [--shares-from DIR]
-                                              also db-sm-rsm's parallel fraction per section
-    python -m analysis capacity [--entries N...] [--mixers M...] [--cores C...] [--results DIR]
-                                              db-sm-rsm's time and memory at election sizes
+                                              also the parallel fraction per section, of the
+                                              experiment whose descriptor fits one
     python -m analysis estimates RESULTS_DIR... [--check EXPERIMENT --within F]
                                               the estimates beside the measured CPU times
     python -m analysis runners NATIVE_DIR CONTAINER_DIR
                                               one configuration natively and in containers: the
                                               same verdicts (exit 1 if not), CPU time per runner
+    python -m analysis COMMAND ...            a command an experiment brings (see --help)
 
 RESULTS_DIR/config.json (written by the workflow) says which runs belong to the configuration;
 without it, every run found under RESULTS_DIR/raw is read. Errors (a missing directory, a
@@ -26,27 +26,18 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from analysis import experiments
 from analysis.config import for_results
-from analysis.derive.capacity import DEFAULT_CORES, DEFAULT_ENTRIES, DEFAULT_MIXERS
-from analysis.derive.claims import Claim, compute_claims
+from analysis.derive.claims import Claim, all_claims, claims_sources
 from analysis.errors import ConfigError, ReportError
+from analysis.text import text_table
 from analysis.tidy import collect, write_tidy
 
 # The paper's six sample reports (the upstream artifact's output) ship with the package.
 DEFAULT_PAPER_DIR = Path(__file__).resolve().parent / "data" / "paper"
-
-
-def text_table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
-    out = [line, "  ".join("-" * w for w in widths)]
-    for r in rows:
-        out.append(
-            "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
-        )
-    return "\n".join(out)
 
 
 def _v(c: Claim, v: float | None) -> str:
@@ -122,31 +113,6 @@ def _costs(args: argparse.Namespace) -> int:
     return 0
 
 
-def _capacity(args: argparse.Namespace) -> int:
-    from analysis.derive.capacity import capacity_text, checked_runs, reference_model
-    from analysis.parse.dbsm import EXPERIMENT as DBSM
-    from analysis.plan.estimate import COSTS_PATH
-
-    for key in ("entries", "mixers", "cores"):
-        bad = [v for v in getattr(args, key) if v < (2 if key != "cores" else 1)]
-        if bad:
-            raise ConfigError(f"--{key} {bad[0]}: must be at least {2 if key != 'cores' else 1}")
-    costs = args.costs or COSTS_PATH
-    if not costs.is_file():
-        raise ConfigError(f"costs file not found: {costs}")
-    model = reference_model(costs)
-    try:
-        model.parallel(DBSM)
-    except ValueError as e:  # a malformed parallel block: one line naming the file
-        raise ConfigError(f"{costs}: {e}") from None
-    checked = None
-    if args.results is not None:
-        results = _results_dir(args.results)
-        checked = checked_runs(collect(results, None, for_results(results)).df, model, results)
-    print(capacity_text(model, args.entries, args.mixers, args.cores, checked))
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m analysis", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -170,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         default=[],
         metavar="DIR",
-        help="results directories of db-sm-rsm runs at 1 and 2 threads in pairs (snakemake dbsm_parallel): "
-        "refit each section's parallel fraction",
+        help="results directories of runs at 1 and 2 threads in pairs (the benchmark rule of the experiment "
+        "that fits a parallel block): refit each section's parallel fraction",
     )
     pk.add_argument(
         "--shares-from",
@@ -179,19 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         default=[],
         metavar="DIR",
-        help="take each section's CPU share from the largest db-sm-rsm runs here (default: from the pairs)",
+        help="take each section's CPU share from the largest such runs here (default: from the pairs)",
     )
-    pq = sub.add_parser("capacity", help="db-sm-rsm's estimated time and memory at election sizes")
-    pq.add_argument("--entries", type=int, nargs="+", default=list(DEFAULT_ENTRIES), metavar="N",
-                    help="ballots n (default: 10^5 10^6 10^7)")  # fmt: skip
-    pq.add_argument("--mixers", type=int, nargs="+", default=list(DEFAULT_MIXERS), metavar="M",
-                    help="mix-servers m (default 4)")  # fmt: skip
-    pq.add_argument("--cores", type=int, nargs="+", default=list(DEFAULT_CORES), metavar="C",
-                    help="cores, each used by as many threads (default: 1 16 64)")  # fmt: skip
-    pq.add_argument("--results", type=Path, metavar="DIR",
-                    help="a results directory: its db-sm-rsm runs measured beside the model")  # fmt: skip
-    pq.add_argument("--costs", type=Path, default=None,
-                    help="the costs file (default: the estimator's, analysis/data/costs.yaml)")  # fmt: skip
     pe = sub.add_parser("estimates", help="the workflow's estimates beside the runs' measured CPU times")
     pe.add_argument("results_dirs", type=Path, nargs="+")
     pe.add_argument(
@@ -205,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     pn = sub.add_parser("runners", help="the same runs natively and in containers: verdicts and CPU time")
     pn.add_argument("native_dir", type=Path)
     pn.add_argument("container_dir", type=Path)
+    # Commands an experiment brings (its descriptor's `commands(sub)`: name -> handler).
+    extra: dict[str, Callable[[argparse.Namespace], int]] = {}
+    for e in experiments.all_experiments():
+        hook = e.hook("commands")
+        if hook is not None:
+            extra.update(hook(sub))
     for p in (pc, pr, pt):
         p.add_argument(
             "--paper-dir",
@@ -218,12 +179,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.paper == (args.results_dir is not None):
                 ap.error("give either --paper or RESULTS_DIR")
             if args.paper:
-                col = collect(None, args.paper_dir, experiments=["zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm"])
-                print(claims_text(compute_claims(col.df), True))
+                col = collect(None, args.paper_dir, experiments=claims_sources())
+                print(claims_text(all_claims(col.df, {}), True))
                 return 0
             rc = for_results(_results_dir(args.results_dir))
             col = collect(args.results_dir, args.paper_dir, rc)
-            print(claims_text(compute_claims(col.df, rc.collab_factor), False))
+            print(claims_text(all_claims(col.df, rc.config), False))
             for note in col.notes:
                 print(f"note: {note}")
             return 0
@@ -233,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             return verify(_results_dir(args.results_dir))
         if args.cmd == "costs":
             return _costs(args)
-        if args.cmd == "capacity":
-            return _capacity(args)
+        if args.cmd in extra:
+            return extra[args.cmd](args)
         if args.cmd == "estimates":
             return _estimates(args.results_dirs, args.check, args.within)
         if args.cmd == "runners":

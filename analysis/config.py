@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.derive.estimates import DEFAULT_COLLAB_FACTOR
+import jsonschema
+
 from analysis.errors import ConfigError
+from analysis.plan import settings
 
 
 @dataclass
@@ -24,9 +26,12 @@ class RunConfig:
     provenance: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
 
-    @property
-    def collab_factor(self) -> float:
-        return float(self.config.get("collab_factor", DEFAULT_COLLAB_FACTOR))
+    def setting(self, key: str) -> Any:
+        """A configuration key's value: as the run configured it, else the schema's default (an
+        experiment's keys and their defaults are its descriptor's)."""
+        if key in self.config:
+            return self.config[key]
+        return settings.defaults()[key]
 
     @property
     def commit(self) -> str:
@@ -52,9 +57,13 @@ def load_run_config(path: Path) -> RunConfig:
         isinstance(v, list) and all(isinstance(x, str) for x in v) for v in runs.values()
     ):
         raise ConfigError(f"{path}: 'runs' must map each experiment to a list of run ids")
-    factor = data["config"].get("collab_factor", DEFAULT_COLLAB_FACTOR)
-    if isinstance(factor, bool) or not isinstance(factor, int | float) or not factor > 0:
-        raise ConfigError(f"{path}: collab_factor must be a positive number, got {factor!r}")
+    props = settings.load_schema()["properties"]
+    for key, value in data["config"].items():
+        if key in props:
+            errors = jsonschema.Draft202012Validator(props[key]).iter_errors(value)
+            error = jsonschema.exceptions.best_match(errors)
+            if error is not None:
+                raise ConfigError(f"{path}: config key {key!r}: {error.message}")
     return RunConfig(data["config"], {k: list(v) for k, v in runs.items()},
                      dict(data.get("provenance") or {}), str(path))  # fmt: skip
 

@@ -59,7 +59,7 @@ rule dbsm_perf:
 # benchmark is a results directory of its own, laid out as results/ is (config.json, estimates.json,
 # raw/db-sm-rsm/<run>/), so `python -m analysis costs` and `capacity --results` read it as any.
 
-from analysis.experiments import dbsm as dbsm_descriptor
+from analysis.experiments.db_sm_rsm import descriptor as dbsm_descriptor
 
 DB_COSTS = "analysis/data/costs.yaml"
 DB_BENCH = dbsm_descriptor.Benchmarks(DB_PERF, config)
@@ -105,7 +105,9 @@ rule dbsm_bench_run:
     threads: whole_machine
     resources:
         mem_mb=lambda wc: COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).mem_mb,
-        runtime=lambda wc: COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).runtime_min,
+        # attempt k gets k times the time: a retry of a run killed at its limit resumes from its
+        # checkpoint with more time (profiles/slurm's retries)
+        runtime=lambda wc, attempt: attempt * COST_MODEL.estimate(DB_BENCH.run(wc.bench, wc.run)[0]).runtime_min,
     conda:
         SOFTWARE
     shell:

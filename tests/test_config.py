@@ -127,6 +127,7 @@ def test_transports_and_networks_reach_both_distributed_provers(workflow_copy: W
     assert "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1/" in out
     assert "raw/db-sm-rsm/n16-m4-bn254-fast-s128-t1-tls/" in out
     assert "--transport tls --network lan" in out and "n16-m4-bn254-fast-s128-t1-tls-lan/" in out
+    assert "n16-m4-bn254-fast-s128-t1-tls-lan/board.log" in out and "--board-record" in out
     assert "raw/collab-groth16/sm-optimized-n16-t1/" in out
     assert "raw/collab-groth16/sm-optimized-n16-t1-lan/" in out and "--network lan" in out
 

@@ -48,7 +48,7 @@ def test_the_readme_loads_each_image_it_runs_from_the_archives_the_workflow_writ
         # Each run comes after the load of its image's archive.
         assert name in loaded[: loads.index(f"docker load -i results/images/{name}.tar") + 1], ln
     # The archives are where `snakemake images` writes them.
-    assert 'f"{RESULTS}/images/tmbench-{{name}}.tar"' in (REPO / "experiments/images.smk").read_text(
+    assert 'f"{RESULTS}/images/tmbench-{{name}}.tar"' in (REPO / "rules/images.smk").read_text(
         encoding="utf-8"
     )
 

@@ -20,6 +20,7 @@ finish; and the daemons are stopped afterwards, whatever happened.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SLURM_LOCAL = REPO / "scripts/slurm-local"
@@ -61,6 +63,9 @@ CLUSTER_ARGS = (
     # Each job's SLURM log stays, as evidence that it ran there.
     "--slurm-keep-successful-logs",
 )
+
+# How many times the profile submits a failed job again.
+PROFILE_RETRIES = int(yaml.safe_load((PROFILE / "config.yaml").read_text())["retries"])
 
 SUBMITTED = re.compile(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: ([^)]+)\)")
 
@@ -323,7 +328,7 @@ def failing_workflow(work: Path) -> None:
     """A run of two jobs, one failing at once and one taking 75 s, with the workflow's cluster
     preparation (the status command found here, the failure watch)."""
     (work / "Snakefile").write_text(textwrap.dedent(FAILING_WORKFLOW.format(
-        cluster_smk=REPO / "experiments/cluster.smk")))  # fmt: skip
+        cluster_smk=REPO / "rules/cluster.smk")))  # fmt: skip
     # The cluster preparation imports the suite's analysis package.
     (work / "analysis").symlink_to(REPO / "analysis")
 
@@ -341,11 +346,14 @@ def test_a_job_failing_on_the_cluster_fails_the_run_and_is_named_within_a_minute
         # The profile keeps going: the other job of the run still ran to the end.
         assert (work / "out/fine.txt").read_text() == "fine\n"
         assert not (work / "out/broken.txt").exists()
-        # SLURM saw the job fail with the shell's exit status.
+        # SLURM saw the job fail with the shell's exit status, at each of its attempts: the
+        # profile's retries submit a failed job again, and one that fails every time fails the run.
         broken = [slurm_id for _, slurm_id, log in SUBMITTED.findall(out) if "rule_broken_run" in log]
-        assert len(broken) == 1, out
-        job = cluster.finished_jobs()[broken[0]]
-        assert job["JobState"] == "FAILED" and job["ExitCode"] != "0:0", job
+        assert len(broken) == 1 + PROFILE_RETRIES, out
+        assert out.count("Trying to restart job") == PROFILE_RETRIES, out
+        for slurm_id in broken:
+            job = cluster.finished_jobs()[slurm_id]
+            assert job["JobState"] == "FAILED" and job["ExitCode"] != "0:0", job
         assert "measurement failed" in (work / "logs/broken.log").read_text()
         # The user is told within a minute of the submission, while the other job still runs.
         submitted = next(t for t, line in cluster.stamps if f"SLURM jobid {broken[0]}" in line)
@@ -377,3 +385,77 @@ def test_a_cluster_whose_job_states_cannot_be_read_is_refused_before_anything_is
         assert "Traceback" not in out, out
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# A db-sm-rsm run of about 100 s of CPU time on the project's 2-core machines: longer than the
+# 1-minute time limit of its first attempt even when SLURM stops it as late as it may (slurmctld
+# looks at time limits every 30 s, so a job runs 60 to 90 s past its start), so the first
+# attempt is always stopped half way, and short enough to keep the test to a few minutes.
+TIMEOUT_ENTRIES = 450
+TIMEOUT_RUN = f"n{TIMEOUT_ENTRIES}-m2-bn254-fast-s128-t1"
+TIMEOUT_TIMEOUT = 20 * 60
+
+
+@pytest.mark.slurm
+def test_a_job_past_its_time_limit_is_retried_with_more_time_and_resumes(cluster: Cluster) -> None:
+    """cluster_runtime_min=1: the measuring job's first attempt gets 1 minute, which SLURM
+    enforces (SIGTERM, then SIGKILL); the profile's retries submit it again with 2 minutes (then
+    3), and the program resumes from the checkpoint the killed attempt left in its run directory,
+    ends and verifies."""
+    tmp = Path(tempfile.mkdtemp(prefix="slurm-timeout-"))
+    results = tmp / "results"
+    try:
+        args = (
+            "raw",
+            "--config",
+            "experiments=[db-sm-rsm]",
+            f"entries={TIMEOUT_ENTRIES}",
+            "mixers=2",
+            "cluster_runtime_min=1",
+            f"results={results}",
+            *CLUSTER_ARGS,
+            "--slurm-logdir",
+            str(tmp / "slurm-logs"),
+        )
+        start = time.monotonic()
+        proc = cluster.snakemake(*args, cwd=REPO, timeout=TIMEOUT_TIMEOUT)
+        took = time.monotonic() - start
+        out = proc.stdout
+        assert proc.returncode == 0, out[-20000:]
+        print(f"time-limited run through SLURM: {took:.0f} s")
+
+        # Attempt k had a time limit of k minutes; every attempt but the last ran out of it.
+        submitted = SUBMITTED.findall(out)
+        attempts = [(slurm_id, Path(log)) for _, slurm_id, log in submitted if "rule_measure" in log]
+        assert 2 <= len(attempts) <= 1 + PROFILE_RETRIES, out[-20000:]
+        finished = cluster.finished_jobs()
+        for k, (slurm_id, log) in enumerate(attempts, start=1):
+            job = finished[slurm_id]
+            assert job["TimeLimit"] == str(k), (k, job)
+            if k < len(attempts):
+                assert job["JobState"] == "TIMEOUT", (k, job)
+                assert "DUE TO TIME LIMIT" in log.read_text(), log.read_text()[-5000:]
+            else:
+                assert job["JobState"] == "COMPLETED" and job["ExitCode"] == "0:0", (k, job)
+        assert out.count("Trying to restart job") == len(attempts) - 1, out[-20000:]
+        # The failure watch named the stopped attempt.
+        named = f"SLURM job {attempts[0][0]} (measure db-sm-rsm_{TIMEOUT_RUN}) ended TIMEOUT"
+        assert named in out, out[-20000:]
+
+        # The last attempt resumed from what the killed ones left, and the run verified.
+        run_dir = results / "raw/db-sm-rsm" / TIMEOUT_RUN
+        assert "db-sm-rsm: resuming from the checkpoint" in (run_dir / "stderr.log").read_text()
+        report = json.loads((run_dir / "report.json").read_text())
+        resumed = report["body"]["resumed"]
+        assert resumed is not None and resumed["records_read_back"] > 0, resumed
+        assert report["passed"] is True, report["body"]["statuses"]
+        assert not (run_dir / "report.checkpoint").exists(), "the finished run left its checkpoint"
+        check = subprocess.run(
+            [sys.executable, "-m", "analysis", "verify", str(results)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
+        assert check.returncode == 0, check.stdout + check.stderr
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -1,11 +1,12 @@
 """Helpers for the workflow tests (the fixture is registered in conftest.py).
 
-`workflow_copy` makes a throw-away copy of the workflow (Snakefile, config, experiments/, and the
-planning layer analysis/plan that the workflow imports) with tiny stand-in programs: a `cargo`
-and an `npm` on PATH, a node driver, a db-sm-rsm binary and an analysis command line that write
-small files of the right names. They exercise Snakemake's rules, file names, command lines,
-messages and re-run behaviour only, never the experiments: the real programs are tested by their
-own suites and by the smoke run of scripts/test, and the real pipeline never sees these.
+`workflow_copy` makes a throw-away copy of the workflow (Snakefile, config, rules/, the
+experiments' folders and the planning layer analysis/plan that the workflow imports) with tiny
+stand-in programs: a `cargo` and an `npm` on PATH, a node driver, a db-sm-rsm binary and an
+analysis command line that write small files of the right names. They exercise Snakemake's
+rules, file names, command lines, messages and re-run behaviour only, never the experiments: the
+real programs are tested by their own suites and by the smoke run of scripts/test, and the real
+pipeline never sees these.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     shutil.copy(REPO / "config.yaml", root)
     shutil.copy(REPO / "requirements.txt", root)
     shutil.copytree(REPO / "config", root / "config")
-    shutil.copytree(REPO / "experiments", root / "experiments")
+    shutil.copytree(REPO / "rules", root / "rules")
     shutil.copytree(REPO / "envs", root / "envs")
     # the sources the build rules depend on
     for name in (
@@ -190,8 +191,9 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     ):
         _write(root / name, "\n")
     # The workflow plans its runs and estimates with the real planning layer and descriptors.
-    for package in ("analysis/plan", "analysis/experiments"):
+    for package in ("analysis/plan", "analysis/experiments", "experiments"):
         shutil.copytree(REPO / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "analysis/runs.py", root / "analysis/runs.py")
     _write(root / "db-sm-rsm/perf.smk", (REPO / "db-sm-rsm/perf.smk").read_text())
     _write(root / "analysis/data/costs.yaml", (REPO / "analysis/data/costs.yaml").read_text())
     _write(root / "zksnark-sm-rsm/run.mjs", FAKE_RUN_MJS)

@@ -12,8 +12,8 @@ only); every other variant gets a multiplier, the median of its runs' measured o
 predicted time. Every run's time is first brought to the file's reference speed by the speed
 probe recorded when the workflow planned it (results/estimates.json; a run without a record is
 scaled by the probe now, so fit such runs soon after making them, on the same machine).
-With `parallel` results directories (pairs of runs at 1 and more threads), db-sm-rsm's
-`parallel` block is refitted too (analysis/derive/parallel.py).
+With `parallel` results directories (pairs of runs at 1 and more threads), the `parallel` block
+of the experiment whose descriptor fits one (its `fit_parallel` hook) is refitted too.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from analysis.errors import ConfigError, ReportError
 from analysis.experiments import plan
 from analysis.parse.common import load_json, num, parse_benchmark
 from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
-from analysis.plan.runs import Run
+from analysis.runs import Run
 
 DEFAULT_VARIANTS = {
     "mode=fast", "curve=bn254", "security=128", "hash=poseidon", "circuit=zokrates",
@@ -219,11 +219,9 @@ class Refitted:
 def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: Sequence[Path] = (),
                 shares_from: Sequence[Path] = ()) -> Refitted:  # fmt: skip
     """The costs.yaml text with every experiment that has runs in `dirs` refitted (time, memory,
-    variants), and with `parallel` directories, db-sm-rsm's parallel block (fractions from their
-    pairs, CPU shares from theirs or from the largest runs in `shares_from`)."""
-    from analysis.derive.parallel import fit_parallel, parallel_text
-    from analysis.parse.dbsm import EXPERIMENT as DBSM
-
+    variants), and with `parallel` directories, the parallel block of the experiment that fits
+    one (fractions from their pairs, CPU shares from theirs or from the largest runs in
+    `shares_from`)."""
     if not dirs and not parallel:
         raise ConfigError("give results directories to fit, or --parallel directories of paired runs")
     costs = load_costs(costs_path)
@@ -231,9 +229,12 @@ def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: S
     if dirs:
         summary.append(fit_into(costs, dirs))
     if parallel:
-        pf = fit_parallel(parallel, shares_from)
-        costs["experiments"].setdefault(DBSM, {})["parallel"] = pf.block()
-        summary.append(parallel_text(pf))
+        fitters = [e for e in experiments.all_experiments() if e.hook("fit_parallel") is not None]
+        if len(fitters) != 1:
+            raise ConfigError(f"--parallel: {len(fitters)} experiments fit a parallel block, not one")
+        block, text = fitters[0].hook("fit_parallel")(parallel, shares_from)
+        costs["experiments"].setdefault(fitters[0].name, {})["parallel"] = block
+        summary.append(text)
     return Refitted(costs_text(costs, costs_path), summary)
 
 
@@ -320,7 +321,7 @@ def check_estimates(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> list
 def estimates_text(checks: Sequence[Check]) -> str:
     """A table of runs: estimated and measured seconds (CPU, or wall where the experiment's
     measure is wall) and their ratio."""
-    from analysis.cli import text_table
+    from analysis.text import text_table
 
     rows = [
         [c.run.dir, c.measure, f"{c.estimated_s:,.1f}", f"{c.measured_s:,.1f}", f"{c.ratio:.2f}"]

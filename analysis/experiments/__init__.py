@@ -27,17 +27,20 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import pkgutil
+import importlib.util
 import shlex
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib.machinery import ModuleSpec
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import yaml
 
-from analysis.plan.runs import Run, RunScheme
+from analysis.runs import Run, RunScheme
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,11 @@ class Experiment:
     # Whether the memory model (costs.yaml) describes a run: the memory fit uses only those (e.g.
     # runs large enough for the program's fixed allocations to have their full size).
     memory_modelled: Callable[[Run], bool] = _every_run
+    module: ModuleType | None = None  # the descriptor module: its optional hooks
+
+    def hook(self, name: str) -> Any:
+        """An optional function or value of the descriptor (None where it has none)."""
+        return getattr(self.module, name, None)
 
     def command_line(self, run: Run, job: Job) -> str:
         return shlex.join(self.command(run, job))
@@ -137,35 +145,64 @@ class Experiment:
 
 
 def from_module(module: ModuleType) -> Experiment:
-    """The descriptor a module of this package is (see the package's documentation)."""
-    short = module.__name__.rsplit(".", 1)[-1]
+    """The descriptor a folder's `descriptor.py` is (see the package's documentation)."""
+    package = module.__name__.rsplit(".", 1)[0]
     try:
         scheme: RunScheme = module.SCHEME
         return Experiment(
             name=scheme.experiment, title=module.TITLE, order=module.ORDER, scheme=scheme,
             plan=module.plan, command=module.command, features=module.features,
-            programs=tuple(module.PROGRAMS), parser=f"analysis.parse.{short}",
-            section=f"analysis.render.sections.{short}", config=yaml.safe_load(module.CONFIG) or {},
+            programs=tuple(module.PROGRAMS), parser=f"{package}.parser",
+            section=f"{package}.section", config=yaml.safe_load(module.CONFIG) or {},
             stdout=getattr(module, "STDOUT", None), node_packages=getattr(module, "NODE_PACKAGES", ()),
             tools=getattr(module, "TOOLS", ("cargo",)), image=getattr(module, "IMAGE", Image()),
             check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),
             reads_from=getattr(module, "READS_FROM", ()), rules=getattr(module, "RULES", None),
-            memory_modelled=getattr(module, "memory_modelled", _every_run),
+            memory_modelled=getattr(module, "memory_modelled", _every_run), module=module,
         )  # fmt: skip
     except AttributeError as e:
         raise TypeError(f"{module.__name__} is not a complete experiment descriptor: {e}") from None
 
 
+# The experiments' folders: `experiments/<name>/` at the repository's top, one per experiment.
+FOLDERS = Path(__file__).resolve().parents[2] / "experiments"
+
+
+def package_name(folder: str) -> str:
+    """The Python package an experiment's folder is imported as (its name, as an identifier)."""
+    return f"{__name__}.{folder.replace('-', '_')}"
+
+
+def _register_folders() -> list[str]:
+    """Make each experiment folder a package of this one, by path: the folders hold no
+    `__init__.py` (a hyphenated folder name is no identifier), so a package is made for
+    each, whose modules then import as usual (`analysis.experiments.<identifier>.parser`)."""
+    packages = []
+    for folder in sorted(FOLDERS.glob("*/descriptor.py")):
+        name = package_name(folder.parent.name)
+        if name not in sys.modules:
+            spec = ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = [str(folder.parent)]
+            package = importlib.util.module_from_spec(spec)
+            sys.modules[name] = package
+            setattr(sys.modules[__name__], name.rsplit(".", 1)[-1], package)
+        packages.append(name)
+    return packages
+
+
+PACKAGES = _register_folders()
+
+
 @cache
 def _discover() -> tuple[Experiment, ...]:
-    found = []
-    for info in pkgutil.iter_modules(__path__):
-        if not info.name.startswith("_"):
-            found.append(from_module(importlib.import_module(f"{__name__}.{info.name}")))
+    found = [from_module(importlib.import_module(f"{p}.descriptor")) for p in PACKAGES]
     found.sort(key=lambda e: (e.order, e.name))
     names = [e.name for e in found]
     if len(set(names)) != len(names):
         raise ValueError(f"two descriptors share a name: {names}")
+    for e in found:
+        if package_name(e.name) != e.module.__name__.rsplit(".", 1)[0]:
+            raise ValueError(f"experiments/{e.name}/ is the folder of experiment {e.name}, not of another")
     return tuple(found)
 
 

@@ -266,8 +266,8 @@ def parse_benchmark(p: Path) -> dict[str, float]:
 # ---- what every experiment's parser hands to the tidy table --------------------------------
 
 # The tidy table's columns: one row per measurement. Columns an experiment has no use for are
-# empty (e.g. `m` outside db-sm-rsm); `variant` names what one run compares side by side (a
-# circuit, a scheme, a group, a protocol variant).
+# empty (e.g. a parameter it does not have); `variant` names what one run compares side by side
+# (a circuit, a scheme, a group, a protocol variant).
 COLUMNS = [
     "experiment", "source", "run", "file", "variant", "statement", "prover", "n", "m", "curve",
     "hash", "mode", "security", "threads", "rep", "section", "party", "label", "metric", "value",

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from analysis import experiments
-from analysis.plan.runs import Run, min_threads
+from analysis.runs import Run, min_threads
 
 COSTS_PATH = Path(__file__).resolve().parents[1] / "data" / "costs.yaml"
 # RESULTS/PLANNED_NAME: every measured run's estimate as printed before it ran (record_planned).

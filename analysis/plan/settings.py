@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, MutableMapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,16 @@ def load_schema(path: Path = SCHEMA_PATH) -> dict[str, Any]:
     props["experiments"]["items"]["enum"] = names
     props["experiments"]["default"] = names
     return schema
+
+
+@cache
+def _defaults() -> dict[str, Any]:
+    return {k: p.get("default") for k, p in load_schema()["properties"].items()}
+
+
+def defaults() -> dict[str, Any]:
+    """Every configuration key's default, from the schema (an experiment's from its descriptor)."""
+    return dict(_defaults())
 
 
 def _types(prop: Mapping[str, Any]) -> list[str]:

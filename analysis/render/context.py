@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import matplotlib.pyplot as plt
 import pandas as pd
@@ -55,9 +56,9 @@ class Context:
     def df(self) -> pd.DataFrame:
         return self.col.df
 
-    @property
-    def factor(self) -> float:
-        return self.rc.collab_factor
+    def setting(self, key: str) -> Any:
+        """A configuration key's value in these runs (its default where the run left it out)."""
+        return self.rc.setting(key)
 
     def machines(self, experiment: str) -> str:
         """Each machine of our runs of `experiment` in words, with the load it had during them."""

@@ -24,13 +24,11 @@ import pandas as pd
 
 from analysis import __version__, experiments, units
 from analysis.config import RunConfig
-from analysis.derive.claims import REPRODUCED_FACTOR, Claim, claims_frame, compute_claims, verdict
-from analysis.derive.comparisons import Pairing, pairings, pairings_frame
+from analysis.derive.claims import REPRODUCED_FACTOR, Claim, all_claims, claims_frame, verdict
 from analysis.parse.common import RunInfo
 from analysis.render.context import Context, cell
 from analysis.render.pdf import TITLE as TITLE_STYLE
 from analysis.render.pdf import Doc
-from analysis.render.sections import SECTIONS
 from analysis.render.sections.common import Overview, overview_of
 from analysis.render.tables import write_table
 from analysis.tidy import Collection, collect, write_tidy
@@ -174,15 +172,6 @@ def claim_row(c: Claim) -> list[str]:
     return [c.text, cell(c.paper_exact, fmt), ours, verdict(c)]
 
 
-def pair_row(p: Pairing) -> list[str]:
-    return [p.kind, p.statement, f"{p.n:,}", p.zk_text, units.seconds(p.zk_s), p.db_text,
-            units.seconds(p.db_s), units.ratio(p.ratio)]  # fmt: skip
-
-
-PAIR_HEADER = ["pair", "", "n", "collaborative zkSNARK, n proofs", "time", "DB side", "time", "ratio"]
-PAIR_WIDTHS = [0.09, 0.03, 0.045, 0.4, 0.055, 0.28, 0.05, 0.05]
-
-
 def analysis_runner() -> str:
     """Where this analysis runs, when in a container: the engine, image and digest the workflow
     hands it (SUITE_RUNNER, SUITE_IMAGE, SUITE_IMAGE_ID), as for every measuring job."""
@@ -221,11 +210,14 @@ def page_one(doc: Doc, ctx: Context, claims: list[Claim], sections: list[tuple[s
                   "appendix B).")  # fmt: skip
     else:
         doc.para("No claim of the paper's README is covered by these runs (see the sections).", small=True)
-    ps = pairings(ctx.df)
-    if ps:
-        doc.table(PAIR_HEADER, [pair_row(p) for p in ps], PAIR_WIDTHS, left={1, 3, 5},
-                  caption="Main Results 1 and 2, like with like: each ratio divides two figures built the "
-                  "same way, at one n (how to read them: 'How to read this report').")  # fmt: skip
+    for e in experiments.all_experiments():
+        hook = e.hook("summary")
+        if hook is not None:
+            hook(doc, ctx)
+
+
+def _no_guide(ctx: Context) -> list[str]:
+    return []
 
 
 def reading_guide(doc: Doc, ctx: Context) -> None:
@@ -247,10 +239,7 @@ def reading_guide(doc: Doc, ctx: Context) -> None:
         "cannot be separated, so HBC figures are upper bounds.",
         "<b>Figure 10</b>: the paper's table of per-prover and verifier times at n = 10000 entries and "
         "m = 4 mix-servers, with its per-step breakdowns.",
-        f"<b>The 2x rule</b>: the paper estimates a collaborative zkSNARK (m provers proving jointly over "
-        f"secret shares of the witness) as 2 x n x the time of one single-prover proof, per prover. This "
-        f"factor is an assumption taken from the literature, not a measurement; this report uses "
-        f"{ctx.factor:g} for our columns (the config key collab_factor) and 2 for the paper's.",
+        *(line for e in experiments.all_experiments() for line in (e.hook("guide") or _no_guide)(ctx)),
         "<b>n proofs</b>: the single-prover systems prove one membership per proof, so their totals are "
         "n x one measured proof (extrapolated, as the paper does); DB-SM and DB-RSM are measured at n.",
         f"<b>Reproduced</b>: our figure is of the paper's workload (n = 10000, m = 4), made the paper's "
@@ -305,29 +294,10 @@ def claims_section(doc: Doc, ctx: Context, claims: list[Claim]) -> None:
              "printed as stated, not rounded to three digits, so that the README's rounding shows.",
              small=True)  # fmt: skip
     doc.table(header, rows, [0.18, 0.05, 0.07, 0.07, 0.14, 0.12, 0.17, 0.2], flagged=flagged, left={5, 6, 7})
-    comparisons_section(doc, ctx)
-
-
-def comparisons_section(doc: Doc, ctx: Context) -> None:
-    ps = pairings(ctx.df)
-    doc.h2("Main Results 1 and 2, like with like")
-    doc.para(
-        "The paper divides a collaborative zkSNARK's per-prover time for n proofs by DB-SM's (DB-RSM's). "
-        "Each row below makes that division with both sides built the same way: the paper's figures "
-        "against each other; ours made the paper's way (paper mode, the paper's ZoKrates circuit, the 2x "
-        "rule); the same with the collaborative factor measured by the collaborative Groth16 experiment; and "
-        "our best against "
-        "the strongest baseline (fast mode at 128-bit security against our optimised circuit with the "
-        "measured factor). A pair is only formed at one set size n."
-    )
-    if not ps:
-        doc.para("No pair could be formed from these runs.")
-        return
-    frame = pairings_frame(ps).set_index("pair")
-    rows = [pair_row(p) for p in ps]
-    ctx.written += write_table(frame, PAIR_HEADER, rows, "comparisons", ctx.results_dir / "tables",
-                               "Main Results 1 and 2, like with like")  # fmt: skip
-    doc.table(PAIR_HEADER, rows, PAIR_WIDTHS, left={1, 3, 5})
+    for e in experiments.all_experiments():
+        hook = e.hook("appendix")
+        if hook is not None:
+            hook(doc, ctx)
 
 
 # ---- every run -----------------------------------------------------------------------------------
@@ -427,8 +397,8 @@ def build_report(results_dir: Path, paper_dir: Path, rc: RunConfig) -> list[Path
     ctx = Context(col, rc, results_dir)
     ctx.written += write_tidy(col.df, results_dir)
     doc = Doc(results_dir / "report.pdf", TITLE, footer=f"{TITLE} - commit {rc.commit}")
-    claims = compute_claims(col.df, ctx.factor)
-    present = [e for e in experiments.all_experiments() if e.name in col.present and e.name in SECTIONS]
+    claims = all_claims(col.df, rc.config)
+    present = [e for e in experiments.all_experiments() if e.name in col.present]
 
     # The appendix first (its tables and plots are written as the sections draw them; the figure an
     # experiment's page shows is held back from its details).

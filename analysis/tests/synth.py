@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from analysis import experiments
-from analysis.parse.dbsm import parse_db_text
-from analysis.plan import runs as plan_runs
+from analysis import runs as plan_runs
+from analysis.experiments.db_sm_rsm.parser import parse_db_text
 from analysis.plan import settings
 
 MACHINE = {
@@ -90,7 +90,8 @@ def db_json(
         "timers": timers, "statuses": statuses,
         "sizes": {k: v * n / rep.n for k, v in rep.sizes.items()},
         "fixes": ["B5: n+1 deltas"], "speed_probe": {}, "failure": None, "network": None,
-        "resumed": None, "transcript_sha256": "0" * 64,
+        "resumed": None, "transcript_sha256": "0" * 64, "audit": None, "posted": [],
+        "sizes_sent": {k: 1.5 * v * n / rep.n for k, v in rep.sizes.items()},
     }  # fmt: skip
     f.write_text(json.dumps(envelope("db-sm-rsm", p, body, passed=fail is None)))
     return f

@@ -13,11 +13,12 @@ import yaml
 
 from analysis import units
 from analysis.cli import main
-from analysis.derive import capacity
 from analysis.derive.costs import fit_costs, refit_costs
-from analysis.derive.parallel import fit_parallel
 from analysis.errors import ConfigError
-from analysis.experiments import dbsm, plan
+from analysis.experiments import plan
+from analysis.experiments.db_sm_rsm import capacity
+from analysis.experiments.db_sm_rsm import descriptor as dbsm
+from analysis.experiments.db_sm_rsm.parallel import fit_parallel
 from analysis.plan import settings
 from analysis.plan.estimate import COSTS_PATH, CostModel, human_time, parallel_of, table, too_big
 from analysis.tests import synth

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from analysis.config import RunConfig
-from analysis.derive import dbsm_network as net
 from analysis.errors import ReportError
+from analysis.experiments.db_sm_rsm import network as net
+from analysis.experiments.db_sm_rsm import section as dbsm
+from analysis.experiments.db_sm_rsm.parser import STEPS, db_rows, parse_db_json
+from analysis.experiments.db_sm_rsm.section_network import NO_TLS
 from analysis.parse.common import Parsed
-from analysis.parse.dbsm import STEPS, db_rows, parse_db_json
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.render.sections import dbsm
-from analysis.render.sections.dbsm_network import NO_TLS
 from analysis.tests import synth
 from analysis.tidy import Collection, to_frame
 
@@ -89,6 +89,9 @@ def tls_report(paper_dir: Path, out: Path, profile: str, n: int = 100, m: int = 
     inputs = int(sizes["size of sender-uploaded input ciphertexts"] * 2**20 * 1.01)
     doc["parameters"].update(transport="tls", network=profile)
     doc["body"].update(transport="tls", network=network_block(profile, m, inputs))
+    # As sent, every line twice its payload; the driver's audit took 0.5 s of CPU.
+    doc["body"]["sizes_sent"] = {k: 2 * v for k, v in sizes.items()}
+    doc["body"]["audit"] = {"passed": True, "cpu_s": 0.5, "wall_s": 0.6, "checks_recomputed": 22}
     f.write_text(json.dumps(doc))
     return f
 
@@ -119,6 +122,28 @@ def test_tls_rows_carry_the_transport_and_the_network(paper_dir: Path, tmp_path:
     # The paper-format timers stay as they were: Figure 10 reads the one-process runs only.
     assert len(net.local_only(df)[lambda d: d["run"].str.startswith("tls")]) == 0
     assert len(net.local_only(df)[lambda d: d["run"] == "local"]) == len(df[df["run"] == "local"])
+
+
+def test_the_audit_sits_beside_the_verifier_and_sizes_as_sent_beside_the_payload(
+    paper_dir: Path, tmp_path: Path
+) -> None:
+    from analysis.experiments.db_sm_rsm.details import sizes_table
+
+    df, _ = frame(paper_dir, tmp_path)
+    audits = net.audit_table(df)
+    assert len(audits) == 2
+    row = audits.iloc[0]
+    # The verifier's process: 0.1 s of CPU in each query section; the auditor 0.5 s; n = 100.
+    assert row["verifier CPU / entry [s]"] == pytest.approx(0.2 / 100)
+    assert row["auditor CPU / entry [s]"] == pytest.approx(0.5 / 100)
+    assert row["auditor / verifier"] == pytest.approx(2.5)
+    assert (row["checks redone"], row["audit passed"]) == (22, 1)
+    sent = df[(df["run"] == "tls-wan") & (df["metric"] == "size_sent")]
+    payload = df[(df["run"] == "tls-wan") & (df["metric"] == "size")]
+    assert sorted(sent["value"]) == pytest.approx(sorted(2 * payload["value"]))
+    # A one-process report counts the bytes its posts would take: the table has them too.
+    local = sizes_table(net.local_only(df))
+    assert local.filter(like=", as sent", axis=0).notna().all().all()
 
 
 def test_a_malformed_network_block_names_the_key(paper_dir: Path, tmp_path: Path) -> None:
@@ -152,7 +177,7 @@ def test_sections_sum_their_steps_and_steps_their_subtrees(paper_dir: Path, tmp_
 def test_latency_per_profile_beside_the_collaborative_prover(paper_dir: Path, tmp_path: Path) -> None:
     df, _ = frame(paper_dir, tmp_path)
     collab = synth.collab_json(tmp_path / "collab", _collab_run(), None)
-    from analysis.parse.collab import report_rows
+    from analysis.experiments.collab_groth16.parser import report_rows
 
     rows, _ = report_rows(collab, "collab", {"statement": "sm", "circuit": "zokrates", "n": 16})
     both = to_frame([*df.to_dict("records"), *rows])
@@ -172,7 +197,7 @@ def test_latency_per_profile_beside_the_collaborative_prover(paper_dir: Path, tm
 
 
 def _collab_run() -> Any:
-    from analysis.plan import runs as plan_runs
+    from analysis import runs as plan_runs
 
     params = {"statement": "sm", "circuit": "zokrates", "n": 16, "threads": 1}
     extra = {"parties": [2], "variants": ["semi-honest"], "network": "wan"}
@@ -220,7 +245,7 @@ def test_without_tls_runs_the_section_says_so_in_one_line(paper_dir: Path, tmp_p
 
 def test_figure10_and_the_claims_group_only_the_one_process_runs(paper_dir: Path, tmp_path: Path) -> None:
     """A tls run of the same n, m and settings is not another repetition of the local run."""
-    from analysis.derive.figure10 import db_groups
+    from analysis.experiments.db_sm_rsm.figure10 import db_groups
 
     df, _ = frame(paper_dir, tmp_path)
     ours = [g for g in db_groups(df) if g.source == "ours"]

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from analysis import experiments, units
 from analysis.cli import main
 from analysis.config import for_results
-from analysis.derive.claims import compute_claims
+from analysis.experiments.db_sm_rsm.claims import compute_claims
 from analysis.render import pdf as layout
 from analysis.render.plots import degenerate
 from analysis.render.report import claim_row, covered_claims
@@ -203,7 +203,7 @@ def test_a_plot_with_one_value_per_series_is_not_drawn() -> None:
 
 
 def test_the_db_plots_against_one_m_or_n_become_bars(tmp_path: Path, paper_dir: Path) -> None:
-    from analysis.render.sections.dbsm_plots import plot_vs_m, plot_vs_n
+    from analysis.experiments.db_sm_rsm.plots import plot_vs_m, plot_vs_n
 
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["db-sm-rsm"]))
     df = collect(tmp_path, paper_dir, for_results(tmp_path)).df

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from analysis.errors import ReportError
-from analysis.parse.cpsnark import PROVE, VERIFY, WITNESS, parse_cp_json, parse_cp_text
-from analysis.parse.dbsm import parse_db_json, parse_db_text
-from analysis.parse.zksnark import PAPER_DUPLICATES as PAPER_ZK_DUPLICATES
-from analysis.parse.zksnark import PAPER_FILES as PAPER_ZK
-from analysis.parse.zksnark import parse_zk_json, parse_zk_text
+from analysis.experiments.cpsnark_sm.parser import PROVE, VERIFY, WITNESS, parse_cp_json, parse_cp_text
+from analysis.experiments.db_sm_rsm.parser import parse_db_json, parse_db_text
+from analysis.experiments.zksnark_sm_rsm.parser import PAPER_DUPLICATES as PAPER_ZK_DUPLICATES
+from analysis.experiments.zksnark_sm_rsm.parser import PAPER_FILES as PAPER_ZK
+from analysis.experiments.zksnark_sm_rsm.parser import parse_zk_json, parse_zk_text
 from analysis.tests import synth
 
 DB = "report-db-sm-rsm-n10000-m4"
@@ -41,7 +41,7 @@ def test_a_report_of_another_tool_or_format_is_refused(
 ) -> None:
     """The envelope names the tool and the format: another's report is an error naming the line.
     A run without a report is a problem."""
-    module = importlib.import_module(f"analysis.parse.{parser}")
+    module = importlib.import_module(f"analysis.experiments.{parser}.parser")
     assert module.problems(tmp_path) == ["no report.json"]
     read = module.report_rows
     d = sample(crate)
@@ -101,7 +101,7 @@ def test_db_json_roundtrip(paper_dir: Path, tmp_path: Path) -> None:
 
 def test_db_verdict_is_the_envelopes(paper_dir: Path, tmp_path: Path) -> None:
     """The envelope's passed decides; the statuses and the failure say why a run did not pass."""
-    from analysis.parse.dbsm import db_rows, problems
+    from analysis.experiments.db_sm_rsm.parser import db_rows, problems
 
     run = tmp_path / "r"
     f = synth.db_json(paper_dir / DB, run, 100, 2, 0.01)
@@ -152,7 +152,7 @@ def test_zk_and_cp_json(tmp_path: Path) -> None:
 
 def test_cp_verdict_is_the_envelopes(tmp_path: Path) -> None:
     """A cpsnark-bench report whose envelope says passed false flags its run, whatever its body."""
-    from analysis.parse.cpsnark import cp_rows, problems
+    from analysis.experiments.cpsnark_sm.parser import cp_rows, problems
 
     f = synth.cp_json(tmp_path / "c", 100, passed=False)
     rep = parse_cp_json(f)
@@ -309,7 +309,7 @@ def test_our_zk_driver_output(tmp_path: Path) -> None:
 
     import shutil
 
-    from analysis.derive.claims import zk_prove
+    from analysis.experiments.db_sm_rsm.claims import zk_prove
     from analysis.tidy import collect
 
     shutil.copytree(src, tmp_path / "raw" / "zksnark-sm-rsm" / "rsm-poseidon-n16-t1")
@@ -325,7 +325,7 @@ def test_our_zk_driver_output(tmp_path: Path) -> None:
 
 def test_veccom_sample_report_and_reference_figures(tmp_path: Path) -> None:
     """The crate's sample report (a real veccom-bench run) and the published reference figures."""
-    from analysis.parse import veccom
+    from analysis.experiments.veccom import parser as veccom
 
     rows, info = veccom.report_rows(
         Path(veccom.__file__).parents[2] / "veccom/data/sample-report.json", "t1_2"
@@ -357,7 +357,7 @@ def test_veccom_sample_report_and_reference_figures(tmp_path: Path) -> None:
 
 def test_cmix_sample_report_and_reference_figures(tmp_path: Path) -> None:
     """The crate's sample report (a real cmix-bench run) and the thesis's published figures."""
-    from analysis.parse import cmix
+    from analysis.experiments.cmix import parser as cmix
 
     ref = Path(cmix.__file__).parents[2] / "cmix/data/sample-report.json"
     d = json.loads(ref.read_text())
@@ -437,7 +437,7 @@ def test_cmix_sample_report_and_reference_figures(tmp_path: Path) -> None:
 
 
 def test_cmix_malformed_report_and_reference_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from analysis.parse import cmix
+    from analysis.experiments.cmix import parser as cmix
 
     d = sample("cmix")
     p = tmp_path / "report.json"
@@ -459,7 +459,7 @@ def test_cmix_malformed_report_and_reference_file(tmp_path: Path, monkeypatch: p
 
 def test_mithril_sample_report_and_reference_figures(tmp_path: Path) -> None:
     """The crate's sample report (a real mithril-bench run) and the published reference figures."""
-    from analysis.parse import mithril
+    from analysis.experiments.mithril import parser as mithril
 
     ref = Path(mithril.__file__).parents[2] / "mithril-msp/data/sample-report.json"
     envelope = json.loads(ref.read_text())
@@ -543,7 +543,7 @@ def test_mithril_sample_report_and_reference_figures(tmp_path: Path) -> None:
 
 
 def test_mithril_malformed_report_and_reference_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from analysis.parse import mithril
+    from analysis.experiments.mithril import parser as mithril
 
     d = sample("mithril-msp")
     p = tmp_path / "report.json"

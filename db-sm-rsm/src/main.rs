@@ -18,10 +18,12 @@ use db_sm_rsm::measurement::cost::{self, Calibration};
 use db_sm_rsm::measurement::probe;
 use db_sm_rsm::measurement::report::Report;
 use db_sm_rsm::primitives::security::SecurityLevel;
+use db_sm_rsm::protocol::audit;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
-use db_sm_rsm::protocol::distributed::{self, Fault};
+use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, PartyFaults};
 use db_sm_rsm::protocol::run::run;
 use db_sm_rsm::protocol::setup::Dealing;
+use db_sm_rsm::protocol::sizes;
 use db_sm_rsm::protocol::tamper::Tamper;
 use db_sm_rsm::storage::journal::{Identity, Journal};
 use db_sm_rsm::transport::Ctx;
@@ -33,7 +35,7 @@ use serde_json::{json, Value};
 
 const TOOL: &str = "db-sm-rsm";
 /// The version of the body's schema (docs/report.schema.json).
-const BODY_VERSION: u32 = 3;
+const BODY_VERSION: u32 = 4;
 
 /// Largest n and m accepted: far beyond what fits the 8 GiB budget is refused up front.
 const MAX_N: u64 = 1_000_000;
@@ -148,8 +150,20 @@ struct Cli {
     /// its own, made and removed by the run, and needs root.
     #[arg(long, value_name = "PROFILE", default_value = "none")]
     network: Profile,
-    /// A fault for the tests of --transport tls: kill:<party>@<section> or
-    /// cut:<party>@<section>, the party mixer-K, verifier or board (kill only).
+    /// With --transport tls: the longest any one wait of the run may last, in seconds (a fetch
+    /// from the board, the dealer's hand-over of a mixer's keys); a party process waits 1.5
+    /// times as long. Default: five times the longest step expected from N, M, the mode and
+    /// this machine's speed, at least 60 s (printed at the start).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<f64>,
+    /// With --transport tls: the board's record of every post (a hash chain, checked by
+    /// `db-sm-rsm verify-board FILE`) goes to FILE. Default: a temporary file, removed after
+    /// the run's own audit of it.
+    #[arg(long, value_name = "FILE")]
+    board_record: Option<PathBuf>,
+    /// A fault for the tests of --transport tls: KIND:<party>@<section>, KIND one of kill,
+    /// stop, partition, cut, silent, forge, lie, shutdown, exit (section `end`), the party mixer-K,
+    /// verifier or board (kill and stop only).
     #[arg(long, hide = true)]
     fault: Vec<String>,
     /// The run's checkpoint: a directory holding its per-entry data (so that memory does not
@@ -157,9 +171,20 @@ struct Cli {
     /// the process was killed and it resumes from there, saying so; a checkpoint of other
     /// parameters, another commit or a damaged one is refused in one line and the run starts
     /// afresh. It holds the parties' secrets, and goes when the run has ended. Default:
-    /// `checkpoint/` beside --out; without --out, a temporary directory (no resume).
+    /// the report's name with `.checkpoint` for its extension (`report.checkpoint/` beside
+    /// `--out report.json`); without --out, a temporary directory (no resume).
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
+}
+
+/// A positive number of seconds, at most a week.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 7.0 * 86400.0 => Ok(x),
+        _ => Err(format!(
+            "{s:?} is not a number of seconds above 0 and at most a week"
+        )),
+    }
 }
 
 /// `db-sm-rsm party ...`: one party's process of a `tls` run, started by the driver.
@@ -174,9 +199,28 @@ struct PartyCli {
     id: Option<usize>,
     #[command(flatten)]
     run: RunArgs,
+    /// The driver's deadline of every wait, in seconds (this process waits 1.5 times as long).
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: f64,
     /// Cut the link to the board when entering this section (a fault for the tests).
     #[arg(long)]
     cut_at: Vec<String>,
+    /// Stop working and posting when entering this section (a fault for the tests).
+    #[arg(long)]
+    silent_at: Vec<String>,
+    /// Post a verdict under another party's tag when entering this section (a fault for the
+    /// tests).
+    #[arg(long)]
+    forge_at: Vec<String>,
+    /// Ask the board to shut down when entering this section (a fault for the tests).
+    #[arg(long)]
+    shut_down_at: Vec<String>,
+    /// Post the opposite of every verdict from this section on (a fault for the tests).
+    #[arg(long)]
+    lie_at: Vec<String>,
+    /// Exit with status 1 after all the work (a fault for the tests).
+    #[arg(long)]
+    exit_with_failure: bool,
 }
 
 /// The run's configuration from the command line, or why it is refused.
@@ -280,6 +324,17 @@ fn open_checkpoint(
     Ok(Some(journal))
 }
 
+/// How a `tls` run's processes are set up: its network, its faults, its deadline and where the
+/// board's record goes.
+struct TlsSetup<'a> {
+    faults: &'a [Fault],
+    network: &'a Profile,
+    deadline: Deadline,
+    record: PathBuf,
+    /// The record is a temporary file, removed after the run.
+    temporary: bool,
+}
+
 /// The run itself: the text report on stdout and the outcome for the envelope. A run that
 /// stops with an error is a failed outcome naming the party and step where it stopped; a key
 /// cache found damaged is bad input.
@@ -287,8 +342,7 @@ fn measure_run(
     cfg: &Config,
     transport: Transport,
     threads: u64,
-    faults: &[Fault],
-    network: &Profile,
+    tls: &TlsSetup<'_>,
     journal: Option<Journal>,
 ) -> Result<Outcome, String> {
     let (mut resumed, mut transcript) = (Value::Null, Value::Null);
@@ -298,17 +352,26 @@ fn measure_run(
             if let Some(j) = journal {
                 c = c.with_journal(j);
             }
-            let r = run(cfg, &mut c, &Dealing::InProcess).map(|info| (info, None));
+            let r = run(cfg, &mut c, &Dealing::InProcess);
             if let Some(j) = c.journal().filter(|j| j.resuming()) {
                 resumed = json!({"records_read_back": j.resumed(),
                                  "records_of_earlier_attempt": j.earlier_count()});
             }
             transcript = json!(measure::hex::encode(&c.transcript_sha256()));
-            (c.into_report(), r)
+            let posted = c.posted();
+            (c.into_report(), r.map(|info| (info, Err(posted))))
         }
         Transport::Tls => {
-            let (report, r) = distributed::run_driver(cfg, threads, faults, network);
-            (report, r.map(|(info, net)| (info, Some(net))))
+            let (report, r) = distributed::run_driver(
+                cfg,
+                threads,
+                tls.faults,
+                tls.network,
+                tls.deadline,
+                &tls.record,
+            );
+            settle_record(&tls.record, tls.temporary);
+            (report, r.map(|(info, net)| (info, Ok(net))))
         }
     };
     let mut body = json!({
@@ -324,14 +387,39 @@ fn measure_run(
         "network": null,
         "resumed": resumed,
         "transcript_sha256": transcript,
+        "audit": null,
+        "posted": [],
+        "sizes_sent": {},
     });
     match result {
         Ok((info, net)) => {
             print!("{}", report.render());
             let _ = std::io::stdout().flush();
             body["keys"] = info.keys;
-            if let Some(net) = net {
+            let mut audited = true;
+            // The posts as sent over tls, or as one process would have sent them.
+            let posted = match &net {
+                Ok(net) => net.posted.clone(),
+                Err(posted) => posted.clone(),
+            };
+            body["posted"] = posted
+                .iter()
+                .map(|p| {
+                    json!({"party": p.party, "scope": p.scope, "bytes": p.bytes, "posts": p.posts})
+                })
+                .collect();
+            body["sizes_sent"] = sizes::sent_lines(&posted)
+                .into_iter()
+                .map(|(k, v)| (k, json!(v)))
+                .collect::<serde_json::Map<String, Value>>()
+                .into();
+            if let Ok(net) = net {
                 body["network"] = net.to_json();
+                if let Some(a) = &net.audit {
+                    body["audit"] = a.to_json();
+                    // A run whose record does not re-check is not verified, whatever its report.
+                    audited = a.equals_the_run() && a.disagreements().is_empty();
+                }
             }
             for (name, ok) in report.statuses() {
                 if !ok {
@@ -339,7 +427,7 @@ fn measure_run(
                 }
             }
             Ok(Outcome {
-                passed: report.all_ok(),
+                passed: report.all_ok() && audited,
                 inputs: info.inputs,
                 body,
             })
@@ -365,6 +453,19 @@ fn measure_run(
     }
 }
 
+/// After a `tls` run: a temporary record is removed; a record the board could not close (the
+/// run stopped) keeps its partial file under the final name, for `verify-board` to say where it
+/// ends.
+fn settle_record(record: &std::path::Path, temporary: bool) {
+    let partial = db_sm_rsm::transport::record::partial_path(record);
+    if temporary {
+        let _ = std::fs::remove_file(record);
+        let _ = std::fs::remove_file(&partial);
+    } else if partial.exists() {
+        let _ = std::fs::rename(&partial, record);
+    }
+}
+
 /// Starts the rayon pool of this process.
 fn thread_pool(threads: u64) -> Result<(), String> {
     rayon::ThreadPoolBuilder::new()
@@ -373,19 +474,27 @@ fn thread_pool(threads: u64) -> Result<(), String> {
         .map_err(|e| format!("error: cannot start {threads} worker threads: {e}"))
 }
 
-/// `db-sm-rsm board --listen ADDR`: the bulletin board's process of a `tls` run.
+/// `db-sm-rsm board --listen ADDR --record FILE --timeout SECONDS`: the bulletin board's process
+/// of a `tls` run.
 #[derive(Parser, Debug)]
 #[command(name = "db-sm-rsm board")]
 struct BoardCli {
     /// Where to listen (port 0: any free port, which the board prints).
     #[arg(long, default_value = "127.0.0.1:0")]
     listen: std::net::SocketAddr,
+    /// The record of every post (written as FILE.partial until the board closes it).
+    #[arg(long)]
+    record: PathBuf,
+    /// The run's deadline: how long a party may take no posts before it is gone.
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: f64,
 }
 
 /// `db-sm-rsm board ...`: the bulletin board's process of a `tls` run.
 fn board_main(args: Vec<String>) -> ExitCode {
     let cli = BoardCli::parse_from(args);
-    match db_sm_rsm::transport::process::serve_board(cli.listen) {
+    let deadline = std::time::Duration::from_secs_f64(cli.timeout);
+    match db_sm_rsm::transport::process::serve_board(cli.listen, &cli.record, deadline) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("db-sm-rsm bulletin board: {e}");
@@ -412,9 +521,85 @@ fn party_main(args: Vec<String>) -> ExitCode {
     if let Err(e) = thread_pool(cli.run.threads) {
         return measure::cli::refuse("db-sm-rsm party", e);
     }
-    match distributed::run_party(&cfg, mixer, &cli.cut_at) {
-        0 => ExitCode::SUCCESS,
-        _ => ExitCode::from(1),
+    let faults = PartyFaults {
+        cut_at: cli.cut_at,
+        silent_at: cli.silent_at,
+        forge_at: cli.forge_at,
+        shut_down_at: cli.shut_down_at,
+        lie_at: cli.lie_at,
+        exit_with_failure: cli.exit_with_failure,
+    };
+    let deadline = Deadline(std::time::Duration::from_secs_f64(cli.timeout));
+    ExitCode::from(distributed::run_party(&cfg, mixer, &faults, deadline).clamp(0, 255) as u8)
+}
+
+/// `db-sm-rsm verify-board FILE`: re-checks a finished `tls` run from its board record alone.
+#[derive(Parser, Debug)]
+#[command(
+    name = "db-sm-rsm verify-board",
+    about = "Re-check a finished --transport tls run from its board record: the hash chain and \
+             roster, then every proof of every party, as an auditor who trusts no verdict. Prints \
+             the statuses it recomputed beside the run's; exit 0 only if the chain is intact and \
+             every status is True and equal to the run's, 1 otherwise, 2 for a file that cannot \
+             be read."
+)]
+struct VerifyCli {
+    /// The record (`--board-record FILE` of the run).
+    file: PathBuf,
+    /// Worker threads for the checks, 1..=1024.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
+}
+
+/// `db-sm-rsm verify-board ...`.
+fn verify_board_main(args: Vec<String>) -> ExitCode {
+    const NAME: &str = "db-sm-rsm verify-board";
+    let cli = VerifyCli::parse_from(args);
+    if let Err(e) = std::fs::File::open(&cli.file) {
+        return measure::cli::refuse(NAME, format!("error: {}: {e}", cli.file.display()));
+    }
+    if let Err(e) = thread_pool(cli.threads) {
+        return measure::cli::refuse(NAME, e);
+    }
+    let file = cli.file.display();
+    match audit::verify_board(&cli.file, true) {
+        Err(e) => {
+            eprintln!("{NAME}: {file}: FAILED: {e}");
+            ExitCode::from(1)
+        }
+        Ok(a) => {
+            println!(
+                "{file}: chain intact: {} entries, {} bytes, head {}",
+                a.entries, a.bytes, a.head
+            );
+            for line in audit::summary(&a) {
+                println!("{line}");
+            }
+            let verdict = if a.passed() { "PASSED" } else { "FAILED" };
+            println!(
+                "{verdict}: {} checks re-run, {} taken from the verdicts (secret data), {} \
+                 disagreeing; statuses {} the run's; {:.3} s CPU ({:.5} s per entry, n = {}), \
+                 {:.3} s wall, {} thread(s)",
+                a.checks.len() - a.taken().len(),
+                a.taken().len(),
+                a.disagreements().len(),
+                if a.equals_the_run() {
+                    "equal to"
+                } else {
+                    "NOT equal to"
+                },
+                a.cpu_s,
+                a.cpu_s / a.n.max(1) as f64,
+                a.n,
+                a.wall_s,
+                cli.threads
+            );
+            if a.passed() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
     }
 }
 
@@ -423,6 +608,7 @@ fn main() -> ExitCode {
     match args.get(1).map(String::as_str) {
         Some("board") => return board_main(args[1..].to_vec()),
         Some("party") => return party_main(args[1..].to_vec()),
+        Some("verify-board") => return verify_board_main(args[1..].to_vec()),
         _ => {}
     }
     let cli = Cli::parse();
@@ -438,8 +624,31 @@ fn main() -> ExitCode {
         Ok(f) => f,
         Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
     };
-    if !faults.is_empty() && cli.transport != Transport::Tls {
-        return measure::cli::refuse(TOOL, "error: --fault needs --transport tls");
+    if cli.transport != Transport::Tls {
+        for (given, option) in [
+            (!faults.is_empty(), "--fault"),
+            (cli.timeout.is_some(), "--timeout"),
+            (cli.board_record.is_some(), "--board-record"),
+        ] {
+            if given {
+                return measure::cli::refuse(
+                    TOOL,
+                    format!("error: {option} needs --transport tls"),
+                );
+            }
+        }
+    }
+    if faults
+        .iter()
+        .any(|f| f.kind == distributed::FaultKind::Partition)
+        && !cli.network.is_emulated()
+    {
+        return measure::cli::refuse(TOOL, "error: --fault partition needs an emulated --network");
+    }
+    if let Some(record) = &cli.board_record {
+        if let Err(e) = measure::output::check_writable(record) {
+            return measure::cli::refuse(TOOL, format!("error: --board-record: {e}"));
+        }
     }
     if cli.network.is_emulated() {
         if cli.transport != Transport::Tls {
@@ -463,6 +672,20 @@ fn main() -> ExitCode {
             Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
         }
     }
+    let (deadline, deadline_why) = match cli.timeout {
+        Some(t) => (
+            Deadline(std::time::Duration::from_secs_f64(t)),
+            "--timeout".to_string(),
+        ),
+        None if cli.transport == Transport::Tls => {
+            let xn2 = probe::measure::<ark_bn254::Bn254>()
+                .get("XN2(4099)")
+                .copied()
+                .unwrap_or(0.02);
+            Deadline::derive(&cfg, xn2)
+        }
+        None => (Deadline(std::time::Duration::ZERO), String::new()),
+    };
     eprintln!(
         "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}, \
          transport = {}{}{}",
@@ -490,15 +713,43 @@ fn main() -> ExitCode {
         parameters(&cli, &cfg, calibration.as_ref()),
         cfg.seed.as_ref(),
     );
+    if cli.transport == Transport::Tls {
+        eprintln!(
+            "db-sm-rsm: deadline of every wait: {} s ({deadline_why}); a party process waits {} s",
+            deadline.driver().as_secs_f64(),
+            deadline.party().as_secs_f64()
+        );
+    }
+    let (record, temporary) = match &cli.board_record {
+        Some(r) => (r.clone(), false),
+        None => (
+            std::env::temp_dir().join(format!("db-sm-rsm-board-{}.log", std::process::id())),
+            true,
+        ),
+    };
+    let tls = TlsSetup {
+        faults: &faults,
+        network: &cli.network,
+        deadline,
+        record,
+        temporary,
+    };
     let mut cfg = cfg;
-    let checkpoint = cli.checkpoint.clone().or_else(|| {
-        let out = cli.out.as_ref()?;
-        Some(
-            out.parent()
-                .unwrap_or(std::path::Path::new("."))
-                .join("checkpoint"),
-        )
-    });
+    // Named after the report, so that runs writing reports into one directory keep apart. The
+    // processes of a tls run keep no journal: such a run starts afresh (its store is temporary).
+    if cli.transport == Transport::Tls && cli.checkpoint.is_some() {
+        return measure::cli::refuse(
+            TOOL,
+            "error: --checkpoint: a run over --transport tls does not resume; leave it out",
+        );
+    }
+    let checkpoint = match cli.transport {
+        Transport::Local => cli
+            .checkpoint
+            .clone()
+            .or_else(|| Some(cli.out.as_ref()?.with_extension("checkpoint"))),
+        Transport::Tls => None,
+    };
     let parameters = journal_parameters(&cfg, cli.transport, &cli.network);
     let journal = match open_checkpoint(checkpoint.as_ref(), &mut cfg, "driver", parameters) {
         Ok(j) => j,
@@ -506,14 +757,7 @@ fn main() -> ExitCode {
     };
     let finished = std::cell::Cell::new(false);
     let work = || {
-        let outcome = measure_run(
-            &cfg,
-            cli.transport,
-            cli.run.threads,
-            &faults,
-            &cli.network,
-            journal,
-        );
+        let outcome = measure_run(&cfg, cli.transport, cli.run.threads, &tls, journal);
         // A run that ended (whatever its statuses) needs its checkpoint no more; one that
         // stopped keeps it for the next attempt.
         finished.set(matches!(&outcome, Ok(o) if o.body["failure"].is_null()));

@@ -52,7 +52,7 @@ fn run_and_kill_in(args: &[String], dir: &Path, section: &str) {
         .stderr(Stdio::null())
         .spawn()
         .expect("the binary runs");
-    let journal = dir.join("checkpoint").join("journal-driver");
+    let journal = dir.join("report.checkpoint").join("journal-driver");
     let start = Instant::now();
     loop {
         let seen = std::fs::read(&journal)
@@ -95,7 +95,7 @@ fn a_killed_run_resumes_with_the_uninterrupted_runs_outcome() {
     assert!(want.3.is_string(), "a transcript digest");
     assert!(report(&whole)["body"]["resumed"].is_null());
     assert!(
-        !whole.join("checkpoint").exists(),
+        !whole.join("report.checkpoint").exists(),
         "the checkpoint goes when the run ends"
     );
 
@@ -124,7 +124,7 @@ fn a_killed_run_resumes_with_the_uninterrupted_runs_outcome() {
             timers.iter().any(|t| t["resumed"] == true),
             "{name}: timers of the first attempt are marked"
         );
-        assert!(!dir.join("checkpoint").exists());
+        assert!(!dir.join("report.checkpoint").exists());
     }
 }
 
@@ -134,7 +134,7 @@ fn a_damaged_or_foreign_checkpoint_is_refused_in_one_line() {
     let a = args(&dir, "5");
     run_and_kill_in(&a, &dir, "main/mixing/");
     // One byte of the journal changed: refused, and the run starts afresh.
-    let journal = dir.join("checkpoint").join("journal-driver");
+    let journal = dir.join("report.checkpoint").join("journal-driver");
     let mut bytes = std::fs::read(&journal).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 0x40;
@@ -164,4 +164,31 @@ fn a_damaged_or_foreign_checkpoint_is_refused_in_one_line() {
         "{stderr}"
     );
     assert!(report(&dir)["body"]["resumed"].is_null());
+}
+
+/// A run over tls, which does not resume, refuses `--checkpoint` before any work.
+#[test]
+fn a_tls_run_refuses_a_checkpoint_before_any_work() {
+    let dir = scratch("names");
+    let out = dir.join("b.json").to_string_lossy().into_owned();
+    let checkpoint = dir.join("elsewhere").to_string_lossy().into_owned();
+    let (code, stderr) = run_to_end(
+        &[
+            "3",
+            "2",
+            "--transport",
+            "tls",
+            "--out",
+            &out,
+            "--checkpoint",
+            &checkpoint,
+        ]
+        .map(String::from),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--checkpoint") && stderr.contains("tls"),
+        "{stderr}"
+    );
+    assert!(!dir.join("b.json").exists() && !dir.join("elsewhere").exists());
 }

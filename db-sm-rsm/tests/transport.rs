@@ -1,12 +1,16 @@
 //! `--transport tls` end to end: every mix-server, the verifier and the bulletin board in
 //! processes of their own. For one seed the statuses, the inputs and the report's label tree
 //! equal the one-process run's; every tamper turns the same status False; a killed mixer, a
-//! killed board or a cut link stops the run with a FAILED report naming the party and the
-//! step, nothing on stdout, no temporary file and no process left behind.
+//! killed board or a cut link, a party that speaks for another, shuts the board down, exits with
+//! a failure at the end, is stopped (SIGSTOP), falls silent or (as root) is partitioned off the
+//! network stops the run within the deadline with a FAILED report naming the party and the
+//! step, nothing on stdout, no temporary file and no process or namespace left behind.
 
 mod common;
 
-use common::{assert_report, every_tamper, run, seed};
+use std::time::{Duration, Instant};
+
+use common::{assert_report, every_tamper, par_map, run, seed};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("dbsm-tls-{name}-{}", std::process::id()));
@@ -69,6 +73,30 @@ fn tls_statuses_inputs_and_report_equal_the_local_run_for_one_seed() {
     assert_eq!(local["body"]["statuses"], tls["body"]["statuses"]);
     assert_eq!(local["inputs_sha256"], tls["inputs_sha256"]);
     assert_eq!(local["body"]["sizes"], tls["body"]["sizes"]);
+    // The bytes as sent: the tls run's posts, and the same posts counted in one process.
+    assert_eq!(local["body"]["posted"], tls["body"]["posted"]);
+    assert_eq!(local["body"]["sizes_sent"], tls["body"]["sizes_sent"]);
+    let (sent, payload) = (&tls["body"]["sizes_sent"], &tls["body"]["sizes"]);
+    for (line, mb) in payload.as_object().unwrap() {
+        let as_sent = sent[line].as_f64().unwrap();
+        assert!(
+            as_sent >= mb.as_f64().unwrap(),
+            "{line}: sent {as_sent} < payload {mb}"
+        );
+    }
+    // Every party posted, and the senders' inputs are the driver's one post in `main`.
+    let posted = tls["body"]["posted"].as_array().unwrap();
+    for party in ["driver", "mixer 0", "mixer 1", "verifier"] {
+        assert!(
+            posted.iter().any(|p| p["party"] == party),
+            "{party}: {posted:?}"
+        );
+    }
+    let inputs = posted
+        .iter()
+        .find(|p| p["party"] == "driver" && p["scope"] == "main")
+        .unwrap();
+    assert_eq!(inputs["posts"], 1, "{inputs}");
     assert_eq!(
         masked(&texts[0]),
         masked(&texts[1]),
@@ -103,6 +131,65 @@ fn every_tamper_turns_its_status_false_over_tls() {
     });
 }
 
+/// A fault case: the fault, the party the report must name, the step it must start with. The
+/// step is where the driver was when it learnt of the failure: the section of a fault the driver
+/// injects itself (it enters the section, then kills, stops or partitions), but any step up to
+/// the fault's for a fault of the party's own, as the driver may lag behind the parties.
+type Case<'a> = (&'a str, &'a str, &'a str);
+
+/// Runs the small seeded tls run with `--fault` of each case (and `extra`), two at a time, each
+/// with a seed of its own that marks its processes: every run fails with exit status 1, nothing
+/// on stdout, a valid FAILED report naming the case's party at a step starting with the case's,
+/// and no process left behind. Returns each run's seconds, in case order.
+fn fault_cases(
+    dir: &std::path::Path,
+    first_seed: u8,
+    cases: &[Case<'_>],
+    extra: &[&str],
+) -> Vec<f64> {
+    let indexed: Vec<(usize, Case<'_>)> = cases.iter().copied().enumerate().collect();
+    par_map(&indexed, |&(i, (fault, party, step))| {
+        let s = seed(first_seed + i as u8);
+        let out = dir.join(format!("fault-{first_seed}-{i}.json"));
+        let mut args = vec!["--fault", fault, "--out", out.to_str().unwrap()];
+        args.extend(extra);
+        let start = Instant::now();
+        let (code, stdout, stderr) = run(&small(&s, "tls", &args));
+        let took = start.elapsed().as_secs_f64();
+        assert_eq!(code, 1, "{fault}: {stderr}");
+        assert!(stdout.is_empty(), "{fault}: a report on stdout:\n{stdout}");
+        let doc = assert_report(&out);
+        assert_eq!(doc["passed"], false, "{fault}");
+        let failure = &doc["body"]["failure"];
+        assert_eq!(failure["party"], party, "{fault}: {failure}\n{stderr}");
+        let got = failure["step"].as_str().unwrap();
+        assert!(
+            got.starts_with(step),
+            "{fault}: stopped at {got}: {failure}"
+        );
+        assert!(stderr.contains("FAILED"), "{fault}: {stderr}");
+        // Nothing left behind: no process of the run.
+        std::thread::sleep(Duration::from_millis(300));
+        let left = processes_with(&s);
+        assert!(left.is_empty(), "{fault}: processes left: {left:?}");
+        took
+    })
+}
+
+/// Only the run's reports in `dir`: no temporary file (record, report) left behind.
+fn only_reports(dir: &std::path::Path) {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("fault-") && n.ends_with(".json")),
+        "{names:?}"
+    );
+}
+
 #[test]
 fn a_killed_mixer_a_killed_board_or_a_cut_link_fails_the_run_loudly() {
     let dir = scratch("faults");
@@ -116,47 +203,212 @@ fn a_killed_mixer_a_killed_board_or_a_cut_link_fails_the_run_loudly() {
         (
             "cut:mixer-0@decryption of output messages",
             "mixer 0",
-            "main > mixing > decryption of output messages",
+            "main > ",
+        ),
+        ("cut:verifier@get_verfsigs", "verifier", "main > "),
+    ];
+    fault_cases(&dir, 40, &cases, &[]);
+    only_reports(&dir);
+    // A fault, a deadline and a record need the tls transport.
+    for option in [
+        &["--fault", "kill:mixer-1@mixing"][..],
+        &["--timeout", "5"],
+        &["--board-record", "x.log"],
+    ] {
+        let mut args = vec!["3", "2"];
+        args.extend(option);
+        let (code, _, stderr) = run(&args);
+        assert_eq!(code, 2, "{option:?}: {stderr}");
+        assert!(stderr.contains("needs --transport tls"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A party posting a verdict under another party's tag, or asking the board to shut down, is
+/// named by the board and the run stops; a party that does all its work but exits with a
+/// failure fails the run at its end, naming it.
+#[test]
+fn a_party_speaking_for_another_shutting_the_board_or_exiting_badly_is_named() {
+    let dir = scratch("misbehaving");
+    // The step is where the driver noticed, which may lag the misbehaving party's.
+    let cases = [
+        ("forge:mixer-0@mixing", "mixer 0", "main > "),
+        ("forge:verifier@get_verfsigs", "verifier", "main > "),
+        ("shutdown:mixer-1@mixing", "mixer 1", "main > "),
+        ("exit:mixer-1@end", "mixer 1", ""),
+    ];
+    fault_cases(&dir, 50, &cases, &["--timeout", "30"]);
+    only_reports(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A mixer stopped with SIGSTOP, or a verifier that falls silent with its link open: the run
+/// fails within the deadline (plus what the run took to get there), naming the party and the
+/// step the driver waited in, and the stopped process is gone too.
+#[test]
+fn a_stopped_or_silent_party_fails_the_run_within_the_deadline() {
+    let dir = scratch("stopped");
+    let cases = [
+        ("stop:mixer-1@mixing", "mixer 1", "main > mixing"),
+        ("silent:verifier@get_verfsigs", "verifier", "main > "),
+    ];
+    let took = fault_cases(&dir, 60, &cases, &["--timeout", "6"]);
+    for (t, case) in took.iter().zip(&cases) {
+        // The run's own work before the fault is seconds; the deadline is 6 s; a hang is not.
+        assert!(*t < 45.0, "{}: {t} s", case.0);
+    }
+    only_reports(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `db-sm-rsm verify-board FILE`: (exit code, stdout, stderr).
+fn verify_board(file: &std::path::Path) -> (i32, String, String) {
+    run(&["verify-board", file.to_str().unwrap()])
+}
+
+/// The byte ranges of a record file's entries (each a 4-byte little-endian length and that many
+/// bytes).
+fn entries(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 4 <= bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        out.push(at..at + 4 + len);
+        at += 4 + len;
+    }
+    out
+}
+
+/// The record of a verified run re-checks from the file alone: `verify-board` recomputes every
+/// status, True and equal to the run's, and the run's report carries the audit with its CPU
+/// time. The same file with one byte changed, one post removed or two posts swapped is refused,
+/// naming the entry.
+#[test]
+fn the_board_record_re_checks_the_run_and_names_a_damaged_entry() {
+    let dir = scratch("record");
+    let s = seed(24);
+    let (record, out) = (dir.join("board.log"), dir.join("run.json"));
+    let extra = [
+        "--board-record",
+        record.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let (code, _, stderr) = run(&small(&s, "tls", &extra));
+    assert_eq!(code, 0, "{stderr}");
+    let doc = assert_report(&out);
+    let audit = &doc["body"]["audit"];
+    assert_eq!(audit["passed"], true, "{audit}");
+    assert_eq!(audit["statuses"], doc["body"]["statuses"]);
+    assert!(audit["cpu_per_entry_s"].as_f64().unwrap() > 0.0, "{audit}");
+    assert!(
+        audit["checks_recomputed"].as_u64().unwrap() >= 20,
+        "{audit}"
+    );
+    let (code, stdout, stderr) = verify_board(&record);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let statuses: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("status_"))
+        .collect();
+    assert_eq!(statuses.len(), 19, "{stdout}");
+    assert!(
+        statuses
+            .iter()
+            .all(|l| l.ends_with(": True (the run: True)")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("PASSED"), "{stdout}");
+    let good = std::fs::read(&record).unwrap();
+    let e = entries(&good);
+    assert!(e.len() > 20, "{} entries", e.len());
+    let damaged = dir.join("damaged.log");
+    let mut flipped = good.clone();
+    flipped[e[5].start + (e[5].end - e[5].start) / 2] ^= 0x20;
+    let mut removed = good[..e[5].start].to_vec();
+    removed.extend_from_slice(&good[e[5].end..]);
+    let mut swapped = good[..e[5].start].to_vec();
+    swapped.extend_from_slice(&good[e[6].clone()]);
+    swapped.extend_from_slice(&good[e[5].clone()]);
+    swapped.extend_from_slice(&good[e[6].end..]);
+    for (what, bytes) in [
+        ("a byte changed", flipped),
+        ("a post removed", removed),
+        ("two posts swapped", swapped),
+    ] {
+        std::fs::write(&damaged, bytes).unwrap();
+        let (code, stdout, stderr) = verify_board(&damaged);
+        assert_eq!(code, 1, "{what}: {stdout}{stderr}");
+        assert!(stderr.contains("entry 5:"), "{what}: {stderr}");
+    }
+    // Cut short, and not a file at all.
+    std::fs::write(&damaged, &good[..e[9].end]).unwrap();
+    let (code, _, stderr) = verify_board(&damaged);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("entry 9:") && stderr.contains("truncated"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = verify_board(&dir.join("none.log"));
+    assert_eq!(code, 2, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Verdicts are only words: a verifier that posts True over a DPK_BB proof that fails makes the
+/// run's report say True, and a mixer that posts False over good shuffles makes it say False;
+/// the auditor recomputes both, names the party whose verdict disagrees, and the run is not
+/// verified (exit 1), nor is its record.
+#[test]
+fn a_lying_verdict_is_caught_by_the_audit_of_the_record() {
+    let dir = scratch("lies");
+    let cases = [
+        (
+            "lie:verifier@dpk_bbsig_nizkverifs",
+            Some("dpk-bb"),
+            "verifier",
+            "status_dpk_bbsig",
         ),
         (
-            "cut:verifier@get_verfsigs",
-            "verifier",
-            "main > forward set membership > get_verfsigs",
+            "lie:mixer-0@re-encryption and permutation",
+            None,
+            "mixer 0",
+            "status_shuffle",
         ),
     ];
-    for (i, (fault, party, step)) in cases.iter().enumerate() {
-        // A seed of the case's own marks its processes.
-        let s = seed(40 + i as u8);
-        let out = dir.join(format!("fault-{i}.json"));
-        let extra = ["--fault", fault, "--out", out.to_str().unwrap()];
-        let (code, stdout, stderr) = run(&small(&s, "tls", &extra));
+    par_map(&cases, |&(fault, tamper, party, status)| {
+        let s = seed(80 + party.len() as u8);
+        let record = dir.join(format!("{party}.log"));
+        let out = dir.join(format!("{party}.json"));
+        let mut extra = vec![
+            "--fault",
+            fault,
+            "--board-record",
+            record.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if let Some(t) = tamper {
+            extra.extend(["--tamper", t]);
+        }
+        let (code, _, stderr) = run(&small(&s, "tls", &extra));
         assert_eq!(code, 1, "{fault}: {stderr}");
-        assert!(stdout.is_empty(), "{fault}: a report on stdout:\n{stdout}");
         let doc = assert_report(&out);
-        assert_eq!(doc["passed"], false, "{fault}");
-        let failure = &doc["body"]["failure"];
-        assert_eq!(failure["party"], *party, "{fault}: {failure}");
-        let got = failure["step"].as_str().unwrap();
-        assert!(got.starts_with(step), "{fault}: stopped at {got}");
-        assert!(stderr.contains("FAILED"), "{fault}: {stderr}");
-        // Nothing left behind: no process of the run, no temporary file.
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        let left = processes_with(&s);
-        assert!(left.is_empty(), "{fault}: processes left: {left:?}");
-    }
-    let names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert!(
-        names
-            .iter()
-            .all(|n| n.starts_with("fault-") && n.ends_with(".json")),
-        "{names:?}"
-    );
-    // A fault needs the tls transport.
-    let (code, _, stderr) = run(&["3", "2", "--fault", "kill:mixer-1@mixing"]);
-    assert_eq!(code, 2, "{stderr}");
+        let (told, found) = (
+            &doc["body"]["statuses"][status],
+            &doc["body"]["audit"]["statuses"][status],
+        );
+        // What the lie made the run report, and what the data says.
+        assert_eq!(*told, tamper.is_some(), "{fault}: {doc}");
+        assert_eq!(*found, tamper.is_none(), "{fault}: {doc}");
+        let disagreements = doc["body"]["audit"]["disagreements"].to_string();
+        assert!(disagreements.contains(party), "{fault}: {disagreements}");
+        let (code, stdout, _) = verify_board(&record);
+        assert_eq!(code, 1, "{fault}: {stdout}");
+        assert!(
+            stdout.contains("DISAGREES") && stdout.contains(party),
+            "{fault}: {stdout}"
+        );
+    });
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -272,6 +524,38 @@ fn an_emulated_network_gives_the_same_run_and_leaves_nothing_behind() {
     let (code, _, _) = run(&["3", "2", "--network", "wan"]);
     assert_eq!(code, 2);
     let (code, _, stderr) = run(&["3", "2", "--transport", "tls", "--network", "moon"]);
+    assert_eq!(code, 2, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// As root, on the emulated `lan`: a mixer partitioned off the network (every packet it sends
+/// or receives dropped in its namespace) fails the run within the deadline, naming the mixer and
+/// the step, and the run leaves no process and no namespace behind.
+#[test]
+fn a_partitioned_mixer_fails_the_run_within_the_deadline_and_leaves_nothing() {
+    let test = "a_partitioned_mixer_fails_the_run_within_the_deadline_and_leaves_nothing";
+    if !can_emulate(test) {
+        return;
+    }
+    let dir = scratch("partition");
+    let before = namespaces();
+    let cases = [("partition:mixer-1@mixing", "mixer 1", "main > mixing")];
+    let took = fault_cases(&dir, 70, &cases, &["--network", "lan", "--timeout", "6"]);
+    assert!(took[0] < 60.0, "{} s", took[0]);
+    let left: Vec<_> = namespaces()
+        .into_iter()
+        .filter(|(ino, holders)| {
+            !before.contains_key(ino) && holders.iter().any(|c| c.contains("db-sm-rsm"))
+        })
+        .collect();
+    assert!(left.is_empty(), "namespaces left: {left:?}");
+    only_reports(&dir);
+    // Without an emulated network there is nothing to partition: refused before any work.
+    let (code, _, stderr) = run(&small(
+        &seed(71),
+        "tls",
+        &["--fault", "partition:mixer-1@mixing"],
+    ));
     assert_eq!(code, 2, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

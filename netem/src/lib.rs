@@ -41,6 +41,6 @@ pub mod sys;
 pub use check::{check, Tools};
 pub use delay::{DelayMeter, DelayStats};
 pub use error::Error;
-pub use network::{Network, HUB, MAX_PARTIES};
+pub use network::{Network, Partition, HUB, MAX_PARTIES};
 pub use profile::{Link, Profile, Rate};
 pub use report::network_json;

@@ -330,6 +330,25 @@ impl Network {
         self.set_link(i, &format!("link set h{i} down\n"))
     }
 
+    /// A handle that partitions party `i` off the network when applied: every packet it sends
+    /// or receives is dropped inside its namespace, silently (no "unreachable" answers, unlike
+    /// [`Network::cut_link`]), as behind a failed switch port; for fault tests. The handle
+    /// holds its own reference to the namespace, so it can be applied from another thread while
+    /// the network lives. An error under `none`.
+    pub fn partition(&self, i: usize) -> io::Result<Partition> {
+        let i = self.party_index(i);
+        let Inner::Emulated(em) = &self.inner else {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "profile `none` has no namespaces to partition",
+            ));
+        };
+        Ok(Partition {
+            ns: em.party[i].try_clone()?,
+            iptables: em.tools.iptables.clone(),
+        })
+    }
+
     /// Brings party `i`'s link back after [`Network::cut_link`] (and its route, which the
     /// kernel drops with the link).
     pub fn restore_link(&self, i: usize) -> io::Result<()> {
@@ -384,6 +403,28 @@ impl Network {
             Inner::Emulated(em) => em.inodes.clone(),
             Inner::Loopback { .. } => Vec::new(),
         }
+    }
+}
+
+/// Drops every packet of one party inside its namespace ([`Network::partition`]).
+pub struct Partition {
+    ns: OwnedFd,
+    iptables: PathBuf,
+}
+
+impl Partition {
+    /// Starts dropping every packet the party sends or receives.
+    pub fn apply(&self) -> io::Result<()> {
+        for chain in ["INPUT", "OUTPUT"] {
+            run_tool(
+                &self.ns,
+                &self.iptables,
+                &["-w", "-I", chain, "1", "-j", "DROP"],
+                None,
+            )
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        }
+        Ok(())
     }
 }
 

@@ -166,3 +166,10 @@ pub fn kill_process(pid: i32) -> bool {
     // SAFETY: kill takes integers and touches no memory of ours.
     unsafe { libc::kill(pid, libc::SIGKILL) == 0 }
 }
+
+/// Sends SIGSTOP to process `pid` (it stops where it is, its sockets still open, until SIGCONT
+/// or SIGKILL). Returns false if it no longer exists. For fault tests.
+pub fn stop_process(pid: i32) -> bool {
+    // SAFETY: kill takes integers and touches no memory of ours.
+    unsafe { libc::kill(pid, libc::SIGSTOP) == 0 }
+}

@@ -17,6 +17,14 @@
 //!
 //! **Counts.** [`Link::counts`] are the bytes on the socket, TLS records and handshake
 //! included, TCP/IP headers not.
+//!
+//! **Liveness.** A handshake that does not complete within [`HANDSHAKE_PATIENCE`] fails (a
+//! silent or stalled peer cannot hold a server's accepting thread). Every link's socket has TCP
+//! keepalive ([`KEEPALIVE`]) and a bound on how long sent data may stay unacknowledged, so a
+//! peer behind a partition (every packet dropped) is noticed as a broken link even while
+//! nothing is being sent; a stopped peer whose kernel still answers is for the protocol's own
+//! deadlines to notice. A server that accepts connections itself hands each socket to
+//! [`Link::accept_socket`] on a thread of its own.
 
 #![warn(missing_docs)]
 
@@ -45,6 +53,32 @@ pub const MAX_FRAME: usize = 1 << 30;
 
 /// How long a connection attempt keeps retrying while the peer starts listening.
 pub const CONNECT_PATIENCE: Duration = Duration::from_secs(30);
+
+/// How long a TLS handshake may take before it fails, on either side.
+pub const HANDSHAKE_PATIENCE: Duration = Duration::from_secs(20);
+
+/// TCP keepalive of every link: the first probe after this long without traffic, then one
+/// probe every [`Keepalive::interval`], the link broken after [`Keepalive::probes`] unanswered
+/// ones; data sent and not acknowledged for [`Keepalive::unacknowledged`] breaks it too.
+pub const KEEPALIVE: Keepalive = Keepalive {
+    idle: Duration::from_secs(10),
+    interval: Duration::from_secs(5),
+    probes: 3,
+    unacknowledged: Duration::from_secs(30),
+};
+
+/// TCP keepalive settings ([`KEEPALIVE`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keepalive {
+    /// Idle time before the first probe.
+    pub idle: Duration,
+    /// Time between probes.
+    pub interval: Duration,
+    /// Unanswered probes that break the link.
+    pub probes: u32,
+    /// How long sent data may stay unacknowledged (`TCP_USER_TIMEOUT`).
+    pub unacknowledged: Duration,
+}
 
 fn provider() -> Arc<CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
@@ -285,38 +319,59 @@ impl Link {
             ServerName::try_from("localhost").expect("a valid name"),
         )
         .map_err(io::Error::other)?;
-        Link::handshake(Connection::Client(conn), socket)
+        Link::handshake(Connection::Client(conn), socket, HANDSHAKE_PATIENCE)
     }
 
     /// Accepts one connection on `listener` and completes the handshake.
     pub fn accept(listener: &TcpListener, config: Arc<ServerConfig>) -> io::Result<Link> {
         let (socket, _) = listener.accept()?;
-        let conn = ServerConnection::new(config).map_err(io::Error::other)?;
-        Link::handshake(Connection::Server(conn), socket)
+        Link::accept_socket(socket, config, HANDSHAKE_PATIENCE)
     }
 
-    /// The server side of the handshake on a connection the caller accepted itself: a caller
-    /// that bounds the handshake with the socket's timeouts (a peer that connects and stays
-    /// silent), or runs several handshakes at once, or keeps a clone of the socket to ask the
+    /// The server side of the handshake on a connection the caller accepted itself, bounded by
+    /// the socket's read timeout if the caller set one (else by the default patience): for a
+    /// caller that runs several handshakes at once, or keeps a clone of the socket to ask the
     /// kernel about it. The socket's timeouts stay as the caller set them.
     pub fn accept_on(socket: TcpStream, config: Arc<ServerConfig>) -> io::Result<Link> {
+        let patience = socket.read_timeout()?.unwrap_or(HANDSHAKE_PATIENCE);
         let conn = ServerConnection::new(config).map_err(io::Error::other)?;
-        Link::handshake(Connection::Server(conn), socket)
+        Link::handshake(Connection::Server(conn), socket, patience)
     }
 
     /// The client side of the handshake on a socket the caller connected (see
     /// [`Link::accept_on`]).
     pub fn connect_on(socket: TcpStream, config: Arc<ClientConfig>) -> io::Result<Link> {
+        let patience = socket.read_timeout()?.unwrap_or(HANDSHAKE_PATIENCE);
         let conn = ClientConnection::new(
             config,
             ServerName::try_from("localhost").expect("a valid name"),
         )
         .map_err(io::Error::other)?;
-        Link::handshake(Connection::Client(conn), socket)
+        Link::handshake(Connection::Client(conn), socket, patience)
     }
 
-    fn handshake(mut conn: Connection, socket: TcpStream) -> io::Result<Link> {
+    /// Completes the server side of the handshake on a socket already accepted, within
+    /// `patience`: for servers that accept on one thread and shake hands on others, so that one
+    /// silent client holds up nobody else.
+    pub fn accept_socket(
+        socket: TcpStream,
+        config: Arc<ServerConfig>,
+        patience: Duration,
+    ) -> io::Result<Link> {
+        socket.set_nonblocking(false)?;
+        let conn = ServerConnection::new(config).map_err(io::Error::other)?;
+        Link::handshake(Connection::Server(conn), socket, patience)
+    }
+
+    fn handshake(mut conn: Connection, socket: TcpStream, patience: Duration) -> io::Result<Link> {
         socket.set_nodelay(true)?;
+        set_keepalive(&socket, &KEEPALIVE)?;
+        // A peer that stops in the middle of the handshake, or trickles it, fails it within
+        // `patience` instead of holding this thread; the link itself then waits as long as its
+        // owner says ([`Link::set_timeout`]).
+        let deadline = Instant::now() + patience;
+        // The timeouts the caller set on the socket (none on a fresh one) are the link's after.
+        let kept = (socket.read_timeout()?, socket.write_timeout()?);
         let sent = AtomicU64::new(0);
         let received = AtomicU64::new(0);
         {
@@ -326,6 +381,15 @@ impl Link {
                 received: &received,
             };
             while conn.is_handshaking() {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        format!("the TLS handshake took more than {patience:?}"),
+                    ));
+                }
+                socket.set_read_timeout(Some(left))?;
+                socket.set_write_timeout(Some(left))?;
                 conn.complete_io(&mut io)?;
             }
             while conn.wants_write() {
@@ -337,6 +401,8 @@ impl Link {
         // (No more data yet, or an end of the stream, is for `recv` to meet.)
         let mut pending = Vec::new();
         let _ = conn.reader().read_to_end(&mut pending);
+        socket.set_read_timeout(kept.0)?;
+        socket.set_write_timeout(kept.1)?;
         let reading = socket.try_clone()?;
         Ok(Link {
             tls: Mutex::new(Tls { conn }),
@@ -499,6 +565,63 @@ impl Link {
         self.socket.set_read_timeout(timeout)?;
         self.socket.set_write_timeout(timeout)
     }
+
+    /// How long a send may wait for the peer to take data before it fails (`None`: for ever);
+    /// receives keep waiting (a peer may compute for long between messages).
+    pub fn set_write_timeout(&self, timeout: Option<Duration>) -> io::Result<()> {
+        self.socket.set_write_timeout(timeout)
+    }
+}
+
+/// Turns on TCP keepalive with `k`'s settings on `socket` (Linux socket options; elsewhere only
+/// `SO_KEEPALIVE`).
+fn set_keepalive(socket: &TcpStream, k: &Keepalive) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = socket.as_raw_fd();
+    let secs = |d: Duration| d.as_secs().clamp(1, i32::MAX as u64) as libc::c_int;
+    set_option(fd, libc::SOL_SOCKET, libc::SO_KEEPALIVE, 1)?;
+    #[cfg(target_os = "linux")]
+    {
+        set_option(fd, libc::IPPROTO_TCP, libc::TCP_KEEPIDLE, secs(k.idle))?;
+        set_option(fd, libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, secs(k.interval))?;
+        set_option(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_KEEPCNT,
+            k.probes as libc::c_int,
+        )?;
+        let ms = k.unacknowledged.as_millis().min(i32::MAX as u128) as libc::c_int;
+        set_option(fd, libc::IPPROTO_TCP, libc::TCP_USER_TIMEOUT, ms)?;
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (k, secs);
+    Ok(())
+}
+
+/// `setsockopt(fd, level, name, &value)` for an integer option.
+fn set_option(
+    fd: libc::c_int,
+    level: libc::c_int,
+    name: libc::c_int,
+    value: libc::c_int,
+) -> io::Result<()> {
+    // SAFETY: setsockopt reads `size_of::<c_int>()` bytes from a pointer to `value`, a local
+    // that lives until the call returns; an invalid descriptor or option is reported as an
+    // error return, which is checked.
+    let rc = unsafe {
+        libc::setsockopt(
+            fd,
+            level,
+            name,
+            (&value as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -566,6 +689,54 @@ mod tests {
             client.cert
         );
         assert!(cert_from_hex("abc").is_none());
+    }
+
+    #[test]
+    fn a_silent_client_fails_its_handshake_within_the_patience_and_links_keep_alive() {
+        let peers = Peers::new();
+        let sc = peers.server_config();
+        let silent = TcpStream::connect(peers.addr).unwrap();
+        let (socket, _) = peers.listener.accept().unwrap();
+        let start = Instant::now();
+        let err = Link::accept_socket(socket, sc, Duration::from_millis(300)).err();
+        assert!(
+            err.is_some(),
+            "a client that never speaks completed a handshake"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        drop(silent);
+        // A completed link's socket has keepalive on.
+        let (sc, cc, addr) = (peers.server_config(), peers.client_config(), peers.addr);
+        let t = std::thread::spawn(move || Link::accept(&peers.listener, sc).unwrap());
+        let l = Link::connect(addr, cc).unwrap();
+        let server = t.join().unwrap();
+        for link in [&l, &server] {
+            let s = keepalive_option(&link.socket);
+            assert_eq!(s, 1, "SO_KEEPALIVE");
+        }
+    }
+
+    /// Reads SO_KEEPALIVE of `socket`.
+    fn keepalive_option(socket: &TcpStream) -> libc::c_int {
+        use std::os::fd::AsRawFd;
+        let mut v: libc::c_int = 0;
+        let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+        // SAFETY: getsockopt writes at most `len` bytes into `v`, a local that outlives the call.
+        let rc = unsafe {
+            libc::getsockopt(
+                socket.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_KEEPALIVE,
+                (&mut v as *mut libc::c_int).cast(),
+                &mut len,
+            )
+        };
+        assert_eq!(rc, 0);
+        v
     }
 
     #[test]

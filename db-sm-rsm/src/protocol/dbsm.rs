@@ -288,7 +288,7 @@ fn blind<E: Pairing>(
 
 /// The tag of mixer k's blinding shares handed to the colluding last mixer (`zero-blinding`).
 fn collusion_tag(k: usize) -> String {
-    format!("collusion/blinding shares of mixer {k}")
+    format!("collusion/blinding shares/mixer {k}")
 }
 
 /// `generate encrypted blinded BB signatures`: each mixer blinds every signature ciphertext with

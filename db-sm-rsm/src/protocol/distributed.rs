@@ -6,10 +6,27 @@
 //! link stops the run: the driver kills every process it started, waits for them, and the report
 //! says FAILED, naming the party and the step.
 //!
-//! Faults for the tests (`--fault`): `kill:<party>@<section>` (the driver kills the process of
-//! `mixer-K`, `verifier` or `board` when it enters the section), `cut:<party>@<section>` (that
-//! party cuts its own link to the board when it enters the section).
+//! Every wait has a deadline ([`Deadline`]): `--timeout SECONDS`, or by default a generous
+//! multiple of the longest step expected from n, m, the mode and this machine's speed
+//! ([`Deadline::derive`]), printed at the start.
+//!
+//! Faults for the tests (`--fault KIND:<party>@<section>`, the party `mixer-K`, `verifier` or
+//! `board`), each injected when the process concerned enters the section:
+//!
+//! | kind | what happens |
+//! | --- | --- |
+//! | `kill` | the driver kills the party's process (or the board's) |
+//! | `stop` | the driver stops the party's process with SIGSTOP (or the board's) |
+//! | `partition` | the driver drops every packet of the party inside its namespace (emulated networks) |
+//! | `cut` | the party cuts its own link to the board |
+//! | `silent` | the party stops working and posting, its link kept open |
+//! | `forge` | the party posts a verdict under another party's tag |
+//! | `lie` | the party posts the opposite of every verdict it reaches from then on |
+//! | `shutdown` | the party asks the board to shut down |
+//! | `exit` (section `end`) | the party does all its work, then exits with status 1 |
 
+use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,12 +34,15 @@ use netem::{Network, Profile};
 use serde_json::{json, Value};
 
 use crate::measurement::report::{NetStats, Report, TimerRecord};
+use crate::protocol::audit::{self, Audit};
 use crate::protocol::config::{Config, Curve};
 use crate::protocol::run::{run, RunInfo};
 use crate::protocol::setup::{Dealing, MixerKeys};
 use crate::transport::board::BOARD;
-use crate::transport::process::{self, Processes};
-use crate::transport::{Ctx, Roles};
+use crate::transport::process::{self, BoardSettings, Processes};
+use crate::transport::roster::DRIVER;
+pub use crate::transport::roster::{party_names, records_tag};
+use crate::transport::{Ctx, Posted, Roles};
 use crate::{Error, Result};
 
 /// What a fault does.
@@ -30,8 +50,114 @@ use crate::{Error, Result};
 pub enum FaultKind {
     /// The driver kills the party's process.
     Kill,
+    /// The driver stops the party's process (SIGSTOP).
+    Stop,
+    /// The driver drops every packet of the party in its namespace.
+    Partition,
     /// The party cuts its own link to the board.
     Cut,
+    /// The party stops working and posting, its link open.
+    Silent,
+    /// The party posts a verdict under another party's tag.
+    Forge,
+    /// The party posts the opposite of every verdict it reaches.
+    Lie,
+    /// The party asks the board to shut down.
+    ShutDown,
+    /// The party exits with status 1 after its work.
+    Exit,
+}
+
+impl FaultKind {
+    const NAMES: [(&'static str, FaultKind); 9] = [
+        ("kill", FaultKind::Kill),
+        ("stop", FaultKind::Stop),
+        ("partition", FaultKind::Partition),
+        ("cut", FaultKind::Cut),
+        ("silent", FaultKind::Silent),
+        ("forge", FaultKind::Forge),
+        ("lie", FaultKind::Lie),
+        ("shutdown", FaultKind::ShutDown),
+        ("exit", FaultKind::Exit),
+    ];
+
+    /// True for the faults the driver injects (into another process).
+    pub fn by_driver(self) -> bool {
+        matches!(
+            self,
+            FaultKind::Kill | FaultKind::Stop | FaultKind::Partition
+        )
+    }
+
+    /// The option of `db-sm-rsm party` that injects a fault of the party's own.
+    fn party_option(self) -> Option<&'static str> {
+        match self {
+            FaultKind::Cut => Some("--cut-at"),
+            FaultKind::Silent => Some("--silent-at"),
+            FaultKind::Forge => Some("--forge-at"),
+            FaultKind::Lie => Some("--lie-at"),
+            FaultKind::ShutDown => Some("--shut-down-at"),
+            FaultKind::Exit => Some("--exit-with-failure"),
+            _ => None,
+        }
+    }
+}
+
+/// How long every wait of a `tls` run may last: a fetch, the dealer's hand-over of a mixer's
+/// keys. A party's process waits half as long again, so that the driver, which follows every
+/// step, is first to give up and names the party it waited for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Deadline(pub Duration);
+
+/// The least default deadline, whatever the run's size.
+const MIN_DEADLINE: Duration = Duration::from_secs(60);
+/// The default deadline is this many times the longest step expected.
+const DEADLINE_MARGIN: f64 = 5.0;
+
+impl Deadline {
+    /// The driver's deadline.
+    pub fn driver(self) -> Duration {
+        self.0
+    }
+
+    /// A party process's deadline: 1.5 times the driver's.
+    pub fn party(self) -> Duration {
+        self.0 * 3 / 2
+    }
+
+    /// The default deadline of a run: [`DEADLINE_MARGIN`] times (at least [`MIN_DEADLINE`])
+    /// the longest step expected, with `xn2_s` the seconds of one 4099-bit exponentiation
+    /// modulo N² on this machine (the speed probe's `XN2(4099)`). The longest single wait of a
+    /// run is for one step of one party over all n entries (the senders' inputs, a mixer's
+    /// shuffle turn with its proofs), which costs less than 2 + m such exponentiations per entry
+    /// in fast mode, five times that in paper mode; the first waits also cover the generation
+    /// of the keys. Returns the deadline and the sentence that explains it.
+    pub fn derive(cfg: &Config, xn2_s: f64) -> (Deadline, String) {
+        let mode = match cfg.mode {
+            crate::protocol::config::Mode::Fast => 1.0,
+            crate::protocol::config::Mode::Paper => 5.0,
+        };
+        let keys = if cfg.test_keys {
+            0.0
+        } else {
+            10.0 + 5.0 * cfg.m as f64
+        };
+        let step = xn2_s * cfg.n as f64 * (2.0 + cfg.m as f64) * mode + keys;
+        let d = (DEADLINE_MARGIN * step)
+            .max(MIN_DEADLINE.as_secs_f64())
+            .ceil();
+        let why = format!(
+            "{DEADLINE_MARGIN}x the longest step expected ({step:.1} s at n = {}, m = {}, {} mode, \
+             one XN2(4099) in {:.1} ms here{}), at least {} s",
+            cfg.n,
+            cfg.m,
+            cfg.mode.name(),
+            xn2_s * 1e3,
+            if keys > 0.0 { ", keys generated" } else { "" },
+            MIN_DEADLINE.as_secs()
+        );
+        (Deadline(Duration::from_secs_f64(d)), why)
+    }
 }
 
 /// A fault injected into a `tls` run (for the tests).
@@ -48,24 +174,30 @@ pub struct Fault {
 impl std::str::FromStr for Fault {
     type Err = String;
 
-    /// `kill:mixer-1@mixing`, `kill:board@get_blsigs`, `cut:verifier@get_verfsigs`.
+    /// `kill:mixer-1@mixing`, `kill:board@get_blsigs`, `cut:verifier@get_verfsigs`,
+    /// `exit:mixer-0@end`.
     fn from_str(s: &str) -> std::result::Result<Fault, String> {
+        let kinds: Vec<&str> = FaultKind::NAMES.iter().map(|(n, _)| *n).collect();
         let bad = || {
             format!(
-                "--fault {s:?}: expected kill:<party>@<section> or cut:<party>@<section>, the \
-                 party mixer-K, verifier or board"
+                "--fault {s:?}: expected KIND:<party>@<section>, KIND one of {}, the party \
+                 mixer-K, verifier or board (kill and stop only), the section `end` for exit",
+                kinds.join(", ")
             )
         };
         let (kind, rest) = s.split_once(':').ok_or_else(bad)?;
         let (party, section) = rest.split_once('@').ok_or_else(bad)?;
-        let kind = match kind {
-            "kill" => FaultKind::Kill,
-            "cut" => FaultKind::Cut,
-            _ => return Err(bad()),
-        };
+        let kind = FaultKind::NAMES
+            .iter()
+            .find(|(n, _)| *n == kind)
+            .map(|(_, k)| *k)
+            .ok_or_else(bad)?;
+        if (kind == FaultKind::Exit) != (section == "end") {
+            return Err(bad());
+        }
         let party = match party {
             "verifier" => "verifier".to_string(),
-            "board" if kind == FaultKind::Kill => BOARD.to_string(),
+            "board" if matches!(kind, FaultKind::Kill | FaultKind::Stop) => BOARD.to_string(),
             p => {
                 let k: usize = p
                     .strip_prefix("mixer-")
@@ -86,7 +218,13 @@ impl std::str::FromStr for Fault {
 }
 
 /// The command line of a party's process, after the executable.
-pub fn party_args(cfg: &Config, threads: u64, name: &str, faults: &[Fault]) -> Vec<String> {
+pub fn party_args(
+    cfg: &Config,
+    threads: u64,
+    name: &str,
+    faults: &[Fault],
+    deadline: Deadline,
+) -> Vec<String> {
     let mut a: Vec<String> = vec!["party".into()];
     match name.strip_prefix("mixer ") {
         Some(k) => a.extend(["--role".into(), "mixer".into(), "--id".into(), k.into()]),
@@ -106,6 +244,8 @@ pub fn party_args(cfg: &Config, threads: u64, name: &str, faults: &[Fault]) -> V
         s(cfg.security.name()),
         s("--threads"),
         threads.to_string(),
+        s("--timeout"),
+        deadline.0.as_secs_f64().to_string(),
     ]);
     if let Some(seed) = &cfg.seed {
         a.extend([s("--seed"), seed.hex()]);
@@ -113,25 +253,33 @@ pub fn party_args(cfg: &Config, threads: u64, name: &str, faults: &[Fault]) -> V
     if let Some(t) = cfg.tamper {
         a.extend([s("--tamper"), s(t.name())]);
     }
-    for f in faults {
-        if f.kind == FaultKind::Cut && f.party == name {
-            a.extend([s("--cut-at"), f.section.clone()]);
+    for f in faults.iter().filter(|f| f.party == name) {
+        match (f.kind.party_option(), f.kind) {
+            (Some(opt), FaultKind::Exit) => a.push(s(opt)),
+            (Some(opt), _) => a.extend([s(opt), f.section.clone()]),
+            (None, _) => {}
         }
     }
     a
 }
 
-/// The names of a run's parties on the board, besides the driver.
-pub fn party_names(m: usize) -> Vec<String> {
-    (0..m)
-        .map(|k| format!("mixer {k}"))
-        .chain(["verifier".to_string()])
-        .collect()
-}
-
-/// The tag under which a party posts its timers at the end.
-fn records_tag(name: &str) -> String {
-    format!("records/{name}")
+/// A party's own faults (`db-sm-rsm party --cut-at ...`): the sections where it cuts its link,
+/// falls silent, forges a verdict or asks the board to shut down, and whether it exits with a
+/// failure after its work.
+#[derive(Clone, Debug, Default)]
+pub struct PartyFaults {
+    /// Sections where it cuts its link to the board.
+    pub cut_at: Vec<String>,
+    /// Sections where it stops working and posting.
+    pub silent_at: Vec<String>,
+    /// Sections where it posts a verdict under another party's tag.
+    pub forge_at: Vec<String>,
+    /// Sections where it asks the board to shut down.
+    pub shut_down_at: Vec<String>,
+    /// Sections from which it posts the opposite of its verdicts.
+    pub lie_at: Vec<String>,
+    /// It exits with status 1 after its work.
+    pub exit_with_failure: bool,
 }
 
 /// One process's name and timers.
@@ -151,6 +299,10 @@ pub struct NetworkFigures {
     pub posted_by: Vec<(String, u64)>,
     /// The round trip between two parties, in seconds (0 on the host's loopback).
     pub rtt_s: f64,
+    /// The audit of the board's record once the run was over ([`audit::verify`]).
+    pub audit: Option<Audit>,
+    /// What every party posted, by scope (every process's ledger).
+    pub posted: Vec<Posted>,
 }
 
 impl NetworkFigures {
@@ -275,6 +427,17 @@ fn network_json(net: &Network) -> Value {
     netem::network_json(net, placement)
 }
 
+/// The run's parameters as the board's record keeps them in its header: what an auditor needs to
+/// re-run every check ([`crate::protocol::audit`]).
+pub fn record_parameters(cfg: &Config, deadline: Deadline) -> Value {
+    json!({
+        "n": cfg.n, "m": cfg.m, "curve": cfg.curve.name(), "mode": cfg.mode.name(),
+        "security": cfg.security.name(), "seed": cfg.seed.map(|s| s.hex()),
+        "tamper": cfg.tamper.map(|t| t.name()), "test_keys": cfg.test_keys,
+        "timeout_s": deadline.0.as_secs_f64(),
+    })
+}
+
 /// The driver's side of a `tls` run: creates the network, starts the processes, runs the
 /// dealer and the senders, and fills its report with every party's timers. The report is
 /// returned whatever happened; the network and every process are gone when it returns.
@@ -283,6 +446,8 @@ pub fn run_driver(
     threads: u64,
     faults: &[Fault],
     profile: &Profile,
+    deadline: Deadline,
+    record: &Path,
 ) -> (Report, Result<(RunInfo, NetworkFigures)>) {
     let names = party_names(cfg.m);
     let mut report = Report::new(cfg.m, true);
@@ -299,8 +464,13 @@ pub fn run_driver(
     if let Some(meter) = net.delay_meter() {
         report.exclude_cpu(Arc::new(move || meter.cpu().as_secs_f64()));
     }
-    let args_of = |name: &str| party_args(cfg, threads, name, faults);
-    let procs = match Processes::launch(&names, args_of, &net) {
+    let args_of = |name: &str| party_args(cfg, threads, name, faults, deadline);
+    let settings = BoardSettings {
+        record: record.to_path_buf(),
+        deadline: deadline.driver(),
+        parameters: record_parameters(cfg, deadline).to_string(),
+    };
+    let procs = match Processes::launch(&names, args_of, &net, &settings) {
         Ok(p) => p,
         Err(e) => return (report, Err(stopped("starting the parties", e.to_string()))),
     };
@@ -309,12 +479,35 @@ pub fn run_driver(
         mixers: Vec::new(),
         verifier: false,
         driver: true,
+        auditor: false,
     };
     let mut c = Ctx::networked(report, roles, procs.board());
-    for f in faults.iter().filter(|f| f.kind == FaultKind::Kill) {
-        c.on_section(&f.section, procs.killer(&f.party));
+    for f in faults.iter().filter(|f| f.kind.by_driver()) {
+        let hook = match f.kind {
+            FaultKind::Kill => procs.killer(&f.party),
+            FaultKind::Stop => procs.stopper(&f.party),
+            _ => {
+                let slot = names
+                    .iter()
+                    .position(|n| *n == f.party)
+                    .unwrap_or(names.len());
+                match net.partition(slot) {
+                    Ok(p) => Box::new(move || {
+                        if let Err(e) = p.apply() {
+                            eprintln!("db-sm-rsm: the partition fault failed: {e}");
+                        }
+                    }),
+                    Err(e) => {
+                        procs.abort();
+                        let why = format!("--fault {:?}: {e}", f.section);
+                        return (c.into_report(), Err(Error::Input(why)));
+                    }
+                }
+            }
+        };
+        c.on_section(&f.section, hook);
     }
-    let result = drive(cfg, &mut c, &procs, &names).map(|(info, records)| {
+    let result = drive(cfg, &mut c, &procs, &names, deadline).map(|(info, records, posted)| {
         let board = c.board().expect("a networked run").clone();
         let mut posted_by: Vec<(String, u64)> = board.received_by().into_iter().collect();
         posted_by.sort();
@@ -325,21 +518,70 @@ pub fn run_driver(
             driver_socket: board.counts(),
             posted_by,
             rtt_s,
+            audit: None,
+            posted,
         };
         (info, figures)
     });
-    match &result {
-        Ok(_) => procs.finish(Duration::from_secs(10)),
-        Err(_) => procs.abort(),
-    }
+    let result = match result {
+        Ok(r) => match procs.finish(Duration::from_secs(10)) {
+            Ok(()) => Ok(r),
+            Err(f) => Err(Error::Stopped {
+                party: f.party,
+                step: "the end of the run".into(),
+                why: f.why,
+            }),
+        },
+        Err(e) => {
+            procs.abort();
+            Err(e)
+        }
+    };
     // Described once every process has ended: the delay line's figures are final.
     let network = network_json(&net);
     drop(net);
-    let result = result.map(|(info, mut figures)| {
+    let result = result.and_then(|(info, mut figures)| {
         figures.network = network;
-        (info, figures)
+        figures.audit = Some(audit_record(record)?);
+        Ok((info, figures))
     });
     (c.into_report(), result)
+}
+
+/// The audit of a finished run's record, in this process once every other has ended (so its CPU
+/// time is its own): universal verifiability, measured.
+fn audit_record(record: &Path) -> Result<Audit> {
+    eprintln!(
+        "db-sm-rsm: auditing the board's record {} ...",
+        record.display()
+    );
+    let a = audit::verify(record).map_err(|e| Error::Stopped {
+        party: BOARD.into(),
+        step: "auditing the board's record".into(),
+        why: e.to_string(),
+    })?;
+    eprintln!(
+        "db-sm-rsm: audit {}: {} checks re-run on the record's {} entries ({} taken from the \
+         verdicts: secret data), statuses {} the run's; {:.2} s CPU, {:.4} s per entry",
+        if a.passed() { "passed" } else { "FAILED" },
+        a.checks.len() - a.taken().len(),
+        a.entries,
+        a.taken().len(),
+        if a.equals_the_run() {
+            "equal to"
+        } else {
+            "DIFFERENT from"
+        },
+        a.cpu_s,
+        a.cpu_s / a.n.max(1) as f64
+    );
+    for line in audit::summary(&a)
+        .iter()
+        .filter(|l| l.starts_with("DISAGREES"))
+    {
+        eprintln!("db-sm-rsm: audit: {line}");
+    }
+    Ok(a)
 }
 
 /// The run as the driver does it: the protocol (the dealer's keys handed to each mixer through
@@ -350,10 +592,11 @@ fn drive(
     c: &mut Ctx,
     procs: &Processes,
     names: &[String],
-) -> Result<(RunInfo, Vec<ProcessRecords>)> {
+    deadline: Deadline,
+) -> Result<(RunInfo, Vec<ProcessRecords>, Vec<Posted>)> {
     let deliver = |k: usize, bytes: &[u8]| -> Result<()> {
         procs
-            .deliver(&format!("mixer {k}"), bytes)
+            .deliver(&format!("mixer {k}"), bytes, deadline.driver())
             .map_err(|f| Error::Stopped {
                 party: f.party,
                 step: "main > preprocessing".into(),
@@ -362,18 +605,22 @@ fn drive(
     };
     let info = run(cfg, c, &Dealing::Deliver(&deliver))?;
     let mut records = vec![("driver".to_string(), c.records())];
+    let mut posted = c.posted();
     for name in names {
-        let theirs: Vec<TimerRecord> = c.fetch(&records_tag(name)).map_err(|e| match e {
-            Error::Stopped { party, why, .. } => Error::Stopped {
-                party,
-                step: "collecting the parties' timers".into(),
-                why,
-            },
-            other => other,
-        })?;
+        let (theirs, their_posts): (Vec<TimerRecord>, Vec<Posted>) =
+            c.fetch(&records_tag(name)).map_err(|e| match e {
+                Error::Stopped { party, why, .. } => Error::Stopped {
+                    party,
+                    step: "collecting the parties' timers".into(),
+                    why,
+                },
+                other => other,
+            })?;
         c.fill(&theirs);
         records.push((name.clone(), theirs));
+        posted.extend(their_posts);
     }
+    posted.sort_by(|a, b| (&a.party, &a.scope).cmp(&(&b.party, &b.scope)));
     let unfilled = c.unfilled();
     if !unfilled.is_empty() {
         return Err(Error::Stopped {
@@ -382,15 +629,24 @@ fn drive(
             why: format!("no figures for {}", unfilled.join("; ")),
         });
     }
-    Ok((info, records))
+    // The run's statuses go on the record last, for an auditor to compare its own with.
+    let statuses = c.statuses().to_vec();
+    c.publish(&records_tag(DRIVER), &statuses)?;
+    Ok((info, records, posted))
 }
 
 /// A party's process (`db-sm-rsm party --role mixer --id K ...` or `--role verifier`): joins
 /// the run, does its parties' work, posts its timers. Its exit status: 0 when its part ran to
-/// the end, 1 when the run stopped.
-pub fn run_party(cfg: &Config, mixer: Option<usize>, cut_at: &[String]) -> i32 {
+/// the end, [`process::STOPPED_BY_ANOTHER`] when the run stopped because of another party, 1
+/// when it failed itself.
+pub fn run_party(
+    cfg: &Config,
+    mixer: Option<usize>,
+    faults: &PartyFaults,
+    deadline: Deadline,
+) -> i32 {
     let name = mixer.map_or_else(|| "verifier".to_string(), |k| format!("mixer {k}"));
-    let joined = match process::join(&name) {
+    let joined = match process::join(&name, deadline.party()) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("db-sm-rsm {name}: cannot join the run: {e}");
@@ -402,12 +658,50 @@ pub fn run_party(cfg: &Config, mixer: Option<usize>, cut_at: &[String]) -> i32 {
         mixers: mixer.into_iter().collect(),
         verifier: mixer.is_none(),
         driver: false,
+        auditor: false,
     };
     let board = joined.board.clone();
     let mut c = Ctx::networked(Report::new(cfg.m, false), roles, board.clone());
-    for section in cut_at {
+    for section in &faults.cut_at {
         let b = Arc::clone(&board);
         c.on_section(section, Box::new(move || b.cut()));
+    }
+    for section in &faults.silent_at {
+        // Works and posts no more, its link open: only deadlines can tell.
+        c.on_section(
+            section,
+            Box::new(|| loop {
+                std::thread::sleep(Duration::from_secs(3600))
+            }),
+        );
+    }
+    for section in &faults.lie_at {
+        let lies = c.liar();
+        c.on_section(
+            section,
+            Box::new(move || lies.store(true, Ordering::SeqCst)),
+        );
+    }
+    for section in &faults.shut_down_at {
+        let b = Arc::clone(&board);
+        c.on_section(section, Box::new(move || b.shut_down_board()));
+    }
+    for section in &faults.forge_at {
+        // A verdict "all passed" under another party's tag (the next mixer's, or the verifier's
+        // for the last mixer and the verifier's own... mixer 0's).
+        let victim = match mixer {
+            Some(k) if k + 1 < cfg.m => format!("mixer {}", k + 1),
+            Some(_) => "verifier".to_string(),
+            None => "mixer 0".to_string(),
+        };
+        let tag = format!("forged/{section}/verdict/{victim}");
+        let b = Arc::clone(&board);
+        c.on_section(
+            section,
+            Box::new(move || {
+                let _ = b.post(&tag, &crate::primitives::wire::encode(&true));
+            }),
+        );
     }
     let receive_bn = || -> Result<MixerKeys<ark_bn254::Bn254>> { joined.from_driver() };
     let receive_bls = || -> Result<MixerKeys<ark_bls12_381::Bls12_381>> { joined.from_driver() };
@@ -417,14 +711,26 @@ pub fn run_party(cfg: &Config, mixer: Option<usize>, cut_at: &[String]) -> i32 {
         (Some(_), Curve::Bls12_381) => Dealing::ReceiveBls(&receive_bls),
     };
     let outcome = run(cfg, &mut c, &dealing).and_then(|_| {
-        let records = c.records();
-        c.publish(&records_tag(&name), &records)
+        // Its timers, and what its party posted, for the driver's report.
+        let mine = (c.records(), c.posted());
+        c.publish(&records_tag(&name), &mine)
     });
     match outcome {
         Ok(()) => {
             process::done();
             board.leave(Duration::from_secs(30));
+            if faults.exit_with_failure {
+                eprintln!("db-sm-rsm {name}: exits with a failure after its work (a fault)");
+                return 1;
+            }
             0
+        }
+        Err(Error::Stopped { party, step, why }) if party != name => {
+            // Another party failed (or fell silent): this one leaves without being blamed, so
+            // that the driver, which follows every step, names the party that failed.
+            eprintln!("db-sm-rsm {name}: {party} stopped the run at {step}: {why}");
+            board.leave(Duration::from_secs(5));
+            process::STOPPED_BY_ANOTHER
         }
         Err(e) => {
             eprintln!("db-sm-rsm {name}: {e}");
@@ -448,14 +754,73 @@ mod tests {
         assert_eq!(f.party, BOARD);
         let f: Fault = "cut:verifier@get_verfsigs".parse().unwrap();
         assert_eq!(f.kind, FaultKind::Cut);
+        let f: Fault = "stop:board@mixing".parse().unwrap();
+        assert_eq!((f.kind, f.party.as_str()), (FaultKind::Stop, BOARD));
+        let f: Fault = "exit:mixer-0@end".parse().unwrap();
+        assert_eq!(f.kind, FaultKind::Exit);
+        for ok in [
+            "partition:mixer-1@x",
+            "silent:verifier@x",
+            "forge:mixer-0@x",
+        ] {
+            assert!(ok.parse::<Fault>().is_ok(), "{ok}");
+        }
         for bad in [
             "kill:mixer@x",
             "cut:board@x",
+            "forge:board@x",
             "drop:mixer-1@x",
             "kill:mixer-1",
             "kill:mixer-1@",
+            "exit:mixer-0@mixing",
+            "kill:mixer-0@end",
         ] {
             assert!(bad.parse::<Fault>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn party_faults_reach_the_party_command_line() {
+        let cfg = Config {
+            n: 3,
+            m: 2,
+            curve: Curve::Bn254,
+            mode: crate::protocol::config::Mode::Fast,
+            security: crate::primitives::security::SecurityLevel::Bits128,
+            seed: None,
+            tamper: None,
+            test_keys: true,
+            key_cache: None,
+            secret_seed: None,
+        };
+        let faults: Vec<Fault> = ["cut:mixer-1@a", "exit:mixer-1@end", "kill:mixer-1@b"]
+            .iter()
+            .map(|f| f.parse().unwrap())
+            .collect();
+        let d = Deadline(Duration::from_secs(7));
+        let a = party_args(&cfg, 1, "mixer 1", &faults, d).join(" ");
+        assert!(
+            a.contains("--cut-at a") && a.contains("--exit-with-failure"),
+            "{a}"
+        );
+        assert!(a.contains("--timeout 7"), "{a}");
+        // The kill is the driver's: its section reaches no party.
+        assert!(!party_args(&cfg, 1, "mixer 1", &faults, d).contains(&"b".to_string()));
+        let a = party_args(&cfg, 1, "mixer 0", &faults, d).join(" ");
+        assert!(!a.contains("--cut-at"), "{a}");
+        assert_eq!(d.party(), Duration::from_millis(10_500));
+        // The default deadline grows with n and m and never falls below a minute.
+        let small = Deadline::derive(&cfg, 0.02).0;
+        assert_eq!(small.0, MIN_DEADLINE);
+        let big = Deadline::derive(
+            &Config {
+                n: 10_000,
+                m: 4,
+                ..cfg.clone()
+            },
+            0.02,
+        )
+        .0;
+        assert!(big.0 > Duration::from_secs(1000), "{:?}", big.0);
     }
 }

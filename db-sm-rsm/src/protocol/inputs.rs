@@ -27,7 +27,7 @@ use crate::proofs::plaintext::{PlaintextPok, PlaintextProof};
 use crate::proofs::sigma::{pkcomm_prove, PkcommProof};
 use crate::protocol::config::Config;
 use crate::protocol::setup::{Mixers, Public};
-use crate::protocol::steps::{driver_turn, mixers_check_section};
+use crate::protocol::steps::{driver_turn, mixers_check_section, Checked};
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::storage::{Column, ColumnWriter, CHUNK};
 use crate::transport::Ctx;
@@ -306,10 +306,10 @@ pub fn checking_inputs<E: Pairing>(
             "checking proofs of knowledge of input ciphertexts",
             "status_encs",
         ];
-        mixers_check_section(c, mixers, labels, |mx| {
+        mixers_check_section(c, mixers, labels, Checked::PerMixer, |k, _| {
             // A store that cannot be read is no verdict: the check fails.
-            all_distinct(inputs, mx.k).unwrap_or(false)
-                && input_proofs_hold(cfg, public, mx.k, inputs).unwrap_or(false)
+            all_distinct(inputs, k).unwrap_or(false)
+                && input_proofs_hold(cfg, public, k, inputs).unwrap_or(false)
         })
         .map(|_| ())
     })

@@ -18,7 +18,7 @@ use crate::protocol::config::Config;
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
     each_mixer, each_mixer_same, journaled, mixers_check_section, verifier_check_section,
-    verifier_turn,
+    verifier_turn, Checked,
 };
 use crate::transport::Ctx;
 use crate::Result;
@@ -86,9 +86,13 @@ pub(crate) fn check_verfsigs<E: Pairing, S: Scheme<E>>(
     scheme: &S,
     vs: &S::VerfSigs,
 ) -> Result<bool> {
-    mixers_check_section(c, mixers, S::LABELS.check_verfsigs, |mx| {
-        scheme.verfsigs_hold(public, vs, &mut mx.rng)
-    })
+    mixers_check_section(
+        c,
+        mixers,
+        S::LABELS.check_verfsigs,
+        Checked::Alike,
+        |_, rng| scheme.verfsigs_hold(public, vs, rng),
+    )
 }
 
 /// The three rounds of a distributed proof of knowledge over `n` entries (DPK_BB, DPK_BBS+),

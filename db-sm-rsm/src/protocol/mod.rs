@@ -5,6 +5,7 @@
 //! processes of a `tls` run (`distributed`). `docs/protocol.md` maps every report label to its
 //! function.
 
+pub mod audit;
 pub mod config;
 pub mod dbrsm;
 pub mod dbsm;

@@ -24,6 +24,7 @@ use crate::primitives::pedersen::CommitmentKey;
 use crate::primitives::security::Security;
 use crate::primitives::sharing::{self, TripleShare};
 use crate::primitives::thpaillier::{self, ThresholdPublicKey, ThresholdSecretShare};
+use crate::primitives::wire::encode;
 use crate::primitives::wire::Ark;
 use crate::proofs::elgamal_shuffle;
 use crate::proofs::paillier_shuffle::ShuffleStatement;
@@ -307,9 +308,7 @@ pub fn preprocessing<E: Pairing>(
             let keys = keys.ok_or_else(|| Error::Input("the dealer has no keys".into()))?;
             let mut dealer = party_rng(cfg, "dealer");
             let (dealt, secrets) = deal::<E>(cfg, c, keys, &mut dealer)?;
-            if c.networked_run() {
-                c.publish("preprocessing/keys", &dealt)?;
-            }
+            c.post("preprocessing/keys", &dealt)?;
             (dealt, Some(dealer), secrets)
         } else {
             let mut dealt: DealtKeys<E> = c.fetch("preprocessing/keys")?;
@@ -352,6 +351,8 @@ pub fn preprocessing<E: Pairing>(
                 permutation_commitments(cfg, c, &dealt.gens, &dealt.th, dealer, &mut mixers)?;
             let mut run_id = [0u8; 32];
             rand::RngCore::fill_bytes(dealer, &mut run_id);
+            // What a tls run posts here (the status beside the identifier).
+            c.account("preprocessing/run id", encode(&(true, run_id)).len());
             ((ck, ck_fo, permcomms), run_id)
         };
         let public = Public {
@@ -573,8 +574,8 @@ fn permutation_commitments<E: Pairing>(
     let label = "creating proof of knowledge of permutation commitment opening";
     // One step of the dealer and every mixer (as upstream, one timer): journaled with each
     // mixer's secrets and the position of its stream, which a resumed run puts back.
-    let (keys, ok, secrets) = journaled(r, None, label, dealer, |r, dealer| {
-        r.time_plain(label, || -> Result<_> {
+    let (keys, ok, (secrets, proof_lens)) = journaled(r, None, label, dealer, |r, dealer| {
+        let (keys, ok, secrets, proofs) = r.time_plain(label, || -> Result<_> {
             let ck = CommitmentKey::new(gens, cfg.n, dealer);
             let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
             let mut permcomms = Vec::with_capacity(mixers.m());
@@ -591,13 +592,24 @@ fn permutation_commitments<E: Pairing>(
                 .zip(&proofs)
                 .map(|(a, p)| verify_perm(gens, &ck, a, p).is_ok())
                 .collect();
-            Ok(((ck, ck_fo, permcomms), oks.into_iter().all(|b| b), secrets))
-        })
+            let ok = oks.into_iter().all(|b| b);
+            Ok(((ck, ck_fo, permcomms), ok, secrets, proofs))
+        })?;
+        // What a tls run posts of each mixer's proof, measured outside the timer.
+        let proof_lens: Vec<u64> = proofs.iter().map(|p| encode(p).len() as u64).collect();
+        Ok((keys, ok, (secrets, proof_lens)))
     })?;
     for (mx, (perm, s, pos)) in mixers.hosted_mut().zip(secrets) {
         mx.perm = perm;
         mx.s = s.0;
         mx.rng.set_word_pos(pos);
+    }
+    // What a tls run posts of this step: the dealer's keys, each mixer's commitment and proof.
+    let keys_len = encode(&keys.0).len() + encode(&keys.1).len();
+    r.account("preprocessing/commitment keys", keys_len);
+    for (k, (a, p)) in keys.2.iter().zip(&proof_lens).enumerate() {
+        let len = encode(a).len() + *p as usize;
+        r.account(&format!("preprocessing/permcomm/mixer {k}"), len);
     }
     r.status("status_permcomm", ok);
     Ok(keys)
@@ -679,7 +691,15 @@ fn networked_permutation_commitments<E: Pairing>(
                 c.publish("preprocessing/run id", &(ok, run_id))?;
                 (ok, run_id)
             }
-            None => c.fetch("preprocessing/run id")?,
+            None => {
+                let (ok, run_id): (bool, RunId) = c.fetch("preprocessing/run id")?;
+                // An auditor checks every proof itself rather than take the dealer's word.
+                let ok = crate::protocol::audit::recheck(c, label, ok, || {
+                    made.par_iter()
+                        .all(|(a, p)| verify_perm(gens, &keys.0, a, p).is_ok())
+                });
+                (ok, run_id)
+            }
         };
         let permcomms = made.into_iter().map(|(a, _)| a).collect();
         Ok((keys.0, keys.1, permcomms, run_id, ok))

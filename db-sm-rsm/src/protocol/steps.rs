@@ -15,6 +15,13 @@
 //! reads it back instead of doing the step again. A step changes nothing but what it returns
 //! and its party's random stream, so that reading back its value and setting the stream to
 //! where it was is the same as running it.
+//!
+//! An auditor ([`crate::protocol::audit`]) hosts no party and reads every post from a board's
+//! record: where the parties check, it runs every check itself on the public data (every
+//! mixer's part, the verifier's proofs), compares what each party's verdict should have been with
+//! the verdict it posted, and takes its own result as the status; a value every mixer computes
+//! alike it computes too, and compares with the one posted. Only a check of secret data (a
+//! mixer's decryption of its own share ciphertexts) leaves it the parties' verdicts.
 
 use ark_ec::pairing::Pairing;
 use ark_ff::PrimeField;
@@ -22,9 +29,9 @@ use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
 use crate::measurement::report::Party;
-use crate::primitives::wire::Wire;
+use crate::primitives::wire::{encode, Wire};
 use crate::protocol::setup::{Mixer, Mixers, Verifier};
-use crate::transport::Ctx;
+use crate::transport::{AuditRow, Ctx};
 use crate::Result;
 
 /// What a step may draw from: a party's random stream, which a resumed step sets to where the
@@ -87,6 +94,12 @@ where
     let pos = who.stream().map(|r| r.get_word_pos());
     c.journal_step(&key, &value, pos, first)?;
     Ok(value)
+}
+
+/// The auditor's generator for the weights of batch checks: fresh from the operating system,
+/// never from the run's public seed (the provers must not know them).
+fn auditor_rng() -> ChaCha20Rng {
+    measure::seed::stream("db-sm-rsm/auditor", None)
 }
 
 /// Every mixer runs `f` on itself, timed as its leaf `label` over `total` entries (0: too short
@@ -264,6 +277,22 @@ where
     T: Wire + Clone + Send + 'static,
 {
     let m = mixers.m();
+    let tag = c.tag(Some(Party::Mixer(m - 1)), label);
+    if c.roles.auditor {
+        // Computed here too, and compared with the value the last mixer posted for the
+        // processes without a mixer.
+        let mine = c.time_plain(label, &f)?;
+        let posted: T = c.fetch(&tag)?;
+        let same = encode(&mine) == encode(&posted);
+        let who = Party::Mixer(m - 1).to_string();
+        c.audit(AuditRow::new(
+            c.step(),
+            label,
+            Some(same),
+            vec![(who, same)],
+        ));
+        return Ok(mine);
+    }
     let mut got = None;
     for k in 0..m {
         if mixers.get(k).is_some() {
@@ -275,7 +304,6 @@ where
             c.remote(Party::Mixer(k), label);
         }
     }
-    let tag = c.tag(Some(Party::Mixer(m - 1)), label);
     match got {
         Some(v) => {
             if mixers.get(m - 1).is_some() {
@@ -334,51 +362,121 @@ where
         .collect()
 }
 
+/// Every party's verdict on the step `label`, in `parties` order: this process's are given (and
+/// posted), the others' read from the board.
+fn verdicts(
+    c: &mut Ctx,
+    label: &str,
+    parties: &[Party],
+    mine: Vec<(Party, bool)>,
+) -> Result<Vec<(Party, bool)>> {
+    let verdict = format!("{label}/verdict");
+    for (p, ok) in &mine {
+        let tag = c.tag(Some(*p), &verdict);
+        let posted = *ok != c.lies();
+        c.post(&tag, &posted)?;
+    }
+    parties
+        .iter()
+        .map(|p| match mine.iter().find(|(q, _)| q == p) {
+            Some(&(_, ok)) => Ok((*p, ok)),
+            None => {
+                let tag = c.tag(Some(*p), &verdict);
+                Ok((*p, c.fetch::<bool>(&tag)?))
+            }
+        })
+        .collect()
+}
+
 /// The AND of every party's verdict on the step `label`: this process's are given (and posted),
-/// the others' read from the board.
+/// the others' read from the board. An auditor, which cannot recheck what this step checked
+/// (secret data), records the verdicts it takes.
 pub(crate) fn agree(
     c: &mut Ctx,
     label: &str,
     parties: &[Party],
     mine: Vec<(Party, bool)>,
 ) -> Result<bool> {
-    let verdict = format!("{label}/verdict");
-    let mut all = true;
-    for (p, ok) in &mine {
-        let tag = c.tag(Some(*p), &verdict);
-        c.post(&tag, ok)?;
-        all &= ok;
+    let all = verdicts(c, label, parties, mine)?;
+    let ok = all.iter().all(|(_, ok)| *ok);
+    if c.roles.auditor {
+        let posted = all.iter().map(|(p, ok)| (p.to_string(), *ok)).collect();
+        c.audit(AuditRow::new(c.step(), label, None, posted));
     }
-    for p in parties {
-        if !mine.iter().any(|(q, _)| q == p) {
-            let tag = c.tag(Some(*p), &verdict);
-            all &= c.fetch::<bool>(&tag)?;
-        }
+    Ok(ok)
+}
+
+/// The auditor's side of the check `label`: every party's verdict read from the record and set
+/// beside the verdict it should have posted (`expected`, recomputed here); the AND of the
+/// recomputed verdicts is the status.
+fn audit_check(
+    c: &mut Ctx,
+    label: &str,
+    parties: &[Party],
+    expected: impl Fn(Party) -> bool,
+) -> Result<bool> {
+    let posted = verdicts(c, label, parties, Vec::new())?;
+    let ok = parties.iter().all(|p| expected(*p));
+    let rows = posted
+        .iter()
+        .map(|(p, v)| (p.to_string(), *v == expected(*p)))
+        .collect();
+    c.audit(AuditRow::new(c.step(), label, Some(ok), rows));
+    Ok(ok)
+}
+
+/// Mixer k's index.
+fn mixer_index(p: Party) -> usize {
+    match p {
+        Party::Mixer(k) => k,
+        Party::Verifier => usize::MAX,
     }
-    Ok(all)
 }
 
 pub(crate) fn all_mixers(m: usize) -> Vec<Party> {
     (0..m).map(Party::Mixer).collect()
 }
 
-/// Every mixer runs the same check, timed as its leaf `label`: true iff every mixer's check
-/// passed. All mixers check, whatever the others found.
+/// Whether a check that every mixer runs depends on the mixer (its own share ciphertexts) or is
+/// the same for all (the verifier's signatures): an auditor runs the latter once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Checked {
+    /// `check(k, ..)` differs with k.
+    PerMixer,
+    /// `check(k, ..)` is the same for every k.
+    Alike,
+}
+
+/// Every mixer runs the same check, `check(k, its generator)`, timed as its leaf `label`: true
+/// iff every mixer's check passed. All mixers check, whatever the others found.
 pub(crate) fn each_mixer_checks<E>(
     c: &mut Ctx,
     mixers: &mut Mixers<E>,
     label: &str,
-    mut check: impl FnMut(&mut Mixer<E>) -> bool,
+    checked: Checked,
+    mut check: impl FnMut(usize, &mut ChaCha20Rng) -> bool,
 ) -> Result<bool>
 where
     E: Pairing,
 {
-    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, 0, |mx| check(mx))?
-        .into_iter()
-        .enumerate()
-        .filter_map(|(k, ok)| ok.map(|ok| (Party::Mixer(k), ok)))
-        .collect();
-    agree(c, label, &all_mixers(mixers.m()), mine)
+    let m = mixers.m();
+    if c.roles.auditor {
+        let mut rng = auditor_rng();
+        let results: Vec<bool> = c.time_plain(label, || match checked {
+            Checked::PerMixer => (0..m).map(|k| check(k, &mut rng)).collect(),
+            Checked::Alike => vec![check(0, &mut rng); m],
+        });
+        return audit_check(c, label, &all_mixers(m), |p| results[mixer_index(p)]);
+    }
+    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, 0, |mx| {
+        let k = mx.k;
+        check(k, &mut mx.rng)
+    })?
+    .into_iter()
+    .enumerate()
+    .filter_map(|(k, ok)| ok.map(|ok| (Party::Mixer(k), ok)))
+    .collect();
+    agree(c, label, &all_mixers(m), mine)
 }
 
 /// Each mixer checks what every other mixer published: for mixer j, `check(k)` for every
@@ -395,6 +493,23 @@ where
     E: Pairing,
 {
     let m = mixers.m();
+    if c.roles.auditor {
+        // Every mixer's part checked once; mixer j's verdict covers every part but its own.
+        let results: Vec<bool> = c.time_plain_entries(label, m, || {
+            (0..m)
+                .into_par_iter()
+                .map(|k| {
+                    let ok = check(k);
+                    crate::primitives::counters::tick(1);
+                    ok
+                })
+                .collect()
+        });
+        return audit_check(c, label, &all_mixers(m), |p| {
+            let j = mixer_index(p);
+            (0..m).filter(|k| *k != j).all(|k| results[k])
+        });
+    }
     let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, m - 1, |mx| {
         let j = mx.k;
         (0..m).into_par_iter().filter(|k| *k != j).all(|k| {
@@ -542,13 +657,14 @@ pub(crate) fn mixers_check_section<E>(
     c: &mut Ctx,
     mixers: &mut Mixers<E>,
     [section, label, status]: [&str; 3],
-    check: impl FnMut(&mut Mixer<E>) -> bool,
+    checked: Checked,
+    check: impl FnMut(usize, &mut ChaCha20Rng) -> bool,
 ) -> Result<bool>
 where
     E: Pairing,
 {
     let ok = c.section(section, crate::measurement::report::Totals::Mixers, |c| {
-        each_mixer_checks(c, mixers, label, check)
+        each_mixer_checks(c, mixers, label, checked, check)
     })?;
     c.status(status, ok);
     Ok(ok)
@@ -563,6 +679,10 @@ pub(crate) fn verifier_check_section(
     check: impl FnOnce() -> bool,
 ) -> Result<bool> {
     let ok = c.section(section, crate::measurement::report::Totals::Verifier, |c| {
+        if c.roles.auditor {
+            let ok = c.time_plain_entries(label, total, check);
+            return audit_check(c, label, &[Party::Verifier], |_| ok);
+        }
         let mine = if c.roles.verifier {
             let ok = journaled(c, Some(Party::Verifier), label, &mut NoStream, |c, _| {
                 Ok(c.time_entries(Party::Verifier, label, total, check))

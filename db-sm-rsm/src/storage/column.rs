@@ -25,7 +25,7 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use super::{store, Store};
-use crate::primitives::wire::{decode, Wire};
+use crate::primitives::wire::{decode, encode, Wire};
 use crate::{Error, Result};
 
 /// Values per chunk of the chunked steps.
@@ -365,16 +365,20 @@ impl<T: Wire> Iterator for Chunks<T> {
 }
 
 /// How a column is encoded: as its values (a post), as a reference to its file (the journal),
-/// or as its content's digest alone (the transcript).
+/// as its content's digest alone (the transcript), or as its length only while the bytes of its
+/// values are counted ([`encoded_len`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Encoding {
     Values,
     Reference,
     Digest,
+    Counted,
 }
 
 thread_local! {
     static ENCODING: std::cell::Cell<Encoding> = const { std::cell::Cell::new(Encoding::Values) };
+    /// The bytes of column values left out of an encoding made by [`encoded_len`].
+    static LEFT_OUT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 fn encoding_as<R>(e: Encoding, f: impl FnOnce() -> R) -> R {
@@ -394,6 +398,15 @@ pub fn as_references<R>(f: impl FnOnce() -> R) -> R {
 /// transcript digests: the same values give the same bytes wherever they are kept).
 pub fn as_digests<R>(f: impl FnOnce() -> R) -> R {
     encoding_as(Encoding::Digest, f)
+}
+
+/// The length of `x`'s encoding as values (what a post of it takes) without reading a column's
+/// values: a column counts as its file's bytes less their length prefixes.
+pub fn encoded_len<T: Wire>(x: &T) -> usize {
+    let before = LEFT_OUT.with(|c| c.replace(0));
+    let head = encoding_as(Encoding::Counted, || encode(x)).len();
+    let left_out = LEFT_OUT.with(|c| c.replace(before));
+    head + left_out as usize
 }
 
 /// A column travels as the list of its values: the count, then each value; in the journal
@@ -416,6 +429,11 @@ impl<T: Wire> Wire for Column<T> {
             Encoding::Digest => {
                 self.len().put(out);
                 self.file.sha256.put(out);
+                return;
+            }
+            Encoding::Counted => {
+                self.len().put(out);
+                LEFT_OUT.with(|c| c.set(c.get() + self.encoded_bytes()));
                 return;
             }
         }
@@ -478,6 +496,10 @@ mod tests {
         assert_eq!(doubled.load().unwrap()[2499], values[2499].clone() * 2u32);
         // The same bytes as the list, and back.
         assert_eq!(encode(&col), encode(&values));
+        // Its post's length, counted without reading the values, nested in other values too.
+        assert_eq!(encoded_len(&col), encode(&values).len());
+        let pair = (7u64, col.clone());
+        assert_eq!(encoded_len(&pair), encode(&(7u64, values.clone())).len());
         let back: Column<Integer> = decode(&encode(&values)).unwrap();
         assert_eq!(back.load().unwrap(), values);
     }

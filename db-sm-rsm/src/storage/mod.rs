@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 
 use crate::{Error, Result};
 
-pub use column::{as_digests, as_references, Column, ColumnWriter, CHUNK};
+pub use column::{as_digests, as_references, encoded_len, Column, ColumnWriter, CHUNK};
 pub use journal::Journal;
 
 /// The directory of a run's files.

@@ -1,14 +1,29 @@
 //! The bulletin board: an append-only list of posts that every party reads, over TLS 1.3 links
-//! with pinned certificates ([`tls_link`]).
+//! with pinned certificates ([`tls_link`]), written to a record file as it grows
+//! ([`crate::transport::record`]).
 //!
-//! A party posts a value under a tag (`"main/mixing/.../mixer 2"`); the board appends it and
-//! pushes it to every other party, which keeps it until it asks for that tag
-//! ([`BoardClient::fetch`]). A tag is posted once: a second post under it is a protocol
-//! violation of its author. A party that disconnects without saying goodbye is *gone*: the
-//! board tells every other party, whose waiting fetches then fail with the party's name, so a
-//! killed mixer or a cut link stops the whole run at once instead of leaving parties waiting.
-//! When the board itself disappears, every party's link breaks and its fetches fail with
-//! "bulletin board".
+//! A party posts a value under a tag (`"main/mixing/.../mixer 2"`); the board checks that the
+//! sender owns the tag ([`roster::owner`]), appends the post to its record and pushes it to every
+//! other party, which keeps it until it asks for that tag ([`BoardClient::fetch`]). A tag is
+//! posted once. A post under another party's tag, a second post under a tag, a malformed frame,
+//! a shut-down asked for by anyone but the driver, or a link that breaks without a goodbye makes
+//! the sender *gone*: the board tells every other party, whose waiting fetches then fail with the
+//! sender's name, so a misbehaving, killed or cut-off party stops the whole run at once instead
+//! of leaving the others waiting or being blamed for it. When the board itself disappears, every
+//! party's link breaks and its fetches fail with "bulletin board".
+//!
+//! **Who connects.** Only the roster's certificates complete a handshake. Each connection's
+//! handshake runs on a thread of its own within a time limit, so a connection that never speaks,
+//! speaks garbage, or comes and goes (a port scan) costs the board one short-lived thread and
+//! holds up nobody; at most [`MAX_HANDSHAKES`] wait at once, later ones are closed unanswered. A
+//! roster member connects once; a second connection with its certificate is closed. A member
+//! that joins after posts were made gets them from the record file, so the board keeps no post
+//! once it has been passed on.
+//!
+//! **Deadlines.** A party's fetch waits at most its deadline, then fails naming the party that
+//! owns the tag it waited for. The board's sends to a party that takes no data for that long
+//! fail, which makes that party gone; TCP keepalive breaks the links of a party cut off from the
+//! network ([`tls_link::KEEPALIVE`]).
 //!
 //! Frames on a link (little-endian counts, [`crate::primitives::wire`] strings):
 //!
@@ -16,7 +31,7 @@
 //! | --- | --- | --- |
 //! | party → board | 1 post | tag, body |
 //! | party → board | 2 goodbye | |
-//! | party → board | 3 shut down (the driver, at the end) | |
+//! | party → board | 3 shut down (the driver only, at the end) | |
 //! | board → party | 1 post | author, tag, body |
 //! | board → party | 4 gone | party, reason |
 //!
@@ -27,11 +42,13 @@
 //! author read the one before and each crossing the network twice (to the board, from the
 //! board), all inside one section: that section cannot end sooner than d round trips after it
 //! began, whatever the parties computed meanwhile. The deepest post read in a section is its
-//! `hops`; times the round trip, its network floor.
+//! `hops`; times the round trip, its network floor. The board flushes its record whenever a post
+//! of a later epoch arrives: at the end of every section.
 
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::net::TcpListener;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -39,6 +56,8 @@ use std::time::{Duration, Instant};
 use tls_link::{Identity, Link};
 
 use crate::primitives::wire::Wire;
+use crate::transport::record;
+use crate::transport::roster::{self, Roster, DRIVER};
 
 const POST: u8 = 1;
 const GOODBYE: u8 = 2;
@@ -47,6 +66,9 @@ const GONE: u8 = 4;
 
 /// The name the board goes by in failures.
 pub const BOARD: &str = "bulletin board";
+
+/// Connections whose handshake may be under way at once; more are closed unanswered.
+pub const MAX_HANDSHAKES: usize = 64;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -59,6 +81,12 @@ fn frame(kind: u8, strings: &[&str], body: &[u8]) -> Vec<u8> {
     }
     f.extend_from_slice(body);
     f
+}
+
+/// Bytes of a post's frame under `tag` with a body of `body` bytes: its kind, the tag (a count
+/// and the text), the stamp and the body. What a party sends for each post, TLS records aside.
+pub fn frame_bytes(tag: &str, body: usize) -> u64 {
+    (1 + 8 + tag.len() + STAMP + body) as u64
 }
 
 /// Splits a frame into its kind, `n` strings and the body that follows.
@@ -89,14 +117,33 @@ impl std::fmt::Display for Failure {
 
 // ---- the board ------------------------------------------------------------------------------
 
+/// How long the board waits for a connection's handshake, and for a party to take the posts
+/// pushed to it.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The handshake of one connection.
+    pub handshake: Duration,
+    /// One send to a party (a party that takes no data for this long is gone).
+    pub send: Duration,
+}
+
 struct BoardState {
-    /// Every post so far, as the frame pushed to readers, with its author.
-    log: Vec<(String, Arc<Vec<u8>>)>,
+    roster: Roster,
     tags: HashSet<String>,
     /// Each connected party's outgoing queue.
     readers: HashMap<String, Sender<Arc<Vec<u8>>>>,
-    /// Parties connected and not yet gone or left.
-    present: usize,
+    /// Members that have connected (once each).
+    joined: HashSet<String>,
+    /// The record of every post; `None` once closed.
+    record: Option<record::Writer>,
+    /// The latest epoch of any post: a later one means a section ended (flush the record).
+    epoch: u32,
+    /// Why the board ends, once it does.
+    ending: Option<String>,
+    /// The first party gone, for the record's close.
+    first_gone: Option<String>,
+    /// The first gone notice, for a party that joins after it was sent.
+    first_notice: Option<Arc<Vec<u8>>>,
 }
 
 impl BoardState {
@@ -107,72 +154,219 @@ impl BoardState {
             }
         }
     }
+
+    /// `name` leaves (Ok) or is gone (Err: every other party is told why). Only its first
+    /// departure counts.
+    fn depart(&mut self, name: &str, outcome: Result<(), String>) {
+        if self.readers.remove(name).is_none() {
+            return;
+        }
+        if let Err(why) = outcome {
+            let gone = Arc::new(frame(GONE, &[name, &why], &[]));
+            self.push_to_others(name, &gone);
+            self.first_notice.get_or_insert(gone);
+            self.first_gone
+                .get_or_insert(format!("{name} is gone: {why}"));
+        }
+        if self.readers.is_empty() && self.joined.len() == self.roster.len() {
+            self.ending.get_or_insert("every party left".into());
+        }
+    }
+
+    /// Files `body` of `author` under `tag` in the record and passes it on; the reason to refuse
+    /// it otherwise.
+    fn file(&mut self, author: &str, tag: &str, body: &[u8]) -> Result<(), String> {
+        let owner = roster::owner(tag);
+        if owner != author {
+            return Err(format!("posted under {tag:?}, a tag of {owner}'s"));
+        }
+        if !self.tags.insert(tag.to_string()) {
+            return Err(format!("posted {tag:?} a second time"));
+        }
+        let Some(rec) = self.record.as_mut() else {
+            // The board is closing: nothing more goes on the record or to anybody.
+            return Ok(());
+        };
+        // A post of a later epoch: every section before it has ended.
+        let epoch = body
+            .get(..4)
+            .map_or(0, |b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
+        let written = if epoch > self.epoch {
+            self.epoch = epoch;
+            rec.flush().and_then(|()| rec.post(author, tag, body))
+        } else {
+            rec.post(author, tag, body)
+        };
+        if let Err(e) = written {
+            self.fail_board(format!("it could not write its record ({e})"));
+            return Ok(());
+        }
+        let out = Arc::new(frame(POST, &[author, tag], body));
+        self.push_to_others(author, &out);
+        Ok(())
+    }
+
+    /// The board itself fails: every party is told, and the board ends.
+    fn fail_board(&mut self, why: String) {
+        let gone = Arc::new(frame(GONE, &[BOARD, &why], &[]));
+        self.push_to_others(BOARD, &gone);
+        self.first_notice.get_or_insert(gone);
+        self.ending
+            .get_or_insert(format!("the board failed: {why}"));
+    }
 }
 
-/// Serves the board on `listener` for the parties named with their certificates, until every
-/// one of them has left or is gone, or the driver asks it to shut down.
+type Done = (Mutex<bool>, Condvar);
+
+fn finish(done: &Done) {
+    *lock(&done.0) = true;
+    done.1.notify_all();
+}
+
+/// Serves the board on `listener` for the members of `roster`, writing every post to `record`,
+/// until every member has joined and left, or the driver asks it to shut down. Returns the
+/// record's final path.
 pub fn serve(
     listener: TcpListener,
     id: &Identity,
-    parties: Vec<(String, tls_link::Certificate<'static>)>,
-) -> io::Result<()> {
-    let config = tls_link::server_config(id, parties.iter().map(|(_, c)| c.clone()).collect())?;
+    roster: Roster,
+    record: record::Writer,
+    limits: Limits,
+) -> io::Result<std::path::PathBuf> {
+    let config = tls_link::server_config(id, roster.certificates())?;
+    listener.set_nonblocking(true)?;
     let state = Arc::new(Mutex::new(BoardState {
-        log: Vec::new(),
+        roster,
         tags: HashSet::new(),
         readers: HashMap::new(),
-        present: 0,
+        joined: HashSet::new(),
+        record: Some(record),
+        epoch: 0,
+        ending: None,
+        first_gone: None,
+        first_notice: None,
     }));
-    let done = Arc::new((Mutex::new(false), Condvar::new()));
-    let mut handles = Vec::new();
-    for _ in 0..parties.len() {
-        let link = Arc::new(Link::accept(&listener, config.clone())?);
-        let cert = link
-            .peer_cert()
-            .ok_or_else(|| io::Error::other("a party connected without a certificate"))?;
-        let name = parties
-            .iter()
-            .find(|(_, c)| *c == cert)
-            .map(|(n, _)| n.clone())
-            .ok_or_else(|| io::Error::other("a certificate of no party"))?;
-        let (tx, rx) = channel::<Arc<Vec<u8>>>();
-        {
-            let mut st = lock(&state);
-            // Everything posted before the party joined, then whatever follows.
-            for (author, f) in &st.log {
-                if *author != name {
-                    let _ = tx.send(f.clone());
+    let done: Arc<Done> = Arc::new((Mutex::new(false), Condvar::new()));
+    let handshaking = Arc::new(AtomicUsize::new(0));
+    let mut refused = 0usize;
+    loop {
+        if lock(&state).ending.is_some() {
+            break;
+        }
+        match listener.accept() {
+            Ok((socket, _)) => {
+                if handshaking.load(Ordering::SeqCst) >= MAX_HANDSHAKES {
+                    refused += 1;
+                    continue;
+                }
+                handshaking.fetch_add(1, Ordering::SeqCst);
+                let (state, done, handshaking) = (state.clone(), done.clone(), handshaking.clone());
+                let config = config.clone();
+                std::thread::spawn(move || {
+                    let link = Link::accept_socket(socket, config, limits.handshake);
+                    handshaking.fetch_sub(1, Ordering::SeqCst);
+                    if let Ok(link) = link {
+                        join(&state, &done, link, limits);
+                    }
+                });
+            }
+            Err(_) => {
+                // Nothing to accept (or a connection reset before it was accepted): wait a
+                // little, or less if a party's thread ends the board meanwhile.
+                let (flag, cv) = &*done;
+                let g = lock(flag);
+                if !*g {
+                    let _ = cv.wait_timeout(g, Duration::from_millis(10));
                 }
             }
-            st.readers.insert(name.clone(), tx);
-            st.present += 1;
         }
-        let writer = {
-            let link = link.clone();
-            std::thread::spawn(move || {
-                for f in rx {
-                    if link.send(&f).is_err() {
-                        break;
-                    }
-                }
-            })
-        };
-        let reader = {
-            let (state, done, link, name) = (state.clone(), done.clone(), link, name);
-            std::thread::spawn(move || serve_party(&state, &done, &link, &name))
-        };
-        handles.push((writer, reader));
     }
-    let (flag, cv) = &*done;
-    let mut finished = lock(flag);
-    while !*finished {
-        finished = cv.wait(finished).unwrap_or_else(|e| e.into_inner());
+    if refused > 0 {
+        eprintln!("db-sm-rsm bulletin board: {refused} connections closed unanswered (too many handshakes at once)");
     }
-    Ok(())
+    // Give the writers a moment to deliver what is queued (a goodbye, a gone notice).
+    std::thread::sleep(Duration::from_millis(50));
+    let (record, reason) = {
+        let mut st = lock(&state);
+        let mut reason = st.ending.clone().unwrap_or_default();
+        if let Some(g) = &st.first_gone {
+            reason = format!("{reason} ({g})");
+        }
+        (st.record.take(), reason)
+    };
+    finish(&done);
+    let record = record.ok_or_else(|| io::Error::other("the record was closed twice"))?;
+    record.close(&reason)
 }
 
-/// Reads one party's frames until it leaves, is gone, or asks the board to shut down.
-fn serve_party(state: &Mutex<BoardState>, done: &(Mutex<bool>, Condvar), link: &Link, name: &str) {
+/// A handshake completed: the member presenting the certificate joins (once), gets every post
+/// made so far from the record, then every later one, and is served until it leaves.
+fn join(state: &Arc<Mutex<BoardState>>, done: &Arc<Done>, link: Link, limits: Limits) {
+    let Some(cert) = link.peer_cert() else {
+        return;
+    };
+    let (tx, rx) = channel::<Arc<Vec<u8>>>();
+    let name = {
+        let mut st = lock(state);
+        let Some(name) = st.roster.name_of(&cert).map(str::to_string) else {
+            return;
+        };
+        if st.ending.is_some() {
+            return;
+        }
+        if !st.joined.insert(name.clone()) {
+            eprintln!("db-sm-rsm bulletin board: a second connection of {name} was closed");
+            return;
+        }
+        if let Some(rec) = st.record.as_mut() {
+            let upto = rec.entries();
+            let backlog = rec
+                .flush()
+                .and_then(|()| record::posts_so_far(rec.partial(), upto));
+            match backlog {
+                Ok(posts) => {
+                    for (author, tag, body) in posts {
+                        if author != name {
+                            let _ = tx.send(Arc::new(frame(POST, &[&author, &tag], &body)));
+                        }
+                    }
+                }
+                Err(e) => st.fail_board(format!("it could not read its record back ({e})")),
+            }
+        }
+        // A party gone before this one joined: it learns of it at once.
+        if let Some(notice) = &st.first_notice {
+            let _ = tx.send(notice.clone());
+        }
+        st.readers.insert(name.clone(), tx);
+        name
+    };
+    let _ = link.set_write_timeout(Some(limits.send));
+    let link = Arc::new(link);
+    {
+        let (link, state, name) = (link.clone(), state.clone(), name.clone());
+        std::thread::spawn(move || {
+            for f in rx {
+                if let Err(e) = link.send(&f) {
+                    let why = format!(
+                        "it took none of the board's posts for {:?} ({e})",
+                        limits.send
+                    );
+                    lock(&state).depart(&name, Err(why));
+                    link.shutdown();
+                    break;
+                }
+            }
+        });
+    }
+    serve_party(state, &link, &name);
+    if lock(state).ending.is_some() {
+        finish(done);
+    }
+}
+
+/// Reads one party's frames until it leaves, is gone, or (the driver) shuts the board down.
+fn serve_party(state: &Mutex<BoardState>, link: &Link, name: &str) {
     let outcome: Result<bool, String> = loop {
         let f = match link.recv() {
             Ok(f) => f,
@@ -184,38 +378,32 @@ fn serve_party(state: &Mutex<BoardState>, done: &(Mutex<bool>, Condvar), link: &
         };
         match kind {
             POST => {
-                let tag = &strings[0];
-                let mut st = lock(state);
-                if !st.tags.insert(tag.clone()) {
-                    break Err(format!("posted {tag:?} a second time"));
+                if let Err(why) = lock(state).file(name, &strings[0], body) {
+                    break Err(why);
                 }
-                let out = Arc::new(frame(POST, &[name, tag], body));
-                st.push_to_others(name, &out);
-                st.log.push((name.to_string(), out));
             }
             GOODBYE => break Ok(false),
-            SHUT_DOWN => break Ok(true),
+            SHUT_DOWN if name == DRIVER => break Ok(true),
+            SHUT_DOWN => {
+                break Err("asked the board to shut down, which only the driver may".into())
+            }
             other => break Err(format!("sent a frame of unknown kind {other}")),
         }
     };
     let mut st = lock(state);
-    st.readers.remove(name);
-    st.present -= 1;
-    let shut_down = match outcome {
-        Ok(shut) => shut,
-        Err(why) => {
-            let gone = Arc::new(frame(GONE, &[name, &why], &[]));
-            st.push_to_others(name, &gone);
-            false
+    match outcome {
+        Ok(true) => {
+            st.depart(name, Ok(()));
+            st.ending
+                .get_or_insert("the driver shut the board down".into());
         }
-    };
-    if shut_down || st.present == 0 {
-        // Give the writers a moment to deliver what is queued (a goodbye, a gone notice).
-        drop(st);
-        std::thread::sleep(Duration::from_millis(50));
-        let (flag, cv) = done;
-        *lock(flag) = true;
-        cv.notify_all();
+        Ok(false) => st.depart(name, Ok(())),
+        Err(why) => {
+            st.depart(name, Err(why));
+            drop(st);
+            // Nothing more is read from a party that is gone.
+            link.shutdown();
+        }
     }
 }
 
@@ -224,6 +412,8 @@ fn serve_party(state: &Mutex<BoardState>, done: &(Mutex<bool>, Condvar), link: &
 struct Inbox {
     posts: HashMap<String, Vec<u8>>,
     failure: Option<Failure>,
+    /// The link has ended (the board closed it, or it broke).
+    closed: bool,
     /// Bytes of the posts received, by author (frame bodies).
     received_by: HashMap<String, u64>,
 }
@@ -235,6 +425,8 @@ pub struct BoardClient {
     link: Arc<Link>,
     inbox: Arc<(Mutex<Inbox>, Condvar)>,
     clock: Mutex<Clock>,
+    /// How long one fetch waits.
+    deadline: Duration,
 }
 
 /// What one fetch cost: the bytes of the frame and how long the party waited for it.
@@ -249,7 +441,7 @@ pub struct Fetched {
 }
 
 /// Bytes of the stamp in front of every post's body: epoch and depth, 32 bits each.
-const STAMP: usize = 8;
+pub const STAMP: usize = 8;
 
 /// A party's place in the chains of posts: its epoch and the deepest post of that epoch it has
 /// read.
@@ -260,21 +452,23 @@ struct Clock {
 }
 
 impl BoardClient {
-    /// Connects party `name` to the board at `addr` that presents `board_cert`.
+    /// Connects party `name` to the board at `addr` that presents `board_cert`. Each fetch waits
+    /// at most `deadline`, and so does each post for the board to take it.
     pub fn connect(
         name: &str,
         id: &Identity,
         addr: std::net::SocketAddr,
         board_cert: tls_link::Certificate<'static>,
+        deadline: Duration,
     ) -> io::Result<BoardClient> {
-        let link = Arc::new(Link::connect(
-            addr,
-            tls_link::client_config(id, vec![board_cert])?,
-        )?);
+        let link = Link::connect(addr, tls_link::client_config(id, vec![board_cert])?)?;
+        link.set_write_timeout(Some(deadline))?;
+        let link = Arc::new(link);
         let inbox = Arc::new((
             Mutex::new(Inbox {
                 posts: HashMap::new(),
                 failure: None,
+                closed: false,
                 received_by: HashMap::new(),
             }),
             Condvar::new(),
@@ -288,12 +482,18 @@ impl BoardClient {
             link,
             inbox,
             clock: Mutex::new(Clock::default()),
+            deadline,
         })
     }
 
     /// This party's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// How long one fetch waits.
+    pub fn deadline(&self) -> Duration {
+        self.deadline
     }
 
     /// Starts a new epoch: the party enters a section below `main`, where chains of posts
@@ -313,6 +513,7 @@ impl BoardClient {
         stamped.extend_from_slice(&(clock.depth + 1).to_le_bytes());
         stamped.extend_from_slice(body);
         let f = frame(POST, &[tag], &stamped);
+        debug_assert_eq!(f.len() as u64, frame_bytes(tag, body.len()));
         self.link.send(&f).map_err(|e| Failure {
             party: BOARD.into(),
             why: format!("{} could not post {tag:?}: {e}", self.name),
@@ -320,13 +521,18 @@ impl BoardClient {
         Ok(f.len() as u64)
     }
 
-    /// The post under `tag`, waiting for it; fails as soon as a party is gone or the board is.
+    /// The post under `tag`, waiting for it at most the deadline. Fails at once when a failure
+    /// has been seen (a party gone, the board gone), even if the post has arrived: the run has
+    /// stopped. When the deadline passes, fails naming the party that owns the tag.
     pub fn fetch(&self, tag: &str) -> Result<(Vec<u8>, Fetched), Failure> {
         let (m, cv) = &*self.inbox;
         let start = Instant::now();
         let mut waited = false;
         let mut inbox = lock(m);
         loop {
+            if let Some(f) = &inbox.failure {
+                return Err(f.clone());
+            }
             if let Some(stamped) = inbox.posts.remove(tag) {
                 let bytes = (1 + 8 + tag.len() + stamped.len()) as u64;
                 let waited_s = if waited {
@@ -344,11 +550,23 @@ impl BoardClient {
                     },
                 ));
             }
-            if let Some(f) = &inbox.failure {
-                return Err(f.clone());
+            let left = self.deadline.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                return Err(Failure {
+                    party: roster::owner(tag).to_string(),
+                    why: format!(
+                        "posted nothing under {tag:?} within the deadline of {} s (waited for by \
+                         {})",
+                        self.deadline.as_secs_f64(),
+                        self.name
+                    ),
+                });
             }
             waited = true;
-            inbox = cv.wait(inbox).unwrap_or_else(|e| e.into_inner());
+            inbox = cv
+                .wait_timeout(inbox, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
 
@@ -412,7 +630,7 @@ impl BoardClient {
         let (m, cv) = &*self.inbox;
         let deadline = Instant::now() + patience;
         let mut inbox = lock(m);
-        while inbox.failure.is_none() {
+        while !inbox.closed {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return;
@@ -424,7 +642,8 @@ impl BoardClient {
         }
     }
 
-    /// Asks the board to shut down (the driver, once it has every party's report).
+    /// Asks the board to shut down (the driver, once it has every party's report; from anyone
+    /// else the board refuses it and names the sender gone).
     pub fn shut_down_board(&self) {
         let _ = self.link.send(&frame(SHUT_DOWN, &[], &[]));
     }
@@ -471,6 +690,7 @@ fn receive(link: &Link, inbox: &(Mutex<Inbox>, Condvar)) {
                     party: BOARD.into(),
                     why: format!("the link to the board broke ({e})"),
                 });
+                ib.closed = true;
                 cv.notify_all();
                 return;
             }
@@ -482,48 +702,104 @@ fn receive(link: &Link, inbox: &(Mutex<Inbox>, Condvar)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::TcpStream;
 
-    type Server = std::thread::JoinHandle<io::Result<()>>;
+    type Server = std::thread::JoinHandle<io::Result<std::path::PathBuf>>;
 
-    /// A board serving the driver and two mixers, and their connected clients.
-    fn start() -> (Vec<BoardClient>, Server) {
-        let names = ["driver", "mixer 0", "mixer 1"];
-        let board = Identity::generate().unwrap();
-        let ids: Vec<Identity> = names
+    /// A board serving the driver and two mixers (the driver first), its address, and its
+    /// record's path.
+    struct Board {
+        server: Server,
+        addr: std::net::SocketAddr,
+        record: std::path::PathBuf,
+        cert: tls_link::Certificate<'static>,
+        ids: Vec<Identity>,
+    }
+
+    const NAMES: [&str; 3] = ["driver", "mixer 0", "mixer 1"];
+    const DEADLINE: Duration = Duration::from_secs(20);
+
+    fn board(test: &str, handshake: Duration) -> Board {
+        static BOARDS: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "dbsm-board-{test}-{}-{}",
+            std::process::id(),
+            BOARDS.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let record = dir.join("board.log");
+        let id = Identity::generate().unwrap();
+        let ids: Vec<Identity> = NAMES
             .iter()
             .map(|_| Identity::generate().unwrap())
             .collect();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        let parties = names
+        let members = NAMES
             .iter()
             .zip(&ids)
             .map(|(n, id)| (n.to_string(), id.cert.clone()))
             .collect();
-        let cert = board.cert.clone();
-        let server = std::thread::spawn(move || serve(listener, &board, parties));
-        let clients = names
-            .iter()
-            .zip(&ids)
-            .map(|(n, id)| BoardClient::connect(n, id, addr, cert.clone()).unwrap())
-            .collect();
-        (clients, server)
+        let roster = Roster::new(members).unwrap();
+        let header = record::Header {
+            parameters: "{}".into(),
+            roster: NAMES
+                .iter()
+                .map(|n| (n.to_string(), String::new()))
+                .collect(),
+        };
+        let writer = record::Writer::create(&record, &header).unwrap();
+        let cert = id.cert.clone();
+        let limits = Limits {
+            handshake,
+            send: DEADLINE,
+        };
+        let server = std::thread::spawn(move || serve(listener, &id, roster, writer, limits));
+        Board {
+            server,
+            addr,
+            record,
+            cert,
+            ids,
+        }
     }
 
-    /// Every party says goodbye; the board then ends without an error.
-    fn finish(c: &[BoardClient], server: Server) {
+    impl Board {
+        fn clients(&self, deadline: Duration) -> Vec<BoardClient> {
+            NAMES
+                .iter()
+                .zip(&self.ids)
+                .map(|(n, id)| {
+                    BoardClient::connect(n, id, self.addr, self.cert.clone(), deadline).unwrap()
+                })
+                .collect()
+        }
+    }
+
+    fn start() -> (Vec<BoardClient>, Board) {
+        let b = board("start", Duration::from_secs(5));
+        (b.clients(DEADLINE), b)
+    }
+
+    /// Every party says goodbye; the board then ends without an error and closes its record.
+    fn finish(c: &[BoardClient], b: Board) -> record::Record {
         for x in c {
             x.goodbye();
         }
-        server.join().unwrap().unwrap();
+        let path = b.server.join().unwrap().unwrap();
+        assert_eq!(path, b.record);
+        let r = record::Record::open(&path).unwrap();
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        r
     }
 
     #[test]
-    fn posts_reach_every_other_party_once_per_tag() {
-        let (c, server) = start();
-        c[1].post("a", b"from mixer 0").unwrap();
-        assert_eq!(c[0].fetch("a").unwrap().0, b"from mixer 0");
-        assert_eq!(c[2].fetch("a").unwrap().0, b"from mixer 0");
+    fn posts_reach_every_other_party_once_per_tag_and_go_on_the_record() {
+        let (c, b) = start();
+        c[1].post("a/mixer 0", b"from mixer 0").unwrap();
+        assert_eq!(c[0].fetch("a/mixer 0").unwrap().0, b"from mixer 0");
+        assert_eq!(c[2].fetch("a/mixer 0").unwrap().0, b"from mixer 0");
         // A fetch waits for a later post.
         std::thread::scope(|scope| {
             let waiter = scope.spawn(|| c[2].fetch("b"));
@@ -533,43 +809,180 @@ mod tests {
             assert_eq!(body, b"late");
             assert!(cost.waited_s > 0.0 && cost.bytes > 4);
         });
-        finish(&c, server);
+        let r = finish(&c, b);
+        let got: Vec<(&str, &str)> = r
+            .posts
+            .iter()
+            .map(|p| (p.author.as_str(), p.tag.as_str()))
+            .collect();
+        assert_eq!(got, [("mixer 0", "a/mixer 0"), ("driver", "b")]);
+        assert_eq!(r.closed_because, "every party left");
     }
 
     #[test]
     fn depths_count_the_chain_of_posts_within_an_epoch() {
-        let (c, server) = start();
+        let (c, b) = start();
         // driver -> mixer 0 -> mixer 1: depths 1, 2, 3; a post of an older epoch counts 0.
         c[0].post("a", b"x").unwrap();
         assert_eq!(c[1].fetch("a").unwrap().1.depth, 1);
-        c[1].post("b", b"y").unwrap();
-        assert_eq!(c[2].fetch("b").unwrap().1.depth, 2);
-        c[2].post("c", b"z").unwrap();
-        assert_eq!(c[0].fetch("c").unwrap().1.depth, 3);
+        c[1].post("b/mixer 0", b"y").unwrap();
+        assert_eq!(c[2].fetch("b/mixer 0").unwrap().1.depth, 2);
+        c[2].post("c/mixer 1", b"z").unwrap();
+        assert_eq!(c[0].fetch("c/mixer 1").unwrap().1.depth, 3);
         for x in &c {
             x.new_epoch();
         }
         c[0].post("d", b"w").unwrap();
         assert_eq!(c[2].fetch("d").unwrap().1.depth, 1);
-        c[1].post("e", b"v").unwrap();
-        assert_eq!(c[2].fetch("e").unwrap().1.depth, 1);
+        c[1].post("e/mixer 0", b"v").unwrap();
+        assert_eq!(c[2].fetch("e/mixer 0").unwrap().1.depth, 1);
         c[0].post("f", b"u").unwrap();
         c[1].new_epoch();
         assert_eq!(c[1].fetch("f").unwrap().1.depth, 0);
-        finish(&c, server);
+        finish(&c, b);
     }
 
     #[test]
     fn a_party_gone_or_a_tag_posted_twice_fails_every_fetch_by_name() {
-        let (c, server) = start();
+        let (c, b) = start();
         c[1].cut();
         let f = c[0].fetch("never").unwrap_err();
         assert_eq!(f.party, "mixer 0");
         assert!(c[2].fetch("never").is_err());
-        c[2].post("x", b"1").unwrap();
-        c[2].post("x", b"2").unwrap();
+        c[2].post("x/mixer 1", b"1").unwrap();
+        c[2].post("x/mixer 1", b"2").unwrap();
         c[0].goodbye();
-        server.join().unwrap().unwrap();
-        assert!(c[1].fetch("x").is_err());
+        b.server.join().unwrap().unwrap();
+        assert!(c[1].fetch("x/mixer 1").is_err());
+    }
+
+    /// A mixer posting under another mixer's tag, the driver's or a verdict of another party is
+    /// refused, the board names it gone, and the real owner is not blamed.
+    #[test]
+    fn a_post_under_another_partys_tag_is_refused_naming_the_sender() {
+        for forged in [
+            "main/mixing/verifying others' proofs of shuffle/verdict/mixer 1",
+            "main/input preparation",
+            "records/driver",
+        ] {
+            let (c, b) = start();
+            c[1].post(forged, b"\x01").unwrap();
+            let f = c[0].fetch(forged).unwrap_err();
+            assert_eq!(f.party, "mixer 0", "{forged}: {f}");
+            assert!(f.why.contains(forged), "{f}");
+            let f = c[2].fetch("anything").unwrap_err();
+            assert_eq!(f.party, "mixer 0", "{forged}: {f}");
+            for x in &c {
+                x.goodbye();
+            }
+            let path = b.server.join().unwrap().unwrap();
+            // The forged post is not on the record.
+            let r = record::Record::open(&path).unwrap();
+            assert!(r.posts.is_empty(), "{forged}");
+            assert!(
+                r.closed_because.contains("mixer 0 is gone"),
+                "{}",
+                r.closed_because
+            );
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
+    }
+
+    /// Only the driver may shut the board down: a mixer asking is named gone, and the board
+    /// serves on until the driver does.
+    #[test]
+    fn only_the_driver_shuts_the_board_down() {
+        let (c, b) = start();
+        c[1].shut_down_board();
+        let f = c[0].fetch("never").unwrap_err();
+        assert_eq!(f.party, "mixer 0", "{f}");
+        assert!(f.why.contains("shut down"), "{f}");
+        // The board still serves: mixer 1's post reaches the driver (whose fetches report the
+        // failure first), and the driver's shut-down ends the board.
+        assert!(!b.server.is_finished());
+        c[2].post("y/mixer 1", b"still here").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !lock(&c[0].inbox.0).posts.contains_key("y/mixer 1") {
+            assert!(Instant::now() < deadline, "the post never arrived");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        c[0].shut_down_board();
+        let path = b.server.join().unwrap().unwrap();
+        let r = record::Record::open(&path).unwrap();
+        assert_eq!(r.posts.len(), 1);
+        assert!(r
+            .closed_because
+            .starts_with("the driver shut the board down"));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A failure seen is reported before a post that has arrived: the run has stopped.
+    #[test]
+    fn a_recorded_failure_comes_before_an_arrived_post() {
+        let (c, b) = start();
+        c[1].post("p/mixer 0", b"arrived").unwrap();
+        // Wait until the post is in the driver's inbox, then record a failure.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !lock(&c[0].inbox.0).posts.contains_key("p/mixer 0") {
+            assert!(Instant::now() < deadline, "the post never arrived");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        c[0].fail(Failure {
+            party: "verifier".into(),
+            why: "its process exited".into(),
+        });
+        let f = c[0].fetch("p/mixer 0").unwrap_err();
+        assert_eq!(f.party, "verifier");
+        finish(&c, b);
+    }
+
+    /// A fetch waits at most its deadline, then fails naming the party that owns the tag.
+    #[test]
+    fn a_fetch_fails_at_its_deadline_naming_the_party_waited_for() {
+        let b = board("deadline", Duration::from_secs(5));
+        let c = b.clients(Duration::from_millis(300));
+        let start = Instant::now();
+        let f = c[0].fetch("main/mixing/re-encryption/mixer 1").unwrap_err();
+        assert_eq!(f.party, "mixer 1", "{f}");
+        assert!(f.why.contains("deadline"), "{f}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let f = c[1].fetch("main/input preparation").unwrap_err();
+        assert_eq!(f.party, "driver", "{f}");
+        finish(&c, b);
+    }
+
+    /// Before the parties connect: a connection that never speaks, one that sends garbage, a
+    /// certificate off the roster and a bounded loop of connect-and-close on the board's port
+    /// (loopback). None of them blocks the parties or ends the board.
+    #[test]
+    fn strangers_silent_or_garbage_connections_and_a_port_scan_neither_block_nor_end_the_board() {
+        let b = board("strangers", Duration::from_secs(2));
+        let silent = TcpStream::connect(b.addr).unwrap();
+        let mut garbage = TcpStream::connect(b.addr).unwrap();
+        std::io::Write::write_all(&mut garbage, b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let stranger = Identity::generate().unwrap();
+        let refused = BoardClient::connect("mixer 0", &stranger, b.addr, b.cert.clone(), DEADLINE)
+            .and_then(|x| x.fetch("z").map_err(|f| io::Error::other(f.to_string())));
+        assert!(refused.is_err(), "a certificate off the roster got in");
+        for _ in 0..200 {
+            drop(TcpStream::connect(b.addr).unwrap());
+        }
+        let start = Instant::now();
+        let c = b.clients(DEADLINE);
+        c[1].post("q/mixer 0", b"through").unwrap();
+        assert_eq!(c[2].fetch("q/mixer 0").unwrap().0, b"through");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+        // A second connection with a member's certificate is closed; the member stays.
+        let again =
+            BoardClient::connect("mixer 1", &b.ids[2], b.addr, b.cert.clone(), DEADLINE).unwrap();
+        assert!(again.fetch("never").is_err());
+        c[0].post("r", b"still").unwrap();
+        assert_eq!(c[2].fetch("r").unwrap().0, b"still");
+        drop((silent, garbage));
+        finish(&c, b);
     }
 }

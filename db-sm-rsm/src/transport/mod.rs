@@ -15,24 +15,32 @@
 //! With one process, nothing is encoded or sent: a party's values are simply there. The few
 //! values that one party hands to another inside a step (the colluding mixers' blinding shares
 //! of the `zero-blinding` tamper) go through an in-process list of posts.
+//!
+//! An auditor ([`Ctx::auditing`]) is a process of no party that reads every post from a board's
+//! record instead of the board ([`record`]): it runs every step as a process without parties
+//! does, and the steps layer has it re-run every check itself ([`AuditRow`]).
 
 pub mod board;
 pub mod process;
+pub mod record;
+pub mod roster;
 
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
-use std::ops::{Deref, DerefMut};
-use std::sync::Arc;
 
 use crate::measurement::report::{NetStats, Party, Report, TimerRecord, Totals};
 use crate::primitives::wire::{decode, encode, Wire};
 use crate::storage::journal::{SECTION, STEP};
-use crate::storage::{as_digests, as_references, Journal};
+use crate::storage::{as_digests, as_references, encoded_len, Journal};
 use crate::{Error, Result};
 
-use board::{BoardClient, Failure};
+use board::{frame_bytes, BoardClient, Failure, STAMP};
+use record::Record;
 
 /// The parties a process hosts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +53,8 @@ pub struct Roles {
     pub verifier: bool,
     /// The dealer and the senders are hosted here, and this process writes the report.
     pub driver: bool,
+    /// No party is hosted here: this process re-checks a finished run from its record.
+    pub auditor: bool,
 }
 
 impl Roles {
@@ -55,6 +65,18 @@ impl Roles {
             mixers: (0..m).collect(),
             verifier: true,
             driver: true,
+            auditor: false,
+        }
+    }
+
+    /// No party: the auditor of a run with `m` mixers.
+    pub fn auditor(m: usize) -> Roles {
+        Roles {
+            m,
+            mixers: Vec::new(),
+            verifier: false,
+            driver: false,
+            auditor: true,
         }
     }
 
@@ -71,9 +93,12 @@ impl Roles {
         }
     }
 
-    /// The name of this process's party on the board: `driver`, `verifier` or `mixer k`.
+    /// The name of this process's party on the board: `driver`, `verifier` or `mixer k`
+    /// (`auditor` for the auditor, which posts nothing).
     pub fn name(&self) -> String {
-        if self.driver {
+        if self.auditor {
+            "auditor".into()
+        } else if self.driver {
             "driver".into()
         } else if self.verifier {
             "verifier".into()
@@ -86,6 +111,69 @@ impl Roles {
 /// Something to do when the process enters a section (a fault the tests inject).
 pub type Hook = Box<dyn FnMut() + Send>;
 
+/// What one party posted under one scope of tags ([`scope_of`]): bytes as sent (the frame: its
+/// kind, tag, stamp and body, as [`board::frame_bytes`] counts them) and posts. With every party
+/// in one process nothing is sent, and these are the bytes the same posts would take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Posted {
+    /// `driver`, `mixer k` or `verifier`: the owner of the tags.
+    pub party: String,
+    /// The tags' scope.
+    pub scope: String,
+    /// Bytes as sent.
+    pub bytes: u64,
+    /// Posts.
+    pub posts: u64,
+}
+
+crate::wire_struct!(impl Posted { wire party, wire scope, wire bytes, wire posts });
+
+/// The scope of a tag: its first path components, at most three and never its last (which
+/// names the party or the label): `main/forward set membership/dpk_bbsig_nizkproofs` for every
+/// post of that section, `main` for the senders' inputs, `preprocessing` for the dealer's keys.
+pub fn scope_of(tag: &str) -> String {
+    let parts: Vec<&str> = tag.split('/').collect();
+    parts[..parts.len().saturating_sub(1).min(3)].join("/")
+}
+
+/// One check as an auditor saw it: where it is, whether the auditor's own computation passed
+/// (`None`: a check of secret data it cannot redo, whose verdicts it takes), and each party's
+/// posted verdict set beside the auditor's (true: they agree; with `recomputed` None, the
+/// verdict itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditRow {
+    /// The open sections, joined by " > ".
+    pub step: String,
+    /// The check's report label.
+    pub label: String,
+    /// The auditor's own result.
+    pub recomputed: Option<bool>,
+    /// Per party: agrees with the auditor (or, unchecked, its verdict).
+    pub parties: Vec<(String, bool)>,
+}
+
+impl AuditRow {
+    /// A row of the check `label` at `step`.
+    pub fn new(
+        step: String,
+        label: &str,
+        recomputed: Option<bool>,
+        parties: Vec<(String, bool)>,
+    ) -> AuditRow {
+        AuditRow {
+            step,
+            label: label.to_string(),
+            recomputed,
+            parties,
+        }
+    }
+
+    /// True iff the auditor redid the check and every party's verdict agrees with it.
+    pub fn agrees(&self) -> bool {
+        self.recomputed.is_none() || self.parties.iter().all(|(_, same)| *same)
+    }
+}
+
 /// A process's view of the run: its report, the parties it hosts and its link to the board.
 /// It derefs to its [`Report`].
 pub struct Ctx {
@@ -93,6 +181,8 @@ pub struct Ctx {
     /// The parties hosted here.
     pub roles: Roles,
     board: Option<Arc<BoardClient>>,
+    /// The auditor's source of posts.
+    record: Option<Arc<Record>>,
     local_posts: HashMap<String, Box<dyn Any + Send>>,
     hooks: Vec<(String, Hook)>,
     journal: Option<Journal>,
@@ -100,12 +190,24 @@ pub struct Ctx {
     seen: HashMap<String, usize>,
     /// The transcript: SHA-256 of every value this process's parties made public, by tag.
     transcript: BTreeMap<String, [u8; 32]>,
+    audit: Vec<AuditRow>,
+    /// Set by a fault: this process's parties post the opposite of their verdicts.
+    lies: Arc<AtomicBool>,
+    /// Bytes and posts of this process's parties, by (party, scope).
+    posted: BTreeMap<(String, String), (u64, u64)>,
 }
 
 /// What a section returns: whether it finished (only a finished section is journaled).
 pub trait Finished {
     /// True iff the section did all its work.
     fn finished(&self) -> bool;
+}
+
+/// A section with no outcome of its own (a test's) finishes when it returns.
+impl Finished for () {
+    fn finished(&self) -> bool {
+        true
+    }
 }
 
 impl<T> Finished for Result<T> {
@@ -131,30 +233,51 @@ impl Ctx {
     /// Every party in this process (`--transport local`).
     pub fn local(report: Report) -> Ctx {
         let m = report.mixers();
+        Ctx::with_roles(report, Roles::all(m), None, None)
+    }
+
+    /// The auditor of the run recorded in `record`: no party here, every post read from the
+    /// record.
+    pub fn auditing(report: Report, record: Arc<Record>) -> Ctx {
+        let m = report.mixers();
+        Ctx::with_roles(report, Roles::auditor(m), None, Some(record))
+    }
+
+    fn with_roles(
+        report: Report,
+        roles: Roles,
+        board: Option<Arc<BoardClient>>,
+        record: Option<Arc<Record>>,
+    ) -> Ctx {
         Ctx {
             report,
-            roles: Roles::all(m),
-            board: None,
+            roles,
+            board,
+            record,
             local_posts: HashMap::new(),
             hooks: Vec::new(),
             journal: None,
             seen: HashMap::new(),
             transcript: BTreeMap::new(),
+            audit: Vec::new(),
+            lies: Arc::new(AtomicBool::new(false)),
+            posted: BTreeMap::new(),
         }
+    }
+
+    /// Notes one check as the auditor saw it.
+    pub fn audit(&mut self, row: AuditRow) {
+        self.audit.push(row);
+    }
+
+    /// The auditor's rows, in run order.
+    pub fn audit_rows(&self) -> &[AuditRow] {
+        &self.audit
     }
 
     /// The parties `roles` in this process, the others reached through `board`.
     pub fn networked(report: Report, roles: Roles, board: Arc<BoardClient>) -> Ctx {
-        Ctx {
-            report,
-            roles,
-            board: Some(board),
-            local_posts: HashMap::new(),
-            hooks: Vec::new(),
-            journal: None,
-            seen: HashMap::new(),
-            transcript: BTreeMap::new(),
-        }
+        Ctx::with_roles(report, roles, Some(board), None)
     }
 
     /// Journals every step and section this process finishes in `journal`, and reads back what
@@ -220,6 +343,17 @@ impl Ctx {
         journal.append(STEP, key, &encode(&(value, rng, timers)))
     }
 
+    /// A switch that, once on, makes this process's parties post the opposite of every verdict
+    /// (a fault the tests inject: what only an auditor catches).
+    pub fn liar(&self) -> Arc<AtomicBool> {
+        self.lies.clone()
+    }
+
+    /// True once this process's parties post the opposite of their verdicts.
+    pub(crate) fn lies(&self) -> bool {
+        self.lies.load(Ordering::SeqCst)
+    }
+
     /// Runs `hook` when the process first enters a section named `section`.
     pub fn on_section(&mut self, section: &str, hook: Hook) {
         self.hooks.push((section.to_string(), hook));
@@ -230,9 +364,9 @@ impl Ctx {
         self.report
     }
 
-    /// True with the `tls` transport.
+    /// True with the `tls` transport (and for its auditor): other processes' parts are posts.
     pub fn networked_run(&self) -> bool {
-        self.board.is_some()
+        self.board.is_some() || self.record.is_some()
     }
 
     /// True in the process that writes the report while other processes do some of the work:
@@ -312,14 +446,50 @@ impl Ctx {
         }
     }
 
-    /// Makes `value` public under `tag`: in the transcript, and with the `tls` transport on
-    /// the board (where the other processes read it).
+    /// Counts a post of `bytes` (as sent) under `tag` in this process's ledger ([`Posted`]); the
+    /// timers and statuses posted at the end are the transport's, not the protocol's, and are
+    /// left out.
+    fn note_post(&mut self, tag: &str, bytes: u64) {
+        if tag.starts_with("records/") {
+            return;
+        }
+        let key = (roster::owner(tag).to_string(), scope_of(tag));
+        let e = self.posted.entry(key).or_default();
+        e.0 += bytes;
+        e.1 += 1;
+    }
+
+    /// What this process's parties posted, by party and scope.
+    pub fn posted(&self) -> Vec<Posted> {
+        self.posted
+            .iter()
+            .map(|((party, scope), (bytes, posts))| Posted {
+                party: party.clone(),
+                scope: scope.clone(),
+                bytes: *bytes,
+                posts: *posts,
+            })
+            .collect()
+    }
+
+    /// Makes `value` public under `tag`: with the `tls` transport on the board (where the other
+    /// processes read it); with every party in this process in the transcript, and counted as
+    /// the bytes its post would take ([`Posted`]), measured outside every leaf timer without
+    /// reading a column's values.
     pub fn post<T: Wire + Clone + Send + 'static>(&mut self, tag: &str, value: &T) -> Result<()> {
         if self.networked_run() {
-            self.publish(tag, value)
-        } else {
-            self.transcribe(tag, value);
-            Ok(())
+            return self.publish(tag, value);
+        }
+        self.transcribe(tag, value);
+        self.account(tag, encoded_len(value));
+        Ok(())
+    }
+
+    /// Counts, with every party in this process, a post under `tag` whose body would be
+    /// `body_len` bytes: for values a `tls` run posts that one process hands over in memory.
+    pub fn account(&mut self, tag: &str, body_len: usize) {
+        if !self.networked_run() {
+            self.note_post(tag, frame_bytes(tag, body_len));
         }
     }
 
@@ -355,12 +525,18 @@ impl Ctx {
         tag: &str,
         value: &T,
     ) -> Result<()> {
+        if self.record.is_some() {
+            return Err(Error::Input(format!(
+                "the auditor hosts no party and posts nothing, not {tag:?}"
+            )));
+        }
         match self.board.clone() {
             Some(board) => {
                 self.transcribe(tag, value);
                 let bytes = board
                     .post(tag, &encode(value))
                     .map_err(|f| self.stopped(f))?;
+                self.note_post(tag, bytes);
                 self.report.add_net(&NetStats {
                     bytes_sent: bytes,
                     posts: 1,
@@ -368,6 +544,7 @@ impl Ctx {
                 });
             }
             None => {
+                self.account(tag, encode(value).len());
                 self.local_posts
                     .insert(tag.to_string(), Box::new(value.clone()));
             }
@@ -378,6 +555,9 @@ impl Ctx {
     /// The value posted under `tag`, waiting for it with the `tls` transport (the bytes, the
     /// wait and whether it was a round counted in the open timer).
     pub fn fetch<T: Wire + Send + 'static>(&mut self, tag: &str) -> Result<T> {
+        if let Some(record) = self.record.clone() {
+            return self.fetch_recorded(&record, tag);
+        }
         match self.board.clone() {
             Some(board) => {
                 let (bytes, cost) = board.fetch(tag).map_err(|f| self.stopped(f))?;
@@ -404,6 +584,32 @@ impl Ctx {
                     .map_err(|_| Error::Input(format!("the post {tag:?} is of another type")))
             }
         }
+    }
+
+    /// The value posted under `tag`, read from a record (the auditor).
+    fn fetch_recorded<T: Wire>(&mut self, record: &Record, tag: &str) -> Result<T> {
+        let step = self.step();
+        let stopped = |why: String| Error::Stopped {
+            party: roster::owner(tag).to_string(),
+            step: step.clone(),
+            why,
+        };
+        let post = record
+            .post(tag)
+            .ok_or_else(|| stopped(format!("the record has no post under {tag:?}")))?;
+        let stamped = record
+            .body(post)
+            .map_err(|e| stopped(format!("the record's post {tag:?} cannot be read: {e}")))?;
+        if stamped.len() < STAMP {
+            return Err(stopped(format!("the post {tag:?} has no stamp")));
+        }
+        self.report.add_net(&NetStats {
+            bytes_received: stamped.len() as u64,
+            reads: 1,
+            ..Default::default()
+        });
+        decode(&stamped[STAMP..])
+            .map_err(|e| stopped(format!("the post {tag:?} does not decode: {e}")))
     }
 
     /// A place for `party`'s step `label`, done by another process (only the process that

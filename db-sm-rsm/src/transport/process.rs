@@ -3,11 +3,18 @@
 //! other, watches them, and stops them all when the run ends or fails.
 //!
 //! **Introductions.** Each child makes its own certificate and prints it on its standard output,
-//! which only the driver reads; the driver writes to the board's standard input every party's
-//! name and certificate, and to each party's the board's address and certificate. These pipes
+//! which only the driver reads, within [`INTRODUCTION`]; the driver writes to the board's
+//! standard input the run's roster (every party's name and certificate) and parameters, which
+//! open the board's record, and to each party's the board's address and certificate. These pipes
 //! are the trusted channel a deployment would have for distributing keys; everything the
 //! protocol sends goes over the board's TLS links. The trusted dealer of preprocessing (kept from
 //! the paper's artifact) hands each mixer its secret key material over the same pipe.
+//!
+//! **Deadlines.** Every wait of a `tls` run is bounded: a child's introduction and its answer by
+//! [`INTRODUCTION`], the dealer's hand-over and every fetch from the board by the run's deadline
+//! ([`crate::protocol::distributed::Deadline`]), the end by a grace period. A party process waits
+//! half as long again as the driver, so that when a party stops or falls silent, the driver,
+//! which follows every step, is the first to give up and names the party it waited for.
 //!
 //! **Where everything runs.** The run's network ([`netem`]) has a slot per party, in the order
 //! of their names, then the board's, then the driver's ([`slots`]). Every process starts in its
@@ -18,7 +25,9 @@
 //! **No process left behind.** A child whose standard input closes (the driver exited, however)
 //! stops at once. The driver polls its children: one that exits before the run is over is a
 //! failure of that party, every fetch of the driver fails with its name, and the driver kills
-//! the others and waits for them before it writes the FAILED report.
+//! the others and waits for them before it writes the FAILED report. At the end of a run that
+//! went well, every child must exit on its own with status 0: one that exits otherwise, or not
+//! within the grace period, fails the run naming it.
 //!
 //! Frames on the pipes: a 32-bit little-endian length and a [`Wire`] value.
 
@@ -27,15 +36,25 @@ use std::net::{SocketAddr, TcpListener};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use netem::Network;
 use tls_link::{cert_from_hex, cert_to_hex, Identity};
 
-use super::board::{self, BoardClient, Failure, BOARD};
+use super::board::{self, BoardClient, Failure, Limits, BOARD};
+use super::record;
+use super::roster::{Roster, DRIVER};
 use crate::primitives::wire::{decode, encode, Wire};
+
+/// How long a child may take to introduce itself, and the driver to answer it.
+pub const INTRODUCTION: Duration = Duration::from_secs(60);
+
+/// The exit status of a child that stopped because another party (or the driver) failed: the
+/// driver does not count it as the child's failure while the run is on. A child that says so
+/// falsely gains nothing: it stops posting, and the driver's deadline names it.
+pub const STOPPED_BY_ANOTHER: i32 = 3;
 
 fn write_frame(w: &mut impl Write, body: &[u8]) -> io::Result<()> {
     w.write_all(&(body.len() as u32).to_le_bytes())?;
@@ -69,14 +88,25 @@ pub struct Processes {
     over: Arc<AtomicBool>,
 }
 
-/// Reads a child's one line of introduction, `<word> <fields...>`, within a minute.
+/// Reads a child's one line of introduction, `<word> <fields...>`, within [`INTRODUCTION`] (the
+/// caller kills a child that stays silent, which ends the reading thread).
 fn introduction(child: &mut Child, name: &str) -> io::Result<Vec<String>> {
     let out = child
         .stdout
         .take()
         .ok_or_else(|| bad(format!("{name}: no standard output")))?;
-    let mut line = String::new();
-    BufReader::new(out).read_line(&mut line)?;
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let read = BufReader::new(out).read_line(&mut line).map(|_| line);
+        let _ = tx.send(read);
+    });
+    let line = rx.recv_timeout(INTRODUCTION).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("{name} did not introduce itself within {INTRODUCTION:?}"),
+        )
+    })??;
     let fields: Vec<String> = line.split_whitespace().map(str::to_string).collect();
     if fields.is_empty() {
         return Err(bad(format!("{name} exited before introducing itself")));
@@ -121,10 +151,35 @@ fn start_member(
     intro
 }
 
+/// Where the board writes its record, and how long it waits for a handshake and for a party to
+/// take a post.
+#[derive(Clone, Debug)]
+pub struct BoardSettings {
+    /// The record file (written as `FILE.partial` until the board closes it).
+    pub record: std::path::PathBuf,
+    /// The run's deadline.
+    pub deadline: Duration,
+    /// The run's parameters, for the record's header (a JSON object as text).
+    pub parameters: String,
+}
+
 /// Starts the board in its slot: where it listens, and its certificate.
-fn start_board(members: &mut Vec<Member>, net: &Network, slot: usize) -> io::Result<Board> {
+fn start_board(
+    members: &mut Vec<Member>,
+    net: &Network,
+    slot: usize,
+    settings: &BoardSettings,
+) -> io::Result<Board> {
     let listen = SocketAddr::new(net.ip(slot), 0);
-    let args = ["board".to_string(), "--listen".into(), listen.to_string()];
+    let args = [
+        "board".to_string(),
+        "--listen".into(),
+        listen.to_string(),
+        "--record".into(),
+        settings.record.to_string_lossy().into_owned(),
+        "--timeout".into(),
+        settings.deadline.as_secs_f64().to_string(),
+    ];
     match start_member(members, net, slot, BOARD, &args)?.as_slice() {
         [w, port, cert] if w == "board" => Ok(Board {
             addr: SocketAddr::new(net.ip(slot), port.parse().map_err(|_| bad("a bad port"))?),
@@ -160,11 +215,16 @@ fn start_parties(
     Ok(certs)
 }
 
-/// The board learns who may connect (every party and the driver); each party learns where the
-/// board is and which certificate it presents.
-fn introduce(members: &mut [Member], certs: &[(String, String)], board: &Board) -> io::Result<()> {
+/// The board learns who may connect (every party and the driver) and the run's parameters; each
+/// party learns where the board is and which certificate it presents.
+fn introduce(
+    members: &mut [Member],
+    certs: &[(String, String)],
+    board: &Board,
+    parameters: &str,
+) -> io::Result<()> {
     let to_party = encode(&(board.addr.to_string(), cert_to_hex(&board.cert)));
-    let to_board = encode(&certs.to_vec());
+    let to_board = encode(&(certs.to_vec(), parameters.to_string()));
     for m in members.iter_mut() {
         let stdin = m.stdin.as_mut().ok_or_else(|| bad("no standard input"))?;
         write_frame(
@@ -188,9 +248,10 @@ impl Processes {
         names: &[String],
         args_of: impl Fn(&str) -> Vec<String>,
         net: &Network,
+        board: &BoardSettings,
     ) -> io::Result<Processes> {
         let mut members = Vec::new();
-        match Self::connect_all(&mut members, names, &args_of, net) {
+        match Self::connect_all(&mut members, names, &args_of, net, board) {
             Ok(board) => {
                 let processes = Processes {
                     members: Arc::new(Mutex::new(members)),
@@ -216,6 +277,7 @@ impl Processes {
         names: &[String],
         args_of: &dyn Fn(&str) -> Vec<String>,
         net: &Network,
+        settings: &BoardSettings,
     ) -> io::Result<BoardClient> {
         if net.parties() != slots(names.len()) {
             return Err(bad(format!(
@@ -224,14 +286,15 @@ impl Processes {
                 names.len()
             )));
         }
-        let board = start_board(members, net, names.len())?;
+        let board = start_board(members, net, names.len(), settings)?;
         let mut certs = start_parties(members, net, names, args_of)?;
         let id = Identity::generate()?;
-        certs.push(("driver".to_string(), cert_to_hex(&id.cert)));
-        introduce(members, &certs, &board)?;
+        certs.push((DRIVER.to_string(), cert_to_hex(&id.cert)));
+        introduce(members, &certs, &board, &settings.parameters)?;
         let Board { addr, cert } = board;
+        let deadline = settings.deadline;
         net.run_in(names.len() + 1, move || {
-            BoardClient::connect("driver", &id, addr, cert)
+            BoardClient::connect(DRIVER, &id, addr, cert, deadline)
         })?
     }
 
@@ -240,8 +303,9 @@ impl Processes {
         self.board.clone()
     }
 
-    /// Polls the children: one that exits with a failure while the run is on is that party's
-    /// failure.
+    /// Polls the children: one that exits with a failure of its own while the run is on is that
+    /// party's failure (one that stopped because of another's is not: see
+    /// [`STOPPED_BY_ANOTHER`]).
     fn watch(&self) {
         let (members, board, over) = (self.members.clone(), self.board.clone(), self.over.clone());
         std::thread::spawn(move || loop {
@@ -254,7 +318,8 @@ impl Processes {
                 // A child that exits successfully has done its part and said goodbye (its
                 // last posts may still be on their way through a slow link).
                 if let Ok(Some(status)) = m.child.try_wait() {
-                    if !status.success() && !over.load(Ordering::SeqCst) {
+                    let own = !status.success() && status.code() != Some(STOPPED_BY_ANOTHER);
+                    if own && !over.load(Ordering::SeqCst) {
                         board.fail(Failure {
                             party: m.name.clone(),
                             why: format!("its process exited ({status})"),
@@ -265,24 +330,44 @@ impl Processes {
         });
     }
 
-    /// Hands mixer `name` its secret key material (the trusted dealer's private channel).
-    pub fn deliver(&self, name: &str, body: &[u8]) -> Result<(), Failure> {
-        let mut ms = self.members.lock().unwrap_or_else(|e| e.into_inner());
-        let m = ms
-            .iter_mut()
-            .find(|m| m.name == name)
-            .ok_or_else(|| Failure {
-                party: name.into(),
-                why: "no such party".into(),
-            })?;
-        let stdin = m.stdin.as_mut().ok_or_else(|| Failure {
+    /// Hands mixer `name` its secret key material (the trusted dealer's private channel), within
+    /// `deadline`: a child that takes none of it (stopped) fails the run.
+    pub fn deliver(&self, name: &str, body: &[u8], deadline: Duration) -> Result<(), Failure> {
+        let failure = |why: String| Failure {
             party: name.into(),
-            why: "its standard input is closed".into(),
-        })?;
-        write_frame(stdin, body).map_err(|e| Failure {
-            party: name.into(),
-            why: format!("the dealer could not hand it its keys ({e})"),
-        })
+            why,
+        };
+        let mut stdin = {
+            let mut ms = self.members.lock().unwrap_or_else(|e| e.into_inner());
+            let m = ms
+                .iter_mut()
+                .find(|m| m.name == name)
+                .ok_or_else(|| failure("no such party".into()))?;
+            m.stdin
+                .take()
+                .ok_or_else(|| failure("its standard input is closed".into()))?
+        };
+        // The write blocks once the pipe is full: it runs on a thread of its own, which hands
+        // the pipe back when done (or ends when the child is killed and the pipe breaks).
+        let (tx, rx) = channel();
+        let body = body.to_vec();
+        std::thread::spawn(move || {
+            let written = write_frame(&mut stdin, &body);
+            let _ = tx.send((written, stdin));
+        });
+        match rx.recv_timeout(deadline) {
+            Ok((written, stdin)) => {
+                let mut ms = self.members.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(m) = ms.iter_mut().find(|m| m.name == name) {
+                    m.stdin = Some(stdin);
+                }
+                written.map_err(|e| failure(format!("the dealer could not hand it its keys ({e})")))
+            }
+            Err(_) => Err(failure(format!(
+                "took none of its keys from the dealer within the deadline of {} s",
+                deadline.as_secs_f64()
+            ))),
+        }
     }
 
     /// Kills the process of `name` (a fault the tests inject: a crashed mixer or board).
@@ -304,31 +389,59 @@ impl Processes {
         })
     }
 
+    /// A handle that stops the process of `name` with SIGSTOP when called: it stays, its links
+    /// open, doing nothing (a fault the tests inject).
+    pub fn stopper(&self, name: &str) -> super::Hook {
+        let (members, name) = (self.members.clone(), name.to_string());
+        Box::new(move || {
+            let ms = members.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(m) = ms.iter().find(|m| m.name == name) {
+                netem::sys::stop_process(m.child.id() as i32);
+            }
+        })
+    }
+
     /// The end of a run that went well: the board shuts down, every child exits on its own
-    /// (or is killed after `grace`), and all are waited for.
-    pub fn finish(self, grace: Duration) {
+    /// (or is killed after `grace`), and all are waited for. A child that had to be killed, or
+    /// exited with a failure, is the run's failure.
+    pub fn finish(self, grace: Duration) -> Result<(), Failure> {
         self.over.store(true, Ordering::SeqCst);
         self.board.shut_down_board();
         let deadline = Instant::now() + grace;
         let mut ms = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failure = None;
         for m in ms.iter_mut() {
             // Standard input stays open until the child has exited: its closing would tell a
             // child still at work that the driver is gone.
-            loop {
+            let why = loop {
                 match m.child.try_wait() {
-                    Ok(Some(_)) => break,
+                    Ok(Some(status)) if status.success() => break None,
+                    Ok(Some(status)) => {
+                        break Some(format!("its process exited with {status} at the end"))
+                    }
                     Ok(None) if Instant::now() < deadline => {
                         std::thread::sleep(Duration::from_millis(20))
                     }
-                    _ => {
+                    Ok(None) => {
                         let _ = m.child.kill();
                         let _ = m.child.wait();
-                        break;
+                        break Some(format!(
+                            "its process was still running {} s after the end, and was killed",
+                            grace.as_secs_f64()
+                        ));
                     }
+                    Err(e) => break Some(format!("its process could not be waited for ({e})")),
                 }
-            }
+            };
             m.stdin.take();
+            if let (None, Some(why)) = (&failure, why) {
+                failure = Some(Failure {
+                    party: m.name.clone(),
+                    why,
+                });
+            }
         }
+        failure.map_or(Ok(()), Err)
     }
 
     /// The end of a run that failed: every child is killed and waited for.
@@ -368,7 +481,7 @@ fn watch_stdin(name: String) -> Receiver<Vec<u8>> {
                 Err(_) => {
                     if !DONE.load(Ordering::SeqCst) {
                         eprintln!("db-sm-rsm {name}: the driver is gone; stopping");
-                        std::process::exit(3);
+                        std::process::exit(STOPPED_BY_ANOTHER);
                     }
                     return;
                 }
@@ -392,7 +505,7 @@ fn announce<T: Wire>(
         out.flush()?;
     }
     let rx = watch_stdin(name.to_string());
-    let first = rx.recv().map_err(|_| bad(unanswered))?;
+    let first = rx.recv_timeout(INTRODUCTION).map_err(|_| bad(unanswered))?;
     let answer = decode(&first).map_err(|e| bad(e.to_string()))?;
     Ok((answer, rx))
 }
@@ -406,27 +519,37 @@ pub struct Joined {
 }
 
 impl Joined {
-    /// The next frame from the driver.
+    /// The next frame from the driver, within the deadline.
     pub fn from_driver<T: Wire>(&self) -> crate::Result<T> {
-        let f = self.from_driver.recv().map_err(|_| crate::Error::Stopped {
-            party: "driver".into(),
-            step: "preprocessing".into(),
-            why: "its pipe closed".into(),
-        })?;
+        let deadline = self.board.deadline();
+        let f = self
+            .from_driver
+            .recv_timeout(deadline)
+            .map_err(|e| crate::Error::Stopped {
+                party: DRIVER.into(),
+                step: "main > preprocessing".into(),
+                why: match e {
+                    RecvTimeoutError::Timeout => format!(
+                        "handed over no keys within the deadline of {} s",
+                        deadline.as_secs_f64()
+                    ),
+                    RecvTimeoutError::Disconnected => "its pipe closed".into(),
+                },
+            })?;
         decode(&f)
     }
 }
 
 /// Joins a run as party `name`: introduces itself on standard output, learns the board from
-/// standard input, connects.
-pub fn join(name: &str) -> io::Result<Joined> {
+/// standard input, connects. Each of its fetches waits at most `deadline`.
+pub fn join(name: &str, deadline: Duration) -> io::Result<Joined> {
     let id = Identity::generate()?;
     let line = format!("cert {}", cert_to_hex(&id.cert));
     let unanswered = "the driver closed the pipe before introducing the board";
     let ((addr, cert), rx): ((String, String), _) = announce(name, &line, unanswered)?;
     let addr: SocketAddr = addr.parse().map_err(|_| bad("a bad board address"))?;
     let cert = cert_from_hex(&cert).ok_or_else(|| bad("a bad board certificate"))?;
-    let board = Arc::new(BoardClient::connect(name, &id, addr, cert)?);
+    let board = Arc::new(BoardClient::connect(name, &id, addr, cert, deadline)?);
     Ok(Joined {
         board,
         from_driver: rx,
@@ -434,21 +557,38 @@ pub fn join(name: &str) -> io::Result<Joined> {
 }
 
 /// The board's process: listens on `listen` (port 0: any free port), introduces itself, learns
-/// the parties, serves until they are all done (or its standard input closes).
-pub fn serve_board(listen: SocketAddr) -> io::Result<()> {
+/// the roster and the run's parameters, starts its record `record`, serves until the parties
+/// are all done or the driver shuts it down (or its standard input closes), and closes the
+/// record. `deadline` bounds each send to a party; a handshake gets at most 20 s.
+pub fn serve_board(
+    listen: SocketAddr,
+    record_path: &std::path::Path,
+    deadline: Duration,
+) -> io::Result<()> {
     let id = Identity::generate()?;
     let listener = TcpListener::bind(listen)?;
     let port = listener.local_addr()?.port();
     let line = format!("board {port} {}", cert_to_hex(&id.cert));
     let unanswered = "the driver closed the pipe before naming the parties";
     // The pipe stays watched while the board serves: the driver gone stops it.
-    let (named, _pipe): (Vec<(String, String)>, _) = announce(BOARD, &line, unanswered)?;
-    let parties = named
-        .into_iter()
-        .map(|(n, c)| cert_from_hex(&c).map(|c| (n, c)))
+    let ((named, parameters), _pipe): ((Vec<(String, String)>, String), _) =
+        announce(BOARD, &line, unanswered)?;
+    let members = named
+        .iter()
+        .map(|(n, c)| cert_from_hex(c).map(|c| (n.clone(), c)))
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| bad("a bad party certificate"))?;
-    board::serve(listener, &id, parties)?;
+    let roster = Roster::new(members).map_err(bad)?;
+    let header = record::Header {
+        parameters,
+        roster: named,
+    };
+    let writer = record::Writer::create(record_path, &header)?;
+    let limits = Limits {
+        handshake: deadline.min(tls_link::HANDSHAKE_PATIENCE),
+        send: deadline,
+    };
+    board::serve(listener, &id, roster, writer, limits)?;
     done();
     Ok(())
 }

@@ -1,0 +1,315 @@
+"""db-sm-rsm, the paper's experiment 1: the distributed set-membership proofs DB-SM and DB-RSM
+inside a mixnet of m mix-servers and n ciphertexts (crate `db-sm-rsm`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from analysis.experiments import Job, Program, run_seed
+from analysis.plan import networks
+from analysis.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
+
+# The transport and the network are left out of a run's id at their defaults (local, none):
+# `n1000-m4-bn254-fast-s128-t1` is in one process, `...-t1-tls` over TLS on the loopback,
+# `...-t1-tls-wan` over TLS on the emulated wan.
+SCHEME = RunScheme("db-sm-rsm", (
+    Part("n", "n", INT, True), Part("m", "m", INT, True),
+    Part("curve", "", "bn254|bls12-381"), Part("mode", "", "fast|paper"),
+    Part("security", "s", "128|paper"), Part("threads", "t", INT, True),
+    Part("transport", "", "local|tls", default="local"),
+    Part("network", "", "none|lan|region|wan", default=networks.LOOPBACK),
+))  # fmt: skip
+
+
+def _links(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(transport, network) pairs: the local transport has no network; tls runs on each one."""
+    pairs = [("local", networks.LOOPBACK)] if "local" in cfg["dbsm_transport"] else []
+    if "tls" in cfg["dbsm_transport"]:
+        pairs += [("tls", net) for net in networks.profiles(cfg)]
+    return pairs
+
+
+def plan(cfg: Mapping[str, Any]) -> list[Run]:
+    """n is swept at the configured m, and m at the configured n: one parameter at a time, not
+    the full grid, to keep the number of long runs down."""
+    points = {(n, int(cfg["mixers"])) for n in set_sizes(cfg)}
+    points |= {(int(cfg["entries"]), int(m)) for m in cfg["sweep_mixers"]}
+    grid = [
+        {"n": n, "m": m, "curve": curve, "mode": mode, "security": str(sec), "threads": t,
+         "transport": transport, "network": net}
+        for n, m in sorted(points)
+        for curve in cfg["curve"]
+        for mode in cfg["mode"]
+        for sec in cfg["security"]
+        for t in thread_counts(cfg)
+        for transport, net in _links(cfg)
+    ]  # fmt: skip
+    return runs(SCHEME, grid, cfg)
+
+
+def command(run: Run, job: Job) -> list[str]:
+    p = run.params
+    argv = [PROGRAM.path, str(p["n"]), str(p["m"]), "--curve", p["curve"], "--mode", p["mode"],
+            "--security", p["security"], "--threads", str(p["threads"]),
+            "--key-cache", f"{job.results}/keys", "--out", job.out]  # fmt: skip
+    if p["transport"] != "local":
+        argv += ["--transport", p["transport"]]
+    if p["network"] != networks.LOOPBACK:
+        argv += ["--network", p["network"]]
+    if p["transport"] == "tls":
+        # The board's record of every post, beside the report: `db-sm-rsm verify-board` re-checks
+        # the whole run from it alone.
+        argv += ["--board-record", f"{job.dir}/board.log"]
+    return argv + (["--seed", job.seed] if job.seed else [])
+
+
+# The largest n the program accepts (db-sm-rsm/src/main.rs, MAX_N); the schema allows more for the
+# experiments that take it, and the capacity model (python -m analysis capacity) goes beyond.
+MAX_ENTRIES = 1_000_000
+
+
+def check(cfg: Mapping[str, Any]) -> list[str]:
+    problems = []
+    big = [n for n in set_sizes(cfg) if n > MAX_ENTRIES]
+    if big:
+        problems.append(
+            f"config key 'entries' (or 'sweep_entries'): db-sm-rsm accepts at most {MAX_ENTRIES:,} entries, "
+            f"not {max(big):,}; leave db-sm-rsm out of 'experiments' for larger n"
+        )
+    if "tls" in cfg["dbsm_transport"]:
+        problems += networks.problems(cfg, "db-sm-rsm --transport tls")
+    return problems
+
+
+def features(run: Run) -> dict[str, float]:
+    """Every mixer proves over every entry, and checks every other mixer's proofs."""
+    n, m = float(run.params["n"]), float(run.params["m"])
+    return {"fixed": 1.0, "n_m": n * m, "n_m2": n * m * m}
+
+
+# From this n on, fast mode's fixed-base tables of the threshold key and of each mixer's key have
+# their largest window (src/protocol/setup.rs, `table_window`: n = 1000 at m >= 2 already does),
+# so their size, the bulk of the fixed part of the memory, no longer depends on n.
+FULL_TABLES_ENTRIES = 1000
+
+
+def memory_modelled(run: Run) -> bool:
+    """The memory model (fixed + slope x n x m) describes one-process runs whose tables have their
+    full size; smaller runs build smaller tables, and a tls run's parties are processes of their
+    own, each with its own peak."""
+    return int(run.params["n"]) >= FULL_TABLES_ENTRIES and run.params.get("transport", "local") == "local"
+
+
+# The benchmarks of db-sm-rsm/perf.smk (outside `all`) each make a results directory of their own,
+# laid out as the workflow lays out results/ (config.json, raw/<experiment>/<run>/), so the
+# analysis reads them as it reads any results: `python -m analysis costs`, `capacity --results`.
+# Without a configured seed they use this public one: a pair's two runs must do the same work.
+BENCHMARK_SEED = "db-sm-rsm benchmarks"
+
+
+def _benchmark_config(
+    cfg: Mapping[str, Any], entries: list[int], threads: list[int], repetitions: int
+) -> dict[str, Any]:
+    """The configuration of a benchmark's runs: fast mode, 128-bit security, BN254, one process,
+    the configured m, at the given sizes, thread counts and repetitions."""
+    out = dict(cfg)
+    out.update(
+        experiments=[SCHEME.experiment], entries=min(entries),
+        sweep_entries=sorted(set(entries) - {min(entries)}), sweep_mixers=[], mode=["fast"],
+        security=["128"], curve=["bn254"], dbsm_transport=["local"], networks=["none"],
+        threads=threads, repetitions=repetitions,
+        seed=cfg.get("seed") if cfg.get("seed") is not None else BENCHMARK_SEED,
+    )  # fmt: skip
+    return out
+
+
+def parallel_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """`dbsm_parallel`: `dbsm_parallel_pairs` pairs at 1 and 2 threads at n = `dbsm_parallel_entries`
+    (repetition k of both thread counts shares seed k, so a pair's runs do the same work)."""
+    pairs = int(cfg["dbsm_parallel_pairs"])
+    return _benchmark_config(cfg, [int(cfg["dbsm_parallel_entries"])], [1, 2], pairs)
+
+
+def scale_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """`dbsm_scale`: one run at each n of `dbsm_scale_entries`, 2 threads."""
+    return _benchmark_config(cfg, [int(n) for n in cfg["dbsm_scale_entries"]], [2], 1)
+
+
+def benchmark_order(runs: list[Run]) -> list[Run]:
+    """The order a benchmark's runs are made in: by repetition, then n, then thread count, so the
+    pairs alternate 1, 2, 1, 2 and a sweep goes from its smallest n up."""
+    return sorted(runs, key=lambda r: (r.rep, int(r.params["n"]), int(r.params["threads"])))
+
+
+class Benchmarks:
+    """The benchmarks of db-sm-rsm/perf.smk: each a results directory `<perf>/<name>` of its own
+    configuration's runs, made one after another in `benchmark_order`."""
+
+    def __init__(self, perf: str, cfg: Mapping[str, Any]) -> None:
+        self.perf = perf
+        self.parallel = f"parallel-n{cfg['dbsm_parallel_entries']}-m{cfg['mixers']}"
+        self.scale = f"scale-m{cfg['mixers']}-t2"
+        self.configs = {self.parallel: parallel_config(cfg), self.scale: scale_config(cfg)}
+        self.runs = {
+            name: benchmark_order(plan(c)) for name, c in self.configs.items()
+        }  # fmt: skip
+
+    def dir(self, bench: str) -> str:
+        return f"{self.perf}/{bench}"
+
+    def report(self, bench: str, run: Run) -> str:
+        return f"{self.dir(bench)}/raw/{run.dir}/report.json"
+
+    def reports(self, bench: str) -> list[str]:
+        return [self.report(bench, r) for r in self.runs[bench]]
+
+    def run(self, bench: str, run_id: str) -> tuple[Run, Run | None]:
+        """A benchmark's run, and the one made before it (None for the first)."""
+        order = self.runs[bench]
+        for i, r in enumerate(order):
+            if r.id == run_id:
+                return r, order[i - 1] if i else None
+        raise KeyError(f"{run_id} is not a run of the benchmark {bench}")
+
+    def inputs(self, bench: str, run_id: str) -> dict[str, str]:
+        """The program, the benchmark's config.json, and the report of the run made before."""
+        _, before = self.run(bench, run_id)
+        out = {"program": PROGRAM.path, "config": f"{self.dir(bench)}/config.json"}
+        if before is not None:
+            out["before"] = self.report(bench, before)
+        return out
+
+    def command(self, bench: str, run_id: str) -> list[str]:
+        """The run's command line, with the seed of its repetition (shared by a pair's two runs)
+        and its key cache in its own directory: every run generates its keys from its seed, so
+        the two runs of a pair do the same work."""
+        run, _ = self.run(bench, run_id)
+        run_dir = f"{self.dir(bench)}/raw/{run.dir}"
+        seed = run_seed(self.configs[bench], run.rep)
+        return command(run, Job(out=f"{run_dir}/report.json", dir=run_dir, seed=seed, results=run_dir))
+
+    def config_json(self, bench: str, provenance: Mapping[str, Any]) -> str:
+        """config.json of the benchmark's directory, as results/config.json is written."""
+        return json.dumps(
+            {"config": self.configs[bench], "runs": {SCHEME.experiment: [r.id for r in self.runs[bench]]},
+             "provenance": dict(provenance)},
+            indent=2, sort_keys=True,
+        )  # fmt: skip
+
+
+PROGRAM = Program("db-sm-rsm", "db-sm-rsm", ("db-sm-rsm",))
+
+CONFIG = """
+dbsm_parallel_entries:
+  description: >-
+    n of the dbsm_parallel benchmark (outside `all`): pairs of db-sm-rsm runs at 1 and 2 threads
+    that measure each section's parallel fraction
+  type: integer
+  minimum: 2
+  maximum: 1000000
+  default: 200
+dbsm_parallel_pairs:
+  description: pairs of runs (1 and 2 threads, alternated) of the dbsm_parallel benchmark
+  type: integer
+  minimum: 1
+  maximum: 20
+  default: 2
+dbsm_scale_entries:
+  description: >-
+    set sizes of the dbsm_scale benchmark (outside `all`): one db-sm-rsm run at 2 threads each,
+    from which costs.yaml's time, memory and CPU shares are refitted (hours at the default)
+  type: array
+  items: {type: integer, minimum: 2, maximum: 1000000}
+  minItems: 1
+  uniqueItems: true
+  default: [1000, 10000, 50000]
+dbsm_transport:
+  description: >-
+    how db-sm-rsm's parties talk: local = every party in one process (the paper's artifact's
+    way); tls = every mix-server, the verifier and a bulletin board in processes of their own,
+    every message a post on the board over TLS 1.3, run once per profile of `networks`
+  type: array
+  items: {type: string, enum: [local, tls]}
+  minItems: 1
+  uniqueItems: true
+  default: [local]
+curve:
+  description: pairing curve of db-sm-rsm
+  type: array
+  items: {type: string, enum: [bn254, bls12-381]}
+  minItems: 1
+  uniqueItems: true
+  default: [bn254]
+mode:
+  description: db-sm-rsm mode; paper = upstream's operation counts, fast = optimised
+  type: array
+  items: {type: string, enum: [fast, paper]}
+  minItems: 1
+  uniqueItems: true
+  default: [fast]
+security:
+  description: >-
+    db-sm-rsm security setting; 128 = 128-bit challenges and batching vectors with 80-bit
+    statistical slack, paper = upstream's shorter lengths (for a like-for-like comparison)
+  type: array
+  items: {type: string, enum: ["128", "paper"]}
+  minItems: 1
+  uniqueItems: true
+  default: ["128"]
+"""
+
+TITLE = "DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experiment 1)"
+ORDER = 10
+PROGRAMS = (PROGRAM,)
+STDOUT = "report.txt"
+RULES = "db-sm-rsm/perf.smk"
+
+
+# The paper's claims compare DB-SM and DB-RSM with the single-prover and collaborative baselines:
+# they are recomputed from these experiments' published figures and from our runs.
+CLAIMS_FROM = ("zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm")
+
+
+def claims(df: Any, cfg: Mapping[str, Any]) -> list[Any]:
+    """The README's claims, with our collaborative columns at the configured factor."""
+    from analysis.experiments.db_sm_rsm.claims import compute_claims
+    from analysis.plan import settings
+
+    return compute_claims(df, float(cfg.get("collab_factor", settings.defaults()["collab_factor"])))
+
+
+def summary(doc: Any, ctx: Any) -> None:
+    from analysis.experiments.db_sm_rsm import paper
+
+    paper.summary(doc, ctx)
+
+
+def appendix(doc: Any, ctx: Any) -> None:
+    from analysis.experiments.db_sm_rsm import paper
+
+    paper.appendix(doc, ctx)
+
+
+def guide(ctx: Any) -> list[str]:
+    from analysis.experiments.db_sm_rsm import paper
+
+    return paper.guide(ctx)
+
+
+def commands(sub: Any) -> dict[str, Any]:
+    """`python -m analysis capacity` (election sizes from the cost model)."""
+    from analysis.experiments.db_sm_rsm import commands as cli
+
+    return cli.commands(sub)
+
+
+def fit_parallel(dirs: Sequence[Any], shares_from: Sequence[Any]) -> tuple[dict[str, Any], str]:
+    """`python -m analysis costs --parallel`: each section's parallel fraction from pairs of runs
+    at 1 and 2 threads (the dbsm_parallel benchmark), as costs.yaml's `parallel` block."""
+    from analysis.experiments.db_sm_rsm.parallel import fit_parallel as fit
+    from analysis.experiments.db_sm_rsm.parallel import parallel_text
+
+    pf = fit(dirs, shares_from)
+    return pf.block(), parallel_text(pf)

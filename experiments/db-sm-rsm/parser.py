@@ -1,0 +1,472 @@
+"""Parsers for the db-sm-rsm report: the paper-format text (ours and the paper's) and our JSON.
+
+The text grammar (the paper artifact's report format): nested timers, a line at level L starts with
+4*L + 1 spaces. A timer with children prints its name as a header line before its first child and
+closes with `<name> time: <t> s` at the header's level; leaves print only their time line.
+Per-party totals are `mixer k total time` / `verifier total time` lines inside the section they
+total. Status lines are `status_x: True`, except two upstream labels that have no colon.
+
+Our JSON report also says how the parties talked: `local` (one process) or `tls` (a process per
+party, every message a post on a bulletin board, on netem's network profile `none`, `lan`,
+`region`, `wan` or a custom one). The tidy rows carry it in the `variant` column (`local`,
+`tls/none`, `tls/wan`, ...); a `tls` run adds rows: under `network steps > <path>`, each
+process's (party's) wall time, CPU time, start and traffic per step; under `network`, each
+process's totals (label `run`), each section's run-wide wall time with its chain of posts (hops)
+and network floor (label = the section), the delay line's figures, and the profile's round trip
+(label = profile, metric `rtt`, as collab-groth16's rows have it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.errors import ReportError
+from analysis.parse.common import (
+    Parsed,
+    RunInfo,
+    benchmark_rows,
+    load_enveloped,
+    need,
+    no_report,
+    published,
+    report_base,
+    report_problems,
+    row,
+)
+
+PARTY_RE = re.compile(r"^(mixer \d+|verifier)(?::| total$)")
+TIME_RE = re.compile(r"^(?P<label>.+?) time: (?P<t>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) s$")
+STATUS_RE = re.compile(r"^(?P<name>status_\w+):? (?P<v>True|False)$")
+SIZE_RE = re.compile(r"^(?P<label>size of .+): (?P<v>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) MB$")
+COUNT_RE = re.compile(r"^number of (?P<what>entries|mix-servers): (?P<v>\d+)$")
+# Settings our program prints (not timed): the security level and where the Paillier keys came from.
+SETTING_RE = re.compile(r"^(?P<what>security|keys): (?P<v>[A-Za-z0-9 _.,()-]+)$")
+HEADER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .,'/+()-]*$")
+# Lines the authors' run harness appended after the report; nothing in the program prints them.
+HARNESS_RE = re.compile(r"^(\*+ Worker \d+ \*+|-+)$")
+
+
+@dataclass(frozen=True)
+class Timer:
+    """One timer line: where it sits, whose it is, its label (without ` time`) and seconds."""
+
+    path: tuple[str, ...]
+    party: str | None
+    label: str
+    seconds: float
+
+
+@dataclass
+class DbReport:
+    path: str
+    source: str  # "ours" or "paper"
+    n: int
+    m: int
+    curve: str | None = None
+    mode: str | None = None
+    threads: int | None = None
+    seed: str | None = None  # the public seed (64 hex digits), or None for fresh randomness
+    security: str | None = None
+    # Where the keys came from (ours only): "generated", "seed", "seed-cache" or "test" (JSON), or
+    # the text report's keys line.
+    keys: str | None = None
+    commit: str | None = None
+    timers: list[Timer] = field(default_factory=list)
+    statuses: dict[str, bool] = field(default_factory=dict)
+    sizes: dict[str, float] = field(default_factory=dict)
+    # Ours (body_version 4 on): the same five lines as sent, the bytes of the posts carrying them.
+    sizes_sent: dict[str, float] = field(default_factory=dict)
+    fixes: list[str] = field(default_factory=list)
+    machine: dict[str, Any] | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    # Ours (JSON) only: the envelope's verdict, the transport, and where a stopped run stopped.
+    passed: bool | None = None
+    transport: str | None = None
+    failure: str | None = None
+    # Ours with --transport tls: the body's network block (profile, per-process figures).
+    network: dict[str, Any] | None = None
+    # Ours: the program's own wall, CPU and peak memory (the envelope's resources block).
+    resources: dict[str, float] | None = None
+    # Ours with --transport tls: the audit of the board's record (verify-board, by the driver).
+    audit: dict[str, Any] | None = None
+
+    def timer(self, path: tuple[str, ...], label: str) -> float | None:
+        for t in self.timers:
+            if t.path == path and t.label == label:
+                return t.seconds
+        return None
+
+
+def party_of(label: str) -> str | None:
+    m = PARTY_RE.match(label)
+    return m.group(1) if m else None
+
+
+def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
+    """Parse a db-sm-rsm text report; raise ReportError naming file, line and expectation."""
+    p = Path(path)
+    lines = p.read_text(encoding="utf-8").splitlines()
+    stack: list[str] = []  # open section headers; stack[i] sits at level i
+    counts: dict[str, int] = {}
+    rep = DbReport(path=str(p), source=source, n=-1, m=-1)
+    closed_main = False
+    last_header: tuple[int, int] | None = None  # (line number, level) of a header awaiting a child
+    for no, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        if closed_main:
+            if HARNESS_RE.match(raw.strip()):
+                continue
+            raise ReportError(p, no, "end of report after ' main time: <t> s'", raw)
+        spaces = len(raw) - len(raw.lstrip(" "))
+        text = raw.strip()
+        if text == "precomputing...":
+            # An info line printed from inside a leaf timer (one level below it); no measurement.
+            continue
+        if spaces % 4 != 1:
+            raise ReportError(p, no, "an indentation of 4*L+1 spaces", raw)
+        level = (spaces - 1) // 4
+        if level > len(stack):
+            raise ReportError(
+                p, no, f"a line at level <= {len(stack)} (no open section at level {level - 1})", raw
+            )
+        if last_header is not None and level != last_header[1] + 1:
+            # A header is printed only before its first child, one level deeper.
+            raise ReportError(
+                p, no, f"a child line (level {last_header[1] + 1}) of section {stack[-1]!r}", raw
+            )
+        last_header = None
+        if (m := TIME_RE.match(text)) is not None:
+            label = m.group("label")
+            seconds = float(m.group("t"))
+            if level < len(stack) and stack[level] == label:
+                # The closing line of an open section.
+                del stack[level:]
+                rep.timers.append(Timer(tuple(stack), None, label, seconds))
+                if label == "main" and level == 0:
+                    closed_main = True
+                continue
+            del stack[level:]
+            # `mixer k total` lines total the section they sit in, so their path includes it.
+            rep.timers.append(Timer(tuple(stack), party_of(label), label, seconds))
+            continue
+        if (m := STATUS_RE.match(text)) is not None:
+            del stack[level:]
+            rep.statuses[m.group("name")] = m.group("v") == "True"
+            continue
+        if (m := SIZE_RE.match(text)) is not None:
+            del stack[level:]
+            rep.sizes[m.group("label")] = float(m.group("v"))
+            continue
+        if (m := COUNT_RE.match(text)) is not None:
+            counts[m.group("what")] = int(m.group("v"))
+            continue
+        if (m := SETTING_RE.match(text)) is not None:
+            setattr(rep, m.group("what"), m.group("v"))
+            continue
+        if ":" not in text and HEADER_RE.match(text):
+            del stack[level:]
+            stack.append(text)
+            last_header = (no, level)
+            continue
+        raise ReportError(
+            p,
+            no,
+            "a timer line '<label> time: <t> s', a status line, a size line or a section header",
+            raw,
+        )
+    if not closed_main:
+        open_part = " > ".join(stack) if stack else "(none)"
+        raise ReportError(
+            p,
+            len(lines) + 1,
+            f"' main time: <t> s' closing the report (truncated; open sections: {open_part})",
+            "end of file",
+        )
+    if "entries" not in counts or "mix-servers" not in counts:
+        raise ReportError(p, 1, "the lines 'number of entries: <n>' and 'number of mix-servers: <m>'")
+    rep.n = counts["entries"]
+    rep.m = counts["mix-servers"]
+    return rep
+
+
+TOOL = "db-sm-rsm"
+
+
+def parse_db_json(path: str | Path) -> DbReport:
+    """Parse our db-sm-rsm report.json: the suite's envelope around the body of
+    db-sm-rsm/docs/report.schema.json."""
+    p = Path(path)
+    env = load_enveloped(p, TOOL)
+    params, d = env.parameters, env.body
+    rep = DbReport(
+        path=str(p),
+        source="ours",
+        n=need(params, "n", int, p, "parameters."),
+        m=need(params, "m", int, p, "parameters."),
+        curve=params.get("curve"),
+        mode=params.get("mode"),
+        threads=params.get("threads"),
+        seed=env.seed,
+        security=None if params.get("security") is None else str(params.get("security")),
+        commit=env.commit,
+        passed=env.passed,
+        transport=str(d.get("transport") or params.get("transport") or "local"),
+    )
+    for i, t in enumerate(need(d, "timers", list, p, "body.")):
+        where = f"body.timers[{i}]."
+        if not isinstance(t, dict):
+            raise ReportError(p, None, f"body.timers[{i}] to be an object")
+        tpath = need(t, "path", list, p, where)
+        seconds = need(t, "seconds", (int, float), p, where)
+        rep.timers.append(
+            Timer(
+                tuple(str(x) for x in tpath), t.get("party"), need(t, "label", str, p, where), float(seconds)
+            )
+        )
+    for k, v in need(d, "statuses", dict, p, "body.").items():
+        if not isinstance(v, bool):
+            raise ReportError(p, None, f"body.statuses.{k} to be true or false", repr(v))
+        rep.statuses[k] = v
+    for k, v in need(d, "sizes", dict, p, "body.").items():
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise ReportError(p, None, f"body.sizes.{k!r} to be a number (MB)", repr(v))
+        rep.sizes[k] = float(v)
+    for k, v in (d.get("sizes_sent") or {}).items():
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise ReportError(p, None, f"body.sizes_sent.{k!r} to be a number (MB)", repr(v))
+        rep.sizes_sent[k] = float(v)
+    rep.fixes = [str(x) for x in d.get("fixes", [])]
+    keys = d.get("keys")
+    if isinstance(keys, dict) and keys.get("source") is not None:
+        rep.keys = str(keys["source"])
+    network = d.get("network")
+    if network is not None:
+        rep.network = need(d, "network", dict, p, "body.")
+    if d.get("audit") is not None:
+        rep.audit = need(d, "audit", dict, p, "body.")
+    failure = d.get("failure")
+    if isinstance(failure, dict):
+        rep.failure = f"{failure.get('party')} at {failure.get('step')}: {failure.get('error')}"
+    rep.machine = env.machine
+    rep.versions = {TOOL: str(env.envelope.get("tool_version"))}
+    rep.resources = own_resources(env.envelope)
+    return rep
+
+
+# The envelope's resources as tidy rows (section "run", label "resources"): metric, key, unit.
+RESOURCE_FIGURES = (("wall", "wall_s", "s"), ("cpu", "cpu_s", "s"), ("peak_rss", "peak_rss_mib", "MiB"))
+
+
+def own_resources(envelope: dict[str, Any]) -> dict[str, float] | None:
+    """The program's own wall and CPU seconds and peak RSS (MiB) from its envelope, by metric
+    name; None without a resources block."""
+    res = envelope.get("resources")
+    if not isinstance(res, dict):
+        return None
+    out = {}
+    for metric, key, _unit in RESOURCE_FIGURES:
+        v = res.get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool) and v == v:
+            out[metric] = float(v)
+    return out
+
+
+def resource_rows(base: dict[str, Any], rep: DbReport) -> list[dict[str, Any]]:
+    """The program's own wall, CPU and peak memory as tidy rows (ours only; the paper's reports
+    have none)."""
+    units = {metric: unit for metric, _key, unit in RESOURCE_FIGURES}
+    return [
+        row(base, section="run", party=None, label="resources", metric=metric, value=v, unit=units[metric])
+        for metric, v in (rep.resources or {}).items()
+    ]
+
+
+def failed_checks(rep: DbReport) -> list[str]:
+    """Why a run did not verify: the envelope's verdict decides (ours), the statuses say which
+    step failed; a paper's text report has only its statuses."""
+    failed = [k for k, v in rep.statuses.items() if not v]
+    if rep.failure is not None:
+        failed.append(f"FAILED: {rep.failure}")
+    if rep.passed is False and not failed:
+        failed.append("passed is false")
+    if rep.passed is True:
+        return []
+    return failed
+
+
+# ---- tidy rows ---------------------------------------------------------------------------------
+
+EXPERIMENT = "db-sm-rsm"
+PAPER_FILE = "report-db-sm-rsm-n10000-m4"
+# The paper's machine, as its README states it; the sample reports carry no machine block.
+PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
+
+
+def transport_of(rep: DbReport) -> str | None:
+    """How the run's parties talked, as the `variant` column says it: `local`, or `tls/<profile>`
+    (None for a report that does not say: the paper's, or our text report alone)."""
+    if rep.transport is None:
+        return None
+    if rep.transport != "tls":
+        return rep.transport
+    profile = (rep.network or {}).get("profile")
+    return f"tls/{profile if isinstance(profile, str) else 'none'}"
+
+
+# Figures of the network block: (metric, key, unit). Per process and step (each row of
+# body.network.parties, its `net` object beside), per process in all (body.network.summary), per
+# section (body.network.sections) and of the delay line.
+STEP_FIGURES = (("start", "start_s", "s"), ("wall", "wall_s", "s"), ("cpu", "cpu_s", "s"))
+NET_FIGURES = (
+    ("bytes_sent", "bytes_sent", "bytes"), ("bytes_received", "bytes_received", "bytes"),
+    ("posts", "posts", "count"), ("reads", "reads", "count"), ("rounds", "rounds", "count"),
+    ("waited", "waited_s", "s"), ("hops", "hops", "count"),
+)  # fmt: skip
+SECTION_FIGURES = (
+    ("query_wall", "wall_s", "s"), ("hops", "hops", "count"), ("network_floor", "network_floor_s", "s"),
+)  # fmt: skip
+DELAY_FIGURES = (
+    ("delay_line_cpu", "cpu_s", "s"), ("delay_line_packets", "packets", "count"),
+    ("delay_line_late_mean", "late_mean_s", "s"),
+)  # fmt: skip
+Figures = tuple[tuple[str, str, str], ...]
+# The section of the per-process, per-step rows: `network steps > main > mixing`.
+STEPS = "network steps"
+# The section of the audit's rows (a tls run's record re-checked by verify-board).
+AUDIT = "audit"
+AUDIT_FIGURES = (
+    ("cpu", "cpu_s", "s"), ("wall", "wall_s", "s"), ("checks_recomputed", "checks_recomputed", "count"),
+)  # fmt: skip
+
+
+def _figures(base: dict[str, Any], obj: Any, figures: Figures, p: Path, where: str) -> list[dict[str, Any]]:
+    """One row per figure of `obj` (a JSON object, each figure a number)."""
+    if not isinstance(obj, dict):
+        raise ReportError(p, None, f"{where.rstrip('.')} to be an object", repr(obj)[:80])
+    return [
+        row(base, metric=m, value=float(need(obj, k, (int, float), p, where)), unit=u) for m, k, u in figures
+    ]
+
+
+def network_rows(base: dict[str, Any], net: dict[str, Any], p: Path) -> list[dict[str, Any]]:
+    """The rows of a `tls` run's network block (see the module's docstring)."""
+    profile = str(need(net, "profile", str, p, "body.network."))
+    rtt = net.get("rtt_s")
+    at = dict(base, section="network", party=None)
+    rows = [row(at, label=profile, metric="rtt", value=float(rtt) if isinstance(rtt, int | float) else 0.0,
+                unit="s")]  # fmt: skip
+    if net.get("delay_line") is not None:
+        rows += _figures(dict(at, label="delay line"), net["delay_line"], DELAY_FIGURES, p,
+                         "body.network.delay_line.")  # fmt: skip
+    for i, r in enumerate(need(net, "parties", list, p, "body.network.")):
+        where = f"body.network.parties[{i}]."
+        path = [str(x) for x in need(r, "path", list, p, where)]
+        step = dict(base, section=" > ".join([STEPS, *path]), party=str(need(r, "party", str, p, where)),
+                    label=str(need(r, "label", str, p, where)))  # fmt: skip
+        rows += _figures(step, r, STEP_FIGURES, p, where)
+        rows += _figures(step, need(r, "net", dict, p, where), NET_FIGURES, p, where + "net.")
+    for i, r in enumerate(need(net, "summary", list, p, "body.network.")):
+        where = f"body.network.summary[{i}]."
+        whole = dict(base, section="network", party=str(need(r, "party", str, p, where)), label="run")
+        rows += _figures(whole, r, STEP_FIGURES[1:], p, where)
+        rows += _figures(whole, need(r, "net", dict, p, where), NET_FIGURES, p, where + "net.")
+    for i, r in enumerate(need(net, "sections", list, p, "body.network.")):
+        where = f"body.network.sections[{i}]."
+        rows += _figures(dict(at, label=str(need(r, "section", str, p, where))), r, SECTION_FIGURES, p, where)
+    return rows
+
+
+def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
+    failed = failed_checks(rep)
+    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
+                       security=rep.security, run_ok=not failed, variant=transport_of(rep))  # fmt: skip
+    rows = [
+        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="time",
+            value=t.seconds, unit="s")
+        for t in rep.timers
+    ]  # fmt: skip
+    rows += [
+        row(base, section="", party=None, label=k, metric="status", value=1.0 if v else 0.0, unit="bool")
+        for k, v in rep.statuses.items()
+    ]
+    rows += [
+        row(base, section="", party=None, label=k, metric="size", value=v, unit="MB")
+        for k, v in rep.sizes.items()
+    ]
+    rows += [
+        row(base, section="", party=None, label=k, metric="size_sent", value=v, unit="MB")
+        for k, v in rep.sizes_sent.items()
+    ]
+    if rep.audit is not None:
+        at = dict(base, section=AUDIT, party="auditor", label="verify-board")
+        rows += _figures(at, rep.audit, AUDIT_FIGURES, Path(rep.path), "body.audit.")
+        passed = 1.0 if rep.audit.get("passed") else 0.0
+        rows.append(row(at, metric="audit_passed", value=passed, unit="bool"))
+    if rep.network is not None:
+        rows += network_rows(base, rep.network, Path(rep.path))
+    rows += resource_rows(base, rep)
+    if run_dir is not None:
+        rows += benchmark_rows(base, run_dir)
+    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
+                   rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
+    if rep.keys is not None:
+        info.settings["keys"] = rep.keys
+    if rep.transport is not None:
+        info.settings["transport"] = transport_of(rep) or rep.transport
+    return Parsed(rows, [info], [])
+
+
+def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
+    """One of our runs: report.json (preferred) and report.txt, checked against each other."""
+    js, txt = run_dir / "report.json", run_dir / "report.txt"
+    if js.exists():
+        rep = parse_db_json(js)
+        parsed = db_rows(rep, run_id, run_dir)
+        if txt.exists():
+            # The text report is the paper-format record of the same run: a truncated or
+            # malformed one is flagged, never silently dropped.
+            try:
+                parse_db_text(txt)
+            except ReportError as e:
+                parsed.runs[0].ok = False
+                parsed.runs[0].problems.append(f"report.txt unreadable: {e}")
+                for r in parsed.rows:
+                    r["run_ok"] = False
+        return parsed
+    if txt.exists():
+        rep = parse_db_text(txt)
+        rep.curve, rep.mode = params.get("curve"), params.get("mode")
+        rep.security, rep.threads = params.get("security"), params.get("threads")
+        return db_rows(rep, run_id, run_dir)
+    return no_report(EXPERIMENT, run_id)
+
+
+def load_reference(paper_dir: Path) -> Parsed:
+    """The paper's sample report (n = 10000, m = 4, PBC on BN254, one core)."""
+    rep = parse_db_text(published(paper_dir / PAPER_FILE), source="paper")
+    rep.curve, rep.mode, rep.security, rep.threads = "bn254-pbc", "paper", "paper", 1
+    return db_rows(rep, PAPER_FILE)
+
+
+def problems(run_dir: Path) -> list[str]:
+    """Why this run does not count as verified (empty if its report passed and its text record is
+    readable)."""
+
+    def failed(js: Path) -> list[str]:
+        rep = parse_db_json(js)
+        found = [f"{k} is False" if rep.statuses.get(k) is False else k for k in failed_checks(rep)]
+        # The text report is the paper-format record of the same run: as in the report, a
+        # malformed one means the run does not count.
+        txt = run_dir / "report.txt"
+        if txt.exists():
+            try:
+                parse_db_text(txt)
+            except ReportError as e:
+                found.append(f"report.txt unreadable: {e}")
+        return found
+
+    return report_problems(run_dir, failed)
