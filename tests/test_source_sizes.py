@@ -19,7 +19,10 @@ MAX_FN_LINES = 100
 EXCEPTIONS: set[str] = {
     "db-sm-rsm/src/proofs/paillier_shuffle.rs",
     "db-sm-rsm/src/main.rs::main",
+    "db-sm-rsm/src/main.rs::measure_run",
+    "db-sm-rsm/src/protocol/distributed.rs::run_driver",
     "db-sm-rsm/src/protocol/dbrsm.rs",
+    "db-sm-rsm/src/transport/record.rs::open",
     "zksnark-sm-rsm/collab/src/net.rs::accept_pinned",
 }
 
