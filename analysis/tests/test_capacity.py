@@ -204,8 +204,10 @@ def test_a_million_entries_fit_this_machine_at_two_kilobytes_per_entry_and_mixer
     model = CostModel(yaml.safe_load(slope_costs(tmp_path).read_text()), 0.123)
     e = model.estimate(run)
     assert e.memory_mb <= 12 * 1000 and not too_big([e], 24 * 1024)
-    today = CostModel.load(probe_s=0.123).estimate(run)
-    assert too_big([today], 24 * 1024)  # today's fit: about 98 GiB
+    # The fitted model of the column store (costs.yaml): n = 10^6, m = 4 is not refused on a
+    # 24 GiB machine.
+    fitted = CostModel.load(probe_s=0.123).estimate(run)
+    assert not too_big([fitted], 24 * 1024)
     assert human_time(e.wall_s).endswith(" d")  # days, not thousands of hours
 
 
