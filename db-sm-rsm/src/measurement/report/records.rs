@@ -140,20 +140,34 @@ impl Report {
         (first.max(1)..self.nodes.len())
             .map(|idx| {
                 let node = &self.nodes[idx];
-                TimerRecord {
-                    path: self.path_of(idx),
-                    party: node.party.map(|p| p.to_string()),
-                    name: node.name.clone(),
-                    occurrence: 0,
-                    section: node.items.iter().any(|i| matches!(i, Item::Timer(_))),
-                    seconds: node.seconds,
-                    cpu_seconds: node.cpu_seconds,
-                    ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-                    net: node.net,
-                    start_unix_s: node.start_unix_s,
-                }
+                let party = node.party.map(|p| p.to_string());
+                self.record_of(idx, self.path_of(idx), party, node.name.clone(), 0)
             })
             .collect()
+    }
+
+    /// Timer `idx` as a record, under the given key.
+    fn record_of(
+        &self,
+        idx: usize,
+        path: Vec<String>,
+        party: Option<String>,
+        name: String,
+        occurrence: usize,
+    ) -> TimerRecord {
+        let node = &self.nodes[idx];
+        TimerRecord {
+            path,
+            party,
+            name,
+            occurrence,
+            section: node.items.iter().any(|i| matches!(i, Item::Timer(_))),
+            seconds: node.seconds,
+            cpu_seconds: node.cpu_seconds,
+            ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            net: node.net,
+            start_unix_s: node.start_unix_s,
+        }
     }
 
     /// Counts a first attempt's timer `rec` in every timer open now, as if it had run inside
@@ -236,18 +250,7 @@ impl Report {
             .filter_map(|idx| {
                 let ((path, party, name), occurrence) = self.key_of(idx, &mut seen);
                 let node = &self.nodes[idx];
-                (!node.remote).then(|| TimerRecord {
-                    path,
-                    party,
-                    name,
-                    occurrence,
-                    section: node.items.iter().any(|i| matches!(i, Item::Timer(_))),
-                    seconds: node.seconds,
-                    cpu_seconds: node.cpu_seconds,
-                    ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-                    net: node.net,
-                    start_unix_s: node.start_unix_s,
-                })
+                (!node.remote).then(|| self.record_of(idx, path, party, name, occurrence))
             })
             .collect()
     }
