@@ -14,6 +14,8 @@
     python -m analysis runners NATIVE_DIR CONTAINER_DIR
                                               one configuration natively and in containers: the
                                               same verdicts (exit 1 if not), CPU time per runner
+    python -m analysis keys [EXPERIMENT | --shared]
+                                              the configuration's keys: default and meaning
     python -m analysis COMMAND ...            a command an experiment brings (see --help)
 
 RESULTS_DIR/config.json (written by the workflow) says which runs belong to the configuration;
@@ -160,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     pn = sub.add_parser("runners", help="the same runs natively and in containers: verdicts and CPU time")
     pn.add_argument("native_dir", type=Path)
     pn.add_argument("container_dir", type=Path)
+    py = sub.add_parser("keys", help="the configuration's keys, with their defaults and meaning (Markdown)")
+    py.add_argument(
+        "experiment", nargs="?", choices=experiments.names(), help="only this experiment's own keys"
+    )
+    py.add_argument("--shared", action="store_true", help="only the keys every experiment shares")
     # Commands an experiment brings (its descriptor's `commands(sub)`: name -> handler).
     extra: dict[str, Callable[[argparse.Namespace], int]] = {}
     for e in experiments.all_experiments():
@@ -194,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
             return verify(_results_dir(args.results_dir))
         if args.cmd == "costs":
             return _costs(args)
+        if args.cmd == "keys":
+            from analysis.plan.settings import keys_table
+
+            print(keys_table(args.experiment, args.shared), end="")
+            return 0
         if args.cmd in extra:
             return extra[args.cmd](args)
         if args.cmd == "estimates":

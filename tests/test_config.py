@@ -62,22 +62,41 @@ def test_bad_value_on_the_command_line_is_rejected(workflow_copy: Workflow) -> N
 
 
 def test_default_config_is_the_papers_setting() -> None:
+    from analysis.experiments import names
+    from analysis.plan import settings
+
     config = yaml.safe_load((REPO / "config.yaml").read_text())
+    settings.check(config)
+    assert config["experiments"] == list(names())
     assert config["entries"] == 10000 and config["mixers"] == 4
     assert config["hash"] == ["poseidon"] and config["curve"] == ["bn254"]
     assert config["statements"] == ["sm", "rsm"] and config["security"] == ["128"]
     assert config["collab_factor"] == 2.0
 
 
-def test_config_files_set_only_schema_keys() -> None:
-    """config.yaml sets every key (it is the defaults file); smoke.yaml only what it changes."""
+def test_each_default_is_written_once() -> None:
+    """config.yaml sets the shared keys (config/schema.yaml), each to the schema's default, and
+    `experiments: all`; an experiment's own keys have their defaults in its descriptor only.
+    smoke.yaml sets only keys of the schema."""
     from analysis.plan.settings import load_schema
 
-    schema = load_schema()  # the shared keys and every descriptor's own
+    shared = yaml.safe_load((REPO / "config/schema.yaml").read_text())["properties"]
     config = yaml.safe_load((REPO / "config.yaml").read_text())
-    assert set(config) == set(schema["properties"])
+    assert set(config) == set(shared)
+    assert config.pop("experiments") == "all"
+    assert {k: v for k, v in config.items()} == {k: shared[k]["default"] for k in config}
     smoke = yaml.safe_load((REPO / "config/smoke.yaml").read_text())
-    assert set(smoke) <= set(schema["properties"])
+    assert set(smoke) <= set(load_schema()["properties"])
+
+
+def test_experiments_all_means_every_folder() -> None:
+    from analysis.experiments import names
+    from analysis.plan import settings
+
+    for given in ("all", ["all"]):
+        cfg = {"experiments": given}
+        settings.check(cfg)
+        assert cfg["experiments"] == list(names())
 
 
 def test_every_key_can_be_set_from_the_command_line() -> None:
@@ -142,3 +161,15 @@ def test_emulated_networks_are_refused_in_containers() -> None:
     with pytest.raises(SettingsError, match=r"config key 'networks': db-sm-rsm --transport tls runs"):
         check(cfg)
     check({"networks": ["wan"], "runner": "podman", "experiments": ["db-sm-rsm"]})  # no tls: no network
+
+
+def test_readme_table_of_shared_keys_is_the_schemas() -> None:
+    """The README's table of the shared keys is what `python -m analysis keys --shared` prints."""
+    from analysis.plan.settings import keys_table
+
+    readme = (REPO / "README.md").read_text()
+    start = readme.index("checks it -->\n") + len("checks it -->\n")
+    end = readme.index("<!-- end of shared keys -->")
+    assert readme[start:end] == keys_table(shared=True), (
+        "run `python -m analysis keys --shared` into the README"
+    )

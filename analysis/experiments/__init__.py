@@ -110,6 +110,7 @@ class Experiment:
     programs: tuple[Program, ...]
     parser: str  # module with load_run, load_reference, problems
     section: str  # module with section(doc, ctx)
+    synthetic: str  # module with write(out, run, paper_dir, fail): a synthetic report for the tests
     config: Mapping[str, Any] = field(default_factory=dict)  # JSON Schema properties of its keys
     stdout: str | None = None  # a file of the run directory its standard output goes to
     node_packages: tuple[str, ...] = ()  # directories with a package-lock.json to `npm ci`
@@ -153,7 +154,8 @@ def from_module(module: ModuleType) -> Experiment:
             name=scheme.experiment, title=module.TITLE, order=module.ORDER, scheme=scheme,
             plan=module.plan, command=module.command, features=module.features,
             programs=tuple(module.PROGRAMS), parser=f"{package}.parser",
-            section=f"{package}.section", config=yaml.safe_load(module.CONFIG) or {},
+            section=f"{package}.section", synthetic=f"{package}.synthetic",
+            config=yaml.safe_load(module.CONFIG) or {},
             stdout=getattr(module, "STDOUT", None), node_packages=getattr(module, "NODE_PACKAGES", ()),
             tools=getattr(module, "TOOLS", ("cargo",)), image=getattr(module, "IMAGE", Image()),
             check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),

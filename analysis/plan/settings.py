@@ -149,10 +149,22 @@ def fill_defaults(config: MutableMapping[str, Any], schema: Mapping[str, Any]) -
             config[key] = list(default) if isinstance(default, list) else default
 
 
+ALL = "all"  # `experiments: all`: every experiment that has a folder
+
+
+def every_experiment(config: MutableMapping[str, Any]) -> None:
+    """`experiments: all` (or `[all]`, or `--config experiments=all`) as the list of every
+    experiment's name, in place: a new experiment's folder is then run by default."""
+    value = config.get("experiments")
+    if value == ALL or value == [ALL]:
+        config["experiments"] = list(experiments.names())
+
+
 def check(config: MutableMapping[str, Any], schema: Mapping[str, Any] | None = None) -> list[str]:
     """Validate and complete `config` in place; return warnings (errors raise SettingsError)."""
     schema = schema if schema is not None else load_schema()
     read_command_line(config, schema)
+    every_experiment(config)
     fill_defaults(config, schema)
     validator = jsonschema.Draft202012Validator(schema)
     lines = sorted({line for e in validator.iter_errors(dict(config)) for line in _explain(e, schema)})
@@ -208,3 +220,31 @@ def environment_problem() -> str | None:
             "./target/release, so unset it"
         )
     return None
+
+
+def _cell(value: Any) -> str:
+    """A default as the table shows it: as YAML writes it, in code type."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=1000).strip()
+    text = text.removesuffix("\n...").removesuffix("...").strip()
+    return f"`{text}`"
+
+
+def keys_table(experiment: str | None = None, shared: bool = False) -> str:
+    """The configuration's keys as a Markdown table (key, default, meaning), from the schema:
+    the shared keys (`shared`), one experiment's own keys, or every key. The README's table of
+    the shared keys is this text (a test checks it)."""
+    props = load_schema()["properties"]
+    if shared:
+        with SCHEMA_PATH.open(encoding="utf-8") as f:
+            keys = list(yaml.safe_load(f)["properties"])
+    elif experiment is not None:
+        keys = list(experiments.get(experiment).config)
+    else:
+        keys = list(props)
+    lines = ["| key | default | meaning |", "| --- | --- | --- |"]
+    for key in keys:
+        prop = props[key]
+        default = "all" if key == "experiments" else _cell(prop.get("default"))
+        meaning = " ".join(str(prop.get("description", "")).split()).replace("|", "\\|")
+        lines.append(f"| `{key}` | {default} | {meaning} |")
+    return "\n".join(lines) + "\n"

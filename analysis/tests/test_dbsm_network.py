@@ -12,14 +12,15 @@ import pytest
 
 from analysis.config import RunConfig
 from analysis.errors import ReportError
+from analysis.experiments.collab_groth16.synthetic import collab_json
 from analysis.experiments.db_sm_rsm import network as net
 from analysis.experiments.db_sm_rsm import section as dbsm
 from analysis.experiments.db_sm_rsm.parser import STEPS, db_rows, parse_db_json
 from analysis.experiments.db_sm_rsm.section_network import NO_TLS
+from analysis.experiments.db_sm_rsm.synthetic import db_json
 from analysis.parse.common import Parsed
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
-from analysis.tests import synth
 from analysis.tidy import Collection, to_frame
 
 DB = "report-db-sm-rsm-n10000-m4"
@@ -83,7 +84,7 @@ def network_block(profile: str, m: int, input_bytes: int) -> dict[str, Any]:
 
 def tls_report(paper_dir: Path, out: Path, profile: str, n: int = 100, m: int = 2) -> Path:
     """Our synthetic local report (analysis.tests.synth) turned into a tls run on `profile`."""
-    f = synth.db_json(paper_dir / DB, out, n, m, 0.01)
+    f = db_json(paper_dir / DB, out, n, m, 0.01)
     doc = json.loads(f.read_text())
     sizes = doc["body"]["sizes"]
     inputs = int(sizes["size of sender-uploaded input ciphertexts"] * 2**20 * 1.01)
@@ -98,7 +99,7 @@ def tls_report(paper_dir: Path, out: Path, profile: str, n: int = 100, m: int = 
 
 def frame(paper_dir: Path, tmp_path: Path, profiles: tuple[str, ...] = ("none", "wan")) -> Any:
     parsed = Parsed()
-    local = synth.db_json(paper_dir / DB, tmp_path / "local", 100, 2, 0.01)
+    local = db_json(paper_dir / DB, tmp_path / "local", 100, 2, 0.01)
     parsed.add(db_rows(parse_db_json(local), "local"))
     for p in profiles:
         parsed.add(db_rows(parse_db_json(tls_report(paper_dir, tmp_path / p, p)), f"tls-{p}"))
@@ -176,7 +177,7 @@ def test_sections_sum_their_steps_and_steps_their_subtrees(paper_dir: Path, tmp_
 
 def test_latency_per_profile_beside_the_collaborative_prover(paper_dir: Path, tmp_path: Path) -> None:
     df, _ = frame(paper_dir, tmp_path)
-    collab = synth.collab_json(tmp_path / "collab", _collab_run(), None)
+    collab = collab_json(tmp_path / "collab", _collab_run(), None)
     from analysis.experiments.collab_groth16.parser import report_rows
 
     rows, _ = report_rows(collab, "collab", {"statement": "sm", "circuit": "zokrates", "n": 16})

@@ -30,6 +30,7 @@ from analysis.experiments.db_sm_rsm.figure10 import (
     run_frame,
     section_total,
 )
+from analysis.experiments.zksnark_sm_rsm.synthetic import zk_json
 from analysis.tests import synth
 from analysis.tidy import collect, to_frame, write_tidy
 
@@ -177,7 +178,7 @@ def test_repetitions_are_medians(paper_dir: Path, tmp_path: Path) -> None:
     )
     synth.make_results(tmp_path, paper_dir, cfg)
     # A SHA-256 tree at the same n is a different circuit: never mixed into the Poseidon figures.
-    synth.zk_json(tmp_path / "raw" / "zksnark-sm-rsm" / "sm-sha256-n100-t1", "sm", 100, 50.0, hash="sha256")
+    zk_json(tmp_path / "raw" / "zksnark-sm-rsm" / "sm-sha256-n100-t1", "sm", 100, 50.0, hash="sha256")
     df = collect(tmp_path, None).df
     assert sorted(df[df["experiment"] == "db-sm-rsm"]["rep"].unique()) == [1, 2, 3]
     top = figure10_top(df).table

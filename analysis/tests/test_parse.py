@@ -11,10 +11,13 @@ import pytest
 
 from analysis.errors import ReportError
 from analysis.experiments.cpsnark_sm.parser import PROVE, VERIFY, WITNESS, parse_cp_json, parse_cp_text
+from analysis.experiments.cpsnark_sm.synthetic import cp_json
 from analysis.experiments.db_sm_rsm.parser import parse_db_json, parse_db_text
+from analysis.experiments.db_sm_rsm.synthetic import db_json
 from analysis.experiments.zksnark_sm_rsm.parser import PAPER_DUPLICATES as PAPER_ZK_DUPLICATES
 from analysis.experiments.zksnark_sm_rsm.parser import PAPER_FILES as PAPER_ZK
 from analysis.experiments.zksnark_sm_rsm.parser import parse_zk_json, parse_zk_text
+from analysis.experiments.zksnark_sm_rsm.synthetic import zk_json
 from analysis.tests import synth
 
 DB = "report-db-sm-rsm-n10000-m4"
@@ -89,7 +92,7 @@ def test_db_text_structure(paper_dir: Path) -> None:
 
 
 def test_db_json_roundtrip(paper_dir: Path, tmp_path: Path) -> None:
-    f = synth.db_json(paper_dir / DB, tmp_path / "r", 100, 2, 0.01, fail="status_pk_bl")
+    f = db_json(paper_dir / DB, tmp_path / "r", 100, 2, 0.01, fail="status_pk_bl")
     rep = parse_db_json(f)
     assert (rep.n, rep.m, rep.curve, rep.mode, rep.threads) == (100, 2, "bn254", "fast", 1)
     assert rep.statuses["status_pk_bl"] is False
@@ -104,7 +107,7 @@ def test_db_verdict_is_the_envelopes(paper_dir: Path, tmp_path: Path) -> None:
     from analysis.experiments.db_sm_rsm.parser import db_rows, problems
 
     run = tmp_path / "r"
-    f = synth.db_json(paper_dir / DB, run, 100, 2, 0.01)
+    f = db_json(paper_dir / DB, run, 100, 2, 0.01)
     assert problems(run) == [] and db_rows(parse_db_json(f), "r").runs[0].ok
     # A run that stopped: the party and step it stopped at, whatever its (partial) statuses say.
     doc = json.loads(f.read_text())
@@ -123,8 +126,8 @@ def test_synthetic_reports_follow_the_programs_schemas(paper_dir: Path, tmp_path
     root = Path(__file__).resolve().parents[2]
     envelope = json.loads((root / "measure/schema/envelope.schema.json").read_text())
     for f, crate in [
-        (synth.db_json(paper_dir / DB, tmp_path / "d", 100, 2, 0.01), "db-sm-rsm"),
-        (synth.cp_json(tmp_path / "c", 100), "cpsnark-sm"),
+        (db_json(paper_dir / DB, tmp_path / "d", 100, 2, 0.01), "db-sm-rsm"),
+        (cp_json(tmp_path / "c", 100), "cpsnark-sm"),
     ]:
         doc = json.loads(f.read_text())
         jsonschema.validate(doc, envelope, cls=jsonschema.Draft202012Validator)
@@ -133,7 +136,7 @@ def test_synthetic_reports_follow_the_programs_schemas(paper_dir: Path, tmp_path
 
 
 def test_zk_and_cp_json(tmp_path: Path) -> None:
-    reps = parse_zk_json(synth.zk_json(tmp_path / "z", "rsm", 100, 1.5, status="FAILED"))
+    reps = parse_zk_json(zk_json(tmp_path / "z", "rsm", 100, 1.5, status="FAILED"))
     by = {r.prover: r for r in reps}
     assert by["native"].status == "FAILED" and by["native"].sections["PROVER"]["real"] == 1.5
     assert by["native"].section_components["PROVER"]["proof"]["real"] == pytest.approx(1.35)
@@ -143,9 +146,9 @@ def test_zk_and_cp_json(tmp_path: Path) -> None:
     # snarkjs is a prover of its own, checked by the native verifier.
     assert by["snarkjs"].checked_by == {"native": True} and by["native"].checked_by == {"snarkjs": True}
     assert by["snarkjs"].powers_of_tau["power"] == 16 and by["snarkjs"].powers_of_tau["native"] == 1.0
-    ok = parse_zk_json(synth.zk_json(tmp_path / "ok", "rsm", 100, 1.5, variant="as-published"))
+    ok = parse_zk_json(zk_json(tmp_path / "ok", "rsm", 100, 1.5, variant="as-published"))
     assert {(r.passed, r.circuit_variant, tuple(r.fixes)) for r in ok} == {(True, "as-published", ())}
-    cp = parse_cp_json(synth.cp_json(tmp_path / "c", 100))
+    cp = parse_cp_json(cp_json(tmp_path / "c", 100))
     assert cp.n == 100 and cp.groups[PROVE].mean_s == 1.1 and cp.passed and cp.security == "128"
     assert cp.versions["cpsnark-bench"] == "0.1.0" and cp.threads == 1
 
@@ -154,7 +157,7 @@ def test_cp_verdict_is_the_envelopes(tmp_path: Path) -> None:
     """A cpsnark-bench report whose envelope says passed false flags its run, whatever its body."""
     from analysis.experiments.cpsnark_sm.parser import cp_rows, problems
 
-    f = synth.cp_json(tmp_path / "c", 100, passed=False)
+    f = cp_json(tmp_path / "c", 100, passed=False)
     rep = parse_cp_json(f)
     assert not rep.passed
     parsed = cp_rows(rep, "n100-t1")
@@ -241,7 +244,7 @@ def test_truncated_and_malformed_cp(paper_dir: Path, tmp_path: Path) -> None:
 def test_malformed_json(tmp_path: Path) -> None:
     with pytest.raises(ReportError, match=r"j.json:2: expected valid JSON"):
         parse_db_json(_write(tmp_path, "j.json", '{"experiment":\n  db}'))
-    f = synth.zk_json(tmp_path / "z", "sm", 10, 1.0)
+    f = zk_json(tmp_path / "z", "sm", 10, 1.0)
     d = json.loads(f.read_text())
     del d["body"]["circuits"]["zokrates"]["provers"]["native"]["sections"]["PROVER"]["user"]
     f.write_text(json.dumps(d))

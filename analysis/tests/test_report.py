@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from analysis.cli import main
 from analysis.config import for_results
+from analysis.experiments.zksnark_sm_rsm.synthetic import zk_json
 from analysis.render.report import build_report
 from analysis.render.tables import latex, markdown
 from analysis.tests import synth
@@ -114,7 +115,7 @@ def test_snarkjs_beside_the_native_prover_in_the_pdf(tmp_path: Path, paper_dir: 
     cross-verification in the PDF."""
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["zksnark-sm-rsm"]))
     run_dir = next((tmp_path / "raw" / "zksnark-sm-rsm").glob("rsm-poseidon-*"))
-    synth.zk_json(run_dir, "rsm", 16, 1.5, circuits=("zokrates", "optimized"))
+    zk_json(run_dir, "rsm", 16, 1.5, circuits=("zokrates", "optimized"))
     build_report(tmp_path, paper_dir, for_results(tmp_path))
     text = pdf_text(tmp_path / "report.pdf")
     assert "snarkjs, the reference, beside our native prover in the same run" in text
