@@ -5,7 +5,9 @@
     python -m analysis report RESULTS_DIR     tidy table, tables, plots, report.pdf, summary.txt
     python -m analysis tidy RESULTS_DIR       only the tidy table (tidy.csv, tidy.parquet)
     python -m analysis verify RESULTS_DIR     exit 1 unless every configured run verified
-    python -m analysis costs RESULTS_DIR...   fit the per-unit costs of the estimates
+    python -m analysis costs RESULTS_DIR... [--in-place | --out FILE]
+                                              fit the per-unit costs of the estimates (in
+                                              place: each into its experiment's folder)
     python -m analysis costs --parallel PAIRS_DIR [RESULTS_DIR...] [--shares-from DIR]
                                               also the parallel fraction per section, of the
                                               experiment whose descriptor fits one
@@ -104,7 +106,12 @@ def _costs(args: argparse.Namespace) -> int:
     if args.shares_from and not parallel:
         raise ConfigError("--shares-from needs --parallel (the pairs whose fractions the shares weigh)")
     refitted = refit_costs(dirs, parallel=parallel, shares_from=[_results_dir(d) for d in args.shares_from])
-    if args.out:
+    if args.in_place:
+        from analysis.derive.costs import write_in_place
+
+        written = write_in_place(refitted.costs)
+        print("\n\n".join([*refitted.summary, "wrote " + ", ".join(map(str, written))]))
+    elif args.out:
         from analysis.plan.estimate import write_text_atomically
 
         write_text_atomically(args.out, refitted.text)
@@ -131,7 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     pv.add_argument("results_dir", type=Path)
     pk = sub.add_parser("costs", help="fit the estimates' per-unit costs from runs' benchmark files")
     pk.add_argument("results_dirs", type=Path, nargs="*")
-    pk.add_argument("--out", type=Path, help="write the fitted costs.yaml here (default: print it)")
+    pk.add_argument("--out", type=Path, help="write the fitted cost model as one file (default: print it)")
+    pk.add_argument(
+        "--in-place",
+        action="store_true",
+        help="write each experiment's block into its folder's costs.yaml, the reference into "
+        "analysis/data/costs.yaml",
+    )
     pk.add_argument(
         "--parallel",
         type=Path,

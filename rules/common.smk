@@ -21,9 +21,10 @@ from analysis.plan import provenance as plan_provenance
 from analysis.plan import settings as plan_settings
 from analysis.runs import max_threads
 
-# The software of every rule, for `--software-deployment-method conda` (relative to the modules
-# in rules/). Without that option the rules use what scripts/install put on the machine.
-SOFTWARE = "../envs/suite.yaml"
+# The software of every rule, for `--software-deployment-method conda` (from the workflow's
+# directory, so that a rule file of an experiment's folder finds it too). Without that option the
+# rules use what scripts/install put on the machine.
+SOFTWARE = os.path.join(workflow.basedir, "envs", "suite.yaml")
 
 
 def say(text):

@@ -1,4 +1,4 @@
-"""The db-sm-rsm mode comparison (scripts/dbsm_compare_modes.py) on a small run (n = 16, m = 2).
+"""The db-sm-rsm mode comparison (experiments/db-sm-rsm/compare_modes.py) on a small run (n = 16, m = 2).
 
 Runs the real release binary (built by part 1 of scripts/test) in paper and fast mode and once
 more with two threads, with a made-up calibration file (only the arithmetic of the bound column is
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SCRIPT = REPO / "scripts" / "dbsm_compare_modes.py"
+SCRIPT = REPO / "experiments" / "db-sm-rsm" / "compare_modes.py"
 BINARY = REPO / "target" / "release" / "db-sm-rsm"
 
 SEED = "5eed" * 16

@@ -19,8 +19,6 @@ EXEMPT = {
     # The CI script's parts select experiments for what only they exercise (TLS parties on
     # emulated networks, a board record to re-check, one experiment per container engine).
     "scripts/test": "test parts that exercise one experiment's transport",
-    # The db-sm-rsm crate's own mode comparison, run by its perf rules and cited by its README.
-    "scripts/dbsm_compare_modes.py": "a db-sm-rsm benchmark script its crate documents",
 }
 # Tests of particular experiments name them by design.
 TEST_DIRS = ("analysis/tests/", "tests/")

@@ -413,9 +413,9 @@ def test_a_million_entries_are_estimated_not_refused_at_two_kilobytes_per_entry_
 ) -> None:
     """With db-sm-rsm's memory model at 300 MB + 2 KB per entry and mix-server, n = 10^6 at m = 4
     fits a 24 GiB machine: the estimate is printed (in days), nothing is refused."""
-    costs_file = workflow_copy.root / "analysis/data/costs.yaml"
+    costs_file = workflow_copy.root / "experiments/db-sm-rsm/costs.yaml"
     costs = yaml.safe_load(costs_file.read_text())
-    costs["experiments"]["db-sm-rsm"]["memory_mb"] = {"fixed": 300.0, "n_m": 0.002}
+    costs["memory_mb"] = {"fixed": 300.0, "n_m": 0.002}
     costs_file.write_text(yaml.safe_dump(costs, sort_keys=False))
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "entries=1000000",
                                    "experiments=[db-sm-rsm]", "memory_limit_gib=24")  # fmt: skip
@@ -430,7 +430,7 @@ def test_a_million_entries_are_estimated_not_refused_at_two_kilobytes_per_entry_
                                    "experiments=[db-sm-rsm]", check=False)  # fmt: skip
     assert proc.returncode != 0 and "db-sm-rsm accepts at most 1,000,000 entries" in proc.stdout + proc.stderr
     # A malformed measured parallel block in costs.yaml: one line naming it.
-    costs["experiments"]["db-sm-rsm"]["parallel"] = {"sections": {"mixing": {"cpu_share": 1, "fraction": 2}}}
+    costs["parallel"] = {"sections": {"mixing": {"cpu_share": 1, "fraction": 2}}}
     costs_file.write_text(yaml.safe_dump(costs, sort_keys=False))
     proc = workflow_copy.snakemake("--dry-run", "--cores", "1", "all", "--config", "experiments=[db-sm-rsm]",
                                    check=False)  # fmt: skip
@@ -451,7 +451,7 @@ def test_the_capacity_benchmarks_alternate_their_pairs_and_sweep_n(workflow_copy
         assert (f"target/release/db-sm-rsm {n} 4 --curve bn254 --mode fast --security 128 --threads 2"
                 f" --key-cache {run}/keys --out {run}/report.json --seed ") in text  # fmt: skip
     assert (f"python3 -m analysis costs {perf}/scale-m4-t2 --parallel {perf}/parallel-n8-m4"
-            f" --shares-from {perf}/scale-m4-t2 --out analysis/data/costs.yaml") in text  # fmt: skip
+            f" --shares-from {perf}/scale-m4-t2 --in-place") in text  # fmt: skip
     assert f"python3 -m analysis capacity --results {perf}/scale-m4-t2" in text
     assert re.search(r"^dbsm_bench_run\s+6$", proc.stdout, re.M), proc.stdout
     assert "n50000" not in text

@@ -33,7 +33,16 @@ from analysis.config import for_results
 from analysis.errors import ConfigError, ReportError
 from analysis.experiments import plan
 from analysis.parse.common import load_json, num, parse_benchmark
-from analysis.plan.estimate import COSTS_PATH, PLANNED_NAME, features, probe_seconds, variant_keys
+from analysis.plan.estimate import (
+    COSTS_PATH,
+    FOLDER_COSTS,
+    PLANNED_NAME,
+    features,
+    load_cost_files,
+    probe_seconds,
+    variant_keys,
+    write_text_atomically,
+)
 from analysis.runs import Run
 
 DEFAULT_VARIANTS = {
@@ -197,9 +206,34 @@ def machine_line() -> str:
 
 
 def load_costs(costs_path: Path = COSTS_PATH) -> dict[str, Any]:
-    with costs_path.open(encoding="utf-8") as f:
-        costs: dict[str, Any] = yaml.safe_load(f)
-    return costs
+    """The cost model: the reference of `costs_path`, each experiment's block from its folder."""
+    return load_cost_files(costs_path)
+
+
+FOLDER_HEADER = (
+    "# {name}'s cost model: seconds at one thread and peak memory (MB) per unit of the features its\n"
+    "# descriptor's `features(run)` gives, on the reference machine of analysis/data/costs.yaml.\n"
+    "# Refitted by `python -m analysis costs --in-place RESULTS_DIR...` from real runs.\n"
+)
+
+
+def write_in_place(
+    costs: dict[str, Any], costs_path: Path = COSTS_PATH, folders: Path | None = None
+) -> list[Path]:
+    """Write a cost model where the estimator reads it: each experiment's block into its folder
+    (under `folders` instead, named by the experiment, for a test), the reference (and nothing
+    else) into `costs_path`."""
+    written = []
+    for name, block in costs.get("experiments", {}).items():
+        folder = experiments.get(name).folder if folders is None else folders / name
+        folder.mkdir(parents=True, exist_ok=True)
+        own = folder / FOLDER_COSTS
+        write_text_atomically(own, FOLDER_HEADER.format(name=name) + yaml.safe_dump(block, sort_keys=False))
+        written.append(own)
+    shared = {k: v for k, v in costs.items() if k != "experiments"}
+    write_text_atomically(costs_path, costs_text(shared, costs_path))
+    written.append(costs_path)
+    return written
 
 
 def costs_text(costs: dict[str, Any], costs_path: Path = COSTS_PATH) -> str:
@@ -212,8 +246,9 @@ def costs_text(costs: dict[str, Any], costs_path: Path = COSTS_PATH) -> str:
 
 @dataclass
 class Refitted:
-    text: str  # the new costs.yaml
+    text: str  # the new cost model as one file (the reference and every experiment's block)
     summary: list[str]  # what was fitted, for the terminal
+    costs: dict[str, Any]  # the same, to write in place (`write_in_place`)
 
 
 def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: Sequence[Path] = (),
@@ -235,7 +270,7 @@ def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: S
         block, text = fitters[0].hook("fit_parallel")(parallel, shares_from)
         costs["experiments"].setdefault(fitters[0].name, {})["parallel"] = block
         summary.append(text)
-    return Refitted(costs_text(costs, costs_path), summary)
+    return Refitted(costs_text(costs, costs_path), summary, costs)
 
 
 def fit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> str:

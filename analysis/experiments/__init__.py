@@ -128,6 +128,12 @@ class Experiment:
     memory_modelled: Callable[[Run], bool] = _every_run
     module: ModuleType | None = None  # the descriptor module: its optional hooks
 
+    @property
+    def folder(self) -> Path:
+        """Its folder, `experiments/<name>/`."""
+        where = self.module.__file__ if self.module is not None else None
+        return Path(where).parent if where else FOLDERS
+
     def hook(self, name: str) -> Any:
         """An optional function or value of the descriptor (None where it has none)."""
         return getattr(self.module, name, None)

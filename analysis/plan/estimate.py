@@ -2,9 +2,10 @@
 
 The model of each experiment is a sum of measured per-unit costs times the run's sizes
 (`features`, which the experiment's descriptor computes: for example seconds per entry and mixer,
-per entry and mixer pair, and a fixed part). The coefficients live in `analysis/data/costs.yaml`, fitted by
-`python -m analysis costs RESULTS_DIR...` from the CPU time and peak memory Snakemake measured for
-real runs (each job's `benchmark.tsv`), on the machine whose speed probe the file records.
+per entry and mixer pair, and a fixed part). The coefficients live in each experiment's folder
+(`costs.yaml`), fitted by `python -m analysis costs --in-place RESULTS_DIR...` from the CPU
+time and peak memory Snakemake measured for real runs (each job's `benchmark.tsv`), on the
+machine whose speed probe analysis/data/costs.yaml records.
 
 On another machine, or on this one at a busier moment, times scale by the ratio of the speed
 probe (a few big-number exponentiations, about 0.3 s in all) to the recorded one. Threads divide the
@@ -32,6 +33,32 @@ from analysis import experiments
 from analysis.runs import Run, min_threads
 
 COSTS_PATH = Path(__file__).resolve().parents[1] / "data" / "costs.yaml"
+FOLDER_COSTS = "costs.yaml"  # an experiment's own block, in its folder
+
+
+def load_cost_files(path: Path = COSTS_PATH) -> dict[str, Any]:
+    """The cost model: the reference machine of `path` (analysis/data/costs.yaml) and each
+    experiment's block from its folder (`experiments/<name>/costs.yaml`). A block `path` itself
+    holds under `experiments` wins over the folder's (a whole file given to try a refit)."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            costs: dict[str, Any] = yaml.safe_load(f) or {}
+    except (OSError, yaml.YAMLError) as e:
+        raise ValueError(f"{path}: cannot be read as a cost model ({e})") from None
+    blocks = costs.setdefault("experiments", {}) or {}
+    costs["experiments"] = blocks
+    for e in experiments.all_experiments():
+        own = e.folder / FOLDER_COSTS
+        if e.name in blocks or not own.is_file():
+            continue
+        try:
+            block = yaml.safe_load(own.read_text(encoding="utf-8"))
+        except yaml.YAMLError as err:
+            raise ValueError(f"{own}: not valid YAML ({err})") from None
+        if not isinstance(block, dict) or "time" not in block or "memory_mb" not in block:
+            raise ValueError(f"{own}: an experiment's cost block needs `time` and `memory_mb`")
+        blocks[e.name] = block
+    return costs
 # RESULTS/PLANNED_NAME: every measured run's estimate as printed before it ran (record_planned).
 PLANNED_NAME = "estimates.json"
 
@@ -163,9 +190,7 @@ class CostModel:
 
     @classmethod
     def load(cls, path: Path = COSTS_PATH, probe_s: float | None = None) -> CostModel:
-        with path.open(encoding="utf-8") as f:
-            costs = yaml.safe_load(f)
-        return cls(costs, probe_s if probe_s is not None else probe_seconds())
+        return cls(load_cost_files(path), probe_s if probe_s is not None else probe_seconds())
 
     @property
     def speed_ratio(self) -> float:
@@ -179,7 +204,13 @@ class CostModel:
     def estimate(self, run: Run, cores: int | None = None) -> Estimate:
         """A run's CPU time, wall time at its (smallest) thread count with `cores` cores (this
         machine's by default), and peak memory."""
-        model = self.costs["experiments"][run.experiment]
+        model = self.costs["experiments"].get(run.experiment)
+        if model is None:
+            raise ValueError(
+                f"{run.experiment} has no cost model: write its first guess into experiments/"
+                f"{run.experiment}/costs.yaml (see the other folders'), refit after a run with "
+                "`python -m analysis costs --in-place RESULTS_DIR`"
+            )
         f = features(run)
         cpu = sum(float(model["time"].get(k, 0.0)) * v for k, v in f.items())
         mem = sum(float(model["memory_mb"].get(k, 0.0)) * v for k, v in f.items())
@@ -256,7 +287,7 @@ def table(estimates: Sequence[Estimate], model: CostModel, limit_mb: float, reus
         lines.append(f"({reused} more run(s) of this configuration reused from earlier invocations)")
     ref = model.costs["reference"]
     lines.append(
-        f"Estimated from per-unit costs measured on {ref['machine']} (analysis/data/costs.yaml), "
+        f"Estimated from per-unit costs measured on {ref['machine']} (experiments/*/costs.yaml), "
         f"scaled by this machine's speed probe ({model.probe_s * 1000:.0f} ms against "
         f"{float(ref['probe_s']) * 1000:.0f} ms there: x{model.speed_ratio:.2f}); memory limit "
         f"{limit_mb / 1024:.1f} GiB."

@@ -13,7 +13,7 @@ import yaml
 
 from analysis import units
 from analysis.cli import main
-from analysis.derive.costs import fit_costs, refit_costs
+from analysis.derive.costs import fit_costs, load_costs, refit_costs
 from analysis.errors import ConfigError
 from analysis.experiments import plan
 from analysis.experiments.db_sm_rsm import capacity
@@ -87,10 +87,10 @@ def test_costs_parallel_writes_the_block_the_estimator_reads(
         "reverse set membership" in printed and "fraction per pair" in printed and f"wrote {out}" in printed
     )
     costs = yaml.safe_load(out.read_text())
-    old = yaml.safe_load(COSTS_PATH.read_text())
+    old = load_costs(COSTS_PATH)
     # Only the parallel block is new: the fitted coefficients stay as they were.
     assert costs["experiments"]["db-sm-rsm"]["time"] == old["experiments"]["db-sm-rsm"]["time"]
-    assert out.read_text().startswith("# Per-unit costs")
+    assert out.read_text().startswith("# The cost model's reference")
     model = CostModel(costs, float(costs["reference"]["probe_s"]))
     p = model.parallel("db-sm-rsm")
     assert p.measured is not None and "n = 16, m = 4" in p.measured and "Test CPU" in p.measured
@@ -107,6 +107,21 @@ def test_costs_parallel_writes_the_block_the_estimator_reads(
     text = table([e, model.estimate(cmix)], model, 24 * 1024)
     assert "Parallel fractions: db-sm-rsm's per section, measured (2 pair(s)" in text
     assert "assumed, one per experiment (costs.yaml parallel_fraction): cmix" in text
+
+
+def test_a_cost_model_written_in_place_is_read_back(tmp_path: Path) -> None:
+    """`costs --in-place`: each experiment's block into its folder, the reference alone into the
+    shared file; the loader puts them together again."""
+    from analysis.derive.costs import write_in_place
+
+    costs = load_costs(COSTS_PATH)
+    shared = tmp_path / "costs.yaml"
+    shared.write_text(COSTS_PATH.read_text())
+    written = write_in_place(costs, shared, folders=tmp_path / "experiments")
+    assert (tmp_path / "experiments/db-sm-rsm/costs.yaml") in written and shared in written
+    assert set(yaml.safe_load(shared.read_text())) == {"reference"}
+    for name, block in costs["experiments"].items():
+        assert yaml.safe_load((tmp_path / "experiments" / name / "costs.yaml").read_text()) == block
 
 
 def test_costs_parallel_refuses_what_it_cannot_measure(
@@ -183,14 +198,14 @@ def test_memory_is_fitted_on_full_table_runs_from_the_reports(tmp_path: Path, pa
     small = synth.make_results(tmp_path / "s", paper_dir, synth.config(entries=16, experiments=["db-sm-rsm"]))
     kept = yaml.safe_load(refit_costs([small]).text)["experiments"]["db-sm-rsm"]
     assert (
-        kept["memory_mb"] == yaml.safe_load(COSTS_PATH.read_text())["experiments"]["db-sm-rsm"]["memory_mb"]
+        kept["memory_mb"] == load_costs(COSTS_PATH)["experiments"]["db-sm-rsm"]["memory_mb"]
     )
     assert "kept (no run the memory model describes)" in kept["fitted"]
 
 
 def slope_costs(tmp_path: Path, slope: float = 0.002, fixed: float = 300.0) -> Path:
     """The suite's costs.yaml with db-sm-rsm's memory model at `slope` MB per entry and mix-server."""
-    costs = yaml.safe_load(COSTS_PATH.read_text())
+    costs = load_costs(COSTS_PATH)
     costs["experiments"]["db-sm-rsm"]["memory_mb"] = {"fixed": fixed, "n_m": slope}
     costs["experiments"]["db-sm-rsm"].pop("parallel", None)  # the assumed fraction, whatever was measured
     path = tmp_path / "costs.yaml"

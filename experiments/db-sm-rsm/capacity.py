@@ -1,5 +1,5 @@
 """Capacity of db-sm-rsm: how long a mixnet of m mix-servers takes for an election of n ballots on
-C cores, and how much memory it needs, from the workflow's cost model (analysis/data/costs.yaml).
+C cores, and how much memory it needs, from the workflow's cost model (its costs.yaml).
 
 The model is the estimator's (analysis/plan/estimate.py), at the speed of the machine the costs
 were fitted on (costs.yaml's `reference`): CPU time from the per-unit costs, wall time on C cores

@@ -51,5 +51,5 @@ def commands(sub: argparse._SubParsersAction) -> dict[str, Callable[[argparse.Na
     pq.add_argument("--results", type=Path, metavar="DIR",
                     help="a results directory: its db-sm-rsm runs measured beside the model")  # fmt: skip
     pq.add_argument("--costs", type=Path, default=None,
-                    help="the costs file (default: the estimator's, analysis/data/costs.yaml)")  # fmt: skip
+                    help="the costs file (default: the estimator's)")  # fmt: skip
     return {"capacity": capacity}

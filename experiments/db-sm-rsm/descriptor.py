@@ -102,7 +102,7 @@ def memory_modelled(run: Run) -> bool:
     return int(run.params["n"]) >= FULL_TABLES_ENTRIES and run.params.get("transport", "local") == "local"
 
 
-# The benchmarks of db-sm-rsm/perf.smk (outside `all`) each make a results directory of their own,
+# The benchmarks of perf.smk (outside `all`) each make a results directory of their own,
 # laid out as the workflow lays out results/ (config.json, raw/<experiment>/<run>/), so the
 # analysis reads them as it reads any results: `python -m analysis costs`, `capacity --results`.
 # Without a configured seed they use this public one: a pair's two runs must do the same work.
@@ -144,7 +144,7 @@ def benchmark_order(runs: list[Run]) -> list[Run]:
 
 
 class Benchmarks:
-    """The benchmarks of db-sm-rsm/perf.smk: each a results directory `<perf>/<name>` of its own
+    """The benchmarks of perf.smk: each a results directory `<perf>/<name>` of its own
     configuration's runs, made one after another in `benchmark_order`."""
 
     def __init__(self, perf: str, cfg: Mapping[str, Any]) -> None:
@@ -264,7 +264,7 @@ TITLE = "DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experime
 ORDER = 10
 PROGRAMS = (PROGRAM,)
 STDOUT = "report.txt"
-RULES = "db-sm-rsm/perf.smk"
+RULES = "experiments/db-sm-rsm/perf.smk"
 
 
 # The paper's claims compare DB-SM and DB-RSM with the single-prover and collaborative baselines:

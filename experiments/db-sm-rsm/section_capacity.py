@@ -19,7 +19,8 @@ from analysis.render.pdf import Doc
 
 INTRO = (
     "The paper measured n = 10,000; an election a traceable mixnet is for counts 10^5 to 10^7 ballots. "
-    "From the per-unit costs the workflow estimates its jobs with (analysis/data/costs.yaml), each row "
+    "From the per-unit costs the workflow estimates its jobs with (experiments/db-sm-rsm/costs.yaml), "
+    "each row "
     "gives one mixnet of m mix-servers in one process (fast mode, 128-bit security, BN254): its CPU time, "
     "its wall time on C cores running C threads, and its peak memory. The same table is printed by "
     "python -m analysis capacity."

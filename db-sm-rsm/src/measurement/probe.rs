@@ -5,7 +5,7 @@
 //! speed of the same operation drifts by up to 1.5x within minutes (a 4099-bit powmod mod N²
 //! measured 16, 18 and 24 ms in runs minutes apart), which makes `time / bound` meaningless unless
 //! the drift is known. The probe times a few of the calibrated operations, on this thread, right
-//! before and right after the protocol, so that a reader (`scripts/dbsm_compare_modes.py`) can
+//! before and right after the protocol, so that a reader (`experiments/db-sm-rsm/compare_modes.py`) can
 //! divide it out: drift = probe / calibration per operation.
 //!
 //! The probe takes about 0.1 s, runs outside every report timer and is not counted as work.

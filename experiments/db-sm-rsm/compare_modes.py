@@ -10,7 +10,7 @@ counts per entry.
 Times are wall-clock seconds of each party's steps as the report records them; on the shared
 2-core machine compare ratios within one invocation, not across invocations.
 
-    python3 scripts/dbsm_compare_modes.py --n 1000 --m 4 --threads 1 \
+    python3 experiments/db-sm-rsm/compare_modes.py --n 1000 --m 4 --threads 1 \
         --calibration target/calibration.json [--scaling 2] [--seed HEX64] [--out compare.json]
 
 Every run has the same public seed (64 hex digits; without --seed a fresh one, printed), so
@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from analysis.errors import ReportError  # noqa: E402
@@ -194,7 +194,7 @@ def rows_by_key(body: dict[str, Any], leaves: bool) -> Rows:
         if row["label"] == f"{party} total":
             key = (" > ".join(path[1:]), party)
         elif leaves:
-            key = (" > ".join(path[1:] + [row["label"]]), party)
+            key = (" > ".join([*path[1:], row["label"]]), party)
         else:
             continue
         out[key] = row

@@ -47,7 +47,7 @@ rule dbsm_perf:
     conda:
         SOFTWARE
     shell:
-        "python3 scripts/dbsm_compare_modes.py --binary {input.binary} --n 1000"
+        "python3 experiments/db-sm-rsm/compare_modes.py --binary {input.binary} --n 1000"
         " --m {params.mixers} --threads 1 --scaling 2 --calibration {input.calibration}"
         " --json {output.json} --raw-dir {params.raw} > {output.txt} 2> >(tee {log} >&2)"
 
@@ -55,7 +55,8 @@ rule dbsm_perf:
 # ---- capacity: each section's parallel fraction, and a sweep of n ------------------------------
 #   snakemake --cores 2 dbsm_parallel   # pairs at 1 and 2 threads (n = 200: about 10 minutes)
 #   snakemake --cores 2 dbsm_scale      # n = 10^3, 10^4, 5 x 10^4 at 2 threads, then a refit (hours)
-# Both write analysis/data/costs.yaml (review with git diff) and a summary beside their runs. Each
+# Both write experiments/db-sm-rsm/costs.yaml and the reference in analysis/data/costs.yaml
+# (review with git diff) and a summary beside their runs. Each
 # benchmark is a results directory of its own, laid out as results/ is (config.json, estimates.json,
 # raw/db-sm-rsm/<run>/), so `python -m analysis costs` and `capacity --results` read it as any.
 
@@ -134,7 +135,7 @@ rule dbsm_parallel:
     conda:
         SOFTWARE
     shell:
-        "python3 -m analysis costs --parallel {params.runs} --out {params.costs}"
+        "python3 -m analysis costs --parallel {params.runs} --in-place"
         " 2> >(tee {log} >&2) | tee {output}.tmp && mv {output}.tmp {output}"
 
 
@@ -162,5 +163,5 @@ rule dbsm_scale:
         SOFTWARE
     shell:
         "(python3 -m analysis costs {params.runs} --parallel {params.pairs} --shares-from {params.runs}"
-        " --out {params.costs} && python3 -m analysis capacity --results {params.runs})"
+        " --in-place && python3 -m analysis capacity --results {params.runs})"
         " 2> >(tee {log} >&2) | tee {output}.tmp && mv {output}.tmp {output}"
