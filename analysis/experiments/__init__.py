@@ -1,7 +1,8 @@
 """The experiments of the suite, one descriptor each: everything the shared machinery needs to
 know about an experiment, in one place.
 
-A descriptor is a module of this package; its names are the descriptor:
+A descriptor is the `descriptor.py` of a folder `experiments/<name>/` (imported as a package of
+this one, `analysis.experiments.<name with _ for ->`); its names are the descriptor:
 
     SCHEME       its run scheme (how run directories are named; its experiment's name)
     TITLE, ORDER one line for the PDF and the README, its place in the suite's order
@@ -16,11 +17,11 @@ A descriptor is a module of this package; its names are the descriptor:
     reads(run), READS_FROM   files of another experiment's runs it reads
     STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
 
-Its parser is `analysis/parse/<module>.py` and its PDF section
-`analysis/render/sections/<module>.py`, by the module's name. The configuration schema, the
-planner, the estimator, the workflow, the registry of parsers and the renderer all read the
-descriptors; none of them names an experiment. Adding an experiment: its program, a module
-here, its parser and its section.
+Beside it in the folder: `parser.py` (its report as rows of the tidy table), `section.py` (its
+PDF pages), `synthetic.py` (a synthetic report for the tests) and `costs.yaml` (its cost model).
+The configuration schema, the planner, the estimator, the workflow, the registry of parsers and
+the renderer all read the folders; none of them names an experiment. Adding an experiment: its
+program and its folder (README, "Adding an experiment").
 """
 
 from __future__ import annotations

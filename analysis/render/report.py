@@ -395,6 +395,9 @@ def build_report(results_dir: Path, paper_dir: Path, rc: RunConfig) -> list[Path
     col = collect(results_dir, paper_dir, rc)
     progress(f"{len(col.runs)} report(s), {len(col.df)} rows in the tidy table")
     ctx = Context(col, rc, results_dir)
+    # The workflow expects both directories, also when no section draws a plot or a table.
+    for kind in ("plots", "tables"):
+        (results_dir / kind).mkdir(parents=True, exist_ok=True)
     ctx.written += write_tidy(col.df, results_dir)
     doc = Doc(results_dir / "report.pdf", TITLE, footer=f"{TITLE} - commit {rc.commit}")
     claims = all_claims(col.df, rc.config)
