@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from workspace import members
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -57,10 +58,8 @@ class Crate:
 def workspace() -> dict[str, Crate]:
     """The workspace's packages by name, each with its bin, bench and test targets: the ones its
     Cargo.toml declares and the ones cargo discovers (src/main.rs, src/bin/, benches/, tests/)."""
-    root = tomllib.loads((REPO / "Cargo.toml").read_text(encoding="utf-8"))
     crates = {}
-    for member in root["workspace"]["members"]:
-        d = REPO / member
+    for d in members(REPO):
         manifest = tomllib.loads((d / "Cargo.toml").read_text(encoding="utf-8"))
         c = Crate(manifest["package"]["name"])
         c.bins = {b["name"] for b in manifest.get("bin", [])}
