@@ -23,7 +23,6 @@ EXCEPTIONS: set[str] = {
     "db-sm-rsm/src/protocol/distributed.rs::run_driver",
     "db-sm-rsm/src/protocol/dbrsm.rs",
     "db-sm-rsm/src/transport/record.rs::open",
-    "collab-groth16/src/net.rs::accept_pinned",
 }
 
 FN = re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?"
