@@ -63,12 +63,17 @@ const MAX_HANDSHAKES: usize = 64;
 pub struct Counters {
     /// Bytes on the sockets: TLS records (and handshakes) included.
     pub bytes_sent: u64,
+    /// Bytes read from the sockets, counted the same way.
     pub bytes_received: u64,
     /// The protocol's frames (4-byte length and body) those bytes carried.
     pub payload_bytes_sent: u64,
+    /// The frames read, counted the same way.
     pub payload_bytes_received: u64,
+    /// Messages (frames) sent.
     pub messages_sent: u64,
+    /// Messages (frames) received.
     pub messages_received: u64,
+    /// Rounds: [`Mesh::broadcast`]s, each one flight of messages between every two parties.
     pub rounds: u64,
 }
 
@@ -133,6 +138,7 @@ impl Link {
         Ok(Link::new(dial(addr, config, timeout)?))
     }
 
+    /// Sends `body` as one frame, and counts it.
     pub fn send(&mut self, body: &[u8]) -> io::Result<()> {
         self.peer.link.send(body)?;
         self.payload.0 += frame_len(body.len());
@@ -140,6 +146,7 @@ impl Link {
         Ok(())
     }
 
+    /// Receives one frame's body (waiting at most the link's timeout), and counts it.
     pub fn recv(&mut self) -> io::Result<Vec<u8>> {
         let body = self.peer.link.recv()?;
         self.payload.1 += frame_len(body.len());
@@ -213,7 +220,9 @@ fn dial(
 /// A connection an accept loop closed without sending it anything: where it came from and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refused {
+    /// The connection's remote address.
     pub from: String,
+    /// Why it was closed: a failed handshake, an unknown or repeated certificate, a full loop.
     pub why: String,
 }
 
@@ -225,6 +234,7 @@ impl std::fmt::Display for Refused {
 
 /// What [`accept_pinned`] awaits: one connection from each process whose certificate is given.
 pub struct Awaited<'a> {
+    /// The listening socket the connections arrive on.
     pub listener: &'a TcpListener,
     /// The server side, pinning exactly the certificates in `certs`.
     pub config: Arc<ServerConfig>,
@@ -549,10 +559,12 @@ impl Mesh {
         })
     }
 
+    /// This party's id.
     pub fn id(&self) -> usize {
         self.id
     }
 
+    /// The number of parties in the mesh, this one included.
     pub fn parties(&self) -> usize {
         self.to.len()
     }
@@ -670,6 +682,7 @@ pub fn kernel_bytes_received(stream: &TcpStream) -> Option<u64> {
     (rc == 0 && len as usize >= needed).then_some(info.tcpi_bytes_received)
 }
 
+/// The kernel's count of bytes received on a TCP connection: not known off Linux.
 #[cfg(not(target_os = "linux"))]
 pub fn kernel_bytes_received(_stream: &TcpStream) -> Option<u64> {
     None

@@ -36,6 +36,10 @@ pub struct Qap<F: FftField> {
 }
 
 impl<F: PrimeField> Qap<F> {
+    /// The domains for `r1cs`: the smallest FFT domain that holds a point per constraint and per
+    /// instance variable (each instance variable's value also fills one extra row of `a`, as in
+    /// ark-groth16, so that the public inputs' polynomials are linearly independent), and its
+    /// coset. Too large a system is an error.
     pub fn new(r1cs: &R1cs<F>) -> Result<Self, Error> {
         let constraints = r1cs.constraints.len();
         let inputs = 1 + r1cs.num_public();
