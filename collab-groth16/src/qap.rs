@@ -12,7 +12,8 @@
 //! - `h = coset-IFFT((a b - c) / Z(g))`, of degree at most `N - 2`.
 //!
 //! Every step except `a b` is linear in `w`: a party that runs them on its share of `w` holds a
-//! share of the result. [`rows`], [`Qap::to_coset`] and [`Qap::quotient`] are those steps; the
+//! share of the result. [`Qap::a_rows`] (and `b_rows`, `c_rows`), [`Qap::to_coset`] and
+//! [`Qap::quotient`] are those steps; the
 //! coset product is the Beaver multiplication in [`crate::party`]. With `w` itself they compute
 //! exactly ark-groth16's `h` ([`crate::plain`] and the tests check this).
 
