@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from workspace import member_dirs
+from workspace import members
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -59,7 +59,7 @@ def workspace() -> dict[str, Crate]:
     """The workspace's packages by name, each with its bin, bench and test targets: the ones its
     Cargo.toml declares and the ones cargo discovers (src/main.rs, src/bin/, benches/, tests/)."""
     crates = {}
-    for d in member_dirs():
+    for d in members(REPO):
         manifest = tomllib.loads((d / "Cargo.toml").read_text(encoding="utf-8"))
         c = Crate(manifest["package"]["name"])
         c.bins = {b["name"] for b in manifest.get("bin", [])}

@@ -81,7 +81,7 @@ def check(cfg: Mapping[str, Any]) -> list[str]:
     return zksnark.check(cfg) + networks.problems(cfg, "collab-groth16")
 
 
-PROGRAM = Program("collab-groth16", "collab-groth16", ("zksnark-sm-rsm/collab", "zksnark-sm-rsm/prover"))
+PROGRAM = Program("collab-groth16", "collab-groth16", ("collab-groth16", "zksnark-sm-rsm/prover"))
 
 CONFIG = """
 collab_parties:

@@ -23,11 +23,17 @@ use crate::statement::{
     Assignment, Node, Public, Statement, TreeHash, Variant, Witness, MAX_DEPTH,
 };
 
+/// One input file, read and checked: which circuit it is for and the values to prove.
 pub struct Inputs {
+    /// SM or RSM (`"statement"`).
     pub statement: Statement,
+    /// The circuit variant to build.
     pub variant: Variant,
+    /// The tree's hash (`"hash"`).
     pub hash: TreeHash,
+    /// The tree's depth: the number of siblings.
     pub depth: usize,
+    /// The public inputs and the witness.
     pub assignment: Assignment,
 }
 

@@ -10,6 +10,8 @@
 //! * [`statement`]: SM and RSM from the gadgets, with their public inputs;
 //! * [`export`]: synthesis into the circom formats; [`inputs`]: the driver's input file.
 
+#![warn(missing_docs)]
+
 pub mod export;
 pub mod gadgets;
 pub mod inputs;

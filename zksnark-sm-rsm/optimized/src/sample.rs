@@ -11,16 +11,23 @@ use crate::primitives::merkle::{
 };
 use crate::statement::{Assignment, Node, Public, Statement, TreeHash, Variant, Witness};
 
+/// A random instance of one statement and the honest assignment that proves it.
 pub struct Sample {
+    /// SM or RSM.
     pub statement: Statement,
+    /// The tree's hash.
     pub hash: TreeHash,
+    /// The tree's depth.
     pub depth: usize,
+    /// The public inputs and the honest witness.
     pub assignment: Assignment,
     /// The proven element's value and randomness (the witness holds their bits).
     pub v: Fr,
+    /// See `v`.
     pub r: Fr,
 }
 
+/// The Pedersen commitment `v G + r H` to `v` under randomness `r`.
 pub fn commit(v: &Fr, r: &Fr) -> Point {
     Point::generator().mul(v).add(&pedersen_h().mul(r))
 }

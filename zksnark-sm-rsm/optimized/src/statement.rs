@@ -11,7 +11,8 @@
 //! * **sound** (the default): v enters as 251 bits constrained below L, the order of Baby
 //!   Jubjub's prime subgroup, so that a commitment, which fixes v only mod L, fixes the v of the
 //!   statement; the tree's padding leaves are a hashed constant nobody can open
-//!   ([`crate::primitives::merkle::pad_leaf`]).
+//!   ([`crate::primitives::merkle::pad_field`],
+//!   [`crate::primitives::merkle::pad_digest`]).
 //! * **as-published**: the statement as the paper's circuit has it: v below p (so RSM also
 //!   proves v + k L for k = 1..7 when only v is in the set), and padding leaves that are the
 //!   leaf of v = 0 (SM) or of the identity point (RSM), so 0 is a member of every set whose
@@ -41,13 +42,17 @@ use crate::gadgets::sha256::{self, Word};
 use crate::gadgets::{edwards, merkle, poseidon, scalar};
 use crate::primitives::babyjubjub::{bits_le, pedersen_h, FixedBase, Point};
 
+/// Which membership is proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Statement {
+    /// Set membership: the committed value is in the set (public C).
     Sm,
+    /// Reverse set membership: a commitment to the public value is in the tree (public v).
     Rsm,
 }
 
 impl Statement {
+    /// The name in files and on the command line: `sm` or `rsm`.
     pub fn name(self) -> &'static str {
         match self {
             Statement::Sm => "sm",
@@ -55,6 +60,7 @@ impl Statement {
         }
     }
 
+    /// The statement of a name; `None` for an unknown one.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "sm" => Some(Statement::Sm),
@@ -75,8 +81,10 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Both variants, the default first.
     pub const ALL: [Variant; 2] = [Variant::Sound, Variant::AsPublished];
 
+    /// The name in files and on the command line: `sound` or `as-published`.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Sound => "sound",
@@ -84,6 +92,7 @@ impl Variant {
         }
     }
 
+    /// The variant of a name; `None` for an unknown one.
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|v| v.name() == s)
     }
@@ -119,11 +128,14 @@ impl Variant {
 /// The tree's hash: the suite's two variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TreeHash {
+    /// Poseidon over the BN254 scalar field: a node is one field element.
     Poseidon,
+    /// SHA-256: a node is a 32-byte digest.
     Sha256,
 }
 
 impl TreeHash {
+    /// The name in files and on the command line: `poseidon` or `sha256`.
     pub fn name(self) -> &'static str {
         match self {
             TreeHash::Poseidon => "poseidon",
@@ -131,6 +143,7 @@ impl TreeHash {
         }
     }
 
+    /// The hash of a name; `None` for an unknown one.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "poseidon" => Some(TreeHash::Poseidon),
@@ -151,11 +164,14 @@ impl TreeHash {
 /// A tree node: a field element (Poseidon) or a digest (SHA-256).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
+    /// A Poseidon tree's node.
     Field(Fr),
+    /// A SHA-256 tree's node.
     Digest([u8; 32]),
 }
 
 impl Node {
+    /// The tree hash a node of this kind belongs to.
     pub fn hash(&self) -> TreeHash {
         match self {
             Node::Field(_) => TreeHash::Poseidon,
@@ -178,8 +194,20 @@ pub const MAX_DEPTH: usize = 32;
 /// What the verifier sees.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Public {
-    Sm { c: Point, root: Node },
-    Rsm { v: Fr, root: Node },
+    /// SM: the commitment C and the root.
+    Sm {
+        /// The commitment whose value is a member.
+        c: Point,
+        /// The tree's root.
+        root: Node,
+    },
+    /// RSM: the value v and the root.
+    Rsm {
+        /// The value some committed leaf opens to.
+        v: Fr,
+        /// The tree's root.
+        root: Node,
+    },
 }
 
 impl Public {
@@ -191,6 +219,7 @@ impl Public {
         }
     }
 
+    /// The tree's root, either statement's.
     pub fn root(&self) -> &Node {
         match self {
             Public::Sm { root, .. } | Public::Rsm { root, .. } => root,
@@ -202,7 +231,9 @@ impl Public {
 /// canonical ones ([`crate::primitives::babyjubjub::bits_le`]); the tests also try others.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Witness {
+    /// v's bits, least significant first ([`Variant::v_range`] says how many).
     pub v_bits: Vec<bool>,
+    /// r's 254 bits, least significant first.
     pub r_bits: Vec<bool>,
     /// The siblings from the leaf up, all of the root's kind.
     pub siblings: Vec<Node>,
@@ -229,15 +260,19 @@ impl Witness {
     }
 }
 
+/// Everything the circuit is synthesised with: what the verifier sees and what the prover knows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
+    /// The public inputs.
     pub public: Public,
+    /// The witness.
     pub witness: Witness,
 }
 
 /// The constraints of each part of the circuit, in synthesis order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Layout {
+    /// Each part's name and its constraints' index range.
     pub components: Vec<(&'static str, Range<usize>)>,
 }
 

@@ -26,16 +26,22 @@ use ark_relations::r1cs::SynthesisError;
 
 use crate::primitives::babyjubjub::{FixedBase, A, D, MONT_A, WINDOW};
 
+/// A Baby Jubjub point in twisted Edwards coordinates (x, y), the model of
+/// [`crate::primitives::babyjubjub::Point`]; the complete addition law applies to any two.
 #[derive(Clone)]
 pub struct PointVar {
+    /// The x coordinate.
     pub x: FpVar<Fr>,
+    /// The y coordinate.
     pub y: FpVar<Fr>,
 }
 
 /// A point in Montgomery coordinates (u, v).
 #[derive(Clone)]
 pub struct MontVar {
+    /// The u coordinate, `(1 + y) / (1 - y)`.
     pub u: FpVar<Fr>,
+    /// The v coordinate, `u / x`.
     pub v: FpVar<Fr>,
 }
 

@@ -72,6 +72,8 @@ fn close(
     Ok((x_next, rest))
 }
 
+/// Poseidon of `inputs` (`t - 1` of them) under `params`, constrained as the module docs say:
+/// the same permutation and output as the native [`Params::hash`], `3` constraints per S-box.
 pub fn hash(params: &Params, inputs: &[FpVar<Fr>]) -> Result<FpVar<Fr>, SynthesisError> {
     let t = params.t;
     assert_eq!(inputs.len() + 1, t, "width t takes t - 1 inputs");

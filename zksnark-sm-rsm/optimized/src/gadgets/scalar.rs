@@ -37,7 +37,9 @@ pub const SCALAR_BITS: usize = Fr::MODULUS_BIT_SIZE as usize;
 /// The largest value a range allows, and its bit length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScalarRange {
+    /// How many bits the scalar is decomposed into.
     pub bits: usize,
+    /// The largest value those bits may take (inclusive): `p - 1` or `L - 1`.
     pub max: Big,
 }
 

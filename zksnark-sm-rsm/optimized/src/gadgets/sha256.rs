@@ -158,6 +158,7 @@ fn maj(a: &Bit, b: &Bit, c: &Bit) -> Result<Bit, SynthesisError> {
 }
 
 impl Word {
+    /// The word `x` as 32 constant bits (no variable, no constraint).
     pub fn constant(x: u32) -> Self {
         Word((0..32).map(|i| constant_bit((x >> i) & 1 == 1)).collect())
     }

@@ -17,21 +17,30 @@ use sha2::{Digest, Sha256};
 use std::str::FromStr;
 use std::sync::OnceLock;
 
+/// The coefficient `A` of `x^2` in the curve equation `A x^2 + y^2 = 1 + D x^2 y^2`: a square
+/// in the field, which (with `D` a non-square) makes the addition law complete.
 pub const A: u64 = 168700;
+/// The coefficient `D` of the curve equation: a non-square in the field.
 pub const D: u64 = 168696;
 
 /// The ethsnarks generator of the prime-order subgroup, as the stdlib's `BabyJubJubParams`.
+/// G's x coordinate, in decimal.
 pub const G_X: &str =
     "16540640123574156134436876038791482806971768689494387082833631921987005038935";
+/// G's y coordinate, in decimal.
 pub const G_Y: &str =
     "20819045374670962167435360035096875258406992893633759881276124905556507972311";
 
 /// The string hashed, with a counter, to derive H (the suite's JS code derives it the same way).
 pub const H_DOMAIN: &str = "traceable-mixnets/zksnark-sm-rsm/pedersen-H/";
 
+/// An affine point `(x, y)` of the curve in this model (not checked on construction: see
+/// [`Point::is_on_curve`] and [`Point::is_in_subgroup`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Point {
+    /// The x coordinate.
     pub x: Fr,
+    /// The y coordinate.
     pub y: Fr,
 }
 
@@ -47,6 +56,7 @@ fn scale() -> (Fr, Fr) {
 }
 
 impl Point {
+    /// The neutral element `(0, 1)`.
     pub const fn identity() -> Self {
         Point {
             x: Fr::ZERO,
@@ -54,6 +64,7 @@ impl Point {
         }
     }
 
+    /// The generator G ([`G_X`], [`G_Y`]) of the prime-order subgroup.
     pub fn generator() -> Self {
         Point {
             x: Fr::from_str(G_X).unwrap(),
@@ -61,6 +72,7 @@ impl Point {
         }
     }
 
+    /// Whether `A x^2 + y^2 = 1 + D x^2 y^2` holds.
     pub fn is_on_curve(&self) -> bool {
         let (xx, yy) = (self.x.square(), self.y.square());
         Fr::from(A) * xx + yy == Fr::ONE + Fr::from(D) * xx * yy
@@ -71,10 +83,12 @@ impl Point {
         self.is_on_curve() && self.to_ark().is_in_correct_subgroup_assuming_on_curve()
     }
 
+    /// The same point in ark-ed-on-bn254's model: `(s x, y)` with `s^2 = A`.
     pub fn to_ark(&self) -> EdwardsAffine {
         EdwardsAffine::new_unchecked(self.x * scale().0, self.y)
     }
 
+    /// A point of ark-ed-on-bn254's model in this one: `(x / s, y)`.
     pub fn from_ark(p: &EdwardsAffine) -> Self {
         Point {
             x: p.x * scale().1,
@@ -145,9 +159,12 @@ pub fn pedersen_h() -> Point {
 /// opposite points, the identity) that the fixed-base layout below rules out.
 pub const MONT_A: u64 = 168698;
 
+/// An affine point `(u, v)` of the Montgomery form ([`MONT_A`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MontPoint {
+    /// The u coordinate.
     pub u: Fr,
+    /// The v coordinate.
     pub v: Fr,
 }
 
@@ -164,6 +181,7 @@ impl Point {
 }
 
 impl MontPoint {
+    /// Whether `v^2 = u^3 + MONT_A u^2 + u` holds.
     pub fn is_on_curve(&self) -> bool {
         self.v.square() == self.u * (self.u.square() + Fr::from(MONT_A) * self.u + Fr::ONE)
     }
@@ -234,11 +252,17 @@ pub fn random_below_l<R: rand::Rng + ?Sized>(rng: &mut R) -> Fr {
 ///   `k B` exactly; the complete Edwards law adds them, whatever the points.
 #[derive(Clone, Debug)]
 pub struct FixedBase {
+    /// The Montgomery segment's tables, window by window: entry `d` of window `j` is
+    /// `(d + 1) 8^j B`, and window 0's also adds the offset `c B`.
     pub segment: Vec<Vec<MontPoint>>,
+    /// The high windows' tables, in Edwards form: entry `d` of window `j` is `d 8^j B`, the
+    /// first less the segment's offset.
     pub top: Vec<Vec<Point>>,
 }
 
 impl FixedBase {
+    /// The tables for multiplying `base` by scalars of `bits` bits (above 249), in 3-bit
+    /// windows.
     pub fn new(base: &Point, bits: usize) -> Self {
         let n_windows = bits.div_ceil(WINDOW);
         assert!(

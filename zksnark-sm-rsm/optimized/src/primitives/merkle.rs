@@ -65,9 +65,12 @@ pub fn rsm_leaf_sha(c: &Point) -> [u8; 32] {
     sha_node(&be32(&c.x), &be32(&c.y))
 }
 
+/// A leaf's authentication path, from the leaf up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path<N = Fr> {
+    /// The sibling at each level.
     pub siblings: Vec<N>,
+    /// `right[k]`: the sibling at level k is the right child (the path's node the left).
     pub right: Vec<bool>,
 }
 
@@ -98,6 +101,8 @@ impl Tree<Fr> {
 }
 
 impl<N: Clone> Tree<N> {
+    /// The tree over `leaves` (at least two), padded with `pad` to the next power of two, each
+    /// parent `node(left, right)`.
     pub fn with_hash(leaves: &[N], pad: N, node: impl Fn(&N, &N) -> N) -> Self {
         assert!(leaves.len() >= 2, "a tree of depth >= 1 needs two leaves");
         let depth = (usize::BITS - (leaves.len() - 1).leading_zeros()) as usize;
@@ -112,14 +117,17 @@ impl<N: Clone> Tree<N> {
         Tree { levels }
     }
 
+    /// Levels above the leaves: the length of every path.
     pub fn depth(&self) -> usize {
         self.levels.len() - 1
     }
 
+    /// The root node.
     pub fn root(&self) -> N {
         self.levels[self.depth()][0].clone()
     }
 
+    /// The path of leaf `index` (a padding position too).
     pub fn path(&self, index: usize) -> Path<N> {
         let mut i = index;
         let mut path = Path {

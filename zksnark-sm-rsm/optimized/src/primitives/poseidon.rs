@@ -26,9 +26,13 @@ pub fn partial_rounds(t: usize) -> usize {
 /// Round constants (`(full + partial) * t`, round-major) and the t x t MDS matrix of one width.
 #[derive(Clone, Debug)]
 pub struct Params {
+    /// The state's width: one capacity element and `t - 1` inputs.
     pub t: usize,
+    /// Rounds with one S-box (on the first element); the full rounds, [`FULL_ROUNDS`], have `t`.
     pub partial_rounds: usize,
+    /// `t` constants per round, added before the S-boxes.
     pub round_constants: Vec<Fr>,
+    /// The MDS matrix, by rows: the linear layer after the S-boxes.
     pub mds: Vec<Vec<Fr>>,
 }
 
@@ -130,6 +134,7 @@ impl Params {
         }
     }
 
+    /// Rounds in all, full and partial.
     pub fn rounds(&self) -> usize {
         FULL_ROUNDS + self.partial_rounds
     }

@@ -29,12 +29,19 @@ use crate::Error;
 
 /// What the party process is told on its command line.
 pub struct PartyArgs {
+    /// Where the coordinator accepts the control link.
     pub coordinator: SocketAddr,
+    /// This party's id.
     pub id: usize,
+    /// The circuit's R1CS file; its SHA-256 must match the coordinator's.
     pub r1cs: PathBuf,
+    /// The proving key file; its SHA-256 must match the coordinator's.
     pub pk: PathBuf,
+    /// Worker threads (the rayon pool).
     pub threads: usize,
+    /// Where this party's mesh listener binds.
     pub listen: SocketAddr,
+    /// How long to wait for the coordinator and the other parties.
     pub timeout: Duration,
 }
 

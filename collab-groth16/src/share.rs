@@ -25,19 +25,23 @@ pub type Seed = [u8; 32];
 pub enum Stream {
     /// The party's share of the private wires.
     Witness = 1,
-    /// Beaver triples `(x, y, z = x y)`: the `x`, `y` and `z` shares.
+    /// Beaver triples `(x, y, z = x y)`: the `x` shares.
     TripleX = 2,
+    /// The triples' `y` shares.
     TripleY = 3,
+    /// The triples' `z` shares.
     TripleZ = 4,
     /// The party's share of the global MAC key `alpha` (malicious variant).
     MacKey = 5,
-    /// MAC shares (`alpha * value`) of the witness and of the triples' `x` and `y`.
+    /// MAC shares (`alpha * value`, shared) of the private wires.
     WitnessMac = 6,
+    /// MAC shares of the triples' `x`.
     TripleXMac = 7,
+    /// MAC shares of the triples' `y`.
     TripleYMac = 8,
-    /// Shares of the input masks `rho` (two per party: for its part of `r` and of `s`) and their
-    /// MAC shares.
+    /// Shares of the input masks `rho` (two per party: for its part of `r` and of `s`).
     Mask = 9,
+    /// The input masks' MAC shares.
     MaskMac = 10,
     /// The MAC check's challenges, from the seed the parties' coins make together.
     Challenge = 11,

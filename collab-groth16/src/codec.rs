@@ -12,10 +12,12 @@ use crate::Error;
 pub struct Writer(Vec<u8>);
 
 impl Writer {
+    /// An empty body.
     pub fn new() -> Self {
         Writer(Vec::new())
     }
 
+    /// Appends `value`, uncompressed; returns the writer for chaining.
     pub fn put<T: CanonicalSerialize + ?Sized>(&mut self, value: &T) -> &mut Self {
         value
             .serialize_with_mode(&mut self.0, Compress::No)
@@ -23,6 +25,7 @@ impl Writer {
         self
     }
 
+    /// The body, ready to be framed and sent.
     pub fn finish(self) -> Vec<u8> {
         self.0
     }
@@ -35,6 +38,7 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader at the start of `body`.
     pub fn new(body: &'a [u8], what: impl Into<String>) -> Self {
         Reader {
             rest: body,
@@ -42,6 +46,8 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The next value, validated (see the module docs); a short or malformed body is an
+    /// [`Error::Decode`] naming the message.
     pub fn get<T: CanonicalDeserialize>(&mut self) -> Result<T, Error> {
         T::deserialize_with_mode(&mut self.rest, Compress::No, Validate::Yes)
             .map_err(|e| Error::Decode(format!("{}: {e}", self.what)))

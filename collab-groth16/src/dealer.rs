@@ -38,22 +38,33 @@ pub struct Sizes {
 /// What party 0 gets in full: its shares of values that the other parties' seeds determine.
 #[derive(Clone, Debug, PartialEq, CanonicalSerialize, CanonicalDeserialize)]
 pub struct Fixed<F: PrimeField> {
+    /// Party 0's share of the private wires: the witness minus the others' pseudo-random shares.
     pub w: Vec<F>,
+    /// Party 0's share of each triple's product `z = x y`.
     pub z: Vec<F>,
-    /// Malicious variant only (empty otherwise): MAC shares.
+    /// Party 0's MAC shares of the private wires. This and the three below are the malicious
+    /// variant's, empty when semi-honest.
     pub w_mac: Vec<F>,
+    /// Party 0's MAC shares of the triples' `x`.
     pub x_mac: Vec<F>,
+    /// Party 0's MAC shares of the triples' `y`.
     pub y_mac: Vec<F>,
+    /// Party 0's MAC shares of the `2m` input masks.
     pub mask_mac: Vec<F>,
 }
 
 /// What the dealer sends one party.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material<F: PrimeField> {
+    /// The receiving party's id.
     pub id: usize,
+    /// The number of parties, `m`.
     pub parties: usize,
+    /// The security model it was dealt for.
     pub variant: Variant,
+    /// The lengths of the vectors [`Shares::expand`] makes.
     pub sizes: Sizes,
+    /// The seed the party's pseudo-random shares expand from ([`crate::share`]).
     pub seed: Seed,
     /// Party 0 only.
     pub fixed: Option<Fixed<F>>,
@@ -64,14 +75,21 @@ pub struct Material<F: PrimeField> {
 /// A party's preprocessed shares, expanded from its [`Material`].
 #[derive(Clone, Debug)]
 pub struct Shares<F: PrimeField> {
+    /// The party's id.
     pub id: usize,
+    /// The number of parties, `m`.
     pub parties: usize,
+    /// The security model the shares were dealt for.
     pub variant: Variant,
     /// Share of the private wires (wires `inputs..`).
     pub w: Vec<F>,
+    /// Shares of the Beaver triples' first factors `x`.
     pub x: Vec<F>,
+    /// Shares of the Beaver triples' second factors `y`.
     pub y: Vec<F>,
+    /// Shares of the Beaver triples' products `z = x y`.
     pub z: Vec<F>,
+    /// The malicious variant's MAC key and MAC shares; `None` when semi-honest.
     pub mac: Option<MacShares<F>>,
 }
 
@@ -80,12 +98,16 @@ pub struct Shares<F: PrimeField> {
 pub struct MacShares<F: PrimeField> {
     /// Share of the MAC key `alpha`.
     pub key: F,
+    /// MAC shares of the private wires (`alpha w`, shared).
     pub w: Vec<F>,
+    /// MAC shares of the triples' `x`.
     pub x: Vec<F>,
+    /// MAC shares of the triples' `y`.
     pub y: Vec<F>,
     /// Shares of all `2m` input masks (party `k`'s are entries `2k` for `r`, `2k + 1` for `s`),
     /// and their MAC shares.
     pub masks: Vec<F>,
+    /// MAC shares of `masks`, entry by entry.
     pub mask_macs: Vec<F>,
     /// This party's own two masks in the clear.
     pub own_masks: [F; 2],
@@ -156,6 +178,7 @@ pub fn deal<F: PrimeField, R: RngCore + CryptoRng>(
 }
 
 impl<F: PrimeField> Material<F> {
+    /// The message body that carries the material to its party (read back by [`Self::decode`]).
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::new();
         w.put(&(self.id as u64))

@@ -31,24 +31,35 @@ use crate::net::Link;
 use crate::report::PartyFigures;
 use crate::{Error, Variant};
 
+/// A party's first message to the coordinator (step 1).
 #[derive(Serialize, Deserialize)]
 pub struct Hello {
+    /// The party's id, which the coordinator checks against the certificate it presented.
     pub id: usize,
+    /// Where the party's mesh listener accepts the other parties' connections.
     pub mesh: SocketAddr,
 }
 
+/// The coordinator's instructions to a party (step 2): what to load, with whom to connect and
+/// under which security model.
 #[derive(Serialize, Deserialize)]
 pub struct Plan {
     /// SHA-256 of the R1CS and proving key files the coordinator checked: a party whose files
     /// differ stops, and one whose files match need not re-validate every key point.
     pub r1cs_sha256: String,
+    /// SHA-256 of the proving key file (see `r1cs_sha256`).
     pub pk_sha256: String,
+    /// The number of parties, `m`.
     pub parties: usize,
+    /// The security model of the run.
     pub variant: Variant,
+    /// Every party's mesh address by id, as each party's [`Hello`] gave it.
     pub peers: Vec<SocketAddr>,
     /// Every party's certificate by id (hex DER), as the launcher's pipes gave them: the mesh
     /// pins them.
     pub certs: Vec<String>,
+    /// The fault this party is to commit, for a negative test ([`crate::tamper::Tamper`]'s
+    /// text form); `None` in an honest run.
     pub tamper: Option<String>,
     /// The run's public seed (64 hex digits): the party draws its randomness from it, which is
     /// then not secret. None: the OS's randomness.
@@ -58,6 +69,7 @@ pub struct Plan {
 /// A party's end of the online phase.
 #[derive(Serialize, Deserialize)]
 pub struct Done {
+    /// The party's measured times, byte counts and outcome.
     pub figures: PartyFigures,
     /// The proof, compressed, in hex.
     pub proof: Option<String>,
@@ -68,13 +80,17 @@ pub struct Done {
 pub enum Notice {
     /// The party starts the step of this label.
     Step(String),
+    /// The party's online phase ended (with a proof, or with the error in its figures).
     Done(Box<Done>),
 }
 
+/// Sends `value` as one JSON frame on a control link.
 pub fn send_json<T: Serialize>(link: &mut Link, value: &T) -> Result<(), Error> {
     Ok(link.send(&serde_json::to_vec(value).expect("control messages serialise"))?)
 }
 
+/// Receives one JSON frame from a control link; a body that does not parse as `T` is an
+/// [`Error::Decode`] naming `what` was expected.
 pub fn recv_json<T: DeserializeOwned>(link: &mut Link, what: &str) -> Result<T, Error> {
     let body = link.recv()?;
     serde_json::from_slice(&body).map_err(|e| Error::Decode(format!("{what}: {e}")))

@@ -52,8 +52,11 @@ type Fr<E> = <E as Pairing>::ScalarField;
 
 /// What every party knows: the constraint system, the proving key, the public inputs.
 pub struct Public<'a, E: Pairing> {
+    /// The circuit.
     pub r1cs: &'a R1cs<Fr<E>>,
+    /// Its Groth16 proving key (its verifying key checks the joint proof).
     pub pk: &'a ProvingKey<E>,
+    /// Its QAP domains.
     pub qap: &'a Qap<Fr<E>>,
     /// Wires `1..=public`, in order.
     pub inputs: &'a [Fr<E>],
@@ -62,8 +65,11 @@ pub struct Public<'a, E: Pairing> {
 /// CPU and wall time of one step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
+    /// One of [`STEP_LABELS`].
     pub label: String,
+    /// CPU seconds of the whole process (every thread) during the step.
     pub cpu_s: f64,
+    /// Elapsed seconds.
     pub wall_s: f64,
 }
 
@@ -109,8 +115,11 @@ impl Clock<'_> {
 
 /// The party's result: the proof (the same for every party), its steps and its traffic.
 pub struct Online<E: Pairing> {
+    /// The opened proof, a standard Groth16 proof.
     pub proof: Proof<E>,
+    /// Each step's times.
     pub steps: Steps,
+    /// What the party's mesh carried during the online phase.
     pub net: Counters,
 }
 

@@ -35,14 +35,18 @@ use crate::net::Mesh;
 use crate::share::{expand, Seed, Stream};
 use crate::Error;
 
+/// A SHA-256 digest: a commitment, or the hash of a party's view.
 pub type Digest32 = [u8; 32];
 
 /// A commitment and what opens it.
 pub struct Committed {
+    /// What is broadcast first: [`commitment`] of the data under `nonce`.
     pub commitment: Digest32,
+    /// What is revealed later, with the data, to open it.
     pub nonce: Seed,
 }
 
+/// Commits to `data` under a fresh nonce drawn from `rng` (see the module docs).
 pub fn commit<R: RngCore + CryptoRng>(data: &[u8], rng: &mut R) -> Committed {
     let mut nonce = [0u8; 32];
     rng.fill_bytes(&mut nonce);
@@ -52,6 +56,8 @@ pub fn commit<R: RngCore + CryptoRng>(data: &[u8], rng: &mut R) -> Committed {
     }
 }
 
+/// SHA-256 of a domain tag, `nonce` and `data`: what a revealed `(data, nonce)` must hash to
+/// for its commitment to open.
 pub fn commitment(data: &[u8], nonce: &Seed) -> Digest32 {
     let mut h = Sha256::new();
     h.update(b"collab-groth16 commitment");
@@ -72,6 +78,7 @@ impl Default for Transcript {
 }
 
 impl Transcript {
+    /// Adds `value`, in its uncompressed canonical encoding, to the view.
     pub fn absorb<T: CanonicalSerialize + ?Sized>(&mut self, value: &T) {
         let mut bytes = Vec::with_capacity(value.uncompressed_size());
         value
@@ -80,6 +87,7 @@ impl Transcript {
         self.0.update(&bytes);
     }
 
+    /// The digest of everything absorbed so far (the transcript goes on).
     pub fn digest(&self) -> Digest32 {
         self.0.clone().finalize().into()
     }
@@ -87,11 +95,14 @@ impl Transcript {
 
 /// This party's coin for the challenges, committed in the first round.
 pub struct Coin {
+    /// The party's 32 random bytes; the challenges come from every party's, hashed together.
     pub seed: Seed,
+    /// The commitment to `seed` broadcast before any value is opened.
     pub committed: Committed,
 }
 
 impl Coin {
+    /// A fresh coin from `rng`, and its commitment.
     pub fn new<R: RngCore + CryptoRng>(rng: &mut R) -> Self {
         let mut seed = [0u8; 32];
         rng.fill_bytes(&mut seed);
@@ -102,9 +113,14 @@ impl Coin {
 
 /// The values opened so far, as this party sees them, with its MAC shares of them.
 pub struct Opened<E: Pairing> {
+    /// The opened field elements: the Beaver-masked coset values (`a - x`, `b - y`) and the
+    /// masked `r` and `s` of the triple for `r s`.
     pub field: Vec<E::ScalarField>,
+    /// This party's MAC shares of `field`, entry by entry.
     pub field_macs: Vec<E::ScalarField>,
+    /// The opened G1 elements (`A`, and `B` in G1).
     pub g1: Vec<E::G1>,
+    /// This party's MAC shares of `g1`: `alpha X` shared, for each opened point `X`.
     pub g1_macs: Vec<E::G1>,
 }
 

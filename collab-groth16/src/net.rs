@@ -63,12 +63,17 @@ const MAX_HANDSHAKES: usize = 64;
 pub struct Counters {
     /// Bytes on the sockets: TLS records (and handshakes) included.
     pub bytes_sent: u64,
+    /// Bytes read from the sockets, counted the same way.
     pub bytes_received: u64,
     /// The protocol's frames (4-byte length and body) those bytes carried.
     pub payload_bytes_sent: u64,
+    /// The frames read, counted the same way.
     pub payload_bytes_received: u64,
+    /// Messages (frames) sent.
     pub messages_sent: u64,
+    /// Messages (frames) received.
     pub messages_received: u64,
+    /// Rounds: [`Mesh::broadcast`]s, each one flight of messages between every two parties.
     pub rounds: u64,
 }
 
@@ -133,6 +138,7 @@ impl Link {
         Ok(Link::new(dial(addr, config, timeout)?))
     }
 
+    /// Sends `body` as one frame, and counts it.
     pub fn send(&mut self, body: &[u8]) -> io::Result<()> {
         self.peer.link.send(body)?;
         self.payload.0 += frame_len(body.len());
@@ -140,6 +146,7 @@ impl Link {
         Ok(())
     }
 
+    /// Receives one frame's body (waiting at most the link's timeout), and counts it.
     pub fn recv(&mut self) -> io::Result<Vec<u8>> {
         let body = self.peer.link.recv()?;
         self.payload.1 += frame_len(body.len());
@@ -213,7 +220,9 @@ fn dial(
 /// A connection an accept loop closed without sending it anything: where it came from and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refused {
+    /// The connection's remote address.
     pub from: String,
+    /// Why it was closed: a failed handshake, an unknown or repeated certificate, a full loop.
     pub why: String,
 }
 
@@ -225,6 +234,7 @@ impl std::fmt::Display for Refused {
 
 /// What [`accept_pinned`] awaits: one connection from each process whose certificate is given.
 pub struct Awaited<'a> {
+    /// The listening socket the connections arrive on.
     pub listener: &'a TcpListener,
     /// The server side, pinning exactly the certificates in `certs`.
     pub config: Arc<ServerConfig>,
@@ -236,6 +246,165 @@ pub struct Awaited<'a> {
     pub timeout: Duration,
 }
 
+/// A handshake's outcome, sent by its thread: the connection's key, where it came from, and the
+/// authenticated peer or the handshake's error.
+type Handshake = (u64, SocketAddr, io::Result<Peer>);
+
+/// The server side of one handshake, on the thread of its own that [`Accepting::hand_off`]
+/// starts.
+fn handshake(socket: TcpStream, config: Arc<ServerConfig>) -> io::Result<Peer> {
+    let clone = socket.try_clone()?;
+    let link = tls_link::Link::accept_on(socket, config)?;
+    Ok(Peer {
+        link,
+        socket: clone,
+    })
+}
+
+/// The state of one accept loop: the peers admitted so far by id, the connections refused, and
+/// the handshakes still running.
+struct Accepting<'a> {
+    certs: &'a [Option<Certificate<'static>>],
+    who: &'a str,
+    config: Arc<ServerConfig>,
+    timeout: Duration,
+    peers: Vec<Option<Peer>>,
+    refused: Vec<Refused>,
+    /// Clones of the sockets whose handshakes are running, by key, to close them when the wait
+    /// ends.
+    pending: HashMap<u64, (TcpStream, SocketAddr)>,
+    next: u64,
+    /// Where the handshake threads send their outcomes.
+    done: mpsc::Sender<Handshake>,
+}
+
+impl<'a> Accepting<'a> {
+    fn new(awaited: Awaited<'a>, done: mpsc::Sender<Handshake>) -> Self {
+        Accepting {
+            certs: awaited.certs,
+            who: awaited.who,
+            config: awaited.config,
+            timeout: awaited.timeout,
+            peers: awaited.certs.iter().map(|_| None).collect(),
+            refused: vec![],
+            pending: HashMap::new(),
+            next: 0,
+            done,
+        }
+    }
+
+    fn all_connected(&self) -> bool {
+        self.peers.iter().flatten().count() == self.certs.iter().flatten().count()
+    }
+
+    fn refuse(&mut self, from: SocketAddr, why: String) {
+        self.refused.push(Refused {
+            from: from.to_string(),
+            why,
+        });
+    }
+
+    /// Hands a connection just accepted to a handshake thread of its own, or closes it when
+    /// [`MAX_HANDSHAKES`] are already running, so that a flood of connections can neither
+    /// exhaust the process nor hold up the loop.
+    fn hand_off(&mut self, socket: TcpStream, from: SocketAddr) {
+        if self.pending.len() >= MAX_HANDSHAKES {
+            drop(socket);
+            self.refuse(
+                from,
+                format!("{MAX_HANDSHAKES} handshakes were already running"),
+            );
+            return;
+        }
+        let clone = socket
+            .set_nonblocking(false)
+            .and_then(|()| bound(&socket, HANDSHAKE_TIMEOUT.min(self.timeout)))
+            .and_then(|()| socket.try_clone());
+        match clone {
+            Ok(clone) => {
+                self.pending.insert(self.next, (clone, from));
+                let (done, config, key) = (self.done.clone(), self.config.clone(), self.next);
+                std::thread::spawn(move || {
+                    let _ = done.send((key, from, handshake(socket, config)));
+                });
+                self.next += 1;
+            }
+            Err(e) => self.refuse(from, e.to_string()),
+        }
+    }
+
+    /// Admits the peer of a finished handshake under the id its certificate is pinned for, or
+    /// closes its connection (a failed handshake, a certificate nobody awaits, or one that
+    /// already connected). An error only where the admitted socket cannot be bounded.
+    fn admit(&mut self, (key, from, result): Handshake) -> Result<(), Error> {
+        self.pending.remove(&key);
+        let peer = match result {
+            Ok(peer) => peer,
+            Err(e) => {
+                self.refuse(from, format!("TLS handshake: {e}"));
+                return Ok(());
+            }
+        };
+        let certs = self.certs;
+        let j = peer
+            .cert()
+            .and_then(|c| certs.iter().position(|p| p.as_ref() == Some(&c)));
+        match j {
+            Some(j) if self.peers[j].is_none() => {
+                bound(&peer.socket, self.timeout)?;
+                self.peers[j] = Some(peer);
+            }
+            Some(j) => {
+                let _ = peer.socket.shutdown(Shutdown::Both);
+                let who = self.who;
+                self.refuse(
+                    from,
+                    format!("{who} {j}'s certificate, which had already connected"),
+                );
+            }
+            None => {
+                let _ = peer.socket.shutdown(Shutdown::Both);
+                self.refuse(from, "a certificate not awaited".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The error of a wait that timed out: the ids missing and the connections refused.
+    fn timed_out(&self) -> Error {
+        let missing: Vec<String> = (0..self.certs.len())
+            .filter(|&j| self.certs[j].is_some() && self.peers[j].is_none())
+            .map(|j| j.to_string())
+            .collect();
+        let refused: Vec<String> = self.refused.iter().map(|r| r.to_string()).collect();
+        Error::Invalid(format!(
+            "{} {} did not connect within {} s{}",
+            self.who,
+            missing.join(", "),
+            self.timeout.as_secs(),
+            if refused.is_empty() {
+                String::new()
+            } else {
+                format!("; connections refused: {}", refused.join("; "))
+            }
+        ))
+    }
+
+    /// Closes the connections whose handshakes are still running when the wait ends: nobody
+    /// awaits them any more.
+    fn close_unfinished(&mut self) {
+        let mut unfinished: Vec<_> = self.pending.drain().collect();
+        unfinished.sort_by_key(|(key, _)| *key);
+        for (_, (socket, from)) in unfinished {
+            let _ = socket.shutdown(Shutdown::Both);
+            self.refuse(
+                from,
+                "its handshake had not ended when every awaited process had connected".into(),
+            );
+        }
+    }
+}
+
 /// Accepts TLS connections until each awaited certificate has connected once, every handshake
 /// on its own thread (see the module docs). `watch` runs while it waits: an error from it (a
 /// process that exited) ends the wait. Returns the peers by id and the connections refused. On
@@ -244,63 +413,20 @@ pub fn accept_pinned(
     awaited: Awaited,
     watch: &mut dyn FnMut() -> Result<(), Error>,
 ) -> Result<(Vec<Option<Peer>>, Vec<Refused>), Error> {
-    let Awaited {
-        listener,
-        config,
-        certs,
-        who,
-        timeout,
-    } = awaited;
-    let wanted = certs.iter().flatten().count();
-    let mut peers: Vec<Option<Peer>> = certs.iter().map(|_| None).collect();
-    let mut refused = vec![];
-    // Clones of the sockets whose handshakes are running, to close them when the wait ends.
-    let mut pending: HashMap<u64, (TcpStream, SocketAddr)> = HashMap::new();
-    let (tx, rx) = mpsc::channel();
-    let mut next = 0u64;
+    let (listener, timeout) = (awaited.listener, awaited.timeout);
+    let (done, outcomes) = mpsc::channel();
+    let mut state = Accepting::new(awaited, done);
     let start = Instant::now();
     listener.set_nonblocking(true)?;
     let outcome = loop {
-        if peers.iter().flatten().count() == wanted {
+        if state.all_connected() {
             break Ok(());
         }
         // A connection accepted now is handed to its own thread; the checks below run whatever
         // comes in, so that a flood of connections cannot starve them.
         let quiet = match listener.accept() {
-            Ok((socket, from)) if pending.len() >= MAX_HANDSHAKES => {
-                drop(socket);
-                refused.push(Refused {
-                    from: from.to_string(),
-                    why: format!("{MAX_HANDSHAKES} handshakes were already running"),
-                });
-                false
-            }
             Ok((socket, from)) => {
-                let clone = socket
-                    .set_nonblocking(false)
-                    .and_then(|()| bound(&socket, HANDSHAKE_TIMEOUT.min(timeout)))
-                    .and_then(|()| socket.try_clone());
-                match clone {
-                    Ok(clone) => {
-                        pending.insert(next, (clone, from));
-                        let (tx, config, key) = (tx.clone(), config.clone(), next);
-                        std::thread::spawn(move || {
-                            let clone = socket.try_clone();
-                            let result = clone.and_then(|clone| {
-                                tls_link::Link::accept_on(socket, config).map(|link| Peer {
-                                    link,
-                                    socket: clone,
-                                })
-                            });
-                            let _ = tx.send((key, from, result));
-                        });
-                        next += 1;
-                    }
-                    Err(e) => refused.push(Refused {
-                        from: from.to_string(),
-                        why: e.to_string(),
-                    }),
-                }
+                state.hand_off(socket, from);
                 false
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => true,
@@ -310,76 +436,19 @@ pub fn accept_pinned(
             break Err(e);
         }
         if start.elapsed() > timeout {
-            let missing: Vec<String> = (0..certs.len())
-                .filter(|&j| certs[j].is_some() && peers[j].is_none())
-                .map(|j| j.to_string())
-                .collect();
-            let refused: Vec<String> = refused.iter().map(|r| r.to_string()).collect();
-            break Err(Error::Invalid(format!(
-                "{who} {} did not connect within {} s{}",
-                missing.join(", "),
-                timeout.as_secs(),
-                if refused.is_empty() {
-                    String::new()
-                } else {
-                    format!("; connections refused: {}", refused.join("; "))
-                }
-            )));
+            break Err(state.timed_out());
         }
         // Waits a little only when nobody is connecting.
         let wait = Duration::from_millis(if quiet { 10 } else { 0 });
-        let Ok((key, from, result)) = rx.recv_timeout(wait) else {
-            continue;
-        };
-        pending.remove(&key);
-        let peer = match result {
-            Ok(peer) => peer,
-            Err(e) => {
-                refused.push(Refused {
-                    from: from.to_string(),
-                    why: format!("TLS handshake: {e}"),
-                });
-                continue;
-            }
-        };
-        let j = peer
-            .cert()
-            .and_then(|c| certs.iter().position(|p| p.as_ref() == Some(&c)));
-        match j {
-            Some(j) if peers[j].is_none() => {
-                if let Err(e) = bound(&peer.socket, timeout) {
-                    break Err(e.into());
-                }
-                peers[j] = Some(peer);
-            }
-            Some(j) => {
-                let _ = peer.socket.shutdown(Shutdown::Both);
-                refused.push(Refused {
-                    from: from.to_string(),
-                    why: format!("{who} {j}'s certificate, which had already connected"),
-                });
-            }
-            None => {
-                let _ = peer.socket.shutdown(Shutdown::Both);
-                refused.push(Refused {
-                    from: from.to_string(),
-                    why: "a certificate not awaited".into(),
-                });
+        if let Ok(handshake) = outcomes.recv_timeout(wait) {
+            if let Err(e) = state.admit(handshake) {
+                break Err(e);
             }
         }
     };
-    // Handshakes still running belong to connections nobody awaits any more.
-    let mut unfinished: Vec<_> = pending.into_iter().collect();
-    unfinished.sort_by_key(|(key, _)| *key);
-    for (_, (socket, from)) in unfinished {
-        let _ = socket.shutdown(Shutdown::Both);
-        refused.push(Refused {
-            from: from.to_string(),
-            why: "its handshake had not ended when every awaited process had connected".into(),
-        });
-    }
+    state.close_unfinished();
     listener.set_nonblocking(false)?;
-    outcome.map(|()| (peers, refused))
+    outcome.map(|()| (state.peers, state.refused))
 }
 
 /// The coordinator's side: accepts one link from each of `certs`' parties (see
@@ -490,10 +559,12 @@ impl Mesh {
         })
     }
 
+    /// This party's id.
     pub fn id(&self) -> usize {
         self.id
     }
 
+    /// The number of parties in the mesh, this one included.
     pub fn parties(&self) -> usize {
         self.to.len()
     }
@@ -611,6 +682,7 @@ pub fn kernel_bytes_received(stream: &TcpStream) -> Option<u64> {
     (rc == 0 && len as usize >= needed).then_some(info.tcpi_bytes_received)
 }
 
+/// The kernel's count of bytes received on a TCP connection: not known off Linux.
 #[cfg(not(target_os = "linux"))]
 pub fn kernel_bytes_received(_stream: &TcpStream) -> Option<u64> {
     None

@@ -48,6 +48,8 @@
 //! Beaver-triple share `-z_j delta`, of the masked coset values the triple shares `x_j`, `y_j`.
 //! The products and the quotient `h` are never opened.
 
+#![warn(missing_docs)]
+
 pub mod codec;
 pub mod control;
 pub mod dealer;
@@ -77,6 +79,7 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The variant's name on the command line and in the report (`semi-honest`, `malicious`).
     pub fn name(self) -> &'static str {
         match self {
             Variant::SemiHonest => "semi-honest",
@@ -109,6 +112,8 @@ impl Variant {
         }
     }
 
+    /// The variant of a command-line name; an unknown name is an [`Error::Invalid`] that lists
+    /// the two known ones.
     pub fn parse(s: &str) -> Result<Self, Error> {
         match s {
             "semi-honest" => Ok(Variant::SemiHonest),
@@ -135,13 +140,19 @@ impl Variant {
     }
 }
 
+/// Why a run, a party or a message failed; each kind maps to how the program exits and what the
+/// report says.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Inputs that do not fit (files, keys, sizes); the CLI's exit code 2.
     #[error(transparent)]
     Input(#[from] zksnark_prover::Error),
+    /// A request that cannot be carried out as given (a setting out of range, a peer that did
+    /// not connect in time, a failed dial), with the reason.
     #[error("{0}")]
     Invalid(String),
+    /// A socket or TLS error on a link (a peer that died shows up here, as the end of its
+    /// connection).
     #[error("network: {0}")]
     Net(#[from] std::io::Error),
     /// A message that does not parse: a bug or a deviating party.

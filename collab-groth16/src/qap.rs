@@ -12,7 +12,8 @@
 //! - `h = coset-IFFT((a b - c) / Z(g))`, of degree at most `N - 2`.
 //!
 //! Every step except `a b` is linear in `w`: a party that runs them on its share of `w` holds a
-//! share of the result. [`rows`], [`Qap::to_coset`] and [`Qap::quotient`] are those steps; the
+//! share of the result. [`Qap::a_rows`] (and `b_rows`, `c_rows`), [`Qap::to_coset`] and
+//! [`Qap::quotient`] are those steps; the
 //! coset product is the Beaver multiplication in [`crate::party`]. With `w` itself they compute
 //! exactly ark-groth16's `h` ([`crate::plain`] and the tests check this).
 
@@ -36,6 +37,10 @@ pub struct Qap<F: FftField> {
 }
 
 impl<F: PrimeField> Qap<F> {
+    /// The domains for `r1cs`: the smallest FFT domain that holds a point per constraint and per
+    /// instance variable (each instance variable's value also fills one extra row of `a`, as in
+    /// ark-groth16, so that the public inputs' polynomials are linearly independent), and its
+    /// coset. Too large a system is an error.
     pub fn new(r1cs: &R1cs<F>) -> Result<Self, Error> {
         let constraints = r1cs.constraints.len();
         let inputs = 1 + r1cs.num_public();

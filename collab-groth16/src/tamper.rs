@@ -10,6 +10,7 @@ use ark_ff::PrimeField;
 use crate::dealer::Shares;
 use crate::Error;
 
+/// Which value a tampering party corrupts, and where in the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// Adds 1 to the party's share of private wire number `index` (counted from the first
@@ -30,7 +31,9 @@ pub enum Fault {
 /// A fault and the party that commits it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tamper {
+    /// The id of the party that commits the fault.
     pub party: usize,
+    /// The value it corrupts.
     pub fault: Fault,
 }
 

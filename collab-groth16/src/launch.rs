@@ -52,7 +52,9 @@ use crate::{Error, Variant};
 /// the online step `step`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kill {
+    /// The id of the party to kill.
     pub party: usize,
+    /// The label of the online step ([`STEP_LABELS`]) at whose start it is killed.
     pub step: String,
 }
 
@@ -88,17 +90,25 @@ pub struct Launch {
     /// Start the party processes itself (this executable's `party` subcommand), or wait for
     /// parties started by hand on `listen` (profile `none` only).
     pub spawn: bool,
+    /// Where the coordinator accepts its parties' control links.
     pub listen: SocketAddr,
     /// The run's network: a slot per party of the largest run, and the coordinator's, last.
     pub network: Network,
+    /// The circuit's R1CS file (circom's `.r1cs`).
     pub r1cs: PathBuf,
+    /// The Groth16 proving key file the parties prove with.
     pub pk: PathBuf,
     /// [`crate::control::file_sha256`] of the two files.
     pub r1cs_sha256: String,
+    /// See `r1cs_sha256`.
     pub pk_sha256: String,
+    /// Worker threads of each party process (its rayon pool).
     pub threads: usize,
+    /// How long the coordinator and the parties wait for each other before giving up.
     pub timeout: Duration,
+    /// A fault one party commits, for a negative test.
     pub tamper: Option<Tamper>,
+    /// A party process to kill mid-run, for a fault test.
     pub kill: Option<Kill>,
     /// The run's public seed: the dealer's and the parties' randomness are drawn from it (and
     /// are then not secret). None: the OS's randomness.
@@ -122,8 +132,12 @@ impl Launch {
 
 /// The coordinator's inputs for one collaborative run.
 pub struct Statement<'a> {
+    /// The circuit.
     pub r1cs: &'a R1cs<Fr>,
+    /// Its proving key (and verifying key, to check the joint proof).
     pub pk: &'a ProvingKey<Bn254>,
+    /// The circuit's QAP: where the private wires begin, and the domain size (one Beaver
+    /// triple per domain point, and one for `r s`).
     pub qap: &'a Qap<Fr>,
     /// The full assignment, wire order.
     pub w: &'a [Fr],

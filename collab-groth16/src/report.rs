@@ -16,8 +16,11 @@ use crate::Variant;
 pub struct Phase {
     /// `user_s + sys_s`.
     pub cpu_s: f64,
+    /// User CPU seconds, every thread of the process.
     pub user_s: f64,
+    /// System CPU seconds, every thread of the process.
     pub sys_s: f64,
+    /// Elapsed seconds.
     pub wall_s: f64,
 }
 
@@ -41,16 +44,20 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Phase) {
 /// One party's preprocessing: receiving the dealer's material and expanding it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PreprocessingFigures {
+    /// Its times.
     #[serde(flatten)]
     pub phase: Phase,
+    /// The material's bytes on the control link (TLS records included).
     pub bytes_received: u64,
 }
 
 /// One party's online phase.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct OnlineFigures {
+    /// Its times, every step together.
     #[serde(flatten)]
     pub phase: Phase,
+    /// What the mesh carried during the phase.
     #[serde(flatten)]
     pub net: Counters,
     /// Bytes this party read from its mesh connections over their whole life (the TLS
@@ -58,30 +65,38 @@ pub struct OnlineFigures {
     /// (`TCP_INFO`; null where the kernel does not say). The two must be equal: an independent
     /// check of the counters.
     pub connection_bytes_received: u64,
+    /// The kernel's count (see `connection_bytes_received`).
     pub tcp_bytes_received: Option<u64>,
+    /// The online steps' times, in order.
     pub steps: Vec<Step>,
 }
 
 /// Everything one party measured.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PartyFigures {
+    /// The party's id.
     pub id: usize,
+    /// The party process's worker threads.
     pub threads: usize,
     /// Reading the R1CS and the proving key (public inputs of the computation).
     pub load: Phase,
+    /// Receiving and expanding the dealer's material.
     pub preprocessing: PreprocessingFigures,
     /// Connecting to the other parties.
     pub connect: Phase,
     /// Connections to this party's mesh listener that it refused (no certificate of a party,
     /// a second one of the same party, or no handshake in time); it sent them nothing.
     pub refused_connections: Vec<Refused>,
+    /// The online phase: the steps that compute the proof.
     pub online: OnlineFigures,
     /// Checking the opened proof with the Groth16 verifier.
     pub verify: Phase,
     /// `proof` (a proof that verifies), `rejected` (a proof that does not), `abort` (the
     /// malicious variant's checks stopped the run) or `error`.
     pub outcome: String,
+    /// What went wrong, where `outcome` is not `proof`.
     pub error: Option<String>,
+    /// The party process's peak resident memory, MiB.
     pub peak_rss_mib: f64,
 }
 
@@ -95,7 +110,9 @@ pub struct DealerFigures {
     /// spent meanwhile; it is taken out of `phase` (from system time first: most of it is the
     /// kernel forwarding packets).
     pub delay_line_cpu_s: f64,
+    /// The material's bytes on the control links, every party together.
     pub bytes_sent: u64,
+    /// The same, party by party.
     pub bytes_sent_per_party: Vec<u64>,
 }
 
@@ -119,8 +136,11 @@ impl DealerFigures {
 /// step it had started (none: before its first), and how it ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Failure {
+    /// The lost party's id.
     pub party: usize,
+    /// The label of the online step it had started, if any.
     pub step: Option<String>,
+    /// How its process or connection ended (an exit status, a signal, a closed connection).
     pub cause: String,
 }
 
@@ -144,18 +164,26 @@ impl std::fmt::Display for Failure {
 /// One collaborative run: `parties` processes, one variant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
+    /// The run's security model.
     pub variant: Variant,
+    /// The same, in the words of [`Variant::security_model`].
     pub security_model: String,
+    /// The number of parties, `m`.
     pub parties: usize,
+    /// How the parties are connected: always `mesh` (see [`crate::net`]).
     pub topology: String,
     /// `PASSED` (the proof verifies), `FAILED` (it does not, the run aborted, or a party was
     /// lost) or `ERROR`.
     pub status: String,
+    /// What went wrong, where `status` is not `PASSED`.
     pub error: Option<String>,
     /// The party lost during the online phase, if one was.
     pub failure: Option<Failure>,
+    /// The dealer's side: dealing and sending every party's material.
     pub dealer: DealerFigures,
+    /// Every party's figures, by id.
     pub per_party: Vec<PartyFigures>,
+    /// [`RunReport::summarise`]'s figures (null until it has run).
     pub summary: Value,
     /// [`operations`] of each party.
     pub operations: Value,
@@ -250,15 +278,20 @@ pub fn operations(wires: usize, private: usize, n: usize, variant: Option<Varian
 /// after every run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SingleFigures {
+    /// Which single prover.
     pub prover: String,
+    /// One measurement before the first run and one after each run.
     pub samples: Vec<Phase>,
     /// Means over the samples.
     pub cpu_s: f64,
+    /// The mean wall seconds over the samples.
     pub wall_s: f64,
+    /// `PASSED` while every sample's proof verified, `FAILED` after one did not.
     pub status: String,
 }
 
 impl SingleFigures {
+    /// No samples yet, `PASSED`.
     pub fn new(prover: &str) -> Self {
         SingleFigures {
             prover: prover.into(),
@@ -274,6 +307,7 @@ impl SingleFigures {
         last.iter().map(|p| p.cpu_s).sum::<f64>() / last.len() as f64
     }
 
+    /// Records one more sample, and whether its proof verified; the means follow.
     pub fn add(&mut self, sample: Phase, verified: bool) {
         self.samples.push(sample);
         let k = self.samples.len() as f64;
