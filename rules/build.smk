@@ -7,7 +7,8 @@ check_environment()
 
 PROGRAMS = {p.path: p for p in descriptors.programs(SELECTED).values()}
 NODE_PACKAGES = sorted({p for name in SELECTED for p in descriptors.get(name).node_packages})
-ANALYSIS_SOURCES = sources("analysis/**/*.py", "analysis/data/**")
+# The analysis: the package and every experiment's folder (parsers, sections, costs).
+ANALYSIS_SOURCES = sources("analysis/**/*.py", "analysis/data/**", "experiments/*/*.py", "experiments/*/*.yaml")
 
 BUILD_OUTPUTS += list(PROGRAMS) + [node_stamp(p) for p in NODE_PACKAGES]
 

@@ -267,11 +267,35 @@ def sources(*patterns, exclude=("node_modules", "target", "build", "tests", "tes
     return sorted(found)
 
 
+def path_dependencies(crate):
+    """The crate directories `crate` builds on through path dependencies (its own, and those of
+    the workspace's table it takes with `workspace = true`), transitively, itself included."""
+    import tomllib
+
+    with open("Cargo.toml", "rb") as f:
+        shared = tomllib.load(f).get("workspace", {}).get("dependencies", {})
+    seen, todo = set(), [os.path.normpath(crate)]
+    while todo:
+        d = todo.pop()
+        if d in seen or not os.path.isfile(os.path.join(d, "Cargo.toml")):
+            continue
+        seen.add(d)
+        with open(os.path.join(d, "Cargo.toml"), "rb") as f:
+            manifest = tomllib.load(f)
+        for table in ("dependencies", "build-dependencies"):
+            for name, dep in manifest.get(table, {}).items():
+                if isinstance(dep, dict) and "path" in dep:
+                    todo.append(os.path.normpath(os.path.join(d, dep["path"])))
+                elif isinstance(dep, dict) and dep.get("workspace") and "path" in shared.get(name, {}):
+                    todo.append(os.path.normpath(shared[name]["path"]))
+    return sorted(seen)
+
+
 def crate_sources(*crates):
-    """What a crate's build depends on: its own files, the shared measure crate, and the
-    workspace's manifest and lock."""
+    """What a crate's build depends on: its own files, those of every crate it builds on by a
+    path dependency, and the workspace's manifest and lock."""
     files = ["Cargo.toml", "Cargo.lock"]
-    for crate in (*crates, "measure"):
+    for crate in {d for c in crates for d in path_dependencies(c)}:
         files += sources(f"{crate}/**/*.rs", f"{crate}/Cargo.toml")
     return sorted(set(files))
 
