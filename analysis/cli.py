@@ -18,6 +18,8 @@
                                               same verdicts (exit 1 if not), CPU time per runner
     python -m analysis keys [EXPERIMENT | --shared]
                                               the configuration's keys: default and meaning
+    python -m analysis selftest ACTION [RESULTS_DIR]
+                                              what the suite's test command asks the folders
     python -m analysis COMMAND ...            a command an experiment brings (see --help)
 
 RESULTS_DIR/config.json (written by the workflow) says which runs belong to the configuration;
@@ -180,6 +182,13 @@ def main(argv: list[str] | None = None) -> int:
         "experiment", nargs="?", choices=experiments.names(), help="only this experiment's own keys"
     )
     py.add_argument("--shared", action="store_true", help="only the keys every experiment shares")
+    ps = sub.add_parser(
+        "selftest", help="what scripts/test asks the experiments' folders (analysis/selftest.py)"
+    )
+    ps.add_argument(
+        "action", choices=["node-packages", "quick", "estimate-checks", "network-config", "network-check"]
+    )
+    ps.add_argument("results_dir", type=Path, nargs="?")
     # Commands an experiment brings (its descriptor's `commands(sub)`: name -> handler).
     extra: dict[str, Callable[[argparse.Namespace], int]] = {}
     for e in experiments.all_experiments():
@@ -214,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
             return verify(_results_dir(args.results_dir))
         if args.cmd == "costs":
             return _costs(args)
+        if args.cmd == "selftest":
+            from analysis.selftest import main as selftest
+
+            return selftest(args.action, args.results_dir)
         if args.cmd == "keys":
             from analysis.plan.settings import keys_table
 

@@ -14,14 +14,18 @@ REPO = Path(__file__).resolve().parents[1]
 
 # The crates (the programs, which the experiments' folders describe) are not the harness.
 CRATE_DIRS = {p.relative_to(REPO).parts[0] for p in REPO.glob("*/**/Cargo.toml") if "target" not in p.parts}
-# Shared files that still name an experiment, each with the reason it must:
-EXEMPT = {
-    # The CI script's parts select experiments for what only they exercise (TLS parties on
-    # emulated networks, a board record to re-check, one experiment per container engine).
-    "scripts/test": "test parts that exercise one experiment's transport",
-}
 # Tests of particular experiments name them by design.
 TEST_DIRS = ("analysis/tests/", "tests/")
+
+
+def script(f: str) -> bool:
+    """A file that runs as a program of its own: a `#!` line naming a shell or Python."""
+    try:
+        with (REPO / f).open("rb") as fh:
+            first = fh.readline(200)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and any(w in first for w in (b"sh", b"python"))
 
 
 def shared_files() -> list[str]:
@@ -29,9 +33,9 @@ def shared_files() -> list[str]:
     out = []
     for f in listed.stdout.split():
         top = f.split("/")[0]
-        if top in CRATE_DIRS or f.startswith(("experiments/", *TEST_DIRS)) or f in EXEMPT:
+        if top in CRATE_DIRS or f.startswith(("experiments/", *TEST_DIRS)):
             continue
-        if f.endswith((".py", ".smk", ".sh")) or f == "Snakefile" or f.startswith("scripts/"):
+        if f.endswith((".py", ".smk", ".sh")) or f == "Snakefile" or f.startswith("scripts/") or script(f):
             out.append(f)
     return out
 
@@ -49,6 +53,7 @@ def named_experiments(text: str) -> set[str]:
 def test_no_shared_file_names_an_experiment() -> None:
     files = shared_files()
     assert "analysis/cli.py" in files and "Snakefile" in files and "rules/common.smk" in files
+    assert "scripts/test" in files and ".ci/run" in files
     bad = [f"{f}: {sorted(n)}" for f in files if (n := named_experiments((REPO / f).read_text()))]
     why = "shared files name experiments (move the code into the folder, or use a hook):\n"
     assert not bad, why + "\n".join(bad)

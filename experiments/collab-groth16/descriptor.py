@@ -114,3 +114,8 @@ TITLE = "collaborative Groth16: m parties prove the zkSNARK circuits over secret
 ORDER = 30
 PROGRAMS = (PROGRAM,)
 READS_FROM = (zksnark.SCHEME.experiment,)
+
+
+# What the suite's test command (scripts/test) runs of it beside the smoke run: its parties as
+# processes on the emulated lan.
+SELFTEST = {"network": {"config": {}, "suffixes": ["-lan"]}}
