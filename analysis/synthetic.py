@@ -7,6 +7,8 @@ are not measurements.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 MACHINE = {
@@ -45,3 +47,14 @@ def enveloped(tool: str, body: dict[str, Any], passed: bool, parameters: dict[st
         "resources": {"wall_s": 10.0, "cpu_s": 9.0, "cpu_children_s": 5.0, "peak_rss_mib": 300.0},
         "started_unix": 1.79e9, "body": body,
     }  # fmt: skip
+
+
+def write_sample(out: Path, report: dict[str, Any]) -> Path:
+    """A crate's sample report (a real run's) as a test run's `out/report.json`, with the tests'
+    commit and machine name."""
+    report["provenance"] = PROVENANCE
+    report["machine"] = dict(report.get("machine") or {}, hostname=MACHINE["hostname"])
+    out.mkdir(parents=True, exist_ok=True)
+    f = out / "report.json"
+    f.write_text(json.dumps(report))
+    return f

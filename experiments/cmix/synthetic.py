@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from analysis.runs import Run
-from analysis.synthetic import MACHINE, PROVENANCE
+from analysis.synthetic import MACHINE, write_sample
 
 CMIX_SAMPLE = Path(__file__).resolve().parents[2] / "cmix/data/sample-report.json"
 
@@ -35,12 +35,8 @@ def cmix_json(out: Path, run: Run, fail: str | None) -> Path:
         if c["threads"] in threads and c["mg_variant"] in groups
     ]
     ref["parameters"].update(clients=[clients], groups=groups, threads=threads)
-    ref["provenance"] = PROVENANCE
     ref["machine"] = {k: v for k, v in MACHINE.items() if k != "load_avg_1m"}
-    out.mkdir(parents=True, exist_ok=True)
-    f = out / "report.json"
-    f.write_text(json.dumps(ref))
-    return f
+    return write_sample(out, ref)
 
 
 def write(out: Path, run: Run, paper_dir: Path, fail: str | None) -> None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from analysis.runs import Run
-from analysis.synthetic import MACHINE, PROVENANCE
+from analysis.synthetic import write_sample
 
 
 def mithril_json(out: Path, run: Run, fail: str | None) -> Path:
@@ -56,11 +56,7 @@ def mithril_json(out: Path, run: Run, fail: str | None) -> Path:
     elif fail == "native":
         native["rows"][0]["verified"] = False
         ref["passed"] = False
-    ref["provenance"], ref["machine"] = PROVENANCE, dict(ref["machine"], hostname=MACHINE["hostname"])
-    out.mkdir(parents=True, exist_ok=True)
-    f = out / "report.json"
-    f.write_text(json.dumps(ref))
-    return f
+    return write_sample(out, ref)
 
 
 def write(out: Path, run: Run, paper_dir: Path, fail: str | None) -> None:
