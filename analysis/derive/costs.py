@@ -338,8 +338,7 @@ def check_estimates(dirs: Sequence[Path], costs_path: Path = COSTS_PATH) -> list
     (RESULTS/estimates.json), or for a run with no record, the estimate on this machine now."""
     from analysis.plan.estimate import CostModel
 
-    with costs_path.open(encoding="utf-8") as f:
-        costs = yaml.safe_load(f)
+    costs = load_costs(costs_path)
     found = [s for ss in samples(dirs, costs).values() for s in ss]
     unrecorded = any("estimated_one_thread_s" not in s.planned for s in found)
     model = CostModel(costs, probe_seconds()) if unrecorded else None
