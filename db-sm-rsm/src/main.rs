@@ -20,9 +20,8 @@ use db_sm_rsm::measurement::report::Report;
 use db_sm_rsm::primitives::security::SecurityLevel;
 use db_sm_rsm::protocol::audit;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
-use db_sm_rsm::protocol::distributed::{
-    self, Deadline, Fault, NetworkFigures, PartyFaults, TlsRun,
-};
+use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, NetworkFigures, TlsRun};
+use db_sm_rsm::protocol::party::{self, PartyFaults};
 use db_sm_rsm::protocol::resume;
 use db_sm_rsm::protocol::run::{run, RunInfo};
 use db_sm_rsm::protocol::setup::Dealing;
@@ -170,12 +169,13 @@ struct Cli {
     #[arg(long, hide = true)]
     fault: Vec<String>,
     /// The run's checkpoint: a directory holding its per-entry data (so that memory does not
-    /// grow with N) and the journal of every finished step. Run the same command again after
-    /// the process was killed and it resumes from there, saying so; a checkpoint of other
-    /// parameters, another commit or a damaged one is refused in one line and the run starts
-    /// afresh. It holds the parties' secrets, and goes when the run has ended. Default:
-    /// the report's name with `.checkpoint` for its extension (`report.checkpoint/` beside
-    /// `--out report.json`); without --out, a temporary directory (no resume).
+    /// grow with N) and the journal of every finished step (with --transport tls, one journal
+    /// per process). Run the same command again after the run was killed and it resumes from
+    /// there, saying so; a checkpoint of other parameters, another commit or a damaged one is
+    /// refused in one line and the run starts afresh. It holds the parties' secrets, and goes
+    /// when the run has ended. Default: the report's name with `.checkpoint` for its extension
+    /// (`report.checkpoint/` beside `--out report.json`); without --out, a temporary directory
+    /// (no resume).
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
 }
@@ -499,7 +499,7 @@ fn party_main(args: Vec<String>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let code = distributed::run_party(&cfg, mixer, &faults, deadline, journal);
+    let code = party::run_party(&cfg, mixer, &faults, deadline, journal);
     ExitCode::from(code.clamp(0, 255) as u8)
 }
 

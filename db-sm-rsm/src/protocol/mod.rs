@@ -2,7 +2,7 @@
 //! keys and preprocessing, the senders' inputs, mixing, DB-SM, DB-RSM (with the steps they
 //! share, `membership`) and the size lines, with what every step shares (the parties, "each
 //! mixer checks the others", tampering) and the list of fixes the report prints, the processes
-//! of a `tls` run (`distributed`) and resuming a run from its checkpoint (`resume`).
+//! of a `tls` run (`distributed`, `party`) and resuming a run from its checkpoint (`resume`).
 //! `docs/protocol.md` maps every report label to its function.
 
 pub mod audit;
@@ -15,6 +15,7 @@ pub mod inputs;
 pub mod keys;
 pub(crate) mod membership;
 pub mod mix;
+pub mod party;
 pub mod resume;
 pub mod run;
 pub mod setup;
