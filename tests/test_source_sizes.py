@@ -19,7 +19,6 @@ MAX_FN_LINES = 100
 EXCEPTIONS: set[str] = {
     "db-sm-rsm/src/proofs/paillier_shuffle.rs",
     "db-sm-rsm/src/protocol/dbrsm.rs",
-    "db-sm-rsm/src/transport/record.rs::open",
     "zksnark-sm-rsm/collab/src/net.rs::accept_pinned",
 }
 
