@@ -218,6 +218,10 @@ fn a_killed_tls_run_resumes_with_the_uninterrupted_runs_outcome() {
     assert!(stderr.contains("the run resumed"), "{stderr}");
     let got = report(&dir);
     assert_eq!(outcome(&got), want, "the resumed tls run differs");
+    // The new board got the same posts: every party's count and bytes by scope.
+    let first = report(&whole);
+    assert_eq!(got["body"]["posted"], first["body"]["posted"]);
+    assert_eq!(got["body"]["audit"]["passed"], true, "its record re-checks");
     let resumed = &got["body"]["resumed"];
     assert!(
         resumed["records_read_back"].as_u64().unwrap() > 0,
