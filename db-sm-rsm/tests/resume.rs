@@ -122,7 +122,7 @@ fn a_killed_run_resumes_with_the_uninterrupted_runs_outcome() {
             stderr.contains("resuming from the checkpoint"),
             "{name}: {stderr}"
         );
-        let got = report(&dir);
+        let got = common::assert_report(&dir.join("report.json"));
         assert_eq!(outcome(&got), want, "{name}: the resumed run differs");
         let resumed = &got["body"]["resumed"];
         assert!(
@@ -216,7 +216,7 @@ fn a_killed_tls_run_resumes_with_the_uninterrupted_runs_outcome() {
         );
     }
     assert!(stderr.contains("the run resumed"), "{stderr}");
-    let got = report(&dir);
+    let got = common::assert_report(&dir.join("report.json"));
     assert_eq!(outcome(&got), want, "the resumed tls run differs");
     // The new board got the same posts: every party's count and bytes by scope.
     let first = report(&whole);
