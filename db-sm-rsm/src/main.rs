@@ -20,13 +20,15 @@ use db_sm_rsm::measurement::report::Report;
 use db_sm_rsm::primitives::security::SecurityLevel;
 use db_sm_rsm::protocol::audit;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
-use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, PartyFaults};
-use db_sm_rsm::protocol::run::run;
+use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, NetworkFigures, TlsRun};
+use db_sm_rsm::protocol::party::{self, PartyFaults};
+use db_sm_rsm::protocol::resume;
+use db_sm_rsm::protocol::run::{run, RunInfo};
 use db_sm_rsm::protocol::setup::Dealing;
 use db_sm_rsm::protocol::sizes;
 use db_sm_rsm::protocol::tamper::Tamper;
-use db_sm_rsm::storage::journal::{Identity, Journal};
-use db_sm_rsm::transport::Ctx;
+use db_sm_rsm::storage::{Checkpoint, Journal};
+use db_sm_rsm::transport::{Ctx, Posted};
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::Seed;
@@ -167,12 +169,13 @@ struct Cli {
     #[arg(long, hide = true)]
     fault: Vec<String>,
     /// The run's checkpoint: a directory holding its per-entry data (so that memory does not
-    /// grow with N) and the journal of every finished step. Run the same command again after
-    /// the process was killed and it resumes from there, saying so; a checkpoint of other
-    /// parameters, another commit or a damaged one is refused in one line and the run starts
-    /// afresh. It holds the parties' secrets, and goes when the run has ended. Default:
-    /// the report's name with `.checkpoint` for its extension (`report.checkpoint/` beside
-    /// `--out report.json`); without --out, a temporary directory (no resume).
+    /// grow with N) and the journal of every finished step (with --transport tls, one journal
+    /// per process). Run the same command again after the run was killed and it resumes from
+    /// there, saying so; a checkpoint of other parameters, another commit or a damaged one is
+    /// refused in one line and the run starts afresh. It holds the parties' secrets, and goes
+    /// when the run has ended. Default: the report's name with `.checkpoint` for its extension
+    /// (`report.checkpoint/` beside `--out report.json`); without --out, a temporary directory
+    /// (no resume).
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
 }
@@ -221,6 +224,15 @@ struct PartyCli {
     /// Exit with status 1 after all the work (a fault for the tests).
     #[arg(long)]
     exit_with_failure: bool,
+    /// The run's checkpoint, where this process keeps its journal and store.
+    #[arg(long, requires_all = ["checkpoint_commit", "checkpoint_parameters"])]
+    checkpoint: Option<PathBuf>,
+    /// The commit the checkpoint's journals must be of.
+    #[arg(long)]
+    checkpoint_commit: Option<String>,
+    /// The parameters the checkpoint's journals must be of, as the driver wrote them.
+    #[arg(long)]
+    checkpoint_parameters: Option<String>,
 }
 
 /// The run's configuration from the command line, or why it is refused.
@@ -263,119 +275,36 @@ fn parameters(cli: &Cli, cfg: &Config, calibration: Option<&PathBuf>) -> Value {
     })
 }
 
-/// Every parameter that changes what a run computes, as the journal's identity holds it.
-fn journal_parameters(cfg: &Config, transport: Transport, network: &Profile) -> String {
-    format!(
-        "n={} m={} curve={} mode={} security={} seed={} tamper={} test_keys={} transport={} \
-         network={}",
-        cfg.n,
-        cfg.m,
-        cfg.curve.name(),
-        cfg.mode.name(),
-        cfg.security.name(),
-        cfg.seed.map_or("none".into(), |s| s.hex()),
-        cfg.tamper.map_or("none", |t| t.name()),
-        cfg.test_keys,
-        transport.name(),
-        network.spec(),
-    )
-}
-
-/// The run's checkpoint: its store (per-entry data) and the journal of this process's steps,
-/// opened to resume an earlier attempt where there is one of this run. With no public seed,
-/// the process's secret seed is the journal's. None without a directory of its own.
-fn open_checkpoint(
-    dir: Option<&PathBuf>,
-    cfg: &mut Config,
-    party: &str,
-    parameters: String,
-) -> Result<Option<Journal>, String> {
-    let Some(dir) = dir else {
-        return Ok(None);
-    };
-    db_sm_rsm::storage::init(dir, true).map_err(|e| e.to_string())?;
-    let commit = measure::provenance::provenance();
-    let identity = Identity {
-        commit: format!(
-            "{}{}",
-            commit.commit,
-            if commit.dirty == Some(true) {
-                "+dirty"
-            } else {
-                ""
-            }
-        ),
-        parameters,
-        party: party.to_string(),
-        secret_seed: cfg.seed.is_none().then(|| *Seed::fresh().bytes()),
-    };
-    let path = dir.join(format!("journal-{}", party.replace(' ', "-")));
-    let journal = Journal::open(&path, identity, &mut |why| eprintln!("{TOOL}: {why}"))
-        .map_err(|e| e.to_string())?;
-    cfg.secret_seed = journal.identity().secret_seed.map(Seed::from_bytes);
-    if journal.resuming() {
-        eprintln!(
-            "{TOOL}: resuming from the checkpoint {} ({} finished steps and sections of an \
-             earlier attempt)",
-            dir.display(),
-            journal.earlier_count()
-        );
-    }
-    Ok(Some(journal))
-}
-
-/// How a `tls` run's processes are set up: its network, its faults, its deadline and where the
-/// board's record goes.
-struct TlsSetup<'a> {
-    faults: &'a [Fault],
-    network: &'a Profile,
-    deadline: Deadline,
-    record: PathBuf,
-    /// The record is a temporary file, removed after the run.
-    temporary: bool,
-}
-
 /// The run itself: the text report on stdout and the outcome for the envelope. A run that
 /// stops with an error is a failed outcome naming the party and step where it stopped; a key
 /// cache found damaged is bad input.
 fn measure_run(
     cfg: &Config,
-    transport: Transport,
-    threads: u64,
-    tls: &TlsSetup<'_>,
+    tls: Option<&TlsRun<'_>>,
     journal: Option<Journal>,
 ) -> Result<Outcome, String> {
-    let (mut resumed, mut transcript) = (Value::Null, Value::Null);
-    let (report, result) = match transport {
-        Transport::Local => {
-            let mut c = Ctx::local(Report::new(cfg.m, true));
-            if let Some(j) = journal {
-                c = c.with_journal(j);
-            }
-            let r = run(cfg, &mut c, &Dealing::InProcess);
-            if let Some(j) = c.journal().filter(|j| j.resuming()) {
-                resumed = json!({"records_read_back": j.resumed(),
-                                 "records_of_earlier_attempt": j.earlier_count()});
-            }
-            transcript = json!(measure::hex::encode(&c.transcript_sha256()));
-            let posted = c.posted();
-            (c.into_report(), r.map(|info| (info, Err(posted))))
-        }
-        Transport::Tls => {
-            let (report, r) = distributed::run_driver(
-                cfg,
-                threads,
-                tls.faults,
-                tls.network,
-                tls.deadline,
-                &tls.record,
-            );
-            settle_record(&tls.record, tls.temporary);
-            (report, r.map(|(info, net)| (info, Ok(net))))
+    let (report, result, resumed, transcript) = match tls {
+        None => run_local(cfg, journal),
+        Some(tls) => {
+            let (report, r) = distributed::run_driver(cfg, tls, journal);
+            let (resumed, transcript) = match &r {
+                Ok((_, net)) => (
+                    resume::resumed_json(&report, &net.resumed, true),
+                    json!(measure::hex::encode(&net.transcript_sha256)),
+                ),
+                Err(_) => (Value::Null, Value::Null),
+            };
+            (
+                report,
+                r.map(|(info, net)| (info, Ok(net))),
+                resumed,
+                transcript,
+            )
         }
     };
+    let transport = if tls.is_some() { "tls" } else { "local" };
     let mut body = json!({
-        "transport": transport.name(),
+        "transport": transport,
         "security": cfg.security.params().to_json(),
         "timers": report.timer_rows(),
         "statuses": report.statuses_json(),
@@ -392,46 +321,7 @@ fn measure_run(
         "sizes_sent": {},
     });
     match result {
-        Ok((info, net)) => {
-            print!("{}", report.render());
-            let _ = std::io::stdout().flush();
-            body["keys"] = info.keys;
-            let mut audited = true;
-            // The posts as sent over tls, or as one process would have sent them.
-            let posted = match &net {
-                Ok(net) => net.posted.clone(),
-                Err(posted) => posted.clone(),
-            };
-            body["posted"] = posted
-                .iter()
-                .map(|p| {
-                    json!({"party": p.party, "scope": p.scope, "bytes": p.bytes, "posts": p.posts})
-                })
-                .collect();
-            body["sizes_sent"] = sizes::sent_lines(&posted)
-                .into_iter()
-                .map(|(k, v)| (k, json!(v)))
-                .collect::<serde_json::Map<String, Value>>()
-                .into();
-            if let Ok(net) = net {
-                body["network"] = net.to_json();
-                if let Some(a) = &net.audit {
-                    body["audit"] = a.to_json();
-                    // A run whose record does not re-check is not verified, whatever its report.
-                    audited = a.equals_the_run() && a.disagreements().is_empty();
-                }
-            }
-            for (name, ok) in report.statuses() {
-                if !ok {
-                    eprintln!("{name}: False");
-                }
-            }
-            Ok(Outcome {
-                passed: report.all_ok() && audited,
-                inputs: info.inputs,
-                body,
-            })
-        }
+        Ok((info, net)) => Ok(finished_outcome(&report, info, net, body)),
         Err(Error::Input(e)) => Err(e),
         Err(e) => {
             let (party, step, why) = match e {
@@ -453,16 +343,82 @@ fn measure_run(
     }
 }
 
-/// After a `tls` run: a temporary record is removed; a record the board could not close (the
-/// run stopped) keeps its partial file under the final name, for `verify-board` to say where it
-/// ends.
-fn settle_record(record: &std::path::Path, temporary: bool) {
-    let partial = db_sm_rsm::transport::record::partial_path(record);
-    if temporary {
-        let _ = std::fs::remove_file(record);
-        let _ = std::fs::remove_file(&partial);
-    } else if partial.exists() {
-        let _ = std::fs::rename(&partial, record);
+/// What a run brings back: its report, its outcome (with a `tls` run's network figures, or the
+/// posts a local run counted), its `resumed` block and its transcript digest.
+type Ran = (
+    Report,
+    db_sm_rsm::Result<(RunInfo, Result<NetworkFigures, Vec<Posted>>)>,
+    Value,
+    Value,
+);
+
+/// A run with every party in this process, journaled in `journal` if it keeps a checkpoint.
+fn run_local(cfg: &Config, journal: Option<Journal>) -> Ran {
+    let mut c = Ctx::local(Report::new(cfg.m, true));
+    if let Some(j) = journal {
+        c = c.with_journal(j);
+    }
+    let r = run(cfg, &mut c, &Dealing::InProcess);
+    let counts: Vec<(String, u64, u64)> = c
+        .resumed()
+        .map(|(r, e)| ("driver".to_string(), r, e))
+        .into_iter()
+        .collect();
+    let resumed = resume::resumed_json(&c, &counts, false);
+    let transcript = json!(measure::hex::encode(&c.transcript_sha256()));
+    let posted = c.posted();
+    (
+        c.into_report(),
+        r.map(|info| (info, Err(posted))),
+        resumed,
+        transcript,
+    )
+}
+
+/// The outcome of a run that went to its end: the text report on stdout, and the body's keys,
+/// posts, sizes as sent, network figures and audit.
+fn finished_outcome(
+    report: &Report,
+    info: RunInfo,
+    net: Result<NetworkFigures, Vec<Posted>>,
+    mut body: Value,
+) -> Outcome {
+    print!("{}", report.render());
+    let _ = std::io::stdout().flush();
+    body["keys"] = info.keys;
+    let mut audited = true;
+    // The posts as sent over tls, or as one process would have sent them.
+    let posted = match &net {
+        Ok(net) => net.posted.clone(),
+        Err(posted) => posted.clone(),
+    };
+    body["posted"] = posted
+        .iter()
+        .map(|p| json!({"party": p.party, "scope": p.scope, "bytes": p.bytes, "posts": p.posts}))
+        .collect();
+    body["sizes_sent"] = sizes::sent_lines(&posted)
+        .into_iter()
+        .map(|(k, v)| (k, json!(v)))
+        .collect::<serde_json::Map<String, Value>>()
+        .into();
+    if let Ok(net) = net {
+        body["network"] = net.to_json();
+        if let Some(a) = &net.audit {
+            body["audit"] = a.to_json();
+            // A run whose record does not re-check is not verified, whatever its report.
+            audited = a.equals_the_run() && a.disagreements().is_empty();
+        }
+    }
+    for (name, ok) in report.statuses() {
+        if !ok {
+            eprintln!("{name}: False");
+        }
+    }
+    resume::tell(&body["resumed"]);
+    Outcome {
+        passed: report.all_ok() && audited,
+        inputs: info.inputs,
+        body,
     }
 }
 
@@ -506,7 +462,7 @@ fn board_main(args: Vec<String>) -> ExitCode {
 /// `db-sm-rsm party ...`: a mix-server's or the verifier's process of a `tls` run.
 fn party_main(args: Vec<String>) -> ExitCode {
     let cli = PartyCli::parse_from(args);
-    let cfg = match config(&cli.run, None) {
+    let mut cfg = match config(&cli.run, None) {
         Ok(c) => c,
         Err(e) => return measure::cli::refuse("db-sm-rsm party", format!("error: {e}")),
     };
@@ -530,7 +486,21 @@ fn party_main(args: Vec<String>) -> ExitCode {
         exit_with_failure: cli.exit_with_failure,
     };
     let deadline = Deadline(std::time::Duration::from_secs_f64(cli.timeout));
-    ExitCode::from(distributed::run_party(&cfg, mixer, &faults, deadline).clamp(0, 255) as u8)
+    let name = mixer.map_or_else(|| "verifier".to_string(), |k| format!("mixer {k}"));
+    let given = (
+        cli.checkpoint,
+        cli.checkpoint_commit,
+        cli.checkpoint_parameters,
+    );
+    let journal = match resume::open_party(given, &name, &mut cfg) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("db-sm-rsm {name}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let code = party::run_party(&cfg, mixer, &faults, deadline, journal);
+    ExitCode::from(code.clamp(0, 255) as u8)
 }
 
 /// `db-sm-rsm verify-board FILE`: re-checks a finished `tls` run from its board record alone.
@@ -603,27 +573,21 @@ fn verify_board_main(args: Vec<String>) -> ExitCode {
     }
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    match args.get(1).map(String::as_str) {
-        Some("board") => return board_main(args[1..].to_vec()),
-        Some("party") => return party_main(args[1..].to_vec()),
-        Some("verify-board") => return verify_board_main(args[1..].to_vec()),
-        _ => {}
-    }
-    let cli = Cli::parse();
+/// The command line checked before any work: the run's configuration and faults, every option
+/// that needs `--transport tls` or an emulated network, the network's rights, the thread pool
+/// and the calibration. A refusal is one line.
+fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>), String> {
     let key_cache = cli
         .key_cache
         .clone()
         .or_else(|| std::env::var_os("DBSM_KEY_CACHE").map(PathBuf::from));
-    let cfg = match config(&cli.run, key_cache) {
-        Ok(c) => c,
-        Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
-    };
-    let faults: Vec<Fault> = match cli.fault.iter().map(|f| f.parse()).collect() {
-        Ok(f) => f,
-        Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
-    };
+    let cfg = config(&cli.run, key_cache).map_err(|e| format!("error: {e}"))?;
+    let faults: Vec<Fault> = cli
+        .fault
+        .iter()
+        .map(|f| f.parse())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("error: {e}"))?;
     if cli.transport != Transport::Tls {
         for (given, option) in [
             (!faults.is_empty(), "--fault"),
@@ -631,10 +595,7 @@ fn main() -> ExitCode {
             (cli.board_record.is_some(), "--board-record"),
         ] {
             if given {
-                return measure::cli::refuse(
-                    TOOL,
-                    format!("error: {option} needs --transport tls"),
-                );
+                return Err(format!("error: {option} needs --transport tls"));
             }
         }
     }
@@ -643,36 +604,37 @@ fn main() -> ExitCode {
         .any(|f| f.kind == distributed::FaultKind::Partition)
         && !cli.network.is_emulated()
     {
-        return measure::cli::refuse(TOOL, "error: --fault partition needs an emulated --network");
+        return Err("error: --fault partition needs an emulated --network".into());
     }
     if let Some(record) = &cli.board_record {
-        if let Err(e) = measure::output::check_writable(record) {
-            return measure::cli::refuse(TOOL, format!("error: --board-record: {e}"));
-        }
+        measure::output::check_writable(record)
+            .map_err(|e| format!("error: --board-record: {e}"))?;
     }
     if cli.network.is_emulated() {
         if cli.transport != Transport::Tls {
-            return measure::cli::refuse(TOOL, "error: --network needs --transport tls");
+            return Err("error: --network needs --transport tls".into());
         }
         // Refused in one line, before any work, where this process may not make the network.
-        if let Err(e) = netem::check(&cli.network, &netem::Tools::discover()) {
-            return measure::cli::refuse(TOOL, format!("error: --network: {e}"));
-        }
+        netem::check(&cli.network, &netem::Tools::discover())
+            .map_err(|e| format!("error: --network: {e}"))?;
     }
-    if let Err(e) = thread_pool(cli.run.threads) {
-        return measure::cli::refuse(TOOL, e);
-    }
+    thread_pool(cli.run.threads)?;
     let calibration = cli
         .calibration
         .clone()
         .or_else(|| std::env::var_os("DBSM_CALIBRATION").map(PathBuf::from));
     if let Some(path) = &calibration {
-        match Calibration::load(&path.to_string_lossy(), cfg.curve.name()) {
-            Ok(c) => cost::set_calibration(c),
-            Err(e) => return measure::cli::refuse(TOOL, format!("error: {e}")),
-        }
+        let c = Calibration::load(&path.to_string_lossy(), cfg.curve.name())
+            .map_err(|e| format!("error: {e}"))?;
+        cost::set_calibration(c);
     }
-    let (deadline, deadline_why) = match cli.timeout {
+    Ok((cfg, faults, calibration))
+}
+
+/// The deadline of every wait of a `tls` run, and why: `--timeout`, or derived from the run's
+/// size and this machine's speed.
+fn deadline_of(cli: &Cli, cfg: &Config) -> (Deadline, String) {
+    match cli.timeout {
         Some(t) => (
             Deadline(std::time::Duration::from_secs_f64(t)),
             "--timeout".to_string(),
@@ -682,10 +644,14 @@ fn main() -> ExitCode {
                 .get("XN2(4099)")
                 .copied()
                 .unwrap_or(0.02);
-            Deadline::derive(&cfg, xn2)
+            Deadline::derive(cfg, xn2)
         }
         None => (Deadline(std::time::Duration::ZERO), String::new()),
-    };
+    }
+}
+
+/// The run's settings on stderr, before it starts.
+fn announce(cli: &Cli, cfg: &Config) {
     eprintln!(
         "db-sm-rsm: n = {}, m = {}, curve = {}, mode = {}, security = {}, threads = {}, \
          transport = {}{}{}",
@@ -706,6 +672,43 @@ fn main() -> ExitCode {
             .map(|t| format!(", tamper = {}", t.name()))
             .unwrap_or_default()
     );
+}
+
+/// The run's checkpoint (`--checkpoint`, or beside `--out`; none without either) and the
+/// driver's journal in it, every process's journal vetted first; the secret seed of a run
+/// without `--seed` is the journal's.
+fn open_checkpoint(cli: &Cli, cfg: &mut Config) -> Result<Option<(Checkpoint, Journal)>, String> {
+    // Named after the report, so that runs writing reports into one directory keep apart.
+    let Some(dir) = cli
+        .checkpoint
+        .clone()
+        .or_else(|| Some(cli.out.as_ref()?.with_extension("checkpoint")))
+    else {
+        return Ok(None);
+    };
+    let tls = cli.transport == Transport::Tls;
+    let parameters = resume::journal_parameters(cfg, cli.transport.name(), &cli.network.spec());
+    let cp = Checkpoint::new(&dir, parameters);
+    let journal =
+        resume::open_driver(&cp, cfg, tls).map_err(|e| format!("error: --checkpoint: {e}"))?;
+    Ok(Some((cp, journal)))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("board") => return board_main(args[1..].to_vec()),
+        Some("party") => return party_main(args[1..].to_vec()),
+        Some("verify-board") => return verify_board_main(args[1..].to_vec()),
+        _ => {}
+    }
+    let cli = Cli::parse();
+    let (mut cfg, faults, calibration) = match checked(&cli) {
+        Ok(x) => x,
+        Err(e) => return measure::cli::refuse(TOOL, e),
+    };
+    let (deadline, deadline_why) = deadline_of(&cli, &cfg);
+    announce(&cli, &cfg);
     let envelope = Envelope::begin(
         TOOL,
         env!("CARGO_PKG_VERSION"),
@@ -720,52 +723,43 @@ fn main() -> ExitCode {
             deadline.party().as_secs_f64()
         );
     }
-    let (record, temporary) = match &cli.board_record {
-        Some(r) => (r.clone(), false),
-        None => (
+    let (checkpoint, journal) = match open_checkpoint(&cli, &mut cfg) {
+        Ok(Some((cp, j))) => (Some(cp), Some(j)),
+        Ok(None) => (None, None),
+        Err(e) => return measure::cli::refuse(TOOL, e),
+    };
+    let dir = checkpoint.as_ref().map(|cp| cp.dir().to_path_buf());
+    // The board's record: --board-record, or a temporary file (in the checkpoint, where a
+    // killed attempt's goes with it).
+    let (record, temporary_record) = match (&cli.board_record, &dir) {
+        (Some(r), _) => (r.clone(), false),
+        (None, Some(d)) => (d.join("board.record"), true),
+        (None, None) => (
             std::env::temp_dir().join(format!("db-sm-rsm-board-{}.log", std::process::id())),
             true,
         ),
     };
-    let tls = TlsSetup {
+    let tls = TlsRun {
+        threads: cli.run.threads,
         faults: &faults,
         network: &cli.network,
         deadline,
         record,
-        temporary,
-    };
-    let mut cfg = cfg;
-    // Named after the report, so that runs writing reports into one directory keep apart. The
-    // processes of a tls run keep no journal: such a run starts afresh (its store is temporary).
-    if cli.transport == Transport::Tls && cli.checkpoint.is_some() {
-        return measure::cli::refuse(
-            TOOL,
-            "error: --checkpoint: a run over --transport tls does not resume; leave it out",
-        );
-    }
-    let checkpoint = match cli.transport {
-        Transport::Local => cli
-            .checkpoint
-            .clone()
-            .or_else(|| Some(cli.out.as_ref()?.with_extension("checkpoint"))),
-        Transport::Tls => None,
-    };
-    let parameters = journal_parameters(&cfg, cli.transport, &cli.network);
-    let journal = match open_checkpoint(checkpoint.as_ref(), &mut cfg, "driver", parameters) {
-        Ok(j) => j,
-        Err(e) => return measure::cli::refuse(TOOL, format!("error: --checkpoint: {e}")),
+        temporary_record,
+        checkpoint,
     };
     let finished = std::cell::Cell::new(false);
     let work = || {
-        let outcome = measure_run(&cfg, cli.transport, cli.run.threads, &tls, journal);
+        let on_tls = (cli.transport == Transport::Tls).then_some(&tls);
+        let outcome = measure_run(&cfg, on_tls, journal);
         // A run that ended (whatever its statuses) needs its checkpoint no more; one that
         // stopped keeps it for the next attempt.
         finished.set(matches!(&outcome, Ok(o) if o.body["failure"].is_null()));
         outcome
     };
     let status = run_and_report(&cli, envelope, work);
-    if let (true, Some(dir)) = (finished.get(), checkpoint.as_ref()) {
-        if let Err(e) = std::fs::remove_dir_all(dir) {
+    if let (true, Some(dir)) = (finished.get(), dir) {
+        if let Err(e) = std::fs::remove_dir_all(&dir) {
             eprintln!(
                 "{TOOL}: the checkpoint {} could not be removed: {e}",
                 dir.display()

@@ -2,11 +2,14 @@
 //! DB-RSM, and is then started again with the same command, resumes from its checkpoint and
 //! ends with the same statuses, inputs digest and transcript as a run that was never killed;
 //! a damaged checkpoint, or one of other parameters, is refused in one line and the run starts
+//! afresh. Over `--transport tls` the same, the whole process group (driver, board, parties)
+//! killed during mixing; a damaged party journal empties the checkpoint and the run starts
 //! afresh.
 
 #[allow(dead_code)]
 mod common;
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -43,16 +46,17 @@ fn run_to_end(args: &[String]) -> (i32, String) {
     (code, stderr)
 }
 
-/// Starts the run and kills it (SIGKILL) once its journal names a step of `section`: the
-/// checkpoint it leaves.
-fn run_and_kill_in(args: &[String], dir: &Path, section: &str) {
+/// Starts the run and kills it (SIGKILL), with every process it started, once the journal
+/// `journal` of its checkpoint names a step of `section`: the checkpoint it leaves.
+fn run_and_kill_in(args: &[String], dir: &Path, journal: &str, section: &str) {
     let mut child = common::command(args)
         .env("SUITE_PROGRESS", "off")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .expect("the binary runs");
-    let journal = dir.join("report.checkpoint").join("journal-driver");
+    let journal = dir.join("report.checkpoint").join(journal);
     let start = Instant::now();
     loop {
         let seen = std::fs::read(&journal)
@@ -71,7 +75,13 @@ fn run_and_kill_in(args: &[String], dir: &Path, section: &str) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    child.kill().unwrap();
+    // The whole process group: the driver and, over tls, the board and every party.
+    let group = format!("-{}", child.id());
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
     child.wait().unwrap();
     assert!(journal.exists(), "the killed run left its checkpoint");
 }
@@ -105,14 +115,14 @@ fn a_killed_run_resumes_with_the_uninterrupted_runs_outcome() {
     ] {
         let dir = scratch(name);
         let a = args(&dir, "6");
-        run_and_kill_in(&a, &dir, section);
+        run_and_kill_in(&a, &dir, "journal-driver", section);
         let (code, stderr) = run_to_end(&a);
         assert_eq!(code, 0, "{name}: {stderr}");
         assert!(
             stderr.contains("resuming from the checkpoint"),
             "{name}: {stderr}"
         );
-        let got = report(&dir);
+        let got = common::assert_report(&dir.join("report.json"));
         assert_eq!(outcome(&got), want, "{name}: the resumed run differs");
         let resumed = &got["body"]["resumed"];
         assert!(
@@ -132,7 +142,7 @@ fn a_killed_run_resumes_with_the_uninterrupted_runs_outcome() {
 fn a_damaged_or_foreign_checkpoint_is_refused_in_one_line() {
     let dir = scratch("refused");
     let a = args(&dir, "5");
-    run_and_kill_in(&a, &dir, "main/mixing/");
+    run_and_kill_in(&a, &dir, "journal-driver", "main/mixing/");
     // One byte of the journal changed: refused, and the run starts afresh.
     let journal = dir.join("report.checkpoint").join("journal-driver");
     let mut bytes = std::fs::read(&journal).unwrap();
@@ -153,7 +163,7 @@ fn a_damaged_or_foreign_checkpoint_is_refused_in_one_line() {
     );
 
     // A checkpoint of another n left in the same place: refused too.
-    run_and_kill_in(&a, &dir, "main/mixing/");
+    run_and_kill_in(&a, &dir, "journal-driver", "main/mixing/");
     let other = args(&dir, "4");
     let (code, stderr) = run_to_end(&other);
     assert_eq!(code, 0, "{stderr}");
@@ -166,29 +176,104 @@ fn a_damaged_or_foreign_checkpoint_is_refused_in_one_line() {
     assert!(report(&dir)["body"]["resumed"].is_null());
 }
 
-/// A run over tls, which does not resume, refuses `--checkpoint` before any work.
+/// The command line of a small seeded run over tls (n = 12, m = 2, one thread per process)
+/// writing its report to `dir`.
+fn tls_args(dir: &Path) -> Vec<String> {
+    let mut a = args(dir, "12");
+    a.extend(["--transport", "tls", "--threads", "1"].map(String::from));
+    a
+}
+
+/// The timers' rows of a report that a resumed run read back from an earlier attempt.
+fn resumed_rows(r: &Value) -> Vec<&Value> {
+    let timers = r["body"]["timers"].as_array().unwrap();
+    timers.iter().filter(|t| t["resumed"] == true).collect()
+}
+
 #[test]
-fn a_tls_run_refuses_a_checkpoint_before_any_work() {
-    let dir = scratch("names");
-    let out = dir.join("b.json").to_string_lossy().into_owned();
-    let checkpoint = dir.join("elsewhere").to_string_lossy().into_owned();
-    let (code, stderr) = run_to_end(
-        &[
-            "3",
-            "2",
-            "--transport",
-            "tls",
-            "--out",
-            &out,
-            "--checkpoint",
-            &checkpoint,
-        ]
-        .map(String::from),
-    );
-    assert_eq!(code, 2, "{stderr}");
+fn a_killed_tls_run_resumes_with_the_uninterrupted_runs_outcome() {
+    let whole = scratch("tls-whole");
+    let (code, stderr) = run_to_end(&tls_args(&whole));
+    assert_eq!(code, 0, "{stderr}");
+    let want = outcome(&report(&whole));
+    assert_eq!(want.0, true);
+    assert!(want.3.is_string(), "a transcript digest over tls");
+    assert!(report(&whole)["body"]["resumed"].is_null());
+    assert!(!whole.join("report.checkpoint").exists());
+
+    // Killed, every process, once mixer 0 has journaled a step of mixing.
+    let dir = scratch("tls-mixing");
+    let a = tls_args(&dir);
+    run_and_kill_in(&a, &dir, "journal-mixer-0", "main/mixing/");
+    let (code, stderr) = run_to_end(&a);
+    assert_eq!(code, 0, "{stderr}");
+    for who in ["db-sm-rsm:", "db-sm-rsm mixer 0:"] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.starts_with(who) && l.contains("resuming from the checkpoint")),
+            "{who}: {stderr}"
+        );
+    }
+    assert!(stderr.contains("the run resumed"), "{stderr}");
+    let got = common::assert_report(&dir.join("report.json"));
+    assert_eq!(outcome(&got), want, "the resumed tls run differs");
+    // The new board got the same posts: every party's count and bytes by scope.
+    let first = report(&whole);
+    assert_eq!(got["body"]["posted"], first["body"]["posted"]);
+    assert_eq!(got["body"]["audit"]["passed"], true, "its record re-checks");
+    let resumed = &got["body"]["resumed"];
     assert!(
-        stderr.contains("--checkpoint") && stderr.contains("tls"),
-        "{stderr}"
+        resumed["records_read_back"].as_u64().unwrap() > 0,
+        "{resumed}"
     );
-    assert!(!dir.join("b.json").exists() && !dir.join("elsewhere").exists());
+    let sections = resumed["sections"].as_array().unwrap();
+    assert!(sections.contains(&"mixing".into()), "{resumed}");
+    let processes = resumed["processes"].as_array().unwrap();
+    let mixer0 = processes.iter().find(|p| p["party"] == "mixer 0");
+    assert!(
+        mixer0.is_some_and(|p| p["records_read_back"].as_u64() > Some(0)),
+        "mixer 0 read its journal back: {resumed}"
+    );
+    // Mixer 0's steps were read back, not done again: its timers are the first attempt's.
+    assert!(
+        resumed_rows(&got)
+            .iter()
+            .any(|t| t["party"] == "mixer 0"
+                && t["path"].as_array().unwrap().contains(&"mixing".into())),
+        "mixer 0's mixing step is marked resumed"
+    );
+    assert!(!dir.join("report.checkpoint").exists());
+}
+
+#[test]
+fn a_damaged_party_journal_is_refused_and_the_tls_run_starts_afresh() {
+    let dir = scratch("tls-damaged");
+    let a = tls_args(&dir);
+    run_and_kill_in(&a, &dir, "journal-mixer-0", "main/mixing/");
+    let journal = dir.join("report.checkpoint").join("journal-mixer-0");
+    let mut bytes = std::fs::read(&journal).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x40;
+    std::fs::write(&journal, bytes).unwrap();
+    let (code, stderr) = run_to_end(&a);
+    assert_eq!(code, 0, "{stderr}");
+    let refusals: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("is not used"))
+        .collect();
+    assert_eq!(refusals.len(), 1, "{stderr}");
+    assert!(
+        refusals[0].contains("journal-mixer-0") && refusals[0].contains("damaged"),
+        "{}",
+        refusals[0]
+    );
+    assert!(!stderr.contains("resuming from the checkpoint"), "{stderr}");
+    let got = report(&dir);
+    assert_eq!(got["passed"], true);
+    assert!(
+        got["body"]["resumed"].is_null(),
+        "nothing of the damaged checkpoint is used"
+    );
+    assert!(resumed_rows(&got).is_empty());
 }

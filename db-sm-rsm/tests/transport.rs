@@ -176,18 +176,25 @@ fn fault_cases(
     })
 }
 
-/// Only the run's reports in `dir`: no temporary file (record, report) left behind.
+/// Only the run's reports in `dir`, and the checkpoint each stopped run keeps for its next
+/// attempt (with no board record in it): no temporary file (record, report) left behind.
 fn only_reports(dir: &std::path::Path) {
     let names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(
-        names
-            .iter()
-            .all(|n| n.starts_with("fault-") && n.ends_with(".json")),
+        names.iter().all(
+            |n| n.starts_with("fault-") && (n.ends_with(".json") || n.ends_with(".checkpoint"))
+        ),
         "{names:?}"
     );
+    for n in names.iter().filter(|n| n.ends_with(".checkpoint")) {
+        let kept = dir.join(n);
+        assert!(kept.join("journal-driver").exists(), "{n}");
+        assert!(!kept.join("board.record").exists(), "{n}: a record left");
+        assert!(!kept.join("board.record.partial").exists(), "{n}");
+    }
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! The protocol, one module per stage in report order: the run's configuration, the parties'
 //! keys and preprocessing, the senders' inputs, mixing, DB-SM, DB-RSM (with the steps they
 //! share, `membership`) and the size lines, with what every step shares (the parties, "each
-//! mixer checks the others", tampering) and the list of fixes the report prints, and the
-//! processes of a `tls` run (`distributed`). `docs/protocol.md` maps every report label to its
-//! function.
+//! mixer checks the others", tampering) and the list of fixes the report prints, the processes
+//! of a `tls` run (`distributed`, `party`) and resuming a run from its checkpoint (`resume`).
+//! `docs/protocol.md` maps every report label to its function.
 
 pub mod audit;
 pub mod config;
@@ -15,6 +15,8 @@ pub mod inputs;
 pub mod keys;
 pub(crate) mod membership;
 pub mod mix;
+pub mod party;
+pub mod resume;
 pub mod run;
 pub mod setup;
 pub mod sizes;

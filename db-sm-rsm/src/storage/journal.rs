@@ -60,7 +60,7 @@ crate::wire_struct!(impl Identity { wire commit, wire parameters, wire party, wi
 
 /// One record read back.
 #[derive(Clone, Debug)]
-struct Record {
+pub(crate) struct Record {
     kind: u8,
     key: String,
     body: Vec<u8>,
@@ -88,7 +88,7 @@ impl std::fmt::Debug for Journal {
 }
 
 /// Why an earlier journal cannot be resumed from (one line), or the records it holds.
-enum Earlier {
+pub(crate) enum Earlier {
     /// No journal there.
     None,
     /// A journal of this identity: its records, the chain of the last one and where it ends.
@@ -156,7 +156,7 @@ fn read_records(path: &Path) -> io::Result<ReadBack> {
 }
 
 /// What the journal at `path` holds for a run of `identity`.
-fn inspect(path: &Path, identity: &Identity) -> Earlier {
+pub(crate) fn inspect(path: &Path, identity: &Identity) -> Earlier {
     if !path.exists() {
         return Earlier::None;
     }

@@ -11,6 +11,7 @@
 //! the run's directory); without it, a temporary directory is used, whose files go when their
 //! columns do.
 
+pub mod checkpoint;
 pub mod column;
 pub mod journal;
 
@@ -20,6 +21,7 @@ use std::sync::OnceLock;
 
 use crate::{Error, Result};
 
+pub use checkpoint::Checkpoint;
 pub use column::{as_digests, as_references, encoded_len, Column, ColumnWriter, CHUNK};
 pub use journal::Journal;
 

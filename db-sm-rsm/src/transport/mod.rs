@@ -292,6 +292,13 @@ impl Ctx {
         self.journal.as_ref()
     }
 
+    /// On a resumed run, how many records of the earlier attempt's journal this process read
+    /// back, and how many it found.
+    pub fn resumed(&self) -> Option<(u64, u64)> {
+        let j = self.journal.as_ref().filter(|j| j.resuming())?;
+        Some((j.resumed() as u64, j.earlier_count() as u64))
+    }
+
     /// The journal's key of the next step or section of `tag`: the tag and how many of it came
     /// before in this attempt.
     fn next_key(&mut self, tag: String) -> String {
@@ -505,6 +512,12 @@ impl Ctx {
         &self.transcript
     }
 
+    /// Adds the transcript of another process of the run (the driver of a `tls` run gathers
+    /// every party's, so that its digest covers every public value of the run).
+    pub fn merge_transcript(&mut self, other: Vec<(String, [u8; 32])>) {
+        self.transcript.extend(other);
+    }
+
     /// The transcript's digest: SHA-256 over every public value's tag and digest, in the order
     /// of the tags. Two runs with one seed have the same, whatever the order of their steps,
     /// and whether a run did its steps or read them back from its journal.
@@ -532,7 +545,10 @@ impl Ctx {
         }
         match self.board.clone() {
             Some(board) => {
-                self.transcribe(tag, value);
+                // The timers and statuses a process posts at the end are the transport's.
+                if !tag.starts_with("records/") {
+                    self.transcribe(tag, value);
+                }
                 let bytes = board
                     .post(tag, &encode(value))
                     .map_err(|f| self.stopped(f))?;

@@ -237,7 +237,108 @@ fn read_entry(r: &mut impl Read) -> io::Result<Option<RawEntry>> {
     }))
 }
 
+/// The entry at `position`: the end of the file before the close entry, or an entry cut short
+/// or unreadable, is the record's error.
+fn next_entry(r: &mut impl Read, position: u64) -> Result<RawEntry, RecordError> {
+    let at = |why: String| RecordError {
+        entry: Some(position),
+        why,
+    };
+    match read_entry(r) {
+        Ok(Some(e)) => Ok(e),
+        Ok(None) => {
+            let last = position.checked_sub(1);
+            Err(RecordError {
+                entry: last,
+                why: match last {
+                    None => "the file is empty".into(),
+                    Some(_) => "the record ends here without its close entry: it is truncated \
+                                (or the run stopped before the board closed it)"
+                        .into(),
+                },
+            })
+        }
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+            Err(at("cut short: the record is truncated".into()))
+        }
+        Err(e) => Err(at(format!("damaged: {e}"))),
+    }
+}
+
+/// What a record's entries read so far hold: its header, its posts and where each tag is.
+#[derive(Default)]
+struct Reading {
+    header: Option<Header>,
+    posts: Vec<PostRef>,
+    by_tag: HashMap<String, usize>,
+}
+
+impl Reading {
+    /// Files the post `entry` (its body at `body_start` in the file, after its framing): its
+    /// author must be on the roster and own its tag, and the tag must be new.
+    fn file_post(&mut self, entry: &RawEntry, body_start: u64) -> Result<(), String> {
+        let h = self.header.as_ref().expect("a post after the header");
+        let (author, tag, body) = decode_post(&entry.payload)?;
+        if !h.roster.iter().any(|(n, _)| *n == author) {
+            return Err(format!("a post by {author:?}, who is not on the roster"));
+        }
+        let owner = roster::owner(&tag);
+        if owner != author {
+            return Err(format!("{author} posted under {tag:?}, a tag of {owner}'s"));
+        }
+        let body_offset = body_start + (entry.payload.len() - body.len()) as u64;
+        if self.by_tag.insert(tag.clone(), self.posts.len()).is_some() {
+            return Err(format!("the tag {tag:?} is posted a second time"));
+        }
+        self.posts.push(PostRef {
+            index: entry.index,
+            author,
+            tag,
+            offset: body_offset,
+            len: body.len() as u64,
+        });
+        Ok(())
+    }
+
+    /// Checks the close entry's `payload` (ending at `offset` of a file of `bytes`): it counts
+    /// every post and nothing follows it. Why the board closed the record.
+    fn close(&self, payload: &[u8], offset: u64, bytes: u64) -> Result<String, String> {
+        let mut inp = payload;
+        let reason = String::get(&mut inp).map_err(|e| e.to_string())?;
+        let count: u64 = decode(inp).map_err(|e| e.to_string())?;
+        if count != self.posts.len() as u64 {
+            return Err(format!(
+                "the close counts {count} posts, the record holds {}",
+                self.posts.len()
+            ));
+        }
+        if offset != bytes {
+            return Err(format!(
+                "{} bytes follow the close entry",
+                bytes.saturating_sub(offset)
+            ));
+        }
+        Ok(reason)
+    }
+}
+
 impl RawEntry {
+    /// Checks that this entry sits at `position` and chains to an entry whose hash is `prev`.
+    fn check_link(&self, position: u64, prev: &[u8; 32]) -> Result<(), String> {
+        if self.index != position {
+            return Err(format!(
+                "this position holds entry {}: an entry is missing, repeated or out of order",
+                self.index
+            ));
+        }
+        if self.expected_hash(prev) != self.hash {
+            return Err(
+                "damaged: its hash does not match its contents and the entry before it".into(),
+            );
+        }
+        Ok(())
+    }
+
     /// The hash this entry must carry after an entry whose hash is `prev`.
     fn expected_hash(&self, prev: &[u8; 32]) -> [u8; 32] {
         let mut h = Sha256::new();
@@ -336,101 +437,31 @@ impl Record {
         let file = File::open(path).map_err(file_err)?;
         let bytes = file.metadata().map_err(file_err)?.len();
         let mut r = BufReader::with_capacity(1 << 16, file);
-        let mut offset = 0u64;
-        let mut prev = [0u8; 32];
-        let mut header: Option<Header> = None;
-        let mut posts: Vec<PostRef> = Vec::new();
-        let mut by_tag = HashMap::new();
-        let mut position = 0u64;
+        let (mut offset, mut prev, mut position) = (0u64, [0u8; 32], 0u64);
+        let mut read = Reading::default();
         loop {
             let at = |why: String| RecordError {
                 entry: Some(position),
                 why,
             };
-            let entry = match read_entry(&mut r) {
-                Ok(Some(e)) => e,
-                Ok(None) => {
-                    let last = position.checked_sub(1);
-                    return Err(RecordError {
-                        entry: last,
-                        why: match last {
-                            None => "the file is empty".into(),
-                            Some(_) => "the record ends here without its close entry: it is \
-                                        truncated (or the run stopped before the board closed it)"
-                                .into(),
-                        },
-                    });
-                }
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
-                    return Err(at("cut short: the record is truncated".into()))
-                }
-                Err(e) => return Err(at(format!("damaged: {e}"))),
-            };
-            if entry.index != position {
-                return Err(at(format!(
-                    "this position holds entry {}: an entry is missing, repeated or out of order",
-                    entry.index
-                )));
-            }
-            if entry.expected_hash(&prev) != entry.hash {
-                return Err(at(
-                    "damaged: its hash does not match its contents and the entry before it".into(),
-                ));
-            }
+            let entry = next_entry(&mut r, position)?;
+            entry.check_link(position, &prev).map_err(at)?;
             let body_start = offset + 4 + 1 + 8;
             offset += 4 + u64::from(entry.len);
             prev = entry.hash;
-            match (entry.kind, &header) {
-                (HEADER, None) => header = Some(read_header(&entry.payload).map_err(at)?),
+            match (entry.kind, &read.header) {
+                (HEADER, None) => read.header = Some(read_header(&entry.payload).map_err(at)?),
                 (HEADER, Some(_)) => return Err(at("a second header".into())),
                 (_, None) => return Err(at("the record does not start with its header".into())),
-                (POST, Some(h)) => {
-                    let (author, tag, body) = decode_post(&entry.payload).map_err(at)?;
-                    if !h.roster.iter().any(|(n, _)| *n == author) {
-                        return Err(at(format!(
-                            "a post by {author:?}, who is not on the roster"
-                        )));
-                    }
-                    let owner = roster::owner(&tag);
-                    if owner != author {
-                        return Err(at(format!(
-                            "{author} posted under {tag:?}, a tag of {owner}'s"
-                        )));
-                    }
-                    let body_offset = body_start + (entry.payload.len() - body.len()) as u64;
-                    if by_tag.insert(tag.clone(), posts.len()).is_some() {
-                        return Err(at(format!("the tag {tag:?} is posted a second time")));
-                    }
-                    posts.push(PostRef {
-                        index: entry.index,
-                        author,
-                        tag,
-                        offset: body_offset,
-                        len: body.len() as u64,
-                    });
-                }
+                (POST, Some(_)) => read.file_post(&entry, body_start).map_err(at)?,
                 (CLOSE, Some(_)) => {
-                    let mut inp = &entry.payload[..];
-                    let reason = String::get(&mut inp).map_err(|e| at(e.to_string()))?;
-                    let count: u64 = decode(inp).map_err(|e| at(e.to_string()))?;
-                    if count != posts.len() as u64 {
-                        return Err(at(format!(
-                            "the close counts {count} posts, the record holds {}",
-                            posts.len()
-                        )));
-                    }
-                    if offset != bytes {
-                        return Err(at(format!(
-                            "{} bytes follow the close entry",
-                            bytes.saturating_sub(offset)
-                        )));
-                    }
+                    let closed_because = read.close(&entry.payload, offset, bytes).map_err(at)?;
                     return Ok(Record {
                         path: path.to_path_buf(),
-                        header: header.expect("matched Some"),
-                        posts,
-                        by_tag,
-                        closed_because: reason,
+                        header: read.header.expect("matched Some"),
+                        posts: read.posts,
+                        by_tag: read.by_tag,
+                        closed_because,
                         bytes,
                         head: prev,
                     });

@@ -73,6 +73,8 @@ pub struct TimerRecord {
     pub net: NetStats,
     /// When it opened, in seconds since the Unix epoch (the parties of a run share one clock).
     pub start_unix_s: f64,
+    /// Its figures are an earlier attempt's, read back from a journal.
+    pub resumed: bool,
 }
 
 crate::wire_struct!(impl NetStats {
@@ -96,6 +98,7 @@ impl crate::primitives::wire::Wire for TimerRecord {
         }
         self.net.put(out);
         self.start_unix_s.put(out);
+        self.resumed.put(out);
     }
     fn get(inp: &mut &[u8]) -> crate::Result<Self> {
         let path = Vec::get(inp)?;
@@ -121,6 +124,7 @@ impl crate::primitives::wire::Wire for TimerRecord {
             ops,
             net: NetStats::get(inp)?,
             start_unix_s: f64::get(inp)?,
+            resumed: bool::get(inp)?,
         })
     }
 }
@@ -167,6 +171,7 @@ impl Report {
             ops: node.ops.iter().map(|(k, v)| (k.clone(), *v)).collect(),
             net: node.net,
             start_unix_s: node.start_unix_s,
+            resumed: node.resumed,
         }
     }
 
@@ -300,6 +305,7 @@ impl Report {
                 node.ops = r.ops.iter().cloned().collect();
                 node.net = r.net;
                 node.start_unix_s = r.start_unix_s;
+                node.resumed = r.resumed;
                 node.remote = false;
                 filled += 1;
             } else if is_section && r.section {

@@ -1,0 +1,225 @@
+//! A run's checkpoint: the directory from which the same command, run again after the run was
+//! killed, resumes it. Every process of the run keeps its own journal there ([`super::journal`]),
+//! `journal-<party>` (`driver`, `mixer-K`, `verifier`), whose identity names that process's party,
+//! and its own store: the driver's (with `--transport local`, every party's) is the directory
+//! itself, a party process's the subdirectory `<party>/`.
+//!
+//! **All or nothing.** The processes of a `tls` run depend on each other's values: a mixer's
+//! shuffle takes the previous mixer's output, the dealer's keys reach every mixer. A run resumed
+//! from some journals but started afresh in others could mix two attempts (without `--seed`,
+//! each process draws its secrets from a seed only its own journal holds). So before any process
+//! starts, the driver checks every process's journal ([`Checkpoint::vet`]): one of another
+//! commit, other parameters or another party, a damaged one, or party journals without the
+//! driver's, and the whole checkpoint is refused in one line and emptied, and every process
+//! starts afresh. A party whose journal was never written (its process was killed before it
+//! began) starts afresh alone: it made nothing another party could have used.
+
+use std::path::{Path, PathBuf};
+
+use super::journal::{Earlier, Identity, Journal};
+use crate::{Error, Result};
+
+/// The process that writes the report (with `--transport local`, the only one).
+pub const DRIVER: &str = "driver";
+
+/// A run's checkpoint directory and what its journals must belong to.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    dir: PathBuf,
+    /// The code's commit (and whether its tree was dirty).
+    commit: String,
+    /// Every parameter that changes what the run computes, as one line.
+    parameters: String,
+}
+
+/// `mixer 0` as a file name: `mixer-0`.
+fn file_name(party: &str) -> String {
+    party.replace(' ', "-")
+}
+
+impl Checkpoint {
+    /// The checkpoint in `dir` of a run of this code with `parameters`.
+    pub fn new(dir: &Path, parameters: String) -> Checkpoint {
+        let p = measure::provenance::provenance();
+        let dirty = if p.dirty == Some(true) { "+dirty" } else { "" };
+        Checkpoint::of(dir, format!("{}{dirty}", p.commit), parameters)
+    }
+
+    /// The checkpoint in `dir` of a run of `commit` with `parameters` (as another process of
+    /// the run was told them: [`Checkpoint::party_args`]).
+    pub fn of(dir: &Path, commit: String, parameters: String) -> Checkpoint {
+        Checkpoint {
+            dir: dir.to_path_buf(),
+            commit,
+            parameters,
+        }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The journal of `party`'s process.
+    pub fn journal_path(&self, party: &str) -> PathBuf {
+        self.dir.join(format!("journal-{}", file_name(party)))
+    }
+
+    /// The store of `party`'s process: the directory itself for the driver, a subdirectory of
+    /// its own for a party process, so that no two processes number files in one directory.
+    pub fn store_dir(&self, party: &str) -> PathBuf {
+        if party == DRIVER {
+            self.dir.clone()
+        } else {
+            self.dir.join(file_name(party))
+        }
+    }
+
+    /// What `party`'s journal must belong to; a fresh one gets `secret_seed`.
+    fn identity(&self, party: &str, secret_seed: Option<[u8; 32]>) -> Identity {
+        Identity {
+            commit: self.commit.clone(),
+            parameters: self.parameters.clone(),
+            party: party.to_string(),
+            secret_seed,
+        }
+    }
+
+    /// The options that tell a party process of a `tls` run this checkpoint.
+    pub fn party_args(&self) -> Vec<String> {
+        vec![
+            "--checkpoint".into(),
+            self.dir.to_string_lossy().into_owned(),
+            "--checkpoint-commit".into(),
+            self.commit.clone(),
+            "--checkpoint-parameters".into(),
+            self.parameters.clone(),
+        ]
+    }
+
+    /// Checks the journal of every process of the run (`parties`, the driver's among them)
+    /// before any is opened: if one cannot be resumed from, or party journals are there without
+    /// the driver's, says why in one line (`say`) and empties the directory, so that every
+    /// process starts afresh. Returns true iff the run resumes.
+    pub fn vet(&self, parties: &[String], say: &mut dyn FnMut(&str)) -> Result<bool> {
+        let mut found = Vec::new();
+        let mut refusal = None;
+        for party in parties {
+            let path = self.journal_path(party);
+            match super::journal::inspect(&path, &self.identity(party, None)) {
+                Earlier::None => {}
+                Earlier::Resumable(..) => found.push(party.as_str()),
+                Earlier::Refused(why) => {
+                    refusal = Some(format!("{}: {why}", path.display()));
+                    break;
+                }
+            }
+        }
+        if refusal.is_none() && !found.is_empty() && !found.contains(&DRIVER) {
+            refusal = Some(format!(
+                "the journal of {} is there without the driver's",
+                found.join(", ")
+            ));
+        }
+        let Some(why) = refusal else {
+            return Ok(!found.is_empty());
+        };
+        say(&format!(
+            "the checkpoint {} is not used: {why}; the run starts afresh",
+            self.dir.display()
+        ));
+        match std::fs::remove_dir_all(&self.dir) {
+            Ok(()) => Ok(false),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(Error::Storage(format!(
+                "the checkpoint {} cannot be emptied: {e}",
+                self.dir.display()
+            ))),
+        }
+    }
+
+    /// `party`'s journal, after [`Checkpoint::vet`]: an earlier attempt's to resume from, or a
+    /// new one whose secret seed is `fresh_seed` (None: the run has a public seed). The process's
+    /// store is set to [`Checkpoint::store_dir`]. A journal that cannot be resumed from is an
+    /// error here: the driver vetted it, so it changed since, and starting this process afresh
+    /// alone could mix two attempts.
+    pub fn open(&self, party: &str, fresh_seed: Option<[u8; 32]>) -> Result<Journal> {
+        let (path, identity) = (self.journal_path(party), self.identity(party, fresh_seed));
+        if let Earlier::Refused(why) = super::journal::inspect(&path, &identity) {
+            return Err(Error::Storage(format!(
+                "the checkpoint {} is not used: {why}",
+                path.display()
+            )));
+        }
+        super::init(&self.store_dir(party), true)?;
+        Journal::open(&path, identity, &mut |_| {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::journal::STEP;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "db-sm-rsm-checkpoint-test-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn write(cp: &Checkpoint, party: &str) {
+        std::fs::create_dir_all(cp.dir()).unwrap();
+        let path = cp.journal_path(party);
+        let mut j = Journal::create(&path, cp.identity(party, None)).unwrap();
+        j.append(STEP, "a", b"one").unwrap();
+    }
+
+    #[test]
+    fn every_journal_is_vetted_and_one_bad_one_empties_the_checkpoint() {
+        let dir = scratch("vet");
+        let cp = Checkpoint::of(&dir, "abc".into(), "n=3".into());
+        let parties: Vec<String> = ["driver", "mixer 0", "mixer 1", "verifier"]
+            .map(String::from)
+            .to_vec();
+        let mut told = Vec::new();
+        assert!(!cp.vet(&parties, &mut |s| told.push(s.to_string())).unwrap());
+        write(&cp, "driver");
+        write(&cp, "mixer 0");
+        // Mixer 1 and the verifier never began: the others resume.
+        assert!(cp.vet(&parties, &mut |s| told.push(s.to_string())).unwrap());
+        assert!(told.is_empty(), "{told:?}");
+        assert_eq!(cp.journal_path("mixer 0"), dir.join("journal-mixer-0"));
+        assert_eq!(cp.store_dir("mixer 0"), dir.join("mixer-0"));
+        // One changed byte in mixer 0's journal: refused in one line, every journal gone.
+        let path = cp.journal_path("mixer 0");
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 40;
+        bytes[at] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        assert!(!cp.vet(&parties, &mut |s| told.push(s.to_string())).unwrap());
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(
+            told[0].contains("journal-mixer-0") && told[0].contains("damaged"),
+            "{}",
+            told[0]
+        );
+        assert!(!cp.journal_path("driver").exists());
+        // A party's journal without the driver's: refused too.
+        write(&cp, "verifier");
+        told.clear();
+        assert!(!cp.vet(&parties, &mut |s| told.push(s.to_string())).unwrap());
+        assert!(told[0].contains("without the driver's"), "{}", told[0]);
+        // Another run's parameters: refused.
+        let other = Checkpoint::of(&dir, "abc".into(), "n=4".into());
+        write(&cp, "driver");
+        told.clear();
+        assert!(!other
+            .vet(&parties, &mut |s| told.push(s.to_string()))
+            .unwrap());
+        assert!(told[0].contains("other parameters"), "{}", told[0]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
