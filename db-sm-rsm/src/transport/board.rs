@@ -451,6 +451,36 @@ struct Clock {
     depth: u32,
 }
 
+/// A link to the board, tried again while the board drops the connection before its handshake
+/// ends (reset, aborted, cut short): a board under a flood of connections closes those beyond
+/// its pending handshakes, and a member caught in the flood gets in once it drains. Anything
+/// else (a refused certificate, a board that is not there) is returned at once; the tries stop
+/// after `deadline`.
+fn connect_patiently(
+    deadline: Duration,
+    connect: impl Fn() -> io::Result<Link>,
+) -> io::Result<Link> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(20);
+    loop {
+        match connect() {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::ConnectionReset
+                        | io::ErrorKind::ConnectionAborted
+                        | io::ErrorKind::UnexpectedEof
+                        | io::ErrorKind::BrokenPipe
+                ) && start.elapsed() + pause < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(500));
+            }
+            done => return done,
+        }
+    }
+}
+
 impl BoardClient {
     /// Connects party `name` to the board at `addr` that presents `board_cert`. Each fetch waits
     /// at most `deadline`, and so does each post for the board to take it.
@@ -461,7 +491,8 @@ impl BoardClient {
         board_cert: tls_link::Certificate<'static>,
         deadline: Duration,
     ) -> io::Result<BoardClient> {
-        let link = Link::connect(addr, tls_link::client_config(id, vec![board_cert])?)?;
+        let config = tls_link::client_config(id, vec![board_cert])?;
+        let link = connect_patiently(deadline, || Link::connect(addr, config.clone()))?;
         link.set_write_timeout(Some(deadline))?;
         let link = Arc::new(link);
         let inbox = Arc::new((
