@@ -145,3 +145,26 @@ def test_no_import_cycle_between_files_or_packages() -> None:
 def test_the_cycle_check_finds_one() -> None:
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_an_experiments_folder_crate_and_binaries_agree() -> None:
+    """An experiment's program lives in a crate directory named like the experiment (or under a
+    directory of that name, for an experiment of several programs), and its package and binary
+    names begin with the experiment's first word: `experiments/mithril/`, `mithril/`,
+    `mithril-bench`."""
+    import tomllib
+
+    bad = []
+    for e in experiments.all_experiments():
+        word = e.name.split("-")[0]
+        for program in e.programs:
+            crate = program.sources[0]
+            if crate.split("/")[0] != e.name:
+                bad.append(f"{e.name}: its program {program.name} is in {crate}/")
+            package = tomllib.loads((REPO / crate / "Cargo.toml").read_text())["package"]["name"]
+            if package != program.package:
+                bad.append(f"{e.name}: {crate}/ holds package {package}, not {program.package}")
+            for name in (program.package, program.name):
+                if not name.startswith(word):
+                    bad.append(f"{e.name}: {name} does not begin with {word}")
+    assert not bad, "\n".join(bad)

@@ -67,7 +67,7 @@ def test_default_dry_run_has_the_papers_runs_and_builds(workflow_copy: Workflow)
     assert "cargo build --release -p collab-groth16 --bin collab-groth16" in text
     assert "cargo build --release -p veccom --bin veccom-bench" in text
     assert "cargo build --release -p cmix --bin cmix-bench" in text
-    assert "cargo build --release -p mithril-msp --bin mithril-bench" in text
+    assert "cargo build --release -p mithril --bin mithril-bench" in text
     assert "cargo build --release -p cpsnark-sm --bin cpsnark-bench" in text
     assert "npm ci" in text
 
@@ -123,7 +123,7 @@ def test_cmix_runs_one_job_per_batch_size(workflow_copy: Workflow) -> None:
 def test_mithril_runs_one_job_for_every_signer_count(workflow_copy: Workflow) -> None:
     proc = workflow_copy.snakemake(*DRY, "raw", "--config", "experiments=[mithril]")
     text = "\n".join(shell_commands(proc.stdout))
-    assert "cargo build --release -p mithril-msp --bin mithril-bench" in text
+    assert "cargo build --release -p mithril --bin mithril-bench" in text
     assert (
         "target/release/mithril-bench --native-n 4,16,64,256,1024,4096 --threads 1 --circuit-n 1,2"
         " --size-n 1,2,4,8 --prover-threads 1 --out results/raw/mithril/t1/report.json"

@@ -187,7 +187,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
         "measure/src/lib.rs",
         "veccom/src/lib.rs",
         "cmix/src/lib.rs",
-        "mithril-msp/src/lib.rs",
+        "mithril/src/lib.rs",
     ):
         _write(root / name, "\n")
     # The workflow plans its runs and estimates with the real planning layer and descriptors.

@@ -35,7 +35,7 @@ def sample(crate: str) -> dict[str, Any]:
     ("parser", "crate", "tool", "run"),
     [
         ("cmix", "cmix", "cmix-bench", "c500-t1"),
-        ("mithril", "mithril-msp", "mithril-bench", "t1"),
+        ("mithril", "mithril", "mithril-bench", "t1"),
         ("veccom", "veccom", "veccom-bench", "t1_2"),
     ],
 )
@@ -464,7 +464,7 @@ def test_mithril_sample_report_and_reference_figures(tmp_path: Path) -> None:
     """The crate's sample report (a real mithril-bench run) and the published reference figures."""
     from analysis.experiments.mithril import parser as mithril
 
-    ref = Path(mithril.__file__).parents[2] / "mithril-msp/data/sample-report.json"
+    ref = Path(mithril.__file__).parents[2] / "mithril/data/sample-report.json"
     envelope = json.loads(ref.read_text())
     d = envelope["body"]
     rows, info = mithril.report_rows(ref, "t1_2")
@@ -548,13 +548,13 @@ def test_mithril_sample_report_and_reference_figures(tmp_path: Path) -> None:
 def test_mithril_malformed_report_and_reference_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from analysis.experiments.mithril import parser as mithril
 
-    d = sample("mithril-msp")
+    d = sample("mithril")
     p = tmp_path / "report.json"
     del d["body"]["native"]["rows"][2]["cpu_s"]
     p.write_text(json.dumps(d))
     with pytest.raises(ReportError, match=r"expected native\.rows\[2\]\.cpu_s to be an object"):
         mithril.report_rows(p, "t1")
-    d = sample("mithril-msp")
+    d = sample("mithril")
     d["body"]["circuit"]["proofs"][0]["prove_total"]["wall_s"] = "slow"
     p.write_text(json.dumps(d))
     with pytest.raises(

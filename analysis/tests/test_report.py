@@ -360,7 +360,7 @@ def test_mithril_section(tmp_path: Path, paper_dir: Path, capsys: pytest.Capture
         assert (tables / f"{name}.csv").stat().st_size > 0, name
     for name in ("mithril_native", "mithril_circuit"):
         assert (tmp_path / "plots" / f"{name}.png").stat().st_size > 0
-    ref = json.loads((Path(__file__).parents[2] / "mithril-msp/data/sample-report.json").read_text())
+    ref = json.loads((Path(__file__).parents[2] / "mithril/data/sample-report.json").read_text())
     parameters = ref["parameters"]
     ref = ref["body"]
     # Ours beside the reference's at the same n: its server's 100.4 s and its M1's fastest 114.7 s at n = 8.

@@ -1,5 +1,5 @@
 //! BLS12-381 over `blst`, as the suite's experiments use it (`veccom`'s vector commitments,
-//! `mithril-msp`'s multisignatures): safe functions over blst's C API, in one place.
+//! `mithril`'s multisignatures): safe functions over blst's C API, in one place.
 //!
 //! * [`scalar`]: F_r, the exponents (keys, weights, committed values), and the BLS key
 //!   derivation;

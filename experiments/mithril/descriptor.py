@@ -1,5 +1,5 @@
 """mithril: Mithril's mergeable multisignatures, native aggregation on BLS12-381 beside its lower
-bounds, and the randomised aggregation proven in a halo2 circuit (crate `mithril-msp`)."""
+bounds, and the randomised aggregation proven in a halo2 circuit (crate `mithril`)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def features(run: Run) -> dict[str, float]:
     }
 
 
-PROGRAM = Program("mithril-bench", "mithril-msp", ("mithril-msp",))
+PROGRAM = Program("mithril-bench", "mithril", ("mithril",))
 
 CONFIG = """
 mithril_native_n:

@@ -1,4 +1,4 @@
-"""mithril-bench's report.json and the published reference figures (mithril-msp/data/reference-figures.csv).
+"""mithril-bench's report.json and the published reference figures (mithril/data/reference-figures.csv).
 
 One report holds Mithril's MSP measured twice. Native (BLS12-381, blst): each operation (akey,
 asig, weights, bkey, bsig, ver, their totals, batch verification) at each signer count and thread
@@ -49,7 +49,7 @@ from analysis.parse.common import (
 
 EXPERIMENT = "mithril"
 REPORT = "mithril-bench"
-REFERENCE_FILE = Path(__file__).resolve().parents[2] / "mithril-msp" / "data" / "reference-figures.csv"
+REFERENCE_FILE = Path(__file__).resolve().parents[2] / "mithril" / "data" / "reference-figures.csv"
 REFERENCE_SOURCE = "reference"
 REFERENCE_RUN = "Mithril MSP and Benchmark (2024)"
 NATIVE_CURVE = "bls12-381"
@@ -214,7 +214,7 @@ def _stm_rows(base: dict[str, Any], stm: dict[str, Any], p: Path) -> list[dict[s
 def report_rows(p: Path, run: str) -> tuple[list[dict[str, Any]], RunInfo]:
     env = load_enveloped(p, REPORT)
     d = env.body
-    versions = env.tool_versions("mithril-msp")
+    versions = env.tool_versions("mithril")
     base = env.base_row(EXPERIMENT, run, versions=versions, party=None)
     failed: list[str] = []
     rows = env.load_rows(base)
@@ -268,7 +268,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
 
 def load_reference(_paper_dir: Path) -> Parsed:
     """The published reference figures: MSP.A and MSP.B proofs on its machines, and its failures."""
-    p = published(REFERENCE_FILE, "the reference figures (shipped in mithril-msp/data/)")
+    p = published(REFERENCE_FILE, "the reference figures (shipped in mithril/data/)")
     rows: list[dict[str, Any]] = []
     with p.open(encoding="utf-8", newline="") as f:
         for no, r in enumerate(csv.DictReader(f), start=2):

@@ -14,7 +14,7 @@ def mithril_json(out: Path, run: Run, fail: str | None) -> Path:
     counts; `fail` is "proof" (the first proof's verification failed) or "native" (a native row's
     check failed)."""
     ref = json.loads(
-        (Path(__file__).resolve().parents[2] / "mithril-msp/data/sample-report.json").read_text()
+        (Path(__file__).resolve().parents[2] / "mithril/data/sample-report.json").read_text()
     )
     e = run.extra
     body = ref["body"]

@@ -5,7 +5,7 @@
 //! before any work.
 
 use measure::testing::{args, Bench};
-use mithril_msp::measurement::native::OPERATIONS;
+use mithril::measurement::native::OPERATIONS;
 
 const BENCH: Bench = measure::bench!("mithril-bench", "mithril");
 

@@ -16,9 +16,9 @@ use measure::cli::{finish_run, parse_counts, refuse};
 use measure::envelope::Envelope;
 use measure::seed::Seed;
 use measure::timing::Plan;
-use mithril_msp::circuit::PairingCheck;
-use mithril_msp::measurement::run::{child_main, run, Config, BODY_VERSION};
-use mithril_msp::Error;
+use mithril::circuit::PairingCheck;
+use mithril::measurement::run::{child_main, run, Config, BODY_VERSION};
+use mithril::Error;
 
 /// The program's name, which tags its reports (`tool`) and its refusals.
 const TOOL: &str = "mithril-bench";

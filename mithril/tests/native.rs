@@ -1,8 +1,8 @@
 //! MSP on BLS12-381: signatures, both aggregations, verification, batches, the cancellation
 //! attack, and agreement with `mithril-stm` on the same keys.
 
-use mithril_msp::native::curve::{G1Affine, G1};
-use mithril_msp::native::msp::{
+use mithril::native::curve::{G1Affine, G1};
+use mithril::native::msp::{
     akey, asig, batch_verify, bkey, bsig, ver, verify, weights, Aggregate, Params, Signature,
     Signing, SigningKey, VerificationKey,
 };

@@ -1,7 +1,7 @@
 //! The MSP.B circuit under halo2's MockProver: the honest statement is satisfied, and each way
 //! of cheating leaves some constraint unsatisfied. The real prover's tests (a proof verifies,
 //! and fails on a changed public input) take minutes and are `#[ignore]`d: run them with
-//! `cargo test --release -p mithril-msp --test circuit -- --ignored`; the benchmark checks the
+//! `cargo test --release -p mithril --test circuit -- --ignored`; the benchmark checks the
 //! same for every proof it makes.
 
 use halo2_base::gates::flex_gate::GateChip;
@@ -10,9 +10,9 @@ use halo2_base::halo2_proofs::halo2curves::ff::{Field, PrimeField};
 use halo2_base::halo2_proofs::halo2curves::group::Curve;
 use halo2_base::poseidon::hasher::{spec::OptimizedPoseidonSpec, PoseidonHasher};
 use halo2_base::Context;
-use mithril_msp::circuit::bn254::{self, Signing};
-use mithril_msp::circuit::relation::Statement;
-use mithril_msp::circuit::{poseidon, proof, Shape};
+use mithril::circuit::bn254::{self, Signing};
+use mithril::circuit::relation::Statement;
+use mithril::circuit::{poseidon, proof, Shape};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, RngCore, SeedableRng};
 
