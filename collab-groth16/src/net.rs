@@ -78,6 +78,21 @@ pub struct Counters {
 }
 
 impl Counters {
+    /// The counts from (sent, received) pairs of socket bytes, frame bytes and frames.
+    fn of(bytes: (u64, u64), payload: (u64, u64), messages: (u64, u64), rounds: u64) -> Counters {
+        Counters {
+            bytes_sent: bytes.0,
+            bytes_received: bytes.1,
+            payload_bytes_sent: payload.0,
+            payload_bytes_received: payload.1,
+            messages_sent: messages.0,
+            messages_received: messages.1,
+            rounds,
+        }
+    }
+}
+
+impl Counters {
     /// What happened between `earlier` and `self`.
     pub fn since(&self, earlier: &Counters) -> Counters {
         Counters {
@@ -157,15 +172,7 @@ impl Link {
     /// Everything this link carried so far, its handshake included.
     pub fn counters(&self) -> Counters {
         let (sent, received) = self.peer.link.counts();
-        Counters {
-            bytes_sent: sent,
-            bytes_received: received,
-            payload_bytes_sent: self.payload.0,
-            payload_bytes_received: self.payload.1,
-            messages_sent: self.messages.0,
-            messages_received: self.messages.1,
-            rounds: 0,
-        }
+        Counters::of((sent, received), self.payload, self.messages, 0)
     }
 }
 
@@ -578,15 +585,7 @@ impl Mesh {
             .flatten()
             .map(|p| p.link.counts())
             .fold((0, 0), |(s, r), (a, b)| (s + a, r + b));
-        Counters {
-            bytes_sent: sent,
-            bytes_received: received,
-            payload_bytes_sent: self.payload.0,
-            payload_bytes_received: self.payload.1,
-            messages_sent: self.messages.0,
-            messages_received: self.messages.1,
-            rounds: self.rounds,
-        }
+        Counters::of((sent, received), self.payload, self.messages, self.rounds)
     }
 
     /// One round: sends `msg` to every other party and receives one message from each. Returns

@@ -138,23 +138,31 @@ fn a_killed_run_resumes_with_the_uninterrupted_runs_outcome() {
     }
 }
 
+/// Flips one byte in the middle of the checkpoint's `journal`, runs the command to its end (it
+/// must pass, having started afresh) and returns its stderr and the lines refusing a journal.
+fn damage_and_rerun(a: &[String], dir: &Path, journal: &str) -> (String, Vec<String>) {
+    let journal = dir.join("report.checkpoint").join(journal);
+    let mut bytes = std::fs::read(&journal).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x40;
+    std::fs::write(&journal, bytes).unwrap();
+    let (code, stderr) = run_to_end(a);
+    assert_eq!(code, 0, "{stderr}");
+    let refusals = stderr
+        .lines()
+        .filter(|l| l.contains("is not used"))
+        .map(str::to_string)
+        .collect();
+    (stderr, refusals)
+}
+
 #[test]
 fn a_damaged_or_foreign_checkpoint_is_refused_in_one_line() {
     let dir = scratch("refused");
     let a = args(&dir, "5");
     run_and_kill_in(&a, &dir, "journal-driver", "main/mixing/");
     // One byte of the journal changed: refused, and the run starts afresh.
-    let journal = dir.join("report.checkpoint").join("journal-driver");
-    let mut bytes = std::fs::read(&journal).unwrap();
-    let at = bytes.len() / 2;
-    bytes[at] ^= 0x40;
-    std::fs::write(&journal, bytes).unwrap();
-    let (code, stderr) = run_to_end(&a);
-    assert_eq!(code, 0, "{stderr}");
-    let refusals: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains("is not used"))
-        .collect();
+    let (stderr, refusals) = damage_and_rerun(&a, &dir, "journal-driver");
     assert_eq!(refusals.len(), 1, "{stderr}");
     assert!(refusals[0].contains("damaged"), "{}", refusals[0]);
     assert!(
@@ -251,17 +259,7 @@ fn a_damaged_party_journal_is_refused_and_the_tls_run_starts_afresh() {
     let dir = scratch("tls-damaged");
     let a = tls_args(&dir);
     run_and_kill_in(&a, &dir, "journal-mixer-0", "main/mixing/");
-    let journal = dir.join("report.checkpoint").join("journal-mixer-0");
-    let mut bytes = std::fs::read(&journal).unwrap();
-    let at = bytes.len() / 2;
-    bytes[at] ^= 0x40;
-    std::fs::write(&journal, bytes).unwrap();
-    let (code, stderr) = run_to_end(&a);
-    assert_eq!(code, 0, "{stderr}");
-    let refusals: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains("is not used"))
-        .collect();
+    let (stderr, refusals) = damage_and_rerun(&a, &dir, "journal-mixer-0");
     assert_eq!(refusals.len(), 1, "{stderr}");
     assert!(
         refusals[0].contains("journal-mixer-0") && refusals[0].contains("damaged"),
