@@ -17,11 +17,9 @@ MAX_FN_LINES = 100
 
 # Known exceptions, each "path" or "path::function" (to be split, never extended).
 EXCEPTIONS: set[str] = {
-    "db-sm-rsm/src/proofs/paillier_shuffle.rs",
     "db-sm-rsm/src/main.rs::main",
     "db-sm-rsm/src/main.rs::measure_run",
     "db-sm-rsm/src/protocol/distributed.rs::run_driver",
-    "db-sm-rsm/src/protocol/dbrsm.rs",
     "db-sm-rsm/src/transport/record.rs::open",
     "zksnark-sm-rsm/collab/src/net.rs::accept_pinned",
 }
