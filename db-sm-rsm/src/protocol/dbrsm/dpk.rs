@@ -85,9 +85,16 @@ fn beaver_product<E: Pairing>(c: &mut Ctx, mixers: &mut Mixers<E>, delta: Delta)
     })?;
     for (k, z) in made.into_iter().enumerate() {
         if let (Some(z), Some(mx)) = (z, mixers.get_mut(k)) {
+            // The triples are spent: each is used for one product only.
             match delta {
-                Delta::D1 => mx.w_rsm.d1 = z.0,
-                Delta::D2 => mx.w_rsm.d2 = z.0,
+                Delta::D1 => {
+                    mx.w_rsm.d1 = z.0;
+                    mx.triples_d1 = Vec::new();
+                }
+                Delta::D2 => {
+                    mx.w_rsm.d2 = z.0;
+                    mx.triples_d2 = Vec::new();
+                }
             }
         }
     }
@@ -192,13 +199,18 @@ pub(super) fn dpk_bbsplussig_nizkproofs<E: Pairing>(
         };
         let label = "computing generators";
         // Every mixer derives the generators (as upstream); they are the same, so the first
-        // copy is kept.
+        // copy is kept, in the store, a chunk at a time as it is made.
         let mut kept = false;
+        let mut failed_derive = None;
         let derived = each_mixer_multiplies_in(c, mixers, label, n, multiply_in, |_| {
-            let d = dpk_bbsplus::derive(gens, st);
-            (!std::mem::replace(&mut kept, true)).then_some(d)
+            let keep = !std::mem::replace(&mut kept, true);
+            let made = derive_generators(gens, st, keep);
+            made.unwrap_or_else(|e| {
+                failed_derive.get_or_insert(e);
+                None
+            })
         })?;
-        if let Some(e) = failed {
+        if let Some(e) = failed.or(failed_derive) {
             return Err(e);
         }
         let derived = derived.into_iter().flatten().flatten().next();
@@ -208,7 +220,7 @@ pub(super) fn dpk_bbsplussig_nizkproofs<E: Pairing>(
             n,
             |mx| {
                 let d = derived.as_ref().expect("a hosted mixer derived them");
-                dpk_bbsplus::commit_share(gens, d, &z1, &mut mx.rng)
+                dpk_bbsplus::commit_share(gens, d.chunks(CHUNK), &z1, &mut mx.rng)
             },
             |acc| dpk_bbsplus::challenges(gens, st, &z1, acc),
             |mx, nonces, ch| {
@@ -221,4 +233,21 @@ pub(super) fn dpk_bbsplussig_nizkproofs<E: Pairing>(
         )?;
         Ok((dpk_bbsplus::Proof { z1, ch, z }, ok))
     })
+}
+
+/// One mixer's `computing generators`: every entry's row, a chunk at a time, written to the
+/// store if `keep` (the first mixer's copy), else dropped as it is made.
+fn derive_generators<E: Pairing>(
+    gens: &Generators<E>,
+    st: &dpk_bbsplus::Statement<E>,
+    keep: bool,
+) -> Result<Option<Column<dpk_bbsplus::DerivedRow<E>>>> {
+    let mut w = keep
+        .then(|| ColumnWriter::new("dpk_bbsplussig generators"))
+        .transpose()?;
+    dpk_bbsplus::derive_chunks(gens, st, |_, rows| match w.as_mut() {
+        Some(w) => w.extend(&rows),
+        None => Ok(()),
+    })?;
+    w.map(ColumnWriter::finish).transpose()
 }
