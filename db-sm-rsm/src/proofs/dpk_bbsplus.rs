@@ -39,10 +39,9 @@ use rayon::prelude::*;
 
 use crate::primitives::counters::vmul;
 use crate::primitives::group::{random_scalars, Generators, Gt};
-use crate::primitives::sharing::response_shares;
 use crate::primitives::wire::{ark_get_own, ark_put, Wire};
 use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
-use crate::storage::CHUNK;
+use crate::storage::{Column, ColumnWriter, CHUNK};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs (output order).
@@ -161,8 +160,26 @@ pub struct WitnessShares<F> {
     pub d2: Vec<F>,
 }
 
-/// Mixer k's nonces (secret until the response round).
-pub struct Nonces<F>(WitnessShares<F>);
+/// Mixer k's nonces (secret until the response round), in its store from the commit round to
+/// the response round: one row per entry, the six in the order of [`WitnessShares`].
+pub struct Nonces<F>(Column<NonceRow<F>>);
+
+/// One entry's six nonces.
+#[derive(Clone, Copy)]
+pub struct NonceRow<F>([F; 6]);
+
+impl<F: PrimeField> Wire for NonceRow<F> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.iter().for_each(|x| ark_put(x, out));
+    }
+    fn get(inp: &mut &[u8]) -> Result<Self> {
+        let mut row = [F::zero(); 6];
+        for x in &mut row {
+            *x = ark_get_own(inp)?;
+        }
+        Ok(NonceRow(row))
+    }
+}
 
 /// Running products T1, T2, T3 of every entry.
 #[derive(Clone)]
@@ -287,7 +304,13 @@ pub fn commit_share<E: Pairing>(
             "dpk_bbsplussig: the generators are not one row per entry".into(),
         ));
     }
-    Ok((out, Nonces(w)))
+    let mut rows = ColumnWriter::new("dpk_bbsplussig nonces")?;
+    for j in 0..n {
+        rows.push(&NonceRow([
+            w.bs[j], w.bc[j], w.br[j], w.d0[j], w.d1[j], w.d2[j],
+        ]))?;
+    }
+    Ok((out, Nonces(rows.finish()?)))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -325,22 +348,40 @@ pub fn challenges<E: Pairing>(
         .collect()
 }
 
-/// Mixer k's response round: `x̂ − ch·x_k` for each of the six witnesses.
+/// Mixer k's response round: `x̂ − ch·x_k` for each of the six witnesses, the nonces read a chunk
+/// at a time (refused if they are not one row per entry).
 pub fn respond<F: PrimeField>(
     nonces: &Nonces<F>,
     w: &WitnessShares<F>,
     ch: &[F],
-) -> WitnessShares<F> {
-    let h = &nonces.0;
-    let resp = |hat: &[F], x: &[F]| response_shares(hat, x, ch);
-    WitnessShares {
-        bs: resp(&h.bs, &w.bs),
-        bc: resp(&h.bc, &w.bc),
-        br: resp(&h.br, &w.br),
-        d0: resp(&h.d0, &w.d0),
-        d1: resp(&h.d1, &w.d1),
-        d2: resp(&h.d2, &w.d2),
+) -> Result<WitnessShares<F>> {
+    let n = ch.len();
+    let x = [&w.bs, &w.bc, &w.br, &w.d0, &w.d1, &w.d2];
+    if nonces.0.len() != n || x.iter().any(|x| x.len() != n) {
+        return Err(Error::Input(
+            "dpk_bbsplussig: nonces, witness shares and challenges differ in length".into(),
+        ));
     }
+    let mut out: [Vec<F>; 6] = Default::default();
+    nonces.0.try_for_each_chunk(CHUNK, |start, rows| {
+        for (i, row) in rows.iter().enumerate() {
+            let j = start + i;
+            for (t, out) in out.iter_mut().enumerate() {
+                // x̂ − x·ch, as [`crate::primitives::sharing::response_shares`] computes it for whole lists.
+                out.push(row.0[t] - x[t][j] * ch[j]);
+            }
+        }
+        Ok(())
+    })?;
+    let [bs, bc, br, d0, d1, d2] = out;
+    Ok(WitnessShares {
+        bs,
+        bc,
+        br,
+        d0,
+        d1,
+        d2,
+    })
 }
 
 /// The verifier: derives the generators itself, sums the shares, recomputes T1'..T3' and
@@ -438,13 +479,14 @@ crate::wire_struct!(impl[F: ark_ff::PrimeField] WitnessShares<F> {
 });
 crate::wire_struct!(impl[E: Pairing] Commitments<E> { ark t1, ark t2, ark t3 });
 
-/// Nonces are a mixer's secret; they travel only into its own journal.
-impl<F: ark_ff::PrimeField> crate::primitives::wire::Wire for Nonces<F> {
+/// Nonces are a mixer's secret; they travel only into its own journal (as a reference to their
+/// file in its store).
+impl<F: PrimeField> Wire for Nonces<F> {
     fn put(&self, out: &mut Vec<u8>) {
         self.0.put(out)
     }
     fn get(inp: &mut &[u8]) -> crate::Result<Self> {
-        Ok(Nonces(WitnessShares::get(inp)?))
+        Ok(Nonces(Column::get(inp)?))
     }
 }
 crate::wire_struct!(impl[E: Pairing] Proof<E> { ark z1, ark ch, wire z });
@@ -533,7 +575,9 @@ mod tests {
             .map(|_| commit(&gens, [Ok(d.clone())], &z1, &mut acc, &mut rng).unwrap())
             .collect();
         let ch = challenges(&gens, &st, &z1, &acc);
-        let z = (0..m).map(|k| respond(&nonces[k], &w[k], &ch)).collect();
+        let z = (0..m)
+            .map(|k| respond(&nonces[k], &w[k], &ch).unwrap())
+            .collect();
         let mut proof = Proof { z1, ch, z };
         let one = F::<E>::from(1u64);
         let (mut y2, mut msgs2, mut ss2, mut cs2, mut rs2) =

@@ -214,6 +214,9 @@ pub(super) fn dpk_bbsplussig_nizkproofs<E: Pairing>(
             return Err(e);
         }
         let derived = derived.into_iter().flatten().flatten().next();
+        // A mixer whose nonces cannot be read back from the store ends the run (the first
+        // failure kept).
+        let mut failed_respond = None;
         let (ch, z) = dpk_rounds::<E, BbsPlus<E>, _, _, _>(
             c,
             mixers,
@@ -224,13 +227,22 @@ pub(super) fn dpk_bbsplussig_nizkproofs<E: Pairing>(
             },
             |acc| dpk_bbsplus::challenges(gens, st, &z1, acc),
             |mx, nonces, ch| {
-                let mut z = dpk_bbsplus::respond(nonces, &mx.w_rsm, ch);
+                let made = dpk_bbsplus::respond(nonces, &mx.w_rsm, ch);
+                let mut z = made.unwrap_or_else(|e| {
+                    failed_respond.get_or_insert(e);
+                    WitnessShares::default()
+                });
                 if cfg.cheats(Tamper::DpkBbsPlus, mx.cheater()) {
-                    z.d2[0] += E::ScalarField::one();
+                    if let Some(d2) = z.d2.first_mut() {
+                        *d2 += E::ScalarField::one();
+                    }
                 }
                 z
             },
         )?;
+        if let Some(e) = failed_respond {
+            return Err(e);
+        }
         Ok((dpk_bbsplus::Proof { z1, ch, z }, ok))
     })
 }

@@ -104,8 +104,11 @@ pub fn reverse_set_membership<E: Pairing>(
         ok &= check_verfsigs(c, public, mixers, &scheme, &vs)?;
         let (blsigs, blsigs_ok) = get_blsigs_rev(cfg, c, public, mixers, inputs, &vs)?;
         ok &= blsigs_ok;
+        // The verifier's signatures are spent: they leave memory before the proof's rounds.
+        let (sig_bytes, y) = (vs.sigs[0].size_bytes(), vs.y);
+        drop(vs);
         let st = dpk_bbsplus::Statement {
-            y: &vs.y,
+            y: &y,
             msgs: &mixed.msgs,
             s: &blsigs.s,
             c: &blsigs.c,
@@ -118,7 +121,7 @@ pub fn reverse_set_membership<E: Pairing>(
         })?;
         c.status("status_reverse_set_membership", ok);
         Ok(RsmOutput {
-            sig_bytes: vs.sigs[0].size_bytes(),
+            sig_bytes,
             dpk_entry_bytes: proof.entry_size_bytes(),
         })
     })
