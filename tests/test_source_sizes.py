@@ -17,8 +17,6 @@ MAX_FN_LINES = 100
 
 # Known exceptions, each "path" or "path::function" (to be split, never extended).
 EXCEPTIONS: set[str] = {
-    "db-sm-rsm/src/proofs/paillier_shuffle.rs",
-    "db-sm-rsm/src/protocol/dbrsm.rs",
 }
 
 FN = re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?"

@@ -67,6 +67,15 @@ pub fn ark_get<T: CanonicalDeserialize>(inp: &mut &[u8]) -> Result<T> {
         .map_err(|e| malformed(format!("group or field element: {e}")))
 }
 
+/// Reads a compressed arkworks value without the group checks: only for a value a party wrote
+/// into its own store and reads back itself (never one received), whose file the store keeps
+/// intact (a reopened file is checked against its SHA-256). A GT element's subgroup check is a
+/// full exponentiation; a party re-reading its own working values need not pay it.
+pub fn ark_get_own<T: CanonicalDeserialize>(inp: &mut &[u8]) -> Result<T> {
+    T::deserialize_with_mode(&mut *inp, Compress::Yes, Validate::No)
+        .map_err(|e| malformed(format!("group or field element: {e}")))
+}
+
 impl Wire for () {
     fn put(&self, _: &mut Vec<u8>) {}
     fn get(_: &mut &[u8]) -> Result<Self> {

@@ -32,13 +32,16 @@ use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{PrimeField, Zero};
 use ark_serialize::CanonicalSerialize;
+use std::ops::Range;
+
 use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
 use crate::primitives::counters::vmul;
 use crate::primitives::group::{random_scalars, Generators, Gt};
-use crate::primitives::sharing::response_shares;
+use crate::primitives::wire::{ark_get_own, ark_put, Wire};
 use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
+use crate::storage::{Column, ColumnWriter, CHUNK};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs (output order).
@@ -55,38 +58,89 @@ pub struct Statement<'a, E: Pairing> {
     pub r: &'a [E::ScalarField],
 }
 
-/// The per-entry generators that both the mixers and the verifier derive from the statement.
-pub struct Derived<E: Pairing> {
+/// One entry's generators, which both the mixers and the verifier derive from the statement.
+#[derive(Clone, Copy, Debug)]
+pub struct DerivedRow<E: Pairing> {
     /// geng1_j = e(S̃_j, f2).
-    pub geng1: Vec<Gt<E>>,
+    pub geng1: Gt<E>,
     /// geng2_j = e(g1, y)·e(g1, f2)^{c̃_j}.
-    pub geng2: Vec<Gt<E>>,
+    pub geng2: Gt<E>,
     /// z2_j, the pairing equation's target.
-    pub z2: Vec<Gt<E>>,
+    pub z2: Gt<E>,
 }
 
-/// "Computing generators": e(g1, y″) once, then per entry 2 pairings, 1 G2 and 3 GT fixed-base
-/// exponentiations (the `computing generators` step).
-pub fn derive<E: Pairing>(gens: &Generators<E>, st: &Statement<E>) -> Derived<E> {
-    let eg1y = crate::primitives::counters::pairing::<E>(gens.g1.base(), *st.y);
+/// The rows a mixer derives stay in its own store and never travel: they are read back without
+/// the subgroup checks of a received GT element ([`ark_get_own`]).
+impl<E: Pairing> Wire for DerivedRow<E> {
+    fn put(&self, out: &mut Vec<u8>) {
+        ark_put(&self.geng1, out);
+        ark_put(&self.geng2, out);
+        ark_put(&self.z2, out);
+    }
+    fn get(inp: &mut &[u8]) -> Result<Self> {
+        Ok(DerivedRow {
+            geng1: ark_get_own(inp)?,
+            geng2: ark_get_own(inp)?,
+            z2: ark_get_own(inp)?,
+        })
+    }
+}
+
+/// The generators of the entries in `range`, given `eg1y` = e(g1, y″): per entry 2 pairings, 1
+/// G2 and 3 GT fixed-base exponentiations.
+fn derive_rows<E: Pairing>(
+    gens: &Generators<E>,
+    st: &Statement<E>,
+    eg1y: Gt<E>,
+    range: Range<usize>,
+) -> Vec<DerivedRow<E>> {
     let y = st.y.into_group();
-    // Straight into the three lists: no second copy of n rows of GT elements.
-    let (geng1, (geng2, z2)): (Vec<_>, (Vec<_>, Vec<_>)) = (0..st.s.len())
+    range
         .into_par_iter()
         .map(|j| {
             let geng1 = crate::primitives::counters::pairing::<E>(st.s[j], gens.f2.base());
             let egc = gens.eg1f2.mul(&st.c[j]);
-            let geng2 = eg1y + egc;
             let lhs = crate::primitives::counters::pairing::<E>(
                 st.s[j],
                 (y + gens.f2.mul(&st.c[j])).into_affine(),
             );
             let rhs = gens.ef1f2.point() + gens.eg1f2.mul(&st.msgs[j]) + gens.eh1f2.mul(&st.r[j]);
             crate::primitives::counters::tick(1);
-            (geng1, (geng2, lhs - rhs))
+            DerivedRow {
+                geng1,
+                geng2: eg1y + egc,
+                z2: lhs - rhs,
+            }
         })
-        .unzip();
-    Derived { geng1, geng2, z2 }
+        .collect()
+}
+
+/// "Computing generators": e(g1, y″) once, then every entry's row, a chunk of [`CHUNK`] at a
+/// time (`f(start, rows)`), so that no party holds n rows of GT elements.
+pub fn derive_chunks<E: Pairing>(
+    gens: &Generators<E>,
+    st: &Statement<E>,
+    mut f: impl FnMut(usize, Vec<DerivedRow<E>>) -> Result<()>,
+) -> Result<()> {
+    let n = st.s.len();
+    let eg1y = crate::primitives::counters::pairing::<E>(gens.g1.base(), *st.y);
+    for start in (0..n).step_by(CHUNK) {
+        f(
+            start,
+            derive_rows(gens, st, eg1y, start..(start + CHUNK).min(n)),
+        )?;
+    }
+    Ok(())
+}
+
+/// Every entry's generators in one list (for small statements).
+pub fn derive<E: Pairing>(gens: &Generators<E>, st: &Statement<E>) -> Result<Vec<DerivedRow<E>>> {
+    let mut rows = Vec::with_capacity(st.s.len());
+    derive_chunks(gens, st, |_, chunk| {
+        rows.extend(chunk);
+        Ok(())
+    })?;
+    Ok(rows)
 }
 
 /// Mixer k's shares of the six witnesses, one per entry.
@@ -106,8 +160,26 @@ pub struct WitnessShares<F> {
     pub d2: Vec<F>,
 }
 
-/// Mixer k's nonces (secret until the response round).
-pub struct Nonces<F>(WitnessShares<F>);
+/// Mixer k's nonces (secret until the response round), in its store from the commit round to
+/// the response round: one row per entry, the six in the order of [`WitnessShares`].
+pub struct Nonces<F>(Column<NonceRow<F>>);
+
+/// One entry's six nonces.
+#[derive(Clone, Copy)]
+pub struct NonceRow<F>([F; 6]);
+
+impl<F: PrimeField> Wire for NonceRow<F> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.iter().for_each(|x| ark_put(x, out));
+    }
+    fn get(inp: &mut &[u8]) -> Result<Self> {
+        let mut row = [F::zero(); 6];
+        for x in &mut row {
+            *x = ark_get_own(inp)?;
+        }
+        Ok(NonceRow(row))
+    }
+}
 
 /// Running products T1, T2, T3 of every entry.
 #[derive(Clone)]
@@ -161,28 +233,30 @@ impl<E: Pairing> Proof<E> {
 }
 
 /// Mixer k's commit round: six fresh nonces per entry and the three
-/// factors multiplied into the running products.
+/// factors multiplied into the running products. `d` gives the generators' rows in order, a
+/// chunk at a time.
 pub fn commit<E: Pairing>(
     gens: &Generators<E>,
-    d: &Derived<E>,
+    d: impl IntoIterator<Item = Result<Vec<DerivedRow<E>>>>,
     z1: &[Gt<E>],
     acc: &mut Commitments<E>,
     rng: &mut (impl RngCore + CryptoRng),
-) -> Nonces<E::ScalarField> {
-    let (factors, nonces) = commit_share(gens, d, z1, rng);
+) -> Result<Nonces<E::ScalarField>> {
+    let (factors, nonces) = commit_share(gens, d, z1, rng)?;
     acc.add(&factors);
-    nonces
+    Ok(nonces)
 }
 
 /// Mixer k's commit round: fresh nonces and its factors of every entry's three commitments
 /// (what it publishes; the commitments are the products of every mixer's factors,
-/// [`Commitments::add`]).
+/// [`Commitments::add`]). `d` gives the generators' rows in order, a chunk at a time (refused if
+/// they are not one per entry).
 pub fn commit_share<E: Pairing>(
     gens: &Generators<E>,
-    d: &Derived<E>,
+    d: impl IntoIterator<Item = Result<Vec<DerivedRow<E>>>>,
     z1: &[Gt<E>],
     rng: &mut (impl RngCore + CryptoRng),
-) -> (Commitments<E>, Nonces<E::ScalarField>) {
+) -> Result<(Commitments<E>, Nonces<E::ScalarField>)> {
     let n = z1.len();
     let w: WitnessShares<E::ScalarField> = WitnessShares {
         bs: random_scalars(rng, n),
@@ -192,22 +266,51 @@ pub fn commit_share<E: Pairing>(
         d1: random_scalars(rng, n),
         d2: random_scalars(rng, n),
     };
-    let (t1, (t2, t3)): (Vec<_>, (Vec<_>, Vec<_>)) = (0..n)
-        .into_par_iter()
-        .map(|j| {
-            // genh1 = e(h1,f2)^{-1} and genh2 = e(g1,f2)^{-1}: negated exponents on the tables.
-            let h2d1 = gens.eg1f2.mul(&-w.d1[j]);
-            let t1 = vmul(d.geng1[j], &w.bc[j])
-                + vmul(d.geng2[j], &w.bs[j])
-                + gens.eh1f2.mul(&-w.br[j])
-                + h2d1;
-            let t2 = gens.eg1f2.mul(&-w.bs[j]) + gens.ft.mul(&w.d0[j]);
-            let t3 = vmul(z1[j], &-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
-            crate::primitives::counters::tick(1);
-            (t1, (t2, t3))
-        })
-        .unzip();
-    (Commitments { t1, t2, t3 }, Nonces(w))
+    let mut out = Commitments {
+        t1: Vec::with_capacity(n),
+        t2: Vec::with_capacity(n),
+        t3: Vec::with_capacity(n),
+    };
+    let mut start = 0;
+    for rows in d {
+        let rows = rows?;
+        if start + rows.len() > n {
+            break;
+        }
+        let (t1, (t2, t3)): (Vec<_>, (Vec<_>, Vec<_>)) = rows
+            .par_iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let j = start + i;
+                // genh1 = e(h1,f2)^{-1} and genh2 = e(g1,f2)^{-1}: negated exponents on the tables.
+                let h2d1 = gens.eg1f2.mul(&-w.d1[j]);
+                let t1 = vmul(d.geng1, &w.bc[j])
+                    + vmul(d.geng2, &w.bs[j])
+                    + gens.eh1f2.mul(&-w.br[j])
+                    + h2d1;
+                let t2 = gens.eg1f2.mul(&-w.bs[j]) + gens.ft.mul(&w.d0[j]);
+                let t3 = vmul(z1[j], &-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
+                crate::primitives::counters::tick(1);
+                (t1, (t2, t3))
+            })
+            .unzip();
+        out.t1.extend(t1);
+        out.t2.extend(t2);
+        out.t3.extend(t3);
+        start += rows.len();
+    }
+    if start != n || out.t1.len() != n {
+        return Err(Error::Input(
+            "dpk_bbsplussig: the generators are not one row per entry".into(),
+        ));
+    }
+    let mut rows = ColumnWriter::new("dpk_bbsplussig nonces")?;
+    for j in 0..n {
+        rows.push(&NonceRow([
+            w.bs[j], w.bc[j], w.br[j], w.d0[j], w.d1[j], w.d2[j],
+        ]))?;
+    }
+    Ok((out, Nonces(rows.finish()?)))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -245,22 +348,40 @@ pub fn challenges<E: Pairing>(
         .collect()
 }
 
-/// Mixer k's response round: `x̂ − ch·x_k` for each of the six witnesses.
+/// Mixer k's response round: `x̂ − ch·x_k` for each of the six witnesses, the nonces read a chunk
+/// at a time (refused if they are not one row per entry).
 pub fn respond<F: PrimeField>(
     nonces: &Nonces<F>,
     w: &WitnessShares<F>,
     ch: &[F],
-) -> WitnessShares<F> {
-    let h = &nonces.0;
-    let resp = |hat: &[F], x: &[F]| response_shares(hat, x, ch);
-    WitnessShares {
-        bs: resp(&h.bs, &w.bs),
-        bc: resp(&h.bc, &w.bc),
-        br: resp(&h.br, &w.br),
-        d0: resp(&h.d0, &w.d0),
-        d1: resp(&h.d1, &w.d1),
-        d2: resp(&h.d2, &w.d2),
+) -> Result<WitnessShares<F>> {
+    let n = ch.len();
+    let x = [&w.bs, &w.bc, &w.br, &w.d0, &w.d1, &w.d2];
+    if nonces.0.len() != n || x.iter().any(|x| x.len() != n) {
+        return Err(Error::Input(
+            "dpk_bbsplussig: nonces, witness shares and challenges differ in length".into(),
+        ));
     }
+    let mut out: [Vec<F>; 6] = Default::default();
+    nonces.0.try_for_each_chunk(CHUNK, |start, rows| {
+        for (i, row) in rows.iter().enumerate() {
+            let j = start + i;
+            for (t, out) in out.iter_mut().enumerate() {
+                // x̂ − x·ch, as [`crate::primitives::sharing::response_shares`] computes it for whole lists.
+                out.push(row.0[t] - x[t][j] * ch[j]);
+            }
+        }
+        Ok(())
+    })?;
+    let [bs, bc, br, d0, d1, d2] = out;
+    Ok(WitnessShares {
+        bs,
+        bc,
+        br,
+        d0,
+        d1,
+        d2,
+    })
 }
 
 /// The verifier: derives the generators itself, sums the shares, recomputes T1'..T3' and
@@ -290,39 +411,55 @@ pub fn verify<E: Pairing>(
             "dpk_bbsplussig: proof and statement lengths differ".into(),
         ));
     }
-    let d = derive(gens, st);
-    let bad = (0..n)
-        .into_par_iter()
-        .filter(|&j| {
-            crate::primitives::counters::tick(1);
-            if st.s[j].is_zero() || proof.z1[j].is_zero() {
-                // A blinded signature or a z1 that is the identity: a zero blinding.
-                return true;
-            }
-            let sum = |f: fn(&WitnessShares<E::ScalarField>) -> &Vec<E::ScalarField>| {
-                proof.z.iter().map(|z| f(z)[j]).sum::<E::ScalarField>()
-            };
-            let zbs = sum(|z| &z.bs);
-            let zbc = sum(|z| &z.bc);
-            let zbr = sum(|z| &z.br);
-            let zd0 = sum(|z| &z.d0);
-            let zd1 = sum(|z| &z.d1);
-            let zd2 = sum(|z| &z.d2);
-            let ch = proof.ch[j];
-            let z1 = proof.z1[j];
-            let h2d1 = gens.eg1f2.mul(&-zd1);
-            let t1 = vmul(d.z2[j], &ch)
-                + vmul(d.geng1[j], &zbc)
-                + vmul(d.geng2[j], &zbs)
-                + gens.eh1f2.mul(&-zbr)
-                + h2d1;
-            let t2 = vmul(z1, &ch) + gens.eg1f2.mul(&-zbs) + gens.ft.mul(&zd0);
-            // Upstream also exponentiated the identity by ch here (B11); 1_T^ch is 1_T.
-            let t3 = vmul(z1, &-zbc) + h2d1 + gens.ft.mul(&zd2);
-            challenge(gens, st, j, &z1, &t1, &t2, &t3) != ch
-        })
-        .collect();
+    // The generators a chunk at a time: the verifier never holds n rows of them.
+    let mut bad = Vec::new();
+    derive_chunks(gens, st, |start, rows| {
+        bad.extend(
+            rows.par_iter()
+                .enumerate()
+                .filter_map(|(i, d)| {
+                    let j = start + i;
+                    (!entry_holds(gens, st, proof, j, d)).then_some(j)
+                })
+                .collect::<Vec<_>>(),
+        );
+        Ok(())
+    })?;
     Ok(bad)
+}
+
+/// True iff entry j's proof verifies against its generators' row `d`: neither S̃_j nor z1_j the
+/// identity, and the challenge recomputed from T1'..T3' is the proof's.
+fn entry_holds<E: Pairing>(
+    gens: &Generators<E>,
+    st: &Statement<E>,
+    proof: &Proof<E>,
+    j: usize,
+    d: &DerivedRow<E>,
+) -> bool {
+    crate::primitives::counters::tick(1);
+    if st.s[j].is_zero() || proof.z1[j].is_zero() {
+        // A blinded signature or a z1 that is the identity: a zero blinding.
+        return false;
+    }
+    let sum = |f: fn(&WitnessShares<E::ScalarField>) -> &Vec<E::ScalarField>| {
+        proof.z.iter().map(|z| f(z)[j]).sum::<E::ScalarField>()
+    };
+    let zbs = sum(|z| &z.bs);
+    let zbc = sum(|z| &z.bc);
+    let zbr = sum(|z| &z.br);
+    let zd0 = sum(|z| &z.d0);
+    let zd1 = sum(|z| &z.d1);
+    let zd2 = sum(|z| &z.d2);
+    let ch = proof.ch[j];
+    let z1 = proof.z1[j];
+    let h2d1 = gens.eg1f2.mul(&-zd1);
+    let t1 =
+        vmul(d.z2, &ch) + vmul(d.geng1, &zbc) + vmul(d.geng2, &zbs) + gens.eh1f2.mul(&-zbr) + h2d1;
+    let t2 = vmul(z1, &ch) + gens.eg1f2.mul(&-zbs) + gens.ft.mul(&zd0);
+    // Upstream also exponentiated the identity by ch here (B11); 1_T^ch is 1_T.
+    let t3 = vmul(z1, &-zbc) + h2d1 + gens.ft.mul(&zd2);
+    challenge(gens, st, j, &z1, &t1, &t2, &t3) == ch
 }
 
 /// z1_{j,k} = genh2^{bS_k}·genh3^{δ0_k} for mixer k's shares (2 GT fixed-base exponentiations).
@@ -341,15 +478,15 @@ crate::wire_struct!(impl[F: ark_ff::PrimeField] WitnessShares<F> {
     ark bs, ark bc, ark br, ark d0, ark d1, ark d2
 });
 crate::wire_struct!(impl[E: Pairing] Commitments<E> { ark t1, ark t2, ark t3 });
-crate::wire_struct!(impl[E: Pairing] Derived<E> { ark geng1, ark geng2, ark z2 });
 
-/// Nonces are a mixer's secret; they travel only into its own journal.
-impl<F: ark_ff::PrimeField> crate::primitives::wire::Wire for Nonces<F> {
+/// Nonces are a mixer's secret; they travel only into its own journal (as a reference to their
+/// file in its store).
+impl<F: PrimeField> Wire for Nonces<F> {
     fn put(&self, out: &mut Vec<u8>) {
         self.0.put(out)
     }
     fn get(inp: &mut &[u8]) -> crate::Result<Self> {
-        Ok(Nonces(WitnessShares::get(inp)?))
+        Ok(Nonces(Column::get(inp)?))
     }
 }
 crate::wire_struct!(impl[E: Pairing] Proof<E> { ark z1, ark ch, wire z });
@@ -426,7 +563,7 @@ mod tests {
             c: &cs,
             r: &rs,
         };
-        let d = derive(&gens, &st);
+        let d = derive(&gens, &st).unwrap();
         let mut z1 = vec![Gt::<E>::zero(); n];
         for wk in &w {
             for (acc, s) in z1.iter_mut().zip(z1_shares(&gens, &wk.bs, &wk.d0)) {
@@ -435,10 +572,12 @@ mod tests {
         }
         let mut acc = Commitments::empty(n);
         let nonces: Vec<_> = (0..m)
-            .map(|_| commit(&gens, &d, &z1, &mut acc, &mut rng))
+            .map(|_| commit(&gens, [Ok(d.clone())], &z1, &mut acc, &mut rng).unwrap())
             .collect();
         let ch = challenges(&gens, &st, &z1, &acc);
-        let z = (0..m).map(|k| respond(&nonces[k], &w[k], &ch)).collect();
+        let z = (0..m)
+            .map(|k| respond(&nonces[k], &w[k], &ch).unwrap())
+            .collect();
         let mut proof = Proof { z1, ch, z };
         let one = F::<E>::from(1u64);
         let (mut y2, mut msgs2, mut ss2, mut cs2, mut rs2) =

@@ -488,13 +488,14 @@ fn dpk_bbsig_nizkproofs<E: Pairing>(
             c,
             mixers,
             n,
-            |mx| dpk_bb::commit_share(gens, st, &mut mx.rng),
+            |mx| Ok(dpk_bb::commit_share(gens, st, &mut mx.rng)),
             |acc| dpk_bb::challenges(gens, st, acc),
             |mx, nonces, ch| {
+                // The mixer's last use of its shares of v, r and b: they leave its memory here.
                 let w = dpk_bb::WitnessShares {
-                    v: mx.v.clone(),
-                    r: mx.r.clone(),
-                    b: mx.b_sm.clone(),
+                    v: std::mem::take(&mut mx.v),
+                    r: std::mem::take(&mut mx.r),
+                    b: std::mem::take(&mut mx.b_sm),
                 };
                 let (mut zv, zr, zb) = dpk_bb::respond(nonces, &w, ch);
                 if cfg.cheats(Tamper::DpkBb, mx.cheater()) {

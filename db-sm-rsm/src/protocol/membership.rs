@@ -104,7 +104,7 @@ pub(crate) fn dpk_rounds<E, S, T, N, R>(
     c: &mut Ctx,
     mixers: &mut Mixers<E>,
     n: usize,
-    mut commit: impl FnMut(&mut Mixer<E>) -> (T, N),
+    mut commit: impl FnMut(&mut Mixer<E>) -> Result<(T, N)>,
     challenges: impl Fn(&T) -> Vec<E::ScalarField>,
     mut respond: impl FnMut(&mut Mixer<E>, &N, &[E::ScalarField]) -> R,
 ) -> Result<(Vec<E::ScalarField>, Vec<R>)>
@@ -127,7 +127,7 @@ where
             continue;
         };
         let (factor, own) = journaled(c, Some(mx.party()), commit_label, mx, |c, mx| {
-            Ok(c.time_entries(mx.party(), commit_label, n, || commit(mx)))
+            c.time_entries(mx.party(), commit_label, n, || commit(mx))
         })?;
         let tag = c.tag(Some(Party::Mixer(k)), commit_label);
         c.post(&tag, &factor)?;

@@ -14,7 +14,9 @@
 //! A column travels (a post on the bulletin board, a checkpoint) as the encoding of a list,
 //! exactly as a `Vec` of the same values would ([`Wire`] for `Column`): the transcript does not
 //! depend on where a party kept its values. Values read back are checked as any post is
-//! (arkworks points on the curve and in the subgroup).
+//! (arkworks points on the curve and in the subgroup), except a party's own working values that
+//! never travel (DPK_BBS+'s generators and nonces, `wire::ark_get_own`): their GT subgroup
+//! checks would cost an exponentiation each.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
