@@ -32,6 +32,37 @@ fn product_files() -> Vec<PathBuf> {
     out
 }
 
+/// The files of modules declared test-only (`#[cfg(test)] mod name;` in `path`): the whole file
+/// is a test item. A child of `a/mod.rs` or `lib.rs` lives beside it, a child of `a/b.rs` in `a/b/`.
+fn test_module_files(path: &Path, text: &str) -> Vec<PathBuf> {
+    let dir = match path.file_stem().and_then(|s| s.to_str()) {
+        Some("mod" | "lib" | "main") => path.parent().map(Path::to_path_buf),
+        _ => Some(path.with_extension("")),
+    };
+    let Some(dir) = dir else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        let item = rest.trim_start();
+        let Some(decl) = item
+            .strip_prefix("mod ")
+            .or_else(|| item.strip_prefix("pub mod "))
+        else {
+            continue;
+        };
+        let name: String = decl
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if decl[name.len()..].trim_start().starts_with(';') {
+            out.push(dir.join(format!("{name}.rs")));
+            out.push(dir.join(&name).join("mod.rs"));
+        }
+    }
+    out
+}
+
 /// `text` without the items marked `#[cfg(test)]` (a test module, a test helper): from the
 /// attribute to the end of the item, a `;` or the brace that closes its body.
 fn without_test_items(text: &str) -> String {
@@ -76,16 +107,44 @@ fn the_scanner_drops_test_items_only() {
 }
 
 #[test]
+fn a_test_only_module_file_is_skipped_whole() {
+    let text = "pub mod a;\n#[cfg(test)]\nmod tests;\n#[cfg(test)]\nmod inline { }\n";
+    let found = test_module_files(Path::new("src/x/mod.rs"), text);
+    assert_eq!(
+        found,
+        vec![
+            PathBuf::from("src/x/tests.rs"),
+            PathBuf::from("src/x/tests/mod.rs")
+        ]
+    );
+    let found = test_module_files(Path::new("src/x/y.rs"), "#[cfg(test)]\nmod t;\n");
+    assert_eq!(found[0], PathBuf::from("src/x/y/t.rs"));
+}
+
+#[test]
 fn no_rng_is_seeded_from_64_bits_outside_tests() {
     let files = product_files();
     assert!(files.len() > 10, "found only {files:?}");
+    let texts: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("a readable source file");
+            (path, text)
+        })
+        .collect();
+    let test_only: Vec<PathBuf> = texts
+        .iter()
+        .flat_map(|(path, text)| test_module_files(path, text))
+        .collect();
     let mut found = Vec::new();
-    for path in files {
-        let text = std::fs::read_to_string(&path).expect("a readable source file");
+    for (path, text) in &texts {
+        if test_only.contains(path) {
+            continue;
+        }
         for line in without_test_items(&text).lines() {
             if line.contains("seed_from_u64") && !line.trim_start().starts_with("//") {
                 let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-                let shown = path.strip_prefix(root).unwrap_or(&path);
+                let shown = path.strip_prefix(root).unwrap_or(path);
                 found.push(format!("{}: {}", shown.display(), line.trim()));
             }
         }
