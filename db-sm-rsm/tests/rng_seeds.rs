@@ -141,7 +141,7 @@ fn no_rng_is_seeded_from_64_bits_outside_tests() {
         if test_only.contains(path) {
             continue;
         }
-        for line in without_test_items(&text).lines() {
+        for line in without_test_items(text).lines() {
             if line.contains("seed_from_u64") && !line.trim_start().starts_with("//") {
                 let root = Path::new(env!("CARGO_MANIFEST_DIR"));
                 let shown = path.strip_prefix(root).unwrap_or(path);
