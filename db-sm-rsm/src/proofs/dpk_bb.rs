@@ -22,14 +22,13 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
-use ark_ff::Zero;
 use ark_serialize::CanonicalSerialize;
 use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
 use crate::primitives::group::{mul_var, random_scalars, FixedBaseTable, Generators, Gt};
 use crate::primitives::sharing::response_shares;
-use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
+use crate::proofs::{dpk_entry_transcript, multiply_entries, same_entries, CommitmentFactors};
 use crate::{Error, Result};
 
 /// The public statement of all n proofs.
@@ -71,16 +70,16 @@ pub struct Commitments<E: Pairing> {
 }
 
 impl<E: Pairing> CommitmentFactors for Commitments<E> {
-    fn empty(n: usize) -> Self {
-        Commitments {
-            t1: vec![Gt::<E>::zero(); n],
-            t2: vec![E::G1::zero(); n],
-        }
+    fn entries(&self) -> usize {
+        self.t1.len()
     }
 
-    fn add(&mut self, other: &Commitments<E>) {
+    fn add(&mut self, other: &Commitments<E>) -> Result<()> {
+        same_entries("dpk_bbsig", self.t1.len(), other.t1.len())?;
+        same_entries("dpk_bbsig", self.t2.len(), other.t2.len())?;
         multiply_entries(&mut self.t1, &other.t1);
         multiply_entries(&mut self.t2, &other.t2);
+        Ok(())
     }
 }
 
@@ -106,18 +105,6 @@ impl<F: CanonicalSerialize> Proof<F> {
             .map(|c| c.compressed_size() * (1 + 3 * m))
             .unwrap_or(0)
     }
-}
-
-/// Mixer k's commit round: fresh nonces, and its factors multiplied into the running products.
-pub fn commit<E: Pairing>(
-    gens: &Generators<E>,
-    st: &Statement<E>,
-    acc: &mut Commitments<E>,
-    rng: &mut (impl RngCore + CryptoRng),
-) -> Nonces<E::ScalarField> {
-    let (factors, nonces) = commit_share(gens, st, rng);
-    acc.add(&factors);
-    nonces
 }
 
 /// Mixer k's commit round: fresh nonces and its factors of every entry's commitments (what it
@@ -248,7 +235,7 @@ crate::wire_struct!(impl[F: ark_ff::PrimeField] Proof<F> { ark ch, ark zv, ark z
 mod tests {
     use super::*;
     use crate::primitives::sharing::share;
-    use ark_ff::{Field, UniformRand};
+    use ark_ff::{Field, UniformRand, Zero};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
@@ -269,12 +256,19 @@ mod tests {
         shares: &[WitnessShares<E::ScalarField>],
         rng: &mut ChaCha20Rng,
     ) -> Proof<E::ScalarField> {
-        let mut acc = Commitments::empty(st.sigmas.len());
+        let mut acc: Option<Commitments<E>> = None;
         let nonces: Vec<_> = shares
             .iter()
-            .map(|_| commit(gens, st, &mut acc, rng))
+            .map(|_| {
+                let (factors, nonces) = commit_share(gens, st, rng);
+                match acc.as_mut() {
+                    Some(acc) => acc.add(&factors).unwrap(),
+                    None => acc = Some(factors),
+                }
+                nonces
+            })
             .collect();
-        let ch = challenges(gens, st, &acc);
+        let ch = challenges(gens, st, &acc.unwrap());
         let mut proof = Proof {
             ch,
             zv: vec![],

@@ -30,7 +30,7 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup};
-use ark_ff::{PrimeField, Zero};
+use ark_ff::{PrimeField, UniformRand, Zero};
 use ark_serialize::CanonicalSerialize;
 use std::ops::Range;
 
@@ -38,9 +38,9 @@ use rand::{CryptoRng, RngCore};
 use rayon::prelude::*;
 
 use crate::primitives::counters::vmul;
-use crate::primitives::group::{random_scalars, Generators, Gt};
+use crate::primitives::group::{Generators, Gt};
 use crate::primitives::wire::{ark_get_own, ark_put, Wire};
-use crate::proofs::{dpk_entry_transcript, multiply_entries, CommitmentFactors};
+use crate::proofs::{dpk_entry_transcript, multiply_entries, same_entries, CommitmentFactors};
 use crate::storage::{Column, ColumnWriter, CHUNK};
 use crate::{Error, Result};
 
@@ -181,30 +181,55 @@ impl<F: PrimeField> Wire for NonceRow<F> {
     }
 }
 
-/// Running products T1, T2, T3 of every entry.
+/// One entry's T1, T2, T3: a mixer's factors, or their product.
+#[derive(Clone, Copy)]
+pub struct CommitRow<E: Pairing>(pub [Gt<E>; 3]);
+
+/// Read without the subgroup check, also from another mixer: the commitments enter only the
+/// challenge's hash (the verifier recomputes T1'..T3' from the responses and compares
+/// challenges), so a factor outside GT's subgroup makes the proof fail, as any wrong factor
+/// does; it cannot make a false statement pass. A check would cost three GT exponentiations per
+/// entry and mixer.
+impl<E: Pairing> Wire for CommitRow<E> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.iter().for_each(|t| ark_put(t, out));
+    }
+    fn get(inp: &mut &[u8]) -> Result<Self> {
+        Ok(CommitRow([
+            ark_get_own(inp)?,
+            ark_get_own(inp)?,
+            ark_get_own(inp)?,
+        ]))
+    }
+}
+
+/// T1, T2, T3 of every entry, in the run's store (a mixer's factors, or the running product of
+/// every mixer's): 3 GT elements per entry never all in memory.
 #[derive(Clone)]
 pub struct Commitments<E: Pairing> {
-    /// T1 of every entry.
-    pub t1: Vec<Gt<E>>,
-    /// T2 of every entry.
-    pub t2: Vec<Gt<E>>,
-    /// T3 of every entry.
-    pub t3: Vec<Gt<E>>,
+    /// One row per entry.
+    pub rows: Column<CommitRow<E>>,
 }
 
 impl<E: Pairing> CommitmentFactors for Commitments<E> {
-    fn empty(n: usize) -> Self {
-        Commitments {
-            t1: vec![Gt::<E>::zero(); n],
-            t2: vec![Gt::<E>::zero(); n],
-            t3: vec![Gt::<E>::zero(); n],
-        }
+    fn entries(&self) -> usize {
+        self.rows.len()
     }
 
-    fn add(&mut self, other: &Commitments<E>) {
-        multiply_entries(&mut self.t1, &other.t1);
-        multiply_entries(&mut self.t2, &other.t2);
-        multiply_entries(&mut self.t3, &other.t3);
+    /// The product is a new column, written a chunk at a time.
+    fn add(&mut self, other: &Commitments<E>) -> Result<()> {
+        same_entries("dpk_bbsplussig", self.rows.len(), other.rows.len())?;
+        let mut out = ColumnWriter::new("dpk_bbsplussig commitments")?;
+        let mut theirs = other.rows.chunks(CHUNK);
+        self.rows.try_for_each_chunk(CHUNK, |_, mut rows| {
+            let theirs = theirs.next_in_step()?;
+            for (a, b) in rows.iter_mut().zip(&theirs) {
+                multiply_entries(&mut a.0, &b.0);
+            }
+            out.extend(&rows)
+        })?;
+        self.rows = out.finish()?;
+        Ok(())
     }
 }
 
@@ -232,25 +257,11 @@ impl<E: Pairing> Proof<E> {
     }
 }
 
-/// Mixer k's commit round: six fresh nonces per entry and the three
-/// factors multiplied into the running products. `d` gives the generators' rows in order, a
-/// chunk at a time.
-pub fn commit<E: Pairing>(
-    gens: &Generators<E>,
-    d: impl IntoIterator<Item = Result<Vec<DerivedRow<E>>>>,
-    z1: &[Gt<E>],
-    acc: &mut Commitments<E>,
-    rng: &mut (impl RngCore + CryptoRng),
-) -> Result<Nonces<E::ScalarField>> {
-    let (factors, nonces) = commit_share(gens, d, z1, rng)?;
-    acc.add(&factors);
-    Ok(nonces)
-}
-
 /// Mixer k's commit round: fresh nonces and its factors of every entry's three commitments
 /// (what it publishes; the commitments are the products of every mixer's factors,
-/// [`Commitments::add`]). `d` gives the generators' rows in order, a chunk at a time (refused if
-/// they are not one per entry).
+/// [`Commitments::add`]), both written to its store a chunk at a time. `d` gives the
+/// generators' rows in order, a chunk at a time (refused if they are not one per entry). The
+/// six nonces of an entry are drawn together, entry after entry.
 pub fn commit_share<E: Pairing>(
     gens: &Generators<E>,
     d: impl IntoIterator<Item = Result<Vec<DerivedRow<E>>>>,
@@ -258,59 +269,47 @@ pub fn commit_share<E: Pairing>(
     rng: &mut (impl RngCore + CryptoRng),
 ) -> Result<(Commitments<E>, Nonces<E::ScalarField>)> {
     let n = z1.len();
-    let w: WitnessShares<E::ScalarField> = WitnessShares {
-        bs: random_scalars(rng, n),
-        bc: random_scalars(rng, n),
-        br: random_scalars(rng, n),
-        d0: random_scalars(rng, n),
-        d1: random_scalars(rng, n),
-        d2: random_scalars(rng, n),
-    };
-    let mut out = Commitments {
-        t1: Vec::with_capacity(n),
-        t2: Vec::with_capacity(n),
-        t3: Vec::with_capacity(n),
-    };
+    let mut factors = ColumnWriter::new("dpk_bbsplussig commitment factors")?;
+    let mut nonces = ColumnWriter::new("dpk_bbsplussig nonces")?;
     let mut start = 0;
     for rows in d {
         let rows = rows?;
         if start + rows.len() > n {
             break;
         }
-        let (t1, (t2, t3)): (Vec<_>, (Vec<_>, Vec<_>)) = rows
+        let w: Vec<NonceRow<E::ScalarField>> = (0..rows.len())
+            .map(|_| NonceRow(std::array::from_fn(|_| E::ScalarField::rand(rng))))
+            .collect();
+        let t: Vec<CommitRow<E>> = rows
             .par_iter()
+            .zip(&w)
             .enumerate()
-            .map(|(i, d)| {
-                let j = start + i;
+            .map(|(i, (d, w))| {
+                let [bs, bc, br, d0, d1, d2] = &w.0;
                 // genh1 = e(h1,f2)^{-1} and genh2 = e(g1,f2)^{-1}: negated exponents on the tables.
-                let h2d1 = gens.eg1f2.mul(&-w.d1[j]);
-                let t1 = vmul(d.geng1, &w.bc[j])
-                    + vmul(d.geng2, &w.bs[j])
-                    + gens.eh1f2.mul(&-w.br[j])
-                    + h2d1;
-                let t2 = gens.eg1f2.mul(&-w.bs[j]) + gens.ft.mul(&w.d0[j]);
-                let t3 = vmul(z1[j], &-w.bc[j]) + h2d1 + gens.ft.mul(&w.d2[j]);
+                let h2d1 = gens.eg1f2.mul(&-*d1);
+                let t1 = vmul(d.geng1, bc) + vmul(d.geng2, bs) + gens.eh1f2.mul(&-*br) + h2d1;
+                let t2 = gens.eg1f2.mul(&-*bs) + gens.ft.mul(d0);
+                let t3 = vmul(z1[start + i], &-*bc) + h2d1 + gens.ft.mul(d2);
                 crate::primitives::counters::tick(1);
-                (t1, (t2, t3))
+                CommitRow([t1, t2, t3])
             })
-            .unzip();
-        out.t1.extend(t1);
-        out.t2.extend(t2);
-        out.t3.extend(t3);
+            .collect();
+        factors.extend(&t)?;
+        nonces.extend(&w)?;
         start += rows.len();
     }
-    if start != n || out.t1.len() != n {
+    if start != n {
         return Err(Error::Input(
             "dpk_bbsplussig: the generators are not one row per entry".into(),
         ));
     }
-    let mut rows = ColumnWriter::new("dpk_bbsplussig nonces")?;
-    for j in 0..n {
-        rows.push(&NonceRow([
-            w.bs[j], w.bc[j], w.br[j], w.d0[j], w.d1[j], w.d2[j],
-        ]))?;
-    }
-    Ok((out, Nonces(rows.finish()?)))
+    Ok((
+        Commitments {
+            rows: factors.finish()?,
+        },
+        Nonces(nonces.finish()?),
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -335,17 +334,25 @@ fn challenge<E: Pairing>(
     t.challenge_scalar(b"ch")
 }
 
-/// The challenge round (every mixer computes all n challenges).
+/// The challenge round (every mixer computes all n challenges), the commitments read a chunk
+/// at a time.
 pub fn challenges<E: Pairing>(
     gens: &Generators<E>,
     st: &Statement<E>,
     z1: &[Gt<E>],
     acc: &Commitments<E>,
-) -> Vec<E::ScalarField> {
-    (0..z1.len())
-        .into_par_iter()
-        .map(|j| challenge(gens, st, j, &z1[j], &acc.t1[j], &acc.t2[j], &acc.t3[j]))
-        .collect()
+) -> Result<Vec<E::ScalarField>> {
+    same_entries("dpk_bbsplussig", z1.len(), acc.rows.len())?;
+    let mut out = Vec::with_capacity(z1.len());
+    acc.rows.try_for_each_chunk(CHUNK, |start, rows| {
+        out.par_extend(rows.par_iter().enumerate().map(|(i, t)| {
+            let j = start + i;
+            let [t1, t2, t3] = &t.0;
+            challenge(gens, st, j, &z1[j], t1, t2, t3)
+        }));
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// Mixer k's response round: `x̂ − ch·x_k` for each of the six witnesses, the nonces read a chunk
@@ -477,7 +484,7 @@ pub fn z1_shares<E: Pairing>(
 crate::wire_struct!(impl[F: ark_ff::PrimeField] WitnessShares<F> {
     ark bs, ark bc, ark br, ark d0, ark d1, ark d2
 });
-crate::wire_struct!(impl[E: Pairing] Commitments<E> { ark t1, ark t2, ark t3 });
+crate::wire_struct!(impl[E: Pairing] Commitments<E> { wire rows });
 
 /// Nonces are a mixer's secret; they travel only into its own journal (as a reference to their
 /// file in its store).
@@ -570,11 +577,19 @@ mod tests {
                 *acc += s;
             }
         }
-        let mut acc = Commitments::empty(n);
+        let mut acc: Option<Commitments<E>> = None;
         let nonces: Vec<_> = (0..m)
-            .map(|_| commit(&gens, [Ok(d.clone())], &z1, &mut acc, &mut rng).unwrap())
+            .map(|_| {
+                let (factors, nonces) =
+                    commit_share(&gens, [Ok(d.clone())], &z1, &mut rng).unwrap();
+                match acc.as_mut() {
+                    Some(acc) => acc.add(&factors).unwrap(),
+                    None => acc = Some(factors),
+                }
+                nonces
+            })
             .collect();
-        let ch = challenges(&gens, &st, &z1, &acc);
+        let ch = challenges(&gens, &st, &z1, &acc.unwrap()).unwrap();
         let z = (0..m)
             .map(|k| respond(&nonces[k], &w[k], &ch).unwrap())
             .collect();
@@ -659,4 +674,44 @@ mod tests {
     }
 
     crate::curve_tests!(completes_and_rejects_a_tampered_share);
+
+    /// The running product is entry by entry, over chunks; factors of other entries than the
+    /// product's, and commitments of other entries than z1's, are refused.
+    #[test]
+    fn commitments_multiply_entrywise_and_refuse_other_lengths() {
+        type E = ark_bn254::Bn254;
+        let mut rng = ChaCha20Rng::seed_from_u64(13);
+        let gens = Generators::<E>::new(&mut rng);
+        let n = CHUNK + 3;
+        let row = |j: u64| CommitRow::<E>([gens.ft.point() * ark_bn254::Fr::from(j); 3]);
+        let column = |rows: Vec<CommitRow<E>>| Commitments {
+            rows: Column::from_slice("test commitments", &rows).unwrap(),
+        };
+        let mut acc = column((0..n as u64).map(row).collect());
+        acc.add(&column((0..n as u64).map(|j| row(2 * j)).collect()))
+            .unwrap();
+        let mut got = Vec::new();
+        acc.rows
+            .try_for_each_chunk(CHUNK, |_, rows| {
+                got.extend(rows);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(got.len(), n);
+        assert!((0..n).all(|j| got[j].0 == row(3 * j as u64).0));
+        let short = column((0..n as u64 - 1).map(row).collect());
+        assert!(matches!(acc.add(&short), Err(Error::Input(_))));
+        let st_y = gens.f2.base();
+        let one = vec![ark_bn254::Fr::from(1u64); n];
+        let s = vec![gens.g1.base(); n];
+        let st = Statement {
+            y: &st_y,
+            msgs: &one,
+            s: &s,
+            c: &one,
+            r: &one,
+        };
+        let z1 = vec![gens.ft.point(); n - 1];
+        assert!(challenges(&gens, &st, &z1, &acc).is_err());
+    }
 }

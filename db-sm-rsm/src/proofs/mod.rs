@@ -15,12 +15,24 @@ pub mod plaintext;
 pub mod sigma;
 
 /// The commitments of a distributed proof of knowledge (DPK_BB, DPK_BBS+): each mixer makes a
-/// factor per entry, and the proof's commitment is their product.
+/// factor per entry, and the proof's commitment is their product (the first mixer's factor,
+/// the others multiplied in).
 pub trait CommitmentFactors {
-    /// The identity (no factor yet) for `n` entries.
-    fn empty(n: usize) -> Self;
-    /// Multiplies `other`'s factors in, entry by entry.
-    fn add(&mut self, other: &Self);
+    /// Number of entries.
+    fn entries(&self) -> usize;
+    /// Multiplies `other`'s factors in, entry by entry: refused if they cover other entries or
+    /// the store fails.
+    fn add(&mut self, other: &Self) -> crate::Result<()>;
+}
+
+/// Refuses factors that do not cover one entry each of `a`'s (in `what`).
+pub(crate) fn same_entries(what: &str, a: usize, b: usize) -> crate::Result<()> {
+    if a == b {
+        return Ok(());
+    }
+    Err(crate::Error::Input(format!(
+        "{what}: commitment factors of {b} entries multiplied into {a}"
+    )))
 }
 
 /// `acc_i ·= other_i` for every entry (arkworks writes the groups additively).

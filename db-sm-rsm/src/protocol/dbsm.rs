@@ -489,7 +489,7 @@ fn dpk_bbsig_nizkproofs<E: Pairing>(
             mixers,
             n,
             |mx| Ok(dpk_bb::commit_share(gens, st, &mut mx.rng)),
-            |acc| dpk_bb::challenges(gens, st, acc),
+            |acc| Ok(dpk_bb::challenges(gens, st, acc)),
             |mx, nonces, ch| {
                 // The mixer's last use of its shares of v, r and b: they leave its memory here.
                 let w = dpk_bb::WitnessShares {

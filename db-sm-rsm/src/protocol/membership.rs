@@ -17,11 +17,11 @@ use crate::proofs::CommitmentFactors;
 use crate::protocol::config::Config;
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, each_mixer_same, journaled, mixers_check_section, verifier_check_section,
+    each_mixer, journaled, mixers_check_section, try_each_mixer_same, verifier_check_section,
     verifier_turn, Checked,
 };
 use crate::transport::Ctx;
-use crate::Result;
+use crate::{Error, Result};
 
 /// The report labels of the steps a [`Scheme`] shares.
 pub(crate) struct Labels {
@@ -105,7 +105,7 @@ pub(crate) fn dpk_rounds<E, S, T, N, R>(
     mixers: &mut Mixers<E>,
     n: usize,
     mut commit: impl FnMut(&mut Mixer<E>) -> Result<(T, N)>,
-    challenges: impl Fn(&T) -> Vec<E::ScalarField>,
+    challenges: impl Fn(&T) -> Result<Vec<E::ScalarField>>,
     mut respond: impl FnMut(&mut Mixer<E>, &N, &[E::ScalarField]) -> R,
 ) -> Result<(Vec<E::ScalarField>, Vec<R>)>
 where
@@ -119,7 +119,18 @@ where
     // Every factor is multiplied into the running product as it comes, never all kept: first
     // this process's mixers' (each posted as soon as it is made), then the others'.
     let m = mixers.m();
-    let mut acc = T::empty(n);
+    let mut acc: Option<T> = None;
+    // A factor of other entries than the run's is refused (the first one too).
+    let multiply_in = |acc: &mut Option<T>, factor: T| -> Result<()> {
+        crate::proofs::same_entries(commit_label, n, factor.entries())?;
+        match acc {
+            Some(acc) => acc.add(&factor),
+            None => {
+                *acc = Some(factor);
+                Ok(())
+            }
+        }
+    };
     let mut nonces: Vec<Option<N>> = (0..m).map(|_| None).collect();
     for (k, nonce) in nonces.iter_mut().enumerate() {
         let Some(mx) = mixers.get_mut(k) else {
@@ -131,14 +142,15 @@ where
         })?;
         let tag = c.tag(Some(Party::Mixer(k)), commit_label);
         c.post(&tag, &factor)?;
-        acc.add(&factor);
+        multiply_in(&mut acc, factor)?;
         *nonce = Some(own);
     }
     for k in (0..m).filter(|k| mixers.get(*k).is_none()) {
         let factor: T = c.fetch(&c.tag(Some(Party::Mixer(k)), commit_label))?;
-        acc.add(&factor);
+        multiply_in(&mut acc, factor)?;
     }
-    let ch = each_mixer_same(c, mixers, challenge_label, || Ark(challenges(&acc)))?.0;
+    let acc = acc.ok_or_else(|| Error::Input(format!("{commit_label}: no mixer")))?;
+    let ch = try_each_mixer_same(c, mixers, challenge_label, || Ok(Ark(challenges(&acc)?)))?.0;
     let responses = each_mixer(c, mixers, response_label, |mx| {
         let nonces = nonces[mx.k].as_ref().expect("a hosted mixer's nonces");
         respond(mx, nonces, &ch)

@@ -251,21 +251,8 @@ where
 }
 
 /// Every mixer computes the same public value itself (identical results, as upstream), timed
-/// as its leaf `label`. A process without a mixer reads the last mixer's, which it posts.
-pub(crate) fn each_mixer_same<E, T>(
-    c: &mut Ctx,
-    mixers: &Mixers<E>,
-    label: &str,
-    f: impl Fn() -> T,
-) -> Result<T>
-where
-    E: Pairing,
-    T: Wire + Clone + Send + 'static,
-{
-    try_each_mixer_same(c, mixers, label, || Ok(f()))
-}
-
-/// [`each_mixer_same`] for a value whose computation can fail.
+/// as its leaf `label`; a failure (a store that cannot be read) ends the run. A process without
+/// a mixer reads the last mixer's, which it posts.
 pub(crate) fn try_each_mixer_same<E, T>(
     c: &mut Ctx,
     mixers: &Mixers<E>,
