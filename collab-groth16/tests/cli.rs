@@ -7,10 +7,10 @@ mod common;
 use serde_json::Value;
 
 use common::cli::{
-    circuit, collab, free_addr, introduce, run, run_args, saved_key, scratch, separate_party,
-    waiting_coordinator, Introduced, BENCH,
+    circuit, collab, free_addr, introduce_and_finish, run, run_args, saved_key, scratch,
+    separate_party, waiting_coordinator, Introduced, BENCH,
 };
-use measure::testing::{assert_refused, read_json, stderr};
+use measure::testing::{assert_refused, stderr};
 
 /// The bodies of the messages one party sends each other party in the online phase, as the
 /// protocol defines them (field elements 32 bytes, G1 64, G2 128, vectors with an 8-byte
@@ -195,7 +195,7 @@ fn parties_started_separately_join_a_waiting_coordinator() {
     circuit(&dir);
     let pk = saved_key(&dir);
     let (addr, json) = (free_addr(), dir.path("r.json"));
-    let mut coordinator = waiting_coordinator(&dir, &json, &pk, &addr, 3);
+    let coordinator = waiting_coordinator(&dir, &json, &pk, &addr, 3);
     assert!(
         coordinator.line.starts_with("coordinator "),
         "{}",
@@ -204,14 +204,7 @@ fn parties_started_separately_join_a_waiting_coordinator() {
     let mut parties: Vec<Introduced> = (0..3)
         .map(|id| separate_party(&dir, &pk, &addr, id, "127.0.0.1:0"))
         .collect();
-    introduce(&mut coordinator, &mut parties);
-    for p in &mut parties {
-        assert!(p.wait().0);
-    }
-    let (ok, table) = coordinator.wait();
-    assert!(ok && table.contains("PASSED"), "{table}");
-    let enveloped = read_json(&json);
-    assert_eq!(enveloped["passed"], true);
+    let enveloped = introduce_and_finish(coordinator, &mut parties, &json);
     let r = &enveloped["body"];
     assert_eq!(r["setup"]["source"], "file");
     assert_eq!(r["runs"][0]["per_party"].as_array().unwrap().len(), 3);

@@ -14,9 +14,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use common::cli::{
-    circuit, free_addr, introduce, saved_key, scratch, separate_party, waiting_coordinator,
+    circuit, free_addr, introduce_and_finish, saved_key, scratch, separate_party,
+    waiting_coordinator,
 };
-use measure::testing::read_json;
 
 /// What a stranger got: the bytes it read until its connection ended (raw strangers), or
 /// whether a frame reached it (the TLS stranger).
@@ -123,7 +123,7 @@ fn strangers_that_connect_first_get_nothing_and_the_proof_verifies() {
     circuit(&dir);
     let pk = saved_key(&dir);
     let (addr, mesh0, json) = (free_addr(), free_addr(), dir.path("r.json"));
-    let mut coordinator = waiting_coordinator(&dir, &json, &pk, &addr, 2);
+    let coordinator = waiting_coordinator(&dir, &json, &pk, &addr, 2);
     // Before any party exists, three strangers wait at the coordinator; the one in the clear
     // claims party 1 (the dealer sends party 1 its seed, which with party 0's shares is the
     // witness).
@@ -133,14 +133,7 @@ fn strangers_that_connect_first_get_nothing_and_the_proof_verifies() {
     // there too, before any other party; the one in the clear claims party 1 as a mesh peer.
     let at_party0 = strangers(&mesh0, 1u64.to_le_bytes().to_vec(), parties[0].cert());
     parties.push(separate_party(&dir, &pk, &addr, 1, "127.0.0.1:0"));
-    introduce(&mut coordinator, &mut parties);
-    for p in &mut parties {
-        assert!(p.wait().0);
-    }
-    let (ok, table) = coordinator.wait();
-    assert!(ok && table.contains("PASSED"), "{table}");
-    let enveloped = read_json(&json);
-    assert_eq!(enveloped["passed"], true);
+    let enveloped = introduce_and_finish(coordinator, &mut parties, &json);
     let run = &enveloped["body"]["runs"][0];
     assert_eq!(run["status"], "PASSED", "{run}");
     assert_nothing_given("coordinator", at_coordinator, &run["refused_connections"]);

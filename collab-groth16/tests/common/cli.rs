@@ -189,6 +189,24 @@ pub fn introduce(coordinator: &mut Introduced, parties: &mut [Introduced]) {
     }
 }
 
+/// [`introduce`], then every process to its end: each party and the coordinator must succeed,
+/// the coordinator's table say PASSED, and the report at `json` be a passed one (returned).
+pub fn introduce_and_finish(
+    mut coordinator: Introduced,
+    parties: &mut [Introduced],
+    json: &std::path::Path,
+) -> serde_json::Value {
+    introduce(&mut coordinator, parties);
+    for p in parties.iter_mut() {
+        assert!(p.wait().0);
+    }
+    let (ok, table) = coordinator.wait();
+    assert!(ok && table.contains("PASSED"), "{table}");
+    let enveloped = measure::testing::read_json(json);
+    assert_eq!(enveloped["passed"], true);
+    enveloped
+}
+
 /// A fresh Groth16 key for the directory's circuit, saved as `pk.bin`.
 pub fn saved_key(dir: &Scratch) -> std::path::PathBuf {
     use ark_serialize::Compress;
