@@ -261,10 +261,7 @@ mod tests {
             .iter()
             .map(|_| {
                 let (factors, nonces) = commit_share(gens, st, rng);
-                match acc.as_mut() {
-                    Some(acc) => acc.add(&factors).unwrap(),
-                    None => acc = Some(factors),
-                }
+                crate::proofs::multiply_into(&mut acc, factors).unwrap();
                 nonces
             })
             .collect();

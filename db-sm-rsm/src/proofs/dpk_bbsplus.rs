@@ -582,10 +582,7 @@ mod tests {
             .map(|_| {
                 let (factors, nonces) =
                     commit_share(&gens, [Ok(d.clone())], &z1, &mut rng).unwrap();
-                match acc.as_mut() {
-                    Some(acc) => acc.add(&factors).unwrap(),
-                    None => acc = Some(factors),
-                }
+                crate::proofs::multiply_into(&mut acc, factors).unwrap();
                 nonces
             })
             .collect();
@@ -690,13 +687,7 @@ mod tests {
         let mut acc = column((0..n as u64).map(row).collect());
         acc.add(&column((0..n as u64).map(|j| row(2 * j)).collect()))
             .unwrap();
-        let mut got = Vec::new();
-        acc.rows
-            .try_for_each_chunk(CHUNK, |_, rows| {
-                got.extend(rows);
-                Ok(())
-            })
-            .unwrap();
+        let got = acc.rows.load().unwrap();
         assert_eq!(got.len(), n);
         assert!((0..n).all(|j| got[j].0 == row(3 * j as u64).0));
         let short = column((0..n as u64 - 1).map(row).collect());

@@ -25,6 +25,20 @@ pub trait CommitmentFactors {
     fn add(&mut self, other: &Self) -> crate::Result<()>;
 }
 
+/// Multiplies a mixer's `factor` into the running product `acc` (the first factor starts it).
+pub(crate) fn multiply_into<T: CommitmentFactors>(
+    acc: &mut Option<T>,
+    factor: T,
+) -> crate::Result<()> {
+    match acc {
+        Some(acc) => acc.add(&factor),
+        None => {
+            *acc = Some(factor);
+            Ok(())
+        }
+    }
+}
+
 /// Refuses factors that do not cover one entry each of `a`'s (in `what`).
 pub(crate) fn same_entries(what: &str, a: usize, b: usize) -> crate::Result<()> {
     if a == b {

@@ -123,13 +123,7 @@ where
     // A factor of other entries than the run's is refused (the first one too).
     let multiply_in = |acc: &mut Option<T>, factor: T| -> Result<()> {
         crate::proofs::same_entries(commit_label, n, factor.entries())?;
-        match acc {
-            Some(acc) => acc.add(&factor),
-            None => {
-                *acc = Some(factor);
-                Ok(())
-            }
-        }
+        crate::proofs::multiply_into(acc, factor)
     };
     let mut nonces: Vec<Option<N>> = (0..m).map(|_| None).collect();
     for (k, nonce) in nonces.iter_mut().enumerate() {
