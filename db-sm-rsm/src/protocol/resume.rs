@@ -19,6 +19,7 @@ use crate::protocol::config::Config;
 use crate::storage::checkpoint::DRIVER;
 use crate::storage::{Checkpoint, Journal};
 use crate::transport::roster::party_names;
+use crate::transport::Resumed;
 use crate::Result;
 use measure::seed::Seed;
 
@@ -102,10 +103,11 @@ pub fn tell(resumed: &Value) {
         .map(|s| s.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     eprintln!(
-        "db-sm-rsm: the run resumed: {} of the earlier attempt's {} journal records read back \
-         (sections: {})",
+        "db-sm-rsm: the run resumed: {} of the earlier attempt's {} journal records read back, \
+         {} checked again (sections: {})",
         resumed["records_read_back"],
         resumed["records_of_earlier_attempt"],
+        resumed["records_rechecked"],
         sections.join(", ")
     );
 }
@@ -113,7 +115,7 @@ pub fn tell(resumed: &Value) {
 /// The report's `resumed` block: null unless a process read back records of an earlier
 /// attempt; else how many, out of how many found, the sections below `main` with steps read
 /// back (from `report`'s timers), and with `tls` each process's counts.
-pub fn resumed_json(report: &Report, processes: &[(String, u64, u64)], tls: bool) -> Value {
+pub fn resumed_json(report: &Report, processes: &[(String, Resumed)], tls: bool) -> Value {
     if processes.is_empty() {
         return Value::Null;
     }
@@ -133,16 +135,17 @@ pub fn resumed_json(report: &Report, processes: &[(String, u64, u64)], tls: bool
         }
     }
     let mut block = json!({
-        "records_read_back": processes.iter().map(|p| p.1).sum::<u64>(),
-        "records_of_earlier_attempt": processes.iter().map(|p| p.2).sum::<u64>(),
+        "records_read_back": processes.iter().map(|p| p.1.read_back).sum::<u64>(),
+        "records_rechecked": processes.iter().map(|p| p.1.rechecked).sum::<u64>(),
+        "records_of_earlier_attempt": processes.iter().map(|p| p.1.found).sum::<u64>(),
         "sections": sections,
     });
     if tls {
         block["processes"] = processes
             .iter()
-            .map(|(party, read, found)| {
-                json!({"party": party, "records_read_back": read,
-                       "records_of_earlier_attempt": found})
+            .map(|(party, r)| {
+                json!({"party": party, "records_read_back": r.read_back,
+                       "records_rechecked": r.rechecked, "records_of_earlier_attempt": r.found})
             })
             .collect();
     }

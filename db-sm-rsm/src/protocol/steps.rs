@@ -16,6 +16,15 @@
 //! and its party's random stream, so that reading back its value and setting the stream to
 //! where it was is the same as running it.
 //!
+//! A journal is not taken at its word where a status rests on it: the journal's chain has no
+//! key (whoever can write the checkpoint can write a chain), so a resumed run does every check
+//! again on the data it read back, as an auditor does on a board's record, and compares its
+//! verdict (and its stream's position) with the journaled one ([`journaled_check`]): a journal
+//! that does not bear itself out is refused ([`crate::Error::Checkpoint`]) and the run starts
+//! afresh. So are a combination whose failures a status counts and the permutation
+//! commitments' check. What a resumed run reads back is thus data and the parties' own secrets,
+//! which no status is taken from without a check.
+//!
 //! An auditor ([`crate::protocol::audit`]) hosts no party and reads every post from a board's
 //! record: where the parties check, it runs every check itself on the public data (every
 //! mixer's part, the verifier's proofs), compares what each party's verdict should have been with
@@ -31,6 +40,7 @@ use rayon::prelude::*;
 use crate::measurement::report::Party;
 use crate::primitives::wire::{encode, Wire};
 use crate::protocol::setup::{Mixer, Mixers, Verifier};
+use crate::storage::as_digests;
 use crate::transport::{AuditRow, Ctx};
 use crate::Result;
 
@@ -93,6 +103,42 @@ where
     let value = f(c, who)?;
     let pos = who.stream().map(|r| r.get_word_pos());
     c.journal_step(&key, &value, pos, first)?;
+    Ok(value)
+}
+
+/// [`journaled`] of a step a status rests on (a check's verdict, a combination whose failures a
+/// status counts): on a resumed run it is done again, on the data read back, from its party's
+/// stream where the steps before left it, and its value and the stream's position after it must
+/// be the journaled ones, else the journal is refused ([`crate::Error::Checkpoint`]). Its timers
+/// are this attempt's.
+pub(crate) fn journaled_check<P, T>(
+    c: &mut Ctx,
+    party: Option<Party>,
+    label: &str,
+    who: &mut P,
+    f: impl FnOnce(&mut Ctx, &mut P) -> Result<T>,
+) -> Result<T>
+where
+    P: Stream + ?Sized,
+    T: Wire,
+{
+    let key = c.step_key(party, label);
+    let earlier = c.recheck::<T>(&key)?;
+    let first = c.timer_count();
+    let value = f(c, who)?;
+    let pos = who.stream().map(|r| r.get_word_pos());
+    match earlier {
+        None => c.journal_step(&key, &value, pos, first)?,
+        Some((journaled, journaled_pos)) => {
+            let same = |x: &T| as_digests(|| encode(x));
+            if same(&journaled) != same(&value) || journaled_pos != pos {
+                return Err(crate::Error::Checkpoint(format!(
+                    "its step {key:?} does not check again: the journal says otherwise than the \
+                     data it holds"
+                )));
+            }
+        }
+    }
     Ok(value)
 }
 
@@ -176,6 +222,39 @@ pub(crate) fn try_each_mixer_private<E, T>(
     mixers: &mut Mixers<E>,
     label: &str,
     total: usize,
+    f: impl FnMut(&mut Mixer<E>) -> Result<T>,
+) -> Result<Vec<Option<T>>>
+where
+    E: Pairing,
+    T: Wire,
+{
+    each_mixer_journaled(c, mixers, label, total, false, f)
+}
+
+/// [`try_each_mixer_private`] of a step a status rests on (a check, the decryption of a mixer's
+/// own shares): a resumed run does it again and compares ([`journaled_check`]).
+pub(crate) fn try_each_mixer_checks_private<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    f: impl FnMut(&mut Mixer<E>) -> Result<T>,
+) -> Result<Vec<Option<T>>>
+where
+    E: Pairing,
+    T: Wire,
+{
+    each_mixer_journaled(c, mixers, label, total, true, f)
+}
+
+/// Every hosted mixer's step `label` ([`journaled`], or with `recheck` [`journaled_check`]);
+/// the others' places kept for their processes' figures.
+fn each_mixer_journaled<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    recheck: bool,
     mut f: impl FnMut(&mut Mixer<E>) -> Result<T>,
 ) -> Result<Vec<Option<T>>>
 where
@@ -184,10 +263,17 @@ where
 {
     (0..mixers.m())
         .map(|k| match mixers.get_mut(k) {
-            Some(mx) => journaled(c, Some(mx.party()), label, mx, |c, mx| {
-                c.time_entries(mx.party(), label, total, || f(mx))
-            })
-            .map(Some),
+            Some(mx) => {
+                let party = Some(mx.party());
+                let step = |c: &mut Ctx, mx: &mut Mixer<E>| {
+                    c.time_entries(mx.party(), label, total, || f(mx))
+                };
+                if recheck {
+                    journaled_check(c, party, label, mx, step).map(Some)
+                } else {
+                    journaled(c, party, label, mx, step).map(Some)
+                }
+            }
             None => {
                 c.remote(Party::Mixer(k), label);
                 Ok(None)
@@ -284,9 +370,14 @@ where
     for k in 0..m {
         if mixers.get(k).is_some() {
             let party = Party::Mixer(k);
-            got = Some(journaled(c, Some(party), label, &mut NoStream, |c, _| {
-                c.time(party, label, &f)
-            })?);
+            // Its result a status may count the failures of: done again on a resumed run.
+            got = Some(journaled_check(
+                c,
+                Some(party),
+                label,
+                &mut NoStream,
+                |c, _| c.time(party, label, &f),
+            )?);
         } else {
             c.remote(Party::Mixer(k), label);
         }
@@ -455,9 +546,9 @@ where
         });
         return audit_check(c, label, &all_mixers(m), |p| results[mixer_index(p)]);
     }
-    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, 0, |mx| {
+    let mine: Vec<(Party, bool)> = try_each_mixer_checks_private(c, mixers, label, 0, |mx| {
         let k = mx.k;
-        check(k, &mut mx.rng)
+        Ok(check(k, &mut mx.rng))
     })?
     .into_iter()
     .enumerate()
@@ -497,13 +588,13 @@ where
             (0..m).filter(|k| *k != j).all(|k| results[k])
         });
     }
-    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, m - 1, |mx| {
+    let mine: Vec<(Party, bool)> = try_each_mixer_checks_private(c, mixers, label, m - 1, |mx| {
         let j = mx.k;
-        (0..m).into_par_iter().filter(|k| *k != j).all(|k| {
+        Ok((0..m).into_par_iter().filter(|k| *k != j).all(|k| {
             let ok = check(k);
             crate::primitives::counters::tick(1);
             ok
-        })
+        }))
     })?
     .into_iter()
     .enumerate()
@@ -671,7 +762,7 @@ pub(crate) fn verifier_check_section(
             return audit_check(c, label, &[Party::Verifier], |_| ok);
         }
         let mine = if c.roles.verifier {
-            let ok = journaled(c, Some(Party::Verifier), label, &mut NoStream, |c, _| {
+            let ok = journaled_check(c, Some(Party::Verifier), label, &mut NoStream, |c, _| {
                 Ok(c.time_entries(Party::Verifier, label, total, check))
             })?;
             vec![(Party::Verifier, ok)]

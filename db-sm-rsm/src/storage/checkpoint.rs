@@ -103,8 +103,15 @@ impl Checkpoint {
     /// process starts afresh. Returns true iff the run resumes.
     pub fn vet(&self, parties: &[String], say: &mut dyn FnMut(&str)) -> Result<bool> {
         let mut found = Vec::new();
-        let mut refusal = None;
-        for party in parties {
+        // Whatever it holds, a checkpoint others could have written is not resumed from, nor one
+        // a process of an earlier attempt found untrue.
+        let mut refusal = untrusted_tree(&self.dir).or_else(|| self.refused());
+        let vetted = if refusal.is_none() {
+            parties
+        } else {
+            &parties[..0]
+        };
+        for party in vetted {
             let path = self.journal_path(party);
             match super::journal::inspect(&path, &self.identity(party, None)) {
                 Earlier::None => {}
@@ -128,14 +135,7 @@ impl Checkpoint {
             "the checkpoint {} is not used: {why}; the run starts afresh",
             self.dir.display()
         ));
-        match std::fs::remove_dir_all(&self.dir) {
-            Ok(()) => Ok(false),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(Error::Storage(format!(
-                "the checkpoint {} cannot be emptied: {e}",
-                self.dir.display()
-            ))),
-        }
+        self.empty().map(|()| false)
     }
 
     /// `party`'s journal, after [`Checkpoint::vet`]: an earlier attempt's to resume from, or a
@@ -154,6 +154,47 @@ impl Checkpoint {
         super::init(&self.store_dir(party), true)?;
         Journal::open(&path, identity, &mut |_| {})
     }
+}
+
+impl Checkpoint {
+    /// Why a process of an earlier attempt refused this checkpoint, if one did
+    /// ([`Journal::refuse`]).
+    pub fn refused(&self) -> Option<String> {
+        let why = std::fs::read_to_string(self.dir.join(super::journal::REFUSED)).ok()?;
+        Some(why.trim().to_string())
+    }
+
+    /// Empties the checkpoint (an earlier attempt's, refused), so that the run starts afresh.
+    pub fn empty(&self) -> Result<()> {
+        match std::fs::remove_dir_all(&self.dir) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::Storage(format!(
+                "the checkpoint {} cannot be emptied: {e}",
+                self.dir.display()
+            ))),
+        }
+    }
+}
+
+/// Why the checkpoint directory `dir` cannot be trusted, if it cannot: it, an entry of it or an
+/// entry of one of its subdirectories (the party processes' stores) belongs to another user or
+/// is writable by others ([`super::untrusted`]).
+fn untrusted_tree(dir: &Path) -> Option<String> {
+    if !dir.exists() {
+        return None;
+    }
+    let mut look = vec![(dir.to_path_buf(), 0)];
+    while let Some((path, depth)) = look.pop() {
+        if let Some(why) = super::untrusted(&path, false) {
+            return Some(why);
+        }
+        if depth < 2 && path.is_dir() {
+            let entries = std::fs::read_dir(&path).ok()?;
+            look.extend(entries.flatten().map(|e| (e.path(), depth + 1)));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -42,6 +42,8 @@ const HEADER: u8 = 0;
 pub const STEP: u8 = 1;
 /// A finished section.
 pub const SECTION: u8 = 2;
+/// The file beside the journals that marks a checkpoint refused ([`Journal::refuse`]).
+pub const REFUSED: &str = "refused";
 /// The attempt stopped at the start of a section and waited to be killed (`--hold-at`, a test
 /// option): the key is the section's name, so that a later attempt can say it held.
 const HOLD: u8 = 3;
@@ -78,6 +80,8 @@ pub struct Journal {
     earlier: HashMap<(u8, String), Vec<u8>>,
     /// Records of an earlier attempt read back so far.
     resumed: usize,
+    /// Records of an earlier attempt done again and compared instead ([`Journal::recheck`]).
+    rechecked: usize,
     /// The section where an earlier attempt held (`--hold-at`).
     held: Option<String>,
     identity: Identity,
@@ -160,10 +164,30 @@ fn read_records(path: &Path) -> io::Result<ReadBack> {
     Ok((records, chain, at as u64, None))
 }
 
+/// Every record of the journal at `path` as written, the header first: (kind, key, body), its
+/// chain checked, a record cut short left out. For tools and tests that look inside a
+/// checkpoint; a run opens its journal with [`Journal::open`].
+pub fn read_all(path: &Path) -> Result<Vec<(u8, String, Vec<u8>)>> {
+    let (records, _, _, damage) = read_records(path).map_err(|e| io_err(path, e))?;
+    if let Some(why) = damage {
+        return Err(Error::Storage(format!(
+            "the journal {}: {why}",
+            path.display()
+        )));
+    }
+    Ok(records
+        .into_iter()
+        .map(|r| (r.kind, r.key, r.body))
+        .collect())
+}
+
 /// What the journal at `path` holds for a run of `identity`.
 pub(crate) fn inspect(path: &Path, identity: &Identity) -> Earlier {
     if !path.exists() {
         return Earlier::None;
+    }
+    if let Some(why) = super::untrusted(path, false) {
+        return Earlier::Refused(why);
     }
     let (records, chain, end, damage) = match read_records(path) {
         Ok(r) => r,
@@ -181,6 +205,12 @@ pub(crate) fn inspect(path: &Path, identity: &Identity) -> Earlier {
     let Some(theirs) = header else {
         return Earlier::Refused(format!("it is not a {FORMAT} file"));
     };
+    // A secret others could read is no longer the run's alone: its run is not continued.
+    if theirs.secret_seed.is_some() {
+        if let Some(why) = super::untrusted(path, true) {
+            return Earlier::Refused(why);
+        }
+    }
     if theirs.commit != identity.commit {
         return Earlier::Refused(format!("it was made by commit {}", theirs.commit));
     }
@@ -228,6 +258,7 @@ impl Journal {
                     chain,
                     earlier,
                     resumed: 0,
+                    rechecked: 0,
                     held,
                     identity: Identity {
                         secret_seed: first.secret_seed,
@@ -249,13 +280,14 @@ impl Journal {
 
     /// A new journal at `path` (an existing file is replaced) with its header.
     pub fn create(path: &Path, identity: Identity) -> Result<Journal> {
-        let file = File::create(path).map_err(|e| io_err(path, e))?;
+        let file = super::private_file(path).map_err(|e| io_err(path, e))?;
         let mut j = Journal {
             path: path.to_path_buf(),
             file,
             chain: [0; 32],
             earlier: HashMap::new(),
             resumed: 0,
+            rechecked: 0,
             held: None,
             identity,
         };
@@ -293,7 +325,32 @@ impl Journal {
 
     /// How many records (steps and sections) an earlier attempt left.
     pub fn earlier_count(&self) -> usize {
-        self.earlier.len() + self.resumed
+        self.earlier.len() + self.resumed + self.rechecked
+    }
+
+    /// How many of the earlier attempt's records were done again and compared rather than
+    /// read back.
+    pub fn rechecked(&self) -> usize {
+        self.rechecked
+    }
+
+    /// The body an earlier attempt journaled for the step `key`, taken to be compared with the
+    /// step done again (not read back): the steps a status rests on.
+    pub fn recheck(&mut self, key: &str) -> Option<Vec<u8>> {
+        let body = self.earlier.remove(&(STEP, key.to_string()))?;
+        self.rechecked += 1;
+        Some(body)
+    }
+
+    /// Marks the whole checkpoint refused, saying why in the file [`REFUSED`] beside the journal:
+    /// a process that found its journal untrue ([`crate::Error::Checkpoint`]) tells the driver,
+    /// which then starts the run afresh.
+    pub fn refuse(&self, why: &str) -> Result<()> {
+        let path = self.path.with_file_name(REFUSED);
+        let mut f = super::private_file(&path).map_err(|e| io_err(&path, e))?;
+        f.write_all(why.as_bytes())
+            .and_then(|()| f.sync_all())
+            .map_err(|e| io_err(&path, e))
     }
 
     /// How many of the earlier attempt's records have been read back.

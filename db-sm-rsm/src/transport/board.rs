@@ -12,13 +12,17 @@
 //! of leaving the others waiting or being blamed for it. When the board itself disappears, every
 //! party's link breaks and its fetches fail with "bulletin board".
 //!
-//! **Who connects.** Only the roster's certificates complete a handshake. Each connection's
-//! handshake runs on a thread of its own within a time limit, so a connection that never speaks,
-//! speaks garbage, or comes and goes (a port scan) costs the board one short-lived thread and
-//! holds up nobody; at most [`MAX_HANDSHAKES`] wait at once, later ones are closed unanswered. A
-//! roster member connects once; a second connection with its certificate is closed. A member
-//! that joins after posts were made gets them from the record file, so the board keeps no post
-//! once it has been passed on.
+//! **Who connects.** A connection is first admitted ([`super::admission`]): the party signs a
+//! fresh nonce of the board's with the key of its roster certificate, before any TLS. Only an
+//! admitted member gets a thread for its TLS handshake (at most
+//! [`super::admission::MEMBER_HANDSHAKES`] at once per member), within a time limit, where only
+//! the roster's certificates complete it. A connection that never speaks, speaks garbage, comes
+//! and goes (a port scan) or floods the port costs the board a socket in a bounded list, no
+//! thread, and never the place of a member: at most [`super::admission::PER_ADDRESS`] such
+//! connections of one address wait at once, a newer one closing the oldest. A roster member
+//! connects once; a second connection with its certificate is closed. A member that joins after
+//! posts were made gets them from the record file, so the board keeps no post once it has been
+//! passed on.
 //!
 //! **Deadlines.** A party's fetch waits at most its deadline, then fails naming the party that
 //! owns the tag it waited for. The board's sends to a party that takes no data for that long
@@ -48,7 +52,6 @@
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::net::TcpListener;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -56,6 +59,7 @@ use std::time::{Duration, Instant};
 use tls_link::{Identity, Link};
 
 use crate::primitives::wire::Wire;
+use crate::transport::admission::{self, Admissions};
 use crate::transport::record;
 use crate::transport::roster::{self, Roster, DRIVER};
 
@@ -66,9 +70,6 @@ const GONE: u8 = 4;
 
 /// The name the board goes by in failures.
 pub const BOARD: &str = "bulletin board";
-
-/// Connections whose handshake may be under way at once; more are closed unanswered.
-pub const MAX_HANDSHAKES: usize = 64;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -247,42 +248,46 @@ pub fn serve(
         first_notice: None,
     }));
     let done: Arc<Done> = Arc::new((Mutex::new(false), Condvar::new()));
-    let handshaking = Arc::new(AtomicUsize::new(0));
-    let mut refused = 0usize;
+    let shaking: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+    let mut admissions = Admissions::new(limits.handshake);
+    let roster = lock(&state).roster.clone();
     loop {
         if lock(&state).ending.is_some() {
             break;
         }
-        match listener.accept() {
-            Ok((socket, _)) => {
-                if handshaking.load(Ordering::SeqCst) >= MAX_HANDSHAKES {
-                    refused += 1;
-                    continue;
-                }
-                handshaking.fetch_add(1, Ordering::SeqCst);
-                let (state, done, handshaking) = (state.clone(), done.clone(), handshaking.clone());
-                let config = config.clone();
-                std::thread::spawn(move || {
-                    let link = Link::accept_socket(socket, config, limits.handshake);
-                    handshaking.fetch_sub(1, Ordering::SeqCst);
-                    if let Ok(link) = link {
-                        join(&state, &done, link, limits);
-                    }
-                });
-            }
+        let accepted = listener.accept();
+        match accepted {
+            Ok((socket, peer)) => admissions.accept(socket, peer.ip()),
             Err(_) => {
                 // Nothing to accept (or a connection reset before it was accepted): wait a
-                // little, or less if a party's thread ends the board meanwhile.
+                // little (less while connections wait for their admission), or less if a
+                // party's thread ends the board meanwhile.
+                let pause = if admissions.is_empty() { 10 } else { 1 };
                 let (flag, cv) = &*done;
                 let g = lock(flag);
                 if !*g {
-                    let _ = cv.wait_timeout(g, Duration::from_millis(10));
+                    let _ = cv.wait_timeout(g, Duration::from_millis(pause));
                 }
             }
         }
+        // After every connection accepted, so that a flood never pushes out an answer that came.
+        for (socket, name) in admissions.sweep(&roster) {
+            let handshake = Handshake {
+                state: state.clone(),
+                done: done.clone(),
+                shaking: shaking.clone(),
+                config: config.clone(),
+                limits,
+            };
+            handshake.start(socket, name);
+        }
     }
-    if refused > 0 {
-        eprintln!("db-sm-rsm bulletin board: {refused} connections closed unanswered (too many handshakes at once)");
+    if admissions.turned_away > 0 {
+        eprintln!(
+            "db-sm-rsm bulletin board: {} connections turned away before their admission (no \
+             answer in time, a wrong one, or pushed out by newer ones of their address)",
+            admissions.turned_away
+        );
     }
     // Give the writers a moment to deliver what is queued (a goodbye, a gone notice).
     std::thread::sleep(Duration::from_millis(50));
@@ -299,9 +304,49 @@ pub fn serve(
     record.close(&reason)
 }
 
-/// A handshake completed: the member presenting the certificate joins (once), gets every post
-/// made so far from the record, then every later one, and is served until it leaves.
-fn join(state: &Arc<Mutex<BoardState>>, done: &Arc<Done>, link: Link, limits: Limits) {
+/// What an admitted member's TLS handshake needs: the board, the server's configuration, and
+/// each member's handshakes under way.
+struct Handshake {
+    state: Arc<Mutex<BoardState>>,
+    done: Arc<Done>,
+    shaking: Arc<Mutex<HashMap<String, usize>>>,
+    config: Arc<tls_link::ServerConfig>,
+    limits: Limits,
+}
+
+impl Handshake {
+    /// The TLS handshake of member `name`, admitted on `socket`, on a thread of its own; the
+    /// member joins when it completes. A member with [`admission::MEMBER_HANDSHAKES`] under way
+    /// already is closed (it only ever needs one).
+    fn start(self, socket: std::net::TcpStream, name: String) {
+        {
+            let mut shaking = lock(&self.shaking);
+            let under_way = shaking.entry(name.clone()).or_default();
+            if *under_way >= admission::MEMBER_HANDSHAKES {
+                return;
+            }
+            *under_way += 1;
+        }
+        std::thread::spawn(move || {
+            let link = Link::accept_socket(socket, self.config, self.limits.handshake);
+            *lock(&self.shaking).entry(name.clone()).or_default() -= 1;
+            if let Ok(link) = link {
+                join(&self.state, &self.done, link, &name, self.limits);
+            }
+        });
+    }
+}
+
+/// A handshake completed: the member presenting the certificate (the one it was admitted as)
+/// joins (once), gets every post made so far from the record, then every later one, and is
+/// served until it leaves.
+fn join(
+    state: &Arc<Mutex<BoardState>>,
+    done: &Arc<Done>,
+    link: Link,
+    admitted: &str,
+    limits: Limits,
+) {
     let Some(cert) = link.peer_cert() else {
         return;
     };
@@ -311,6 +356,9 @@ fn join(state: &Arc<Mutex<BoardState>>, done: &Arc<Done>, link: Link, limits: Li
         let Some(name) = st.roster.name_of(&cert).map(str::to_string) else {
             return;
         };
+        if name != admitted {
+            return;
+        }
         if st.ending.is_some() {
             return;
         }
@@ -492,7 +540,11 @@ impl BoardClient {
         deadline: Duration,
     ) -> io::Result<BoardClient> {
         let config = tls_link::client_config(id, vec![board_cert])?;
-        let link = connect_patiently(deadline, || Link::connect(addr, config.clone()))?;
+        let link = connect_patiently(deadline, || {
+            let socket = tls_link::connect_tcp(addr)?;
+            admission::present(&socket, name, id, tls_link::HANDSHAKE_PATIENCE)?;
+            Link::connect_on(socket, config.clone())
+        })?;
         link.set_write_timeout(Some(deadline))?;
         let link = Arc::new(link);
         let inbox = Arc::new((
@@ -734,6 +786,7 @@ fn receive(link: &Link, inbox: &(Mutex<Inbox>, Condvar)) {
 mod tests {
     use super::*;
     use std::net::TcpStream;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     type Server = std::thread::JoinHandle<io::Result<std::path::PathBuf>>;
 
@@ -979,6 +1032,55 @@ mod tests {
         assert!(start.elapsed() < Duration::from_secs(5));
         let f = c[1].fetch("main/input preparation").unwrap_err();
         assert_eq!(f.party, "driver", "{f}");
+        finish(&c, b);
+    }
+
+    /// Connections that never speak, as many as the board once let wait for a handshake (64),
+    /// renewed as soon as the board closes one, from the members' own address: the members
+    /// still get in, and the run's posts go through.
+    #[test]
+    fn a_flood_of_silent_connections_does_not_keep_the_members_out() {
+        use std::sync::atomic::AtomicBool;
+        let b = board("flood", tls_link::HANDSHAKE_PATIENCE);
+        let (stop, addr) = (Arc::new(AtomicBool::new(false)), b.addr);
+        let flooding = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut held: Vec<TcpStream> = Vec::new();
+                let mut opened = 0usize;
+                while !stop.load(Ordering::SeqCst) {
+                    // Any connection the board closed is opened again.
+                    held.retain(|s| {
+                        let mut b = [0u8; 64];
+                        s.set_nonblocking(true).is_ok()
+                            && match std::io::Read::read(&mut &*s, &mut b) {
+                                Ok(0) => false,
+                                Ok(_) => true,
+                                Err(e) => e.kind() == io::ErrorKind::WouldBlock,
+                            }
+                    });
+                    while held.len() < 64 {
+                        match TcpStream::connect(addr) {
+                            Ok(s) => held.push(s),
+                            Err(_) => break,
+                        }
+                        opened += 1;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                opened
+            })
+        };
+        // The flood is under way before the members come.
+        std::thread::sleep(Duration::from_millis(500));
+        let c = b.clients(Duration::from_secs(60));
+        c[1].post("f/mixer 0", b"through the flood").unwrap();
+        assert_eq!(c[2].fetch("f/mixer 0").unwrap().0, b"through the flood");
+        c[0].post("g", b"and back").unwrap();
+        assert_eq!(c[1].fetch("g").unwrap().0, b"and back");
+        stop.store(true, Ordering::SeqCst);
+        let opened = flooding.join().unwrap();
+        assert!(opened >= 64, "{opened} connections");
         finish(&c, b);
     }
 

@@ -86,6 +86,8 @@ pub struct Processes {
     members: Arc<Mutex<Vec<Member>>>,
     board: Arc<BoardClient>,
     over: Arc<AtomicBool>,
+    /// The roster: every party's name and certificate (hexadecimal), as the board was told.
+    certs: Vec<(String, String)>,
 }
 
 /// Reads a child's one line of introduction, `<word> <fields...>`, within [`INTRODUCTION`] (the
@@ -252,11 +254,12 @@ impl Processes {
     ) -> io::Result<Processes> {
         let mut members = Vec::new();
         match Self::connect_all(&mut members, names, &args_of, net, board) {
-            Ok(board) => {
+            Ok((board, certs)) => {
                 let processes = Processes {
                     members: Arc::new(Mutex::new(members)),
                     board: Arc::new(board),
                     over: Arc::new(AtomicBool::new(false)),
+                    certs,
                 };
                 processes.watch();
                 Ok(processes)
@@ -278,7 +281,7 @@ impl Processes {
         args_of: &dyn Fn(&str) -> Vec<String>,
         net: &Network,
         settings: &BoardSettings,
-    ) -> io::Result<BoardClient> {
+    ) -> io::Result<(BoardClient, Vec<(String, String)>)> {
         if net.parties() != slots(names.len()) {
             return Err(bad(format!(
                 "a network of {} slots for {} parties, the board and the driver",
@@ -293,9 +296,16 @@ impl Processes {
         introduce(members, &certs, &board, &settings.parameters)?;
         let Board { addr, cert } = board;
         let deadline = settings.deadline;
-        net.run_in(names.len() + 1, move || {
+        let link = net.run_in(names.len() + 1, move || {
             BoardClient::connect(DRIVER, &id, addr, cert, deadline)
-        })?
+        })??;
+        Ok((link, certs))
+    }
+
+    /// The certificate party `name` is on the roster with.
+    pub fn certificate(&self, name: &str) -> Option<tls_link::Certificate<'static>> {
+        let (_, hex) = self.certs.iter().find(|(n, _)| n == name)?;
+        cert_from_hex(hex)
     }
 
     /// The driver's link to the board.
@@ -515,6 +525,8 @@ fn announce<T: Wire>(
 pub struct Joined {
     /// The link to the board.
     pub board: Arc<BoardClient>,
+    /// The identity this party is on the roster with, which signs its records.
+    pub identity: Identity,
     from_driver: Receiver<Vec<u8>>,
 }
 
@@ -552,6 +564,7 @@ pub fn join(name: &str, deadline: Duration) -> io::Result<Joined> {
     let board = Arc::new(BoardClient::connect(name, &id, addr, cert, deadline)?);
     Ok(Joined {
         board,
+        identity: id,
         from_driver: rx,
     })
 }
