@@ -161,6 +161,13 @@ def measure_runtime(wildcards, attempt):
     return first * attempt
 
 
+def cluster_of(wildcards):
+    """What a measuring job asks of SLURM beyond one node (its descriptor's `cluster` hook: nodes,
+    tasks, mpi), or nothing."""
+    hook = descriptors.get(wildcards.experiment).hook("cluster")
+    return hook(run_of(wildcards.experiment, wildcards.run)) if hook else {}
+
+
 def run_dirs(name):
     return [f"{RESULTS}/raw/{run.dir}" for run in PLANNED.get(name, [])]
 
@@ -208,9 +215,19 @@ def measure_command(wildcards, input):
     stdout = f"{run_dir}/{exp.stdout}" if exp.stdout else f"{run_dir}/stdout.log"
     log = f"{run_dir}/stderr.log"
     name = exp.programs[0].name if exp.programs else exp.name
+    # A run that stopped half way (a process or a node lost) keeps its checkpoint for the next
+    # attempt: its report is no result, and the job fails, so that the profile's retries (or the
+    # same command again) resume it.
+    resumable = exp.hook("checkpoint")
+    stopped = (
+        f" test ! -e {shlex.quote(resumable(job))} || {{ echo \"{name} stopped half way; its"
+        f" checkpoint {resumable(job)} is kept for the next attempt\" >&2; exit $rc; }};"
+        if resumable
+        else ""
+    )
     return (
         f"{shlex.join(argv)} > {shlex.quote(stdout)} 2> >(tee {shlex.quote(log)} >&2)"
-        f" || {{ rc=$?; echo \"{name} exited with status $rc; see {log}\" >&2;"
+        f" || {{ rc=$?; echo \"{name} exited with status $rc; see {log}\" >&2;{stopped}"
         f" test -s {shlex.quote(job.out)} || exit $rc; }}"
     )
 

@@ -16,6 +16,10 @@ this one, `analysis.experiments.<name with _ for ->`); its names are the descrip
     memory_modelled(run)  whether its memory model describes the run (runs the memory fit uses)
     reads(run), READS_FROM   files of another experiment's runs it reads
     STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
+    checkpoint(job)  the directory a run that stopped half way keeps to resume from (the
+                 measuring job then fails, so that a retry resumes it)
+    cluster(run) what a run asks of SLURM beyond one node: nodes, tasks, mpi (the job's
+                 command starts its own job steps)
 
 Beside it in the folder: `parser.py` (its report as rows of the tidy table), `section.py` (its
 PDF pages), `synthetic.py` (a synthetic report for the tests) and `costs.yaml` (its cost model).

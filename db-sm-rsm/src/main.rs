@@ -28,6 +28,7 @@ use db_sm_rsm::protocol::setup::Dealing;
 use db_sm_rsm::protocol::sizes;
 use db_sm_rsm::protocol::tamper::Tamper;
 use db_sm_rsm::storage::{Checkpoint, Journal};
+use db_sm_rsm::transport::placement::{Launch, Placement};
 use db_sm_rsm::transport::{Ctx, Posted};
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
@@ -178,6 +179,9 @@ struct Cli {
     /// (no resume).
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
+    /// With --transport tls, where the parties start: here, or on a SLURM job's nodes by srun.
+    #[arg(long, value_enum, default_value_t = Launch::Local)]
+    launch: Launch,
 }
 
 /// A positive number of seconds, at most a week.
@@ -574,9 +578,9 @@ fn verify_board_main(args: Vec<String>) -> ExitCode {
 }
 
 /// The command line checked before any work: the run's configuration and faults, every option
-/// that needs `--transport tls` or an emulated network, the network's rights, the thread pool
-/// and the calibration. A refusal is one line.
-fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>), String> {
+/// that needs `--transport tls` or an emulated network, the network's rights, where the parties
+/// start, the thread pool and the calibration. A refusal is one line.
+fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>, Placement), String> {
     let key_cache = cli
         .key_cache
         .clone()
@@ -618,6 +622,8 @@ fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>), String> {
         netem::check(&cli.network, &netem::Tools::discover())
             .map_err(|e| format!("error: --network: {e}"))?;
     }
+    let tls = (cli.transport == Transport::Tls, cli.network.is_emulated());
+    let placement = Placement::of(cli.launch, tls, cfg.m, cli.run.threads)?;
     thread_pool(cli.run.threads)?;
     let calibration = cli
         .calibration
@@ -628,7 +634,7 @@ fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>), String> {
             .map_err(|e| format!("error: {e}"))?;
         cost::set_calibration(c);
     }
-    Ok((cfg, faults, calibration))
+    Ok((cfg, faults, calibration, placement))
 }
 
 /// The deadline of every wait of a `tls` run, and why: `--timeout`, or derived from the run's
@@ -703,7 +709,7 @@ fn main() -> ExitCode {
         _ => {}
     }
     let cli = Cli::parse();
-    let (mut cfg, faults, calibration) = match checked(&cli) {
+    let (mut cfg, faults, calibration, placement) = match checked(&cli) {
         Ok(x) => x,
         Err(e) => return measure::cli::refuse(TOOL, e),
     };
@@ -747,6 +753,7 @@ fn main() -> ExitCode {
         record,
         temporary_record,
         checkpoint,
+        placement,
     };
     let finished = std::cell::Cell::new(false);
     let work = || {

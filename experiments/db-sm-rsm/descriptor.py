@@ -13,15 +13,17 @@ from analysis.experiments import Job, Program, run_seed
 from analysis.plan import networks
 from analysis.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
-# The transport and the network are left out of a run's id at their defaults (local, none):
-# `n1000-m4-bn254-fast-s128-t1` is in one process, `...-t1-tls` over TLS on the loopback,
-# `...-t1-tls-wan` over TLS on the emulated wan.
+# The transport, the network and the placement are left out of a run's id at their defaults
+# (local, none, local): `n1000-m4-bn254-fast-s128-t1` is in one process, `...-t1-tls` over TLS on
+# the loopback, `...-t1-tls-wan` over TLS on the emulated wan, `...-t1-tls-nodes` over TLS with
+# each mix-server on a SLURM node of its own.
 SCHEME = RunScheme("db-sm-rsm", (
     Part("n", "n", INT, True), Part("m", "m", INT, True),
     Part("curve", "", "bn254|bls12-381"), Part("mode", "", "fast|paper"),
     Part("security", "s", "128|paper"), Part("threads", "t", INT, True),
     Part("transport", "", "local|tls", default="local"),
     Part("network", "", "none|lan|region|wan", default=networks.LOOPBACK),
+    Part("placement", "", "local|nodes", default="local"),
 ))  # fmt: skip
 
 
@@ -40,7 +42,8 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
     points |= {(int(cfg["entries"]), int(m)) for m in cfg["sweep_mixers"]}
     grid = [
         {"n": n, "m": m, "curve": curve, "mode": mode, "security": str(sec), "threads": t,
-         "transport": transport, "network": net}
+         "transport": transport, "network": net,
+         "placement": cfg["dbsm_placement"] if transport == "tls" else "local"}
         for n, m in sorted(points)
         for curve in cfg["curve"]
         for mode in cfg["mode"]
@@ -64,6 +67,8 @@ def command(run: Run, job: Job) -> list[str]:
         # The board's record of every post, beside the report: `db-sm-rsm verify-board` re-checks
         # the whole run from it alone.
         argv += ["--board-record", f"{job.dir}/board.log"]
+    if p.get("placement", "local") == "nodes":
+        argv += ["--launch", "srun"]
     return argv + (["--seed", job.seed] if job.seed else [])
 
 
@@ -82,7 +87,32 @@ def check(cfg: Mapping[str, Any]) -> list[str]:
         )
     if "tls" in cfg["dbsm_transport"]:
         problems += networks.problems(cfg, "db-sm-rsm --transport tls")
+    if cfg["dbsm_placement"] == "nodes":
+        if "tls" not in cfg["dbsm_transport"]:
+            problems.append("config key 'dbsm_placement': nodes places the processes of tls runs; "
+                            "add tls to 'dbsm_transport'")
+        emulated = [net for net in networks.profiles(cfg) if net != networks.LOOPBACK]
+        if emulated:
+            problems.append(f"config key 'dbsm_placement': nodes runs the parties over the nodes' own "
+                            f"network, not an emulated one ({', '.join(emulated)}): networks: [none]")
     return problems
+
+
+def checkpoint(job: Job) -> str:
+    """The checkpoint a run keeps while it has not ended (`--checkpoint`'s default beside the
+    report): left after a non-zero exit, the run stopped half way and resumes from it."""
+    return str(Path(job.out).with_suffix(".checkpoint"))
+
+
+def cluster(run: Run) -> dict[str, int | str]:
+    """What a run asks of SLURM beyond one node: placed on nodes, one job of m + 1 nodes, one task
+    each (the board, the driver and the verifier on the first, each mix-server on its own); its
+    command runs in the job's batch step (`mpi`: the SLURM plugin then starts no step of its own),
+    and the program starts each party with srun."""
+    if run.params.get("placement", "local") != "nodes":
+        return {}
+    nodes = int(run.params["m"]) + 1
+    return {"nodes": nodes, "tasks": nodes, "mpi": "srun"}
 
 
 def features(run: Run) -> dict[str, float]:
@@ -227,6 +257,15 @@ dbsm_scale_entries:
   minItems: 1
   uniqueItems: true
   default: [1000, 10000, 50000]
+dbsm_placement:
+  description: >-
+    where the processes of db-sm-rsm's tls runs run: local = all on the machine of the run's
+    job; nodes = on a SLURM cluster (profiles/slurm), one job of m + 1 nodes, the board, the
+    driver and the verifier on the first, each mix-server on a node of its own, each party
+    started there by srun (db-sm-rsm --launch srun); needs the SLURM profile and networks: [none]
+  type: string
+  enum: [local, nodes]
+  default: local
 dbsm_transport:
   description: >-
     how db-sm-rsm's parties talk: local = every party in one process (the paper's artifact's

@@ -21,6 +21,7 @@
 //! does, and the steps layer has it re-run every check itself ([`AuditRow`]).
 
 pub mod board;
+pub mod placement;
 pub mod process;
 pub mod record;
 pub mod roster;
