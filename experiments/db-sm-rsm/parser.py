@@ -307,12 +307,15 @@ PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)
 
 
 def transport_of(rep: DbReport) -> str | None:
-    """How the run's parties talked, as the `variant` column says it: `local`, or `tls/<profile>`
+    """How the run's parties talked, as the `variant` column says it: `local`, `tls/<profile>`, or
+    `tls/nodes` for parties placed by SLURM on nodes of their own (the report lists their hosts)
     (None for a report that does not say: the paper's, or our text report alone)."""
     if rep.transport is None:
         return None
     if rep.transport != "tls":
         return rep.transport
+    if (rep.network or {}).get("hosts"):
+        return "tls/nodes"
     profile = (rep.network or {}).get("profile")
     return f"tls/{profile if isinstance(profile, str) else 'none'}"
 
