@@ -68,7 +68,8 @@ class RunScheme:
 
     def name(self, params: Mapping[str, Any], rep: int = 1) -> str:
         """The id of a run of these parameters; a part with a default may be left out of them."""
-        given = {p.key: params[p.key] if p.default is None else params.get(p.key, p.default) for p in self.parts}
+        given = {p.key: params.get(p.key, p.default) if p.default is not None else params[p.key]
+                 for p in self.parts}  # fmt: skip
         text = "-".join(w for p in self.parts if (w := p.written(given[p.key])))
         return text if rep == 1 else f"{text}-r{rep}"
 
