@@ -4,6 +4,7 @@
 //! SLURM runs it on a cluster of several nodes in tests/test_slurm.py. Bad uses are refused in
 //! one line before any work.
 
+#[allow(dead_code)]
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -117,7 +118,10 @@ fn parties_started_by_srun_each_on_its_node_and_the_report_says_where() {
         .iter()
         .all(|h| h["machine"]["cpu_model"].is_string() && h["machine"]["logical_cpus"].is_u64()));
     let placed = report["body"]["network"]["placement"].as_str().unwrap();
-    assert!(placed.starts_with("placed by SLURM on 3 nodes of job 77"), "{placed}");
+    assert!(
+        placed.starts_with("placed by SLURM on 3 nodes of job 77"),
+        "{placed}"
+    );
 }
 
 #[test]
