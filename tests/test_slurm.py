@@ -359,7 +359,7 @@ NODES_ENTRIES = 16
 NODES_RUN = f"n{NODES_ENTRIES}-m2-bn254-fast-s128-t1-tls-nodes"
 NODES_CONFIG = ("--config", "experiments=[db-sm-rsm]", f"entries={NODES_ENTRIES}", "mixers=2",
                 "dbsm_transport=[tls]", "dbsm_placement=nodes", "seed=across-nodes")  # fmt: skip
-PLACED = re.compile(r"db-sm-rsm: placed by SLURM \(job (\d+)[^)]*\): (.*)$", re.M)
+PLACED = re.compile(r"db-sm-rsm: placed by SLURM \(job (\d+), srun, \d+ CPU\(s\) per party\): (.*)$", re.M)
 
 
 def placement(stderr: str) -> dict[str, str]:
