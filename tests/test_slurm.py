@@ -480,6 +480,9 @@ def test_a_run_losing_a_mix_servers_node_fails_is_retried_on_other_nodes_and_res
         assert re.search(rf"FAILED: mixer 1 at .*\(mixer 1 ran on {killed}\)", said), said[-5000:]
         last = finished[attempts[-1][0]]
         assert last["JobState"] == "COMPLETED" and killed not in last["NodeList"], last
+        print(f"lost {killed}: attempt 1 {finished[attempts[0][0]]['JobState']} on "
+              f"{finished[attempts[0][0]]['NodeList']}, attempt {len(attempts)} on {last['NodeList']}; "
+              + next(line for line in said.splitlines() if "FAILED: mixer 1" in line))  # fmt: skip
 
         # The retry resumed on the nodes left and ended as the uninterrupted run did.
         report = json.loads((run_dir / "report.json").read_text())
