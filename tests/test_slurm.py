@@ -127,7 +127,8 @@ def test_dry_run_of_a_placed_run_asks_for_a_node_per_mix_server_and_one_more(tmp
 def reuse_native_results(native: Path, results: Path) -> list[str]:
     """A native smoke run's measurements copied into `results` (their times kept, so the
     workflow takes them as done), less each experiment's first run, which the cluster then
-    measures again. Returns the experiments."""
+    measures again. Returns the experiments it ran (all of the smoke configuration's, after a
+    whole smoke run)."""
     results.mkdir(parents=True)
     for part in ("raw", "keys"):
         if (native / part).is_dir():
@@ -147,7 +148,7 @@ def test_smoke_configuration_runs_as_slurm_jobs(cluster: Cluster) -> None:
     try:
         if native and (Path(native) / "raw").is_dir():
             experiments = reuse_native_results(Path(native), results)
-            scope: tuple[str, ...] = ()
+            scope: tuple[str, ...] = (f"experiments=[{','.join(experiments)}]",)
             print(f"smoke through SLURM: one run of each of {experiments} again, from {native}")
         else:
             experiments = ["db-sm-rsm"]
