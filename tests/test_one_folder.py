@@ -8,7 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from analysis import experiments
+from analysis import experiments, studies
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -33,7 +33,7 @@ def shared_files() -> list[str]:
     out = []
     for f in listed.stdout.split():
         top = f.split("/")[0]
-        if top in CRATE_DIRS or f.startswith(("experiments/", *TEST_DIRS)):
+        if top in CRATE_DIRS or f.startswith(("experiments/", "studies/", *TEST_DIRS)):
             continue
         if f.endswith((".py", ".smk", ".sh")) or f == "Snakefile" or f.startswith("scripts/") or script(f):
             out.append(f)
@@ -76,6 +76,8 @@ def module_files() -> dict[str, Path]:
         mods[".".join(parts)] = f
     for f in (REPO / "experiments").glob("*/*.py"):
         mods[f"{experiments.package_name(f.parent.name)}.{f.stem}"] = f
+    for f in (REPO / "studies").glob("*/*.py"):
+        mods[f"{studies.package_name(f.parent.name)}.{f.stem}"] = f
     return mods
 
 
@@ -99,7 +101,7 @@ def imports(mods: dict[str, Path]) -> dict[str, set[str]]:
 def package_of(module: str) -> str:
     """A module's package: analysis.<subpackage>, an experiment's folder, or a top module."""
     parts = module.split(".")
-    if parts[:2] == ["analysis", "experiments"] and len(parts) > 3:
+    if parts[:2] in (["analysis", "experiments"], ["analysis", "studies"]) and len(parts) > 3:
         return ".".join(parts[:3])
     return ".".join(parts[:2])
 

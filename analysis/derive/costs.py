@@ -264,11 +264,12 @@ def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: S
     if dirs:
         summary.append(fit_into(costs, dirs))
     if parallel:
-        fitters = [e for e in experiments.all_experiments() if e.hook("fit_parallel") is not None]
+        fitters = [(e.name, e.fit_parallel) for e in experiments.all_experiments() if e.fit_parallel]
         if len(fitters) != 1:
             raise ConfigError(f"--parallel: {len(fitters)} experiments fit a parallel block, not one")
-        block, text = fitters[0].hook("fit_parallel")(parallel, shares_from)
-        costs["experiments"].setdefault(fitters[0].name, {})["parallel"] = block
+        name, fit = fitters[0]
+        block, text = fit(parallel, shares_from)
+        costs["experiments"].setdefault(name, {})["parallel"] = block
         summary.append(text)
     return Refitted(costs_text(costs, costs_path), summary, costs)
 
