@@ -3,7 +3,7 @@ each study's `studies/<name>/`.
 
 A folder holds no `__init__.py` (a hyphenated folder name is no identifier), so a package is made
 for it by path, `<parent>.<name with _ for ->`, whose modules then import as usual
-(`analysis.experiments.db_sm_rsm.parser`). The folder a package stands for is found by its
+(`analysis.experiments.<identifier>.parser`). The folder a package stands for is found by its
 declaration file (`descriptor.py`, `study.py`).
 """
 
@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def identifier(folder: str) -> str:
-    """A folder's name as a Python identifier (`db-sm-rsm` -> `db_sm_rsm`)."""
+    """A folder's name as a Python identifier (`merkle-paths` -> `merkle_paths`)."""
     return folder.replace("-", "_")
 
 
