@@ -73,9 +73,9 @@ class Pages:
 class ClaimWords:
     """How page one, the appendix and the terminal word a chapter's claims."""
 
-    claims: str  # the claims' column on page one and the terminal: "the paper claims"
-    published: str  # the published figures' column: "paper"
-    stated: str  # where the claims are stated, the column of the stated figures: "README"
+    claims: str  # the claims' column on page one and the terminal (who claims)
+    published: str  # the published figures' column (whose they are)
+    stated: str  # where the claims are stated: the column of the figures as stated
     measured: str  # the column of ours with an assumed factor replaced by a measured one
     caption: str  # under page one's table
     none: str  # when our runs cover none of the claims (a sentence without its full stop)
@@ -84,7 +84,7 @@ class ClaimWords:
     intro: str  # what the appendix section's columns mean
     note: str  # under its intro, before the table
     table: str  # the caption of the table written beside the report (results/tables/)
-    arithmetic: str  # under `python -m analysis claims --paper`: how the stated figures were made
+    arithmetic: str  # under `python -m analysis claims --paper`: how the stated figures were rounded
 
 
 @dataclass(frozen=True)

@@ -86,15 +86,15 @@ def in_full(doc: Doc, ctx: Context, claims: list[Claim], words: ClaimWords, key:
         fmt = unit_format(c.unit)
         ours = cell(c.ours_spread if c.ours_spread else c.ours, fmt)
         if not c.comparable and c.per_entry and not math.isnan(c.ours):
-            per_ours, per_paper = c.per_entry_values()
-            ours += f" (per entry {units.value(per_ours)}; {p} {units.value(per_paper)})"
+            per_ours, per_published = c.per_entry_values()
+            ours += f" (per entry {units.value(per_ours)}; {p} {units.value(per_published)})"
         if c.ours_failed:
             ours += " FAILED"
             flagged.add(i)
-        readme = units.stated(c.readme if c.readme is not None else math.nan, c.unit)
+        stated = units.stated(c.readme if c.readme is not None else math.nan, c.unit)
         measured = "" if math.isnan(c.ours_measured) else f"{cell(c.ours_measured, fmt)}, {c.measured_note}"
         quoted, exact = units.stated(c.paper_quoted, c.unit), units.stated(c.paper_exact, c.unit)
-        rows.append([c.text, readme, quoted, exact, ours, measured, verdict(c), c.note])
+        rows.append([c.text, stated, quoted, exact, ours, measured, verdict(c), c.note])
     frame = claims_frame(claims).set_index("claim")
     ctx.written += write_table(frame, header, rows, key, ctx.results_dir / "tables", words.table)
     doc.para(words.note, small=True)
