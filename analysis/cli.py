@@ -46,14 +46,15 @@ DEFAULT_PAPER_DIR = Path(__file__).resolve().parent / "data" / "paper"
 
 
 def _claims(paper_dir: Path, results_dir: Path | None) -> int:
-    """Each study's claims: recomputed from the published figures alone, or beside our runs."""
+    """Each study's claims: recomputed from the published figures alone, or beside our runs
+    (under each study's name where there are several)."""
     from analysis import studies
     from analysis.render.claims import claims_text
 
     texts = []
-    for study in studies.all_studies():
-        if study.claims is None:
-            continue
+    claiming = [s for s in studies.all_studies() if s.claims is not None]
+    for study in claiming:
+        assert study.claims is not None
         if results_dir is None:
             col = collect(None, paper_dir, experiments=list(study.claims.published))
             text = claims_text(study.claims.compute(col.df, {}), study.claims.words, True)
@@ -62,10 +63,8 @@ def _claims(paper_dir: Path, results_dir: Path | None) -> int:
             col = collect(results_dir, paper_dir, rc)
             text = claims_text(study.claims.compute(col.df, rc.config), study.claims.words, False)
             text += "".join(f"\nnote: {note}" for note in col.notes)
-        texts.append(text)
-    many = len(texts) > 1
-    named = [s for s in studies.all_studies() if s.claims is not None]
-    print("\n\n".join(f"{s.name}: {s.title}\n{t}" if many else t for s, t in zip(named, texts, strict=True)))
+        texts.append(f"{study.name}: {study.title}\n{text}" if len(claiming) > 1 else text)
+    print("\n\n".join(texts))
     return 0
 
 

@@ -205,11 +205,6 @@ class Experiment:
     def parser_module(self) -> ModuleType:
         return importlib.import_module(self.parser)
 
-    @property
-    def section_function(self) -> Callable[..., None]:
-        fn: Callable[..., None] = importlib.import_module(self.section).section
-        return fn
-
 
 def declared(module: ModuleType) -> Experiment:
     """The experiment a folder's `descriptor.py` declares (its `DESCRIPTOR`), bound to its folder."""

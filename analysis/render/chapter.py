@@ -42,8 +42,8 @@ class Place(Enum):
 @dataclass(frozen=True)
 class Part:
     """One part of a chapter: where it goes and what draws it (its headings, tables, plots). A
-    part with a `key` opens with a heading of its own: the key is that heading's anchor, and page
-    one's list of sections links it under `title`."""
+    part of PAGES or APPENDIX with a `key` opens with a heading of its own (`doc.h1`): the key is
+    that heading's anchor, and page one's list of sections links it under `title`."""
 
     place: Place
     draw: Callable[[Doc, Context], None]

@@ -191,7 +191,8 @@ def parts(chapter: Chapter, place: Place) -> list[Part]:
 
 
 def draw_parts(doc: Doc, ctx: Context, chapter: Chapter, place: Place) -> None:
-    """A chapter's parts of one place, each after its anchor where it has one."""
+    """A chapter's parts of one place, each after its anchor where it has one (the key of the
+    heading it opens with)."""
     for part in parts(chapter, place):
         if part.key:
             doc.anchor(part.key)
@@ -309,7 +310,11 @@ def pages_of(e: Experiment, chapters: Sequence[Chapter]) -> Pages:
         if e.name in chapter.pages:
             return chapter.pages[e.name]
     module = importlib.import_module(e.section)
-    return Pages(overview=module.overview, details=module.section)
+    try:
+        return Pages(overview=module.overview, details=module.section)
+    except AttributeError as err:
+        why = "an experiment's section has overview(ctx) and section(doc, ctx)"
+        raise TypeError(f"{e.section}: {why}: {err}") from None
 
 
 def references(chapters: Sequence[Chapter], present: Sequence[Experiment]) -> list[tuple[str, str]]:

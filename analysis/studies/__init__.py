@@ -23,7 +23,7 @@ from functools import cache
 from types import ModuleType
 
 from analysis import experiments, folders
-from analysis.render.chapter import Claims, Guide, Pages, Part
+from analysis.render.chapter import Claims, Guide, Pages, Part, Place
 from analysis.render.context import Context
 
 
@@ -72,6 +72,8 @@ def declared(module: ModuleType) -> Study:
         raise ValueError(f"studies/{study.name}/ is the folder of study {study.name}, not of another")
     reads = set(study.experiments)
     unknown = reads - set(experiments.names())
+    if any(p.key for p in study.parts if p.place == Place.SUMMARY):
+        raise ValueError(f"study {study.name}: a part on page one has no heading, so no key")
     used = set(study.pages) | set(study.verdicts) | set(study.claims.published if study.claims else ())
     if unknown or used - reads:
         raise ValueError(

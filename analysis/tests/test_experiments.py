@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -60,7 +61,8 @@ def test_every_registry_is_read_from_the_descriptors() -> None:
         assert e.name == parser.EXPERIMENT
         for fn in ("load_run", "load_reference", "problems"):
             assert callable(getattr(parser, fn)), f"{e.parser} lacks {fn}"
-        assert callable(e.section_function)
+        section = importlib.import_module(e.section)
+        assert callable(section.overview) and callable(section.section), f"{e.section} lacks its pages"
         assert e.scheme.experiment == e.name
         # Every key an experiment brings is described and has a default.
         for key, prop in e.config.items():
