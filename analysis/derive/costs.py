@@ -13,7 +13,7 @@ predicted time. Every run's time is first brought to the file's reference speed 
 probe recorded when the workflow planned it (results/estimates.json; a run without a record is
 scaled by the probe now, so fit such runs soon after making them, on the same machine).
 With `parallel` results directories (pairs of runs at 1 and more threads), the `parallel` block
-of the experiment whose descriptor fits one (its `fit_parallel` hook) is refitted too.
+of the experiment whose descriptor fits one (its `fit_parallel` field) is refitted too.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from analysis.studies.traceable_mixnets.estimates import (
     collab_estimate,
     cpsnark_totals,
 )
-from analysis.studies.traceable_mixnets.picks import _int, cp_group, zk_prove
+from analysis.studies.traceable_mixnets.picks import as_int, cp_group, zk_prove
 
 NAN = float("nan")
 
@@ -112,7 +112,7 @@ def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
     c = df[(df["experiment"] == CP) & (df["metric"] == "mean")]
     for (source, _run), g in c.groupby(["source", "run"]):
         vals = dict(zip(g["section"], g["value"], strict=False))
-        n = _int(g["n"].iloc[0])
+        n = as_int(g["n"].iloc[0])
         if n is None or PROVE not in vals or WITNESS not in vals:
             continue
         rows.append(
@@ -121,7 +121,7 @@ def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
                 "source": source,
                 "n": n,
                 "m": None,
-                "threads": _int(g["threads"].iloc[0]),
+                "threads": as_int(g["threads"].iloc[0]),
                 "value": cpsnark_totals(vals[PROVE], vals[WITNESS], n)["total"],
                 "lo": NAN,
                 "hi": NAN,
