@@ -11,12 +11,12 @@ from analysis.plan import cluster as plan_cluster
 
 def placed_runs():
     """The planned runs whose processes SLURM places on nodes of their own (their descriptor's
-    `cluster` hook asks for more than one node)."""
+    `cluster` asks for more than one node)."""
     planned = globals().get("PLANNED", {})
     placed = []
     for name, runs in planned.items():
-        hook = descriptors.get(name).hook("cluster")
-        placed += [run.dir for run in runs if hook and int(hook(run).get("nodes", 1)) > 1]
+        cluster = descriptors.get(name).cluster
+        placed += [run.dir for run in runs if int(cluster(run).get("nodes", 1)) > 1]
     return placed
 
 

@@ -162,10 +162,9 @@ def measure_runtime(wildcards, attempt):
 
 
 def cluster_of(wildcards):
-    """What a measuring job asks of SLURM beyond one node (its descriptor's `cluster` hook: nodes,
-    tasks, mpi), or nothing."""
-    hook = descriptors.get(wildcards.experiment).hook("cluster")
-    return hook(run_of(wildcards.experiment, wildcards.run)) if hook else {}
+    """What a measuring job asks of SLURM beyond one node (its descriptor's `cluster`: nodes, tasks,
+    mpi), or nothing."""
+    return descriptors.get(wildcards.experiment).cluster(run_of(wildcards.experiment, wildcards.run))
 
 
 def run_dirs(name):
@@ -218,7 +217,7 @@ def measure_command(wildcards, input):
     # A run that stopped half way (a process or a node lost) keeps its checkpoint for the next
     # attempt: its report is no result, and the job fails, so that the profile's retries (or the
     # same command again) resume it.
-    resumable = exp.hook("checkpoint")
+    resumable = exp.checkpoint
     stopped = (
         f" test ! -e {shlex.quote(resumable(job))} || {{ echo \"{name} stopped half way; its"
         f" checkpoint {resumable(job)} is kept for the next attempt\" >&2; exit $rc; }};"
