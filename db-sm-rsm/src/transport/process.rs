@@ -2,8 +2,9 @@
 //! same executable, `db-sm-rsm board` and `db-sm-rsm party --role ...`), introduces them to each
 //! other, watches them, and stops them all when the run ends or fails.
 //!
-//! **Introductions.** Each child makes its own certificate and prints it on its standard output,
-//! which only the driver reads, within [`INTRODUCTION`]; the driver writes to the board's
+//! **Introductions.** Each child makes its own certificate and prints it on its standard output
+//! (a party with its host's machine block, for the report), which only the driver reads, within
+//! [`INTRODUCTION`]; the driver writes to the board's
 //! standard input the run's roster (every party's name and certificate) and parameters, which
 //! open the board's record, and to each party's the board's address and certificate. These pipes
 //! are the trusted channel a deployment would have for distributing keys; everything the
