@@ -298,9 +298,31 @@ def read_by(cfg: Mapping[str, Any]) -> dict[str, list[str]]:
 
 def plan(cfg: Mapping[str, Any]) -> dict[str, list[Run]]:
     """Every run of the selected experiments (with those they read), by experiment, in the
-    suite's order. Each planner sees the configuration with `read_by` added."""
+    suite's order. Each planner sees the configuration with `read_by` added. With `runs: first`
+    only one run per experiment is kept ([`first_runs`])."""
     seen = {**cfg, "read_by": read_by(cfg)}
-    return {name: get(name).plan(seen) for name in selected(cfg)}
+    planned = {name: get(name).plan(seen) for name in selected(cfg)}
+    return first_runs(planned) if cfg.get("runs", "all") == "first" else planned
+
+
+def first_runs(planned: Mapping[str, list[Run]]) -> dict[str, list[Run]]:
+    """One run per experiment, for showing that the programs give the same verdicts elsewhere (in
+    a container, on a cluster) without repeating a whole configuration: each experiment's first
+    planned run, except that an experiment whose runs others read keeps exactly the runs the kept
+    readers read (usually one), so that every kept run has its inputs."""
+    readers = {name for name in planned if get(name).reads_from}
+    kept = {name: runs[:1] for name, runs in planned.items() if name in readers}
+    needed: dict[str, set[str]] = {}
+    for name, runs in kept.items():
+        for run in runs:
+            for path in get(name).reads(run).values():
+                experiment, run_id = path.split("/")[:2]
+                needed.setdefault(experiment, set()).add(run_id)
+    for name, runs in planned.items():
+        if name not in kept:
+            wanted = needed.get(name)
+            kept[name] = [r for r in runs if r.id in wanted] if wanted else runs[:1]
+    return {name: kept[name] for name in planned}
 
 
 def problems(cfg: Mapping[str, Any]) -> list[str]:

@@ -69,6 +69,10 @@ def _run(argv: Sequence[str], *, timeout: float | None = None) -> subprocess.Com
                           check=False)  # fmt: skip
 
 
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
 def _first_line(text: str) -> str:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     # The last line of an engine's error is usually the cause; keep it short.
@@ -160,7 +164,7 @@ def make_base(engine: str, say: object = print) -> str:
     if image_exists(engine, name):
         return name
     log = say if callable(say) else print
-    if _copy_base_from_other_engine(engine, name, log):
+    if copy_from_other_engine(engine, name, "base", log):
         return name
     try:
         pulled = _run([engine, "pull", DEBIAN_IMAGE], timeout=300)
@@ -178,10 +182,12 @@ def make_base(engine: str, say: object = print) -> str:
     return name
 
 
-def _copy_base_from_other_engine(engine: str, name: str, log: object) -> bool:
-    """The base as the other engine holds it, where it holds one of this name: the name carries
-    the digest of the base's definition, so it is the same Debian with the same packages, and
-    neither a pull nor a second bootstrap is needed. False where there is none to copy."""
+def copy_from_other_engine(engine: str, name: str, what: str, log: object) -> bool:
+    """Image `name` as the other engine holds it, where it holds one of that name, loaded into
+    `engine` (saved by one, loaded by the other: an image is built once for both). A name that
+    carries the digest of the image's definition (the base) or the commit its contents come from
+    (an experiment's or the analysis's image, never a `-dirty` one) is the same image whichever
+    engine made it. False where there is none to copy, or the copy failed (said on `log`)."""
     other = next(e for e in ENGINES if e != engine)
     if shutil.which(other) is None:
         return False
@@ -201,9 +207,9 @@ def _copy_base_from_other_engine(engine: str, name: str, log: object) -> bool:
     saved.wait()
     if saved.returncode != 0 or loaded.returncode != 0 or not image_exists(engine, name):
         why = _first_line(loaded.stderr)
-        say(f"[containers] base: copying {name} from {other} failed ({why}); making it anew")
+        say(f"[containers] {what}: copying {name} from {other} failed ({why}); making it anew")
         return False
-    say(f"[containers] base: {name} copied from {other}'s images (the same definition)")
+    say(f"[containers] {what}: {name} copied from {other}'s images (the same definition)")
     return True
 
 
@@ -318,8 +324,11 @@ def _provenance_args(image: str) -> list[str]:
 
 
 def build_image(engine: str, name: str, base: str, tag: str) -> str:
-    """Builds image `name` (an experiment, or the analysis) FROM `base`; returns its name."""
+    """Builds image `name` (an experiment, or the analysis) FROM `base`, or copies it from the
+    other engine where that one built it from the same commit; returns its name."""
     image = image_name(name, tag)
+    if not tag.endswith("-dirty") and copy_from_other_engine(engine, image, name, _to_stderr):
+        return image
     with tempfile.TemporaryDirectory(prefix=f"tmbench-image-{name}-") as tmp:
         context = Path(tmp)
         if name == ANALYSIS:
@@ -431,7 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{a.engine} can run containers here")
         elif a.cmd == "base":
             _check(a.engine)
-            name = make_base(a.engine, lambda m: print(m, file=sys.stderr))
+            name = make_base(a.engine, _to_stderr)
             _write(a.id_out, f"{name} {image_id(a.engine, name)}\n")
         elif a.cmd == "image":
             _check(a.engine)

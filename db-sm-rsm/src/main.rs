@@ -21,6 +21,7 @@ use db_sm_rsm::primitives::security::SecurityLevel;
 use db_sm_rsm::protocol::audit;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
 use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, NetworkFigures, TlsRun};
+use db_sm_rsm::protocol::hold;
 use db_sm_rsm::protocol::party::{self, PartyFaults};
 use db_sm_rsm::protocol::resume;
 use db_sm_rsm::protocol::run::{run, RunInfo};
@@ -29,7 +30,7 @@ use db_sm_rsm::protocol::sizes;
 use db_sm_rsm::protocol::tamper::Tamper;
 use db_sm_rsm::storage::{Checkpoint, Journal};
 use db_sm_rsm::transport::placement::{Launch, Placement};
-use db_sm_rsm::transport::{Ctx, Posted};
+use db_sm_rsm::transport::{Ctx, HoldAt, Posted};
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::Seed;
@@ -179,6 +180,11 @@ struct Cli {
     /// (no resume).
     #[arg(long, value_name = "DIR")]
     checkpoint: Option<PathBuf>,
+    /// A test option: a run that starts fresh stops at the start of SECTION (a section of the
+    /// report, such as "forward set membership"), once what it journaled is on the disk, says
+    /// so and sleeps until it is killed; a run that resumes from its checkpoint ignores it.
+    #[arg(long, value_name = "SECTION")]
+    hold_at: Option<String>,
     /// With --transport tls, where the parties start: here, or on a SLURM job's nodes by srun.
     #[arg(long, value_enum, default_value_t = Launch::Local)]
     launch: Launch,
@@ -237,6 +243,9 @@ struct PartyCli {
     /// The parameters the checkpoint's journals must be of, as the driver wrote them.
     #[arg(long)]
     checkpoint_parameters: Option<String>,
+    /// Hold at the start of this section until killed, unless this process resumes.
+    #[arg(long, value_parser = hold::parse_section)]
+    hold_at: Option<String>,
 }
 
 /// The run's configuration from the command line, or why it is refused.
@@ -286,9 +295,10 @@ fn measure_run(
     cfg: &Config,
     tls: Option<&TlsRun<'_>>,
     journal: Option<Journal>,
+    (hold, hold_json): (Option<HoldAt>, Value),
 ) -> Result<Outcome, String> {
     let (report, result, resumed, transcript) = match tls {
-        None => run_local(cfg, journal),
+        None => run_local(cfg, journal, hold),
         Some(tls) => {
             let (report, r) = distributed::run_driver(cfg, tls, journal);
             let (resumed, transcript) = match &r {
@@ -319,6 +329,7 @@ fn measure_run(
         "keys": null,
         "network": null,
         "resumed": resumed,
+        "hold_at": hold_json,
         "transcript_sha256": transcript,
         "audit": null,
         "posted": [],
@@ -357,10 +368,13 @@ type Ran = (
 );
 
 /// A run with every party in this process, journaled in `journal` if it keeps a checkpoint.
-fn run_local(cfg: &Config, journal: Option<Journal>) -> Ran {
+fn run_local(cfg: &Config, journal: Option<Journal>, hold: Option<HoldAt>) -> Ran {
     let mut c = Ctx::local(Report::new(cfg.m, true));
     if let Some(j) = journal {
         c = c.with_journal(j);
+    }
+    if let Some(h) = hold {
+        c = c.hold_at(h);
     }
     let r = run(cfg, &mut c, &Dealing::InProcess);
     let counts: Vec<(String, u64, u64)> = c
@@ -503,7 +517,12 @@ fn party_main(args: Vec<String>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let code = party::run_party(&cfg, mixer, &faults, deadline, journal);
+    // The driver asks only a fresh run to hold; a party that resumes anyway goes on.
+    let hold = cli.hold_at.map(|section| HoldAt {
+        section,
+        holds: !journal.as_ref().is_some_and(Journal::resuming),
+    });
+    let code = party::run_party(&cfg, mixer, &faults, deadline, journal, hold);
     ExitCode::from(code.clamp(0, 255) as u8)
 }
 
@@ -542,32 +561,9 @@ fn verify_board_main(args: Vec<String>) -> ExitCode {
             ExitCode::from(1)
         }
         Ok(a) => {
-            println!(
-                "{file}: chain intact: {} entries, {} bytes, head {}",
-                a.entries, a.bytes, a.head
-            );
-            for line in audit::summary(&a) {
+            for line in audit::verdict_lines(&a, &file.to_string(), cli.threads) {
                 println!("{line}");
             }
-            let verdict = if a.passed() { "PASSED" } else { "FAILED" };
-            println!(
-                "{verdict}: {} checks re-run, {} taken from the verdicts (secret data), {} \
-                 disagreeing; statuses {} the run's; {:.3} s CPU ({:.5} s per entry, n = {}), \
-                 {:.3} s wall, {} thread(s)",
-                a.checks.len() - a.taken().len(),
-                a.taken().len(),
-                a.disagreements().len(),
-                if a.equals_the_run() {
-                    "equal to"
-                } else {
-                    "NOT equal to"
-                },
-                a.cpu_s,
-                a.cpu_s / a.n.max(1) as f64,
-                a.n,
-                a.wall_s,
-                cli.threads
-            );
             if a.passed() {
                 ExitCode::SUCCESS
             } else {
@@ -609,6 +605,9 @@ fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>, Placement)
         && !cli.network.is_emulated()
     {
         return Err("error: --fault partition needs an emulated --network".into());
+    }
+    if let Some(section) = &cli.hold_at {
+        hold::parse_section(section).map_err(|e| format!("error: --hold-at: {e}"))?;
     }
     if let Some(record) = &cli.board_record {
         measure::output::check_writable(record)
@@ -734,6 +733,10 @@ fn main() -> ExitCode {
         Ok(None) => (None, None),
         Err(e) => return measure::cli::refuse(TOOL, e),
     };
+    let resuming = journal.as_ref().is_some_and(Journal::resuming);
+    let hold = cli.hold_at.as_deref().map(|s| hold::decide(s, resuming));
+    let held_before = journal.as_ref().and_then(Journal::held_before);
+    let hold_json = hold::to_json(hold.as_ref(), held_before);
     let dir = checkpoint.as_ref().map(|cp| cp.dir().to_path_buf());
     // The board's record: --board-record, or a temporary file (in the checkpoint, where a
     // killed attempt's goes with it).
@@ -753,12 +756,13 @@ fn main() -> ExitCode {
         record,
         temporary_record,
         checkpoint,
+        hold: hold.clone(),
         placement,
     };
     let finished = std::cell::Cell::new(false);
     let work = || {
         let on_tls = (cli.transport == Transport::Tls).then_some(&tls);
-        let outcome = measure_run(&cfg, on_tls, journal);
+        let outcome = measure_run(&cfg, on_tls, journal, (hold, hold_json));
         // A run that ended (whatever its statuses) needs its checkpoint no more; one that
         // stopped keeps it for the next attempt.
         finished.set(matches!(&outcome, Ok(o) if o.body["failure"].is_null()));

@@ -286,3 +286,87 @@ fn one_seed_gives_the_same_inputs_and_no_seed_fresh_ones() {
     assert_ne!(a, digest("e.json", &["--seed", &seed(6), "--test-keys"]));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--hold-at` (a test option): a fresh run holds at the start of its section, alive, until it
+/// is killed (SIGKILL, once it said so: no timing involved); the same command then resumes from
+/// the checkpoint, ignores the option, says so in its report, and passes.
+#[test]
+fn a_fresh_run_holds_at_its_section_until_killed_and_the_same_command_resumes() {
+    use std::io::BufRead;
+    let dir = std::env::temp_dir().join(format!("dbsm-cli-hold-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("r.json");
+    let section = "forward set membership";
+    let s = seed(4);
+    let args = ["4", "2", "--seed", &s, "--out", json.to_str().unwrap()];
+    let args = [&args[..], &["--hold-at", section]].concat();
+    let mut child = common::command(&args)
+        .env("SUITE_PROGRESS", "off")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let held = format!("db-sm-rsm: held at {section} until killed (--hold-at, a test option)");
+    let mut said = Vec::new();
+    for line in std::io::BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line == held {
+            break;
+        }
+        said.push(line);
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run did not hold:\n{}",
+        said.join("\n")
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        dir.join("r.checkpoint").exists(),
+        "the held run kept its checkpoint"
+    );
+
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("resuming from the checkpoint"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--hold-at {section} is ignored")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("held at"), "{stderr}");
+    assert_all_true(&stdout);
+    assert!(
+        stdout.contains(&format!(
+            "hold-at: {section} (a test option): not held, the run resumed"
+        )),
+        "{stdout}"
+    );
+    let doc = assert_report(&json);
+    assert_eq!(doc["passed"], true);
+    assert_eq!(
+        doc["body"]["hold_at"],
+        serde_json::json!({"section": section, "outcome": "skipped_resumed",
+                           "earlier_attempt_held": true})
+    );
+    assert!(doc["body"]["resumed"]["records_read_back"].as_u64() > Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--hold-at` takes only a section of the run: anything else is refused in one line before
+/// any work (exit 2).
+#[test]
+fn hold_at_an_unknown_section_is_refused_in_one_line() {
+    for bad in ["nowhere", "forward", "status_shuffle", ""] {
+        let (code, stdout, stderr) = run(&["3", "2", "--hold-at", bad]);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+        assert!(stdout.is_empty(), "{bad:?}: {stdout}");
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), 1, "{bad:?}: {stderr}");
+        assert!(
+            lines[0].contains("--hold-at") && lines[0].contains("is not a section of the run"),
+            "{bad:?}: {stderr}"
+        );
+    }
+}

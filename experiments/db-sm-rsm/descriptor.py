@@ -61,7 +61,8 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
         for t in thread_counts(cfg)
         for transport, net in _links(cfg)
     ]  # fmt: skip
-    return runs(SCHEME, grid, cfg)
+    # A test option, not a parameter of the measurement: it names no run.
+    return runs(SCHEME, grid, cfg, {"hold_at": cfg.get("dbsm_hold_at")})
 
 
 def command(run: Run, job: Job) -> list[str]:
@@ -73,6 +74,9 @@ def command(run: Run, job: Job) -> list[str]:
         argv += ["--transport", p["transport"]]
     if p["network"] != networks.LOOPBACK:
         argv += ["--network", p["network"]]
+    if run.extra.get("hold_at"):
+        # For tests only: a fresh run holds at this section until it is killed (a time limit's).
+        argv += ["--hold-at", str(run.extra["hold_at"])]
     if p["transport"] == "tls":
         # The board's record of every post, beside the report: `db-sm-rsm verify-board` re-checks
         # the whole run from it alone.
@@ -161,7 +165,7 @@ def _benchmark_config(
         experiments=[SCHEME.experiment], entries=min(entries),
         sweep_entries=sorted(set(entries) - {min(entries)}), sweep_mixers=[], mode=["fast"],
         security=["128"], curve=["bn254"], dbsm_transport=["local"], networks=["none"],
-        threads=threads, repetitions=repetitions,
+        threads=threads, repetitions=repetitions, dbsm_hold_at=None,
         seed=cfg.get("seed") if cfg.get("seed") is not None else BENCHMARK_SEED,
     )  # fmt: skip
     return out
@@ -244,6 +248,23 @@ class Benchmarks:
 PROGRAM = Program("db-sm-rsm", "db-sm-rsm", ("db-sm-rsm",))
 
 CONFIG = """
+dbsm_hold_at:
+  description: >-
+    for tests only (a cluster's time limit): every db-sm-rsm run that starts fresh holds at the
+    start of this section of its report (e.g. "forward set membership") until it is killed, so
+    that it cannot end before the limit whatever the machine's speed; a run that resumes from
+    its checkpoint ignores it (db-sm-rsm --hold-at). null = never hold
+  type: ["string", "null"]
+  enum: [null, main, preprocessing, pai_th_keygen, pai_keygen, checking inputs, check_encs, mixing,
+         re-encryption and permutation, decryption of output messages,
+         decryption of individual message/randomness shares, forward set membership, get_verfsigs,
+         check_verfsigs, get_blsigs, re-encrypt and reverse-permute BB signatures,
+         generate encrypted blinded BB signatures, decrypt blinded signatures, dpk_bbsig_nizkproofs,
+         dpk_bbsig_nizkverifs, reverse set membership, pkcommverifs, get_verfsigs_rev,
+         check_verfsigs_rev, get_blsigs_rev, re-encrypt and permute BBS+ signatures,
+         generate encrypted blinded BBS+ signatures, decryption of blinded BBS+ signatures,
+         dpk_bbsplussig_nizkproofs, dpk_bbsplussig_nizkverifs]
+  default: null
 dbsm_parallel_entries:
   description: >-
     n of the dbsm_parallel benchmark (outside `all`): pairs of db-sm-rsm runs at 1 and 2 threads

@@ -65,10 +65,12 @@ pub fn py_float_repr(x: f64) -> String {
 }
 
 /// Lines our report adds to the paper's format, by their text after the indentation: the
-/// security level, where the keys came from and how long their generation took (a timer line),
-/// and the status of the mixers' decryption of their own share ciphertexts (a status line).
+/// security level, the test option `--hold-at`, where the keys came from and how long their
+/// generation took (a timer line), and the status of the mixers' decryption of their own share
+/// ciphertexts (a status line).
 pub const ADDED_LINES: &[&str] = &[
     "security: ",
+    "hold-at: ",
     "key generation time: ",
     "keys: ",
     "status_share_decryption",

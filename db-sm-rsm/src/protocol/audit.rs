@@ -236,6 +236,36 @@ pub(crate) fn recheck(
     ok
 }
 
+/// Everything `verify-board` prints of the audit `a` of the record `file` (checked with
+/// `threads` threads): the chain, the statuses ([`summary`]) and the verdict with its CPU time.
+pub fn verdict_lines(a: &Audit, file: &str, threads: u64) -> Vec<String> {
+    let mut out = vec![format!(
+        "{file}: chain intact: {} entries, {} bytes, head {}",
+        a.entries, a.bytes, a.head
+    )];
+    out.extend(summary(a));
+    let verdict = if a.passed() { "PASSED" } else { "FAILED" };
+    let equal = if a.equals_the_run() {
+        "equal to"
+    } else {
+        "NOT equal to"
+    };
+    out.push(format!(
+        "{verdict}: {} checks re-run, {} taken from the verdicts (secret data), {} disagreeing; \
+         statuses {equal} the run's; {:.3} s CPU ({:.5} s per entry, n = {}), {:.3} s wall, {} \
+         thread(s)",
+        a.checks.len() - a.taken().len(),
+        a.taken().len(),
+        a.disagreements().len(),
+        a.cpu_s,
+        a.cpu_s / a.n.max(1) as f64,
+        a.n,
+        a.wall_s,
+        threads
+    ));
+    out
+}
+
 /// The lines `verify-board` prints: every recomputed status beside the run's, the checks whose
 /// verdicts it took, and every disagreement.
 pub fn summary(audit: &Audit) -> Vec<String> {

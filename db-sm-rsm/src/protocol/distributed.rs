@@ -44,7 +44,7 @@ use crate::transport::placement::Placement;
 use crate::transport::process::{self, BoardSettings, Processes};
 use crate::transport::roster::DRIVER;
 pub use crate::transport::roster::{party_names, records_tag};
-use crate::transport::{Ctx, Posted, Roles};
+use crate::transport::{Ctx, HoldAt, Posted, Roles};
 use crate::{Error, Result};
 
 /// What a fault does.
@@ -445,6 +445,8 @@ pub struct TlsRun<'a> {
     pub temporary_record: bool,
     /// Where every process keeps its journal and store, to resume from after a kill.
     pub checkpoint: Option<Checkpoint>,
+    /// `--hold-at` (a test option): every process of a fresh run holds at the section's start.
+    pub hold: Option<HoldAt>,
     /// Where the parties' processes start: on this host, or on the nodes of a SLURM job.
     pub placement: Placement,
 }
@@ -508,6 +510,9 @@ fn run_processes(
     if let Some(j) = journal {
         c = c.with_journal(j);
     }
+    if let Some(h) = &tls.hold {
+        c = c.hold_at(h.clone());
+    }
     if let Err(e) = inject_faults(&mut c, tls.faults, &procs, &net, &names) {
         procs.abort();
         return (c.into_report(), Err(e));
@@ -549,6 +554,10 @@ fn launch(cfg: &Config, tls: &TlsRun<'_>, names: &[String], net: &Network) -> Re
         let mut a = party_args(cfg, tls.threads, name, tls.faults, tls.deadline);
         if let Some(cp) = &tls.checkpoint {
             a.extend(cp.party_args());
+        }
+        // Every process of a fresh run holds, so that none waits out its deadline meanwhile.
+        if let Some(h) = tls.hold.as_ref().filter(|h| h.holds) {
+            a.extend(["--hold-at".to_string(), h.section.clone()]);
         }
         a
     };

@@ -2,7 +2,8 @@
 //! keys and preprocessing, the senders' inputs, mixing, DB-SM, DB-RSM (with the steps they
 //! share, `membership`) and the size lines, with what every step shares (the parties, "each
 //! mixer checks the others", tampering) and the list of fixes the report prints, the processes
-//! of a `tls` run (`distributed`, `party`) and resuming a run from its checkpoint (`resume`).
+//! of a `tls` run (`distributed`, `party`) resuming a run from its checkpoint (`resume`) and the test option that
+//! holds a run at a section (`hold`).
 //! `docs/protocol.md` maps every report label to its function.
 
 pub mod audit;
@@ -11,6 +12,7 @@ pub mod dbrsm;
 pub mod dbsm;
 pub mod distributed;
 pub mod fixes;
+pub mod hold;
 pub mod inputs;
 pub mod keys;
 pub(crate) mod membership;

@@ -17,7 +17,7 @@ use crate::storage::Journal;
 use crate::transport::board::BoardClient;
 use crate::transport::process;
 use crate::transport::roster::records_tag;
-use crate::transport::{Ctx, Posted, Roles};
+use crate::transport::{Ctx, HoldAt, Posted, Roles};
 use crate::{Error, Result};
 
 /// A party's own faults (`db-sm-rsm party --cut-at ...`): the sections where it cuts its link,
@@ -56,7 +56,8 @@ pub struct PartyRecords {
 crate::wire_struct!(impl PartyRecords { wire timers, wire posted, wire transcript, wire resumed });
 
 /// A party's process (`db-sm-rsm party --role mixer --id K ...` or `--role verifier`): joins
-/// the run, does its parties' work, posts its timers. Its exit status: 0 when its part ran to
+/// the run, does its parties' work, posts its timers; with `hold` (`--hold-at`) it may hold at
+/// a section's start until it is killed. Its exit status: 0 when its part ran to
 /// the end, [`process::STOPPED_BY_ANOTHER`] when the run stopped because of another party, 1
 /// when it failed itself.
 pub fn run_party(
@@ -65,6 +66,7 @@ pub fn run_party(
     faults: &PartyFaults,
     deadline: Deadline,
     journal: Option<Journal>,
+    hold: Option<HoldAt>,
 ) -> i32 {
     let name = mixer.map_or_else(|| "verifier".to_string(), |k| format!("mixer {k}"));
     let joined = match process::join(&name, deadline.party()) {
@@ -85,6 +87,9 @@ pub fn run_party(
     let mut c = Ctx::networked(Report::new(cfg.m, false), roles, board.clone());
     if let Some(j) = journal {
         c = c.with_journal(j);
+    }
+    if let Some(h) = hold {
+        c = c.hold_at(h);
     }
     set_faults(&mut c, faults, &board, mixer, cfg.m);
     let receive_bn = || -> Result<MixerKeys<ark_bn254::Bn254>> { joined.from_driver() };

@@ -74,6 +74,10 @@ fn run_on<E: Pairing>(
         c.line(format!("number of entries: {}", cfg.n));
         c.line(format!("number of mix-servers: {}", cfg.m));
         c.line(format!("security: {}", cfg.security.name()));
+        if let Some(h) = c.hold_option() {
+            let line = crate::protocol::hold::text_line(h);
+            c.line(line);
+        }
         let keys = if c.roles.driver {
             Some(key_generation(cfg, c)?)
         } else {
@@ -242,5 +246,20 @@ mod tests {
         // get_verfsigs_rev, dpk_bbsplussig_nizkverifs.
         assert_eq!(totals, 7);
         assert_eq!(r.statuses().len(), 19);
+        // `--hold-at` accepts the sections a run opens: every timer with timers inside, and the
+        // party-less timers that hold only a line (pai_th_keygen, pai_keygen).
+        let records = r.records();
+        let listed = crate::protocol::hold::SECTIONS;
+        for t in records.iter().filter(|t| t.section) {
+            assert!(
+                listed.contains(&t.name.as_str()),
+                "{} is not listed",
+                t.name
+            );
+        }
+        for name in listed {
+            let found = records.iter().any(|t| t.party.is_none() && t.name == name);
+            assert!(found, "{name} is not a section of the run");
+        }
     }
 }

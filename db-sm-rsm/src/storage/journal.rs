@@ -13,7 +13,7 @@
 //! | field | bytes |
 //! | --- | --- |
 //! | length of the rest | 4 (little-endian) |
-//! | kind (0 header, 1 step, 2 section) | 1 |
+//! | kind (0 header, 1 step, 2 section, 3 hold) | 1 |
 //! | key | [`Wire`] string |
 //! | body | [`Wire`] bytes |
 //! | chain: SHA-256 of the previous record's chain, the length and the above | 32 |
@@ -42,6 +42,9 @@ const HEADER: u8 = 0;
 pub const STEP: u8 = 1;
 /// A finished section.
 pub const SECTION: u8 = 2;
+/// The attempt stopped at the start of a section and waited to be killed (`--hold-at`, a test
+/// option): the key is the section's name, so that a later attempt can say it held.
+const HOLD: u8 = 3;
 
 /// What a journal belongs to: a resumed run must have the same.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +78,8 @@ pub struct Journal {
     earlier: HashMap<(u8, String), Vec<u8>>,
     /// Records of an earlier attempt read back so far.
     resumed: usize,
+    /// The section where an earlier attempt held (`--hold-at`).
+    held: Option<String>,
     identity: Identity,
 }
 
@@ -207,9 +212,14 @@ impl Journal {
                 file.set_len(end).map_err(|e| io_err(path, e))?;
                 file.seek(SeekFrom::End(0)).map_err(|e| io_err(path, e))?;
                 let first: Identity = decode(&records[0].body)?;
+                let held = records
+                    .iter()
+                    .find(|r| r.kind == HOLD)
+                    .map(|r| r.key.clone());
                 let earlier = records
                     .into_iter()
                     .skip(1)
+                    .filter(|r| r.kind != HOLD)
                     .map(|r| ((r.kind, r.key), r.body))
                     .collect();
                 Ok(Journal {
@@ -218,6 +228,7 @@ impl Journal {
                     chain,
                     earlier,
                     resumed: 0,
+                    held,
                     identity: Identity {
                         secret_seed: first.secret_seed,
                         ..identity
@@ -245,6 +256,7 @@ impl Journal {
             chain: [0; 32],
             earlier: HashMap::new(),
             resumed: 0,
+            held: None,
             identity,
         };
         let header = encode(&j.identity);
@@ -257,9 +269,26 @@ impl Journal {
         &self.identity
     }
 
-    /// True iff an earlier attempt left records to resume from.
+    /// True iff an earlier attempt left records to resume from (or held before it made any).
     pub fn resuming(&self) -> bool {
-        self.earlier_count() > 0
+        self.earlier_count() > 0 || self.held.is_some()
+    }
+
+    /// The section at whose start an earlier attempt held (`--hold-at`), if one did.
+    pub fn held_before(&self) -> Option<&str> {
+        self.held.as_deref()
+    }
+
+    /// Notes that this attempt holds at the start of `section` (`--hold-at`), and makes the
+    /// journal and its directory durable: the attempt will be killed, and everything it
+    /// journaled must survive for the next one to resume from.
+    pub fn hold(&mut self, section: &str) -> Result<()> {
+        self.append(HOLD, section, &[])?;
+        self.file.sync_all().map_err(|e| io_err(&self.path, e))?;
+        match self.path.parent() {
+            Some(dir) => super::sync_dir(dir),
+            None => Ok(()),
+        }
     }
 
     /// How many records (steps and sections) an earlier attempt left.

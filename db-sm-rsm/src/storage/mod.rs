@@ -111,6 +111,14 @@ impl Store {
     }
 }
 
+/// Makes the entries of directory `dir` durable (the files made in it, their names): a file's
+/// own sync does not cover its directory entry.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| Error::Storage(format!("cannot sync the directory {}: {e}", dir.display())))
+}
+
 /// Sets this process's store to `dir` (files kept if `keep`). Refused once a column exists.
 pub fn init(dir: &Path, keep: bool) -> Result<()> {
     let s = Store::open(dir, keep)?;

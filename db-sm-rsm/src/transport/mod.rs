@@ -196,6 +196,18 @@ pub struct Ctx {
     lies: Arc<AtomicBool>,
     /// Bytes and posts of this process's parties, by (party, scope).
     posted: BTreeMap<(String, String), (u64, u64)>,
+    /// `--hold-at`: the section, and whether this attempt holds there.
+    hold: Option<HoldAt>,
+}
+
+/// `--hold-at SECTION` (a test option): the section, and whether this attempt holds at its start
+/// until it is killed (a run that starts fresh) or goes on (a run that resumes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoldAt {
+    /// The section's name, as the report's timers and the journal use it.
+    pub section: String,
+    /// This attempt holds there.
+    pub holds: bool,
 }
 
 /// What a section returns: whether it finished (only a finished section is journaled).
@@ -263,6 +275,7 @@ impl Ctx {
             audit: Vec::new(),
             lies: Arc::new(AtomicBool::new(false)),
             posted: BTreeMap::new(),
+            hold: None,
         }
     }
 
@@ -286,6 +299,45 @@ impl Ctx {
     pub fn with_journal(mut self, journal: Journal) -> Ctx {
         self.journal = Some(journal);
         self
+    }
+
+    /// With `hold.holds`, holds at the start of the first section named `hold.section` until
+    /// the process is killed (`--hold-at`, a test option: a run that cannot end before a time
+    /// limit, whatever the machine's speed).
+    pub fn hold_at(mut self, hold: HoldAt) -> Ctx {
+        self.hold = Some(hold);
+        self
+    }
+
+    /// The run's `--hold-at`, if given.
+    pub fn hold_option(&self) -> Option<&HoldAt> {
+        self.hold.as_ref()
+    }
+
+    /// The hold itself: what this process journaled made durable (the next attempt resumes
+    /// from it), the hold noted in the journal, one line on stderr, then sleep until killed.
+    fn hold_here(&mut self, section: &str) -> ! {
+        let who = if self.roles.driver {
+            String::new()
+        } else {
+            format!(" {}", self.roles.name())
+        };
+        let store = crate::storage::store();
+        let durable = self
+            .journal
+            .as_mut()
+            .map_or(Ok(()), |j| j.hold(section))
+            .and_then(|()| match store.keeps_files() {
+                true => crate::storage::sync_dir(store.dir()),
+                false => Ok(()),
+            });
+        if let Err(e) = durable {
+            eprintln!("db-sm-rsm{who}: the checkpoint may not survive the kill: {e}");
+        }
+        eprintln!("db-sm-rsm{who}: held at {section} until killed (--hold-at, a test option)");
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
     }
 
     /// The journal, if the run keeps one.
@@ -395,6 +447,9 @@ impl Ctx {
         totals: Totals,
         f: impl FnOnce(&mut Ctx) -> T,
     ) -> T {
+        if matches!(&self.hold, Some(h) if h.holds && h.section == name) {
+            self.hold_here(name);
+        }
         for (at, hook) in &mut self.hooks {
             if at == name {
                 hook();
