@@ -42,6 +42,9 @@ CLUSTER_ARGS = (
     "--slurm-no-account",
     # Each job's SLURM log stays, as evidence that it ran there.
     "--slurm-keep-successful-logs",
+    # Other parts of the test command run workflows in this directory at the same time; every
+    # run here writes into a results directory of its own, with the programs already built.
+    "--nolock",
 )
 
 # How many times the profile submits a failed job again.
