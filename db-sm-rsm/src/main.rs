@@ -18,7 +18,6 @@ use db_sm_rsm::measurement::cost::{self, Calibration};
 use db_sm_rsm::measurement::probe;
 use db_sm_rsm::measurement::report::Report;
 use db_sm_rsm::primitives::security::SecurityLevel;
-use db_sm_rsm::protocol::audit;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
 use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, NetworkFigures, TlsRun};
 use db_sm_rsm::protocol::hold;
@@ -36,6 +35,8 @@ use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::Seed;
 use netem::Profile;
 use serde_json::{json, Value};
+
+mod verify_board;
 
 const TOOL: &str = "db-sm-rsm";
 /// The version of the body's schema (docs/report.schema.json).
@@ -526,53 +527,6 @@ fn party_main(args: Vec<String>) -> ExitCode {
     ExitCode::from(code.clamp(0, 255) as u8)
 }
 
-/// `db-sm-rsm verify-board FILE`: re-checks a finished `tls` run from its board record alone.
-#[derive(Parser, Debug)]
-#[command(
-    name = "db-sm-rsm verify-board",
-    about = "Re-check a finished --transport tls run from its board record: the hash chain and \
-             roster, then every proof of every party, as an auditor who trusts no verdict. Prints \
-             the statuses it recomputed beside the run's; exit 0 only if the chain is intact and \
-             every status is True and equal to the run's, 1 otherwise, 2 for a file that cannot \
-             be read."
-)]
-struct VerifyCli {
-    /// The record (`--board-record FILE` of the run).
-    file: PathBuf,
-    /// Worker threads for the checks, 1..=1024.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    threads: u64,
-}
-
-/// `db-sm-rsm verify-board ...`.
-fn verify_board_main(args: Vec<String>) -> ExitCode {
-    const NAME: &str = "db-sm-rsm verify-board";
-    let cli = VerifyCli::parse_from(args);
-    if let Err(e) = std::fs::File::open(&cli.file) {
-        return measure::cli::refuse(NAME, format!("error: {}: {e}", cli.file.display()));
-    }
-    if let Err(e) = thread_pool(cli.threads) {
-        return measure::cli::refuse(NAME, e);
-    }
-    let file = cli.file.display();
-    match audit::verify_board(&cli.file, true) {
-        Err(e) => {
-            eprintln!("{NAME}: {file}: FAILED: {e}");
-            ExitCode::from(1)
-        }
-        Ok(a) => {
-            for line in audit::verdict_lines(&a, &file.to_string(), cli.threads) {
-                println!("{line}");
-            }
-            if a.passed() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
-        }
-    }
-}
-
 /// The command line checked before any work: the run's configuration and faults, every option
 /// that needs `--transport tls` or an emulated network, the network's rights, where the parties
 /// start, the thread pool and the calibration. A refusal is one line.
@@ -704,7 +658,7 @@ fn main() -> ExitCode {
     match args.get(1).map(String::as_str) {
         Some("board") => return board_main(args[1..].to_vec()),
         Some("party") => return party_main(args[1..].to_vec()),
-        Some("verify-board") => return verify_board_main(args[1..].to_vec()),
+        Some("verify-board") => return verify_board::verify_board_main(args[1..].to_vec()),
         _ => {}
     }
     let cli = Cli::parse();
