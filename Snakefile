@@ -29,6 +29,10 @@ RUNNER = config["runner"]
 SELECTED = descriptors.selected(config)
 require_tools(SELECTED, RUNNER)
 PLANNED, ESTIMATES, COST_MODEL, LIMIT_MB = plan_and_estimate(config)
+# Selected experiments that plan no run here (their sources cannot be had), and why; runs made in
+# a given order (each experiment's `sequence`), each with the run before it.
+LEFT_OUT = descriptors.left_out(config, PLANNED)
+PREDECESSORS = descriptors.predecessors(PLANNED)
 PROVENANCE = provenance()
 announce_dry_run()
 # Every raw result and program of the selected experiments; the modules add theirs.
@@ -37,6 +41,7 @@ BUILD_OUTPUTS = []
 
 
 include: "rules/build.smk"
+include: "rules/upstream.smk"
 include: "rules/measure.smk"
 include: "rules/images.smk"
 include: "rules/analysis.smk"

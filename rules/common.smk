@@ -176,6 +176,14 @@ def measure_inputs(wildcards):
     the files of other runs it reads."""
     exp = descriptors.get(wildcards.experiment)
     inputs = reads_of(wildcards.experiment, wildcards.run)
+    # Runs made in a given order (pairs alternated): the run before, as an order only.
+    before = PREDECESSORS.get(f"{wildcards.experiment}/{wildcards.run}")
+    if before is not None:
+        inputs["made_after"] = ancient(f"{RESULTS}/raw/{before}/report.json")
+    # The builds of the paper's own code the run needs (rules/upstream.smk), as an order only:
+    # a build is keyed by its sources and recipe, so a new one is a new file.
+    for i, part in enumerate(exp.upstream):
+        inputs[f"upstream{i}"] = ancient(UPSTREAM_STAMPS[part])
     if RUNNER == "native":
         for i, prog in enumerate(exp.programs):
             inputs[f"program{i}"] = prog.path
@@ -306,6 +314,7 @@ def run_config_text():
         {
             "config": dict(config),
             "runs": {e: [r.id for r in runs] for e, runs in PLANNED.items()},
+            "left_out": LEFT_OUT,
             "provenance": PROVENANCE,
         },
         indent=2,

@@ -15,6 +15,10 @@ this one, `analysis.experiments.<name with _ for ->`); its names are the descrip
     check(cfg)   problems of a configuration beyond each key's schema
     memory_modelled(run)  whether its memory model describes the run (runs the memory fit uses)
     reads(run), READS_FROM   files of another experiment's runs it reads
+    requests(cfg)  runs it asks of the experiments it reads: {experiment: [params, ...]}
+    sequence(planned)  run directories that must be made in this order (pairs of runs alternated)
+    left_out(cfg)  why it plans no run here, with how to add its runs (None when it can run)
+    UPSTREAM     the parts of upstream/sources.yaml (the paper's own code) its runs need
     STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
 
 Beside it in the folder: `parser.py` (its report as rows of the tidy table), `section.py` (its
@@ -127,6 +131,9 @@ class Experiment:
     # Whether the memory model (costs.yaml) describes a run: the memory fit uses only those (e.g.
     # runs large enough for the program's fixed allocations to have their full size).
     memory_modelled: Callable[[Run], bool] = _every_run
+    # The parts of upstream/sources.yaml (pinned builds of the paper's own code) its runs need:
+    # the workflow builds each once (rules/upstream.smk) before the runs.
+    upstream: tuple[str, ...] = ()
     module: ModuleType | None = None  # the descriptor module: its optional hooks
 
     @property
@@ -167,7 +174,8 @@ def from_module(module: ModuleType) -> Experiment:
             tools=getattr(module, "TOOLS", ("cargo",)), image=getattr(module, "IMAGE", Image()),
             check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),
             reads_from=getattr(module, "READS_FROM", ()), rules=getattr(module, "RULES", None),
-            memory_modelled=getattr(module, "memory_modelled", _every_run), module=module,
+            memory_modelled=getattr(module, "memory_modelled", _every_run),
+            upstream=tuple(getattr(module, "UPSTREAM", ())), module=module,
         )  # fmt: skip
     except AttributeError as e:
         raise TypeError(f"{module.__name__} is not a complete experiment descriptor: {e}") from None
@@ -251,11 +259,55 @@ def read_by(cfg: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+def _plan_once(cfg: Mapping[str, Any], readers: dict[str, list[str]],
+               requested: dict[str, list[dict[str, Any]]]) -> dict[str, list[Run]]:  # fmt: skip
+    seen = {**cfg, "read_by": readers, "requested": requested}
+    return {name: get(name).plan(seen) for name in selected(cfg)}
+
+
 def plan(cfg: Mapping[str, Any]) -> dict[str, list[Run]]:
     """Every run of the selected experiments (with those they read), by experiment, in the
-    suite's order. Each planner sees the configuration with `read_by` added."""
-    seen = {**cfg, "read_by": read_by(cfg)}
-    return {name: get(name).plan(seen) for name in selected(cfg)}
+    suite's order. Each planner sees the configuration with `read_by` (the selected experiments
+    that read its runs) and `requested` (the runs they ask of it) added. An experiment that plans
+    no run here (its `left_out` says why) reads nothing and asks for nothing: the others are
+    planned again without it."""
+    first = _plan_once(cfg, read_by(cfg), {})
+    readers = {k: [r for r in v if first.get(r)] for k, v in read_by(cfg).items()}
+    requested: dict[str, list[dict[str, Any]]] = {}
+    for name in selected(cfg):
+        hook = get(name).hook("requests")
+        if hook is not None and first.get(name):
+            for other, points in hook(cfg).items():
+                requested.setdefault(other, []).extend(points)
+    if readers == read_by(cfg) and not requested:
+        return first
+    return _plan_once(cfg, readers, requested)
+
+
+def left_out(cfg: Mapping[str, Any], planned: Mapping[str, list[Run]]) -> dict[str, str]:
+    """The selected experiments that plan no run here, each with why and how to add its runs."""
+    out = {}
+    for name in selected(cfg):
+        hook = get(name).hook("left_out")
+        why = hook(cfg) if hook is not None and not planned.get(name) else None
+        if why:
+            out[name] = str(why)
+    return out
+
+
+def predecessors(planned: Mapping[str, list[Run]]) -> dict[str, str]:
+    """For each run directory that must wait for another (an experiment's `sequence`: pairs of
+    runs alternated), the run directory made just before it."""
+    dirs = {r.dir for runs in planned.values() for r in runs}
+    out: dict[str, str] = {}
+    for name in planned:
+        hook = get(name).hook("sequence")
+        if hook is None or not planned[name]:
+            continue
+        order = [d for d in hook(planned) if d in dirs]
+        for before, after in zip(order, order[1:], strict=False):
+            out.setdefault(after, before)
+    return out
 
 
 def problems(cfg: Mapping[str, Any]) -> list[str]:

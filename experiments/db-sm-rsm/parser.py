@@ -57,6 +57,8 @@ class Timer:
     party: str | None
     label: str
     seconds: float
+    # The process's CPU seconds while the timer was open (our JSON report's; None in a text report).
+    cpu: float | None = None
 
 
 @dataclass
@@ -222,11 +224,11 @@ def parse_db_json(path: str | Path) -> DbReport:
             raise ReportError(p, None, f"body.timers[{i}] to be an object")
         tpath = need(t, "path", list, p, where)
         seconds = need(t, "seconds", (int, float), p, where)
+        cpu = t.get("cpu_seconds")
         rep.timers.append(
-            Timer(
-                tuple(str(x) for x in tpath), t.get("party"), need(t, "label", str, p, where), float(seconds)
-            )
-        )
+            Timer(tuple(str(x) for x in tpath), t.get("party"), need(t, "label", str, p, where), float(seconds),
+                  float(cpu) if isinstance(cpu, int | float) and not isinstance(cpu, bool) else None)
+        )  # fmt: skip
     for k, v in need(d, "statuses", dict, p, "body.").items():
         if not isinstance(v, bool):
             raise ReportError(p, None, f"body.statuses.{k} to be true or false", repr(v))
@@ -380,15 +382,24 @@ def network_rows(base: dict[str, Any], net: dict[str, Any], p: Path) -> list[dic
     return rows
 
 
-def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
+def db_rows(rep: DbReport, run: str, run_dir: Path | None = None, experiment: str = EXPERIMENT,
+            timer_metric: str = "time") -> Parsed:  # fmt: skip
+    """The tidy rows of a report: each timer's seconds as `timer_metric` (`time`: wall clock;
+    `cpu` for a text report timed on the CPU clock), and its CPU seconds (metric `cpu`) where
+    our JSON report has them."""
     failed = failed_checks(rep)
-    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
+    base = report_base(experiment, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
                        security=rep.security, run_ok=not failed, variant=transport_of(rep))  # fmt: skip
     rows = [
-        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="time",
+        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric=timer_metric,
             value=t.seconds, unit="s")
         for t in rep.timers
     ]  # fmt: skip
+    rows += [
+        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="cpu", value=t.cpu, unit="s")
+        for t in rep.timers
+        if t.cpu is not None
+    ]
     rows += [
         row(base, section="", party=None, label=k, metric="status", value=1.0 if v else 0.0, unit="bool")
         for k, v in rep.statuses.items()
@@ -411,7 +422,7 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
     rows += resource_rows(base, rep)
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
-    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
+    info = RunInfo(experiment, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
                    rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
     if rep.keys is not None:
         info.settings["keys"] = rep.keys
