@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import itertools
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -305,7 +306,7 @@ def predecessors(planned: Mapping[str, list[Run]]) -> dict[str, str]:
         if hook is None or not planned[name]:
             continue
         order = [d for d in hook(planned) if d in dirs]
-        for before, after in zip(order, order[1:], strict=False):
+        for before, after in itertools.pairwise(order):
             out.setdefault(after, before)
     return out
 

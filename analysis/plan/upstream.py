@@ -127,15 +127,18 @@ def pins(path: Path = PINS_FILE) -> Pins:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     trees = {}
     for name, t in data["trees"].items():
-        tree = Tree(name, str(t["url"]), str(t["commit"]), str(t["sha256"]), str(t.get("what", "")),
-                    t.get("branch"))  # fmt: skip
+        tree = Tree(
+            name, str(t["url"]), str(t["commit"]), str(t["sha256"]), str(t.get("what", "")), t.get("branch")
+        )
         if len(tree.commit) != 40 or len(tree.sha256) != 64:
             raise ValueError(f"{path}: tree {name}: a commit of 40 and a sha256 of 64 hex digits")
         trees[name] = tree
     parts = {}
     for name, p in data["parts"].items():
         settings = {k: v for k, v in p.items() if k not in ("what", "kind", "trees")}
-        part = Part(name, " ".join(str(p.get("what", "")).split()), str(p["kind"]), tuple(p["trees"]), settings)
+        part = Part(
+            name, " ".join(str(p.get("what", "")).split()), str(p["kind"]), tuple(p["trees"]), settings
+        )
         unknown = [t for t in part.trees if t not in trees]
         if unknown or part.kind not in ("python", "cargo"):
             raise ValueError(f"{path}: part {name}: unknown trees {unknown} or kind {part.kind!r}")
@@ -170,12 +173,16 @@ def archive_problems(directory: Path, trees: Sequence[Tree]) -> list[str]:
     one, each naming the configuration key to set."""
     key = f"config key '{SOURCES_KEY}'"
     if not directory.is_dir():
-        return [f"{key}: {directory} is not a directory (it should hold the archives upstream/sources.yaml pins)"]
+        return [
+            f"{key}: {directory} is not a directory (it should hold the archives upstream/sources.yaml pins)"
+        ]
     out = []
     for t in trees:
         path = directory / t.archive
         if not path.is_file():
-            out.append(f"{key}: {directory} has no {t.archive} ({t.name} at commit {t.commit}, SHA-256 {t.sha256})")
+            out.append(
+                f"{key}: {directory} has no {t.archive} ({t.name} at commit {t.commit}, SHA-256 {t.sha256})"
+            )
             continue
         got = archive_digest(path)
         if got != t.sha256:
@@ -267,7 +274,7 @@ def locked(path: Path) -> Iterator[None]:
     """An exclusive lock (a file beside `path`): two builds of one thing never run at once, in one
     workflow or across the tests and a workflow."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(path.name + ".lock"), "w") as f:
+    with path.with_name(path.name + ".lock").open("w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield
@@ -283,8 +290,13 @@ def reachable(url: str) -> bool:
     """Whether git can reach a repository from here (within PROBE_TIMEOUT_S)."""
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
     try:
-        proc = subprocess.run(["git", "ls-remote", "--exit-code", url, "HEAD"], capture_output=True,
-                              timeout=PROBE_TIMEOUT_S, env=env, check=False)  # fmt: skip
+        proc = subprocess.run(
+            ["git", "ls-remote", "--exit-code", url, "HEAD"],
+            capture_output=True,
+            timeout=PROBE_TIMEOUT_S,
+            env=env,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return proc.returncode == 0
@@ -327,10 +339,7 @@ def ensure_tree(root: Path, tree: Tree, sources: Path | None) -> Path:
             return dest
         tmp = Path(tempfile.mkdtemp(prefix=f".{tree.folder}.", dir=dest.parent))
         try:
-            if sources is not None:
-                how = _unpack(sources / tree.archive, tree, tmp)
-            else:
-                how = _clone(tree, tmp)
+            how = _unpack(sources / tree.archive, tree, tmp) if sources is not None else _clone(tree, tmp)
             (tmp / TREE_STAMP).write_text(json.dumps({"commit": tree.commit, "verified": how}) + "\n")
             shutil.rmtree(dest, ignore_errors=True)
             tmp.rename(dest)
@@ -363,14 +372,17 @@ def _unpack(archive: Path, tree: Tree, into: Path) -> str:
 def _clone(tree: Tree, into: Path) -> str:
     say(f"cloning {tree.url} at {tree.commit}")
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
-    steps = [["git", "clone", "--quiet", "--no-checkout", tree.url, str(into)],
-             ["git", "-C", str(into), "checkout", "--quiet", "--detach", tree.commit]]  # fmt: skip
+    steps = [
+        ["git", "clone", "--quiet", "--no-checkout", tree.url, str(into)],
+        ["git", "-C", str(into), "checkout", "--quiet", "--detach", tree.commit],
+    ]
     for argv in steps:
         proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
         if proc.returncode != 0:
             raise UpstreamError(f"{' '.join(argv[:3])} failed: {proc.stderr.strip().splitlines()[-1:]}")
-    head = subprocess.run(["git", "-C", str(into), "rev-parse", "HEAD"], capture_output=True, text=True,
-                          check=True).stdout.strip()  # fmt: skip
+    head = subprocess.run(
+        ["git", "-C", str(into), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     if head != tree.commit:
         raise UpstreamError(f"{tree.url}: checked out {head}, not the pinned {tree.commit}")
     return f"git clone of {tree.url}, HEAD {head}"

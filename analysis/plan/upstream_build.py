@@ -28,12 +28,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
 import sys
 import threading
 import time
+import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -77,23 +79,38 @@ class Steps:
         self.log = log
         self.times: dict[str, dict[str, float]] = {}
 
-    def run(self, step: str, argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None,
-            echo: bool = False) -> str:  # fmt: skip
+    def run(
+        self,
+        step: str,
+        argv: Sequence[str],
+        cwd: Path,
+        env: Mapping[str, str] | None = None,
+        echo: bool = False,
+    ) -> str:
         """Run one command; its output goes to the log as it comes (its standard error also to
         the terminal with `echo`: cargo's progress), and its standard output is returned; a
         failure is an UpstreamError naming the step and the log's last lines."""
-        say(f"{step}: {' '.join(str(a) for a in argv[:3])}{' ...' if len(argv) > 3 else ''}")
+        shown = " ".join(str(a).split("\n")[0] for a in argv[:3])
+        say(f"{step}: {shown[:150]}{' ...' if len(argv) > 3 else ''}")
         before, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
         out: list[str] = []
         tail: list[str] = []
         with self.log.open("a", encoding="utf-8") as log:
             log.write(f"\n==== {step}: {' '.join(map(str, argv))} (in {cwd})\n")
             log.flush()
-            proc = subprocess.Popen([str(a) for a in argv], cwd=cwd, env={**os.environ, **(env or {})}, text=True,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+            proc = subprocess.Popen(
+                [str(a) for a in argv],
+                cwd=cwd,
+                env={**os.environ, **(env or {})},
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
             assert proc.stdout is not None and proc.stderr is not None
-            pumps = [threading.Thread(target=_pump, args=(proc.stdout, log, out, None)),
-                     threading.Thread(target=_pump, args=(proc.stderr, log, tail, step if echo else None))]  # fmt: skip
+            pumps = [
+                threading.Thread(target=_pump, args=(proc.stdout, log, out, None)),
+                threading.Thread(target=_pump, args=(proc.stderr, log, tail, step if echo else None)),
+            ]
             for p in pumps:
                 p.start()
             returncode = proc.wait()
@@ -141,13 +158,19 @@ def build(part: Part, root: Path, sources: Path | None) -> Path:
         else:
             record = _cargo(part, trees, out, steps)
         record.update(
-            part=part.name, key=part_key(part), what=part.what,
-            trees={t: {"url": p.trees[t].url, "commit": p.trees[t].commit, "sha256": p.trees[t].sha256}
-                   for t in part.trees},
+            part=part.name,
+            key=part_key(part),
+            what=part.what,
+            trees={
+                t: {"url": p.trees[t].url, "commit": p.trees[t].commit, "sha256": p.trees[t].sha256}
+                for t in part.trees
+            },
             sources=str(sources) if sources is not None else "cloned from the repositories",
-            steps=steps.times, wall_s=time.monotonic() - t0,
-            cpu_s=sum(s["cpu_s"] for s in steps.times.values()), built_unix=time.time(),
-        )  # fmt: skip
+            steps=steps.times,
+            wall_s=time.monotonic() - t0,
+            cpu_s=sum(s["cpu_s"] for s in steps.times.values()),
+            built_unix=time.time(),
+        )
         tmp = out / (STAMP + ".tmp")
         tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         tmp.replace(out / STAMP)
@@ -172,28 +195,68 @@ def _python(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> d
     py = venv / "bin" / "python"
     steps.run("venv: create", [sys.executable, "-m", "venv", venv], out)
     requirements = PINS_DIR / str(s["requirements"])
-    steps.run("venv: packages", [py, "-m", "pip", "install", "--disable-pip-version-check", "--no-deps",
-                                 "--require-hashes", "-r", requirements], out)  # fmt: skip
+    steps.run(
+        "venv: packages",
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--require-hashes",
+            "-r",
+            requirements,
+        ],
+        out,
+    )
     package = work / str(s["package"])
     shutil.copytree(trees[str(s["package"])], package, symlinks=True)
     for patch in s.get("patches", []):
-        steps.run(f"package: patch {patch}", ["patch", "-p1", "--forward", "-i", PINS_DIR / "patches" / patch],
-                  package)  # fmt: skip
+        steps.run(
+            f"package: patch {patch}",
+            ["patch", "-p1", "--forward", "-i", PINS_DIR / "patches" / patch],
+            package,
+        )
     lib = prefix / "lib"
-    steps.run("package: configure", ["./configure.sh", f"--python={py}", f"--extra-cflags=-I{prefix}/include",
-                                     f"--extra-ldflags=-L{lib} -Wl,-rpath,{lib}"], package)  # fmt: skip
+    steps.run(
+        "package: configure",
+        [
+            "./configure.sh",
+            f"--python={py}",
+            f"--extra-cflags=-I{prefix}/include",
+            f"--extra-ldflags=-L{lib} -Wl,-rpath,{lib}",
+        ],
+        package,
+    )
     env = {"CONFIG_FILE": str(package / "config.mk"), "LIBRARY_PATH": str(lib), "LD_LIBRARY_PATH": str(lib)}
-    steps.run("package: wheel", [py, "-m", "pip", "install", "--disable-pip-version-check", "--no-deps",
-                                 "--no-build-isolation", "--no-index", "."], package, env)  # fmt: skip
+    steps.run(
+        "package: wheel",
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            ".",
+        ],
+        package,
+        env,
+    )
     checked = steps.run("check", [py, "-c", PYTHON_CHECK], out, {"LD_LIBRARY_PATH": str(lib)}).strip()
     freeze = steps.run("venv: freeze", [py, "-m", "pip", "freeze", "--all"], out).splitlines()
     shutil.rmtree(work)
     return {
-        "python": str(py.relative_to(out)), "library_path": str(lib.relative_to(out)),
+        "python": str(py.relative_to(out)),
+        "library_path": str(lib.relative_to(out)),
         "interpreter": f"{sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}",
-        "packages": freeze, "check": checked.splitlines()[-1] if checked else "",
+        "packages": freeze,
+        "check": checked.splitlines()[-1] if checked else "",
         "patches": list(s.get("patches", [])),
-    }  # fmt: skip
+    }
 
 
 def patch_table(part: Part, trees: Mapping[str, Path]) -> str:
@@ -215,11 +278,13 @@ def _cargo(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> di
     shutil.copytree(trees[str(crate["tree"])] / str(crate["dir"]), src, symlinks=True)
     config = out / "cargo-patch.toml"
     config.write_text(patch_table(part, trees), encoding="utf-8")
-    locked_before = (src / "Cargo.lock").read_text(encoding="utf-8")
+    locked_before = _registry_versions(src / "Cargo.lock")
     env = {"CARGO_TARGET_DIR": str(out / "target"), "RUSTFLAGS": "--cap-lints allow"}
-    text = steps.run("cargo: bench binary", ["cargo", "bench", "--no-run", "--bench", bench, "--config", config,
-                                              "--message-format", "json-render-diagnostics"], src, env,
-                     echo=True)  # fmt: skip
+    # --timings: cargo's report of what each crate took (rug's bundled GMP among them).
+    argv = ["cargo", "bench", "--no-run", "--bench", bench, "--config", config, "--timings"]
+    text = steps.run(
+        "cargo: bench binary", [*argv, "--message-format", "json-render-diagnostics"], src, env, echo=True
+    )
     exe = None
     for line in text.splitlines():
         if line.startswith("{"):
@@ -231,40 +296,66 @@ def _cargo(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> di
     (out / "bin").mkdir()
     shutil.copy2(exe, out / "bin" / bench)
     rustc = steps.run("rustc version", ["rustc", "-V"], out).strip()
-    registry = _registry_versions(locked_before)
-    changed = sorted(k for k, v in _registry_versions((src / "Cargo.lock").read_text()).items() if registry.get(k) != v)
+    timings = unit_times(out / "target")
     shutil.rmtree(out / "target")
     return {
-        "bench": str(Path("bin") / bench), "rustc": rustc, "rustflags": env["RUSTFLAGS"],
-        "gmp": "bundled: rug's gmp-mpfr-sys builds the GMP it ships (as the fork's lock file and the authors' build have it)",
-        "crates_io_versions_changed": changed,
-    }  # fmt: skip
+        "bench": str(Path("bin") / bench),
+        "rustc": rustc,
+        "rustflags": env["RUSTFLAGS"],
+        "gmp": "bundled: rug's gmp-mpfr-sys builds the GMP and MPFR it ships, as the fork's lock file "
+        "and the authors' build have it",
+        "crate_times": timings,
+        # The fork's lock file, kept: no crates.io package at another version than it pins.
+        "crates_io_versions_changed": sorted(
+            f"{n} {v}" for n, v in _registry_versions(src / "Cargo.lock") ^ locked_before
+        ),
+    }
 
 
-def _registry_versions(lock: str) -> dict[str, str]:
-    """name@version of every crates.io package of a Cargo.lock, by name and version."""
-    out, name, version = {}, None, None
-    for line in lock.splitlines() + ["[[package]]"]:
-        if line.startswith("[[package]]"):
-            name = version = None
-        elif line.startswith("name = "):
-            name = line.split('"')[1]
-        elif line.startswith("version = "):
-            version = line.split('"')[1]
-        elif line.startswith("source = ") and "crates.io-index" in line and name and version:
-            out[f"{name}@{version}"] = version
-    return out
+def _registry_versions(lock: Path) -> set[tuple[str, str]]:
+    """(name, version) of every crates.io package of a Cargo.lock."""
+    data = tomllib.loads(lock.read_text(encoding="utf-8"))
+    return {
+        (p["name"], p["version"]) for p in data.get("package", []) if "crates.io" in str(p.get("source", ""))
+    }
+
+
+def unit_times(target: Path) -> dict[str, Any]:
+    """What cargo's --timings report says each crate took (seconds, all its units: build script,
+    its run, the library): the slowest five, and rug's GMP (gmp-mpfr-sys, which builds the GMP
+    and MPFR it ships). Empty where the report cannot be read."""
+    html = target / "cargo-timings" / "cargo-timing.html"
+    m = (
+        re.search(r"const UNIT_DATA = (\[.*?\]);", html.read_text(encoding="utf-8"), re.S)
+        if html.is_file()
+        else None
+    )
+    if m is None:
+        return {}
+    per: dict[str, float] = {}
+    for u in json.loads(m.group(1)):
+        key = f"{u.get('name')} {u.get('version')}"
+        per[key] = per.get(key, 0.0) + float(u.get("duration", 0.0))
+    slowest = sorted(per.items(), key=lambda kv: -kv[1])[:5]
+    gmp = sum(v for k, v in per.items() if k.startswith("gmp-mpfr-sys "))
+    return {"slowest_crates_s": dict(slowest), "bundled_gmp_s": gmp}
 
 
 # ---- the command line --------------------------------------------------------------------------
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m analysis.plan.upstream_build", description="Build a part of upstream/sources.yaml once, into the cache.")
+    ap = argparse.ArgumentParser(
+        prog="python3 -m analysis.plan.upstream_build",
+        description="Build a part of upstream/sources.yaml once, into the cache.",
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="check the archives of a sources directory against the pins")
     c.add_argument("--sources", required=True, type=Path)
-    for name, text in (("build", "build a part once (reused when built)"), ("where", "a part's build directory")):
+    for name, text in (
+        ("build", "build a part once (reused when built)"),
+        ("where", "a part's build directory"),
+    ):
         b = sub.add_parser(name, help=text)
         b.add_argument("part")
         b.add_argument("--sources", type=Path, default=None, help="a directory of the pinned archives")

@@ -56,8 +56,9 @@ def _pump(src: IO[str], sink: IO[str] | None, keep: list[str], prefix: str, echo
             print(f"{prefix}{line.rstrip()}", file=sys.stderr, flush=True)
 
 
-def run_measured(argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdout_file: Path | None,
-                 progress: str) -> Measured:  # fmt: skip
+def run_measured(
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdout_file: Path | None, progress: str
+) -> Measured:
     """Run `argv`, its output kept (in `stdout_file` too, as it comes) and shown on the
     terminal line by line, prefixed by `progress`; its wall time, and the CPU time and peak
     memory of the children waited for (this is the only one)."""
@@ -68,11 +69,20 @@ def run_measured(argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdout_
     err_lines: list[str] = []
     sink = stdout_file.open("w", encoding="utf-8") if stdout_file is not None else None
     try:
-        proc = subprocess.Popen([str(a) for a in argv], cwd=cwd, env={**os.environ, **env}, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=1)  # fmt: skip
+        proc = subprocess.Popen(
+            [str(a) for a in argv],
+            cwd=cwd,
+            env={**os.environ, **env},
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=1,
+        )
         assert proc.stdout is not None and proc.stderr is not None
-        threads = [threading.Thread(target=_pump, args=(proc.stdout, sink, out_lines, progress, True)),
-                   threading.Thread(target=_pump, args=(proc.stderr, None, err_lines, progress, True))]  # fmt: skip
+        threads = [
+            threading.Thread(target=_pump, args=(proc.stdout, sink, out_lines, progress, True)),
+            threading.Thread(target=_pump, args=(proc.stderr, None, err_lines, progress, True)),
+        ]
         for t in threads:
             t.start()
         returncode = proc.wait()
@@ -83,8 +93,17 @@ def run_measured(argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdout_
             sink.close()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Measured(returncode, "".join(out_lines), time.monotonic() - t0, cpu, after.ru_maxrss / 1024,
-                    load_start, list(os.getloadavg()), started, [x.rstrip() for x in err_lines[-5:]])  # fmt: skip
+    return Measured(
+        returncode,
+        "".join(out_lines),
+        time.monotonic() - t0,
+        cpu,
+        after.ru_maxrss / 1024,
+        load_start,
+        list(os.getloadavg()),
+        started,
+        [x.rstrip() for x in err_lines[-5:]],
+    )
 
 
 def machine() -> dict[str, Any]:
@@ -112,8 +131,13 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return {"hostname": socket.gethostname(), "cpu_model": model, "logical_cpus": max(1, cpus),
-            "mem_total_gib": mem_kib / 2**20, "os": f"{pretty} (kernel {platform.release()})"}  # fmt: skip
+    return {
+        "hostname": socket.gethostname(),
+        "cpu_model": model,
+        "logical_cpus": max(1, cpus),
+        "mem_total_gib": mem_kib / 2**20,
+        "os": f"{pretty} (kernel {platform.release()})",
+    }
 
 
 def provenance() -> dict[str, Any]:
@@ -122,13 +146,22 @@ def provenance() -> dict[str, Any]:
     commit = os.environ.get("SUITE_GIT_COMMIT")
     if commit:
         d = os.environ.get("SUITE_GIT_DIRTY")
-        return {"commit": commit, "dirty": True if d in ("1", "true") else False if d in ("0", "false") else None}
+        return {
+            "commit": commit,
+            "dirty": True if d in ("1", "true") else False if d in ("0", "false") else None,
+        }
     repo = Path(__file__).resolve().parents[2]
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True,
-                              check=True).stdout.strip()  # fmt: skip
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo,
-                                capture_output=True, text=True, check=True).stdout  # fmt: skip
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return {"commit": "unknown", "dirty": None}
     return {"commit": head, "dirty": bool(status.strip())}
@@ -136,8 +169,11 @@ def provenance() -> dict[str, Any]:
 
 def runner() -> dict[str, Any]:
     v = os.environ.get
-    return {"kind": v("SUITE_RUNNER") or "native", "image": v("SUITE_IMAGE") or None,
-            "image_id": v("SUITE_IMAGE_ID") or None}  # fmt: skip
+    return {
+        "kind": v("SUITE_RUNNER") or "native",
+        "image": v("SUITE_IMAGE") or None,
+        "image_id": v("SUITE_IMAGE_ID") or None,
+    }
 
 
 def inputs_digest(items: Sequence[tuple[str, bytes]]) -> str:
@@ -150,19 +186,38 @@ def inputs_digest(items: Sequence[tuple[str, bytes]]) -> str:
     return h.hexdigest()
 
 
-def envelope(tool: str, tool_version: str, body_version: int, passed: bool, parameters: Mapping[str, Any],
-             measured: Measured, body: Mapping[str, Any]) -> dict[str, Any]:  # fmt: skip
+def envelope(
+    tool: str,
+    tool_version: str,
+    body_version: int,
+    passed: bool,
+    parameters: Mapping[str, Any],
+    measured: Measured,
+    body: Mapping[str, Any],
+) -> dict[str, Any]:
     """The suite's report around `body`, for a run of a paper's program (no seed)."""
     return {
-        "format": FORMAT, "tool": tool, "tool_version": tool_version, "body_version": body_version,
-        "passed": bool(passed), "parameters": dict(parameters), "seed": None,
+        "format": FORMAT,
+        "tool": tool,
+        "tool_version": tool_version,
+        "body_version": body_version,
+        "passed": bool(passed),
+        "parameters": dict(parameters),
+        "seed": None,
         "inputs_sha256": inputs_digest([("report", measured.stdout.encode())]),
-        "machine": machine(), "provenance": provenance(), "runner": runner(),
+        "machine": machine(),
+        "provenance": provenance(),
+        "runner": runner(),
         "load": {"start": measured.load_start, "end": measured.load_end},
-        "resources": {"wall_s": measured.wall_s, "cpu_s": measured.cpu_s, "cpu_children_s": measured.cpu_s,
-                      "peak_rss_mib": measured.peak_rss_mib},
-        "started_unix": measured.started_unix, "body": dict(body),
-    }  # fmt: skip
+        "resources": {
+            "wall_s": measured.wall_s,
+            "cpu_s": measured.cpu_s,
+            "cpu_children_s": measured.cpu_s,
+            "peak_rss_mib": measured.peak_rss_mib,
+        },
+        "started_unix": measured.started_unix,
+        "body": dict(body),
+    }
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -184,7 +239,8 @@ def read_build(stamp: Path) -> dict[str, Any]:
         data = json.loads(stamp.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise ValueError(
-            f"{stamp}: no build record ({e}); build it with python3 -m analysis.plan.upstream_build build PART"
+            f"{stamp}: no build record ({e}); build it with "
+            "python3 -m analysis.plan.upstream_build build PART"
         ) from None
     if not isinstance(data, dict) or "key" not in data:
         raise ValueError(f"{stamp}: not a build record of analysis/plan/upstream_build.py")

@@ -12,10 +12,15 @@ from analysis.experiments import Job
 from analysis.plan import upstream
 from analysis.runs import INT, Part, Run, RunScheme, runs
 
-SCHEME = RunScheme("artifact-db-sm-rsm", (
-    Part("n", "n", INT, True), Part("m", "m", INT, True),
-    Part("precomputing", "pre", "on|off", default="on"), Part("clock", "", "cpu|wall", default="cpu"),
-))  # fmt: skip
+SCHEME = RunScheme(
+    "artifact-db-sm-rsm",
+    (
+        Part("n", "n", INT, True),
+        Part("m", "m", INT, True),
+        Part("precomputing", "pre", "on|off", default="on"),
+        Part("clock", "", "cpu|wall", default="cpu"),
+    ),
+)
 
 # The build it runs (upstream/sources.yaml's parts) and the tree holding the artifact's code.
 UPSTREAM = ("python",)
@@ -29,8 +34,12 @@ OUR_SETTINGS = ({"mode": "paper", "security": "paper"}, {"mode": "fast", "securi
 def point(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """The parameters of its runs: the artifact's own n (`artifact_entries`; the paper's n =
     10 000 takes its code about five hours of CPU), the configured m."""
-    return {"n": int(cfg["artifact_entries"]), "m": int(cfg["mixers"]),
-            "precomputing": "on" if cfg["artifact_precomputing"] else "off", "clock": str(cfg["artifact_clock"])}  # fmt: skip
+    return {
+        "n": int(cfg["artifact_entries"]),
+        "m": int(cfg["mixers"]),
+        "precomputing": "on" if cfg["artifact_precomputing"] else "off",
+        "clock": str(cfg["artifact_clock"]),
+    }
 
 
 def plan(cfg: Mapping[str, Any]) -> list[Run]:
@@ -39,8 +48,10 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
         return []
     root = upstream.cache_root(cfg)
     p = upstream.pins()
-    extra = {"build": str(upstream.build_dir(root, p.part(UPSTREAM[0]))),
-             "tree": str(upstream.tree_dir(root, p.trees[ARTIFACT]))}  # fmt: skip
+    extra = {
+        "build": str(upstream.build_dir(root, p.part(UPSTREAM[0]))),
+        "tree": str(upstream.tree_dir(root, p.trees[ARTIFACT])),
+    }
     return runs(SCHEME, [point(cfg)], cfg, extra)
 
 
@@ -67,9 +78,15 @@ def ours_of(run: Run, planned: Mapping[str, list[Run]]) -> list[Run]:
     for s in OUR_SETTINGS:
         for r in planned.get(OURS, []):
             q = r.params
-            if (r.rep == run.rep and q["n"] == p["n"] and q["m"] == p["m"] and q["threads"] == 1
-                    and q["transport"] == "local" and q["curve"] == "bn254"
-                    and all(q[k] == v for k, v in s.items())):  # fmt: skip
+            if (
+                r.rep == run.rep
+                and q["n"] == p["n"]
+                and q["m"] == p["m"]
+                and q["threads"] == 1
+                and q["transport"] == "local"
+                and q["curve"] == "bn254"
+                and all(q[k] == v for k, v in s.items())
+            ):
                 out.append(r)
     return out
 
@@ -86,9 +103,25 @@ def sequence(planned: Mapping[str, list[Run]]) -> list[str]:
 
 def command(run: Run, job: Job) -> list[str]:
     p, e = run.params, run.extra
-    return ["python3", "-m", "analysis.experiments.artifact_db_sm_rsm.driver", "--build", e["build"],
-            "--tree", e["tree"], "--n", str(p["n"]), "--m", str(p["m"]), "--precomputing", p["precomputing"],
-            "--clock", p["clock"], "--out", job.out]  # fmt: skip
+    return [
+        "python3",
+        "-m",
+        "analysis.experiments.artifact_db_sm_rsm.driver",
+        "--build",
+        e["build"],
+        "--tree",
+        e["tree"],
+        "--n",
+        str(p["n"]),
+        "--m",
+        str(p["m"]),
+        "--precomputing",
+        p["precomputing"],
+        "--clock",
+        p["clock"],
+        "--out",
+        job.out,
+    ]
 
 
 def features(run: Run) -> dict[str, float]:

@@ -68,8 +68,10 @@ def verdict(report: Path, returncode: int) -> tuple[bool, dict[str, bool], list[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m analysis.experiments.artifact_db_sm_rsm.driver",
-                                 description="Run the paper's own db_sm_rsm.py and report it.")  # fmt: skip
+    ap = argparse.ArgumentParser(
+        prog="python3 -m analysis.experiments.artifact_db_sm_rsm.driver",
+        description="Run the paper's own db_sm_rsm.py and report it.",
+    )
     ap.add_argument("--build", type=Path, required=True, help="the python part's build directory")
     ap.add_argument("--tree", type=Path, required=True, help="the artifact's tree")
     ap.add_argument("--n", type=int, required=True)
@@ -84,8 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return upstream_run.BAD_INPUT
-    problem = (f"--n must be at least 4, not {args.n}" if args.n < 4 else f"--m must be at least 2, not {args.m}"
-               if args.m < 2 else None if script.is_file() else f"{script}: no such file (is --tree the artifact's?)")  # fmt: skip
+    problem = (
+        f"--n must be at least 4, not {args.n}"
+        if args.n < 4
+        else f"--m must be at least 2, not {args.m}"
+        if args.m < 2
+        else None
+        if script.is_file()
+        else f"{script}: no such file (is --tree the artifact's?)"
+    )
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return upstream_run.BAD_INPUT
@@ -93,27 +102,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = args.out.parent / "report.txt"
     python, lib = args.build / build["python"], args.build / build["library_path"]
     argv_run = [python, "-B", "-c", LAUNCH, args.clock, script.resolve(), str(args.n), str(args.m)]
-    env = {"LD_LIBRARY_PATH": str(lib), "precomputing": "1" if args.precomputing == "on" else "0",
-           "PYTHONUNBUFFERED": "1"}  # fmt: skip
-    print(f"[artifact] db_sm_rsm.py {args.n} {args.m} (precomputing {args.precomputing}, clock {args.clock})",
-          file=sys.stderr, flush=True)  # fmt: skip
+    env = {
+        "LD_LIBRARY_PATH": str(lib),
+        "precomputing": "1" if args.precomputing == "on" else "0",
+        "PYTHONUNBUFFERED": "1",
+    }
+    print(
+        f"[artifact] db_sm_rsm.py {args.n} {args.m} (precomputing {args.precomputing}, clock {args.clock})",
+        file=sys.stderr,
+        flush=True,
+    )
     measured = upstream_run.run_measured(argv_run, args.out.parent, env, text, "[artifact] ")
     passed, statuses, why = verdict(text, measured.returncode)
     tree = build.get("trees", {})
     body = {
-        "program": str(SCRIPT), "clock": args.clock, "report": text.name, "exit_status": measured.returncode,
-        "statuses": statuses, "failed": why, "stderr_tail": measured.stderr_tail,
+        "program": str(SCRIPT),
+        "clock": args.clock,
+        "report": text.name,
+        "exit_status": measured.returncode,
+        "statuses": statuses,
+        "failed": why,
+        "stderr_tail": measured.stderr_tail,
         "artifact": _tree_stamp(args.tree),
-        "build": {"part": build.get("part"), "key": build.get("key"), "trees": tree,
-                  "packages": build.get("packages"), "patches": build.get("patches"),
-                  "interpreter": build.get("interpreter")},
-    }  # fmt: skip
-    parameters = {"n": args.n, "m": args.m, "precomputing": args.precomputing, "clock": args.clock, "threads": 1}
+        "build": {
+            "part": build.get("part"),
+            "key": build.get("key"),
+            "trees": tree,
+            "packages": build.get("packages"),
+            "patches": build.get("patches"),
+            "interpreter": build.get("interpreter"),
+        },
+    }
+    parameters = {
+        "n": args.n,
+        "m": args.m,
+        "precomputing": args.precomputing,
+        "clock": args.clock,
+        "threads": 1,
+    }
     version = str(body["artifact"].get("commit", "unknown"))[:12]
-    upstream_run.write_report(args.out, upstream_run.envelope(TOOL, version, BODY_VERSION, passed, parameters,
-                                                              measured, body))  # fmt: skip
-    print(f"[artifact] {'PASSED' if passed else 'FAILED: ' + '; '.join(why)} ({len(statuses)} statuses)",
-          file=sys.stderr, flush=True)  # fmt: skip
+    upstream_run.write_report(
+        args.out, upstream_run.envelope(TOOL, version, BODY_VERSION, passed, parameters, measured, body)
+    )
+    print(
+        f"[artifact] {'PASSED' if passed else 'FAILED: ' + '; '.join(why)} ({len(statuses)} statuses)",
+        file=sys.stderr,
+        flush=True,
+    )
     return upstream_run.PASSED if passed else upstream_run.FAILED
 
 

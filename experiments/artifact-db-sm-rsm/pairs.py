@@ -56,7 +56,9 @@ class Pair:
 
 def _ours(df: pd.DataFrame, n: int, m: int, rep: int, mode: str, security: str) -> pd.DataFrame:
     d = df[(df["experiment"] == OURS) & (df["source"] == "ours")]
-    sel = (d["n"] == n) & (d["m"] == m) & (d["rep"] == rep) & (d["mode"] == mode) & (d["security"] == security)
+    sel = (
+        (d["n"] == n) & (d["m"] == m) & (d["rep"] == rep) & (d["mode"] == mode) & (d["security"] == security)
+    )
     sel &= (d["threads"] == 1) & (d["curve"] == "bn254") & (d["variant"].fillna("local") == "local")
     return d[sel]
 
@@ -65,7 +67,7 @@ def pairs(df: pd.DataFrame) -> list[Pair]:
     """Every artifact run of ours with its paired runs, by repetition."""
     a = df[(df["experiment"] == EXPERIMENT) & (df["source"] == "ours")]
     out = []
-    for (run, rep), g in a.groupby(["run", "rep"], sort=True):
+    for (_run, rep), g in a.groupby(["run", "rep"], sort=True):
         n, m = int(g["n"].iloc[0]), int(g["m"].iloc[0])
         p = Pair(int(rep), n, m, figures(g), ok=bool(g["run_ok"].all()))
         for col, mode, security in SETTINGS:
@@ -98,6 +100,8 @@ def ratio_table(ps: list[Pair]) -> pd.DataFrame:
         for col, _, _ in SETTINGS:
             r[f"{col} [s]"] = Spread.of(p.ours[col][name] for p in ps if col in p.ours)
         for col, _, _ in SETTINGS:
-            r[f"artifact / {col}"] = Spread.of(_ratio(p.artifact[name], p.ours[col][name]) for p in ps if col in p.ours)
+            r[f"artifact / {col}"] = Spread.of(
+                _ratio(p.artifact[name], p.ours[col][name]) for p in ps if col in p.ours
+            )
         rows[name] = r
     return pd.DataFrame.from_dict(rows, orient="index")

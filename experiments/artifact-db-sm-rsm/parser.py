@@ -37,8 +37,12 @@ def read(run_dir: Path) -> tuple[Enveloped, DbReport]:
     rep = parse_db_text(run_dir / str(name), source="ours")
     prm = env.parameters
     if prm.get("n") != rep.n or prm.get("m") != rep.m:
-        raise ReportError(run_dir / str(name), 1, f"n = {prm.get('n')} and m = {prm.get('m')} as report.json says",
-                          f"n = {rep.n}, m = {rep.m}")  # fmt: skip
+        raise ReportError(
+            run_dir / str(name),
+            1,
+            f"n = {prm.get('n')} and m = {prm.get('m')} as report.json says",
+            f"n = {rep.n}, m = {rep.m}",
+        )
     rep.passed, rep.machine, rep.commit, rep.threads = env.passed, env.machine, env.commit, 1
     rep.curve, rep.mode, rep.security = CURVE, MODE, SECURITY
     failed = env.body.get("failed") or []
@@ -63,11 +67,24 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
         # A program that stopped half-way leaves a truncated report: the run failed, and says where.
         env = load_enveloped(run_dir / "report.json", TOOL)
         why = [str(x) for x in env.body.get("failed") or []] or [str(e)]
-        info = RunInfo(EXPERIMENT, "ours", run_id, str(run_dir / "report.json"), False, 1, env.machine,
-                       {}, failed=why, commit=env.commit, problems=[f"report.txt: {e}"])  # fmt: skip
+        info = RunInfo(
+            EXPERIMENT,
+            "ours",
+            run_id,
+            str(run_dir / "report.json"),
+            False,
+            1,
+            env.machine,
+            {},
+            failed=why,
+            commit=env.commit,
+            problems=[f"report.txt: {e}"],
+        )
         return Parsed([], [info], [])
     clock = str(env.parameters.get("clock", "wall"))
-    parsed = db_rows(rep, run_id, run_dir, experiment=EXPERIMENT, timer_metric="cpu" if clock == "cpu" else "time")
+    parsed = db_rows(
+        rep, run_id, run_dir, experiment=EXPERIMENT, timer_metric="cpu" if clock == "cpu" else "time"
+    )
     parsed.runs[0].settings["clock"] = clock
     parsed.runs[0].settings["precomputing"] = str(env.parameters.get("precomputing", "?"))
     return parsed
@@ -88,7 +105,9 @@ def problems(run_dir: Path) -> list[str]:
         env, rep = read(run_dir)
         found = [f"{k} is False" for k, v in rep.statuses.items() if not v]
         if not env.passed:
-            found += [str(x) for x in env.body.get("failed") or [] if f"{x}" not in found] or ["passed is false"]
+            found += [str(x) for x in env.body.get("failed") or [] if f"{x}" not in found] or [
+                "passed is false"
+            ]
         return found
 
     return report_problems(run_dir, failed)

@@ -9,7 +9,14 @@ import pandas as pd
 
 from analysis import units
 from analysis.derive.spread import median_of
-from analysis.experiments.artifact_db_sm_rsm.pairs import FIGURES, SETTINGS, Pair, pairs, published, ratio_table
+from analysis.experiments.artifact_db_sm_rsm.pairs import (
+    FIGURES,
+    SETTINGS,
+    Pair,
+    pairs,
+    published,
+    ratio_table,
+)
 from analysis.experiments.artifact_db_sm_rsm.parser import EXPERIMENT
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
@@ -44,12 +51,20 @@ def statuses_text(ctx: Context) -> list[str]:
     for r in ctx.col.runs:
         if r.experiment != EXPERIMENT or r.source != "ours":
             continue
-        d = ctx.df[(ctx.df["experiment"] == EXPERIMENT) & (ctx.df["run"] == r.run) & (ctx.df["metric"] == "status")]
+        d = ctx.df[
+            (ctx.df["experiment"] == EXPERIMENT) & (ctx.df["run"] == r.run) & (ctx.df["metric"] == "status")
+        ]
         bad = sorted(d[d["value"] < 0.5]["label"])
-        said = f"all {len(d)} True" if not bad and len(d) else f"{len(d)} printed, not True: {', '.join(bad) or '-'}"
+        said = (
+            f"all {len(d)} True"
+            if not bad and len(d)
+            else f"{len(d)} printed, not True: {', '.join(bad) or '-'}"
+        )
         how = ", ".join(f"{k} {v}" for k, v in sorted(r.settings.items()))
-        out.append(f"{r.run}: statuses {said}{f' ({how})' if how else ''}" + ("" if r.ok else
-                   f"; FAILED: {'; '.join(r.failed + r.problems)}"))  # fmt: skip
+        out.append(
+            f"{r.run}: statuses {said}{f' ({how})' if how else ''}"
+            + ("" if r.ok else f"; FAILED: {'; '.join(r.failed + r.problems)}")
+        )
     return out
 
 
@@ -60,14 +75,29 @@ def section(doc: Doc, ctx: Context) -> None:
     ps = pairs(ctx.df)
     if ps:
         frame = table(ps)
-        ctx.table(doc, "artifact_db_pairs", "The paper's code beside ours, same workflow run [s]", frame,
-                  {str(c): _fmt(c) for c in frame.columns}, index_name="figure")  # fmt: skip
+        ctx.table(
+            doc,
+            "artifact_db_pairs",
+            "The paper's code beside ours, same workflow run [s]",
+            frame,
+            {str(c): _fmt(c) for c in frame.columns},
+            index_name="figure",
+        )
         doc.para(NOTE, small=True)
     pub, n, m = published(ctx.df)
     if n:
-        rows = {k: {f"published (n = {n}, m = {m}) [s]": v, "published, per entry [s]": v / n} for k, v in pub.items()}
-        ctx.table(doc, "artifact_db_published", "The paper's sample report (the authors' machine, wall clock)",
-                  pd.DataFrame.from_dict(rows, orient="index"), seconds, index_name="figure")  # fmt: skip
+        rows = {
+            k: {f"published (n = {n}, m = {m}) [s]": v, "published, per entry [s]": v / n}
+            for k, v in pub.items()
+        }
+        ctx.table(
+            doc,
+            "artifact_db_published",
+            "The paper's sample report (the authors' machine, wall clock)",
+            pd.DataFrame.from_dict(rows, orient="index"),
+            seconds,
+            index_name="figure",
+        )
 
 
 def overview(ctx: Context) -> Overview:
@@ -81,19 +111,39 @@ def overview(ctx: Context) -> Overview:
             known = {k: v for k, v in vals.items() if not math.isnan(v)}
             if known:
                 lo, hi = min(known, key=known.__getitem__), max(known, key=known.__getitem__)
-                said.append(f"Against {col}: the artifact takes {units.ratio(known[lo])} ({lo}) to "
-                            f"{units.ratio(known[hi])} ({hi}) the CPU time of ours.")  # fmt: skip
-        compact = Compact("artifact_db_summary", "The paper's code beside ours, same run [s]", frame,
-                          {str(c): _fmt(c) for c in frame.columns}, index_name="figure")  # fmt: skip
+                said.append(
+                    f"Against {col}: the artifact takes {units.ratio(known[lo])} ({lo}) to "
+                    f"{units.ratio(known[hi])} ({hi}) the CPU time of ours."
+                )
+        compact = Compact(
+            "artifact_db_summary",
+            "The paper's code beside ours, same run [s]",
+            frame,
+            {str(c): _fmt(c) for c in frame.columns},
+            index_name="figure",
+        )
     else:
         compact = None
-    groups = {name: {"artifact": median_of(frame.loc[name, "artifact [s]"]),
-                     **{col: median_of(frame.loc[name, f"{col} [s]"]) for col, _, _ in SETTINGS}}
-              for name, _, _ in FIGURES} if ps else {}  # fmt: skip
-    figure = PageFigure(
-        "artifact_db_pairs_plot", "CPU time per section: the paper's code and ours, same workflow run.",
-        lambda: bars(groups, "CPU time [s]", "The paper's DB-SM/DB-RSM code beside ours"),
-    ) if groups else None  # fmt: skip
+    groups = (
+        {
+            name: {
+                "artifact": median_of(frame.loc[name, "artifact [s]"]),
+                **{col: median_of(frame.loc[name, f"{col} [s]"]) for col, _, _ in SETTINGS},
+            }
+            for name, _, _ in FIGURES
+        }
+        if ps
+        else {}
+    )
+    figure = (
+        PageFigure(
+            "artifact_db_pairs_plot",
+            "CPU time per section: the paper's code and ours, same workflow run.",
+            lambda: bars(groups, "CPU time [s]", "The paper's DB-SM/DB-RSM code beside ours"),
+        )
+        if groups
+        else None
+    )
     ov = page(ctx, EXPERIMENT, MEASURES, said, compact, figure)
     ov.notes = [NOTE]
     return ov

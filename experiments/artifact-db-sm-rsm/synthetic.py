@@ -42,15 +42,36 @@ def write(out: Path, run: Run, paper_dir: Path, fail: str | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     text = report_text((paper_dir / PAPER_FILE).read_text(encoding="utf-8"), p["n"], p["m"], scale, fail)
     (out / "report.txt").write_text(text, encoding="utf-8")
-    statuses = {line.split()[0].rstrip(":"): line.split()[-1] == "True"
-                for line in text.splitlines() if line.strip().startswith("status_")}  # fmt: skip
+    statuses = {
+        line.split()[0].rstrip(":"): line.split()[-1] == "True"
+        for line in text.splitlines()
+        if line.strip().startswith("status_")
+    }
     failed = [f"{k} is False" for k, v in statuses.items() if not v]
-    body = {"program": "db-sm-rsm/db_sm_rsm.py", "clock": p.get("clock", "cpu"), "report": "report.txt",
-            "exit_status": 0, "statuses": statuses, "failed": failed, "stderr_tail": [],
-            "artifact": {"commit": "c22a0319853b19cce69be264f2250e92dbabeee1", "verified": "synthetic"},
-            "build": {"part": "python", "key": "0" * 64, "trees": {}, "packages": [], "patches": [],
-                      "interpreter": "3.11"}}  # fmt: skip
-    params = {"n": p["n"], "m": p["m"], "precomputing": p.get("precomputing", "on"), "clock": p.get("clock", "cpu"),
-              "threads": 1}  # fmt: skip
+    body = {
+        "program": "db-sm-rsm/db_sm_rsm.py",
+        "clock": p.get("clock", "cpu"),
+        "report": "report.txt",
+        "exit_status": 0,
+        "statuses": statuses,
+        "failed": failed,
+        "stderr_tail": [],
+        "artifact": {"commit": "c22a0319853b19cce69be264f2250e92dbabeee1", "verified": "synthetic"},
+        "build": {
+            "part": "python",
+            "key": "0" * 64,
+            "trees": {},
+            "packages": [],
+            "patches": [],
+            "interpreter": "3.11",
+        },
+    }
+    params = {
+        "n": p["n"],
+        "m": p["m"],
+        "precomputing": p.get("precomputing", "on"),
+        "clock": p.get("clock", "cpu"),
+        "threads": 1,
+    }
     report = envelope("artifact-db-sm-rsm", params, body, passed=not failed, seed=None)
     (out / "report.json").write_text(json.dumps(report), encoding="utf-8")

@@ -148,8 +148,8 @@ PAPER_FILE = "report-benarroch-cpsnark-sm-n10000"
 PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, all hardware threads (paper README)"
 
 
-def cp_rows(rep: CpReport, run: str, run_dir: Path | None = None) -> Parsed:
-    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, statement="sm", prover="cpsnark-set", n=rep.n,
+def cp_rows(rep: CpReport, run: str, run_dir: Path | None = None, experiment: str = EXPERIMENT) -> Parsed:
+    base = report_base(experiment, rep, run, PAPER_MACHINE, statement="sm", prover="cpsnark-set", n=rep.n,
                        curve="bls12-381", hash="blake2s", security=rep.security,
                        run_ok=rep.passed)  # fmt: skip
     rows: list[dict[str, Any]] = []
@@ -159,7 +159,7 @@ def cp_rows(rep: CpReport, run: str, run_dir: Path | None = None) -> Parsed:
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
     failed = [] if rep.passed else ["a proof did not verify"]
-    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, rep.passed, rep.threads, rep.machine,
+    info = RunInfo(experiment, rep.source, run, rep.path, rep.passed, rep.threads, rep.machine,
                    rep.versions, failed=failed, commit=rep.commit)  # fmt: skip
     return Parsed(rows, [info], [])
 

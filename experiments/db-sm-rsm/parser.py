@@ -225,10 +225,9 @@ def parse_db_json(path: str | Path) -> DbReport:
         tpath = need(t, "path", list, p, where)
         seconds = need(t, "seconds", (int, float), p, where)
         cpu = t.get("cpu_seconds")
-        rep.timers.append(
-            Timer(tuple(str(x) for x in tpath), t.get("party"), need(t, "label", str, p, where), float(seconds),
-                  float(cpu) if isinstance(cpu, int | float) and not isinstance(cpu, bool) else None)
-        )  # fmt: skip
+        cpu = float(cpu) if isinstance(cpu, int | float) and not isinstance(cpu, bool) else None
+        label = need(t, "label", str, p, where)
+        rep.timers.append(Timer(tuple(str(x) for x in tpath), t.get("party"), label, float(seconds), cpu))
     for k, v in need(d, "statuses", dict, p, "body.").items():
         if not isinstance(v, bool):
             raise ReportError(p, None, f"body.statuses.{k} to be true or false", repr(v))
@@ -396,7 +395,8 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None, experiment: st
         for t in rep.timers
     ]  # fmt: skip
     rows += [
-        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="cpu", value=t.cpu, unit="s")
+        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="cpu", value=t.cpu,
+            unit="s")
         for t in rep.timers
         if t.cpu is not None
     ]

@@ -272,12 +272,12 @@ PAPER_DUPLICATES = {
 PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
 
 
-def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
+def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None, experiment: str = EXPERIMENT) -> Parsed:
     # Ours: the envelope's verdict; the paper's text reports: their own PASSED line.
     ok = rep.passed if rep.passed is not None else rep.status == "PASSED"
     # `mode` holds the circuits' variant: the paper's runs are its statement as published.
     mode = rep.circuit_variant or ("as-published" if rep.source == "paper" else None)
-    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, variant=rep.circuit, statement=rep.statement,
+    base = report_base(experiment, rep, run, PAPER_MACHINE, variant=rep.circuit, statement=rep.statement,
                        prover=rep.prover, n=rep.n, curve=rep.curve, hash=rep.hash, run_ok=ok,
                        mode=mode)  # fmt: skip
     rows: list[dict[str, Any]] = []
@@ -316,7 +316,7 @@ def zk_rows(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
         rows += benchmark_rows(base, run_dir)
     name = f"{run}/{rep.prover}" if rep.circuit is None else f"{run}/{rep.circuit}/{rep.prover}"
     failed = rep.failed if rep.passed is not None else ([] if ok else [f"VERIFIER ({rep.prover})"])
-    info = RunInfo(EXPERIMENT, rep.source, name, rep.path, ok, rep.threads, rep.machine,
+    info = RunInfo(experiment, rep.source, name, rep.path, ok, rep.threads, rep.machine,
                    rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
     return Parsed(rows, [info], [])
 
