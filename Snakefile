@@ -28,10 +28,11 @@ RESULTS = config["results"].rstrip("/")
 RUNNER = config["runner"]
 SELECTED = descriptors.selected(config)
 require_tools(SELECTED, RUNNER)
-PLANNED, ESTIMATES, COST_MODEL, LIMIT_MB = plan_and_estimate(config)
-# Selected experiments that plan no run here (their sources cannot be had), and why; runs made in
-# a given order (each experiment's `sequence`), each with the run before it.
-LEFT_OUT = descriptors.left_out(config, PLANNED)
+# Selected experiments that plan no run here (the pinned sources of the paper's own code cannot be
+# had: no internet, no upstream_sources), and why.
+LEFT_OUT = upstream_left_out(config, SELECTED)
+PLANNED, ESTIMATES, COST_MODEL, LIMIT_MB = plan_and_estimate(config, LEFT_OUT)
+# Runs made in a given order (an experiment's `sequence`: pairs alternated), each with the one before.
 PREDECESSORS = descriptors.predecessors(PLANNED)
 PROVENANCE = provenance()
 announce_dry_run()

@@ -19,6 +19,7 @@ from analysis.plan import containers as plan_containers
 from analysis.plan import estimate as plan_estimate
 from analysis.plan import provenance as plan_provenance
 from analysis.plan import settings as plan_settings
+from analysis.plan import upstream as plan_upstream
 from analysis.runs import max_threads
 
 # The software of every rule, for `--software-deployment-method conda` (from the workflow's
@@ -85,10 +86,21 @@ def provenance():
     return prov
 
 
-def plan_and_estimate(config):
-    """Every run of this configuration, its estimate on this machine (printed once) and the speed
-    probe the estimates are scaled by."""
-    planned = descriptors.plan(config)
+def upstream_left_out(config, selected):
+    """The selected experiments whose pinned sources (the paper's own code, upstream/sources.yaml)
+    cannot be had here, each with why and how to add them: they plan no run."""
+    out = {}
+    for name in selected:
+        why = plan_upstream.unavailable(config, descriptors.get(name).upstream)
+        if why:
+            out[name] = why
+    return out
+
+
+def plan_and_estimate(config, leave_out=()):
+    """Every run of this configuration (none of the experiments in `leave_out`), its estimate on
+    this machine (printed once) and the speed probe the estimates are scaled by."""
+    planned = descriptors.plan(config, leave_out)
     model = plan_estimate.CostModel.load()
     estimates = {}
     try:

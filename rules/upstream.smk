@@ -6,8 +6,6 @@
 # repositories, cloned. An experiment whose sources cannot be had plans no run; the terminal says
 # so here, and the PDF's first page too (results/config.json's `left_out`).
 
-from analysis.plan import upstream as plan_upstream
-
 UPSTREAM_CACHE = plan_upstream.cache_root(config)
 UPSTREAM_SOURCES = plan_upstream.sources_dir(config)
 # The record of each part's build the planned runs need, by part.

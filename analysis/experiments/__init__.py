@@ -17,8 +17,8 @@ this one, `analysis.experiments.<name with _ for ->`); its names are the descrip
     reads(run), READS_FROM   files of another experiment's runs it reads
     requests(cfg)  runs it asks of the experiments it reads: {experiment: [params, ...]}
     sequence(planned)  run directories that must be made in this order (pairs of runs alternated)
-    left_out(cfg)  why it plans no run here, with how to add its runs (None when it can run)
     UPSTREAM     the parts of upstream/sources.yaml (the paper's own code) its runs need
+    SEEDED       False for programs that take no seed (the paper's own code)
     STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
 
 Beside it in the folder: `parser.py` (its report as rows of the tidy table), `section.py` (its
@@ -36,7 +36,7 @@ import importlib.util
 import itertools
 import shlex
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.machinery import ModuleSpec
@@ -135,6 +135,8 @@ class Experiment:
     # The parts of upstream/sources.yaml (pinned builds of the paper's own code) its runs need:
     # the workflow builds each once (rules/upstream.smk) before the runs.
     upstream: tuple[str, ...] = ()
+    # Whether its programs take the run's seed: the paper's own code draws its own randomness.
+    seeded: bool = True
     module: ModuleType | None = None  # the descriptor module: its optional hooks
 
     @property
@@ -176,7 +178,8 @@ def from_module(module: ModuleType) -> Experiment:
             check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),
             reads_from=getattr(module, "READS_FROM", ()), rules=getattr(module, "RULES", None),
             memory_modelled=getattr(module, "memory_modelled", _every_run),
-            upstream=tuple(getattr(module, "UPSTREAM", ())), module=module,
+            upstream=tuple(getattr(module, "UPSTREAM", ())), seeded=getattr(module, "SEEDED", True),
+            module=module,
         )  # fmt: skip
     except AttributeError as e:
         raise TypeError(f"{module.__name__} is not a complete experiment descriptor: {e}") from None
@@ -260,19 +263,24 @@ def read_by(cfg: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
-def _plan_once(cfg: Mapping[str, Any], readers: dict[str, list[str]],
-               requested: dict[str, list[dict[str, Any]]]) -> dict[str, list[Run]]:  # fmt: skip
+def _plan_once(
+    cfg: Mapping[str, Any],
+    readers: dict[str, list[str]],
+    requested: dict[str, list[dict[str, Any]]],
+    leave_out: Collection[str],
+) -> dict[str, list[Run]]:
     seen = {**cfg, "read_by": readers, "requested": requested}
-    return {name: get(name).plan(seen) for name in selected(cfg)}
+    return {name: [] if name in leave_out else get(name).plan(seen) for name in selected(cfg)}
 
 
-def plan(cfg: Mapping[str, Any]) -> dict[str, list[Run]]:
+def plan(cfg: Mapping[str, Any], leave_out: Collection[str] = ()) -> dict[str, list[Run]]:
     """Every run of the selected experiments (with those they read), by experiment, in the
     suite's order. Each planner sees the configuration with `read_by` (the selected experiments
-    that read its runs) and `requested` (the runs they ask of it) added. An experiment that plans
-    no run here (its `left_out` says why) reads nothing and asks for nothing: the others are
-    planned again without it."""
-    first = _plan_once(cfg, read_by(cfg), {})
+    that read its runs) and `requested` (the runs they ask of it) added. The experiments in
+    `leave_out` (the workflow's: those whose pinned sources cannot be had here) plan no run, and
+    an experiment without runs reads nothing and asks for nothing: the others are planned again
+    without it."""
+    first = _plan_once(cfg, read_by(cfg), {}, leave_out)
     readers = {k: [r for r in v if first.get(r)] for k, v in read_by(cfg).items()}
     requested: dict[str, list[dict[str, Any]]] = {}
     for name in selected(cfg):
@@ -282,18 +290,7 @@ def plan(cfg: Mapping[str, Any]) -> dict[str, list[Run]]:
                 requested.setdefault(other, []).extend(points)
     if readers == read_by(cfg) and not requested:
         return first
-    return _plan_once(cfg, readers, requested)
-
-
-def left_out(cfg: Mapping[str, Any], planned: Mapping[str, list[Run]]) -> dict[str, str]:
-    """The selected experiments that plan no run here, each with why and how to add its runs."""
-    out = {}
-    for name in selected(cfg):
-        hook = get(name).hook("left_out")
-        why = hook(cfg) if hook is not None and not planned.get(name) else None
-        if why:
-            out[name] = str(why)
-    return out
+    return _plan_once(cfg, readers, requested, leave_out)
 
 
 def predecessors(planned: Mapping[str, list[Run]]) -> dict[str, str]:

@@ -279,7 +279,12 @@ def _cargo(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> di
     config = out / "cargo-patch.toml"
     config.write_text(patch_table(part, trees), encoding="utf-8")
     locked_before = _registry_versions(src / "Cargo.lock")
-    env = {"CARGO_TARGET_DIR": str(out / "target"), "RUSTFLAGS": "--cap-lints allow"}
+    # rug's gmp-mpfr-sys keeps the GMP and MPFR it builds in a cache of its own: ours, beside the
+    # builds, so that a rebuild of the fork (a new key) reuses them and the record says whether.
+    gmp_cache = out.parent.parent / "gmp-mpfr-sys"
+    gmp_reused = gmp_cache.is_dir() and any(gmp_cache.iterdir())
+    env = {"CARGO_TARGET_DIR": str(out / "target"), "RUSTFLAGS": "--cap-lints allow",
+           "GMP_MPFR_SYS_CACHE": str(gmp_cache)}  # fmt: skip
     # --timings: cargo's report of what each crate took (rug's bundled GMP among them).
     argv = ["cargo", "bench", "--no-run", "--bench", bench, "--config", config, "--timings"]
     text = steps.run(
@@ -304,6 +309,9 @@ def _cargo(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> di
         "rustflags": env["RUSTFLAGS"],
         "gmp": "bundled: rug's gmp-mpfr-sys builds the GMP and MPFR it ships, as the fork's lock file "
         "and the authors' build have it",
+        "gmp_build": "reused from gmp-mpfr-sys's cache (an earlier build made it)"
+        if gmp_reused
+        else "made by this build",
         "crate_times": timings,
         # The fork's lock file, kept: no crates.io package at another version than it pins.
         "crates_io_versions_changed": sorted(

@@ -14,21 +14,66 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import ReportError
-from analysis.experiments.zksnark_sm_rsm.parser import PAPER_FILES, ZkReport, parse_zk_text, zk_rows
 from analysis.parse.common import (
     Enveloped,
     Parsed,
     RunInfo,
+    benchmark_rows,
     load_enveloped,
     no_report,
     published,
+    report_base,
     report_problems,
     row,
 )
+from analysis.parse.zk_sections import ZkReport, parse_zk_text, section_rows
 
 EXPERIMENT = "artifact-circuits"
 TOOL = "artifact-circuits"
 CIRCUIT = "artifact"
+# The paper's two runs of these circuits (ZoKrates command line, n = 10000, Poseidon).
+PAPER_FILES = {
+    "sm": "report-zksnark-sm-n10000-groth16-poseidon",
+    "rsm": "report-zksnark-rsm-n10000-groth16-poseidon",
+}
+PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
+
+
+def rows_of(rep: ZkReport, run: str, run_dir: Path | None = None) -> Parsed:
+    """A report's sections, constraints and status as tidy rows, and its RunInfo."""
+    ok = rep.passed if rep.passed is not None else rep.status == "PASSED"
+    base = report_base(
+        EXPERIMENT,
+        rep,
+        run,
+        PAPER_MACHINE,
+        variant=rep.circuit,
+        statement=rep.statement,
+        prover=rep.prover,
+        n=rep.n,
+        curve=rep.curve,
+        hash=rep.hash,
+        run_ok=ok,
+        mode="as-published",
+    )
+    rows = section_rows(base, rep)
+    if run_dir is not None:
+        rows += benchmark_rows(base, run_dir)
+    failed = rep.failed if rep.passed is not None else ([] if ok else [f"VERIFIER ({rep.prover})"])
+    info = RunInfo(
+        EXPERIMENT,
+        rep.source,
+        run,
+        rep.path,
+        ok,
+        rep.threads,
+        rep.machine,
+        rep.versions,
+        rep.fixes,
+        failed,
+        rep.commit,
+    )
+    return Parsed(rows, [info], [])
 
 
 def read(run_dir: Path) -> tuple[Enveloped, ZkReport]:
@@ -99,7 +144,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
             problems=[f"report.txt: {e}"],
         )
         return Parsed([], [info], [])
-    parsed = zk_rows(rep, run_id, run_dir, experiment=EXPERIMENT)
+    parsed = rows_of(rep, run_id, run_dir)
     base = {k: v for k, v in parsed.rows[0].items()} if parsed.rows else {}
     parsed.rows += comparison_rows(base, env.body) if base else []
     return parsed
@@ -111,7 +156,7 @@ def load_reference(paper_dir: Path) -> Parsed:
     for st, name in PAPER_FILES.items():
         rep = parse_zk_text(published(paper_dir / name), source="paper", prover="zokrates-cli", statement=st)
         rep.threads, rep.circuit = 1, CIRCUIT
-        out.add(zk_rows(rep, name, experiment=EXPERIMENT))
+        out.add(rows_of(rep, name))
     return out
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analysis.errors import ReportError
-from analysis.experiments.cpsnark_sm.parser import PROVE, VERIFY, WITNESS, parse_cp_text
+from analysis.parse.criterion import PROVE, VERIFY, WITNESS, parse_cp_text
 from analysis.plan import upstream_run
 
 TOOL = "artifact-cpsnark-sm"

@@ -12,20 +12,58 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import ReportError
-from analysis.experiments.cpsnark_sm.parser import PAPER_FILE, CpReport, cp_rows, parse_cp_text
 from analysis.parse.common import (
     Enveloped,
     Parsed,
     RunInfo,
+    benchmark_rows,
     load_enveloped,
     no_report,
     published,
+    report_base,
     report_problems,
 )
+from analysis.parse.criterion import CpReport, criterion_rows, parse_cp_text
 
 EXPERIMENT = "artifact-cpsnark-sm"
 TOOL = "artifact-cpsnark-sm"
 FORK_N = 10000
+# The paper's criterion output: this bench on the authors' machine (its prove used all threads).
+PAPER_FILE = "report-benarroch-cpsnark-sm-n10000"
+PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, all hardware threads (paper README)"
+
+
+def rows_of(rep: CpReport, run: str, run_dir: Path | None = None, failed: list[str] | None = None) -> Parsed:
+    """Criterion's groups as tidy rows, and the RunInfo."""
+    base = report_base(
+        EXPERIMENT,
+        rep,
+        run,
+        PAPER_MACHINE,
+        statement="sm",
+        prover="cpsnarks-set fork",
+        n=rep.n,
+        curve="bls12-381",
+        hash="blake2s",
+        security="paper",
+        run_ok=rep.passed,
+    )
+    rows = criterion_rows(base, rep)
+    if run_dir is not None:
+        rows += benchmark_rows(base, run_dir)
+    info = RunInfo(
+        EXPERIMENT,
+        rep.source,
+        run,
+        rep.path,
+        rep.passed,
+        rep.threads,
+        rep.machine,
+        rep.versions,
+        failed=failed or ([] if rep.passed else ["passed is false"]),
+        commit=rep.commit,
+    )
+    return Parsed(rows, [info], [])
 
 
 def read(run_dir: Path) -> tuple[Enveloped, CpReport]:
@@ -65,19 +103,12 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
             problems=[f"report.txt: {e}"],
         )
         return Parsed([], [info], [])
-    parsed = cp_rows(rep, run_id, run_dir, experiment=EXPERIMENT)
-    if not env.passed:
-        parsed.runs[0].failed = [str(x) for x in env.body.get("failed") or []] or ["passed is false"]
-    return parsed
+    return rows_of(rep, run_id, run_dir, [str(x) for x in env.body.get("failed") or []])
 
 
 def load_reference(paper_dir: Path) -> Parsed:
     """The paper's criterion output: this bench on the authors' machine."""
-    return cp_rows(
-        parse_cp_text(published(paper_dir / PAPER_FILE), source="paper", n=FORK_N),
-        PAPER_FILE,
-        experiment=EXPERIMENT,
-    )
+    return rows_of(parse_cp_text(published(paper_dir / PAPER_FILE), source="paper", n=FORK_N), PAPER_FILE)
 
 
 def problems(run_dir: Path) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from analysis.experiments.cpsnark_sm.parser import PROVE, VERIFY, WITNESS
+from analysis.parse.criterion import PROVE, VERIFY, WITNESS
 from analysis.runs import Run
 from analysis.synthetic import envelope
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analysis.errors import ReportError
-from analysis.experiments.db_sm_rsm.parser import PAPER_FILE, parse_db_text
+from analysis.parse.timer_report import parse_db_text
 from analysis.plan import upstream_run
 from analysis.plan.upstream import TREE_STAMP
 
@@ -34,6 +34,7 @@ BODY_VERSION = 1
 # The program, in the artifact's tree.
 SCRIPT = Path("db-sm-rsm") / "db_sm_rsm.py"
 PAPER_DIR = Path(__file__).resolve().parents[2] / "analysis" / "data" / "paper"
+PAPER_FILE = "report-db-sm-rsm-n10000-m4"
 # Starts the program as `python db_sm_rsm.py N M` would, its timers on the chosen clock.
 LAUNCH = (
     "import runpy, sys, time\n"

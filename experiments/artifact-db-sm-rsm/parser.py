@@ -13,21 +13,83 @@ from pathlib import Path
 from typing import Any
 
 from analysis.errors import ReportError
-from analysis.experiments.db_sm_rsm.parser import PAPER_FILE, DbReport, db_rows, parse_db_text
 from analysis.parse.common import (
     Enveloped,
     Parsed,
     RunInfo,
+    benchmark_rows,
     load_enveloped,
     no_report,
     published,
+    report_base,
     report_problems,
+    row,
 )
+from analysis.parse.timer_report import PAPER_MACHINE, DbReport, failed_checks, parse_db_text, report_rows
 
 EXPERIMENT = "artifact-db-sm-rsm"
 TOOL = "artifact-db-sm-rsm"
 # What its runs are, in the tidy table's columns: the paper's mode and challenge lengths on PBC's BN254.
 CURVE, MODE, SECURITY = "bn254-pbc", "paper", "paper"
+# The paper's sample report: this program's run on the authors' machine.
+PAPER_FILE = "report-db-sm-rsm-n10000-m4"
+# The envelope's resources (the program's own, as a child of the driver) as rows: metric, key, unit.
+RESOURCES = (("wall", "wall_s", "s"), ("cpu", "cpu_s", "s"), ("peak_rss", "peak_rss_mib", "MiB"))
+
+
+def rows_of(
+    rep: DbReport,
+    run: str,
+    run_dir: Path | None = None,
+    timer_metric: str = "time",
+    resources: dict[str, Any] | None = None,
+) -> Parsed:
+    """A report's tidy rows (its timers as `timer_metric`) and its RunInfo."""
+    failed = failed_checks(rep)
+    base = report_base(
+        EXPERIMENT,
+        rep,
+        run,
+        PAPER_MACHINE,
+        n=rep.n,
+        m=rep.m,
+        curve=rep.curve,
+        mode=rep.mode,
+        security=rep.security,
+        run_ok=not failed,
+        variant="local",
+    )
+    rows = report_rows(base, rep, timer_metric)
+    for metric, key, unit in RESOURCES:
+        v = (resources or {}).get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            rows.append(
+                row(
+                    base,
+                    section="run",
+                    party=None,
+                    label="resources",
+                    metric=metric,
+                    value=float(v),
+                    unit=unit,
+                )
+            )
+    if run_dir is not None:
+        rows += benchmark_rows(base, run_dir)
+    info = RunInfo(
+        EXPERIMENT,
+        rep.source,
+        run,
+        rep.path,
+        not failed,
+        rep.threads,
+        rep.machine,
+        rep.versions,
+        rep.fixes,
+        failed,
+        rep.commit,
+    )
+    return Parsed(rows, [info], [])
 
 
 def read(run_dir: Path) -> tuple[Enveloped, DbReport]:
@@ -82,9 +144,7 @@ def load_run(run_dir: Path, run_id: str, params: dict[str, Any]) -> Parsed:
         )
         return Parsed([], [info], [])
     clock = str(env.parameters.get("clock", "wall"))
-    parsed = db_rows(
-        rep, run_id, run_dir, experiment=EXPERIMENT, timer_metric="cpu" if clock == "cpu" else "time"
-    )
+    parsed = rows_of(rep, run_id, run_dir, "cpu" if clock == "cpu" else "time", env.envelope.get("resources"))
     parsed.runs[0].settings["clock"] = clock
     parsed.runs[0].settings["precomputing"] = str(env.parameters.get("precomputing", "?"))
     return parsed
@@ -94,7 +154,7 @@ def load_reference(paper_dir: Path) -> Parsed:
     """The paper's sample report: this code's run on the authors' machine (n = 10000, m = 4)."""
     rep = parse_db_text(published(paper_dir / PAPER_FILE), source="paper")
     rep.curve, rep.mode, rep.security, rep.threads = CURVE, MODE, SECURITY, 1
-    return db_rows(rep, PAPER_FILE, experiment=EXPERIMENT)
+    return rows_of(rep, PAPER_FILE)
 
 
 def problems(run_dir: Path) -> list[str]:

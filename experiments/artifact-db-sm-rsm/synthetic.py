@@ -8,9 +8,10 @@ import json
 import re
 from pathlib import Path
 
-from analysis.experiments.db_sm_rsm.parser import PAPER_FILE
 from analysis.runs import Run
 from analysis.synthetic import envelope
+
+from .parser import PAPER_FILE
 
 TIME_RE = re.compile(r"^(?P<head>.* time: )(?P<t>[0-9.eE+-]+)(?P<tail> s)$")
 MIXER_RE = re.compile(r"^\s+mixer (?P<k>\d+)[: ]")
