@@ -18,8 +18,10 @@ UPSTREAM_STAMPS = {
 BUILD_OUTPUTS += list(UPSTREAM_STAMPS.values())
 
 if workflow.is_main_process:
-    for name, why in LEFT_OUT.items():
-        say(f"note: {name} left out (no run of the paper's own code): {why}")
+    # One line per reason (the experiments of the paper's own code share theirs).
+    for why in dict.fromkeys(LEFT_OUT.values()):
+        names = ", ".join(n for n, w in LEFT_OUT.items() if w == why)
+        say(f"note: the paper's own code is left out ({names}): {why}")
 
 
 rule upstream_build:

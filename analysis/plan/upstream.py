@@ -51,6 +51,10 @@ SOURCES_KEY = "upstream_sources"
 CACHE_KEY = "upstream_cache"
 # How long a probe of the network may take before the repositories count as unreachable.
 PROBE_TIMEOUT_S = 15.0
+# The environment's say: the cache (where no configuration names one), and "no network probe,
+# count the repositories as unreachable" (for machines whose name lookups hang, and for tests).
+CACHE_ENV = "TMBENCH_UPSTREAM_CACHE"
+OFFLINE_ENV = "TMBENCH_UPSTREAM_OFFLINE"
 
 
 class UpstreamError(RuntimeError):
@@ -197,9 +201,10 @@ def archive_problems(directory: Path, trees: Sequence[Tree]) -> list[str]:
 
 
 def cache_root(cfg: Mapping[str, Any] | None = None) -> Path:
-    """The cache of trees and builds: `upstream_cache`, else $XDG_CACHE_HOME/tmbench/upstream
-    (~/.cache/tmbench/upstream): outside any checkout, shared by every clone, test and run."""
-    configured = (cfg or {}).get(CACHE_KEY)
+    """The cache of trees and builds: `upstream_cache`, else $TMBENCH_UPSTREAM_CACHE, else
+    $XDG_CACHE_HOME/tmbench/upstream (~/.cache/tmbench/upstream): outside any checkout, shared
+    by every clone, test and run."""
+    configured = (cfg or {}).get(CACHE_KEY) or os.environ.get(CACHE_ENV)
     if configured:
         p = Path(str(configured)).expanduser()
         return p if p.is_absolute() else (REPO / p)
@@ -287,7 +292,10 @@ def locked(path: Path) -> Iterator[None]:
 
 @cache
 def reachable(url: str) -> bool:
-    """Whether git can reach a repository from here (within PROBE_TIMEOUT_S)."""
+    """Whether git can reach a repository from here (within PROBE_TIMEOUT_S; never with
+    $TMBENCH_UPSTREAM_OFFLINE set)."""
+    if os.environ.get(OFFLINE_ENV):
+        return False
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0")
     try:
         proc = subprocess.run(
@@ -314,9 +322,10 @@ def unavailable(cfg: Mapping[str, Any], parts: Sequence[str]) -> str | None:
     missing = [t for t in p.trees_of(parts) if not _tree_ready(root, t)]
     if not missing or reachable(missing[0].url):
         return None
+    host = missing[0].url.split("/")[2]
     return (
-        f"no internet access to clone {missing[0].url} and no '{SOURCES_KEY}' (a directory of the pinned "
-        f"archives, upstream/sources.yaml); add it with --config {SOURCES_KEY}=DIR"
+        f"git cannot reach {host} to clone the pinned repositories, and no '{SOURCES_KEY}' is set (a "
+        f"directory of the pinned archives, upstream/sources.yaml); add it with --config {SOURCES_KEY}=DIR"
     )
 
 

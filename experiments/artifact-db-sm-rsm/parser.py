@@ -107,9 +107,10 @@ def read(run_dir: Path) -> tuple[Enveloped, DbReport]:
         )
     rep.passed, rep.machine, rep.commit, rep.threads = env.passed, env.machine, env.commit, 1
     rep.curve, rep.mode, rep.security = CURVE, MODE, SECURITY
-    failed = env.body.get("failed") or []
-    if not env.passed and failed:
-        rep.failure = "; ".join(str(x) for x in failed)
+    # The driver's reasons beyond a False status (an exit status, a missing status).
+    other = [str(x) for x in env.body.get("failed") or [] if not str(x).endswith(" is False")]
+    if not env.passed and other:
+        rep.failure = "; ".join(other)
     artifact = env.body.get("artifact") or {}
     build = env.body.get("build") or {}
     rep.versions = {"traceable-mixnets": str(artifact.get("commit", "?"))[:12]}
@@ -165,9 +166,8 @@ def problems(run_dir: Path) -> list[str]:
         env, rep = read(run_dir)
         found = [f"{k} is False" for k, v in rep.statuses.items() if not v]
         if not env.passed:
-            found += [str(x) for x in env.body.get("failed") or [] if f"{x}" not in found] or [
-                "passed is false"
-            ]
+            found += [str(x) for x in env.body.get("failed") or [] if str(x) not in found]
+            found = found or ["passed is false"]
         return found
 
     return report_problems(run_dir, failed)
