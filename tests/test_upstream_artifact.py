@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from wfhelpers import REPO, Workflow
 
@@ -25,6 +26,7 @@ from analysis.experiments.artifact_cpsnark_sm import parser as cpsnark_parser
 from analysis.experiments.artifact_db_sm_rsm import driver as db_driver
 from analysis.experiments.artifact_db_sm_rsm import parser as db_parser
 from analysis.experiments.artifact_db_sm_rsm import synthetic as db_synthetic
+from analysis.experiments.artifact_db_sm_rsm.pairs import FIGURES
 from analysis.plan import upstream
 from analysis.runs import Run
 
@@ -206,3 +208,47 @@ def test_the_papers_generators_at_16_give_our_circuit(statement: str, tmp_path: 
     assert parsed.runs[0].ok
     constraints = {r["label"]: r["value"] for r in parsed.rows if r["metric"] == "constraints"}
     assert constraints["constraints"] == constraints["ours as-published"] < constraints["ours sound"]
+
+
+def _render(root: Path, left_out: dict[str, str] | None = None, **cfg: object) -> tuple[str, str]:
+    """A synthetic results directory of the configuration, its report rendered; page 1's text."""
+    from pypdf import PdfReader
+
+    from analysis.cli import main
+    from analysis.tests import synth
+
+    synth.make_results(root, PAPER, synth.config(**cfg))
+    if left_out is not None:
+        data = json.loads((root / "config.json").read_text())
+        data["left_out"] = left_out
+        data["runs"].update(dict.fromkeys(left_out, []))
+        (root / "config.json").write_text(json.dumps(data))
+    assert main(["report", str(root), "--paper-dir", str(PAPER)]) == 0
+    pages = [p.extract_text() for p in PdfReader(str(root / "report.pdf")).pages]
+    return "\n".join(pages[:1]), "\n".join(pages)
+
+
+def test_the_reproduction_section_is_rendered(tmp_path: Path) -> None:
+    """Synthetic reports of the paper's code and ours, two pairs: page 1 says the paper's code ran
+    and what it found; the section after it has published, rerun and ours for each part, and the
+    same-run ratios over the pairs."""
+    first, text = _render(tmp_path, entries=16, mixers=2, artifact_entries=16, repetitions=2)
+    assert "The paper's own code ran here" in first and "every status True" in first
+    assert "Reproduction: the paper's own code rerun here" in text
+    claims = pd.read_csv(tmp_path / "tables" / "reproduction_db_claims.csv", index_col=0)
+    assert list(claims.index) == [f[0] for f in FIGURES]
+    assert claims["rerun here [s]"].notna().all() and claims.filter(like="expected").notna().all().all()
+    ratios = pd.read_csv(tmp_path / "tables" / "reproduction_db_pairs.csv", index_col=0)
+    assert (ratios["artifact / ours, paper mode"] > 0).all()
+    cp = pd.read_csv(tmp_path / "tables" / "reproduction_cpsnark.csv", index_col=0)
+    assert cp["published [s]"].notna().all() and cp["rerun here [s]"].notna().all()
+    zk = pd.read_csv(tmp_path / "tables" / "reproduction_circuits.csv", index_col=0)
+    assert len(zk) == 2 and (zk["same"] == "yes").all()
+
+
+def test_the_report_says_how_to_add_the_papers_code_when_left_out(tmp_path: Path) -> None:
+    why = "git cannot reach github.com ...; add it with --config upstream_sources=DIR"
+    left = dict.fromkeys(("artifact-db-sm-rsm", "artifact-cpsnark-sm", "artifact-circuits"), why)
+    first, text = _render(tmp_path, left_out=left, entries=16, mixers=2)
+    assert "did not run here" in first and "upstream_sources=DIR" in first
+    assert "Reproduction: the paper's own code rerun here" not in text

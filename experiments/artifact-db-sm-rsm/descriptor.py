@@ -159,3 +159,10 @@ PROGRAMS = ()
 SEEDED = False
 READS_FROM = (OURS,)
 TOOLS = ("python3", "make", "patch", "flex", "bison", "autoreconf", "libtoolize")
+
+
+def summary(doc: Any, ctx: Any) -> None:
+    """Page 1: whether the paper's own code ran and what it found; then the reproduction section."""
+    from analysis.experiments.artifact_db_sm_rsm import reproduction
+
+    reproduction.summary(doc, ctx)
