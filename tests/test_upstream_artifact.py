@@ -204,6 +204,8 @@ def test_the_papers_generators_at_16_give_our_circuit(statement: str, tmp_path: 
     assert body["status"] == "PASSED" and body["tampered_inputs_refused"] is True
     assert body["comparison"]["same_constraints"], body["comparison"]
     assert body["comparison"]["same_public_inputs"], (body["public_inputs"], body["ours"])
+    # Our program takes the parameters first; the artifact's, last: the difference is shown.
+    assert body["comparison"]["same_public_order"] is False
     parsed = circuits_parser.load_run(out.parent, f"{statement}-poseidon-n16", {})
     assert parsed.runs[0].ok
     constraints = {r["label"]: r["value"] for r in parsed.rows if r["metric"] == "constraints"}

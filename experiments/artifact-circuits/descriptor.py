@@ -49,7 +49,6 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
     return runs(SCHEME, grid, cfg, extra)
 
 
-
 def check(cfg: Mapping[str, Any]) -> list[str]:
     return upstream.problems(cfg, UPSTREAM)
 

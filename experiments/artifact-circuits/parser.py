@@ -5,7 +5,8 @@ count and public inputs of our ZoKrates program of the same statement beside the
 
 Rows: zksnark-sm-rsm's (sections' real/user/sys, constraints, status; prover `wasm`, circuit
 `artifact`), and the comparison with ours (label `ours as-published` / `ours sound`, metric
-`constraints`; `same_constraints` and `same_public_inputs`, 1 or 0).
+`constraints`; `same_constraints`, `same_public_inputs` (the same types, in any order) and
+`same_public_order`, 1 or 0).
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def comparison_rows(base: dict[str, Any], body: dict[str, Any]) -> list[dict[str
             )
         )
     cmp_ = body.get("comparison") or {}
-    for k in ("same_constraints", "same_public_inputs"):
+    for k in ("same_constraints", "same_public_inputs", "same_public_order"):
         if isinstance(cmp_.get(k), bool):
             out.append(
                 row(

@@ -45,6 +45,7 @@ def write(out: Path, run: Run, paper_dir: Path, fail: str | None) -> None:
         "comparison": {
             "same_constraints": ours == constraints,
             "same_public_inputs": True,
+            "same_public_order": False,
             "constraint_difference": ours - constraints,
         },
         "versions": {"zokrates-js": "1.1.9", "node": "20"},
