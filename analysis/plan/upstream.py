@@ -232,16 +232,29 @@ def _tree_ready(root: Path, tree: Tree) -> bool:
         return False
 
 
+# The Python of the artifact's virtual environment: the system's (Debian's), as the artifact's own
+# image takes its distribution's, and as the suite's container images have it, so that the same
+# build runs in them; the Python running this where there is none.
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+
+
+def interpreter() -> Path:
+    return SYSTEM_PYTHON if SYSTEM_PYTHON.is_file() else Path(sys.executable)
+
+
 @cache
 def _toolchain(kind: str) -> str:
     """The version of the toolchain a part of this kind is built with (part of its key)."""
-    if kind == "python":
-        return f"python {sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}"
+    argv = (
+        [str(interpreter()), "-c", "import sys; print(sys.version.split()[0])"]
+        if kind == "python"
+        else ["rustc", "-V"]
+    )
     try:
-        out = subprocess.run(["rustc", "-V"], capture_output=True, text=True, timeout=60, check=True).stdout
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=True).stdout
     except (OSError, subprocess.SubprocessError):
-        return "rustc unknown"
-    return out.strip()
+        return f"{argv[0]} unknown"
+    return f"{argv[0]} {out.strip()}"
 
 
 def part_key(part: Part, p: Pins | None = None) -> str:

@@ -49,6 +49,7 @@ from analysis.plan.upstream import (
     build_dir,
     cache_root,
     ensure_tree,
+    interpreter,
     locked,
     part_key,
     pins,
@@ -193,7 +194,8 @@ def _python(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> d
     steps.run("library: make", ["make", f"-j{_cores()}"], library)
     steps.run("library: install", ["make", "install"], library)
     py = venv / "bin" / "python"
-    steps.run("venv: create", [sys.executable, "-m", "venv", venv], out)
+    python = interpreter()
+    steps.run("venv: create", [python, "-m", "venv", venv], out)
     requirements = PINS_DIR / str(s["requirements"])
     steps.run(
         "venv: packages",
@@ -219,6 +221,8 @@ def _python(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> d
             package,
         )
     lib = prefix / "lib"
+    # charm's configure finds `python3-config` on PATH: the interpreter's own, first.
+    path = {"PATH": f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     steps.run(
         "package: configure",
         [
@@ -228,8 +232,14 @@ def _python(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> d
             f"--extra-ldflags=-L{lib} -Wl,-rpath,{lib}",
         ],
         package,
+        path,
     )
-    env = {"CONFIG_FILE": str(package / "config.mk"), "LIBRARY_PATH": str(lib), "LD_LIBRARY_PATH": str(lib)}
+    env = {
+        "CONFIG_FILE": str(package / "config.mk"),
+        "LIBRARY_PATH": str(lib),
+        "LD_LIBRARY_PATH": str(lib),
+        **path,
+    }
     steps.run(
         "package: wheel",
         [
@@ -252,7 +262,7 @@ def _python(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> d
     return {
         "python": str(py.relative_to(out)),
         "library_path": str(lib.relative_to(out)),
-        "interpreter": f"{sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro}",
+        "interpreter": steps.run("interpreter", [py, "-c", "import sys; print(sys.version)"], out).strip(),
         "packages": freeze,
         "check": checked.splitlines()[-1] if checked else "",
         "patches": list(s.get("patches", [])),
