@@ -256,6 +256,8 @@ def image_inputs(wildcards):
     inputs["programs"] = [p.path for p in exp.programs]
     inputs["node"] = [node_stamp(p) for p in exp.node_packages]
     inputs["paths"] = [f for rel in exp.image.paths for f in (sources(f"{rel}/**") if os.path.isdir(rel) else [rel])]
+    # The builds of the paper's own code it holds (rules/upstream.smk), by their records.
+    inputs["upstream"] = [UPSTREAM_STAMPS[p] for p in exp.upstream if p in UPSTREAM_STAMPS]
     return inputs
 
 

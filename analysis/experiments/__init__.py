@@ -88,6 +88,9 @@ class Image:
 
     paths: tuple[str, ...] = ()
     node: bool = False
+    # Pinned source trees (upstream/sources.yaml) its runs read, staged at their path in the cache
+    # with the builds of its `upstream` parts, so that a job's command line is the same in it.
+    upstream_trees: tuple[str, ...] = ()
 
 
 def _no_reads(run: Run) -> dict[str, str]:

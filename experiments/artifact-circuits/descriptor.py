@@ -89,5 +89,7 @@ SEEDED = False
 NODE_PACKAGES = ("zksnark-sm-rsm",)
 TOOLS = ("python3", "node", "npm")
 IMAGE = Image(
-    paths=("experiments/artifact-circuits", "zksnark-sm-rsm/lib", "zksnark-sm-rsm/package.json"), node=True
+    paths=("experiments/artifact-circuits", "zksnark-sm-rsm/lib", "zksnark-sm-rsm/package.json"),
+    node=True,
+    upstream_trees=(ARTIFACT,),
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job
+from analysis.experiments import Image, Job
 from analysis.plan import upstream
 from analysis.runs import INT, Part, Run, RunScheme, runs, thread_counts
 
@@ -28,7 +28,6 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
         "samples": int(cfg["cpsnark_samples"]),
     }
     return runs(SCHEME, [{"threads": t} for t in thread_counts(cfg)], cfg, extra)
-
 
 
 def check(cfg: Mapping[str, Any]) -> list[str]:
@@ -65,3 +64,6 @@ PROGRAMS = ()
 # The paper's code draws its own randomness: a configured seed does not reach it.
 SEEDED = False
 TOOLS = ("python3", "cargo")
+# Its image: the driver with the parts of the analysis it reads (criterion's parser), and the
+# fork's bench as built on the host.
+IMAGE = Image(paths=("analysis", "experiments/artifact-cpsnark-sm", "upstream"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job
+from analysis.experiments import Image, Job
 from analysis.plan import upstream
 from analysis.runs import INT, Part, Run, RunScheme, runs
 
@@ -51,7 +51,6 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
         "tree": str(upstream.tree_dir(root, p.trees[ARTIFACT])),
     }
     return runs(SCHEME, [point(cfg)], cfg, extra)
-
 
 
 def check(cfg: Mapping[str, Any]) -> list[str]:
@@ -159,6 +158,13 @@ PROGRAMS = ()
 SEEDED = False
 READS_FROM = (OURS,)
 TOOLS = ("python3", "make", "patch", "flex", "bison", "autoreconf", "libtoolize")
+
+# Its image: the driver with the parts of the analysis it reads (its report's parser, the
+# published report), and the builds of the paper's code with its tree.
+IMAGE = Image(
+    paths=("analysis", "experiments/artifact-db-sm-rsm", "upstream"),
+    upstream_trees=(ARTIFACT,),
+)
 
 
 def summary(doc: Any, ctx: Any) -> None:
