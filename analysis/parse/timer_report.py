@@ -1,6 +1,6 @@
-"""The nested-timer text report of the paper's DB-SM/DB-RSM program (its artifact's
-`db_sm_rsm.py`, whose published sample report ships in analysis/data/paper/), which our
-implementation writes too: its grammar, the report it holds, and its tidy rows.
+"""The nested-timer text report of the paper's DB-SM/DB-RSM program (its published sample
+report ships in analysis/data/paper/), which our implementation writes too: its grammar, the
+report it holds, and its tidy rows.
 
 Nested timers: a line at level L starts with 4*L + 1 spaces. A timer with children prints its
 name as a header line before its first child and closes with `<name> time: <t> s` at the
@@ -93,7 +93,7 @@ def party_of(label: str) -> str | None:
 
 
 def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
-    """Parse a db-sm-rsm text report; raise ReportError naming file, line and expectation."""
+    """Parse a DB-SM/DB-RSM timer report; raise ReportError naming file, line and expectation."""
     p = Path(path)
     lines = p.read_text(encoding="utf-8").splitlines()
     stack: list[str] = []  # open section headers; stack[i] sits at level i

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from analysis.experiments import Image, Job
+from analysis.experiments.artifact_db_sm_rsm.parser import OURS
 from analysis.plan import upstream
 from analysis.runs import INT, Part, Run, RunScheme, runs
 
@@ -27,7 +28,6 @@ UPSTREAM = ("python",)
 ARTIFACT = "traceable-mixnets"
 # Our experiment it is compared with, run at the same n and m: the paper's mode and challenge
 # lengths (like for like), and our defaults (fast, 128-bit).
-OURS = "db-sm-rsm"
 OUR_SETTINGS = ({"mode": "paper", "security": "paper"}, {"mode": "fast", "security": "128"})
 
 

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from analysis.derive.spread import NAN, Spread
-from analysis.experiments.artifact_db_sm_rsm.descriptor import OURS
-from analysis.experiments.artifact_db_sm_rsm.parser import EXPERIMENT
+from analysis.experiments.artifact_db_sm_rsm.parser import EXPERIMENT, OURS
 
 # (row, section of the report, whose total): the README's Figure 10 rows.
 FIGURES = (
