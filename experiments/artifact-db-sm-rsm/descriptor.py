@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from analysis.experiments import Image, Job
-from analysis.experiments.artifact_db_sm_rsm.parser import OURS
+from analysis.experiments.artifact_db_sm_rsm.pairing import OURS, SETTINGS
 from analysis.plan import upstream
 from analysis.runs import INT, Part, Run, RunScheme, runs
 
@@ -26,9 +26,6 @@ SCHEME = RunScheme(
 # The build it runs (upstream/sources.yaml's parts) and the tree holding the artifact's code.
 UPSTREAM = ("python",)
 ARTIFACT = "traceable-mixnets"
-# Our experiment it is compared with, run at the same n and m: the paper's mode and challenge
-# lengths (like for like), and our defaults (fast, 128-bit).
-OUR_SETTINGS = ({"mode": "paper", "security": "paper"}, {"mode": "fast", "security": "128"})
 
 
 def point(cfg: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,14 +59,14 @@ def requests(cfg: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     mode with its challenge lengths and in our defaults."""
     p = point(cfg)
     base = {"n": p["n"], "m": p["m"], "curve": "bn254", "threads": 1, "transport": "local", "network": "none"}
-    return {OURS: [{**base, **s} for s in OUR_SETTINGS]}
+    return {OURS: [{**base, "mode": mode, "security": security} for _, mode, security in SETTINGS]}
 
 
 def ours_of(run: Run, planned: Mapping[str, list[Run]]) -> list[Run]:
     """Our runs paired with an artifact run: the same n, m and repetition, one thread, local."""
     p = run.params
     out = []
-    for s in OUR_SETTINGS:
+    for _, mode, security in SETTINGS:
         for r in planned.get(OURS, []):
             q = r.params
             if (
@@ -79,7 +76,8 @@ def ours_of(run: Run, planned: Mapping[str, list[Run]]) -> list[Run]:
                 and q["threads"] == 1
                 and q["transport"] == "local"
                 and q["curve"] == "bn254"
-                and all(q[k] == v for k, v in s.items())
+                and q["mode"] == mode
+                and q["security"] == security
             ):
                 out.append(r)
     return out

@@ -28,8 +28,6 @@ from analysis.parse.common import (
 from analysis.parse.timer_report import PAPER_MACHINE, DbReport, failed_checks, parse_db_text, report_rows
 
 EXPERIMENT = "artifact-db-sm-rsm"
-# Our experiment its runs are paired with (the same n, m and repetition, in the same run).
-OURS = "db-sm-rsm"
 TOOL = "artifact-db-sm-rsm"
 # What its runs are, in the tidy table's columns: the paper's mode and challenge lengths on PBC's BN254.
 CURVE, MODE, SECURITY = "bn254-pbc", "paper", "paper"
