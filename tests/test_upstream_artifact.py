@@ -26,9 +26,9 @@ from analysis.experiments.artifact_cpsnark_sm import parser as cpsnark_parser
 from analysis.experiments.artifact_db_sm_rsm import driver as db_driver
 from analysis.experiments.artifact_db_sm_rsm import parser as db_parser
 from analysis.experiments.artifact_db_sm_rsm import synthetic as db_synthetic
-from analysis.experiments.artifact_db_sm_rsm.pairs import FIGURES
 from analysis.plan import upstream
 from analysis.runs import Run
+from analysis.studies.traceable_mixnets.pairs import FIGURES
 
 SOURCES_ENV = "TMBENCH_UPSTREAM_SOURCES"
 PAPER = REPO / "analysis" / "data" / "paper"

@@ -194,6 +194,7 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     for package in ("analysis/plan", "analysis/experiments", "experiments", "upstream"):
         shutil.copytree(REPO / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "analysis/runs.py", root / "analysis/runs.py")
+    shutil.copy(REPO / "analysis/folders.py", root / "analysis/folders.py")
     _write(root / "analysis/data/costs.yaml", (REPO / "analysis/data/costs.yaml").read_text())
     _write(root / "zksnark-sm-rsm/run.mjs", FAKE_RUN_MJS)
     _write(root / "analysis/__main__.py", FAKE_ANALYSIS)

@@ -47,8 +47,9 @@ DEBIAN_IMAGE = "docker.io/library/debian:bookworm-slim"
 ANALYSIS = "analysis"
 # The analysis image's Python packages: these names' pins from requirements.txt.
 ANALYSIS_PACKAGES = ("numpy", "pandas", "matplotlib", "pyarrow", "jsonschema", "PyYAML", "reportlab", "pypdf")
-# The analysis image holds the analysis package and the published figures the parsers read.
-ANALYSIS_PATHS = ("analysis", "experiments", "config", "config.yaml", "measure/schema")
+# The analysis image holds the analysis package, the experiments' and studies' folders and the
+# published figures the parsers read.
+ANALYSIS_PATHS = ("analysis", "experiments", "studies", "config", "config.yaml", "measure/schema")
 # Environment a job passes into its container (the rest of the host's environment stays out).
 PASSED_ENV = ("SUITE_GIT_COMMIT", "SUITE_GIT_DIRTY", "SUITE_PROGRESS", "RAYON_NUM_THREADS")
 

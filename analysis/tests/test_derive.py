@@ -12,14 +12,6 @@ from analysis.cli import main
 from analysis.config import for_results
 from analysis.derive.claims import verdict
 from analysis.errors import ConfigError
-from analysis.experiments.db_sm_rsm.claims import compute_claims, figure10_top, pick_db_group
-from analysis.experiments.db_sm_rsm.estimates import (
-    collab_estimate,
-    cpsnark_totals,
-    floor_ratio,
-    speedup,
-    truncate_sig,
-)
 from analysis.experiments.db_sm_rsm.figure10 import (
     DBRSM_BREAKDOWN,
     DBSM_BREAKDOWN,
@@ -31,6 +23,16 @@ from analysis.experiments.db_sm_rsm.figure10 import (
     section_total,
 )
 from analysis.experiments.zksnark_sm_rsm.synthetic import zk_json
+from analysis.studies.traceable_mixnets.baselines import figure10 as figure10_top
+from analysis.studies.traceable_mixnets.claims import compute_claims
+from analysis.studies.traceable_mixnets.estimates import (
+    collab_estimate,
+    cpsnark_totals,
+    floor_ratio,
+    speedup,
+    truncate_sig,
+)
+from analysis.studies.traceable_mixnets.picks import pick_db_group
 from analysis.tests import synth
 from analysis.tidy import collect, to_frame, write_tidy
 

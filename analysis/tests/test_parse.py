@@ -312,7 +312,7 @@ def test_our_zk_driver_output(tmp_path: Path) -> None:
 
     import shutil
 
-    from analysis.experiments.db_sm_rsm.claims import zk_prove
+    from analysis.studies.traceable_mixnets.picks import zk_prove
     from analysis.tidy import collect
 
     shutil.copytree(src, tmp_path / "raw" / "zksnark-sm-rsm" / "rsm-poseidon-n16-t1")

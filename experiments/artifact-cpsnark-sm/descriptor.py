@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Image, Job
+from analysis.experiments import Experiment, Image, Job, config_keys
 from analysis.plan import upstream
 from analysis.runs import INT, Part, Run, RunScheme, runs, thread_counts
 
@@ -58,12 +58,21 @@ def features(run: Run) -> dict[str, float]:
 
 CONFIG = ""
 
-TITLE = "the paper's own fork of cpsnarks-set (its membership_hash bench), rerun from its pinned sources"
-ORDER = 41
-PROGRAMS = ()
-# The paper's code draws its own randomness: a configured seed does not reach it.
-SEEDED = False
-TOOLS = ("python3", "cargo")
 # Its image: the driver with the parts of the analysis it reads (criterion's parser), and the
 # fork's bench as built on the host.
-IMAGE = Image(paths=("analysis", "experiments/artifact-cpsnark-sm", "upstream"))
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="the paper's own fork of cpsnarks-set (its membership_hash bench), rerun from its pinned sources",
+    order=41,
+    programs=(),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    check=check,
+    tools=("python3", "cargo"),
+    image=Image(paths=("analysis", "experiments/artifact-cpsnark-sm", "upstream")),
+    upstream=UPSTREAM,
+    # The paper's code draws its own randomness: a configured seed does not reach it.
+    seeded=False,
+)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Image, Job
+from analysis.experiments import Experiment, Image, Job, config_keys
 from analysis.experiments.artifact_db_sm_rsm.pairing import OURS, SETTINGS
 from analysis.plan import upstream
 from analysis.runs import INT, Part, Run, RunScheme, runs
@@ -149,24 +149,25 @@ artifact_clock:
   default: cpu
 """
 
-TITLE = "the paper's own DB-SM and DB-RSM code, rerun from its pinned sources"
-ORDER = 11
-PROGRAMS = ()
-# The paper's code draws its own randomness: a configured seed does not reach it.
-SEEDED = False
-READS_FROM = (OURS,)
-TOOLS = ("python3", "make", "patch", "flex", "bison", "autoreconf", "libtoolize")
-
 # Its image: the driver with the parts of the analysis it reads (its report's parser, the
 # published report), and the builds of the paper's code with its tree.
-IMAGE = Image(
-    paths=("analysis", "experiments/artifact-db-sm-rsm", "upstream"),
-    upstream_trees=(ARTIFACT,),
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="the paper's own DB-SM and DB-RSM code, rerun from its pinned sources",
+    order=11,
+    programs=(),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    smoke={"artifact_entries": 10, "artifact_precomputing": False},
+    check=check,
+    reads_from=(OURS,),
+    tools=("python3", "make", "patch", "flex", "bison", "autoreconf", "libtoolize"),
+    image=Image(paths=("analysis", "experiments/artifact-db-sm-rsm", "upstream"), upstream_trees=(ARTIFACT,)),
+    upstream=UPSTREAM,
+    # The paper's code draws its own randomness: a configured seed does not reach it.
+    seeded=False,
+    requests=requests,
+    sequence=sequence,
 )
-
-
-def summary(doc: Any, ctx: Any) -> None:
-    """Page 1: whether the paper's own code ran and what it found; then the reproduction section."""
-    from analysis.experiments.artifact_db_sm_rsm import reproduction
-
-    reproduction.summary(doc, ctx)

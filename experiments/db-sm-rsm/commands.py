@@ -1,5 +1,5 @@
 """`python -m analysis capacity`: DB-SM and DB-RSM's estimated time and memory at election sizes,
-from the cost model (the descriptor's `commands` hook adds it to the analysis's command line)."""
+from the cost model (the descriptor's `commands` field adds it to the analysis's command line)."""
 
 from __future__ import annotations
 

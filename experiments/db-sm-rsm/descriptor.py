@@ -3,13 +3,23 @@ inside a mixnet of m mix-servers and n ciphertexts (crate `db-sm-rsm`)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.experiments import Job, Program, run_seed
+from analysis.experiments import (
+    Experiment,
+    Handler,
+    Job,
+    NetworkPart,
+    Program,
+    SelfTest,
+    config_keys,
+    run_seed,
+)
 from analysis.plan import networks
 from analysis.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
@@ -267,23 +277,7 @@ security:
   default: ["128"]
 """
 
-TITLE = "DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experiment 1)"
-ORDER = 10
-PROGRAMS = (PROGRAM,)
-STDOUT = "report.txt"
-RULES = "experiments/db-sm-rsm/perf.smk"
-
-# What the suite's test command (scripts/test) runs of it beside the smoke run: the container
-# part's quick scope; its smoke runs within 2x of their estimate; its parties as processes over
-# TLS on the loopback and the emulated lan, each run's board record re-checked alone.
-SELFTEST = {
-    "quick": True,
-    "estimate_within": 2.0,
-    "network": {"config": {"dbsm_transport": ["local", "tls"]}, "suffixes": ["-tls", "-tls-lan"]},
-}
-
-
-def selftest_network_check(run_dir: Path) -> list[str]:
+def board_record_check(run_dir: Path) -> list[str]:
     """A tls run's board record, re-checked by `db-sm-rsm verify-board` alone (its hash chain and
     roster, then every proof by an auditor that trusts no verdict)."""
     record = run_dir / "board.log"
@@ -297,45 +291,14 @@ def selftest_network_check(run_dir: Path) -> list[str]:
     return [] if proc.returncode == 0 else [f"verify-board refused its record: {' / '.join(said[-3:])}"]
 
 
-# The paper's claims compare DB-SM and DB-RSM with the single-prover and collaborative baselines:
-# they are recomputed from these experiments' published figures and from our runs.
-CLAIMS_FROM = ("zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm")
-
-
-def claims(df: Any, cfg: Mapping[str, Any]) -> list[Any]:
-    """The README's claims, with our collaborative columns at the configured factor."""
-    from analysis.experiments.db_sm_rsm.claims import compute_claims
-    from analysis.plan import settings
-
-    return compute_claims(df, float(cfg.get("collab_factor", settings.defaults()["collab_factor"])))
-
-
-def summary(doc: Any, ctx: Any) -> None:
-    from analysis.experiments.db_sm_rsm import paper
-
-    paper.summary(doc, ctx)
-
-
-def appendix(doc: Any, ctx: Any) -> None:
-    from analysis.experiments.db_sm_rsm import paper
-
-    paper.appendix(doc, ctx)
-
-
-def guide(ctx: Any) -> list[str]:
-    from analysis.experiments.db_sm_rsm import paper
-
-    return paper.guide(ctx)
-
-
-def commands(sub: Any) -> dict[str, Any]:
+def commands(sub: argparse._SubParsersAction) -> dict[str, Handler]:
     """`python -m analysis capacity` (election sizes from the cost model)."""
     from analysis.experiments.db_sm_rsm import commands as cli
 
     return cli.commands(sub)
 
 
-def fit_parallel(dirs: Sequence[Any], shares_from: Sequence[Any]) -> tuple[dict[str, Any], str]:
+def fit_parallel(dirs: Sequence[Path], shares_from: Sequence[Path]) -> tuple[dict[str, Any], str]:
     """`python -m analysis costs --parallel`: each section's parallel fraction from pairs of runs
     at 1 and 2 threads (the dbsm_parallel benchmark), as costs.yaml's `parallel` block."""
     from analysis.experiments.db_sm_rsm.parallel import fit_parallel as fit
@@ -343,3 +306,33 @@ def fit_parallel(dirs: Sequence[Any], shares_from: Sequence[Any]) -> tuple[dict[
 
     pf = fit(dirs, shares_from)
     return pf.block(), parallel_text(pf)
+
+
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experiment 1)",
+    order=10,
+    programs=(PROGRAM,),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    stdout="report.txt",
+    check=check,
+    rules="experiments/db-sm-rsm/perf.smk",
+    memory_modelled=memory_modelled,
+    # What the suite's test command (scripts/test) runs of it beside the smoke run: the container
+    # part's quick scope; its smoke runs within 2x of their estimate; its parties as processes
+    # over TLS on the loopback and the emulated lan, each run's board record re-checked alone.
+    selftest=SelfTest(
+        quick=True,
+        estimate_within=2.0,
+        network=NetworkPart(
+            config={"dbsm_transport": ["local", "tls"]},
+            suffixes=("-tls", "-tls-lan"),
+            check=board_record_check,
+        ),
+    ),
+    commands=commands,
+    fit_parallel=fit_parallel,
+)

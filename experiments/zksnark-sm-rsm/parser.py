@@ -36,6 +36,7 @@ from analysis.parse.zk_sections import SECTIONS, ZkReport, parse_zk_text, sectio
 # The text parser, which other modules take from here.
 __all__ = ["parse_zk_text"]
 
+
 def _times(obj: Any, p: Path, where: str) -> dict[str, float]:
     return numbers(obj, p, where, ("real", "user", "sys"), "real/user/sys", clip=None)
 

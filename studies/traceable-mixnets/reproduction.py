@@ -7,9 +7,10 @@ artifact / ours with their spread over the pairs; and per claim of the paper, wh
 reproduces it: the published figure brought to this machine and to the run's size (per entry, at
 the same m) and within a stated factor of it.
 
-Entry points: `summary(doc, ctx)` (page 1: whether the paper's code ran and what it found) and
-`section(doc, ctx)` (the section right after page 1). Everything comes from the tidy table, the
-run's configuration (which experiments were left out, and why) and its speed probe.
+Entry points: `summary(doc, ctx)` (a part of page one: whether the paper's code ran and what it
+found) and `section(doc, ctx)` (a part on pages of its own, the first of the study's). Everything
+comes from the tidy table, the run's configuration (which experiments were left out, and why)
+and its speed probe.
 """
 
 from __future__ import annotations
@@ -22,14 +23,17 @@ import pandas as pd
 
 from analysis import units
 from analysis.derive.spread import NAN, Spread
-from analysis.experiments.artifact_db_sm_rsm.pairs import FIGURES, pairs, published, ratio_table
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.sections.common import seconds
+from analysis.studies.traceable_mixnets.pairs import FIGURES, pairs, published, ratio_table
 
 ARTIFACT_DB, ARTIFACT_CP, ARTIFACT_ZK = "artifact-db-sm-rsm", "artifact-cpsnark-sm", "artifact-circuits"
 OURS_CP, OURS_ZK = "cpsnark-sm", "zksnark-sm-rsm"
 ARTIFACTS = (ARTIFACT_DB, ARTIFACT_CP, ARTIFACT_ZK)
+# The section's heading, and its key (page one's list of sections links it).
+TITLE = "Reproduction: the paper's own code rerun here"
+KEY = "reproduction"
 # A rerun reproduces a published figure when it is within this factor of it, once brought to this
 # machine's speed and to the run's size: the machines' other differences (caches, turbo, the
 # Python and GMP builds) and a small run's fixed costs are not in that scaling.
@@ -232,7 +236,7 @@ def findings(ctx: Context) -> list[str]:
 
 def summary(doc: Doc, ctx: Context) -> None:
     """Page 1's line on the paper's own code: whether it ran here and what it found (or why it
-    was left out and how to add it); then the section, on the next page."""
+    was left out and how to add it)."""
     chosen = selected(ctx)
     if not chosen:
         return
@@ -253,12 +257,12 @@ def summary(doc: Doc, ctx: Context) -> None:
             small=True,
             markup=True,
         )
-    if said:
-        section(doc, ctx)
 
 
 def section(doc: Doc, ctx: Context) -> None:
-    doc.h1("Reproduction: the paper's own code rerun here", key="reproduction")
+    if not findings(ctx):
+        return
+    doc.h1(TITLE)
     factor, how = speed(ctx)
     doc.para(
         "Each part of the paper's evaluation three ways: the published figure (the authors' machine, "
