@@ -42,7 +42,7 @@ STUDY = Study(
     parts=(
         Part(Place.SUMMARY, main_results.summary),
         Part(Place.SUMMARY, reproduction.summary),
-        Part(Place.PAGES, reproduction.section, key=reproduction.KEY, title=reproduction.TITLE),
+        Part(Place.OPENING, reproduction.section, key=reproduction.KEY, title=reproduction.TITLE),
         Part(Place.APPENDIX, main_results.appendix),
     ),
     pages={"db-sm-rsm": Pages(overview=dbsm.overview, details=dbsm_details)},
