@@ -234,7 +234,7 @@ def test_the_reproduction_section_is_rendered(tmp_path: Path) -> None:
     """Synthetic reports of the paper's code and ours, two pairs: page 1 says the paper's code ran
     and what it found; the section after it has published, rerun and ours for each part, and the
     same-run ratios over the pairs."""
-    first, text = _render(tmp_path, entries=16, mixers=2, artifact_entries=16, repetitions=2)
+    first, text = _render(tmp_path, entries=16, mixers=4, artifact_entries=16, repetitions=2)
     assert "The paper's own code ran here" in first and "every status True" in first
     assert "Reproduction: the paper's own code rerun here" in text
     claims = pd.read_csv(tmp_path / "tables" / "reproduction_db_claims.csv", index_col=0)
@@ -245,7 +245,7 @@ def test_the_reproduction_section_is_rendered(tmp_path: Path) -> None:
     cp = pd.read_csv(tmp_path / "tables" / "reproduction_cpsnark.csv", index_col=0)
     assert cp["published [s]"].notna().all() and cp["rerun here [s]"].notna().all()
     zk = pd.read_csv(tmp_path / "tables" / "reproduction_circuits.csv", index_col=0)
-    assert len(zk) == 2 and (zk["same"] == "yes").all()
+    assert len(zk) == 2 and (zk["rerun constraints"] == zk["ours (as published)"]).all()
 
 
 def test_the_report_says_how_to_add_the_papers_code_when_left_out(tmp_path: Path) -> None:
@@ -253,4 +253,6 @@ def test_the_report_says_how_to_add_the_papers_code_when_left_out(tmp_path: Path
     left = dict.fromkeys(("artifact-db-sm-rsm", "artifact-cpsnark-sm", "artifact-circuits"), why)
     first, text = _render(tmp_path, left_out=left, entries=16, mixers=2)
     assert "did not run here" in first and "upstream_sources=DIR" in first
-    assert "Reproduction: the paper's own code rerun here" not in text
+    # Its section (listed on page one) says the same, and holds no table.
+    assert "Reproduction: the paper's own code rerun here" in text
+    assert "The paper's Figure 10 rows" not in text

@@ -259,10 +259,25 @@ def summary(doc: Doc, ctx: Context) -> None:
         )
 
 
+def not_run(ctx: Context) -> str:
+    """Why the paper's own code has no run here, and how to add it."""
+    left = {e: why for e, why in ctx.rc.left_out.items() if e in ARTIFACTS}
+    if left:
+        return f"The paper's own code did not run here: {next(iter(left.values()))}."
+    return (
+        "The paper's own code did not run here: its experiments ("
+        + ", ".join(ARTIFACTS)
+        + ") are not in this "
+        "configuration. Add them to 'experiments' (the default, all, has them), with upstream_sources=DIR "
+        "on a machine without internet access (upstream/README.md)."
+    )
+
+
 def section(doc: Doc, ctx: Context) -> None:
-    if not findings(ctx):
-        return
     doc.h1(TITLE)
+    if not findings(ctx):
+        doc.para(not_run(ctx))
+        return
     factor, how = speed(ctx)
     doc.para(
         "Each part of the paper's evaluation three ways: the published figure (the authors' machine, "

@@ -40,8 +40,8 @@ STUDY = Study(
     claims=Claims(claims, published=("zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm"), words=guide.CLAIM_WORDS),
     guide=Guide(guide.INTRO, guide.terms),
     parts=(
-        Part(Place.SUMMARY, main_results.summary),
         Part(Place.SUMMARY, reproduction.summary),
+        Part(Place.SUMMARY, main_results.summary),
         Part(Place.OPENING, reproduction.section, key=reproduction.KEY, title=reproduction.TITLE),
         Part(Place.APPENDIX, main_results.appendix),
     ),
