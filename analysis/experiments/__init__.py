@@ -22,8 +22,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
+import itertools
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -75,6 +76,9 @@ class Image:
 
     paths: tuple[str, ...] = ()
     node: bool = False
+    # Pinned source trees (upstream/sources.yaml) its runs read, staged at their path in the cache
+    # with the builds of its `upstream` parts, so that a job's command line is the same in it.
+    upstream_trees: tuple[str, ...] = ()
 
 
 def _no_reads(run: Run) -> dict[str, str]:
@@ -129,6 +133,11 @@ Commands = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], dic
 # results directories of pairs of runs (and those to take the CPU shares from), costs.yaml's
 # `parallel` block and a table of it in words.
 ParallelFit = Callable[[Sequence[Path], Sequence[Path]], tuple[dict[str, Any], str]]
+# The runs an experiment asks of the experiments it reads (their planners add them): by
+# experiment, each run's parameters.
+Requests = Callable[[Mapping[str, Any]], dict[str, list[dict[str, Any]]]]
+# Run directories (experiment/run id) of the planned runs that must be made in this order.
+Sequence_ = Callable[[Mapping[str, list[Run]]], list[str]]
 
 
 def config_keys(text: str) -> dict[str, Any]:
@@ -180,6 +189,16 @@ class Experiment:
     selftest: SelfTest = SelfTest()
     commands: Commands | None = None  # commands it brings to `python -m analysis`
     fit_parallel: ParallelFit | None = None  # its refit of costs.yaml's `parallel` block
+    # The parts of upstream/sources.yaml (pinned builds of the paper's own code) its runs need:
+    # the workflow builds each once (rules/upstream.smk) before the runs, and plans no run of the
+    # experiment where their sources cannot be had.
+    upstream: tuple[str, ...] = ()
+    # Whether its programs take the run's seed: the paper's own code draws its own randomness.
+    seeded: bool = True
+    # Runs it asks of the experiments it reads (say, ours beside the paper's code at its n).
+    requests: Requests | None = None
+    # The order its runs and those it reads must be made in (pairs alternated), or None.
+    sequence: Sequence_ | None = None
     # The package its folder is imported as (set when the folders are read).
     package: str = ""
 
@@ -296,13 +315,34 @@ def read_by(cfg: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
-def plan(cfg: Mapping[str, Any]) -> dict[str, list[Run]]:
+def _plan_once(
+    cfg: Mapping[str, Any],
+    readers: dict[str, list[str]],
+    requested: dict[str, list[dict[str, Any]]],
+    leave_out: Collection[str],
+) -> dict[str, list[Run]]:
+    seen = {**cfg, "read_by": readers, "requested": requested}
+    return {name: [] if name in leave_out else get(name).plan(seen) for name in selected(cfg)}
+
+
+def plan(cfg: Mapping[str, Any], leave_out: Collection[str] = ()) -> dict[str, list[Run]]:
     """Every run of the selected experiments (with those they read), by experiment, in the
-    suite's order. Each planner sees the configuration with `read_by` added. With `runs: first`
-    only one run per experiment is kept ([`first_runs`])."""
-    seen = {**cfg, "read_by": read_by(cfg)}
-    planned = {name: get(name).plan(seen) for name in selected(cfg)}
-    return first_runs(planned) if cfg.get("runs", "all") == "first" else planned
+    suite's order. Each planner sees the configuration with `read_by` (the selected experiments
+    that read its runs) and `requested` (the runs they ask of it) added. The experiments in
+    `leave_out` (the workflow's: those whose pinned sources cannot be had here) plan no run, and
+    an experiment without runs reads nothing and asks for nothing: the others are planned again
+    without it. With `runs: first` only one run per experiment is kept ([`first_runs`])."""
+    first = _plan_once(cfg, read_by(cfg), {}, leave_out)
+    readers = {k: [r for r in v if first.get(r)] for k, v in read_by(cfg).items()}
+    requested: dict[str, list[dict[str, Any]]] = {}
+    for name in selected(cfg):
+        asks = get(name).requests
+        if asks is not None and first.get(name):
+            for other, points in asks(cfg).items():
+                requested.setdefault(other, []).extend(points)
+    if readers != read_by(cfg) or requested:
+        first = _plan_once(cfg, readers, requested, leave_out)
+    return first_runs(first) if cfg.get("runs", "all") == "first" else first
 
 
 def first_runs(planned: Mapping[str, list[Run]]) -> dict[str, list[Run]]:
@@ -323,6 +363,21 @@ def first_runs(planned: Mapping[str, list[Run]]) -> dict[str, list[Run]]:
             wanted = needed.get(name)
             kept[name] = [r for r in runs if r.id in wanted] if wanted else runs[:1]
     return {name: kept[name] for name in planned}
+
+
+def predecessors(planned: Mapping[str, list[Run]]) -> dict[str, str]:
+    """For each run directory that must wait for another (an experiment's `sequence`: pairs of
+    runs alternated), the run directory made just before it."""
+    dirs = {r.dir for runs in planned.values() for r in runs}
+    out: dict[str, str] = {}
+    for name in planned:
+        order_of = get(name).sequence
+        if order_of is None or not planned[name]:
+            continue
+        order = [d for d in order_of(planned) if d in dirs]
+        for before, after in itertools.pairwise(order):
+            out.setdefault(after, before)
+    return out
 
 
 def problems(cfg: Mapping[str, Any]) -> list[str]:

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analysis import experiments
+from analysis.plan import upstream
 
 REPO = Path(__file__).resolve().parents[2]
 CONTAINERS = REPO / "containers"
@@ -255,6 +256,20 @@ def _copy(src: Path, dest: Path) -> None:
         shutil.copy2(src, dest)
 
 
+def stage_upstream(name: str, context: Path, cache: Path) -> None:
+    """An experiment of the paper's own code: its builds (analysis/plan/upstream_build.py) and the
+    pinned trees its runs read, under `host/` at their absolute paths in the cache (the image puts
+    them there), so that a job's command line names them in the image as on the host."""
+    exp = experiments.get(name)
+    pins = upstream.pins()
+    dirs = [upstream.build_dir(cache, pins.part(p)) for p in exp.upstream]
+    dirs += [upstream.tree_dir(cache, pins.trees[t]) for t in exp.image.upstream_trees]
+    for d in dirs:
+        if not d.is_dir():
+            raise ContainerError(f"{name}: {d} is not built (snakemake build builds it)")
+        _copy(d, context / "host" / d.relative_to(d.anchor))
+
+
 def stage_experiment(name: str, context: Path) -> None:
     """The build context of one experiment's image: its programs at target/release/, its image
     paths, and Node with its packages where the descriptor asks for them."""
@@ -323,9 +338,10 @@ def _provenance_args(image: str) -> list[str]:
     return [a for k, v in values.items() for a in ("--build-arg", f"{k}={v}")]
 
 
-def build_image(engine: str, name: str, base: str, tag: str) -> str:
+def build_image(engine: str, name: str, base: str, tag: str, cache: Path | None = None) -> str:
     """Builds image `name` (an experiment, or the analysis) FROM `base`, or copies it from the
-    other engine where that one built it from the same commit; returns its name."""
+    other engine where that one built it from the same commit; returns its name. An experiment
+    of the paper's own code takes its builds from the cache `cache`."""
     image = image_name(name, tag)
     if not tag.endswith("-dirty") and copy_from_other_engine(engine, image, name, _to_stderr):
         return image
@@ -334,6 +350,10 @@ def build_image(engine: str, name: str, base: str, tag: str) -> str:
         if name == ANALYSIS:
             stage_analysis(context)
             containerfile = CONTAINERS / "analysis" / "Containerfile"
+        elif experiments.get(name).upstream:
+            stage_experiment(name, context / "repo")
+            stage_upstream(name, context, cache if cache is not None else upstream.cache_root())
+            containerfile = CONTAINERS / "upstream" / "Containerfile"
         else:
             stage_experiment(name, context)
             containerfile = CONTAINERS / "program" / "Containerfile"
@@ -426,6 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     i.add_argument("--base-id", type=Path, required=True, help="the base image's id file")
     i.add_argument("--tag", required=True)
     i.add_argument("--id-out", type=Path, required=True)
+    i.add_argument("--upstream-cache", type=Path, default=None, help="the cache of the paper's code's builds")
     s = sub.add_parser("save", help="write an image as an archive (docker-archive format)")
     s.add_argument("engine")
     s.add_argument("--id", type=Path, required=True, help="the image's id file")
@@ -445,7 +466,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif a.cmd == "image":
             _check(a.engine)
             base = a.base_id.read_text(encoding="utf-8").split()[0]
-            image = build_image(a.engine, a.name, base, a.tag)
+            image = build_image(a.engine, a.name, base, a.tag, a.upstream_cache)
             _write(a.id_out, f"{image} {image_id(a.engine, image)}\n")
         elif a.cmd == "save":
             save_archive(a.engine, a.id.read_text(encoding="utf-8").split()[0], a.out)

@@ -182,7 +182,8 @@ def check(config: MutableMapping[str, Any], schema: Mapping[str, Any] | None = N
     fill_defaults(config, schema)
     validator = jsonschema.Draft202012Validator(schema)
     lines = sorted({line for e in validator.iter_errors(dict(config)) for line in _explain(e, schema)})
-    lines += [] if lines else cross_key_problems(config)
+    # Problems several experiments share (the same source archive, say) are said once.
+    lines += [] if lines else list(dict.fromkeys(cross_key_problems(config)))
     if lines:
         raise SettingsError("invalid configuration:\n  " + "\n  ".join(lines))
     warnings = []

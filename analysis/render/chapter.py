@@ -8,6 +8,7 @@ A study (`studies/<name>/study.py`, analysis.studies) declares these; the render
 
     page one        the verdict, what ran, the sections; per chapter its claims, then its
                     SUMMARY parts
+    opening         per chapter its OPENING parts, on pages of their own
     reading guide   per chapter its intro; one list of every chapter's terms, then the shared ones
     main part       per chapter its PAGES parts; then every experiment's page (the chapter's
                     `pages` where it draws an experiment's, else the experiment's own), its
@@ -35,6 +36,7 @@ class Place(Enum):
     """Where a part of a chapter goes."""
 
     SUMMARY = "page one, under the chapter's claims"
+    OPENING = "pages of its own right after page one, before the contents: what a reader asks first"
     PAGES = "pages of its own in the main part, after the reading guide, before the experiments'"
     APPENDIX = "the appendix, after the chapter's claims in full"
 
@@ -42,7 +44,7 @@ class Place(Enum):
 @dataclass(frozen=True)
 class Part:
     """One part of a chapter: where it goes and what draws it (its headings, tables, plots). A
-    part of PAGES or APPENDIX with a `key` opens with a heading of its own (`doc.h1`): the key is
+    part of OPENING, PAGES or APPENDIX with a `key` opens with a heading of its own (`doc.h1`): the key is
     that heading's anchor, and page one's list of sections links it under `title`."""
 
     place: Place

@@ -320,7 +320,8 @@ def pages_of(e: Experiment, chapters: Sequence[Chapter]) -> Pages:
 def references(chapters: Sequence[Chapter], present: Sequence[Experiment]) -> list[tuple[str, str]]:
     """Page one's list of sections: the chapters' pages, the experiments' pages, the reading guide,
     then the appendix's sections."""
-    refs = [(p.key, p.title) for c in chapters for p in parts(c, Place.PAGES) if p.key]
+    own = (Place.OPENING, Place.PAGES)
+    refs = [(p.key, p.title) for c in chapters for place in own for p in parts(c, place) if p.key]
     refs += [(f"section-{e.name}", f"{e.name}: {short(e.title)}") for e in present]
     refs += [("guide", "How to read this report"), ("configuration", "Appendix: the configuration")]
     keys = claims_keys(chapters)
@@ -380,6 +381,8 @@ def build_report(
 
     doc.part = "main"
     page_one(doc, ctx, claimed, references(chapters, present))
+    for chapter in chapters:
+        draw_parts(doc, ctx, chapter, Place.OPENING)
     doc.unnumbered("Contents", "contents", "")
     doc.contents()
     reading_guide(doc, ctx, chapters)

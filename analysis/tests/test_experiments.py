@@ -86,7 +86,10 @@ def test_every_descriptor_plans_names_and_commands_its_runs() -> None:
                                   inputs={k: f"r/raw/{v}" for k, v in e.reads(run).items()})  # fmt: skip
             argv = e.command(run, job)
             assert all(isinstance(a, str) for a in argv)
-            assert job.seed is not None and job.seed in argv, f"{name}: the seed does not reach the program"
+            if e.seeded:
+                assert job.seed is not None and job.seed in argv, f"{name}: no seed reaches the program"
+            else:
+                assert job.seed not in argv, f"{name} takes no seed"
             assert job.out in argv, f"{name}: the report's path is not on the command line"
             feats = e.features(run)
             assert feats.get("fixed") == 1.0 and all(v >= 0 for v in feats.values())

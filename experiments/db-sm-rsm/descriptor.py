@@ -61,6 +61,11 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
         for t in thread_counts(cfg)
         for transport, net in _links(cfg)
     ]  # fmt: skip
+    # Runs another experiment asks for at its own point (say, beside the paper's own code at
+    # the n it runs), each once.
+    for point in cfg.get("requested", {}).get(SCHEME.experiment, []):
+        if point not in grid:
+            grid.append(dict(point))
     # A test option, not a parameter of the measurement: it names no run.
     return runs(SCHEME, grid, cfg, {"hold_at": cfg.get("dbsm_hold_at")})
 

@@ -1,7 +1,8 @@
 """traceable-mixnets: the PETS 2024 paper "Traceable mixnets" beside our runs. Its README's claims
 recomputed from its sample reports and from ours; its Main Results 1 and 2 made like with like;
 Figure 10 with the single-prover baselines beside DB-SM and DB-RSM, and the collaborative prover
-beside their latency over the network; its terms in the reading guide."""
+beside their latency over the network; the paper's own code rerun here beside its published
+figures and ours (the reproduction); its terms in the reading guide."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from analysis.render.chapter import Claims, Guide, Pages, Part, Place
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.studies import Study
-from analysis.studies.traceable_mixnets import guide, main_results
+from analysis.studies.traceable_mixnets import guide, main_results, reproduction
 from analysis.studies.traceable_mixnets.baselines import beside_dbsm
 from analysis.studies.traceable_mixnets.claims import claims
 
@@ -35,11 +36,13 @@ def dbsm_details(doc: Doc, ctx: Context) -> None:
 STUDY = Study(
     name="traceable-mixnets",
     title="the paper's claims and comparisons beside our runs",
-    experiments=("db-sm-rsm", "zksnark-sm-rsm", "collab-groth16", "cpsnark-sm"),
+    experiments=("db-sm-rsm", "zksnark-sm-rsm", "collab-groth16", "cpsnark-sm", *reproduction.ARTIFACTS),
     claims=Claims(claims, published=("zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm"), words=guide.CLAIM_WORDS),
     guide=Guide(guide.INTRO, guide.terms),
     parts=(
+        Part(Place.SUMMARY, reproduction.summary),
         Part(Place.SUMMARY, main_results.summary),
+        Part(Place.OPENING, reproduction.section, key=reproduction.KEY, title=reproduction.TITLE),
         Part(Place.APPENDIX, main_results.appendix),
     ),
     pages={"db-sm-rsm": Pages(overview=dbsm.overview, details=dbsm_details)},
