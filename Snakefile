@@ -28,7 +28,12 @@ RESULTS = config["results"].rstrip("/")
 RUNNER = config["runner"]
 SELECTED = descriptors.selected(config)
 require_tools(SELECTED, RUNNER)
-PLANNED, ESTIMATES, COST_MODEL, LIMIT_MB = plan_and_estimate(config)
+# Selected experiments that plan no run here (the pinned sources of the paper's own code cannot be
+# had: no internet, no upstream_sources), and why.
+LEFT_OUT = upstream_left_out(config, SELECTED)
+PLANNED, ESTIMATES, COST_MODEL, LIMIT_MB = plan_and_estimate(config, LEFT_OUT)
+# Runs made in a given order (an experiment's `sequence`: pairs alternated), each with the one before.
+PREDECESSORS = descriptors.predecessors(PLANNED)
 PROVENANCE = provenance()
 announce_dry_run()
 # Every raw result and program of the selected experiments; the modules add theirs.
@@ -37,6 +42,7 @@ BUILD_OUTPUTS = []
 
 
 include: "rules/build.smk"
+include: "rules/upstream.smk"
 include: "rules/measure.smk"
 include: "rules/images.smk"
 include: "rules/analysis.smk"

@@ -1,7 +1,8 @@
 """Command line of the analysis.
 
-    python -m analysis claims --paper         the paper's claims, recomputed from its sample reports
-    python -m analysis claims RESULTS_DIR     the same from our runs, beside the paper's
+    python -m analysis claims --paper         each study's published claims, recomputed from the
+                                              published figures (the paper's sample reports)
+    python -m analysis claims RESULTS_DIR     the same from our runs, beside the published ones
     python -m analysis report RESULTS_DIR     tidy table, tables, plots, report.pdf, summary.txt
     python -m analysis tidy RESULTS_DIR       only the tidy table (tidy.csv, tidy.parquet)
     python -m analysis verify RESULTS_DIR     exit 1 unless every configured run verified
@@ -20,7 +21,8 @@
                                               the configuration's keys: default and meaning
     python -m analysis selftest ACTION [RESULTS_DIR]
                                               what the suite's test command asks the folders
-    python -m analysis COMMAND ...            a command an experiment brings (see --help)
+    python -m analysis COMMAND ...            a command an experiment brings (its descriptor's
+                                              `commands`; see --help)
 
 RESULTS_DIR/config.json (written by the workflow) says which runs belong to the configuration;
 without it, every run found under RESULTS_DIR/raw is read. Errors (a missing directory, a
@@ -30,46 +32,40 @@ malformed report, a missing paper file) are one line naming the file, and exit s
 from __future__ import annotations
 
 import argparse
-import math
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from analysis import experiments
 from analysis.config import for_results
-from analysis.derive.claims import Claim, all_claims, claims_sources
 from analysis.errors import ConfigError, ReportError
-from analysis.text import text_table
+from analysis.experiments import Handler
 from analysis.tidy import collect, write_tidy
 
 # The paper's six sample reports (the upstream artifact's output) ship with the package.
 DEFAULT_PAPER_DIR = Path(__file__).resolve().parent / "data" / "paper"
 
 
-def _v(c: Claim, v: float | None) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    return f"{v:.4g}x" if c.unit == "x" else f"{v:,.6g} s"
+def _claims(paper_dir: Path, results_dir: Path | None) -> int:
+    """Each study's claims: recomputed from the published figures alone, or beside our runs
+    (under each study's name where there are several)."""
+    from analysis import studies
+    from analysis.render.claims import claims_text
 
-
-def claims_text(claims: list[Claim], paper_only: bool) -> str:
-    if paper_only:
-        headers = ["claim", "README", "recomputed (README rounding)", "recomputed (exact)"]
-        rows = [[c.text, _v(c, c.readme), _v(c, c.paper_quoted), _v(c, c.paper_exact)] for c in claims]
-        foot = (
-            "\nREADME rounding: one-proof times cut (not rounded) to the digits the README quotes "
-            "(2.178 s -> 2.17 s from the PROVER real line; 225.77 ms -> 220 ms; 783.71 ms -> 783 ms),"
-            "\nspeed-ups cut to whole numbers. Collaborative estimate = 2 x n x one proof (README)."
-        )
-        return text_table(headers, rows) + foot
-    from analysis.derive.claims import verdict
-
-    headers = ["claim", "README", "paper (exact)", "ours", "verdict", "note"]
-    rows = []
-    for c in claims:
-        ours = _v(c, c.ours) + (" FAILED" if c.ours_failed else "")
-        rows.append([c.text, _v(c, c.readme), _v(c, c.paper_exact), ours, verdict(c), c.note])
-    return text_table(headers, rows)
+    texts = []
+    claiming = [s for s in studies.all_studies() if s.claims is not None]
+    for study in claiming:
+        assert study.claims is not None
+        if results_dir is None:
+            col = collect(None, paper_dir, experiments=list(study.claims.published))
+            text = claims_text(study.claims.compute(col.df, {}), study.claims.words, True)
+        else:
+            rc = for_results(_results_dir(results_dir))
+            col = collect(results_dir, paper_dir, rc)
+            text = claims_text(study.claims.compute(col.df, rc.config), study.claims.words, False)
+            text += "".join(f"\nnote: {note}" for note in col.notes)
+        texts.append(f"{study.name}: {study.title}\n{text}" if len(claiming) > 1 else text)
+    print("\n\n".join(texts))
+    return 0
 
 
 def _results_dir(p: Path) -> Path:
@@ -129,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m analysis", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = ap.add_subparsers(dest="cmd", required=True)
-    pc = sub.add_parser("claims", help="print the paper's claims, recomputed")
+    pc = sub.add_parser("claims", help="print each study's published claims, recomputed")
     pc.add_argument("results_dir", nargs="?", type=Path, help="results directory of our runs")
-    pc.add_argument("--paper", action="store_true", help="recompute from the paper's sample reports only")
+    pc.add_argument("--paper", action="store_true", help="recompute from the published figures only")
     pr = sub.add_parser("report", help="build tidy table, tables, plots, report.pdf and summary.txt")
     pr.add_argument("results_dir", type=Path)
     pt = sub.add_parser("tidy", help="write tidy.csv and tidy.parquet only")
@@ -190,11 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     ps.add_argument("results_dir", type=Path, nargs="?")
     # Commands an experiment brings (its descriptor's `commands(sub)`: name -> handler).
-    extra: dict[str, Callable[[argparse.Namespace], int]] = {}
+    extra: dict[str, Handler] = {}
     for e in experiments.all_experiments():
-        hook = e.hook("commands")
-        if hook is not None:
-            extra.update(hook(sub))
+        if e.commands is not None:
+            extra.update(e.commands(sub))
     for p in (pc, pr, pt):
         p.add_argument(
             "--paper-dir",
@@ -207,16 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "claims":
             if args.paper == (args.results_dir is not None):
                 ap.error("give either --paper or RESULTS_DIR")
-            if args.paper:
-                col = collect(None, args.paper_dir, experiments=claims_sources())
-                print(claims_text(all_claims(col.df, {}), True))
-                return 0
-            rc = for_results(_results_dir(args.results_dir))
-            col = collect(args.results_dir, args.paper_dir, rc)
-            print(claims_text(all_claims(col.df, rc.config), False))
-            for note in col.notes:
-                print(f"note: {note}")
-            return 0
+            return _claims(args.paper_dir, None if args.paper else args.results_dir)
         if args.cmd == "verify":
             from analysis.verify import verify
 
@@ -248,9 +234,10 @@ def main(argv: list[str] | None = None) -> int:
             for f in write_tidy(col.df, args.results_dir):
                 print(f"wrote {f}")
             return 0
+        from analysis import studies
         from analysis.render.report import build_report
 
-        written = build_report(args.results_dir, args.paper_dir, rc)
+        written = build_report(args.results_dir, args.paper_dir, rc, studies.all_studies())
         print(f"analysis: wrote {len(written)} files; the report is {args.results_dir / 'report.pdf'}",
               file=sys.stderr)  # fmt: skip
         return 0

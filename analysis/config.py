@@ -25,6 +25,9 @@ class RunConfig:
     runs: dict[str, list[str]] | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
+    # Selected experiments the workflow planned no run of (the paper's own code without its
+    # sources), each with why and how to add them.
+    left_out: dict[str, str] = field(default_factory=dict)
 
     def setting(self, key: str) -> Any:
         """A configuration key's value: as the run configured it, else the schema's default (an
@@ -64,8 +67,11 @@ def load_run_config(path: Path) -> RunConfig:
             error = jsonschema.exceptions.best_match(errors)
             if error is not None:
                 raise ConfigError(f"{path}: config key {key!r}: {error.message}")
+    left_out = data.get("left_out") or {}
+    if not isinstance(left_out, dict) or not all(isinstance(v, str) for v in left_out.values()):
+        raise ConfigError(f"{path}: 'left_out' must map experiments to why they were left out")
     return RunConfig(data["config"], {k: list(v) for k, v in runs.items()},
-                     dict(data.get("provenance") or {}), str(path))  # fmt: skip
+                     dict(data.get("provenance") or {}), str(path), dict(left_out))  # fmt: skip
 
 
 def for_results(results_dir: Path) -> RunConfig:

@@ -67,7 +67,10 @@ class RunScheme:
         return rf"{self._body(False)}(?:-r[0-9]+)?"
 
     def name(self, params: Mapping[str, Any], rep: int = 1) -> str:
-        text = "-".join(w for p in self.parts if (w := p.written(params[p.key])))
+        """The id of a run of these parameters; a part with a default may be left out of them."""
+        given = {p.key: params.get(p.key, p.default) if p.default is not None else params[p.key]
+                 for p in self.parts}  # fmt: skip
+        text = "-".join(w for p in self.parts if (w := p.written(given[p.key])))
         return text if rep == 1 else f"{text}-r{rep}"
 
     def parse(self, run_id: str) -> dict[str, Any] | None:

@@ -1,17 +1,8 @@
 """What the suite's test command (scripts/test) asks the experiments' folders, so that the script
-names no experiment: each descriptor's optional `SELFTEST` block says what its own parts exercise.
-
-    SELFTEST = {
-        "quick": True,             # the container part's one-experiment scope runs it
-        "estimate_within": 2.0,    # its smoke runs must take within this factor of the estimate
-        "network": {               # the network part: its parties as processes on emulated networks
-            "config": {...},       # configuration keys the part sets for it (e.g. a transport)
-            "suffixes": [...],     # run-id endings the part must find, each run verified
-        },
-    }
-
-and the optional hook `selftest_network_check(run_dir) -> list[str]`: problems a network run has
-beyond its own verdict (e.g. its record re-checked by a program alone).
+names no experiment: each descriptor's `selftest` field (analysis.experiments.SelfTest) says what
+its own parts exercise: whether the container part's quick scope runs it, the factor within which
+its smoke runs must take their estimate, and its network part (the configuration keys the part
+sets for it, the run-id endings it must find, and its own check of each such run).
 
     python -m analysis selftest node-packages            Node packages whose tests `npm test` runs
     python -m analysis selftest quick                    the quick scope, as experiments=[...]
@@ -33,11 +24,6 @@ from analysis.parse.common import load_enveloped
 NETWORKS = ["none", "lan"]  # the loopback and the emulated lan (namespaces, root)
 
 
-def _block(e: experiments.Experiment) -> dict[str, Any]:
-    block = e.hook("SELFTEST")
-    return dict(block) if isinstance(block, dict) else {}
-
-
 def _listed(values: Sequence[Any]) -> str:
     return "[" + ",".join(map(str, values)) + "]"
 
@@ -47,14 +33,14 @@ def node_packages() -> list[str]:
 
 
 def quick() -> str:
-    names = [e.name for e in experiments.all_experiments() if _block(e).get("quick")]
+    names = [e.name for e in experiments.all_experiments() if e.selftest.quick]
     return f"experiments={_listed(names)}"
 
 
 def estimate_checks() -> list[str]:
     """`python -m analysis estimates` options; the one factor is the largest any folder asks."""
-    checked = [(e.name, float(_block(e)["estimate_within"])) for e in experiments.all_experiments()
-               if "estimate_within" in _block(e)]  # fmt: skip
+    checked = [(e.name, e.selftest.estimate_within) for e in experiments.all_experiments()
+               if e.selftest.estimate_within is not None]  # fmt: skip
     if not checked:
         return []
     return [a for name, _ in checked for a in ("--check", name)] + [
@@ -63,15 +49,16 @@ def estimate_checks() -> list[str]:
     ]
 
 
-def network_experiments() -> list[experiments.Experiment]:
-    return [e for e in experiments.all_experiments() if "network" in _block(e)]
+def network_experiments() -> list[tuple[experiments.Experiment, experiments.NetworkPart]]:
+    """The experiments the network part runs, each with what it runs of it."""
+    return [(e, e.selftest.network) for e in experiments.all_experiments() if e.selftest.network is not None]
 
 
 def network_config() -> list[str]:
     """The network part's `--config` values: its experiments, their keys, both networks."""
-    out = [f"experiments={_listed([e.name for e in network_experiments()])}"]
-    for e in network_experiments():
-        for key, value in _block(e)["network"].get("config", {}).items():
+    out = [f"experiments={_listed([e.name for e, _ in network_experiments()])}"]
+    for _, part in network_experiments():
+        for key, value in part.config.items():
             out.append(f"{key}={_listed(value) if isinstance(value, list) else value}")
     return [*out, f"networks={_listed(NETWORKS)}"]
 
@@ -80,10 +67,9 @@ def network_check(results: Path) -> list[str]:
     """Problems of the network part's runs in `results` (none: every expected run is there and
     verified, and each experiment's own check of its runs passed)."""
     problems = []
-    for e in network_experiments():
+    for e, part in network_experiments():
         raw = results / "raw" / e.name
-        check = e.hook("selftest_network_check")
-        for suffix in _block(e)["network"]["suffixes"]:
+        for suffix in part.suffixes:
             runs = sorted(d for d in raw.glob(f"*{suffix}") if d.is_dir()) if raw.is_dir() else []
             if not runs:
                 problems.append(f"no {e.name} run ending in {suffix}")
@@ -92,8 +78,7 @@ def network_check(results: Path) -> list[str]:
                 print(f"network: {e.name}/{d.name}: passed={passed}")
                 if not passed:
                     problems.append(f"{e.name}/{d.name} did not verify")
-                if check is not None:
-                    problems += [f"{e.name}/{d.name}: {p}" for p in check(d)]
+                problems += [f"{e.name}/{d.name}: {p}" for p in part.check(d)]
     return problems
 
 

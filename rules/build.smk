@@ -7,8 +7,11 @@ check_environment()
 
 PROGRAMS = {p.path: p for p in descriptors.programs(SELECTED).values()}
 NODE_PACKAGES = sorted({p for name in SELECTED for p in descriptors.get(name).node_packages})
-# The analysis: the package and every experiment's folder (parsers, sections, costs).
-ANALYSIS_SOURCES = sources("analysis/**/*.py", "analysis/data/**", "experiments/*/*.py", "experiments/*/*.yaml")
+# The analysis: the package, every experiment's folder (parsers, sections, costs) and every
+# study's folder (its comparisons).
+ANALYSIS_SOURCES = sources(
+    "analysis/**/*.py", "analysis/data/**", "experiments/*/*.py", "experiments/*/*.yaml", "studies/*/*.py"
+)
 
 BUILD_OUTPUTS += list(PROGRAMS) + [node_stamp(p) for p in NODE_PACKAGES]
 

@@ -19,6 +19,7 @@ from analysis.plan import containers as plan_containers
 from analysis.plan import estimate as plan_estimate
 from analysis.plan import provenance as plan_provenance
 from analysis.plan import settings as plan_settings
+from analysis.plan import upstream as plan_upstream
 from analysis.runs import max_threads
 
 # The software of every rule, for `--software-deployment-method conda` (from the workflow's
@@ -85,10 +86,21 @@ def provenance():
     return prov
 
 
-def plan_and_estimate(config):
-    """Every run of this configuration, its estimate on this machine (printed once) and the speed
-    probe the estimates are scaled by."""
-    planned = descriptors.plan(config)
+def upstream_left_out(config, selected):
+    """The selected experiments whose pinned sources (the paper's own code, upstream/sources.yaml)
+    cannot be had here, each with why and how to add them: they plan no run."""
+    out = {}
+    for name in selected:
+        why = plan_upstream.unavailable(config, descriptors.get(name).upstream)
+        if why:
+            out[name] = why
+    return out
+
+
+def plan_and_estimate(config, leave_out=()):
+    """Every run of this configuration (none of the experiments in `leave_out`), its estimate on
+    this machine (printed once) and the speed probe the estimates are scaled by."""
+    planned = descriptors.plan(config, leave_out)
     model = plan_estimate.CostModel.load()
     estimates = {}
     try:
@@ -161,6 +173,12 @@ def measure_runtime(wildcards, attempt):
     return first * attempt
 
 
+def cluster_of(wildcards):
+    """What a measuring job asks of SLURM beyond one node (its descriptor's `cluster`: nodes, tasks,
+    mpi), or nothing."""
+    return descriptors.get(wildcards.experiment).cluster(run_of(wildcards.experiment, wildcards.run))
+
+
 def run_dirs(name):
     return [f"{RESULTS}/raw/{run.dir}" for run in PLANNED.get(name, [])]
 
@@ -176,6 +194,14 @@ def measure_inputs(wildcards):
     the files of other runs it reads."""
     exp = descriptors.get(wildcards.experiment)
     inputs = reads_of(wildcards.experiment, wildcards.run)
+    # Runs made in a given order (pairs alternated): the run before, as an order only.
+    before = PREDECESSORS.get(f"{wildcards.experiment}/{wildcards.run}")
+    if before is not None:
+        inputs["made_after"] = ancient(f"{RESULTS}/raw/{before}/report.json")
+    # The builds of the paper's own code the run needs (rules/upstream.smk), as an order only:
+    # a build is keyed by its sources and recipe, so a new one is a new file.
+    for i, part in enumerate(exp.upstream):
+        inputs[f"upstream{i}"] = ancient(UPSTREAM_STAMPS[part])
     if RUNNER == "native":
         for i, prog in enumerate(exp.programs):
             inputs[f"program{i}"] = prog.path
@@ -208,9 +234,19 @@ def measure_command(wildcards, input):
     stdout = f"{run_dir}/{exp.stdout}" if exp.stdout else f"{run_dir}/stdout.log"
     log = f"{run_dir}/stderr.log"
     name = exp.programs[0].name if exp.programs else exp.name
+    # A run that stopped half way (a process or a node lost) keeps its checkpoint for the next
+    # attempt: its report is no result, and the job fails, so that the profile's retries (or the
+    # same command again) resume it.
+    resumable = exp.checkpoint
+    stopped = (
+        f" test ! -e {shlex.quote(resumable(job))} || {{ echo \"{name} stopped half way; its"
+        f" checkpoint {resumable(job)} is kept for the next attempt\" >&2; exit $rc; }};"
+        if resumable
+        else ""
+    )
     return (
         f"{shlex.join(argv)} > {shlex.quote(stdout)} 2> >(tee {shlex.quote(log)} >&2)"
-        f" || {{ rc=$?; echo \"{name} exited with status $rc; see {log}\" >&2;"
+        f" || {{ rc=$?; echo \"{name} exited with status $rc; see {log}\" >&2;{stopped}"
         f" test -s {shlex.quote(job.out)} || exit $rc; }}"
     )
 
@@ -236,6 +272,8 @@ def image_inputs(wildcards):
     inputs["programs"] = [p.path for p in exp.programs]
     inputs["node"] = [node_stamp(p) for p in exp.node_packages]
     inputs["paths"] = [f for rel in exp.image.paths for f in (sources(f"{rel}/**") if os.path.isdir(rel) else [rel])]
+    # The builds of the paper's own code it holds (rules/upstream.smk), by their records.
+    inputs["upstream"] = [UPSTREAM_STAMPS[p] for p in exp.upstream if p in UPSTREAM_STAMPS]
     return inputs
 
 
@@ -306,6 +344,7 @@ def run_config_text():
         {
             "config": dict(config),
             "runs": {e: [r.id for r in runs] for e, runs in PLANNED.items()},
+            "left_out": LEFT_OUT,
             "provenance": PROVENANCE,
         },
         indent=2,

@@ -51,6 +51,7 @@ rule image:
         tool=CONTAINERS,
         engine=ENGINE,
         tag=IMAGE_TAG,
+        cache=shlex.quote(str(UPSTREAM_CACHE)),
     resources:
         mem_mb=2000,
         runtime=30,
@@ -58,7 +59,7 @@ rule image:
         SOFTWARE
     shell:
         "{params.tool} image {params.engine} {wildcards.name} --base-id {input.base} --tag {params.tag}"
-        " --id-out {output} 2> >(tee {log} >&2)"
+        " --upstream-cache {params.cache} --id-out {output} 2> >(tee {log} >&2)"
 
 
 rule image_archive:

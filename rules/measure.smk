@@ -26,6 +26,11 @@ rule measure:
     resources:
         mem_mb=lambda wc: estimate_of(wc).mem_mb,
         runtime=measure_runtime,
+        # A run whose processes SLURM places on nodes of their own: the job's nodes and tasks,
+        # and `mpi` (the command starts its own steps); unset for every other run.
+        nodes=lambda wc: cluster_of(wc).get("nodes"),
+        tasks=lambda wc: cluster_of(wc).get("tasks"),
+        mpi=lambda wc: cluster_of(wc).get("mpi"),
     conda:
         SOFTWARE
     shell:

@@ -77,16 +77,30 @@ def test_default_config_is_the_papers_setting() -> None:
 def test_each_default_is_written_once() -> None:
     """config.yaml sets the shared keys (config/schema.yaml), each to the schema's default, and
     `experiments: all`; an experiment's own keys have their defaults in its descriptor only.
-    smoke.yaml sets only keys of the schema."""
-    from analysis.plan.settings import load_schema
-
+    smoke.yaml sets only shared keys: each experiment's smoke values are in its descriptor."""
     shared = yaml.safe_load((REPO / "config/schema.yaml").read_text())["properties"]
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     assert set(config) == set(shared)
     assert config.pop("experiments") == "all"
     assert {k: v for k, v in config.items()} == {k: shared[k]["default"] for k in config}
     smoke = yaml.safe_load((REPO / "config/smoke.yaml").read_text())
-    assert set(smoke) <= set(load_schema()["properties"])
+    assert set(smoke) <= set(shared) and smoke["smoke"] is True
+
+
+def test_the_smoke_configuration_takes_each_folders_values_under_the_given_ones() -> None:
+    """`smoke: true` fills an experiment's own keys from its descriptor's smoke values, where the
+    configuration (file or command line) leaves them out; without it they keep their defaults."""
+    from analysis.experiments import all_experiments
+    from analysis.plan import settings
+
+    small = {k: v for e in all_experiments() for k, v in e.smoke.items()}
+    assert small["cmix_reps"] == 2 and small["veccom_n"] == [16, 64]
+    cfg = {"smoke": "true", "cmix_reps": "3"}  # as --config hands them over
+    settings.check(cfg)
+    assert cfg["cmix_reps"] == 3 and cfg["veccom_n"] == [16, 64] and cfg["cpsnark_samples"] == 10
+    plain: dict[str, object] = {}
+    settings.check(plain)
+    assert plain["smoke"] is False and plain["cmix_reps"] == 5 and plain["veccom_n"] == [100, 1000]
 
 
 def test_experiments_all_means_every_folder() -> None:

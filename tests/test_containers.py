@@ -130,6 +130,34 @@ def test_a_failed_copy_of_the_base_falls_back_to_making_it(
     assert boots == ["docker"]
 
 
+@pytest.mark.parametrize("tag, copied", [("0123456789ab", True), ("0123456789ab-dirty", False)])
+def test_an_image_one_engine_built_from_a_commit_is_loaded_by_the_other_not_built_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, tag: str, copied: bool
+) -> None:
+    """An experiment's image of a commit is the same whichever engine builds it: docker holds it,
+    podman loads docker's copy instead of building. An image of uncommitted code (`-dirty`) may
+    differ from one build to the next, and is built."""
+    bindir = tmp_path / "bin"
+    image = containers.image_name("veccom", tag)
+    _engine(bindir, "docker", 'case $1 in image) exit 0 ;; save) echo "veccom archive" ;; esac')
+    _engine(
+        bindir,
+        "podman",
+        f'''case $1 in
+image) [ -f "{bindir}/loaded" ] ;;
+load) [ "$(cat)" = "veccom archive" ] && touch "{bindir}/loaded" ;;
+build) echo "built" ;;
+*) exit 1 ;;
+esac''',
+    )
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(containers, "stage_experiment", lambda name, context: None)
+    assert containers.build_image("podman", "veccom", "localhost/tmbench-base:x", tag) == image
+    builds = [c for c in _calls(bindir, "podman") if c.startswith("build")]
+    assert (f"save {image}" in _calls(bindir, "docker")) == copied
+    assert bool(builds) != copied, builds
+
+
 def test_the_pdf_names_the_image_the_analysis_ran_in(monkeypatch: pytest.MonkeyPatch) -> None:
     from analysis.render.report import analysis_runner
 

@@ -191,9 +191,10 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     ):
         _write(root / name, "\n")
     # The workflow plans its runs and estimates with the real planning layer and descriptors.
-    for package in ("analysis/plan", "analysis/experiments", "experiments"):
+    for package in ("analysis/plan", "analysis/experiments", "experiments", "upstream"):
         shutil.copytree(REPO / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "analysis/runs.py", root / "analysis/runs.py")
+    shutil.copy(REPO / "analysis/folders.py", root / "analysis/folders.py")
     _write(root / "analysis/data/costs.yaml", (REPO / "analysis/data/costs.yaml").read_text())
     _write(root / "zksnark-sm-rsm/run.mjs", FAKE_RUN_MJS)
     _write(root / "analysis/__main__.py", FAKE_ANALYSIS)
@@ -209,4 +210,9 @@ def workflow_copy(tmp_path: Path) -> Workflow:
     _write(root / "fakebin/npm", FAKE_NPM, executable=True)
     env = dict(os.environ)
     env["PATH"] = f"{root / 'fakebin'}{os.pathsep}{env['PATH']}"
+    # The paper's own code: no sources here (an empty cache, no network), so its experiments are
+    # left out, whatever this machine's cache and network hold.
+    env["TMBENCH_UPSTREAM_CACHE"] = str(tmp_path / "upstream-cache")
+    env["TMBENCH_UPSTREAM_OFFLINE"] = "1"
+    env.pop("TMBENCH_UPSTREAM_SOURCES", None)
     return Workflow(root, env)

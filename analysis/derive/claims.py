@@ -1,16 +1,14 @@
 """A claim of a paper, recomputed from its published figures and from our runs, and what their
-comparison says. The claims themselves come from the experiments' descriptors (`claims`)."""
+comparison says. The claims themselves come from the studies (analysis.studies, `claims`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
-from analysis import experiments, units
+from analysis import units
 from analysis.derive.spread import Spread
 
 NAN = float("nan")
@@ -106,24 +104,6 @@ def claims_frame(claims: list[Claim]) -> pd.DataFrame:
             for c in claims
         ]
     )  # fmt: skip
-
-
-def all_claims(df: pd.DataFrame, cfg: Mapping[str, Any]) -> list[Claim]:
-    """Every experiment's claims (its descriptor's `claims(df, cfg)`), in the suite's order."""
-    out: list[Claim] = []
-    for e in experiments.all_experiments():
-        hook = e.hook("claims")
-        if hook is not None:
-            out += hook(df, cfg)
-    return out
-
-
-def claims_sources() -> list[str]:
-    """The experiments whose published figures the claims are recomputed from."""
-    out: list[str] = []
-    for e in experiments.all_experiments():
-        out += [x for x in e.hook("CLAIMS_FROM") or () if x not in out]
-    return out
 
 
 def fmt_value(v: float, unit: str = "s") -> str:

@@ -13,7 +13,7 @@ predicted time. Every run's time is first brought to the file's reference speed 
 probe recorded when the workflow planned it (results/estimates.json; a run without a record is
 scaled by the probe now, so fit such runs soon after making them, on the same machine).
 With `parallel` results directories (pairs of runs at 1 and more threads), the `parallel` block
-of the experiment whose descriptor fits one (its `fit_parallel` hook) is refitted too.
+of the experiment whose descriptor fits one (its `fit_parallel` field) is refitted too.
 """
 
 from __future__ import annotations
@@ -264,11 +264,12 @@ def refit_costs(dirs: Sequence[Path], costs_path: Path = COSTS_PATH, parallel: S
     if dirs:
         summary.append(fit_into(costs, dirs))
     if parallel:
-        fitters = [e for e in experiments.all_experiments() if e.hook("fit_parallel") is not None]
+        fitters = [(e.name, e.fit_parallel) for e in experiments.all_experiments() if e.fit_parallel]
         if len(fitters) != 1:
             raise ConfigError(f"--parallel: {len(fitters)} experiments fit a parallel block, not one")
-        block, text = fitters[0].hook("fit_parallel")(parallel, shares_from)
-        costs["experiments"].setdefault(fitters[0].name, {})["parallel"] = block
+        name, fit = fitters[0]
+        block, text = fit(parallel, shares_from)
+        costs["experiments"].setdefault(name, {})["parallel"] = block
         summary.append(text)
     return Refitted(costs_text(costs, costs_path), summary, costs)
 

@@ -65,15 +65,28 @@ def _cpu(report: Path) -> tuple[float | None, str]:
     return cpu, str((d.get("runner") or {}).get("kind", "?"))
 
 
+def _compared(container: Path, a: dict, b: dict) -> set[tuple[str, str]]:
+    """The runs to set side by side: those the container directory's configuration made (its
+    config.json), where it says; a container run of a smaller configuration (e.g. `runs: first`)
+    is held against the same run of the native directory, and the native runs it did not repeat
+    are left out. Without a config.json, every run of either directory."""
+    planned = for_results(container).runs
+    if planned is None:
+        return set(a) | set(b)
+    return {(e, r) for e, ids in planned.items() for r in ids}
+
+
 def compare(native: Path, container: Path) -> list[RunnerComparison]:
-    """One row per experiment present in either results directory."""
+    """One row per experiment the comparison covers ([`_compared`]): a run missing on either
+    side, or with another verdict, is a difference."""
     for d in (native, container):
         if not (d / "raw").is_dir():
             raise ConfigError(f"{d}: no raw/ directory of runs")
     a, b = _verdicts(native), _verdicts(container)
+    compared = _compared(container, a, b)
     out = []
-    for experiment in sorted({e for e, _ in a} | {e for e, _ in b}):
-        runs = sorted({r for e, r in a if e == experiment} | {r for e, r in b if e == experiment})
+    for experiment in sorted({e for e, _ in compared}):
+        runs = sorted(r for e, r in compared if e == experiment)
         diffs = []
         native_cpu: list[float] = []
         container_cpu: list[float] = []

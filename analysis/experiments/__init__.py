@@ -2,45 +2,38 @@
 know about an experiment, in one place.
 
 A descriptor is the `descriptor.py` of a folder `experiments/<name>/` (imported as a package of
-this one, `analysis.experiments.<name with _ for ->`); its names are the descriptor:
-
-    SCHEME       its run scheme (how run directories are named; its experiment's name)
-    TITLE, ORDER one line for the PDF and the README, its place in the suite's order
-    PROGRAMS     the programs it runs (binary, cargo package, source directories)
-    CONFIG       its own configuration keys: JSON Schema properties, as YAML text
-    plan(cfg)    the runs a configuration makes
-    command(run, job)  the command line of one run
-    features(run)      the sizes its cost grows with (the keys of its block in costs.yaml)
-  and where needed
-    check(cfg)   problems of a configuration beyond each key's schema
-    memory_modelled(run)  whether its memory model describes the run (runs the memory fit uses)
-    reads(run), READS_FROM   files of another experiment's runs it reads
-    STDOUT, NODE_PACKAGES, TOOLS, IMAGE, RULES  (see Experiment)
+this one, `analysis.experiments.<name with _ for ->`): its `DESCRIPTOR = Experiment(...)`, whose
+fields say what the experiment is (see Experiment): its run scheme, title and order, its
+programs, its planner, command line and cost features, its own configuration keys, and where
+needed its further parts (a check of the configuration, files of another experiment's runs it
+reads, benchmark rules, what the test command runs of it, commands of `python -m analysis`, ...),
+each a typed field with the default that means "none".
 
 Beside it in the folder: `parser.py` (its report as rows of the tidy table), `section.py` (its
 PDF pages), `synthetic.py` (a synthetic report for the tests) and `costs.yaml` (its cost model).
 The configuration schema, the planner, the estimator, the workflow, the registry of parsers and
-the renderer all read the folders; none of them names an experiment. Adding an experiment: its
-program and its folder (README, "Adding an experiment").
+the renderer all read the folders; none of them names an experiment, and no experiment's folder
+imports another's (a study's folder, `analysis.studies`, sets experiments beside each other).
+Adding an experiment: its program and its folder (README, "Adding an experiment").
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib
-import importlib.util
+import itertools
 import shlex
-import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
-from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import yaml
 
+from analysis import folders
 from analysis.runs import Run, RunScheme
 
 
@@ -83,6 +76,9 @@ class Image:
 
     paths: tuple[str, ...] = ()
     node: bool = False
+    # Pinned source trees (upstream/sources.yaml) its runs read, staged at their path in the cache
+    # with the builds of its `upstream` parts, so that a job's command line is the same in it.
+    upstream_trees: tuple[str, ...] = ()
 
 
 def _no_reads(run: Run) -> dict[str, str]:
@@ -97,22 +93,78 @@ def _every_run(run: Run) -> bool:
     return True
 
 
+def _one_node(run: Run) -> dict[str, int | str]:
+    return {}
+
+
+def _nothing_more(run_dir: Path) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class NetworkPart:
+    """What the test command's network part runs of an experiment whose parties are processes:
+    the configuration keys it sets for it, the run-id endings it must find (each run verified),
+    and the problems a run has beyond its own verdict (`check(run_dir)`: its record re-checked by a
+    program alone, say)."""
+
+    config: Mapping[str, Any] = field(default_factory=dict)
+    suffixes: tuple[str, ...] = ()
+    check: Callable[[Path], list[str]] = _nothing_more
+
+
+@dataclass(frozen=True)
+class SelfTest:
+    """What the suite's test command (scripts/test, through `python -m analysis selftest`) runs of
+    an experiment beside the smoke run: whether the container part's quick scope runs it, the
+    factor within which its smoke runs must take their estimate (None: not checked), and its
+    network part (None: none)."""
+
+    quick: bool = False
+    estimate_within: float | None = None
+    network: NetworkPart | None = None
+
+
+# A command an experiment brings to `python -m analysis`: it adds its parsers to the command
+# line's subparsers and returns each command's handler by name.
+Handler = Callable[[argparse.Namespace], int]
+Commands = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], dict[str, Handler]]
+# A refit of the parallel fraction per section (`python -m analysis costs --parallel`): from the
+# results directories of pairs of runs (and those to take the CPU shares from), costs.yaml's
+# `parallel` block and a table of it in words.
+ParallelFit = Callable[[Sequence[Path], Sequence[Path]], tuple[dict[str, Any], str]]
+# The runs an experiment asks of the experiments it reads (their planners add them): by
+# experiment, each run's parameters.
+Requests = Callable[[Mapping[str, Any]], dict[str, list[dict[str, Any]]]]
+# Run directories (experiment/run id) of the planned runs that must be made in this order.
+Sequence_ = Callable[[Mapping[str, list[Run]]], list[str]]
+
+
+def config_keys(text: str) -> dict[str, Any]:
+    """An experiment's own configuration keys from their YAML text (JSON Schema properties)."""
+    keys = yaml.safe_load(text) or {}
+    if not isinstance(keys, dict):
+        raise TypeError("an experiment's configuration keys are a mapping of JSON Schema properties")
+    return keys
+
+
 @dataclass(frozen=True)
 class Experiment:
-    """One experiment, as every shared part of the suite sees it."""
+    """One experiment, as every shared part of the suite sees it: the `DESCRIPTOR` of its folder's
+    `descriptor.py`. The fields after `features` are optional, each with what it means when left
+    out."""
 
-    name: str  # as in results/raw/<name>/ and the configuration's `experiments`
+    scheme: RunScheme  # how its run directories are named; its name is the scheme's experiment
     title: str  # one line for the PDF and the README
     order: int  # position in the workflow, the tidy table and the PDF
-    scheme: RunScheme
+    programs: tuple[Program, ...]
     plan: Callable[[Mapping[str, Any]], list[Run]]
     command: Callable[[Run, Job], list[str]]  # the program and its arguments for one run
     features: Callable[[Run], dict[str, float]]  # the sizes its cost grows with (costs.yaml)
-    programs: tuple[Program, ...]
-    parser: str  # module with load_run, load_reference, problems
-    section: str  # module with section(doc, ctx)
-    synthetic: str  # module with write(out, run, paper_dir, fail): a synthetic report for the tests
     config: Mapping[str, Any] = field(default_factory=dict)  # JSON Schema properties of its keys
+    # Values of its own keys for the smoke configuration (`smoke: true`, config/smoke.yaml): small
+    # sizes that run in minutes; a key set on the command line or in the file wins.
+    smoke: Mapping[str, Any] = field(default_factory=dict)
     stdout: str | None = None  # a file of the run directory its standard output goes to
     node_packages: tuple[str, ...] = ()  # directories with a package-lock.json to `npm ci`
     tools: tuple[str, ...] = ("cargo",)  # programs it needs on the host's PATH
@@ -120,24 +172,60 @@ class Experiment:
     # Problems of a configuration that selects it, beyond each key's own schema (one line each).
     check: Callable[[Mapping[str, Any]], list[str]] = _no_problems
     # Files of another experiment's runs that a run reads: name -> path relative to RESULTS/raw
-    # (the other experiment is planned too, and its planner sees cfg["read_by"]).
+    # (the other experiment, named in `reads_from`, is planned too, and its planner sees
+    # cfg["read_by"]).
     reads: Callable[[Run], dict[str, str]] = _no_reads
     reads_from: tuple[str, ...] = ()
     rules: str | None = None  # a Snakemake file of extra rules (benchmarks outside `all`)
     # Whether the memory model (costs.yaml) describes a run: the memory fit uses only those (e.g.
     # runs large enough for the program's fixed allocations to have their full size).
     memory_modelled: Callable[[Run], bool] = _every_run
-    module: ModuleType | None = None  # the descriptor module: its optional hooks
+    # The directory a run that stopped half way keeps to resume from: left after a non-zero exit,
+    # the measuring job fails, so that a retry (or the same command again) resumes it.
+    checkpoint: Callable[[Job], str] | None = None
+    # What a run asks of SLURM beyond one node (nodes, tasks; mpi: the job's command starts its own
+    # job steps), nothing for a run of one node.
+    cluster: Callable[[Run], dict[str, int | str]] = _one_node
+    selftest: SelfTest = SelfTest()
+    commands: Commands | None = None  # commands it brings to `python -m analysis`
+    fit_parallel: ParallelFit | None = None  # its refit of costs.yaml's `parallel` block
+    # The parts of upstream/sources.yaml (pinned builds of the paper's own code) its runs need:
+    # the workflow builds each once (rules/upstream.smk) before the runs, and plans no run of the
+    # experiment where their sources cannot be had.
+    upstream: tuple[str, ...] = ()
+    # Whether its programs take the run's seed: the paper's own code draws its own randomness.
+    seeded: bool = True
+    # Runs it asks of the experiments it reads (say, ours beside the paper's code at its n).
+    requests: Requests | None = None
+    # The order its runs and those it reads must be made in (pairs alternated), or None.
+    sequence: Sequence_ | None = None
+    # The package its folder is imported as (set when the folders are read).
+    package: str = ""
+
+    @property
+    def name(self) -> str:
+        """As in results/raw/<name>/, the configuration's `experiments` and its folder's name."""
+        return self.scheme.experiment
 
     @property
     def folder(self) -> Path:
         """Its folder, `experiments/<name>/`."""
-        where = self.module.__file__ if self.module is not None else None
-        return Path(where).parent if where else FOLDERS
+        return FOLDERS / self.name
 
-    def hook(self, name: str) -> Any:
-        """An optional function or value of the descriptor (None where it has none)."""
-        return getattr(self.module, name, None)
+    @property
+    def parser(self) -> str:
+        """Its parser module: load_run, load_reference, problems."""
+        return f"{self.package}.parser"
+
+    @property
+    def section(self) -> str:
+        """Its section module: overview(ctx) for its page, section(doc, ctx) for its details."""
+        return f"{self.package}.section"
+
+    @property
+    def synthetic(self) -> str:
+        """Its synthetic report for the tests: write(out, run, paper_dir, fail)."""
+        return f"{self.package}.synthetic"
 
     def command_line(self, run: Run, job: Job) -> str:
         return shlex.join(self.command(run, job))
@@ -146,72 +234,48 @@ class Experiment:
     def parser_module(self) -> ModuleType:
         return importlib.import_module(self.parser)
 
-    @property
-    def section_function(self) -> Callable[..., None]:
-        fn: Callable[..., None] = importlib.import_module(self.section).section
-        return fn
 
-
-def from_module(module: ModuleType) -> Experiment:
-    """The descriptor a folder's `descriptor.py` is (see the package's documentation)."""
-    package = module.__name__.rsplit(".", 1)[0]
+def declared(module: ModuleType) -> Experiment:
+    """The experiment a folder's `descriptor.py` declares (its `DESCRIPTOR`), bound to its folder."""
     try:
-        scheme: RunScheme = module.SCHEME
-        return Experiment(
-            name=scheme.experiment, title=module.TITLE, order=module.ORDER, scheme=scheme,
-            plan=module.plan, command=module.command, features=module.features,
-            programs=tuple(module.PROGRAMS), parser=f"{package}.parser",
-            section=f"{package}.section", synthetic=f"{package}.synthetic",
-            config=yaml.safe_load(module.CONFIG) or {},
-            stdout=getattr(module, "STDOUT", None), node_packages=getattr(module, "NODE_PACKAGES", ()),
-            tools=getattr(module, "TOOLS", ("cargo",)), image=getattr(module, "IMAGE", Image()),
-            check=getattr(module, "check", _no_problems), reads=getattr(module, "reads", _no_reads),
-            reads_from=getattr(module, "READS_FROM", ()), rules=getattr(module, "RULES", None),
-            memory_modelled=getattr(module, "memory_modelled", _every_run), module=module,
-        )  # fmt: skip
-    except AttributeError as e:
-        raise TypeError(f"{module.__name__} is not a complete experiment descriptor: {e}") from None
+        descriptor = module.DESCRIPTOR
+    except AttributeError:
+        raise TypeError(f"{module.__name__} declares no experiment (DESCRIPTOR = Experiment(...))") from None
+    if not isinstance(descriptor, Experiment):
+        raise TypeError(f"{module.__name__}: DESCRIPTOR is a {type(descriptor).__name__}, not an Experiment")
+    package = module.__name__.rsplit(".", 1)[0]
+    unknown = sorted(set(descriptor.smoke) - set(descriptor.config))
+    if unknown:
+        raise TypeError(f"{module.__name__}: smoke values for keys it does not have: {', '.join(unknown)}")
+    return replace(descriptor, package=package)
 
 
 # The experiments' folders: `experiments/<name>/` at the repository's top, one per experiment.
-FOLDERS = Path(__file__).resolve().parents[2] / "experiments"
+FOLDERS = folders.REPO / "experiments"
 
 
 def package_name(folder: str) -> str:
     """The Python package an experiment's folder is imported as (its name, as an identifier)."""
-    return f"{__name__}.{folder.replace('-', '_')}"
+    return f"{__name__}.{folders.identifier(folder)}"
 
 
-def _register_folders() -> list[str]:
-    """Make each experiment folder a package of this one, by path: the folders hold no
-    `__init__.py` (a hyphenated folder name is no identifier), so a package is made for
-    each, whose modules then import as usual (`analysis.experiments.<identifier>.parser`)."""
-    packages = []
-    for folder in sorted(FOLDERS.glob("*/descriptor.py")):
-        name = package_name(folder.parent.name)
-        if name not in sys.modules:
-            spec = ModuleSpec(name, None, is_package=True)
-            spec.submodule_search_locations = [str(folder.parent)]
-            package = importlib.util.module_from_spec(spec)
-            sys.modules[name] = package
-            setattr(sys.modules[__name__], name.rsplit(".", 1)[-1], package)
-        packages.append(name)
-    return packages
-
-
-PACKAGES = _register_folders()
+PACKAGES = folders.register(__name__, FOLDERS, "descriptor.py")
 
 
 @cache
 def _discover() -> tuple[Experiment, ...]:
-    found = [from_module(importlib.import_module(f"{p}.descriptor")) for p in PACKAGES]
+    found = [declared(importlib.import_module(f"{p}.descriptor")) for p in PACKAGES]
     found.sort(key=lambda e: (e.order, e.name))
     names = [e.name for e in found]
     if len(set(names)) != len(names):
         raise ValueError(f"two descriptors share a name: {names}")
     for e in found:
-        if package_name(e.name) != e.module.__name__.rsplit(".", 1)[0]:
+        if package_name(e.name) != e.package:
             raise ValueError(f"experiments/{e.name}/ is the folder of experiment {e.name}, not of another")
+    for e in found:
+        unknown = sorted(set(e.reads_from) - set(names))
+        if unknown:
+            raise ValueError(f"{e.name} reads the runs of unknown experiments: {', '.join(unknown)}")
     return tuple(found)
 
 
@@ -251,11 +315,69 @@ def read_by(cfg: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
-def plan(cfg: Mapping[str, Any]) -> dict[str, list[Run]]:
+def _plan_once(
+    cfg: Mapping[str, Any],
+    readers: dict[str, list[str]],
+    requested: dict[str, list[dict[str, Any]]],
+    leave_out: Collection[str],
+) -> dict[str, list[Run]]:
+    seen = {**cfg, "read_by": readers, "requested": requested}
+    return {name: [] if name in leave_out else get(name).plan(seen) for name in selected(cfg)}
+
+
+def plan(cfg: Mapping[str, Any], leave_out: Collection[str] = ()) -> dict[str, list[Run]]:
     """Every run of the selected experiments (with those they read), by experiment, in the
-    suite's order. Each planner sees the configuration with `read_by` added."""
-    seen = {**cfg, "read_by": read_by(cfg)}
-    return {name: get(name).plan(seen) for name in selected(cfg)}
+    suite's order. Each planner sees the configuration with `read_by` (the selected experiments
+    that read its runs) and `requested` (the runs they ask of it) added. The experiments in
+    `leave_out` (the workflow's: those whose pinned sources cannot be had here) plan no run, and
+    an experiment without runs reads nothing and asks for nothing: the others are planned again
+    without it. With `runs: first` only one run per experiment is kept ([`first_runs`])."""
+    first = _plan_once(cfg, read_by(cfg), {}, leave_out)
+    readers = {k: [r for r in v if first.get(r)] for k, v in read_by(cfg).items()}
+    requested: dict[str, list[dict[str, Any]]] = {}
+    for name in selected(cfg):
+        asks = get(name).requests
+        if asks is not None and first.get(name):
+            for other, points in asks(cfg).items():
+                requested.setdefault(other, []).extend(points)
+    if readers != read_by(cfg) or requested:
+        first = _plan_once(cfg, readers, requested, leave_out)
+    return first_runs(first) if cfg.get("runs", "all") == "first" else first
+
+
+def first_runs(planned: Mapping[str, list[Run]]) -> dict[str, list[Run]]:
+    """One run per experiment, for showing that the programs give the same verdicts elsewhere (in
+    a container, on a cluster) without repeating a whole configuration: each experiment's first
+    planned run, except that an experiment whose runs others read keeps exactly the runs the kept
+    readers read (usually one), so that every kept run has its inputs."""
+    readers = {name for name in planned if get(name).reads_from}
+    kept = {name: runs[:1] for name, runs in planned.items() if name in readers}
+    needed: dict[str, set[str]] = {}
+    for name, runs in kept.items():
+        for run in runs:
+            for path in get(name).reads(run).values():
+                experiment, run_id = path.split("/")[:2]
+                needed.setdefault(experiment, set()).add(run_id)
+    for name, runs in planned.items():
+        if name not in kept:
+            wanted = needed.get(name)
+            kept[name] = [r for r in runs if r.id in wanted] if wanted else runs[:1]
+    return {name: kept[name] for name in planned}
+
+
+def predecessors(planned: Mapping[str, list[Run]]) -> dict[str, str]:
+    """For each run directory that must wait for another (an experiment's `sequence`: pairs of
+    runs alternated), the run directory made just before it."""
+    dirs = {r.dir for runs in planned.values() for r in runs}
+    out: dict[str, str] = {}
+    for name in planned:
+        order_of = get(name).sequence
+        if order_of is None or not planned[name]:
+            continue
+        order = [d for d in order_of(planned) if d in dirs]
+        for before, after in itertools.pairwise(order):
+            out.setdefault(after, before)
+    return out
 
 
 def problems(cfg: Mapping[str, Any]) -> list[str]:

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analysis import experiments
+from analysis.plan import upstream
 
 REPO = Path(__file__).resolve().parents[2]
 CONTAINERS = REPO / "containers"
@@ -46,8 +47,9 @@ DEBIAN_IMAGE = "docker.io/library/debian:bookworm-slim"
 ANALYSIS = "analysis"
 # The analysis image's Python packages: these names' pins from requirements.txt.
 ANALYSIS_PACKAGES = ("numpy", "pandas", "matplotlib", "pyarrow", "jsonschema", "PyYAML", "reportlab", "pypdf")
-# The analysis image holds the analysis package and the published figures the parsers read.
-ANALYSIS_PATHS = ("analysis", "experiments", "config", "config.yaml", "measure/schema")
+# The analysis image holds the analysis package, the experiments' and studies' folders and the
+# published figures the parsers read.
+ANALYSIS_PATHS = ("analysis", "experiments", "studies", "config", "config.yaml", "measure/schema")
 # Environment a job passes into its container (the rest of the host's environment stays out).
 PASSED_ENV = ("SUITE_GIT_COMMIT", "SUITE_GIT_DIRTY", "SUITE_PROGRESS", "RAYON_NUM_THREADS")
 
@@ -66,6 +68,10 @@ def engine_env() -> dict[str, str]:
 def _run(argv: Sequence[str], *, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(list(argv), capture_output=True, text=True, env=engine_env(), timeout=timeout,
                           check=False)  # fmt: skip
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def _first_line(text: str) -> str:
@@ -159,7 +165,7 @@ def make_base(engine: str, say: object = print) -> str:
     if image_exists(engine, name):
         return name
     log = say if callable(say) else print
-    if _copy_base_from_other_engine(engine, name, log):
+    if copy_from_other_engine(engine, name, "base", log):
         return name
     try:
         pulled = _run([engine, "pull", DEBIAN_IMAGE], timeout=300)
@@ -177,10 +183,12 @@ def make_base(engine: str, say: object = print) -> str:
     return name
 
 
-def _copy_base_from_other_engine(engine: str, name: str, log: object) -> bool:
-    """The base as the other engine holds it, where it holds one of this name: the name carries
-    the digest of the base's definition, so it is the same Debian with the same packages, and
-    neither a pull nor a second bootstrap is needed. False where there is none to copy."""
+def copy_from_other_engine(engine: str, name: str, what: str, log: object) -> bool:
+    """Image `name` as the other engine holds it, where it holds one of that name, loaded into
+    `engine` (saved by one, loaded by the other: an image is built once for both). A name that
+    carries the digest of the image's definition (the base) or the commit its contents come from
+    (an experiment's or the analysis's image, never a `-dirty` one) is the same image whichever
+    engine made it. False where there is none to copy, or the copy failed (said on `log`)."""
     other = next(e for e in ENGINES if e != engine)
     if shutil.which(other) is None:
         return False
@@ -200,9 +208,9 @@ def _copy_base_from_other_engine(engine: str, name: str, log: object) -> bool:
     saved.wait()
     if saved.returncode != 0 or loaded.returncode != 0 or not image_exists(engine, name):
         why = _first_line(loaded.stderr)
-        say(f"[containers] base: copying {name} from {other} failed ({why}); making it anew")
+        say(f"[containers] {what}: copying {name} from {other} failed ({why}); making it anew")
         return False
-    say(f"[containers] base: {name} copied from {other}'s images (the same definition)")
+    say(f"[containers] {what}: {name} copied from {other}'s images (the same definition)")
     return True
 
 
@@ -246,6 +254,20 @@ def _copy(src: Path, dest: Path) -> None:
         shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     else:
         shutil.copy2(src, dest)
+
+
+def stage_upstream(name: str, context: Path, cache: Path) -> None:
+    """An experiment of the paper's own code: its builds (analysis/plan/upstream_build.py) and the
+    pinned trees its runs read, under `host/` at their absolute paths in the cache (the image puts
+    them there), so that a job's command line names them in the image as on the host."""
+    exp = experiments.get(name)
+    pins = upstream.pins()
+    dirs = [upstream.build_dir(cache, pins.part(p)) for p in exp.upstream]
+    dirs += [upstream.tree_dir(cache, pins.trees[t]) for t in exp.image.upstream_trees]
+    for d in dirs:
+        if not d.is_dir():
+            raise ContainerError(f"{name}: {d} is not built (snakemake build builds it)")
+        _copy(d, context / "host" / d.relative_to(d.anchor))
 
 
 def stage_experiment(name: str, context: Path) -> None:
@@ -316,14 +338,22 @@ def _provenance_args(image: str) -> list[str]:
     return [a for k, v in values.items() for a in ("--build-arg", f"{k}={v}")]
 
 
-def build_image(engine: str, name: str, base: str, tag: str) -> str:
-    """Builds image `name` (an experiment, or the analysis) FROM `base`; returns its name."""
+def build_image(engine: str, name: str, base: str, tag: str, cache: Path | None = None) -> str:
+    """Builds image `name` (an experiment, or the analysis) FROM `base`, or copies it from the
+    other engine where that one built it from the same commit; returns its name. An experiment
+    of the paper's own code takes its builds from the cache `cache`."""
     image = image_name(name, tag)
+    if not tag.endswith("-dirty") and copy_from_other_engine(engine, image, name, _to_stderr):
+        return image
     with tempfile.TemporaryDirectory(prefix=f"tmbench-image-{name}-") as tmp:
         context = Path(tmp)
         if name == ANALYSIS:
             stage_analysis(context)
             containerfile = CONTAINERS / "analysis" / "Containerfile"
+        elif experiments.get(name).upstream:
+            stage_experiment(name, context / "repo")
+            stage_upstream(name, context, cache if cache is not None else upstream.cache_root())
+            containerfile = CONTAINERS / "upstream" / "Containerfile"
         else:
             stage_experiment(name, context)
             containerfile = CONTAINERS / "program" / "Containerfile"
@@ -416,6 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     i.add_argument("--base-id", type=Path, required=True, help="the base image's id file")
     i.add_argument("--tag", required=True)
     i.add_argument("--id-out", type=Path, required=True)
+    i.add_argument("--upstream-cache", type=Path, default=None, help="the cache of the paper's code's builds")
     s = sub.add_parser("save", help="write an image as an archive (docker-archive format)")
     s.add_argument("engine")
     s.add_argument("--id", type=Path, required=True, help="the image's id file")
@@ -430,12 +461,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{a.engine} can run containers here")
         elif a.cmd == "base":
             _check(a.engine)
-            name = make_base(a.engine, lambda m: print(m, file=sys.stderr))
+            name = make_base(a.engine, _to_stderr)
             _write(a.id_out, f"{name} {image_id(a.engine, name)}\n")
         elif a.cmd == "image":
             _check(a.engine)
             base = a.base_id.read_text(encoding="utf-8").split()[0]
-            image = build_image(a.engine, a.name, base, a.tag)
+            image = build_image(a.engine, a.name, base, a.tag, a.upstream_cache)
             _write(a.id_out, f"{image} {image_id(a.engine, image)}\n")
         elif a.cmd == "save":
             save_archive(a.engine, a.id.read_text(encoding="utf-8").split()[0], a.out)

@@ -1,4 +1,5 @@
-"""The workflow's configuration: checked against `config/schema.yaml`, defaults filled in.
+"""The workflow's configuration: checked against `config/schema.yaml`, defaults filled in (with
+`smoke: true`, each experiment's smoke-run values first, from its folder).
 
 Snakemake hands over `--config KEY=VALUE` values as strings (`threads=[1,2]` arrives as
 `['1', '2']`, `seed=null` as `'null'`); `read_command_line` turns them into the schema's types
@@ -8,6 +9,7 @@ reported at once, one line each: the key, what was given and what is allowed.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping, MutableMapping
 from functools import cache
@@ -160,15 +162,28 @@ def every_experiment(config: MutableMapping[str, Any]) -> None:
         config["experiments"] = list(experiments.names())
 
 
+def smoke_values(config: MutableMapping[str, Any]) -> None:
+    """With `smoke: true`, each experiment's own keys that the configuration leaves out take the
+    values its folder gives for a smoke run (its descriptor's `smoke`), in place; a key given in
+    the file or on the command line keeps its value."""
+    if config.get("smoke") is not True:
+        return
+    for exp in experiments.all_experiments():
+        for key, value in exp.smoke.items():
+            config.setdefault(key, copy.deepcopy(value))
+
+
 def check(config: MutableMapping[str, Any], schema: Mapping[str, Any] | None = None) -> list[str]:
     """Validate and complete `config` in place; return warnings (errors raise SettingsError)."""
     schema = schema if schema is not None else load_schema()
     read_command_line(config, schema)
     every_experiment(config)
+    smoke_values(config)
     fill_defaults(config, schema)
     validator = jsonschema.Draft202012Validator(schema)
     lines = sorted({line for e in validator.iter_errors(dict(config)) for line in _explain(e, schema)})
-    lines += [] if lines else cross_key_problems(config)
+    # Problems several experiments share (the same source archive, say) are said once.
+    lines += [] if lines else list(dict.fromkeys(cross_key_problems(config)))
     if lines:
         raise SettingsError("invalid configuration:\n  " + "\n  ".join(lines))
     warnings = []
@@ -231,8 +246,9 @@ def _cell(value: Any) -> str:
 
 def keys_table(experiment: str | None = None, shared: bool = False) -> str:
     """The configuration's keys as a Markdown table (key, default, meaning), from the schema:
-    the shared keys (`shared`), one experiment's own keys, or every key. The README's table of
-    the shared keys is this text (a test checks it)."""
+    the shared keys (`shared`), one experiment's own keys, or every key; the last two also with
+    each experiment key's value in a smoke run (`smoke: true`). The README's table of the shared
+    keys is this text (a test checks it)."""
     props = load_schema()["properties"]
     if shared:
         with SCHEMA_PATH.open(encoding="utf-8") as f:
@@ -241,10 +257,17 @@ def keys_table(experiment: str | None = None, shared: bool = False) -> str:
         keys = list(experiments.get(experiment).config)
     else:
         keys = list(props)
+    smoke = {} if shared else {k: v for e in experiments.all_experiments() for k, v in e.smoke.items()}
     lines = ["| key | default | meaning |", "| --- | --- | --- |"]
+    if not shared:
+        lines = ["| key | default | smoke run | meaning |", "| --- | --- | --- | --- |"]
     for key in keys:
         prop = props[key]
         default = "all" if key == "experiments" else _cell(prop.get("default"))
         meaning = " ".join(str(prop.get("description", "")).split()).replace("|", "\\|")
-        lines.append(f"| `{key}` | {default} | {meaning} |")
+        if shared:
+            lines.append(f"| `{key}` | {default} | {meaning} |")
+        else:
+            small = _cell(smoke[key]) if key in smoke else ""
+            lines.append(f"| `{key}` | {default} | {small} | {meaning} |")
     return "\n".join(lines) + "\n"

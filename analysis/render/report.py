@@ -1,12 +1,15 @@
 """results/report.pdf, the tables and plots beside it, and the terminal summary: all drawn from
-the tidy table of the configured runs.
+the tidy table of the configured runs, by the experiments' sections and the chapters of the
+studies it is handed (analysis.render.chapter), none of which it names.
 
-The PDF answers first. Page 1: did every run verify, the paper's claims beside ours with the
-verdict (the summary the terminal prints), the like-for-like pairs, what ran where at which
-commit, and the page of every section. Then the contents, how to read the report, and one or two
-pages per experiment (its section's `overview`: what it measures, the verdict, one compact table,
-one figure). The appendix holds the configuration, the claims in full, every experiment's detail
-tables (its section's `section`) and every run with its status.
+The PDF answers first. Page 1: did every run verify, what ran where at which commit, the page of
+every section, then each chapter's claims beside ours with the verdict (the summary the terminal
+prints) and its parts for page one. Then the contents, how to read the report (each chapter's
+terms, then the shared ones), each chapter's pages, and one or two pages per experiment (its
+section's `overview`, or the chapter's that draws it: what it measures, the verdict, one compact
+table, one figure). The appendix holds the configuration, each chapter's claims in full and its
+appendix parts, every experiment's detail tables (its section's `section`) and every run with its
+status.
 """
 
 from __future__ import annotations
@@ -14,47 +17,38 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import json
-import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from analysis import __version__, experiments, units
+from analysis import SUITE, __version__, experiments, units
 from analysis.config import RunConfig
-from analysis.derive.claims import REPRODUCED_FACTOR, Claim, all_claims, claims_frame, verdict
+from analysis.derive.claims import Claim
+from analysis.experiments import Experiment
 from analysis.parse.common import RunInfo
-from analysis.render.context import Context, cell
+from analysis.render import claims as claims_view
+from analysis.render.chapter import Chapter, Pages, Part, Place
+from analysis.render.context import Context
 from analysis.render.pdf import TITLE as TITLE_STYLE
 from analysis.render.pdf import Doc
-from analysis.render.sections.common import Overview, overview_of
+from analysis.render.sections.common import Overview
 from analysis.render.tables import write_table
 from analysis.tidy import Collection, collect, write_tidy
 
-TITLE = "Traceable mixnets: benchmark report"
+TITLE = f"{SUITE}: benchmark report"
 # The main figure of an experiment's page: at most this high, shrunk down to the minimum to fit
 # below its table (then it moves to the next page: the experiment's second).
 PAGE_FIGURE_CM, PAGE_FIGURE_MIN_CM = 10.0, 6.0
+# Each chapter's claims, computed once: (the chapter, its claims).
+Claimed = list[tuple[Chapter, list[Claim]]]
 
 
 def progress(msg: str) -> None:
     print(f"analysis: {msg}", file=sys.stderr, flush=True)
-
-
-def unit_format(unit: str) -> Callable[[float], str]:
-    def fmt(v: float) -> str:
-        return units.value(v, unit)
-
-    return fmt
-
-
-def with_unit_format(unit: str) -> Callable[[float], str]:
-    def fmt(v: float) -> str:
-        return units.with_unit(v, unit)
-
-    return fmt
 
 
 # ---- page 1: the answer ------------------------------------------------------------------------
@@ -159,19 +153,6 @@ def what_ran(ctx: Context) -> list[str]:
     ]
 
 
-def covered_claims(claims: list[Claim]) -> list[Claim]:
-    return [c for c in claims if not math.isnan(c.ours)]
-
-
-def claim_row(c: Claim) -> list[str]:
-    """claim, paper, ours, verdict: as page 1 and the terminal summary show it."""
-    fmt = with_unit_format(c.unit)
-    ours = cell(c.ours_spread if c.ours_spread else c.ours, fmt)
-    if c.ours_failed:
-        ours += " FAILED"
-    return [c.text, cell(c.paper_exact, fmt), ours, verdict(c)]
-
-
 def analysis_runner() -> str:
     """Where this analysis runs, when in a container: the engine, image and digest the workflow
     hands it (SUITE_RUNNER, SUITE_IMAGE, SUITE_IMAGE_ID), as for every measuring job."""
@@ -182,7 +163,7 @@ def analysis_runner() -> str:
     return f" in {kind} image {os.environ.get('SUITE_IMAGE') or '?'} (digest {ident})"
 
 
-def page_one(doc: Doc, ctx: Context, claims: list[Claim], sections: list[tuple[str, str]]) -> None:
+def page_one(doc: Doc, ctx: Context, claimed: Claimed, sections: list[tuple[str, str]]) -> None:
     now = dt.datetime.now(dt.UTC)
     doc.unnumbered(TITLE, "summary", "Summary: the verdict, the claims, what ran", style=TITLE_STYLE)
     made = (f"Generated {now:%Y-%m-%d %H:%M UTC} by analysis {__version__} from {ctx.results_dir}"
@@ -199,105 +180,46 @@ def page_one(doc: Doc, ctx: Context, claims: list[Claim], sections: list[tuple[s
         doc.para(f"Note: {note}", small=True)
     doc.para("<b>Sections</b> (a title or page number is a link):", small=True, markup=True)
     doc.refs(sections, columns=3)
-    covered = covered_claims(claims)
-    if covered:
-        rows = [claim_row(c) for c in covered]
-        flagged = {i for i, c in enumerate(covered) if c.ours_failed}
-        doc.table(["the paper claims", "paper", "ours", "verdict"], rows, [0.3, 0.08, 0.2, 0.42],
-                  flagged=flagged, left={3},
-                  caption="The paper's claims beside ours (the paper's figures recomputed from its "
-                  "sample reports; in full, with the README's rounding and how ours was made: "
-                  "appendix B).")  # fmt: skip
-    else:
-        doc.para("No claim of the paper's README is covered by these runs (see the sections).", small=True)
-    for e in experiments.all_experiments():
-        hook = e.hook("summary")
-        if hook is not None:
-            hook(doc, ctx)
+    for chapter, claims in claimed:
+        if chapter.claims is not None:
+            claims_view.page_one_table(doc, claims, chapter.claims.words)
+        draw_parts(doc, ctx, chapter, Place.SUMMARY)
 
 
-def _no_guide(ctx: Context) -> list[str]:
-    return []
+def parts(chapter: Chapter, place: Place) -> list[Part]:
+    return [p for p in chapter.parts if p.place == place]
 
 
-def reading_guide(doc: Doc, ctx: Context) -> None:
+def draw_parts(doc: Doc, ctx: Context, chapter: Chapter, place: Place) -> None:
+    """A chapter's parts of one place, each after its anchor where it has one (the key of the
+    heading it opens with)."""
+    for part in parts(chapter, place):
+        if part.key:
+            doc.anchor(part.key)
+        part.draw(doc, ctx)
+
+
+# Terms every report uses, after the chapters' own.
+SHARED_TERMS = (
+    "<b>Spread</b>: where runs were repeated, a cell shows the median, [min-max] and the count "
+    "(x k); plots show min-max as error bars.",
+    "<b>Numbers</b> have three significant digits and their unit (a table's header gives the unit "
+    "of its plain numbers); memory is in GiB with one decimal or in MiB. Every table is also in "
+    "results/tables/ as CSV (with the full precision), Markdown and LaTeX; every figure in "
+    "results/plots/.",
+    "<b>CPU and wall time</b>: our programs report CPU time (all threads) where a shared machine "
+    "would distort wall time; each table says which it shows. Every run's job time, CPU time and "
+    "peak memory as Snakemake measured them are in the tidy table (section 'job').",
+)
+
+
+def reading_guide(doc: Doc, ctx: Context, chapters: Sequence[Chapter]) -> None:
+    """How to read this report: each chapter's paragraph, then its terms and the shared ones."""
     doc.h1("How to read this report", new_page=False, key="guide")
-    doc.para(
-        "The paper (Traceable mixnets, PETS 2024) proposes DB-SM and DB-RSM: distributed proofs, made "
-        "jointly by the m mix-servers of a mixnet, that an input is among the outputs (set membership) "
-        "and that an output came from some input (reverse set membership). It compares them with a "
-        "collaborative zkSNARK and with a cpSNARK. This report reruns those measurements with our "
-        "implementations and puts the paper's published figures beside ours."
-    )
-    doc.bullets([
-        "<b>M_k</b>: the time of one mix-server (a prover). A protocol step is only as fast as its slowest "
-        "mixer, so the report shows the largest of the m mixers' totals.",
-        "<b>Q</b>: the verifier, who checks the mixers' proofs.",
-        "<b>HBC</b> (honest-but-curious): if the mixers are trusted to follow the protocol, the steps that "
-        "exist only to catch a cheating mixer (proofs of shuffle, checks of others' proofs) can be left "
-        "out. The HBC rows subtract those steps; proof generation that shares a timer with other work "
-        "cannot be separated, so HBC figures are upper bounds.",
-        "<b>Figure 10</b>: the paper's table of per-prover and verifier times at n = 10000 entries and "
-        "m = 4 mix-servers, with its per-step breakdowns.",
-        *(line for e in experiments.all_experiments() for line in (e.hook("guide") or _no_guide)(ctx)),
-        "<b>n proofs</b>: the single-prover systems prove one membership per proof, so their totals are "
-        "n x one measured proof (extrapolated, as the paper does); DB-SM and DB-RSM are measured at n.",
-        f"<b>Reproduced</b>: our figure is of the paper's workload (n = 10000, m = 4), made the paper's "
-        f"way (our DB-SM and DB-RSM in the paper's mode with its challenge lengths), and within "
-        f"{REPRODUCED_FACTOR:g}x of the paper's figure. The machines differ (the paper: Intel Xeon W-1270 "
-        f"at 3.4 GHz, one core; ours: on page 1), and so do the libraries. Figures of our fast "
-        f"mode are improvements, not reproductions. At another n the report shows figures per entry "
-        f"(total / n) and prints no ratio of two different workloads.",
-        "<b>Spread</b>: where runs were repeated, a cell shows the median, [min-max] and the count "
-        "(x k); plots show min-max as error bars.",
-        "<b>Numbers</b> have three significant digits and their unit (a table's header gives the unit "
-        "of its plain numbers); memory is in GiB with one decimal or in MiB. Every table is also in "
-        "results/tables/ as CSV (with the full precision), Markdown and LaTeX; every figure in "
-        "results/plots/.",
-        "<b>CPU and wall time</b>: our programs report CPU time (all threads) where a shared machine "
-        "would distort wall time; each table says which it shows. Every run's job time, CPU time and "
-        "peak memory as Snakemake measured them are in the tidy table (section 'job').",
-    ], markup=True)  # fmt: skip
-
-
-# ---- the paper's claims --------------------------------------------------------------------------
-
-
-def claims_section(doc: Doc, ctx: Context, claims: list[Claim]) -> None:
-    doc.h1("The paper's claims in full, recomputed, beside ours", key="claims")
-    doc.para(
-        "Each row is a number the paper's README states. 'paper (exact)' recomputes it from the "
-        "paper's own sample reports; 'paper (README rounding)' repeats the README's arithmetic (it cut "
-        "one-proof times to the digits it quotes, 2.178 s to 2.17 s, and speed-ups to whole numbers). "
-        "'ours' is the same quantity from our runs; the verdict says how the two compare."
-    )
-    header = ["claim", "README", "paper (README rounding)", "paper (exact)", "ours",
-              "ours, collaborative factor measured", "verdict", "how ours was made"]  # fmt: skip
-    rows, flagged = [], set()
-    for i, c in enumerate(claims):
-        fmt = unit_format(c.unit)
-        ours = cell(c.ours_spread if c.ours_spread else c.ours, fmt)
-        if not c.comparable and c.per_entry and not math.isnan(c.ours):
-            per_ours, per_paper = c.per_entry_values()
-            ours += f" (per entry {units.value(per_ours)}; paper {units.value(per_paper)})"
-        if c.ours_failed:
-            ours += " FAILED"
-            flagged.add(i)
-        readme = units.stated(c.readme if c.readme is not None else math.nan, c.unit)
-        measured = "" if math.isnan(c.ours_measured) else f"{cell(c.ours_measured, fmt)}, {c.measured_note}"
-        quoted, exact = units.stated(c.paper_quoted, c.unit), units.stated(c.paper_exact, c.unit)
-        rows.append([c.text, readme, quoted, exact, ours, measured, verdict(c), c.note])
-    frame = claims_frame(claims).set_index("claim")
-    ctx.written += write_table(frame, header, rows, "claims", ctx.results_dir / "tables",
-                               "The paper's claims, recomputed, beside ours")  # fmt: skip
-    doc.para("Times in seconds, ratios with an x. The README's figures and the paper's recomputed ones are "
-             "printed as stated, not rounded to three digits, so that the README's rounding shows.",
-             small=True)  # fmt: skip
-    doc.table(header, rows, [0.18, 0.05, 0.07, 0.07, 0.14, 0.12, 0.17, 0.2], flagged=flagged, left={5, 6, 7})
-    for e in experiments.all_experiments():
-        hook = e.hook("appendix")
-        if hook is not None:
-            hook(doc, ctx)
+    guides = [c.guide for c in chapters if c.guide is not None]
+    for guide in guides:
+        doc.para(guide.intro)
+    doc.bullets([*(term for guide in guides for term in guide.terms(ctx)), *SHARED_TERMS], markup=True)
 
 
 # ---- every run -----------------------------------------------------------------------------------
@@ -324,21 +246,13 @@ def runs_section(doc: Doc, ctx: Context) -> None:
 # ---- the summary printed at the end of a workflow run --------------------------------------------
 
 
-def summary_text(ctx: Context, claims: list[Claim], pdf: Path) -> str:
+def summary_text(ctx: Context, claimed: Claimed, pdf: Path) -> str:
     lines = ["==== summary ===="]
     first, ok = verdict_line(ctx.col)
     lines += [first[0].split(":")[0] + "." if ok else first[0], *(f"  {f}" for f in first[1:])]
-    covered = covered_claims(claims)
-    if not covered:
-        lines += ["", "No claim of the paper's README is covered by these runs (see the PDF's sections)."]
-        lines += ["", f"Report: {pdf}"]
-        return "\n".join(lines) + "\n"
-    width = max(len(c.text) for c in covered)
-    lines.append("")
-    lines.append(f"{'the paper claims'.ljust(width)}  {'paper':>12}  {'ours':>26}  verdict")
-    for c in covered:
-        text, paper, ours, says = claim_row(c)
-        lines.append(f"{text.ljust(width)}  {paper:>12}  {ours:>26}  {says}")
+    for chapter, claims in claimed:
+        if chapter.claims is not None:
+            lines += claims_view.terminal_lines(claims, chapter.claims.words)
     lines += ["", f"Report: {pdf}"]
     return "\n".join(lines) + "\n"
 
@@ -389,8 +303,47 @@ def experiment_page(doc: Doc, ctx: Context, name: str, title: str, ov: Overview,
             doc.para(f"{f.caption or 'The figure'}: {caption}", small=True)
 
 
-def build_report(results_dir: Path, paper_dir: Path, rc: RunConfig) -> list[Path]:
-    """Tidy table, every table (CSV/MD/LaTeX), every plot (PDF/PNG), report.pdf, summary.txt."""
+def pages_of(e: Experiment, chapters: Sequence[Chapter]) -> Pages:
+    """An experiment's pages: as the chapter that sets other figures beside its draws them, else
+    as its own section module does."""
+    for chapter in chapters:
+        if e.name in chapter.pages:
+            return chapter.pages[e.name]
+    module = importlib.import_module(e.section)
+    try:
+        return Pages(overview=module.overview, details=module.section)
+    except AttributeError as err:
+        why = "an experiment's section has overview(ctx) and section(doc, ctx)"
+        raise TypeError(f"{e.section}: {why}: {err}") from None
+
+
+def references(chapters: Sequence[Chapter], present: Sequence[Experiment]) -> list[tuple[str, str]]:
+    """Page one's list of sections: the chapters' pages, the experiments' pages, the reading guide,
+    then the appendix's sections."""
+    own = (Place.OPENING, Place.PAGES)
+    refs = [(p.key, p.title) for c in chapters for place in own for p in parts(c, place) if p.key]
+    refs += [(f"section-{e.name}", f"{e.name}: {short(e.title)}") for e in present]
+    refs += [("guide", "How to read this report"), ("configuration", "Appendix: the configuration")]
+    keys = claims_keys(chapters)
+    for c in chapters:
+        if c.claims is not None:
+            refs.append((keys[c.name], c.claims.words.ref))
+        refs += [(p.key, p.title) for p in parts(c, Place.APPENDIX) if p.key]
+    return [*refs, ("runs", "Appendix: every run")]
+
+
+def claims_keys(chapters: Sequence[Chapter]) -> dict[str, str]:
+    """The anchor and table name of each chapter's claims in full: `claims` for the first chapter
+    with claims, `claims-<name>` for any further one."""
+    with_claims = [c.name for c in chapters if c.claims is not None]
+    return {name: "claims" if i == 0 else f"claims-{name}" for i, name in enumerate(with_claims)}
+
+
+def build_report(
+    results_dir: Path, paper_dir: Path, rc: RunConfig, chapters: Sequence[Chapter]
+) -> list[Path]:
+    """Tidy table, every table (CSV/MD/LaTeX), every plot (PDF/PNG), report.pdf, summary.txt,
+    with the chapters of the studies (analysis.studies) in the given order."""
     progress(f"parsing the configured runs under {results_dir / 'raw'}")
     col = collect(results_dir, paper_dir, rc)
     progress(f"{len(col.runs)} report(s), {len(col.df)} rows in the tidy table")
@@ -400,41 +353,48 @@ def build_report(results_dir: Path, paper_dir: Path, rc: RunConfig) -> list[Path
         (results_dir / kind).mkdir(parents=True, exist_ok=True)
     ctx.written += write_tidy(col.df, results_dir)
     doc = Doc(results_dir / "report.pdf", TITLE, footer=f"{TITLE} - commit {rc.commit}")
-    claims = all_claims(col.df, rc.config)
+    claimed: Claimed = [(c, c.claims.compute(col.df, rc.config) if c.claims else []) for c in chapters]
     present = [e for e in experiments.all_experiments() if e.name in col.present]
+    pages = {e.name: pages_of(e, chapters) for e in present}
 
     # The appendix first (its tables and plots are written as the sections draw them; the figure an
     # experiment's page shows is held back from its details).
     doc.part = "appendix"
     configuration_section(doc, ctx)
-    claims_section(doc, ctx, claims)
+    keys = claims_keys(chapters)
+    for chapter, claims in claimed:
+        if chapter.claims is not None:
+            claims_view.in_full(doc, ctx, claims, chapter.claims.words, keys[chapter.name])
+        draw_parts(doc, ctx, chapter, Place.APPENDIX)
     overviews: dict[str, Overview] = {}
     for e in present:
         progress(f"section {e.name}")
-        module = importlib.import_module(e.section)
-        ov = overview_of(module, ctx, e.name, e.title)
+        ov = pages[e.name].overview(ctx)
+        said = [line for c in chapters if e.name in c.verdicts for line in c.verdicts[e.name](ctx)]
+        ov = replace(ov, verdict=" ".join([ov.verdict, *said]))
         overviews[e.name] = ov
         if ov.figure is not None and ov.figure.draw is None:
             ctx.hold.add(ov.figure.name)
         doc.anchor(f"details-{e.name}")
-        module.section(doc, ctx)
+        pages[e.name].details(doc, ctx)
     runs_section(doc, ctx)
 
     doc.part = "main"
-    sections = [(f"section-{e.name}", f"{e.name}: {short(e.title)}") for e in present]
-    extra = [("guide", "How to read this report"), ("configuration", "Appendix: the configuration"),
-             ("claims", "Appendix: the paper's claims in full"), ("runs", "Appendix: every run")]  # fmt: skip
-    page_one(doc, ctx, claims, sections + extra)
+    page_one(doc, ctx, claimed, references(chapters, present))
+    for chapter in chapters:
+        draw_parts(doc, ctx, chapter, Place.OPENING)
     doc.unnumbered("Contents", "contents", "")
     doc.contents()
-    reading_guide(doc, ctx)
+    reading_guide(doc, ctx, chapters)
+    for chapter in chapters:
+        draw_parts(doc, ctx, chapter, Place.PAGES)
     for e in present:
         experiment_page(doc, ctx, e.name, e.title, overviews[e.name], f"details-{e.name}")
     progress(f"rendering {doc.path}")
     ctx.written.append(doc.build())
     summary = results_dir / "summary.txt"
     tmp = summary.with_name(summary.name + ".tmp")
-    tmp.write_text(summary_text(ctx, claims, doc.path), encoding="utf-8")
+    tmp.write_text(summary_text(ctx, claimed, doc.path), encoding="utf-8")
     tmp.replace(summary)
     ctx.written.append(summary)
     return ctx.written

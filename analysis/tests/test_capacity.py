@@ -319,3 +319,37 @@ def test_the_benchmarks_configurations() -> None:
     assert [(r.params["n"], r.params["threads"]) for r in dbsm.benchmark_order(plan(sc)["db-sm-rsm"])] == [
         (1000, 2), (10000, 2), (50000, 2)
     ]  # fmt: skip
+
+
+def test_capacity_across_nodes_from_runs_placed_on_nodes(tmp_path: Path) -> None:
+    """A run placed on nodes (its processes' CPU and hosts, as its report lists them) gives the
+    overlap of its processes, and the capacity table a column per C for m + 1 nodes of C cores."""
+    from analysis.experiments.db_sm_rsm import capacity_nodes
+
+    run = tmp_path / "raw/db-sm-rsm/n16-m2-bn254-fast-s128-t1-tls-nodes"
+    run.mkdir(parents=True)
+    cpu = {"driver": 4.0, "mixer 0": 5.0, "mixer 1": 5.0, "verifier": 1.0}
+    machine = {"cpu_model": "Test CPU", "logical_cpus": 2}
+    placed_on = (("driver", 0), ("bulletin board", 0), ("verifier", 0), ("mixer 0", 1), ("mixer 1", 2))
+    hosts = [{"party": p, "node": f"node{k}", "machine": dict(machine, hostname=f"node{k}")}
+             for p, k in placed_on]  # fmt: skip
+    report = {"passed": True, "parameters": {"n": 16, "m": 2, "threads": 1},
+              "body": {"network": {"hosts": hosts, "summary": [
+                  {"party": p, "cpu_s": c, "wall_s": 10.0} for p, c in cpu.items()]}}}  # fmt: skip
+    (run / "report.json").write_text(json.dumps(report))
+    model = capacity.reference_model()
+    placed = capacity_nodes.placed_runs(tmp_path)
+    assert [p.run for p in placed] == [run.name] and placed[0].hosts["mixer 1"] == "node2"
+    ov = capacity_nodes.overlap(model, placed, capacity.model_run)
+    assert ov is not None and ov.value == pytest.approx(15.0 / 10.0)
+    frame = capacity.capacity_frame(model, [10**6], [4], [1, 16], ov)
+    row = frame.loc["n = 1,000,000, m = 4"]
+    assert row["wall, m nodes of 1 core"] == pytest.approx(row["CPU time"] / 1.5)
+    assert row["wall, m nodes of 16 cores"] == pytest.approx(row["wall, 16 cores"] / 1.5)
+    words = ov.words()
+    assert "3 hosts" in words and "Extrapolated" in words and "lower bound" in words
+    # A failed run, or one on one host, adds nothing.
+    report["passed"] = False
+    (run / "report.json").write_text(json.dumps(report))
+    assert capacity_nodes.placed_runs(tmp_path) == []
+    assert capacity_nodes.overlap(model, [], capacity.model_run) is None

@@ -21,6 +21,7 @@ from analysis.experiments.db_sm_rsm.synthetic import db_json
 from analysis.parse.common import Parsed
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
+from analysis.studies.traceable_mixnets.baselines import beside_dbsm
 from analysis.tidy import Collection, to_frame
 
 DB = "report-db-sm-rsm-n10000-m4"
@@ -182,7 +183,7 @@ def test_latency_per_profile_beside_the_collaborative_prover(paper_dir: Path, tm
 
     rows, _ = report_rows(collab, "collab", {"statement": "sm", "circuit": "zokrates", "n": 16})
     both = to_frame([*df.to_dict("records"), *rows])
-    table = net.latency_table(both)
+    table = net.latency_table(both, beside_dbsm(both, 2.0))
     assert list(table.columns)[:2] == ["one process [s]", "none [s]"]
     where = "n=100, m=2, t=1, bn254, fast, 128"
     assert table.loc[f"DB-SM query ({where})", "wan [s]"].median == pytest.approx(2.1)
@@ -193,8 +194,11 @@ def test_latency_per_profile_beside_the_collaborative_prover(paper_dir: Path, tm
     assert local > 0 and not math.isnan(local)
     proof = next(i for i in table.index if i.startswith("collab-groth16 SM proof"))
     assert table.loc[proof, "wan [s]"].median > 0
-    # Without a tls run there is no table.
-    assert net.latency_table(net.local_only(both)).empty
+    # Without a tls run there is no table; without the study beside, db-sm-rsm's rows alone.
+    assert net.latency_table(net.local_only(both), beside_dbsm(both, 2.0)).empty
+    alone = net.latency_table(both)
+    assert not any(i.startswith("collab-groth16") for i in alone.index)
+    assert list(alone.index) == [i for i in table.index if not i.startswith("collab-groth16")]
 
 
 def _collab_run() -> Any:

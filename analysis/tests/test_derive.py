@@ -12,14 +12,6 @@ from analysis.cli import main
 from analysis.config import for_results
 from analysis.derive.claims import verdict
 from analysis.errors import ConfigError
-from analysis.experiments.db_sm_rsm.claims import compute_claims, figure10_top, pick_db_group
-from analysis.experiments.db_sm_rsm.estimates import (
-    collab_estimate,
-    cpsnark_totals,
-    floor_ratio,
-    speedup,
-    truncate_sig,
-)
 from analysis.experiments.db_sm_rsm.figure10 import (
     DBRSM_BREAKDOWN,
     DBSM_BREAKDOWN,
@@ -31,6 +23,16 @@ from analysis.experiments.db_sm_rsm.figure10 import (
     section_total,
 )
 from analysis.experiments.zksnark_sm_rsm.synthetic import zk_json
+from analysis.studies.traceable_mixnets.baselines import figure10 as figure10_top
+from analysis.studies.traceable_mixnets.claims import compute_claims
+from analysis.studies.traceable_mixnets.estimates import (
+    collab_estimate,
+    cpsnark_totals,
+    floor_ratio,
+    speedup,
+    truncate_sig,
+)
+from analysis.studies.traceable_mixnets.picks import pick_db_group
 from analysis.tests import synth
 from analysis.tidy import collect, to_frame, write_tidy
 
@@ -310,28 +312,3 @@ def test_cmix_targets_are_the_analysis_verdicts_on_the_measurements(paper_dir: P
     assert t.realtime.loc["mg realmix", "met"] == "NO"
     assert t.realtime_missed == {list(t.realtime.index).index("mg realmix")}
     assert not cmix.target_tables(slow[slow["n"] != 500]).evaluated
-
-
-def test_runners_comparison_finds_a_differing_verdict_and_reads_each_programs_cpu(
-    paper_dir: Path, tmp_path: Path
-) -> None:
-    """Natively and in containers: the same verdicts pass; one run failing on one side differs;
-    the CPU ratio comes from the programs' envelopes."""
-    from analysis.derive.runners import compare, comparison_text
-
-    cfg = synth.config(entries=16, mixers=2, experiments=["db-sm-rsm", "cmix"])
-    native = synth.make_results(tmp_path / "native", paper_dir, cfg)
-    same = synth.make_results(tmp_path / "same", paper_dir, cfg)
-    rows = {r.experiment: r for r in compare(native, same)}
-    assert set(rows) == {"db-sm-rsm", "cmix"} and all(r.same_verdicts for r in rows.values())
-    assert main(["runners", str(native), str(same)]) == 0
-    # cmix's synthetic report is enveloped: its CPU is read (1.0x between two copies of it).
-    assert rows["cmix"].overhead == pytest.approx(1.0)
-    (run,) = [d.name for d in (native / "raw" / "db-sm-rsm").iterdir()]
-    report = json.loads((native / "raw" / "db-sm-rsm" / run / "report.json").read_text())
-    status = next(iter(report["body"]["statuses"]))
-    broken = synth.make_results(tmp_path / "broken", paper_dir, cfg, fail={run: status})
-    rows = {r.experiment: r for r in compare(native, broken)}
-    assert not rows["db-sm-rsm"].same_verdicts and rows["cmix"].same_verdicts
-    assert "DIFFER" in comparison_text(list(rows.values()))
-    assert main(["runners", str(native), str(broken)]) == 1

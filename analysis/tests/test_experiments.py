@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -60,7 +61,8 @@ def test_every_registry_is_read_from_the_descriptors() -> None:
         assert e.name == parser.EXPERIMENT
         for fn in ("load_run", "load_reference", "problems"):
             assert callable(getattr(parser, fn)), f"{e.parser} lacks {fn}"
-        assert callable(e.section_function)
+        section = importlib.import_module(e.section)
+        assert callable(section.overview) and callable(section.section), f"{e.section} lacks its pages"
         assert e.scheme.experiment == e.name
         # Every key an experiment brings is described and has a default.
         for key, prop in e.config.items():
@@ -84,7 +86,10 @@ def test_every_descriptor_plans_names_and_commands_its_runs() -> None:
                                   inputs={k: f"r/raw/{v}" for k, v in e.reads(run).items()})  # fmt: skip
             argv = e.command(run, job)
             assert all(isinstance(a, str) for a in argv)
-            assert job.seed is not None and job.seed in argv, f"{name}: the seed does not reach the program"
+            if e.seeded:
+                assert job.seed is not None and job.seed in argv, f"{name}: no seed reaches the program"
+            else:
+                assert job.seed not in argv, f"{name} takes no seed"
             assert job.out in argv, f"{name}: the report's path is not on the command line"
             feats = e.features(run)
             assert feats.get("fixed") == 1.0 and all(v >= 0 for v in feats.values())
@@ -111,3 +116,24 @@ def test_run_seeds_are_64_hex_digits_per_repetition() -> None:
     assert a and b and a != b and re.fullmatch("[0-9a-f]{64}", a)
     assert experiments.run_seed({"seed": "5"}, 1) == a
     assert experiments.run_seed({"seed": 6}, 1) != a
+
+
+def test_the_test_commands_questions_are_answered_by_the_descriptors(tmp_path: Path, paper_dir: Path) -> None:
+    """`python -m analysis selftest`: each answer comes from the descriptors' `selftest` fields,
+    and the network check runs each experiment's own check of its runs (here: a tls run without
+    its board record) and finds the runs that are missing."""
+    from analysis import selftest
+    from analysis.experiments.db_sm_rsm.synthetic import db_json
+
+    quick = [e.name for e in experiments.all_experiments() if e.selftest.quick]
+    assert quick and selftest.quick() == f"experiments=[{','.join(quick)}]"
+    checked = [e for e in experiments.all_experiments() if e.selftest.estimate_within is not None]
+    assert selftest.estimate_checks()[: 2 * len(checked)] == [a for e in checked for a in ("--check", e.name)]
+    parts = selftest.network_experiments()
+    assert parts and selftest.network_config()[0] == f"experiments=[{','.join(e.name for e, _ in parts)}]"
+    run = "n16-m2-bn254-fast-s128-t1-tls"
+    db_json(paper_dir / "report-db-sm-rsm-n10000-m4", tmp_path / "raw" / "db-sm-rsm" / run, 16, 2, 0.01)
+    problems = selftest.network_check(tmp_path)
+    assert f"db-sm-rsm/{run}: no board.log" in problems
+    assert "no db-sm-rsm run ending in -tls-lan" in problems
+    assert any(p.startswith("no collab-groth16 run ending in") for p in problems)

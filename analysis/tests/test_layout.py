@@ -20,10 +20,10 @@ from pypdf import PdfReader
 from analysis import experiments, units
 from analysis.cli import main
 from analysis.config import for_results
-from analysis.experiments.db_sm_rsm.claims import compute_claims
 from analysis.render import pdf as layout
+from analysis.render.claims import claim_row, covered_claims
 from analysis.render.plots import degenerate
-from analysis.render.report import claim_row, covered_claims
+from analysis.studies.traceable_mixnets.claims import compute_claims
 from analysis.tests import synth
 from analysis.tidy import collect
 
@@ -157,7 +157,8 @@ def test_bookmarks_name_every_section(smoke_pdf: Path) -> None:
         nxt = min(p for p in starts if p > page)
         assert page < appendix and nxt - page <= 2, (e.name, page, nxt)
     # The contents list the sections with their pages.
-    text = page_text(smoke_pdf, 1)
+    contents = next(p for _, t, p in marks if t == "Contents")
+    text = page_text(smoke_pdf, contents)
     assert "Contents" in text and "Appendix" in text
 
 
@@ -204,10 +205,11 @@ def test_a_plot_with_one_value_per_series_is_not_drawn() -> None:
 
 def test_the_db_plots_against_one_m_or_n_become_bars(tmp_path: Path, paper_dir: Path) -> None:
     from analysis.experiments.db_sm_rsm.plots import plot_vs_m, plot_vs_n
+    from analysis.studies.traceable_mixnets.baselines import beside_dbsm
 
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["db-sm-rsm"]))
     df = collect(tmp_path, paper_dir, for_results(tmp_path)).df
-    for fig in (plot_vs_m(df), plot_vs_n(df, 2.0)):
+    for fig in (plot_vs_m(df), plot_vs_n(df, beside_dbsm(df, 2.0))):
         ax = fig.axes[0]
         assert ax.patches and degenerate(fig) is None  # a bar chart
         labels = [t.get_text() for t in ax.get_legend().get_texts()]

@@ -203,6 +203,20 @@ def test_db_text_settings_lines(paper_dir: Path, tmp_path: Path) -> None:
     )
 
 
+def test_db_text_hold_at_line(paper_dir: Path, tmp_path: Path) -> None:
+    """A run given the test option --hold-at says so in its report, which stays readable; a line
+    that only looks like it is refused."""
+    lines = (paper_dir / DB).read_text().splitlines()
+    held = "     hold-at: mixing (a test option): not held, the run resumed from its checkpoint"
+    rep = parse_db_text(_write(tmp_path, "held.txt", "\n".join([*lines[:4], held, *lines[4:]])))
+    assert rep.hold_at == "mixing (a test option): not held, the run resumed from its checkpoint"
+    assert parse_db_text(_write(tmp_path, "plain.txt", "\n".join(lines))).hold_at is None
+    bad = held.replace("hold-at:", "hold-at")
+    with pytest.raises(ReportError) as e:
+        parse_db_text(_write(tmp_path, "bad.txt", "\n".join([*lines[:4], bad, *lines[4:]])))
+    assert e.value.line == 5
+
+
 def test_malformed_db_line(paper_dir: Path, tmp_path: Path) -> None:
     lines = (paper_dir / DB).read_text().splitlines()
     assert lines[39].endswith("mixer 2: re-encryption time: 4.5 s")
@@ -312,7 +326,7 @@ def test_our_zk_driver_output(tmp_path: Path) -> None:
 
     import shutil
 
-    from analysis.experiments.db_sm_rsm.claims import zk_prove
+    from analysis.studies.traceable_mixnets.picks import zk_prove
     from analysis.tidy import collect
 
     shutil.copytree(src, tmp_path / "raw" / "zksnark-sm-rsm" / "rsm-poseidon-n16-t1")

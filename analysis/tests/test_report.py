@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
+from analysis import studies
 from analysis.cli import main
 from analysis.config import for_results
 from analysis.experiments.zksnark_sm_rsm.synthetic import zk_json
@@ -97,7 +98,7 @@ def test_report_from_all_experiments(tmp_path: Path, paper_dir: Path) -> None:
 
 def test_report_with_only_zksnark_results(tmp_path: Path, paper_dir: Path) -> None:
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["zksnark-sm-rsm"]))
-    written = build_report(tmp_path, paper_dir, for_results(tmp_path))
+    written = build_report(tmp_path, paper_dir, for_results(tmp_path), studies.all_studies())
     assert tmp_path / "report.pdf" in written
     text = pdf_text(tmp_path / "report.pdf")
     assert "zksnark-sm-rsm: single-prover" in text and "db-sm-rsm: DB-SM" not in text
@@ -116,7 +117,7 @@ def test_snarkjs_beside_the_native_prover_in_the_pdf(tmp_path: Path, paper_dir: 
     synth.make_results(tmp_path, paper_dir, synth.config(entries=16, experiments=["zksnark-sm-rsm"]))
     run_dir = next((tmp_path / "raw" / "zksnark-sm-rsm").glob("rsm-poseidon-*"))
     zk_json(run_dir, "rsm", 16, 1.5, circuits=("zokrates", "optimized"))
-    build_report(tmp_path, paper_dir, for_results(tmp_path))
+    build_report(tmp_path, paper_dir, for_results(tmp_path), studies.all_studies())
     text = pdf_text(tmp_path / "report.pdf")
     assert "snarkjs, the reference, beside our native prover in the same run" in text
     assert "snarkjs / native" in text and "cross-verified" in text
@@ -130,11 +131,13 @@ def test_only_the_configured_runs_are_reported(tmp_path: Path, paper_dir: Path) 
     """Two configurations into one results directory: the second's report has only its runs, and
     no ratio compares different workloads."""
     synth.make_results(tmp_path, paper_dir, synth.config(entries=8, mixers=3))
-    synth.make_results(tmp_path, paper_dir, synth.config(entries=16))
+    synth.make_results(tmp_path, paper_dir, synth.config(entries=16, artifact_entries=16))
     assert main(["report", str(tmp_path), "--paper-dir", str(paper_dir)]) == 0
     tidy = pd.read_parquet(tmp_path / "tidy.parquet")
-    # veccom's lengths, cmix's batch sizes and mithril's signer counts have config keys of their own.
-    ours = tidy[(tidy["source"] == "ours") & ~tidy["experiment"].isin(["veccom", "cmix", "mithril"])]
+    # veccom's lengths, cmix's batch sizes and mithril's signer counts have config keys of their own;
+    # the paper's fork of cpsnarks-set has its own set size.
+    own = ["veccom", "cmix", "mithril", "artifact-cpsnark-sm"]
+    ours = tidy[(tidy["source"] == "ours") & ~tidy["experiment"].isin(own)]
     assert set(ours["n"].dropna()) == {16}
     assert set(ours[ours["experiment"] == "db-sm-rsm"]["m"].dropna()) == {4}
     assert not ours["run"].str.contains("n8").any()
@@ -186,7 +189,7 @@ def test_truncated_text_report_is_flagged(tmp_path: Path, paper_dir: Path) -> No
     # The statuses in report.json are all true, but the run's paper-format record is broken: the
     # workflow's last step fails, as the report's summary says.
     assert main(["verify", str(tmp_path)]) == 1
-    build_report(tmp_path, paper_dir, for_results(tmp_path))
+    build_report(tmp_path, paper_dir, for_results(tmp_path), studies.all_studies())
     assert "report.txt unreadable" in (tmp_path / "summary.txt").read_text()
 
 

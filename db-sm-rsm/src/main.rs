@@ -5,8 +5,8 @@
 //!
 //! With `--transport tls` this process is the driver; it starts this same program as
 //! `db-sm-rsm board` (the bulletin board) and `db-sm-rsm party --role mixer --id K ...` /
-//! `--role verifier ...` (the other parties), which nobody needs to start by hand; those and
-//! `db-sm-rsm verify-board` are in [`subcommands`].
+//! `--role verifier ...` (the other parties), which nobody needs to start by hand ([`subcommands`]);
+//! `db-sm-rsm verify-board` is in [`verify_board`].
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +29,7 @@ use db_sm_rsm::protocol::sizes;
 use db_sm_rsm::protocol::tamper::Tamper;
 use db_sm_rsm::storage::checkpoint::DRIVER;
 use db_sm_rsm::storage::{Checkpoint, Journal};
+use db_sm_rsm::transport::placement::{Launch, Placement};
 use db_sm_rsm::transport::{Ctx, HoldAt, Posted, Resumed};
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
@@ -37,6 +38,7 @@ use netem::Profile;
 use serde_json::{json, Value};
 
 mod subcommands;
+mod verify_board;
 
 const TOOL: &str = "db-sm-rsm";
 /// The version of the body's schema (docs/report.schema.json).
@@ -186,6 +188,9 @@ struct Cli {
     /// so and sleeps until it is killed; a run that resumes from its checkpoint ignores it.
     #[arg(long, value_name = "SECTION")]
     hold_at: Option<String>,
+    /// With --transport tls, where the parties start: here, or on a SLURM job's nodes by srun.
+    #[arg(long, value_enum, default_value_t = Launch::Local)]
+    launch: Launch,
 }
 
 /// A positive number of seconds, at most a week.
@@ -404,9 +409,9 @@ fn thread_pool(threads: u64) -> Result<(), String> {
 }
 
 /// The command line checked before any work: the run's configuration and faults, every option
-/// that needs `--transport tls` or an emulated network, the network's rights, the thread pool
-/// and the calibration. A refusal is one line.
-fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>), String> {
+/// that needs `--transport tls` or an emulated network, the network's rights, where the parties
+/// start, the thread pool and the calibration. A refusal is one line.
+fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>, Placement), String> {
     let key_cache = cli
         .key_cache
         .clone()
@@ -451,6 +456,8 @@ fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>), String> {
         netem::check(&cli.network, &netem::Tools::discover())
             .map_err(|e| format!("error: --network: {e}"))?;
     }
+    let tls = (cli.transport == Transport::Tls, cli.network.is_emulated());
+    let placement = Placement::of(cli.launch, tls, cfg.m, cli.run.threads)?;
     thread_pool(cli.run.threads)?;
     let calibration = cli
         .calibration
@@ -461,7 +468,7 @@ fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>), String> {
             .map_err(|e| format!("error: {e}"))?;
         cost::set_calibration(c);
     }
-    Ok((cfg, faults, calibration))
+    Ok((cfg, faults, calibration, placement))
 }
 
 /// The deadline of every wait of a `tls` run, and why: `--timeout`, or derived from the run's
@@ -568,11 +575,11 @@ fn main() -> ExitCode {
     match args.get(1).map(String::as_str) {
         Some("board") => return subcommands::board_main(args[1..].to_vec()),
         Some("party") => return subcommands::party_main(args[1..].to_vec()),
-        Some("verify-board") => return subcommands::verify_board_main(args[1..].to_vec()),
+        Some("verify-board") => return verify_board::verify_board_main(args[1..].to_vec()),
         _ => {}
     }
     let cli = Cli::parse();
-    let (mut cfg, faults, calibration) = match checked(&cli) {
+    let (mut cfg, faults, calibration, placement) = match checked(&cli) {
         Ok(x) => x,
         Err(e) => return measure::cli::refuse(TOOL, e),
     };
@@ -624,6 +631,7 @@ fn main() -> ExitCode {
         temporary_record,
         checkpoint,
         hold: hold.clone(),
+        placement,
     };
     let finished = std::cell::Cell::new(false);
     let work = || {

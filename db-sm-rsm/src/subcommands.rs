@@ -1,12 +1,10 @@
-//! The subcommands of `db-sm-rsm` besides a run: the processes a `tls` run's driver starts
-//! (`db-sm-rsm board`, `db-sm-rsm party`), which nobody needs to start by hand, and
-//! `db-sm-rsm verify-board`, which re-checks a finished `tls` run from its board record.
+//! The processes a `tls` run's driver starts (`db-sm-rsm board`, `db-sm-rsm party`), which
+//! nobody needs to start by hand.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use db_sm_rsm::protocol::audit;
 use db_sm_rsm::protocol::distributed::Deadline;
 use db_sm_rsm::protocol::hold;
 use db_sm_rsm::protocol::party::{self, PartyFaults};
@@ -145,51 +143,4 @@ pub(crate) fn party_main(args: Vec<String>) -> ExitCode {
     });
     let code = party::run_party(&cfg, mixer, &faults, deadline, journal, hold);
     ExitCode::from(code.clamp(0, 255) as u8)
-}
-
-/// `db-sm-rsm verify-board FILE`: re-checks a finished `tls` run from its board record alone.
-#[derive(Parser, Debug)]
-#[command(
-    name = "db-sm-rsm verify-board",
-    about = "Re-check a finished --transport tls run from its board record: the hash chain and \
-             roster, then every proof of every party, as an auditor who trusts no verdict. Prints \
-             the statuses it recomputed beside the run's; exit 0 only if the chain is intact and \
-             every status is True and equal to the run's, 1 otherwise, 2 for a file that cannot \
-             be read."
-)]
-struct VerifyCli {
-    /// The record (`--board-record FILE` of the run).
-    file: PathBuf,
-    /// Worker threads for the checks, 1..=1024.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    threads: u64,
-}
-
-/// `db-sm-rsm verify-board ...`.
-pub(crate) fn verify_board_main(args: Vec<String>) -> ExitCode {
-    const NAME: &str = "db-sm-rsm verify-board";
-    let cli = VerifyCli::parse_from(args);
-    if let Err(e) = std::fs::File::open(&cli.file) {
-        return measure::cli::refuse(NAME, format!("error: {}: {e}", cli.file.display()));
-    }
-    if let Err(e) = thread_pool(cli.threads) {
-        return measure::cli::refuse(NAME, e);
-    }
-    let file = cli.file.display();
-    match audit::verify_board(&cli.file, true) {
-        Err(e) => {
-            eprintln!("{NAME}: {file}: FAILED: {e}");
-            ExitCode::from(1)
-        }
-        Ok(a) => {
-            for line in audit::verdict_lines(&a, &file.to_string(), cli.threads) {
-                println!("{line}");
-            }
-            if a.passed() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
-        }
-    }
 }

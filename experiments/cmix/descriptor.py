@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job, Program
+from analysis.experiments import Experiment, Job, Program, config_keys
 from analysis.runs import INT, THREAD_LIST, Part, Run, RunScheme, joined, listed, runs, thread_counts
 
 # One run per batch size (clients) measures every configured group and thread count: the unit
@@ -83,6 +83,14 @@ cmix_reps:
   default: 5
 """
 
-TITLE = "the cMix mixnet: three nodes over TLS, elliptic-curve against MODP ElGamal"
-ORDER = 60
-PROGRAMS = (PROGRAM,)
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="the cMix mixnet: three nodes over TLS, elliptic-curve against MODP ElGamal",
+    order=60,
+    programs=(PROGRAM,),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    smoke={"cmix_clients": [100], "cmix_reps": 2},
+)

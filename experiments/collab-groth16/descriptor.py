@@ -8,13 +8,14 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job, Program
-from analysis.experiments.zksnark_sm_rsm import descriptor as zksnark
+from analysis import experiments
+from analysis.experiments import Experiment, Job, NetworkPart, Program, SelfTest, config_keys
 from analysis.plan import networks
 from analysis.runs import INT, Part, Run, RunScheme, listed, runs, set_sizes, thread_counts
 
 # The collaborative prover proves a circuit the zkSNARK run of the same statement, n and threads
 # built (Poseidon trees); one run covers every party count and variant.
+ZKSNARK = "zksnark-sm-rsm"
 SCHEME = RunScheme("collab-groth16", (
     Part("statement", "", "sm|rsm"), Part("circuit", "", "zokrates|optimized"),
     Part("n", "n", INT, True), Part("threads", "t", INT, True),
@@ -39,12 +40,13 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
 
 
 def reads(run: Run) -> dict[str, str]:
-    """The zkSNARK run whose build files (circuit and witness) this run proves."""
+    """The zkSNARK run whose build files (circuit and witness) this run proves, named by that
+    experiment's own run scheme."""
     p = run.params
-    source = zksnark.SCHEME.name(
+    source = experiments.get(ZKSNARK).scheme.name(
         {"statement": p["statement"], "hash": "poseidon", "n": p["n"], "threads": p["threads"]}, run.rep
     )
-    return {"zksnark": f"{zksnark.SCHEME.experiment}/{source}/report.json"}
+    return {"zksnark": f"{ZKSNARK}/{source}/report.json"}
 
 
 def command(run: Run, job: Job) -> list[str]:
@@ -78,7 +80,8 @@ def check(cfg: Mapping[str, Any]) -> list[str]:
             "config key 'hash': collab-groth16 proves the circuits of the Poseidon-tree zkSNARK runs; "
             "add poseidon or leave collab-groth16 out"
         ]
-    return zksnark.check(cfg) + networks.problems(cfg, "collab-groth16")
+    # (the zkSNARK experiment, planned with this one, checks its own keys)
+    return networks.problems(cfg, "collab-groth16")
 
 
 PROGRAM = Program("collab-groth16", "collab-groth16", ("collab-groth16", "zksnark-sm-rsm/prover"))
@@ -110,12 +113,19 @@ collab_factor:
   default: 2.0
 """
 
-TITLE = "collaborative Groth16: m parties prove the zkSNARK circuits over secret shares"
-ORDER = 30
-PROGRAMS = (PROGRAM,)
-READS_FROM = (zksnark.SCHEME.experiment,)
-
-
-# What the suite's test command (scripts/test) runs of it beside the smoke run: its parties as
-# processes on the emulated lan.
-SELFTEST = {"network": {"config": {}, "suffixes": ["-lan"]}}
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="collaborative Groth16: m parties prove the zkSNARK circuits over secret shares",
+    order=30,
+    programs=(PROGRAM,),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    check=check,
+    reads=reads,
+    reads_from=(ZKSNARK,),
+    # What the suite's test command (scripts/test) runs of it beside the smoke run: its parties
+    # as processes on the emulated lan.
+    selftest=SelfTest(network=NetworkPart(suffixes=("-lan",))),
+)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job, Program
+from analysis.experiments import Experiment, Job, Program, config_keys
 from analysis.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
 SCHEME = RunScheme("cpsnark-sm", (Part("n", "n", INT, True), Part("threads", "t", INT, True)))
@@ -40,7 +40,15 @@ cpsnark_samples:
   default: 100
 """
 
-TITLE = "cpSNARK-Set membership, Benarroch et al. (the paper's experiment 3)"
-ORDER = 40
-PROGRAMS = (PROGRAM,)
-STDOUT = "report.txt"
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="cpSNARK-Set membership, Benarroch et al. (the paper's experiment 3)",
+    order=40,
+    programs=(PROGRAM,),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    smoke={"cpsnark_samples": 10},
+    stdout="report.txt",
+)

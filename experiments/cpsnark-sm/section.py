@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from analysis import units
-from analysis.derive.claims import all_claims, verdict
 from analysis.experiments.cpsnark_sm.parser import EXPERIMENT
 from analysis.experiments.cpsnark_sm.tables import cp_table
 from analysis.render.context import Context
@@ -73,12 +70,6 @@ def one_proof(df: pd.DataFrame) -> pd.DataFrame:
 
 def overview(ctx: Context) -> Overview:
     frame = one_proof(ctx.df)
-    claims = {c.key: c for c in all_claims(ctx.df, ctx.rc.config)}
-    said = [
-        f"{claims[k].text}: {verdict(claims[k])}."
-        for k in ("cp_total", "cp_verify")
-        if not math.isnan(claims[k].ours)
-    ]
     groups = {str(step): {str(c): float(v) for c, v in row.items()} for step, row in frame.iterrows()}
     table = Compact("cpsnark_summary", "One proof: criterion mean", frame, seconds, index_name="step")
     figure = PageFigure(
@@ -86,4 +77,4 @@ def overview(ctx: Context) -> Overview:
         "Mean time of one proof, one verification and one witness, the paper's beside ours.",
         lambda: bars(groups, "time of one [s]", "cpSNARK-Set: one proof, verification and witness"),
     )
-    return page(ctx, EXPERIMENT, MEASURES, said, table, figure)
+    return page(ctx, EXPERIMENT, MEASURES, [], table, figure)

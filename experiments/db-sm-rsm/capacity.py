@@ -26,6 +26,7 @@ import pandas as pd
 
 from analysis import experiments, units
 from analysis.derive.costs import load_costs, load_planned
+from analysis.experiments.db_sm_rsm.capacity_nodes import Overlap, nodes_column, nodes_wall
 from analysis.experiments.db_sm_rsm.parser import EXPERIMENT
 from analysis.plan.estimate import COSTS_PATH, CostModel
 from analysis.runs import Run
@@ -62,9 +63,11 @@ def capacity_frame(
     entries: Sequence[int] = DEFAULT_ENTRIES,
     mixers: Sequence[int] = DEFAULT_MIXERS,
     cores: Sequence[int] = DEFAULT_CORES,
+    overlap: Overlap | None = None,
 ) -> pd.DataFrame:
     """One row per (n, m): CPU time (one core), wall time on each number of cores (as many threads),
-    peak memory (GiB)."""
+    with `overlap` (runs placed on nodes measured) on m + 1 nodes of that many cores, peak memory
+    (GiB)."""
     rows = {}
     for m in mixers:
         for n in entries:
@@ -72,6 +75,8 @@ def capacity_frame(
             r: dict[str, float] = {"CPU time": one.cpu_s}
             for c in cores:
                 r[wall_column(c)] = model.estimate(model_run(n, m, c), cores=c).wall_s
+            for c in cores if overlap is not None else ():
+                r[nodes_column(c)] = nodes_wall(model, overlap, n, m, c, model_run)
             r["peak memory"] = one.memory_mb / 1024
             rows[f"n = {n:,}, m = {m}"] = r
     return pd.DataFrame.from_dict(rows, orient="index")
@@ -250,16 +255,20 @@ def cells(frame: pd.DataFrame, formats: Formats) -> list[list[str]]:
 
 
 def capacity_text(model: CostModel, entries: Sequence[int], mixers: Sequence[int], cores: Sequence[int],
-                  checked: Sequence[Checked] | None = None) -> str:  # fmt: skip
+                  checked: Sequence[Checked] | None = None,
+                  overlap: Overlap | None = None) -> str:  # fmt: skip
     """What `python -m analysis capacity` prints."""
     from analysis.text import text_table
 
-    frame = capacity_frame(model, entries, mixers, cores)
+    frame = capacity_frame(model, entries, mixers, cores, overlap)
     out = [
-        "db-sm-rsm capacity (fast mode, 128-bit security, BN254, one process)",
+        "db-sm-rsm capacity (fast mode, 128-bit security, BN254, one process"
+        + (", and on nodes" if overlap is not None else "") + ")",
         text_table(["", *frame.columns], cells(frame, capacity_formats(frame))),
         textwrap.fill(model_words(model), 100),
     ]
+    if overlap is not None:
+        out.append(textwrap.fill(overlap.words(), 100))
     if checked is not None:
         cf = checked_frame(checked)
         out += ["", "Measured runs beside the model (own CPU, wall and peak memory of each run):"]

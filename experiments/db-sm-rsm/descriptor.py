@@ -3,25 +3,37 @@ inside a mixnet of m mix-servers and n ciphertexts (crate `db-sm-rsm`)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analysis.experiments import Job, Program, run_seed
+from analysis.experiments import (
+    Experiment,
+    Handler,
+    Job,
+    NetworkPart,
+    Program,
+    SelfTest,
+    config_keys,
+    run_seed,
+)
 from analysis.plan import networks
 from analysis.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
-# The transport and the network are left out of a run's id at their defaults (local, none):
-# `n1000-m4-bn254-fast-s128-t1` is in one process, `...-t1-tls` over TLS on the loopback,
-# `...-t1-tls-wan` over TLS on the emulated wan.
+# The transport, the network and the placement are left out of a run's id at their defaults
+# (local, none, local): `n1000-m4-bn254-fast-s128-t1` is in one process, `...-t1-tls` over TLS on
+# the loopback, `...-t1-tls-wan` over TLS on the emulated wan, `...-t1-tls-nodes` over TLS with
+# each mix-server on a SLURM node of its own.
 SCHEME = RunScheme("db-sm-rsm", (
     Part("n", "n", INT, True), Part("m", "m", INT, True),
     Part("curve", "", "bn254|bls12-381"), Part("mode", "", "fast|paper"),
     Part("security", "s", "128|paper"), Part("threads", "t", INT, True),
     Part("transport", "", "local|tls", default="local"),
     Part("network", "", "none|lan|region|wan", default=networks.LOOPBACK),
+    Part("placement", "", "local|nodes", default="local"),
 ))  # fmt: skip
 
 
@@ -40,7 +52,8 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
     points |= {(int(cfg["entries"]), int(m)) for m in cfg["sweep_mixers"]}
     grid = [
         {"n": n, "m": m, "curve": curve, "mode": mode, "security": str(sec), "threads": t,
-         "transport": transport, "network": net}
+         "transport": transport, "network": net,
+         "placement": cfg["dbsm_placement"] if transport == "tls" else "local"}
         for n, m in sorted(points)
         for curve in cfg["curve"]
         for mode in cfg["mode"]
@@ -48,6 +61,11 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
         for t in thread_counts(cfg)
         for transport, net in _links(cfg)
     ]  # fmt: skip
+    # Runs another experiment asks for at its own point (say, beside the paper's own code at
+    # the n it runs), each once.
+    for point in cfg.get("requested", {}).get(SCHEME.experiment, []):
+        if point not in grid:
+            grid.append(dict(point))
     # A test option, not a parameter of the measurement: it names no run.
     return runs(SCHEME, grid, cfg, {"hold_at": cfg.get("dbsm_hold_at")})
 
@@ -68,6 +86,8 @@ def command(run: Run, job: Job) -> list[str]:
         # The board's record of every post, beside the report: `db-sm-rsm verify-board` re-checks
         # the whole run from it alone.
         argv += ["--board-record", f"{job.dir}/board.log"]
+    if p.get("placement", "local") == "nodes":
+        argv += ["--launch", "srun"]
     return argv + (["--seed", job.seed] if job.seed else [])
 
 
@@ -86,7 +106,32 @@ def check(cfg: Mapping[str, Any]) -> list[str]:
         )
     if "tls" in cfg["dbsm_transport"]:
         problems += networks.problems(cfg, "db-sm-rsm --transport tls")
+    if cfg["dbsm_placement"] == "nodes":
+        if "tls" not in cfg["dbsm_transport"]:
+            problems.append("config key 'dbsm_placement': nodes places the processes of tls runs; "
+                            "add tls to 'dbsm_transport'")
+        emulated = [net for net in networks.profiles(cfg) if net != networks.LOOPBACK]
+        if emulated:
+            problems.append(f"config key 'dbsm_placement': nodes runs the parties over the nodes' own "
+                            f"network, not an emulated one ({', '.join(emulated)}): networks: [none]")
     return problems
+
+
+def checkpoint(job: Job) -> str:
+    """The checkpoint a run keeps while it has not ended (`--checkpoint`'s default beside the
+    report): left after a non-zero exit, the run stopped half way and resumes from it."""
+    return str(Path(job.out).with_suffix(".checkpoint"))
+
+
+def cluster(run: Run) -> dict[str, int | str]:
+    """What a run asks of SLURM beyond one node: placed on nodes, one job of m + 1 nodes, one task
+    each (the board, the driver and the verifier on the first, each mix-server on its own); its
+    command runs in the job's batch step (`mpi`: the SLURM plugin then starts no step of its own),
+    and the program starts each party with srun."""
+    if run.params.get("placement", "local") != "nodes":
+        return {}
+    nodes = int(run.params["m"]) + 1
+    return {"nodes": nodes, "tasks": nodes, "mpi": "srun"}
 
 
 def features(run: Run) -> dict[str, float]:
@@ -248,6 +293,15 @@ dbsm_scale_entries:
   minItems: 1
   uniqueItems: true
   default: [1000, 10000, 50000]
+dbsm_placement:
+  description: >-
+    where the processes of db-sm-rsm's tls runs run: local = all on the machine of the run's
+    job; nodes = on a SLURM cluster (profiles/slurm), one job of m + 1 nodes, the board, the
+    driver and the verifier on the first, each mix-server on a node of its own, each party
+    started there by srun (db-sm-rsm --launch srun); needs the SLURM profile and networks: [none]
+  type: string
+  enum: [local, nodes]
+  default: local
 dbsm_transport:
   description: >-
     how db-sm-rsm's parties talk: local = every party in one process (the paper's artifact's
@@ -283,23 +337,7 @@ security:
   default: ["128"]
 """
 
-TITLE = "DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experiment 1)"
-ORDER = 10
-PROGRAMS = (PROGRAM,)
-STDOUT = "report.txt"
-RULES = "experiments/db-sm-rsm/perf.smk"
-
-# What the suite's test command (scripts/test) runs of it beside the smoke run: the container
-# part's quick scope; its smoke runs within 2x of their estimate; its parties as processes over
-# TLS on the loopback and the emulated lan, each run's board record re-checked alone.
-SELFTEST = {
-    "quick": True,
-    "estimate_within": 2.0,
-    "network": {"config": {"dbsm_transport": ["local", "tls"]}, "suffixes": ["-tls", "-tls-lan"]},
-}
-
-
-def selftest_network_check(run_dir: Path) -> list[str]:
+def board_record_check(run_dir: Path) -> list[str]:
     """A tls run's board record, re-checked by `db-sm-rsm verify-board` alone (its hash chain and
     roster, then every proof by an auditor that trusts no verdict)."""
     record = run_dir / "board.log"
@@ -313,45 +351,14 @@ def selftest_network_check(run_dir: Path) -> list[str]:
     return [] if proc.returncode == 0 else [f"verify-board refused its record: {' / '.join(said[-3:])}"]
 
 
-# The paper's claims compare DB-SM and DB-RSM with the single-prover and collaborative baselines:
-# they are recomputed from these experiments' published figures and from our runs.
-CLAIMS_FROM = ("zksnark-sm-rsm", "db-sm-rsm", "cpsnark-sm")
-
-
-def claims(df: Any, cfg: Mapping[str, Any]) -> list[Any]:
-    """The README's claims, with our collaborative columns at the configured factor."""
-    from analysis.experiments.db_sm_rsm.claims import compute_claims
-    from analysis.plan import settings
-
-    return compute_claims(df, float(cfg.get("collab_factor", settings.defaults()["collab_factor"])))
-
-
-def summary(doc: Any, ctx: Any) -> None:
-    from analysis.experiments.db_sm_rsm import paper
-
-    paper.summary(doc, ctx)
-
-
-def appendix(doc: Any, ctx: Any) -> None:
-    from analysis.experiments.db_sm_rsm import paper
-
-    paper.appendix(doc, ctx)
-
-
-def guide(ctx: Any) -> list[str]:
-    from analysis.experiments.db_sm_rsm import paper
-
-    return paper.guide(ctx)
-
-
-def commands(sub: Any) -> dict[str, Any]:
+def commands(sub: argparse._SubParsersAction) -> dict[str, Handler]:
     """`python -m analysis capacity` (election sizes from the cost model)."""
     from analysis.experiments.db_sm_rsm import commands as cli
 
     return cli.commands(sub)
 
 
-def fit_parallel(dirs: Sequence[Any], shares_from: Sequence[Any]) -> tuple[dict[str, Any], str]:
+def fit_parallel(dirs: Sequence[Path], shares_from: Sequence[Path]) -> tuple[dict[str, Any], str]:
     """`python -m analysis costs --parallel`: each section's parallel fraction from pairs of runs
     at 1 and 2 threads (the dbsm_parallel benchmark), as costs.yaml's `parallel` block."""
     from analysis.experiments.db_sm_rsm.parallel import fit_parallel as fit
@@ -359,3 +366,35 @@ def fit_parallel(dirs: Sequence[Any], shares_from: Sequence[Any]) -> tuple[dict[
 
     pf = fit(dirs, shares_from)
     return pf.block(), parallel_text(pf)
+
+
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="DB-SM and DB-RSM inside a mixnet of m mix-servers (the paper's experiment 1)",
+    order=10,
+    programs=(PROGRAM,),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    stdout="report.txt",
+    check=check,
+    rules="experiments/db-sm-rsm/perf.smk",
+    memory_modelled=memory_modelled,
+    checkpoint=checkpoint,
+    cluster=cluster,
+    # What the suite's test command (scripts/test) runs of it beside the smoke run: the container
+    # part's quick scope; its smoke runs within 2x of their estimate; its parties as processes
+    # over TLS on the loopback and the emulated lan, each run's board record re-checked alone.
+    selftest=SelfTest(
+        quick=True,
+        estimate_within=2.0,
+        network=NetworkPart(
+            config={"dbsm_transport": ["local", "tls"]},
+            suffixes=("-tls", "-tls-lan"),
+            check=board_record_check,
+        ),
+    ),
+    commands=commands,
+    fit_parallel=fit_parallel,
+)

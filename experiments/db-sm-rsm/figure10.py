@@ -258,3 +258,64 @@ def total_fn(section: str, party_kind: str) -> Callable[[pd.DataFrame], float]:
 def row_fn(row: Row) -> Callable[[pd.DataFrame], float]:
     """row_value as a one-argument function of a run, for group_median."""
     return lambda run: row_value(run, row)
+
+
+# ---- Figure 10's tables --------------------------------------------------------------------------
+
+# The rows of Figure 10's top table that DB-SM, DB-RSM and the mixing give; a study sets the other
+# systems' rows under them (analysis.experiments.db_sm_rsm.beside).
+TOP_ROWS = (
+    "DB-SM - M_k (per prover)",
+    "DB-SM - Q (verifier)",
+    "DB-RSM - M_k (per prover)",
+    "DB-RSM - Q (verifier)",
+    "Mixing - M_k (per mixer)",
+    "DB-SM - M_k, HBC",
+    "DB-RSM - M_k, HBC",
+    "Mixing - M_k, HBC",
+)
+TOP_FNS: tuple[Callable[[pd.DataFrame], float], ...] = (
+    total_fn(FSM, "M"),
+    total_fn(FSM, "Q"),
+    total_fn(RSM, "M"),
+    total_fn(RSM, "Q"),
+    total_fn(MIX, "M"),
+    lambda f: hbc_total(f, FSM),
+    lambda f: hbc_total(f, RSM),
+    lambda f: hbc_total(f, MIX),
+)
+
+
+@dataclass
+class TopTable:
+    table: pd.DataFrame  # TOP_ROWS and the rows set beside them, one column per run; Spread or float cells
+    failed: list[str]  # column names whose runs have a failed status
+
+
+def figure10_top(
+    df: pd.DataFrame, others: pd.DataFrame | None = None, others_failed: tuple[str, ...] = ()
+) -> TopTable:
+    """One column per db parameter set (paper first) with its TOP_ROWS; `others`, rows of other
+    systems by column (a db parameter set's name, or a column of their own), go under them, and
+    `others_failed` names their columns whose runs failed."""
+    cols: dict[str, dict[str, object]] = {}
+    failed = set(others_failed)
+    for g in db_groups(df):
+        cols[g.name] = {row: group_spread(df, g, fn) for row, fn in zip(TOP_ROWS, TOP_FNS, strict=True)}
+        if not group_ok(df, g):
+            failed.add(g.name)
+    rows = list(TOP_ROWS)
+    if others is not None:
+        rows += [str(r) for r in others.index]
+        for name, column in others.items():
+            cols.setdefault(str(name), {}).update(column.to_dict())
+    table = pd.DataFrame(cols, index=rows, dtype=object)
+    return TopTable(table=table, failed=[c for c in table.columns if c in failed])
+
+
+def breakdown_table(df: pd.DataFrame, rows: tuple[Row, ...]) -> pd.DataFrame:
+    """One of the Figure 10 breakdown tables (README mapping), one column per db parameter set."""
+    cols: dict[str, dict[str, Spread]] = {}
+    for g in db_groups(df):
+        cols[g.name] = {r.label: group_spread(df, g, row_fn(r)) for r in rows}
+    return pd.DataFrame(cols, index=[r.label for r in rows], dtype=object)

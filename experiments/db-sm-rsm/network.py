@@ -1,5 +1,6 @@
-"""db-sm-rsm over the network: what its `tls` runs measured, beside its one-process runs and the
-collaborative prover under the same network profiles.
+"""db-sm-rsm over the network: what its `tls` runs measured, beside its one-process runs (and
+beside what a study sets there: the collaborative prover under the same network profiles,
+analysis.experiments.db_sm_rsm.beside).
 
 A `tls` run has a process per party (the driver with the dealer and the senders, each mix-server,
 the verifier) and a bulletin board, on one of netem's network profiles (`variant` column
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from analysis.derive.spread import Spread
-from analysis.experiments.collab_groth16.parser import EXPERIMENT as COLLAB
+from analysis.experiments.db_sm_rsm.beside import NOTHING, Beside
 from analysis.experiments.db_sm_rsm.parser import AUDIT, STEPS
 from analysis.experiments.db_sm_rsm.parser import EXPERIMENT as DB
 
@@ -73,10 +74,13 @@ def tls_runs(df: pd.DataFrame) -> list[TlsRun]:
     return sorted(out, key=lambda r: (rtt.get(r.profile, math.inf), r.profile, r.n, r.m, r.run))
 
 
-def profile_rtts(df: pd.DataFrame) -> dict[str, float]:
-    """Each network profile's round trip [s], as db-sm-rsm's and collab-groth16's rows state it."""
-    d = df[df["experiment"].isin([DB, COLLAB]) & (df["metric"] == "rtt")]
-    return {str(k): float(v) for k, v in d.groupby("label")["value"].max().items()}
+def profile_rtts(df: pd.DataFrame, beside: Beside = NOTHING) -> dict[str, float]:
+    """Each network profile's round trip [s], as db-sm-rsm's rows (and the rows beside) state it."""
+    d = df[(df["experiment"] == DB) & (df["metric"] == "rtt")]
+    rtts = {str(k): float(v) for k, v in d.groupby("label")["value"].max().items()}
+    for profile, rtt in beside.rtts.items():
+        rtts[profile] = max(rtts.get(profile, rtt), rtt)
+    return rtts
 
 
 def parties(run: pd.DataFrame) -> list[str]:
@@ -161,14 +165,13 @@ def _spread(d: pd.DataFrame) -> Spread:
     return Spread.of(d["value"])
 
 
-def latency_columns(df: pd.DataFrame) -> list[str]:
+def latency_columns(df: pd.DataFrame, beside: Beside = NOTHING) -> list[str]:
     """The latency table's columns: one process, then each network profile by round trip."""
     d = df[(df["experiment"] == DB) & (df["source"] == "ours")]
     variants = {str(v) for v in d["variant"].dropna()}
-    collab = df[(df["experiment"] == COLLAB) & (df["source"] == "ours")]
     profiles = {v.removeprefix("tls/") for v in variants if is_tls(v)}
-    profiles |= {str(p) for p in collab["mode"].dropna()}
-    rtt = profile_rtts(df)
+    profiles |= {p for row in beside.latency.values() for p in row}
+    rtt = profile_rtts(df, beside)
     ordered = sorted(profiles, key=lambda p: (rtt.get(p, math.inf), p))
     return ([LOCAL] if LOCAL in variants else []) + ordered
 
@@ -200,21 +203,11 @@ def _db_latency(d: pd.DataFrame, n: int, where: str, rows: Rows) -> None:
             rows.setdefault(f"{query} query per entry ({where})", {})[col] = wall.scaled(1 / n)
 
 
-def _collab_latency(df: pd.DataFrame, rows: Rows) -> None:
-    """collab-groth16's wall time per proof under each profile, per circuit, variant and m."""
-    c = df[(df["experiment"] == COLLAB) & (df["source"] == "ours") & (df["metric"] == "online_wall_s_max")]
-    c = c.assign(network=c["mode"].fillna("none"))
-    keys = ["statement", "prover", "n", "variant", "m", "network"]
-    for (st, circuit, n, variant, m, net), g in c.groupby(keys, sort=True):
-        label = f"collab-groth16 {str(st).upper()} proof ({circuit}, n={n}, {variant}, m={m})"
-        rows.setdefault(label, {})[_column(str(net))] = _spread(g)
-
-
-def latency_table(df: pd.DataFrame) -> pd.DataFrame:
+def latency_table(df: pd.DataFrame, beside: Beside = NOTHING) -> pd.DataFrame:
     """DB-SM and DB-RSM query latency (all n entries, and per entry) per transport and network
-    profile (columns: one process, then each profile), with their network floors and hops,
-    beside collab-groth16's wall time per proof (the slowest party's online phase; one entry)
-    under the same profiles. Empty without a `tls` run."""
+    profile (columns: one process, then each profile), with their network floors and hops, and
+    the rows set beside them (the collaborative prover's wall time per proof under the same
+    profiles). Empty without a `tls` run."""
     if tls_rows(df).empty:
         return pd.DataFrame()
     rows: Rows = {}
@@ -222,9 +215,10 @@ def latency_table(df: pd.DataFrame) -> pd.DataFrame:
     keys = ["n", "m", "threads", "curve", "mode", "security"]
     for (n, m, t, curve, mode, sec), g in d.groupby(keys, sort=True):
         _db_latency(g, int(n), f"n={n}, m={m}, t={t}, {curve}, {mode}, {sec}", rows)
-    _collab_latency(df, rows)
+    for label, by_profile in beside.latency.items():
+        rows[label] = {_column(p): v for p, v in by_profile.items()}
     frame = pd.DataFrame.from_dict(rows, orient="index")
-    return frame.reindex(columns=[_column(p) for p in latency_columns(df)])
+    return frame.reindex(columns=[_column(p) for p in latency_columns(df, beside)])
 
 
 def published_bytes(df: pd.DataFrame, run: str) -> pd.DataFrame:

@@ -1,10 +1,5 @@
-"""Parsers for the db-sm-rsm report: the paper-format text (ours and the paper's) and our JSON.
-
-The text grammar (the paper artifact's report format): nested timers, a line at level L starts with
-4*L + 1 spaces. A timer with children prints its name as a header line before its first child and
-closes with `<name> time: <t> s` at the header's level; leaves print only their time line.
-Per-party totals are `mixer k total time` / `verifier total time` lines inside the section they
-total. Status lines are `status_x: True`, except two upstream labels that have no colon.
+"""Parsers for the db-sm-rsm report: the paper-format text (ours and the paper's, read by
+analysis/parse/timer_report.py, whose grammar it is) and our JSON.
 
 Our JSON report also says how the parties talked: `local` (one process) or `tls` (a process per
 party, every message a post on a bulletin board, on netem's network profile `none`, `lan`,
@@ -18,8 +13,6 @@ and network floor (label = the section), the delay line's figures, and the profi
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,162 +29,14 @@ from analysis.parse.common import (
     report_problems,
     row,
 )
-
-PARTY_RE = re.compile(r"^(mixer \d+|verifier)(?::| total$)")
-TIME_RE = re.compile(r"^(?P<label>.+?) time: (?P<t>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) s$")
-STATUS_RE = re.compile(r"^(?P<name>status_\w+):? (?P<v>True|False)$")
-SIZE_RE = re.compile(r"^(?P<label>size of .+): (?P<v>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?) MB$")
-COUNT_RE = re.compile(r"^number of (?P<what>entries|mix-servers): (?P<v>\d+)$")
-# Settings our program prints (not timed): the security level and where the Paillier keys came from.
-SETTING_RE = re.compile(r"^(?P<what>security|keys): (?P<v>[A-Za-z0-9 _.,()-]+)$")
-HEADER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .,'/+()-]*$")
-# Lines the authors' run harness appended after the report; nothing in the program prints them.
-HARNESS_RE = re.compile(r"^(\*+ Worker \d+ \*+|-+)$")
-
-
-@dataclass(frozen=True)
-class Timer:
-    """One timer line: where it sits, whose it is, its label (without ` time`) and seconds."""
-
-    path: tuple[str, ...]
-    party: str | None
-    label: str
-    seconds: float
-
-
-@dataclass
-class DbReport:
-    path: str
-    source: str  # "ours" or "paper"
-    n: int
-    m: int
-    curve: str | None = None
-    mode: str | None = None
-    threads: int | None = None
-    seed: str | None = None  # the public seed (64 hex digits), or None for fresh randomness
-    security: str | None = None
-    # Where the keys came from (ours only): "generated", "seed", "seed-cache" or "test" (JSON), or
-    # the text report's keys line.
-    keys: str | None = None
-    commit: str | None = None
-    timers: list[Timer] = field(default_factory=list)
-    statuses: dict[str, bool] = field(default_factory=dict)
-    sizes: dict[str, float] = field(default_factory=dict)
-    # Ours (body_version 4 on): the same five lines as sent, the bytes of the posts carrying them.
-    sizes_sent: dict[str, float] = field(default_factory=dict)
-    fixes: list[str] = field(default_factory=list)
-    machine: dict[str, Any] | None = None
-    versions: dict[str, str] = field(default_factory=dict)
-    # Ours (JSON) only: the envelope's verdict, the transport, and where a stopped run stopped.
-    passed: bool | None = None
-    transport: str | None = None
-    failure: str | None = None
-    # Ours with --transport tls: the body's network block (profile, per-process figures).
-    network: dict[str, Any] | None = None
-    # Ours: the program's own wall, CPU and peak memory (the envelope's resources block).
-    resources: dict[str, float] | None = None
-    # Ours with --transport tls: the audit of the board's record (verify-board, by the driver).
-    audit: dict[str, Any] | None = None
-
-    def timer(self, path: tuple[str, ...], label: str) -> float | None:
-        for t in self.timers:
-            if t.path == path and t.label == label:
-                return t.seconds
-        return None
-
-
-def party_of(label: str) -> str | None:
-    m = PARTY_RE.match(label)
-    return m.group(1) if m else None
-
-
-def parse_db_text(path: str | Path, source: str = "ours") -> DbReport:
-    """Parse a db-sm-rsm text report; raise ReportError naming file, line and expectation."""
-    p = Path(path)
-    lines = p.read_text(encoding="utf-8").splitlines()
-    stack: list[str] = []  # open section headers; stack[i] sits at level i
-    counts: dict[str, int] = {}
-    rep = DbReport(path=str(p), source=source, n=-1, m=-1)
-    closed_main = False
-    last_header: tuple[int, int] | None = None  # (line number, level) of a header awaiting a child
-    for no, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        if closed_main:
-            if HARNESS_RE.match(raw.strip()):
-                continue
-            raise ReportError(p, no, "end of report after ' main time: <t> s'", raw)
-        spaces = len(raw) - len(raw.lstrip(" "))
-        text = raw.strip()
-        if text == "precomputing...":
-            # An info line printed from inside a leaf timer (one level below it); no measurement.
-            continue
-        if spaces % 4 != 1:
-            raise ReportError(p, no, "an indentation of 4*L+1 spaces", raw)
-        level = (spaces - 1) // 4
-        if level > len(stack):
-            raise ReportError(
-                p, no, f"a line at level <= {len(stack)} (no open section at level {level - 1})", raw
-            )
-        if last_header is not None and level != last_header[1] + 1:
-            # A header is printed only before its first child, one level deeper.
-            raise ReportError(
-                p, no, f"a child line (level {last_header[1] + 1}) of section {stack[-1]!r}", raw
-            )
-        last_header = None
-        if (m := TIME_RE.match(text)) is not None:
-            label = m.group("label")
-            seconds = float(m.group("t"))
-            if level < len(stack) and stack[level] == label:
-                # The closing line of an open section.
-                del stack[level:]
-                rep.timers.append(Timer(tuple(stack), None, label, seconds))
-                if label == "main" and level == 0:
-                    closed_main = True
-                continue
-            del stack[level:]
-            # `mixer k total` lines total the section they sit in, so their path includes it.
-            rep.timers.append(Timer(tuple(stack), party_of(label), label, seconds))
-            continue
-        if (m := STATUS_RE.match(text)) is not None:
-            del stack[level:]
-            rep.statuses[m.group("name")] = m.group("v") == "True"
-            continue
-        if (m := SIZE_RE.match(text)) is not None:
-            del stack[level:]
-            rep.sizes[m.group("label")] = float(m.group("v"))
-            continue
-        if (m := COUNT_RE.match(text)) is not None:
-            counts[m.group("what")] = int(m.group("v"))
-            continue
-        if (m := SETTING_RE.match(text)) is not None:
-            setattr(rep, m.group("what"), m.group("v"))
-            continue
-        if ":" not in text and HEADER_RE.match(text):
-            del stack[level:]
-            stack.append(text)
-            last_header = (no, level)
-            continue
-        raise ReportError(
-            p,
-            no,
-            "a timer line '<label> time: <t> s', a status line, a size line or a section header",
-            raw,
-        )
-    if not closed_main:
-        open_part = " > ".join(stack) if stack else "(none)"
-        raise ReportError(
-            p,
-            len(lines) + 1,
-            f"' main time: <t> s' closing the report (truncated; open sections: {open_part})",
-            "end of file",
-        )
-    if "entries" not in counts or "mix-servers" not in counts:
-        raise ReportError(p, 1, "the lines 'number of entries: <n>' and 'number of mix-servers: <m>'")
-    rep.n = counts["entries"]
-    rep.m = counts["mix-servers"]
-    return rep
-
+from analysis.parse.timer_report import (
+    PAPER_MACHINE,
+    DbReport,
+    Timer,
+    failed_checks,
+    parse_db_text,
+    report_rows,
+)
 
 TOOL = "db-sm-rsm"
 
@@ -222,11 +67,10 @@ def parse_db_json(path: str | Path) -> DbReport:
             raise ReportError(p, None, f"body.timers[{i}] to be an object")
         tpath = need(t, "path", list, p, where)
         seconds = need(t, "seconds", (int, float), p, where)
-        rep.timers.append(
-            Timer(
-                tuple(str(x) for x in tpath), t.get("party"), need(t, "label", str, p, where), float(seconds)
-            )
-        )
+        cpu = t.get("cpu_seconds")
+        cpu = float(cpu) if isinstance(cpu, int | float) and not isinstance(cpu, bool) else None
+        label = need(t, "label", str, p, where)
+        rep.timers.append(Timer(tuple(str(x) for x in tpath), t.get("party"), label, float(seconds), cpu))
     for k, v in need(d, "statuses", dict, p, "body.").items():
         if not isinstance(v, bool):
             raise ReportError(p, None, f"body.statuses.{k} to be true or false", repr(v))
@@ -285,34 +129,22 @@ def resource_rows(base: dict[str, Any], rep: DbReport) -> list[dict[str, Any]]:
     ]
 
 
-def failed_checks(rep: DbReport) -> list[str]:
-    """Why a run did not verify: the envelope's verdict decides (ours), the statuses say which
-    step failed; a paper's text report has only its statuses."""
-    failed = [k for k, v in rep.statuses.items() if not v]
-    if rep.failure is not None:
-        failed.append(f"FAILED: {rep.failure}")
-    if rep.passed is False and not failed:
-        failed.append("passed is false")
-    if rep.passed is True:
-        return []
-    return failed
-
-
 # ---- tidy rows ---------------------------------------------------------------------------------
 
 EXPERIMENT = "db-sm-rsm"
 PAPER_FILE = "report-db-sm-rsm-n10000-m4"
-# The paper's machine, as its README states it; the sample reports carry no machine block.
-PAPER_MACHINE = "Intel Xeon W-1270 @ 3.4 GHz, 64 GB RAM, one core (paper README)"
 
 
 def transport_of(rep: DbReport) -> str | None:
-    """How the run's parties talked, as the `variant` column says it: `local`, or `tls/<profile>`
+    """How the run's parties talked, as the `variant` column says it: `local`, `tls/<profile>`, or
+    `tls/nodes` for parties placed by SLURM on nodes of their own (the report lists their hosts)
     (None for a report that does not say: the paper's, or our text report alone)."""
     if rep.transport is None:
         return None
     if rep.transport != "tls":
         return rep.transport
+    if (rep.network or {}).get("hosts"):
+        return "tls/nodes"
     profile = (rep.network or {}).get("profile")
     return f"tls/{profile if isinstance(profile, str) else 'none'}"
 
@@ -380,27 +212,15 @@ def network_rows(base: dict[str, Any], net: dict[str, Any], p: Path) -> list[dic
     return rows
 
 
-def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
+def db_rows(rep: DbReport, run: str, run_dir: Path | None = None, experiment: str = EXPERIMENT,
+            timer_metric: str = "time") -> Parsed:  # fmt: skip
+    """The tidy rows of a report: each timer's seconds as `timer_metric` (`time`: wall clock;
+    `cpu` for a text report timed on the CPU clock), and its CPU seconds (metric `cpu`) where
+    our JSON report has them."""
     failed = failed_checks(rep)
-    base = report_base(EXPERIMENT, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
+    base = report_base(experiment, rep, run, PAPER_MACHINE, n=rep.n, m=rep.m, curve=rep.curve, mode=rep.mode,
                        security=rep.security, run_ok=not failed, variant=transport_of(rep))  # fmt: skip
-    rows = [
-        row(base, section=" > ".join(t.path), party=t.party, label=t.label, metric="time",
-            value=t.seconds, unit="s")
-        for t in rep.timers
-    ]  # fmt: skip
-    rows += [
-        row(base, section="", party=None, label=k, metric="status", value=1.0 if v else 0.0, unit="bool")
-        for k, v in rep.statuses.items()
-    ]
-    rows += [
-        row(base, section="", party=None, label=k, metric="size", value=v, unit="MB")
-        for k, v in rep.sizes.items()
-    ]
-    rows += [
-        row(base, section="", party=None, label=k, metric="size_sent", value=v, unit="MB")
-        for k, v in rep.sizes_sent.items()
-    ]
+    rows = report_rows(base, rep, timer_metric)
     if rep.audit is not None:
         at = dict(base, section=AUDIT, party="auditor", label="verify-board")
         rows += _figures(at, rep.audit, AUDIT_FIGURES, Path(rep.path), "body.audit.")
@@ -411,7 +231,7 @@ def db_rows(rep: DbReport, run: str, run_dir: Path | None = None) -> Parsed:
     rows += resource_rows(base, rep)
     if run_dir is not None:
         rows += benchmark_rows(base, run_dir)
-    info = RunInfo(EXPERIMENT, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
+    info = RunInfo(experiment, rep.source, run, rep.path, not failed, rep.threads, rep.machine,
                    rep.versions, rep.fixes, failed, rep.commit)  # fmt: skip
     if rep.keys is not None:
         info.settings["keys"] = rep.keys

@@ -20,6 +20,9 @@ rule dbsm_calibration:
     resources:
         mem_mb=2000,
         runtime=60,
+        # cargo bench checks target/ before it starts: no other cargo job at the same time (a
+        # cluster profile limits cargo=1 jobs to one at a time, as for the builds)
+        cargo=1,
     conda:
         SOFTWARE
     shell:

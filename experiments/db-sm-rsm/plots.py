@@ -1,5 +1,6 @@
 """The paper's Figure 10 comparisons as plots: per-prover time against n (DB-SM, DB-RSM, and the
-single-prover systems' n proofs), against m, and the per-step breakdown. Where every series has
+series a study sets beside them: the single-prover systems' n proofs), against m, and the
+per-step breakdown. Where every series has
 one n (or one m), a bar chart per entry takes the line plot's place (analysis.render.plots)."""
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis import units
-from analysis.experiments.cpsnark_sm.parser import EXPERIMENT as CP
-from analysis.experiments.cpsnark_sm.parser import PROVE, WITNESS
-from analysis.experiments.db_sm_rsm.estimates import collab_estimate, cpsnark_totals
+from analysis.experiments.db_sm_rsm.beside import NOTHING, Beside
 from analysis.experiments.db_sm_rsm.figure10 import (
     DBRSM_BREAKDOWN,
     DBSM_BREAKDOWN,
@@ -31,8 +30,6 @@ from analysis.experiments.db_sm_rsm.figure10 import (
     row_fn,
     total_fn,
 )
-from analysis.experiments.db_sm_rsm.picks import _int, zk_prove
-from analysis.experiments.zksnark_sm_rsm.parser import EXPERIMENT as ZK
 from analysis.render.plots import bars, per_entry_label
 
 LANDSCAPE = (11.69, 8.27)
@@ -54,58 +51,7 @@ def db_series(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=SERIES)
 
 
-def single_prover_series(df: pd.DataFrame, factor: float) -> pd.DataFrame:
-    """collab-zkSNARK estimates and cpSNARK totals at every n that was run (n x one proof)."""
-    rows = []
-    z = df[df["experiment"] == ZK][["source", "statement", "n", "hash"]].drop_duplicates().dropna()
-    for source, st, n, h in z.itertuples(index=False):
-        pick = zk_prove(df, str(source), str(st), int(n), hash=str(h))
-        if pick is None or pick.n != int(n):
-            continue
-        f = 2.0 if source == "paper" else factor
-        sp = pick.spread.scaled(f * int(n)) if pick.spread else None
-        rows.append(
-            {
-                "approach": f"collab-zkSNARK-{str(st).upper()}" + ("" if h == "poseidon" else f" ({h})"),
-                "source": source,
-                "n": int(n),
-                "m": None,
-                "threads": pick.threads,
-                "value": collab_estimate(pick.value, int(n), f),
-                "lo": sp.lo if sp else float("nan"),
-                "hi": sp.hi if sp else float("nan"),
-                "ok": pick.ok,
-            }
-        )
-    c = df[(df["experiment"] == CP) & (df["metric"] == "mean")]
-    for (source, _run), g in c.groupby(["source", "run"]):
-        vals = dict(zip(g["section"], g["value"], strict=False))
-        n = _int(g["n"].iloc[0])
-        if n is None or PROVE not in vals or WITNESS not in vals:
-            continue
-        rows.append(
-            {
-                "approach": "cpSNARK-Set SM (prove + witness)",
-                "source": source,
-                "n": n,
-                "m": None,
-                "threads": _int(g["threads"].iloc[0]),
-                "value": cpsnark_totals(vals[PROVE], vals[WITNESS], n)["total"],
-                "lo": float("nan"),
-                "hi": float("nan"),
-                "ok": True,
-            }
-        )
-    return pd.DataFrame(rows, columns=SERIES)
-
-
-COLORS = {
-    "DB-SM": "tab:blue",
-    "DB-RSM": "tab:orange",
-    "collab-zkSNARK-SM": "tab:green",
-    "collab-zkSNARK-RSM": "tab:red",
-    "cpSNARK-Set SM (prove + witness)": "tab:purple",
-}
+COLORS = {"DB-SM": "tab:blue", "DB-RSM": "tab:orange"}
 
 
 def _error_bars(ax: plt.Axes, g: pd.DataFrame, x: str, color: str | None) -> None:
@@ -145,8 +91,10 @@ def per_entry_bars(data: pd.DataFrame, title: str) -> Figure:
     return bars(groups, "per-prover time per entry [s] (time for n proofs / n)", title)
 
 
-def plot_vs_n(df: pd.DataFrame, factor: float) -> Figure:
-    data = pd.concat([db_series(df), single_prover_series(df, factor)], ignore_index=True)
+def plot_vs_n(df: pd.DataFrame, beside: Beside = NOTHING) -> Figure:
+    """DB-SM's and DB-RSM's per-prover time against n, and the series set beside them."""
+    data = pd.concat([db_series(df), *([beside.series] if len(beside.series) else [])], ignore_index=True)
+    colors = {**beside.colors, **COLORS}
     if data.empty:
         fig, ax = plt.subplots(figsize=(9, 6))
         return fig  # nothing drawn: the writer says so
@@ -162,7 +110,7 @@ def plot_vs_n(df: pd.DataFrame, factor: float) -> Figure:
             "marker": ("o" if m in (-1, 4) else MARKERS[int(m) % len(MARKERS)]) if source == "ours" else "*",
             "ls": "-" if source == "ours" else "none",
             "ms": 7 if source == "ours" else 14,
-            "color": COLORS.get(str(approach), "gray"),
+            "color": colors.get(str(approach), "gray"),
         }
         if source == "paper":
             style["mfc"] = "none"

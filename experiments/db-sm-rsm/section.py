@@ -1,15 +1,20 @@
-"""db-sm-rsm: the paper's Figure 10 (top table and breakdowns), sizes, and time against n and m."""
+"""db-sm-rsm: the paper's Figure 10 (top table and breakdowns), sizes, and time against n and m;
+with the figures a study sets beside them (analysis.experiments.db_sm_rsm.beside) where it draws
+these pages."""
 
 from __future__ import annotations
 
-import math
-
 from analysis import units
-from analysis.derive.claims import verdict
-from analysis.experiments.db_sm_rsm.claims import TOP_ROWS, breakdown_table, compute_claims, figure10_top
+from analysis.experiments.db_sm_rsm.beside import NOTHING, Beside
 from analysis.experiments.db_sm_rsm.details import sizes_table
-from analysis.experiments.db_sm_rsm.estimates import COLLAB_ASSUMPTION
-from analysis.experiments.db_sm_rsm.figure10 import DBRSM_BREAKDOWN, DBSM_BREAKDOWN, HBC_NOTE
+from analysis.experiments.db_sm_rsm.figure10 import (
+    DBRSM_BREAKDOWN,
+    DBSM_BREAKDOWN,
+    HBC_NOTE,
+    TOP_ROWS,
+    breakdown_table,
+    figure10_top,
+)
 from analysis.experiments.db_sm_rsm.network import local_only
 from analysis.experiments.db_sm_rsm.parser import EXPERIMENT
 from analysis.experiments.db_sm_rsm.plots import plot_breakdown, plot_vs_m, plot_vs_n
@@ -113,7 +118,8 @@ def keys_and_fixes(doc: Doc, ctx: Context) -> None:
         )
 
 
-def section(doc: Doc, ctx: Context) -> None:
+def section(doc: Doc, ctx: Context, beside: Beside = NOTHING) -> None:
+    """The details: Figure 10's tables and plots, the keys and fixes, the tls runs, the capacity."""
     df = local_only(ctx.df)
     doc.h1("db-sm-rsm: DB-SM and DB-RSM in a mixnet (the paper's Figure 10)")
     doc.para(
@@ -123,14 +129,13 @@ def section(doc: Doc, ctx: Context) -> None:
         "and 80-bit statistical slack; 'paper' the artifact's shorter lengths. Columns at another n "
         "than the paper's 10000 are a different workload: compare them per entry."
     )
-    top = figure10_top(df, float(ctx.setting("collab_factor")))
+    top = figure10_top(df, beside.top, beside.top_failed)
     flagged = {i for i, c in enumerate(top.table.columns) if c in top.failed}
     ctx.table(doc, "figure10_top", "Figure 10 (top): per-prover and verifier times [s]", top.table,
               index_name="row")  # fmt: skip
     if flagged:
         doc.para("FAILED STATUS in column(s): " + ", ".join(top.failed), small=True)
-    factor = float(ctx.setting("collab_factor"))
-    doc.para(HBC_NOTE + " " + COLLAB_ASSUMPTION.format(factor=factor), small=True)
+    doc.para(" ".join([HBC_NOTE, *([beside.top_note] if beside.top_note else [])]), small=True)
     ctx.table(doc, "figure10_dbsm", "Figure 10: DB-SM breakdown [s]", breakdown_table(df, DBSM_BREAKDOWN),
               index_name="step")  # fmt: skip
     doc.para(BREAKDOWN_NOTE.format(step=4), small=True)
@@ -144,7 +149,7 @@ def section(doc: Doc, ctx: Context) -> None:
     ctx.plot(
         doc,
         "time_vs_n",
-        plot_vs_n(df, float(ctx.setting("collab_factor"))),
+        plot_vs_n(df, beside),
         "Per-prover time against n; collab-zkSNARK and cpSNARK-Set are n x one measured proof.",
     )
     ctx.plot(doc, "time_vs_m", plot_vs_m(df), "Per-prover time against the number of mix-servers m.")
@@ -152,7 +157,7 @@ def section(doc: Doc, ctx: Context) -> None:
         doc, "breakdown", plot_breakdown(df), "Share of each step in the per-prover time (largest mixer)."
     )
     keys_and_fixes(doc, ctx)
-    network_section(doc, ctx)
+    network_section(doc, ctx, beside)
     capacity_section(doc, ctx)
 
 
@@ -167,15 +172,10 @@ MEASURES = (
 
 
 def overview(ctx: Context) -> Overview:
+    """The page: the per-prover and verifier times beside the paper's."""
     df = local_only(ctx.df)
-    top = figure10_top(df, float(ctx.setting("collab_factor"))).table
+    top = figure10_top(df).table
     frame = top.loc[list(TOP_ROWS[:5])].dropna(axis=1, how="all")
-    claims = {c.key: c for c in compute_claims(df, float(ctx.setting("collab_factor")))}
-    says = [
-        f"{label}: {verdict(claims[k])}."
-        for k, label in (("db_sm", "DB-SM per prover"), ("db_rsm", "DB-RSM per prover"))
-        if not math.isnan(claims[k].ours)
-    ]
     runs, ok = runs_verdict(ctx, EXPERIMENT)
     caption = "Per-prover (M_k) and verifier (Q) time [s], the paper's beside ours"
     figure = (
@@ -184,7 +184,7 @@ def overview(ctx: Context) -> Overview:
     )
     return Overview(
         measures=MEASURES,
-        verdict=" ".join([runs, *says]),
+        verdict=runs,
         ok=ok,
         table=Compact("figure10_summary", caption, frame, index_name="row"),
         figure=PageFigure("time_vs_n", figure),

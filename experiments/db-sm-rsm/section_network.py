@@ -1,6 +1,7 @@
 """db-sm-rsm over the network (`--transport tls`): query latency per network profile beside the
-collaborative prover's wall time per proof, each process's CPU against its wall time and bytes
-per step, and the chain of steps drawn as a timeline per process (analysis.experiments.db_sm_rsm.network)."""
+collaborative prover's wall time per proof (where a study sets it there), each process's CPU
+against its wall time and bytes per step, and the chain of steps drawn as a timeline per process
+(analysis.experiments.db_sm_rsm.network)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from matplotlib.patches import Patch
 
 from analysis import units
 from analysis.derive.spread import median_of
+from analysis.experiments.db_sm_rsm.beside import NOTHING, Beside
 from analysis.experiments.db_sm_rsm.network import (
     SECTIONS,
     TlsRun,
@@ -147,10 +149,11 @@ def cpu_against_wall(df: pd.DataFrame, runs: list[TlsRun]) -> Figure:
     return fig
 
 
-def latency_plot(table: pd.DataFrame) -> Figure:
-    """The latency table's queries and proofs as bars per network (log scale), each query's
-    network floor a black mark on its bar."""
-    shown = table[[i.startswith(("DB-SM query (", "DB-RSM query (", "collab-groth16")) for i in table.index]]
+def latency_plot(table: pd.DataFrame, beside: Beside = NOTHING) -> Figure:
+    """The latency table's queries and the rows set beside them (proofs) as bars per network (log
+    scale), each query's network floor a black mark on its bar."""
+    queries = ("DB-SM query (", "DB-RSM query (")
+    shown = table[[i.startswith(queries) or i in beside.latency for i in table.index]]
     values = shown.map(median_of)
     floors = table.map(median_of)
     fig, ax = plt.subplots(figsize=(11, 5))
@@ -176,20 +179,21 @@ def latency_plot(table: pd.DataFrame) -> Figure:
     return fig
 
 
-def network_section(doc: Doc, ctx: Context) -> None:
-    """The db-sm-rsm section's part on its `tls` runs (one line when there are none)."""
+def network_section(doc: Doc, ctx: Context, beside: Beside = NOTHING) -> None:
+    """The db-sm-rsm section's part on its `tls` runs (one line when there are none), with the
+    latency of what is set beside them."""
     doc.h2("Over the network (--transport tls)")
     runs = tls_runs(ctx.df)
     if not runs:
         doc.para(NO_TLS)
         return
     doc.para(INTRO)
-    lt = latency_table(ctx.df)
+    lt = latency_table(ctx.df, beside)
     ctx.table(doc, "dbsm_latency", "Query latency per network profile, beside a collaborative proof [s]", lt,
               _fmt, index_name="query")  # fmt: skip
     doc.para(LATENCY_NOTE, small=True)
     caption = "DB-SM and DB-RSM query latency and collab-groth16's wall time per proof, per network."
-    ctx.plot(doc, "dbsm_latency", latency_plot(lt), caption)
+    ctx.plot(doc, "dbsm_latency", latency_plot(lt, beside), caption)
     ctx.plot(doc, "dbsm_timeline", timeline(ctx.df, runs),
              "Where the time goes: each process's steps in time, per tls run (mixing is a chain: each mixer "
              "shuffles what the one before posted).")  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job, Program
+from analysis.experiments import Experiment, Job, Program, config_keys
 from analysis.runs import THREAD_LIST, Part, Run, RunScheme, joined, listed, runs, thread_counts
 
 # One run measures the native operations at every signer count and thread count, counts the
@@ -92,6 +92,14 @@ mithril_size_n:
   default: [1, 2, 4, 8]
 """
 
-TITLE = "Mithril's mergeable multisignatures, natively and in a halo2 circuit"
-ORDER = 70
-PROGRAMS = (PROGRAM,)
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="Mithril's mergeable multisignatures, natively and in a halo2 circuit",
+    order=70,
+    programs=(PROGRAM,),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    smoke={"mithril_native_n": [4, 64], "mithril_circuit_n": [1], "mithril_size_n": [1, 2]},
+)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Job, Program
+from analysis.experiments import Experiment, Job, Program, config_keys
 from analysis.runs import THREAD_LIST, Part, Run, RunScheme, joined, listed, runs, thread_counts
 
 # One run measures every configured thread count (the thread counts share one set-up).
@@ -75,6 +75,14 @@ veccom_schemes:
   default: [pairing-bls12-381, merkle-sha256, merkle-blake3]
 """
 
-TITLE = "vector commitments, pairing-based and Merkle"
-ORDER = 50
-PROGRAMS = (PROGRAM,)
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="vector commitments, pairing-based and Merkle",
+    order=50,
+    programs=(PROGRAM,),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    smoke={"veccom_n": [16, 64], "veccom_merkle_n": [16, 64]},
+)

@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.experiments import Image, Job, Program
+from analysis.experiments import Experiment, Image, Job, Program, config_keys
 from analysis.runs import INT, Part, Run, RunScheme, runs, set_sizes, thread_counts
 
 SCHEME = RunScheme("zksnark-sm-rsm", (
@@ -149,14 +149,24 @@ zksnark_circuits:
   default: [zokrates, optimized]
 """
 
-TITLE = "single-prover zkSNARK set membership in a Merkle tree (the paper's experiment 2)"
-ORDER = 20
-PROGRAMS = (
-    Program("zksnark-prover", "zksnark-prover", ("zksnark-sm-rsm/prover",)),
-    Program("zksnark-optimized", "zksnark-optimized", ("zksnark-sm-rsm/optimized", "zksnark-sm-rsm/prover")),
-)
-NODE_PACKAGES = ("zksnark-sm-rsm",)
-TOOLS = ("cargo", "node", "npm")
-IMAGE = Image(
-    paths=("zksnark-sm-rsm/run.mjs", "zksnark-sm-rsm/lib", "zksnark-sm-rsm/package.json"), node=True
+DESCRIPTOR = Experiment(
+    scheme=SCHEME,
+    title="single-prover zkSNARK set membership in a Merkle tree (the paper's experiment 2)",
+    order=20,
+    programs=(
+        Program("zksnark-prover", "zksnark-prover", ("zksnark-sm-rsm/prover",)),
+        Program(
+            "zksnark-optimized", "zksnark-optimized", ("zksnark-sm-rsm/optimized", "zksnark-sm-rsm/prover")
+        ),
+    ),
+    plan=plan,
+    command=command,
+    features=features,
+    config=config_keys(CONFIG),
+    check=check,
+    node_packages=("zksnark-sm-rsm",),
+    tools=("cargo", "node", "npm"),
+    image=Image(
+        paths=("zksnark-sm-rsm/run.mjs", "zksnark-sm-rsm/lib", "zksnark-sm-rsm/package.json"), node=True
+    ),
 )

@@ -2,14 +2,15 @@
 for the sections' details their runs and the reference figures in the tidy table, the runs that
 failed, medians of a metric, number formats (from analysis.units) and log-log axes.
 
-A section module (named by its experiment's descriptor) provides:
+A section module (`experiments/<name>/section.py`) provides:
 - `overview(ctx) -> Overview`: what its one or two pages show, in this order: what the
   experiment measures (two sentences), the verdict, one compact table of the comparisons that
   matter (ours against the paper or the reference figures, the reference measured in the same
-  run, the counted lower bound), and one figure;
+  run, the counted lower bound), and one figure; `page(ctx, experiment, measures, said)` makes
+  the least of them, the runs' verdict under a sentence of what it measures;
 - `section(doc, ctx)`: its details, which the renderer puts in the appendix (every per-party,
   per-phase, per-node table; each also written to results/tables/ as CSV).
-A module without `overview` gets a page with its title and its runs' verdict only.
+A study that sets other figures beside an experiment's draws its pages instead (its `pages`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 
 import numpy as np
 import pandas as pd
@@ -64,16 +64,6 @@ class Overview:
     table: Compact | None = None
     figure: PageFigure | None = None
     notes: list[str] = field(default_factory=list)  # short notes under the table
-
-
-def overview_of(module: ModuleType, ctx: Context, experiment: str, title: str) -> Overview:
-    """The section's overview, or a page with its title and its runs' verdict."""
-    fn = getattr(module, "overview", None)
-    if fn is not None:
-        ov: Overview = fn(ctx)
-        return ov
-    text, ok = runs_verdict(ctx, experiment)
-    return Overview(measures=title + ".", verdict=text, ok=ok)
 
 
 def page(

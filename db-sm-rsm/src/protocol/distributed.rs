@@ -41,6 +41,7 @@ use crate::protocol::run::{run, RunInfo};
 use crate::protocol::setup::Dealing;
 use crate::storage::{Checkpoint, Journal};
 use crate::transport::board::BOARD;
+use crate::transport::placement::Placement;
 use crate::transport::process::{self, BoardSettings, Processes};
 use crate::transport::roster::DRIVER;
 pub use crate::transport::roster::{party_names, records_tag};
@@ -415,8 +416,11 @@ fn sections_of(records: &[ProcessRecords], rtt_s: f64) -> Vec<Value> {
         .collect()
 }
 
-/// The emulated network, as the report describes it.
-fn network_json(net: &Network) -> Value {
+/// The emulated network (or SLURM's placement of the parties), as the report describes it.
+fn network_json(net: &Network, placed: &Placement) -> Value {
+    if let Some(sentence) = placed.sentence() {
+        return netem::network_json(net, &sentence);
+    }
     let placement = if net.is_emulated() {
         "the board, each mix-server, the verifier and the driver in a network namespace of \
              its own, each linked to one emulated switch (netem): the profile's rate on every \
@@ -458,6 +462,8 @@ pub struct TlsRun<'a> {
     pub checkpoint: Option<Checkpoint>,
     /// `--hold-at` (a test option): every process of a fresh run holds at the section's start.
     pub hold: Option<HoldAt>,
+    /// Where the parties' processes start: on this host, or on the nodes of a SLURM job.
+    pub placement: Placement,
 }
 
 fn driver_stopped(step: &str, why: String) -> Error {
@@ -505,8 +511,9 @@ fn run_processes(
     }
     let procs = match launch(cfg, tls, &names, &net) {
         Ok(p) => p,
-        Err(e) => return (report, Err(e)),
+        Err(e) => return (report, Err(on_host(e, &tls.placement))),
     };
+    let hosts = procs.hosts_json();
     let roles = Roles {
         m: cfg.m,
         mixers: Vec::new(),
@@ -538,11 +545,14 @@ fn run_processes(
         },
         Err(e) => {
             procs.abort();
-            Err(e)
+            Err(on_host(e, &tls.placement))
         }
     };
     // Described once every process has ended: the delay line's figures are final.
-    let network = network_json(&net);
+    let mut network = network_json(&net, &tls.placement);
+    if let Some(hosts) = hosts {
+        network["hosts"] = hosts;
+    }
     drop(net);
     let result = result.and_then(|(info, mut figures)| {
         figures.network = network;
@@ -571,9 +581,28 @@ fn launch(cfg: &Config, tls: &TlsRun<'_>, names: &[String], net: &Network) -> Re
         record: tls.record.clone(),
         deadline: tls.deadline.driver(),
         parameters: record_parameters(cfg, tls.deadline).to_string(),
+        placement: tls.placement.clone(),
     };
+    if tls.placement.by_srun() {
+        eprintln!("db-sm-rsm: {}", tls.placement.describe(names));
+    }
     Processes::launch(names, args_of, net, &settings)
         .map_err(|e| driver_stopped("starting the parties", e.to_string()))
+}
+
+/// A run stopped by a party placed on a node of its own says which node: a lost node then
+/// reads as one.
+fn on_host(e: Error, placed: &Placement) -> Error {
+    match e {
+        Error::Stopped { party, step, why } if placed.by_srun() => {
+            let why = match placed.node_of(&party) {
+                Some(node) => format!("{why} ({party} ran on {node})"),
+                None => why,
+            };
+            Error::Stopped { party, step, why }
+        }
+        other => other,
+    }
 }
 
 /// Sets the faults the driver injects (kill, stop, partition) to fire as their sections begin.

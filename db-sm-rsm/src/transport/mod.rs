@@ -22,6 +22,7 @@
 
 pub mod admission;
 pub mod board;
+pub mod placement;
 pub mod process;
 pub mod record;
 pub mod roster;

@@ -2,8 +2,9 @@
 //! same executable, `db-sm-rsm board` and `db-sm-rsm party --role ...`), introduces them to each
 //! other, watches them, and stops them all when the run ends or fails.
 //!
-//! **Introductions.** Each child makes its own certificate and prints it on its standard output,
-//! which only the driver reads, within [`INTRODUCTION`]; the driver writes to the board's
+//! **Introductions.** Each child makes its own certificate and prints it on its standard output
+//! (a party with its host's machine block, for the report), which only the driver reads, within
+//! [`INTRODUCTION`]; the driver writes to the board's
 //! standard input the run's roster (every party's name and certificate) and parameters, which
 //! open the board's record, and to each party's the board's address and certificate. These pipes
 //! are the trusted channel a deployment would have for distributing keys; everything the
@@ -21,6 +22,9 @@
 //! slot (under profile `none`, on a loopback address of its own; otherwise in a network
 //! namespace behind an emulated link) and the board listens on its slot's address, so every
 //! post crosses the network twice: to the board and from it.
+//!
+//! **Placed by SLURM.** With `--launch srun` the parties start on the nodes of the SLURM job the
+//! driver runs in ([`placement`]), through the same pipes, which `srun` forwards.
 //!
 //! **No process left behind.** A child whose standard input closes (the driver exited, however)
 //! stops at once. The driver polls its children: one that exits before the run is over is a
@@ -41,9 +45,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use netem::Network;
+use serde_json::Value;
 use tls_link::{cert_from_hex, cert_to_hex, Identity};
 
 use super::board::{self, BoardClient, Failure, Limits, BOARD};
+use super::placement::{self, Placement};
 use super::record;
 use super::roster::{Roster, DRIVER};
 use crate::primitives::wire::{decode, encode, Wire};
@@ -79,6 +85,8 @@ struct Member {
     name: String,
     child: Child,
     stdin: Option<ChildStdin>,
+    /// Its machine block, as it introduced itself (parties only).
+    machine: Option<Value>,
 }
 
 /// The running parties of a `tls` run, as the driver sees them.
@@ -86,6 +94,7 @@ pub struct Processes {
     members: Arc<Mutex<Vec<Member>>>,
     board: Arc<BoardClient>,
     over: Arc<AtomicBool>,
+    placement: Placement,
     /// The roster: every party's name and certificate (hexadecimal), as the board was told.
     certs: Vec<(String, String)>,
 }
@@ -122,10 +131,25 @@ pub fn slots(parties: usize) -> usize {
     parties + 2
 }
 
-/// Starts `exe` with `args` in slot `slot` of the network.
-fn spawn(net: &Network, slot: usize, exe: &Path, args: &[String]) -> io::Result<Child> {
-    net.command(slot, exe)?
-        .args(args)
+/// Starts `exe` with `args` as `name`: in slot `slot` of the network, or on its node by `srun`
+/// when SLURM places the parties.
+fn spawn(
+    net: &Network,
+    placed: &Placement,
+    slot: usize,
+    name: &str,
+    exe: &Path,
+    args: &[String],
+) -> io::Result<Child> {
+    let mut command = match placed.command(name, exe, args) {
+        Some(c) => c,
+        None => {
+            let mut c = net.command(slot, exe)?;
+            c.args(args);
+            c
+        }
+    };
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -137,24 +161,25 @@ fn spawn(net: &Network, slot: usize, exe: &Path, args: &[String]) -> io::Result<
 /// introduction says (so that a failure kills it with the others).
 fn start_member(
     members: &mut Vec<Member>,
-    net: &Network,
+    (net, placed): (&Network, &Placement),
     slot: usize,
     name: &str,
     args: &[String],
 ) -> io::Result<Vec<String>> {
-    let mut child = spawn(net, slot, &std::env::current_exe()?, args)?;
+    let mut child = spawn(net, placed, slot, name, &std::env::current_exe()?, args)?;
     let intro = introduction(&mut child, name);
     let stdin = child.stdin.take();
     members.push(Member {
         name: name.into(),
         child,
         stdin,
+        machine: None,
     });
     intro
 }
 
-/// Where the board writes its record, and how long it waits for a handshake and for a party to
-/// take a post.
+/// Where the board writes its record, how long it waits for a handshake and for a party to
+/// take a post, and where the parties run.
 #[derive(Clone, Debug)]
 pub struct BoardSettings {
     /// The record file (written as `FILE.partial` until the board closes it).
@@ -163,6 +188,8 @@ pub struct BoardSettings {
     pub deadline: Duration,
     /// The run's parameters, for the record's header (a JSON object as text).
     pub parameters: String,
+    /// Where the parties' processes start.
+    pub placement: Placement,
 }
 
 /// Starts the board in its slot: where it listens, and its certificate.
@@ -172,7 +199,9 @@ fn start_board(
     slot: usize,
     settings: &BoardSettings,
 ) -> io::Result<Board> {
-    let listen = SocketAddr::new(net.ip(slot), 0);
+    // The board is the driver's child in every placement; placed by SLURM, it listens on every
+    // address of the driver's node, which the parties reach from theirs.
+    let listen = SocketAddr::new(settings.placement.board_listen(net.ip(slot)), 0);
     let args = [
         "board".to_string(),
         "--listen".into(),
@@ -182,7 +211,8 @@ fn start_board(
         "--timeout".into(),
         settings.deadline.as_secs_f64().to_string(),
     ];
-    match start_member(members, net, slot, BOARD, &args)?.as_slice() {
+    let local = Placement::local();
+    match start_member(members, (net, &local), slot, BOARD, &args)?.as_slice() {
         [w, port, cert] if w == "board" => Ok(Board {
             addr: SocketAddr::new(net.ip(slot), port.parse().map_err(|_| bad("a bad port"))?),
             cert: cert_from_hex(cert).ok_or_else(|| bad("a bad certificate"))?,
@@ -197,17 +227,23 @@ struct Board {
     cert: tls_link::Certificate<'static>,
 }
 
-/// Starts every party in its slot: each one's name and certificate (hex).
+/// Starts every party in its slot (or on its node): each one's name and certificate (hex).
 fn start_parties(
     members: &mut Vec<Member>,
-    net: &Network,
+    where_: (&Network, &Placement),
     names: &[String],
     args_of: &dyn Fn(&str) -> Vec<String>,
 ) -> io::Result<Vec<(String, String)>> {
     let mut certs = Vec::new();
     for (slot, name) in names.iter().enumerate() {
-        let cert = match start_member(members, net, slot, name, &args_of(name))?.as_slice() {
-            [w, cert] if w == "cert" => cert_from_hex(cert),
+        let intro = start_member(members, where_, slot, name, &args_of(name))?;
+        let cert = match intro.as_slice() {
+            [w, cert, machine @ ..] if w == "cert" => {
+                if let (Some(m), Some(word)) = (members.last_mut(), machine.first()) {
+                    m.machine = placement::machine_of(word);
+                }
+                cert_from_hex(cert)
+            }
             _ => None,
         };
         let cert =
@@ -223,9 +259,11 @@ fn introduce(
     members: &mut [Member],
     certs: &[(String, String)],
     board: &Board,
-    parameters: &str,
+    settings: &BoardSettings,
 ) -> io::Result<()> {
-    let to_party = encode(&(board.addr.to_string(), cert_to_hex(&board.cert)));
+    let parameters = &settings.parameters;
+    let told = settings.placement.told_address(board.addr);
+    let to_party = encode(&(told.to_string(), cert_to_hex(&board.cert)));
     let to_board = encode(&(certs.to_vec(), parameters.to_string()));
     for m in members.iter_mut() {
         let stdin = m.stdin.as_mut().ok_or_else(|| bad("no standard input"))?;
@@ -250,15 +288,16 @@ impl Processes {
         names: &[String],
         args_of: impl Fn(&str) -> Vec<String>,
         net: &Network,
-        board: &BoardSettings,
+        board_settings: &BoardSettings,
     ) -> io::Result<Processes> {
         let mut members = Vec::new();
-        match Self::connect_all(&mut members, names, &args_of, net, board) {
+        match Self::connect_all(&mut members, names, &args_of, net, board_settings) {
             Ok((board, certs)) => {
                 let processes = Processes {
                     members: Arc::new(Mutex::new(members)),
                     board: Arc::new(board),
                     over: Arc::new(AtomicBool::new(false)),
+                    placement: board_settings.placement.clone(),
                     certs,
                 };
                 processes.watch();
@@ -290,10 +329,11 @@ impl Processes {
             )));
         }
         let board = start_board(members, net, names.len(), settings)?;
-        let mut certs = start_parties(members, net, names, args_of)?;
+        let where_ = (net, &settings.placement);
+        let mut certs = start_parties(members, where_, names, args_of)?;
         let id = Identity::generate()?;
         certs.push((DRIVER.to_string(), cert_to_hex(&id.cert)));
-        introduce(members, &certs, &board, &settings.parameters)?;
+        introduce(members, &certs, &board, settings)?;
         let Board { addr, cert } = board;
         let deadline = settings.deadline;
         let link = net.run_in(names.len() + 1, move || {
@@ -311,6 +351,16 @@ impl Processes {
     /// The driver's link to the board.
     pub fn board(&self) -> Arc<BoardClient> {
         self.board.clone()
+    }
+
+    /// The report's list of which host ran which process (None when all ran on this host).
+    pub fn hosts_json(&self) -> Option<Value> {
+        let ms = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        let machines: Vec<(String, Value)> = ms
+            .iter()
+            .filter_map(|m| Some((m.name.clone(), m.machine.clone()?)))
+            .collect();
+        self.placement.hosts_json(&machines)
     }
 
     /// Polls the children: one that exits with a failure of its own while the run is on is that
@@ -454,10 +504,23 @@ impl Processes {
         failure.map_or(Ok(()), Err)
     }
 
-    /// The end of a run that failed: every child is killed and waited for.
+    /// The end of a run that failed: every child is killed and waited for. Placed by SLURM, each
+    /// `srun` first has its standard input closed, which its party takes for the driver gone
+    /// (a killed `srun` would leave its party running on its node until the job ends).
     pub fn abort(self) {
         self.over.store(true, Ordering::SeqCst);
         let mut ms = self.members.lock().unwrap_or_else(|e| e.into_inner());
+        if self.placement.by_srun() {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            for m in ms.iter_mut() {
+                m.stdin.take();
+            }
+            for m in ms.iter_mut() {
+                while matches!(m.child.try_wait(), Ok(None)) && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+        }
         for m in ms.iter_mut() {
             let _ = m.child.kill();
             let _ = m.child.wait();
@@ -556,10 +619,15 @@ impl Joined {
 /// standard input, connects. Each of its fetches waits at most `deadline`.
 pub fn join(name: &str, deadline: Duration) -> io::Result<Joined> {
     let id = Identity::generate()?;
-    let line = format!("cert {}", cert_to_hex(&id.cert));
+    let line = format!(
+        "cert {} {}",
+        cert_to_hex(&id.cert),
+        placement::machine_word()
+    );
     let unanswered = "the driver closed the pipe before introducing the board";
     let ((addr, cert), rx): ((String, String), _) = announce(name, &line, unanswered)?;
     let addr: SocketAddr = addr.parse().map_err(|_| bad("a bad board address"))?;
+    let addr = placement::board_address(addr)?;
     let cert = cert_from_hex(&cert).ok_or_else(|| bad("a bad board certificate"))?;
     let board = Arc::new(BoardClient::connect(name, &id, addr, cert, deadline)?);
     Ok(Joined {

@@ -1,14 +1,13 @@
-"""The paper's comparison of its distributed proofs with the single-prover and collaborative
-baselines, on the report's first page and in its appendix (Main Results 1 and 2, like with like),
-and its terms in the report's reading guide: hooks of the descriptor."""
+"""The paper's Main Results 1 and 2 made like with like (analysis.studies.traceable_mixnets
+.comparisons), on the report's first page and in its appendix."""
 
 from __future__ import annotations
 
 from analysis import units
-from analysis.experiments.db_sm_rsm.comparisons import Pairing, pairings, pairings_frame
 from analysis.render.context import Context
 from analysis.render.pdf import Doc
 from analysis.render.tables import write_table
+from analysis.studies.traceable_mixnets.comparisons import Pairing, pairings, pairings_frame
 
 
 def pair_row(p: Pairing) -> list[str]:
@@ -29,17 +28,8 @@ def summary(doc: Doc, ctx: Context) -> None:
                   "same way, at one n (how to read them: 'How to read this report').")  # fmt: skip
 
 
-def guide(ctx: Context) -> list[str]:
-    return [
-        f"<b>The 2x rule</b>: the paper estimates a collaborative zkSNARK (m provers proving jointly over "
-        f"secret shares of the witness) as 2 x n x the time of one single-prover proof, per prover. This "
-        f"factor is an assumption taken from the literature, not a measurement; this report uses "
-        f"{float(ctx.setting('collab_factor')):g} for our columns (the config key collab_factor) and 2 "
-        f"for the paper's.",
-    ]
-
-
 def appendix(doc: Doc, ctx: Context) -> None:
+    """The appendix's section: what each pair divides, and every pair (also as a table file)."""
     ps = pairings(ctx.df)
     doc.h2("Main Results 1 and 2, like with like")
     doc.para(

@@ -1,4 +1,5 @@
-"""The README's claims and the Figure 10 top table, recomputed from the tidy table.
+"""The paper README's claims, recomputed from the tidy table: from the paper's sample reports and
+from our runs.
 
 Time bases. The paper's PROVER figure is recomputed from the `real` line, which is what the
 README's "about 2.17 s" matches (2.178/2.179 s real; user is 2.130/2.155 s). Our zkSNARK prove
@@ -10,16 +11,17 @@ one thread.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 
 from analysis.derive.claims import Claim
 from analysis.derive.spread import Spread
-from analysis.experiments.cpsnark_sm.parser import EXPERIMENT as CP
 from analysis.experiments.cpsnark_sm.parser import PROVE, VERIFY, WITNESS
-from analysis.experiments.db_sm_rsm.estimates import (
+from analysis.experiments.db_sm_rsm.figure10 import FSM, RSM, group_ok, group_spread, section_total
+from analysis.plan import settings
+from analysis.studies.traceable_mixnets.estimates import (
     PAPER_COLLAB_FACTOR,
     collab_estimate,
     cpsnark_totals,
@@ -27,19 +29,7 @@ from analysis.experiments.db_sm_rsm.estimates import (
     speedup,
     truncate_sig,
 )
-from analysis.experiments.db_sm_rsm.figure10 import (
-    FSM,
-    MIX,
-    RSM,
-    Row,
-    db_groups,
-    group_ok,
-    group_spread,
-    hbc_total,
-    row_fn,
-    section_total,
-)
-from analysis.experiments.db_sm_rsm.picks import (
+from analysis.studies.traceable_mixnets.picks import (
     PAPER_M,
     PAPER_N,
     cp_group,
@@ -47,7 +37,6 @@ from analysis.experiments.db_sm_rsm.picks import (
     pick_db_group,
     zk_prove,
 )
-from analysis.experiments.zksnark_sm_rsm.parser import EXPERIMENT as ZK
 
 NAN = float("nan")
 
@@ -72,6 +61,11 @@ CLAIMS = (
 )
 # Claims about one proof: their size does not grow with n (a per-entry view makes no sense).
 ONE_PROOF = ("zk_sm_prove", "zk_rsm_prove")
+
+
+def claims(df: pd.DataFrame, cfg: Mapping[str, Any]) -> list[Claim]:
+    """The README's claims, with our collaborative columns at the configured factor."""
+    return compute_claims(df, float(cfg.get("collab_factor", settings.defaults()["collab_factor"])))
 
 
 def compute_claims(df: pd.DataFrame, factor: float = PAPER_COLLAB_FACTOR) -> list[Claim]:
@@ -190,89 +184,3 @@ def _fill(c: dict[str, Claim], df: pd.DataFrame, source: str, factor: float) -> 
     for k, ns in notes.items():
         if ns:
             c[k].note = ", ".join(ns)
-
-
-# ---- Figure 10 top table ---------------------------------------------------------------------
-
-TOP_ROWS = (
-    "DB-SM - M_k (per prover)",
-    "DB-SM - Q (verifier)",
-    "DB-RSM - M_k (per prover)",
-    "DB-RSM - Q (verifier)",
-    "Mixing - M_k (per mixer)",
-    "DB-SM - M_k, HBC",
-    "DB-RSM - M_k, HBC",
-    "Mixing - M_k, HBC",
-    "collab-zkSNARK-SM (estimate, n proofs)",
-    "collab-zkSNARK-RSM (estimate, n proofs)",
-    "cpSNARK-Set SM, prove (n proofs)",
-    "cpSNARK-Set SM, prove + witness (n proofs)",
-)
-
-
-@dataclass
-class TopTable:
-    table: pd.DataFrame  # rows TOP_ROWS, one column per run; cells Spread (db rows) or float
-    failed: list[str]  # column names whose runs have a failed status
-
-
-def figure10_top(df: pd.DataFrame, factor: float = PAPER_COLLAB_FACTOR) -> TopTable:
-    """One column per (source, m, n) that was run; zkSNARK/cpSNARK-only sizes get their own."""
-    cols: dict[str, dict[str, object]] = {}
-    failed: list[str] = []
-    covered: set[tuple[str, int]] = set()
-    top_fns: list[Callable[[pd.DataFrame], float]] = [
-        lambda f: section_total(f, FSM, "M"),
-        lambda f: section_total(f, FSM, "Q"),
-        lambda f: section_total(f, RSM, "M"),
-        lambda f: section_total(f, RSM, "Q"),
-        lambda f: section_total(f, MIX, "M"),
-        lambda f: hbc_total(f, FSM),
-        lambda f: hbc_total(f, RSM),
-        lambda f: hbc_total(f, MIX),
-    ]
-    for g in db_groups(df):
-        vals: dict[str, object] = {
-            row: group_spread(df, g, fn) for row, fn in zip(TOP_ROWS, top_fns, strict=False)
-        }
-        if not group_ok(df, g):
-            failed.append(g.name)
-        vals.update(_single_prover_rows(df, g.source, g.n, factor, failed, g.name))
-        cols[g.name] = vals
-        covered.add((g.source, g.n))
-    others = df[df["experiment"].isin([ZK, CP])][["source", "n"]].drop_duplicates().dropna()
-    for source, n in sorted(((str(s), int(n)) for s, n in others.itertuples(index=False)),
-                            key=lambda x: (x[0] != "paper", x[1])):  # fmt: skip
-        if (source, n) in covered:
-            continue
-        name = f"{source} n={n} (no DB run)"
-        cols[name] = _single_prover_rows(df, source, n, factor, failed, name)
-    table = pd.DataFrame(cols, index=list(TOP_ROWS), dtype=object)
-    return TopTable(table=table, failed=failed)
-
-
-def _single_prover_rows(df: pd.DataFrame, source: str, n: int, factor: float,
-                        failed: list[str], name: str) -> dict[str, float]:  # fmt: skip
-    out: dict[str, float] = {}
-    f = 2.0 if source == "paper" else factor
-    for st, row in (("sm", TOP_ROWS[8]), ("rsm", TOP_ROWS[9])):
-        z = df[(df["experiment"] == ZK) & (df["source"] == source) & (df["n"] == n) & (df["statement"] == st)]
-        pick = zk_prove(df, source, st, n) if not z.empty else None
-        out[row] = collab_estimate(pick.value, n, f) if pick is not None else NAN
-        if pick is not None and not pick.ok and name not in failed:
-            failed.append(name)
-    c = df[(df["experiment"] == CP) & (df["source"] == source) & (df["n"] == n)]
-    prove = cp_group(df, source, PROVE, n) if not c.empty else None
-    wit = cp_group(df, source, WITNESS, n) if not c.empty else None
-    if prove is not None and wit is not None:
-        tot = cpsnark_totals(prove.value, wit.value, n)
-        out[TOP_ROWS[10]], out[TOP_ROWS[11]] = tot["prove"], tot["total"]
-    return out
-
-
-def breakdown_table(df: pd.DataFrame, rows: tuple[Row, ...]) -> pd.DataFrame:
-    """One of the Figure 10 breakdown tables (README mapping), one column per db parameter set."""
-    cols: dict[str, dict[str, Spread]] = {}
-    for g in db_groups(df):
-        cols[g.name] = {r.label: group_spread(df, g, row_fn(r)) for r in rows}
-    return pd.DataFrame(cols, index=[r.label for r in rows], dtype=object)

@@ -59,7 +59,7 @@ def _median_pick(run_rows: pd.DataFrame, value: Callable[[pd.DataFrame], float])
     runs = sorted(run_rows["run"].unique())
     name = str(runs[0]) if len(runs) == 1 else f"{runs[0]} ({len(runs)} reps, median)"
     ok = bool(run_rows["run_ok"].all())
-    return Pick(spread.median, _int(first["n"]), _int(first["threads"]), ok, name, spread=spread)
+    return Pick(spread.median, as_int(first["n"]), as_int(first["threads"]), ok, name, spread=spread)
 
 
 def zk_prove(
@@ -106,7 +106,7 @@ def cp_group(df: pd.DataFrame, source: str, group: str, n: int | None) -> Pick |
     return _median_pick(_pick_runs(c, n), value)
 
 
-def _int(v: object) -> int | None:
+def as_int(v: object) -> int | None:
     return None if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) else int(v)  # type: ignore[call-overload]
 
 

@@ -23,7 +23,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from analysis.experiments.db_sm_rsm.figure10 import FSM, RSM, DbGroup, group_median, section_total
-from analysis.experiments.db_sm_rsm.picks import Pick, constraints, measured_factor, pick_db_group, zk_prove
+from analysis.studies.traceable_mixnets.picks import (
+    Pick,
+    constraints,
+    measured_factor,
+    pick_db_group,
+    zk_prove,
+)
 
 NAN = float("nan")
 PAPER_FACTOR = 2.0
