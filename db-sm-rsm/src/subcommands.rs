@@ -53,7 +53,9 @@ struct PartyCli {
     #[arg(long)]
     false_claim: Option<String>,
     /// The run's checkpoint, where this process keeps its journal and store.
-    #[arg(long, requires_all = ["checkpoint_commit", "checkpoint_parameters"])]
+    #[arg(long, requires_all = [
+        "checkpoint_commit", "checkpoint_parameters", "checkpoint_run", "checkpoint_attempt"
+    ])]
     checkpoint: Option<PathBuf>,
     /// The commit the checkpoint's journals must be of.
     #[arg(long)]
@@ -61,6 +63,12 @@ struct PartyCli {
     /// The parameters the checkpoint's journals must be of, as the driver wrote them.
     #[arg(long)]
     checkpoint_parameters: Option<String>,
+    /// The run's name (the driver's journal's), which this process's journal must bear.
+    #[arg(long)]
+    checkpoint_run: Option<String>,
+    /// The driver's attempt: a journal already of this attempt or a later one is refused.
+    #[arg(long)]
+    checkpoint_attempt: Option<u32>,
     /// Hold at the start of this section until killed, unless this process resumes.
     #[arg(long, value_parser = hold::parse_section)]
     hold_at: Option<String>,
@@ -124,11 +132,24 @@ pub(crate) fn party_main(args: Vec<String>) -> ExitCode {
     };
     let deadline = Deadline(std::time::Duration::from_secs_f64(cli.timeout));
     let name = mixer.map_or_else(|| "verifier".to_string(), |k| format!("mixer {k}"));
-    let given = (
+    let given = match (
         cli.checkpoint,
         cli.checkpoint_commit,
         cli.checkpoint_parameters,
-    );
+        cli.checkpoint_run,
+        cli.checkpoint_attempt,
+    ) {
+        (Some(dir), Some(commit), Some(parameters), Some(run), Some(attempt)) => {
+            Some(resume::Told {
+                dir,
+                commit,
+                parameters,
+                run,
+                attempt,
+            })
+        }
+        _ => None,
+    };
     let journal = match resume::open_party(given, &name, &mut cfg) {
         Ok(j) => j,
         Err(e) => {

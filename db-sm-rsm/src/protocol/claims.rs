@@ -27,14 +27,29 @@ use tls_link::{Certificate, Identity};
 
 use crate::measurement::report::TimerRecord;
 use crate::primitives::wire::{decode, encode};
-use crate::protocol::party::PartyRecords;
 use crate::transport::board::{frame_bytes, STAMP};
 use crate::transport::record::Record;
-use crate::transport::{roster, scope_of, transcript_digest, Posted};
+use crate::transport::{roster, scope_of, transcript_digest, Posted, Resumed};
 use crate::{Error, Result};
 
 /// Where the driver checks the parties' records, as failures name it.
 const STEP: &str = "checking the parties' records";
+
+/// What a party's process posts at its end for the driver's report: its timers, what its
+/// party posted, its transcript, and what it read back from its journal (resumed runs).
+#[derive(Clone, Debug)]
+pub struct PartyRecords {
+    /// Its timers.
+    pub timers: Vec<TimerRecord>,
+    /// Its party's posts, by scope.
+    pub posted: Vec<Posted>,
+    /// Every value its party made public: tag and digest.
+    pub transcript: Vec<(String, [u8; 32])>,
+    /// What it made of an earlier attempt's journal (None: it did every step).
+    pub resumed: Option<Resumed>,
+}
+
+crate::wire_struct!(impl PartyRecords { wire timers, wire posted, wire transcript, wire resumed });
 
 /// A party's records as it posts them: their encoding and its signature of them.
 #[derive(Clone, Debug)]

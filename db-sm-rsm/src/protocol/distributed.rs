@@ -509,7 +509,7 @@ fn run_processes(
     if let Some(meter) = net.delay_meter() {
         report.exclude_cpu(Arc::new(move || meter.cpu().as_secs_f64()));
     }
-    let procs = match launch(cfg, tls, &names, &net) {
+    let procs = match launch(cfg, tls, &names, &net, journal.as_ref()) {
         Ok(p) => p,
         Err(e) => return (report, Err(on_host(e, &tls.placement))),
     };
@@ -564,12 +564,18 @@ fn run_processes(
 }
 
 /// Starts the board and every party in the run's network, each party told the run's
-/// checkpoint.
-fn launch(cfg: &Config, tls: &TlsRun<'_>, names: &[String], net: &Network) -> Result<Processes> {
+/// checkpoint, and the run and attempt of the driver's journal `journal`.
+fn launch(
+    cfg: &Config,
+    tls: &TlsRun<'_>,
+    names: &[String],
+    net: &Network,
+    journal: Option<&Journal>,
+) -> Result<Processes> {
     let args_of = |name: &str| {
         let mut a = party_args(cfg, tls.threads, name, tls.faults, tls.deadline);
-        if let Some(cp) = &tls.checkpoint {
-            a.extend(cp.party_args());
+        if let (Some(cp), Some(j)) = (&tls.checkpoint, journal) {
+            a.extend(cp.party_args(j));
         }
         // Every process of a fresh run holds, so that none waits out its deadline meanwhile.
         if let Some(h) = tls.hold.as_ref().filter(|h| h.holds) {
@@ -582,6 +588,7 @@ fn launch(cfg: &Config, tls: &TlsRun<'_>, names: &[String], net: &Network) -> Re
         deadline: tls.deadline.driver(),
         parameters: record_parameters(cfg, tls.deadline).to_string(),
         placement: tls.placement.clone(),
+        attempt: journal.map_or(1, Journal::attempt),
     };
     if tls.placement.by_srun() {
         eprintln!("db-sm-rsm: {}", tls.placement.describe(names));

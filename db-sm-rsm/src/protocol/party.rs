@@ -8,8 +8,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::measurement::report::{Report, TimerRecord};
-use crate::protocol::claims;
+use crate::measurement::report::Report;
+use crate::protocol::claims::{self, PartyRecords};
 use crate::protocol::config::{Config, Curve};
 use crate::protocol::distributed::Deadline;
 use crate::protocol::run::run;
@@ -18,7 +18,7 @@ use crate::storage::Journal;
 use crate::transport::board::BoardClient;
 use crate::transport::process;
 use crate::transport::roster::records_tag;
-use crate::transport::{Ctx, HoldAt, Posted, Resumed, Roles};
+use crate::transport::{Ctx, HoldAt, Posted, Roles};
 use crate::{Error, Result};
 
 /// A party's own faults (`db-sm-rsm party --cut-at ...`): the sections where it cuts its link,
@@ -41,22 +41,6 @@ pub struct PartyFaults {
     /// What its records for the report lie about: `timers`, `bytes` or `digest`.
     pub false_claim: Option<String>,
 }
-
-/// What a party's process posts at its end for the driver's report: its timers, what its
-/// party posted, its transcript, and what it read back from its journal (resumed runs).
-#[derive(Clone, Debug)]
-pub struct PartyRecords {
-    /// Its timers.
-    pub timers: Vec<TimerRecord>,
-    /// Its party's posts, by scope.
-    pub posted: Vec<Posted>,
-    /// Every value its party made public: tag and digest.
-    pub transcript: Vec<(String, [u8; 32])>,
-    /// What it made of an earlier attempt's journal (None: it did every step).
-    pub resumed: Option<Resumed>,
-}
-
-crate::wire_struct!(impl PartyRecords { wire timers, wire posted, wire transcript, wire resumed });
 
 /// A party's process (`db-sm-rsm party --role mixer --id K ...` or `--role verifier`): joins
 /// the run, does its parties' work, posts its timers; with `hold` (`--hold-at`) it may hold at

@@ -75,21 +75,46 @@ pub fn open_driver(cp: &Checkpoint, cfg: &mut Config, tls: bool) -> Result<Journ
     open(cp, DRIVER, cfg)
 }
 
-/// A party process's journal in the checkpoint the driver named (and vetted): its directory,
-/// commit and parameters (`db-sm-rsm party --checkpoint DIR --checkpoint-commit C
-/// --checkpoint-parameters P`); None without a checkpoint.
-pub fn open_party(
-    (dir, commit, parameters): (Option<PathBuf>, Option<String>, Option<String>),
-    name: &str,
-    cfg: &mut Config,
-) -> Result<Option<Journal>> {
-    match (dir, commit, parameters) {
-        (Some(dir), Some(commit), Some(parameters)) => {
-            let cp = Checkpoint::of(&dir, commit, parameters);
-            open(&cp, name, cfg).map(Some)
-        }
-        _ => Ok(None),
+/// The checkpoint a party process of a `tls` run is told by its driver (`db-sm-rsm party
+/// --checkpoint DIR --checkpoint-commit C --checkpoint-parameters P --checkpoint-run R
+/// --checkpoint-attempt K`): [`crate::storage::Checkpoint::party_args`].
+#[derive(Clone, Debug)]
+pub struct Told {
+    /// The checkpoint's directory.
+    pub dir: PathBuf,
+    /// The commit its journals must be of.
+    pub commit: String,
+    /// The parameters its journals must be of.
+    pub parameters: String,
+    /// The run's name (64 hexadecimal digits), the driver's journal's.
+    pub run: String,
+    /// The driver's attempt.
+    pub attempt: u32,
+}
+
+/// A party process's journal in the checkpoint the driver named (and vetted), bound to the
+/// driver's run and attempt; None without a checkpoint.
+pub fn open_party(told: Option<Told>, name: &str, cfg: &mut Config) -> Result<Option<Journal>> {
+    let Some(t) = told else {
+        return Ok(None);
+    };
+    let run = hex32(&t.run).ok_or_else(|| {
+        crate::Error::Storage(format!("--checkpoint-run {:?}: not 64 hexadecimal digits", t.run))
+    })?;
+    let cp = Checkpoint::of(&t.dir, t.commit, t.parameters).bound(run, t.attempt);
+    open(&cp, name, cfg).map(Some)
+}
+
+/// 32 bytes from 64 hexadecimal digits.
+fn hex32(s: &str) -> Option<[u8; 32]> {
+    if s.len() != 64 || !s.is_ascii() {
+        return None;
     }
+    let mut out = [0u8; 32];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
 }
 
 /// Says on stderr that the run resumed (its `resumed` block, if not null): how many records

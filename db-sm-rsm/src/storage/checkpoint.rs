@@ -13,6 +13,12 @@
 //! driver's, and the whole checkpoint is refused in one line and emptied, and every process
 //! starts afresh. A party whose journal was never written (its process was killed before it
 //! began) starts afresh alone: it made nothing another party could have used.
+//!
+//! **One run.** The driver's journal names the run (a random name drawn by its first attempt)
+//! and counts its attempts; the driver tells each party process both ([`Checkpoint::bound`]). A
+//! party journal of another run (left by another run of the same command, or put there) is
+//! refused like a damaged one, and a process of an earlier attempt cannot start on the journal
+//! of a later one ([`Journal::begin_attempt`]).
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +36,8 @@ pub struct Checkpoint {
     commit: String,
     /// Every parameter that changes what the run computes, as one line.
     parameters: String,
+    /// For a party process: the run's name and the attempt, as its driver told them.
+    bound: Option<([u8; 32], u32)>,
 }
 
 /// `mixer 0` as a file name: `mixer-0`.
@@ -52,6 +60,16 @@ impl Checkpoint {
             dir: dir.to_path_buf(),
             commit,
             parameters,
+            bound: None,
+        }
+    }
+
+    /// The checkpoint as a party process of the run named `run`, in its attempt `attempt`,
+    /// opens it: its journal must be of that run, and of no later attempt.
+    pub fn bound(self, run: [u8; 32], attempt: u32) -> Checkpoint {
+        Checkpoint {
+            bound: Some((run, attempt)),
+            ..self
         }
     }
 
@@ -75,18 +93,30 @@ impl Checkpoint {
         }
     }
 
-    /// What `party`'s journal must belong to; a fresh one gets `secret_seed`.
+    /// What `party`'s journal must belong to; a fresh one gets `secret_seed`, and the run's name
+    /// (the driver's first attempt draws it).
     fn identity(&self, party: &str, secret_seed: Option<[u8; 32]>) -> Identity {
+        let run = match self.bound {
+            Some((run, _)) => run,
+            None => {
+                let mut run = [0u8; 32];
+                rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut run);
+                run
+            }
+        };
         Identity {
             commit: self.commit.clone(),
             parameters: self.parameters.clone(),
             party: party.to_string(),
             secret_seed,
+            run,
         }
     }
 
-    /// The options that tell a party process of a `tls` run this checkpoint.
-    pub fn party_args(&self) -> Vec<String> {
+    /// The options that tell a party process of a `tls` run this checkpoint, the run's name and
+    /// the attempt (its driver's journal's).
+    pub fn party_args(&self, driver: &Journal) -> Vec<String> {
+        let run: String = driver.identity().run.iter().map(|b| format!("{b:02x}")).collect();
         vec![
             "--checkpoint".into(),
             self.dir.to_string_lossy().into_owned(),
@@ -94,6 +124,10 @@ impl Checkpoint {
             self.commit.clone(),
             "--checkpoint-parameters".into(),
             self.parameters.clone(),
+            "--checkpoint-run".into(),
+            run,
+            "--checkpoint-attempt".into(),
+            driver.attempt().to_string(),
         ]
     }
 
@@ -111,9 +145,14 @@ impl Checkpoint {
         } else {
             &parties[..0]
         };
+        // The party journals must be of the driver's journal's run.
+        let run = super::journal::header(&self.journal_path(DRIVER)).map(|h| h.run);
         for party in vetted {
             let path = self.journal_path(party);
-            match super::journal::inspect(&path, &self.identity(party, None)) {
+            let mut identity = self.identity(party, None);
+            let any_run = party == DRIVER || run.is_none();
+            identity.run = run.unwrap_or(identity.run);
+            match super::journal::inspect(&path, &identity, any_run) {
                 Earlier::None => {}
                 Earlier::Resumable(..) => found.push(party.as_str()),
                 Earlier::Refused(why) => {
@@ -143,16 +182,22 @@ impl Checkpoint {
     /// store is set to [`Checkpoint::store_dir`]. A journal that cannot be resumed from is an
     /// error here: the driver vetted it, so it changed since, and starting this process afresh
     /// alone could mix two attempts.
+    /// The journal notes its attempt ([`Journal::begin_attempt`]: a party process's is the one
+    /// it was told), after which the store names its files.
     pub fn open(&self, party: &str, fresh_seed: Option<[u8; 32]>) -> Result<Journal> {
         let (path, identity) = (self.journal_path(party), self.identity(party, fresh_seed));
-        if let Earlier::Refused(why) = super::journal::inspect(&path, &identity) {
+        let any_run = self.bound.is_none();
+        if let Earlier::Refused(why) = super::journal::inspect(&path, &identity, any_run) {
             return Err(Error::Storage(format!(
                 "the checkpoint {} is not used: {why}",
                 path.display()
             )));
         }
         super::init(&self.store_dir(party), true)?;
-        Journal::open(&path, identity, &mut |_| {})
+        let mut journal = Journal::open(&path, identity, any_run, &mut |_| {})?;
+        let attempt = journal.begin_attempt(self.bound.map(|(_, a)| a))?;
+        super::set_attempt(attempt);
+        Ok(journal)
     }
 }
 
@@ -214,7 +259,8 @@ mod tests {
     fn write(cp: &Checkpoint, party: &str) {
         std::fs::create_dir_all(cp.dir()).unwrap();
         let path = cp.journal_path(party);
-        let mut j = Journal::create(&path, cp.identity(party, None)).unwrap();
+        let bound = cp.clone().bound([5; 32], 1);
+        let mut j = Journal::create(&path, bound.identity(party, None)).unwrap();
         j.append(STEP, "a", b"one").unwrap();
     }
 
@@ -261,6 +307,19 @@ mod tests {
             .vet(&parties, &mut |s| told.push(s.to_string()))
             .unwrap());
         assert!(told[0].contains("other parameters"), "{}", told[0]);
+        // A party journal of another run beside the driver's: refused.
+        write(&cp, "driver");
+        let foreign = cp.clone().bound([6; 32], 1);
+        let path = foreign.journal_path("mixer 1");
+        Journal::create(&path, foreign.identity("mixer 1", None)).unwrap();
+        told.clear();
+        assert!(!cp.vet(&parties, &mut |s| told.push(s.to_string())).unwrap());
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(
+            told[0].contains("journal-mixer-1") && told[0].contains("another run"),
+            "{}",
+            told[0]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -24,7 +24,7 @@ use std::fs::{File, OpenOptions, Permissions};
 use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use crate::{Error, Result};
@@ -45,6 +45,17 @@ pub struct Store {
 }
 
 static STORE: OnceLock<Store> = OnceLock::new();
+
+/// The attempt of the run this process is of ([`set_attempt`]; 0: none noted), which the
+/// store's new files are named after.
+static ATTEMPT: AtomicU32 = AtomicU32::new(0);
+
+/// Notes the attempt of the run this process is of (its journal's): the store's new files are
+/// named after it, so that a process of an earlier attempt that wakes up never writes over
+/// them.
+pub fn set_attempt(attempt: u32) {
+    ATTEMPT.store(attempt, Ordering::SeqCst);
+}
 
 impl Store {
     /// A store in `dir` (made if missing), keeping its files if `keep`.
@@ -102,9 +113,13 @@ impl Store {
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
             .take(48)
             .collect();
+        let attempt = match ATTEMPT.load(Ordering::SeqCst) {
+            0 => String::new(),
+            a => format!("a{a}-"),
+        };
         loop {
             let k = self.next.fetch_add(1, Ordering::Relaxed);
-            let path = self.dir.join(format!("{k:06}-{safe}.col"));
+            let path = self.dir.join(format!("{attempt}{k:06}-{safe}.col"));
             if !path.exists() {
                 return Ok(path);
             }

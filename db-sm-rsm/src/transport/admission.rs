@@ -3,11 +3,13 @@
 //! A TLS handshake is the board's dearest resource: a thread of its own, for up to the
 //! handshake's patience. Only the roster's members get one. Before TLS, on the fresh TCP
 //! connection, the board sends a fresh 32-byte nonce; the party answers with its name and a
-//! signature over the nonce and its name, made with the key of the certificate it is on the
-//! roster with ([`tls_link::Identity::sign`]); the board checks it against that certificate and
-//! answers one byte ([`ADMITTED`] or [`REFUSED`]). Only then does the connection get its thread
-//! and its TLS handshake, where the same certificate is pinned again. The nonce is fresh for
-//! every connection, so an answer seen on the network cannot be replayed.
+//! signature over the nonce, the run's attempt and its name, made with the key of the
+//! certificate it is on the roster with ([`tls_link::Identity::sign`]); the board checks it
+//! against that certificate and answers one byte ([`ADMITTED`] or [`REFUSED`]). Only then does
+//! the connection get its thread and its TLS handshake, where the same certificate is pinned
+//! again. The nonce is fresh for every connection, so an answer seen on the network cannot be
+//! replayed; the attempt is the board's own (its driver's journal's), so a process of an earlier
+//! attempt of a resumed run that wakes up is not admitted, whatever key it holds.
 //!
 //! **What a stranger can hold.** A connection that has not answered yet costs the board a socket
 //! and a place in a list, no thread. At most [`PER_ADDRESS`] connections of one peer address
@@ -52,23 +54,26 @@ const NONCE: usize = 32;
 const MAX_NAME: usize = 64;
 const MAX_SIGNATURE: usize = 512;
 
-/// What a party signs: the context, the board's nonce and its own name.
-fn message(nonce: &[u8], name: &str) -> Vec<u8> {
-    let mut m = b"db-sm-rsm/board-admission/v1\0".to_vec();
+/// What a party signs: the context, the board's nonce, the run's attempt and its own name.
+fn message(nonce: &[u8], attempt: u32, name: &str) -> Vec<u8> {
+    let mut m = b"db-sm-rsm/board-admission/v2\0".to_vec();
     m.extend_from_slice(nonce);
+    m.extend_from_slice(&attempt.to_le_bytes());
     m.extend_from_slice(name.as_bytes());
     m
 }
 
 // ---- a party's side -------------------------------------------------------------------------
 
-/// Asks the board on `socket` to admit party `name` (signing with `id`), within `patience`.
+/// Asks the board on `socket` to admit party `name` of the run's attempt `attempt` (signing with
+/// `id`), within `patience`.
 /// A refusal is a `PermissionDenied` error (not worth trying again); a connection closed before
 /// the answer is an error of the kind a board under a flood gives, which the caller retries.
 pub fn present(
     socket: &TcpStream,
     name: &str,
     id: &Identity,
+    attempt: u32,
     patience: Duration,
 ) -> io::Result<()> {
     socket.set_read_timeout(Some(patience))?;
@@ -77,7 +82,7 @@ pub fn present(
     (&mut &*socket)
         .read_exact(&mut nonce)
         .map_err(closed_early)?;
-    let signature = id.sign(&message(&nonce, name))?;
+    let signature = id.sign(&message(&nonce, attempt, name))?;
     let mut answer = Vec::with_capacity(4 + name.len() + signature.len());
     answer.extend_from_slice(&(name.len() as u16).to_le_bytes());
     answer.extend_from_slice(name.as_bytes());
@@ -96,7 +101,8 @@ pub fn present(
         _ => Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
             format!(
-                "the board refused to admit {name}: it is not on the roster as this certificate"
+                "the board refused to admit {name}: it is not on the roster as this \
+                 certificate, or not of attempt {attempt}"
             ),
         )),
     }
@@ -196,16 +202,19 @@ pub struct Admissions {
     waiting: VecDeque<Waiting>,
     /// How long a connection may wait.
     patience: Duration,
+    /// The run's attempt, which every admission must be signed for.
+    attempt: u32,
     /// Connections closed to make room, or for want of an answer.
     pub turned_away: u64,
 }
 
 impl Admissions {
-    /// No connection waiting yet; each may wait `patience`.
-    pub fn new(patience: Duration) -> Admissions {
+    /// No connection waiting yet; each may wait `patience`; admissions are of `attempt`.
+    pub fn new(patience: Duration, attempt: u32) -> Admissions {
         Admissions {
             waiting: VecDeque::new(),
             patience,
+            attempt,
             turned_away: 0,
         }
     }
@@ -274,7 +283,11 @@ impl Admissions {
                 }
                 Answer::Complete(name, signature) => match certified(roster, &name) {
                     Some(cert)
-                        if tls_link::verify(&cert, &message(&w.nonce, &name), &signature) =>
+                        if tls_link::verify(
+                            &cert,
+                            &message(&w.nonce, self.attempt, &name),
+                            &signature,
+                        ) =>
                     {
                         w.answer(ADMITTED);
                         if w.socket.set_nonblocking(false).is_ok() {

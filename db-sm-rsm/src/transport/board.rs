@@ -224,13 +224,13 @@ fn finish(done: &Done) {
     done.1.notify_all();
 }
 
-/// Serves the board on `listener` for the members of `roster`, writing every post to `record`,
-/// until every member has joined and left, or the driver asks it to shut down. Returns the
-/// record's final path.
+/// Serves the board on `listener` for the members of `roster`, admitting them for the run's
+/// attempt `attempt` ([`admission`]), writing every post to `record`, until every member has
+/// joined and left, or the driver asks it to shut down. Returns the record's final path.
 pub fn serve(
     listener: TcpListener,
     id: &Identity,
-    roster: Roster,
+    (roster, attempt): (Roster, u32),
     record: record::Writer,
     limits: Limits,
 ) -> io::Result<std::path::PathBuf> {
@@ -249,7 +249,7 @@ pub fn serve(
     }));
     let done: Arc<Done> = Arc::new((Mutex::new(false), Condvar::new()));
     let shaking: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
-    let mut admissions = Admissions::new(limits.handshake);
+    let mut admissions = Admissions::new(limits.handshake, attempt);
     let roster = lock(&state).roster.clone();
     loop {
         if lock(&state).ending.is_some() {
@@ -530,10 +530,11 @@ fn connect_patiently(
 }
 
 impl BoardClient {
-    /// Connects party `name` to the board at `addr` that presents `board_cert`. Each fetch waits
-    /// at most `deadline`, and so does each post for the board to take it.
+    /// Connects party `name` of the run's attempt `attempt` to the board at `addr` that presents
+    /// `board_cert`. Each fetch waits at most `deadline`, and so does each post for the board to
+    /// take it.
     pub fn connect(
-        name: &str,
+        (name, attempt): (&str, u32),
         id: &Identity,
         addr: std::net::SocketAddr,
         board_cert: tls_link::Certificate<'static>,
@@ -542,7 +543,7 @@ impl BoardClient {
         let config = tls_link::client_config(id, vec![board_cert])?;
         let link = connect_patiently(deadline, || {
             let socket = tls_link::connect_tcp(addr)?;
-            admission::present(&socket, name, id, tls_link::HANDSHAKE_PATIENCE)?;
+            admission::present(&socket, name, id, attempt, tls_link::HANDSHAKE_PATIENCE)?;
             Link::connect_on(socket, config.clone())
         })?;
         link.set_write_timeout(Some(deadline))?;
@@ -802,6 +803,8 @@ mod tests {
 
     const NAMES: [&str; 3] = ["driver", "mixer 0", "mixer 1"];
     const DEADLINE: Duration = Duration::from_secs(20);
+    /// The attempt of the tests' runs.
+    const ATTEMPT: u32 = 3;
 
     fn board(test: &str, handshake: Duration) -> Board {
         static BOARDS: AtomicUsize = AtomicUsize::new(0);
@@ -839,7 +842,8 @@ mod tests {
             handshake,
             send: DEADLINE,
         };
-        let server = std::thread::spawn(move || serve(listener, &id, roster, writer, limits));
+        let server =
+            std::thread::spawn(move || serve(listener, &id, (roster, ATTEMPT), writer, limits));
         Board {
             server,
             addr,
@@ -855,7 +859,8 @@ mod tests {
                 .iter()
                 .zip(&self.ids)
                 .map(|(n, id)| {
-                    BoardClient::connect(n, id, self.addr, self.cert.clone(), deadline).unwrap()
+                    BoardClient::connect((n, ATTEMPT), id, self.addr, self.cert.clone(), deadline)
+                        .unwrap()
                 })
                 .collect()
         }
@@ -1094,9 +1099,25 @@ mod tests {
         let mut garbage = TcpStream::connect(b.addr).unwrap();
         std::io::Write::write_all(&mut garbage, b"GET / HTTP/1.0\r\n\r\n").unwrap();
         let stranger = Identity::generate().unwrap();
-        let refused = BoardClient::connect("mixer 0", &stranger, b.addr, b.cert.clone(), DEADLINE)
-            .and_then(|x| x.fetch("z").map_err(|f| io::Error::other(f.to_string())));
+        let refused = BoardClient::connect(
+            ("mixer 0", ATTEMPT),
+            &stranger,
+            b.addr,
+            b.cert.clone(),
+            DEADLINE,
+        )
+        .and_then(|x| x.fetch("z").map_err(|f| io::Error::other(f.to_string())));
         assert!(refused.is_err(), "a certificate off the roster got in");
+        // A member's own key, but signing for an earlier attempt of the run: refused.
+        let stale = BoardClient::connect(
+            ("mixer 0", ATTEMPT - 1),
+            &b.ids[1],
+            b.addr,
+            b.cert.clone(),
+            DEADLINE,
+        );
+        let why = stale.err().expect("an earlier attempt's process got in");
+        assert_eq!(why.kind(), io::ErrorKind::PermissionDenied, "{why}");
         for _ in 0..200 {
             drop(TcpStream::connect(b.addr).unwrap());
         }
@@ -1110,8 +1131,14 @@ mod tests {
             start.elapsed()
         );
         // A second connection with a member's certificate is closed; the member stays.
-        let again =
-            BoardClient::connect("mixer 1", &b.ids[2], b.addr, b.cert.clone(), DEADLINE).unwrap();
+        let again = BoardClient::connect(
+            ("mixer 1", ATTEMPT),
+            &b.ids[2],
+            b.addr,
+            b.cert.clone(),
+            DEADLINE,
+        )
+        .unwrap();
         assert!(again.fetch("never").is_err());
         c[0].post("r", b"still").unwrap();
         assert_eq!(c[2].fetch("r").unwrap().0, b"still");

@@ -190,6 +190,9 @@ pub struct BoardSettings {
     pub parameters: String,
     /// Where the parties' processes start.
     pub placement: Placement,
+    /// The run's attempt (its driver's journal's; 1 without a checkpoint): the board admits
+    /// only processes of this attempt ([`super::admission`]).
+    pub attempt: u32,
 }
 
 /// Starts the board in its slot: where it listens, and its certificate.
@@ -263,8 +266,9 @@ fn introduce(
 ) -> io::Result<()> {
     let parameters = &settings.parameters;
     let told = settings.placement.told_address(board.addr);
-    let to_party = encode(&(told.to_string(), cert_to_hex(&board.cert)));
-    let to_board = encode(&(certs.to_vec(), parameters.to_string()));
+    let attempt = settings.attempt;
+    let to_party = encode(&(told.to_string(), cert_to_hex(&board.cert), attempt));
+    let to_board = encode(&(certs.to_vec(), parameters.to_string(), attempt));
     for m in members.iter_mut() {
         let stdin = m.stdin.as_mut().ok_or_else(|| bad("no standard input"))?;
         write_frame(
@@ -335,9 +339,9 @@ impl Processes {
         certs.push((DRIVER.to_string(), cert_to_hex(&id.cert)));
         introduce(members, &certs, &board, settings)?;
         let Board { addr, cert } = board;
-        let deadline = settings.deadline;
+        let (deadline, attempt) = (settings.deadline, settings.attempt);
         let link = net.run_in(names.len() + 1, move || {
-            BoardClient::connect(DRIVER, &id, addr, cert, deadline)
+            BoardClient::connect((DRIVER, attempt), &id, addr, cert, deadline)
         })??;
         Ok((link, certs))
     }
@@ -625,11 +629,18 @@ pub fn join(name: &str, deadline: Duration) -> io::Result<Joined> {
         placement::machine_word()
     );
     let unanswered = "the driver closed the pipe before introducing the board";
-    let ((addr, cert), rx): ((String, String), _) = announce(name, &line, unanswered)?;
+    let ((addr, cert, attempt), rx): ((String, String, u32), _) =
+        announce(name, &line, unanswered)?;
     let addr: SocketAddr = addr.parse().map_err(|_| bad("a bad board address"))?;
     let addr = placement::board_address(addr)?;
     let cert = cert_from_hex(&cert).ok_or_else(|| bad("a bad board certificate"))?;
-    let board = Arc::new(BoardClient::connect(name, &id, addr, cert, deadline)?);
+    let board = Arc::new(BoardClient::connect(
+        (name, attempt),
+        &id,
+        addr,
+        cert,
+        deadline,
+    )?);
     Ok(Joined {
         board,
         identity: id,
@@ -652,7 +663,7 @@ pub fn serve_board(
     let line = format!("board {port} {}", cert_to_hex(&id.cert));
     let unanswered = "the driver closed the pipe before naming the parties";
     // The pipe stays watched while the board serves: the driver gone stops it.
-    let ((named, parameters), _pipe): ((Vec<(String, String)>, String), _) =
+    let ((named, parameters, attempt), _pipe): ((Vec<(String, String)>, String, u32), _) =
         announce(BOARD, &line, unanswered)?;
     let members = named
         .iter()
@@ -669,7 +680,7 @@ pub fn serve_board(
         handshake: deadline.min(tls_link::HANDSHAKE_PATIENCE),
         send: deadline,
     };
-    board::serve(listener, &id, roster, writer, limits)?;
+    board::serve(listener, &id, (roster, attempt), writer, limits)?;
     done();
     Ok(())
 }
