@@ -79,7 +79,7 @@ pub fn text_line(hold: &HoldAt) -> String {
     let what = if hold.holds {
         "this attempt holds there until killed"
     } else {
-        "not held, an earlier attempt's checkpoint was there"
+        "not held, an earlier attempt left a checkpoint"
     };
     format!("hold-at: {} (a test option): {what}", hold.section)
 }
