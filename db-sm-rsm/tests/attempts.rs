@@ -175,8 +175,12 @@ fn descendants(pid: u32) -> Vec<(u32, String)> {
             continue;
         };
         for task in tasks.flatten() {
-            let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-            for c in children.split_whitespace().filter_map(|c| c.parse::<u32>().ok()) {
+            let children =
+                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            for c in children
+                .split_whitespace()
+                .filter_map(|c| c.parse::<u32>().ok())
+            {
                 let cmd = std::fs::read(format!("/proc/{c}/cmdline")).unwrap_or_default();
                 let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
                 found.push((c, cmd));
@@ -198,13 +202,19 @@ fn mixer0(driver: u32) -> u32 {
 
 /// True while the process `pid` exists and has not ended (a zombie has).
 fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|s| s.rsplit(')').next().is_some_and(|r| !r.trim_start().starts_with('Z')))
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|r| !r.trim_start().starts_with('Z'))
+    })
 }
 
 /// The lines of `stderr` refusing a checkpoint.
 fn refusals(stderr: &str) -> Vec<&str> {
-    stderr.lines().filter(|l| l.contains("is not used")).collect()
+    stderr
+        .lines()
+        .filter(|l| l.contains("is not used"))
+        .collect()
 }
 
 #[test]
@@ -264,7 +274,11 @@ fn a_party_journal_of_another_run_is_refused_in_one_line() {
     );
     let got = report(&this);
     assert_eq!(got["passed"], true);
-    assert!(got["body"]["resumed"].is_null(), "{}", got["body"]["resumed"]);
+    assert!(
+        got["body"]["resumed"].is_null(),
+        "{}",
+        got["body"]["resumed"]
+    );
 }
 
 #[test]

@@ -127,6 +127,16 @@ pub fn check_timers(name: &str, timers: &[TimerRecord]) -> Result<()> {
 /// What one party said it posted: its name, bytes by scope, and the digest of every value.
 pub type Claimed = (String, Vec<Posted>, Vec<(String, [u8; 32])>);
 
+/// The ledger of the board's record at `record`, once what every process said it posted
+/// (`claimed`) was checked against it ([`Ledger::check`]).
+pub fn settled(record: &Path, claimed: &[Claimed]) -> Result<Ledger> {
+    let ledger = Ledger::of(record)?;
+    for c in claimed {
+        ledger.check(c)?;
+    }
+    Ok(ledger)
+}
+
 /// What the board's record shows of every post but the end-of-run records: who posted what, in
 /// bytes as sent by scope, and the SHA-256 of every value as posted.
 pub struct Ledger {

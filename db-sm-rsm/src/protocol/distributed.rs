@@ -556,7 +556,11 @@ fn run_processes(
     drop(net);
     let result = result.and_then(|(info, mut figures)| {
         figures.network = network;
-        settle_claims(&tls.record, &mut figures)?;
+        // Bytes posted and the transcript: the board's record's, once every process's word on
+        // them was checked against it.
+        let ledger = claims::settled(&tls.record, &figures.claimed)?;
+        figures.transcript_sha256 = ledger.transcript_sha256();
+        figures.posted = ledger.posted;
         figures.audit = Some(audit_record(&tls.record)?);
         Ok((info, figures))
     });
@@ -664,18 +668,6 @@ fn figures(c: &Ctx, g: Gathered, profile: &Profile) -> (RunInfo, NetworkFigures)
         resumed: g.resumed,
     };
     (g.info, figures)
-}
-
-/// The bytes posted and the transcript of a finished run, from the board's record, once every
-/// process's word on them was checked against it ([`claims::Ledger::check`]).
-fn settle_claims(record: &Path, figures: &mut NetworkFigures) -> Result<()> {
-    let ledger = claims::Ledger::of(record)?;
-    for claimed in &figures.claimed {
-        ledger.check(claimed)?;
-    }
-    figures.transcript_sha256 = ledger.transcript_sha256();
-    figures.posted = ledger.posted;
-    Ok(())
 }
 
 /// After a `tls` run: a temporary record is removed; a record the board could not close (the

@@ -99,7 +99,10 @@ pub fn open_party(told: Option<Told>, name: &str, cfg: &mut Config) -> Result<Op
         return Ok(None);
     };
     let run = hex32(&t.run).ok_or_else(|| {
-        crate::Error::Storage(format!("--checkpoint-run {:?}: not 64 hexadecimal digits", t.run))
+        crate::Error::Storage(format!(
+            "--checkpoint-run {:?}: not 64 hexadecimal digits",
+            t.run
+        ))
     })?;
     let cp = Checkpoint::of(&t.dir, t.commit, t.parameters).bound(run, t.attempt);
     open(&cp, name, cfg).map(Some)

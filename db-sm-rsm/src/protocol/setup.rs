@@ -32,8 +32,8 @@ use crate::proofs::perm::{
     commit_perm, prove_perm, verify_perm, PermCommitment, PermProof, Permutation,
 };
 use crate::protocol::config::{Config, Mode};
+use crate::protocol::journaled::{journaled_check, Stream};
 use crate::protocol::keys::{self, KeyMaterial, MixerPrimes};
-use crate::protocol::steps::journaled_check;
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;
 use crate::{Error, Result};
@@ -712,6 +712,18 @@ fn networked_permutation_commitments<E: Pairing>(
     let (ck, ck_fo, permcomms, run_id, ok) = result?;
     c.status("status_permcomm", ok);
     Ok(((ck, ck_fo, permcomms), run_id))
+}
+
+impl<E: Pairing> Stream for Mixer<E> {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        Some(&mut self.rng)
+    }
+}
+
+impl Stream for Verifier {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        Some(&mut self.rng)
+    }
 }
 
 #[cfg(test)]

@@ -116,7 +116,12 @@ impl Checkpoint {
     /// The options that tell a party process of a `tls` run this checkpoint, the run's name and
     /// the attempt (its driver's journal's).
     pub fn party_args(&self, driver: &Journal) -> Vec<String> {
-        let run: String = driver.identity().run.iter().map(|b| format!("{b:02x}")).collect();
+        let run: String = driver
+            .identity()
+            .run
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
         vec![
             "--checkpoint".into(),
             self.dir.to_string_lossy().into_owned(),

@@ -201,7 +201,9 @@ pub fn read_all(path: &Path) -> Result<Vec<(u8, String, Vec<u8>)>> {
 /// The identity in the header of the journal at `path`, if it has a whole one.
 pub(crate) fn header(path: &Path) -> Option<Identity> {
     let (records, ..) = read_records(path).ok()?;
-    let first = records.first().filter(|r| r.kind == HEADER && r.key == FORMAT)?;
+    let first = records
+        .first()
+        .filter(|r| r.kind == HEADER && r.key == FORMAT)?;
     decode(&first.body).ok()
 }
 
@@ -508,8 +510,10 @@ mod tests {
         let f = OpenOptions::new().write(true).open(&path).unwrap();
         f.set_len(len - 5).unwrap();
         let mut told = Vec::new();
-        let mut j =
-            Journal::open(&path, identity("n=3"), false, &mut |s| told.push(s.to_string())).unwrap();
+        let mut j = Journal::open(&path, identity("n=3"), false, &mut |s| {
+            told.push(s.to_string())
+        })
+        .unwrap();
         assert!(told.is_empty() && j.resuming());
         assert_eq!(j.earlier(STEP, "a").unwrap(), b"one");
         assert!(
@@ -519,8 +523,10 @@ mod tests {
         j.append(STEP, "b", b"again").unwrap();
         drop(j);
         // Another run's parameters: refused in one line, a fresh journal.
-        let mut j =
-            Journal::open(&path, identity("n=4"), false, &mut |s| told.push(s.to_string())).unwrap();
+        let mut j = Journal::open(&path, identity("n=4"), false, &mut |s| {
+            told.push(s.to_string())
+        })
+        .unwrap();
         assert!(!j.resuming() && j.earlier(STEP, "a").is_none());
         assert_eq!(told.len(), 1);
         assert!(told[0].contains("other parameters"), "{}", told[0]);
@@ -532,7 +538,10 @@ mod tests {
         bytes[last] ^= 1;
         std::fs::write(&path, bytes).unwrap();
         told.clear();
-        let j = Journal::open(&path, identity("n=4"), false, &mut |s| told.push(s.to_string())).unwrap();
+        let j = Journal::open(&path, identity("n=4"), false, &mut |s| {
+            told.push(s.to_string())
+        })
+        .unwrap();
         assert!(!j.resuming());
         assert!(told[0].contains("damaged"), "{}", told[0]);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
@@ -561,9 +570,12 @@ mod tests {
         let mut first = Journal::create(&path, identity("n=3")).unwrap();
         first.begin_attempt(None).unwrap();
         first.append(STEP, "a", b"one").unwrap();
-        let mut second =
-            Journal::open(&path, other_run, true, &mut |s| panic!("{s}")).unwrap();
-        assert_eq!(second.identity().run, [9; 32], "the run's name is the journal's");
+        let mut second = Journal::open(&path, other_run, true, &mut |s| panic!("{s}")).unwrap();
+        assert_eq!(
+            second.identity().run,
+            [9; 32],
+            "the run's name is the journal's"
+        );
         assert_eq!(second.begin_attempt(None).unwrap(), 2);
         // The first attempt wakes up and goes on writing: not into the second's journal.
         first.append(STEP, "b", b"stale").unwrap();

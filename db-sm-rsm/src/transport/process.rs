@@ -195,6 +195,10 @@ pub struct BoardSettings {
     pub attempt: u32,
 }
 
+/// What the driver tells the board: the roster (names and certificates), the run's parameters
+/// and its attempt.
+type BoardIntroduction = (Vec<(String, String)>, String, u32);
+
 /// Starts the board in its slot: where it listens, and its certificate.
 fn start_board(
     members: &mut Vec<Member>,
@@ -663,7 +667,7 @@ pub fn serve_board(
     let line = format!("board {port} {}", cert_to_hex(&id.cert));
     let unanswered = "the driver closed the pipe before naming the parties";
     // The pipe stays watched while the board serves: the driver gone stops it.
-    let ((named, parameters, attempt), _pipe): ((Vec<(String, String)>, String, u32), _) =
+    let ((named, parameters, attempt), _pipe): (BoardIntroduction, _) =
         announce(BOARD, &line, unanswered)?;
     let members = named
         .iter()
