@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from graphs import cycle
 
 from analysis import experiments, folders, studies
 
@@ -299,29 +300,6 @@ def package_of(module: str) -> str:
     if ".".join(parts[:2]) in FOLDER_ROOTS.values() and len(parts) > 3:
         return ".".join(parts[:3])
     return ".".join(parts[:2])
-
-
-def cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """A cycle of the graph (its nodes in order), or None."""
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(n: str) -> list[str] | None:
-        state[n] = 1
-        stack.append(n)
-        for m in sorted(graph.get(n, ())):
-            if state.get(m) == 1:
-                return [*stack[stack.index(m) :], m]
-            if m not in state and (found := visit(m)):
-                return found
-        stack.pop()
-        state[n] = 2
-        return None
-
-    for n in sorted(graph):
-        if n not in state and (found := visit(n)):
-            return found
-    return None
 
 
 def test_no_import_cycle_between_files_or_packages() -> None:

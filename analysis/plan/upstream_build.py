@@ -286,6 +286,9 @@ def _cargo(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> di
     crate, bench = s["crate"], str(s["bench"])
     src = out / "src"
     shutil.copytree(trees[str(crate["tree"])] / str(crate["dir"]), src, symlinks=True)
+    c_tests = bool(s.get("c_library_tests", True))
+    if not c_tests:
+        _skip_c_library_tests(src / "Cargo.toml")
     config = out / "cargo-patch.toml"
     config.write_text(patch_table(part, trees), encoding="utf-8")
     locked_before = _registry_versions(src / "Cargo.lock")
@@ -319,6 +322,7 @@ def _cargo(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> di
         "rustflags": env["RUSTFLAGS"],
         "gmp": "bundled: rug's gmp-mpfr-sys builds the GMP and MPFR it ships, as the fork's lock file "
         "and the authors' build have it",
+        "gmp_self_tests": "run (make check)" if c_tests else "not run (gmp-mpfr-sys feature c-no-tests)",
         "gmp_build": "reused from gmp-mpfr-sys's cache (an earlier build made it)"
         if gmp_reused
         else "made by this build",
@@ -328,6 +332,17 @@ def _cargo(part: Part, trees: Mapping[str, Path], out: Path, steps: Steps) -> di
             f"{n} {v}" for n, v in _registry_versions(src / "Cargo.lock") ^ locked_before
         ),
     }
+
+
+def _skip_c_library_tests(manifest: Path) -> None:
+    """Turns on gmp-mpfr-sys's feature `c-no-tests` in the copy's manifest: the bundled GMP and
+    MPFR are built as before, without running their own test suites. The version requirement
+    accepts any 1.x, so the lock file's version stays."""
+    text = manifest.read_text(encoding="utf-8")
+    if "[dependencies.gmp-mpfr-sys]" in text or re.search(r"(?m)^gmp-mpfr-sys\s*=", text):
+        raise UpstreamError(f"{manifest}: names gmp-mpfr-sys already; set c_library_tests: true")
+    text += '\n[dependencies.gmp-mpfr-sys]\nversion = "1"\nfeatures = ["c-no-tests"]\n'
+    manifest.write_text(text, encoding="utf-8")
 
 
 def _registry_versions(lock: Path) -> set[tuple[str, str]]:

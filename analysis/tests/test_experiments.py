@@ -95,6 +95,16 @@ def test_every_descriptor_plans_names_and_commands_its_runs() -> None:
             assert feats.get("fixed") == 1.0 and all(v >= 0 for v in feats.values())
 
 
+def test_no_run_is_planned_twice() -> None:
+    """At the defaults and at small n (where the runs one experiment asks of another, at its
+    own n, fall on points the other plans anyway), each run directory once."""
+    for extra in ({}, {"entries": 100}, {"entries": 16, "mixers": 2}):
+        cfg: dict[str, object] = {"seed": 7, **extra}
+        settings.check(cfg)
+        dirs = [r.dir for runs in experiments.plan(cfg).values() for r in runs]
+        assert len(dirs) == len(set(dirs)), (extra, sorted(d for d in dirs if dirs.count(d) > 1))
+
+
 def test_a_read_experiment_is_planned_with_its_reader() -> None:
     """An experiment that reads another's runs (its circuit files) brings that one along."""
     readers = [e for e in experiments.all_experiments() if e.reads_from]

@@ -62,10 +62,12 @@ def plan(cfg: Mapping[str, Any]) -> list[Run]:
         for transport, net in _links(cfg)
     ]  # fmt: skip
     # Runs another experiment asks for at its own point (say, beside the paper's own code at
-    # the n it runs), each once.
-    for point in cfg.get("requested", {}).get(SCHEME.experiment, []):
+    # the n it runs), each once: a point that leaves out where its parties run gets the grid's.
+    for asked in cfg.get("requested", {}).get(SCHEME.experiment, []):
+        where = cfg["dbsm_placement"] if asked.get("transport") == "tls" else "local"
+        point = {"placement": where, **asked}
         if point not in grid:
-            grid.append(dict(point))
+            grid.append(point)
     # A test option, not a parameter of the measurement: it names no run.
     return runs(SCHEME, grid, cfg, {"hold_at": cfg.get("dbsm_hold_at")})
 

@@ -17,27 +17,7 @@ import pandas as pd
 from analysis.derive.spread import NAN, Spread
 from analysis.experiments.artifact_db_sm_rsm.pairing import OURS, SETTINGS
 from analysis.experiments.artifact_db_sm_rsm.parser import EXPERIMENT
-
-# (row, section of the report, whose total): the README's Figure 10 rows.
-FIGURES = (
-    ("mixing, per mixer", "main > mixing", "mixer"),
-    ("DB-SM, per mixer", "main > forward set membership", "mixer"),
-    ("DB-SM, verifier", "main > forward set membership", "verifier"),
-    ("DB-RSM, per mixer", "main > reverse set membership", "mixer"),
-    ("DB-RSM, verifier", "main > reverse set membership", "verifier"),
-)
-
-
-def figures(g: pd.DataFrame) -> dict[str, float]:
-    """One run's figures: per section, the largest mixer total and the verifier's total, in CPU
-    seconds where the run has them, else wall seconds."""
-    metric = "cpu" if (g["metric"] == "cpu").any() else "time"
-    t = g[(g["metric"] == metric) & g["label"].astype(str).str.endswith(" total")]
-    out = {}
-    for name, section, who in FIGURES:
-        hit = t[(t["section"] == section) & t["label"].astype(str).str.startswith(who)]["value"]
-        out[name] = float(hit.max()) if len(hit) else NAN
-    return out
+from analysis.experiments.artifact_db_sm_rsm.section import FIGURES, figures
 
 
 @dataclass

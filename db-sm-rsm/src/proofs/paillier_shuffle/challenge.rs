@@ -1,7 +1,6 @@
 //! The sub-proofs' Fiat–Shamir challenges, the same for prover and verifier: the statement's
 //! transcript, then b1, b2, z_t and the sub-proof's own first message.
 
-use super::prove::Common;
 use super::*;
 
 /// A labelled G1 element of a sub-proof's first message.
@@ -39,15 +38,22 @@ pub(super) struct Shared<'a, E: Pairing> {
     z_t: &'a Integer,
 }
 
-impl<E: Pairing> Common<E> {
-    /// What the prover's sub-proof challenges share.
-    pub(super) fn shared(&self, bits: u32) -> Shared<'_, E> {
+impl<'a, E: Pairing> Shared<'a, E> {
+    /// The values both sides hash, whoever holds them (the prover's common values or the
+    /// verifier's proof): the challenges depend on no prover module.
+    pub(super) fn new(
+        transcript: &'a Transcript,
+        bits: u32,
+        b1: &'a E::G1Affine,
+        b2: &'a Integer,
+        z_t: &'a Integer,
+    ) -> Self {
         Shared {
-            transcript: &self.transcript,
+            transcript,
             bits,
-            b1: &self.b1,
-            b2: &self.b2,
-            z_t: &self.z_t,
+            b1,
+            b2,
+            z_t,
         }
     }
 }
@@ -56,13 +62,7 @@ impl<E: Pairing> PaillierShuffleProof<E> {
     /// What the verifier's sub-proof challenges share, from the proof and the statement's
     /// transcript.
     pub(super) fn shared<'a>(&'a self, transcript: &'a Transcript, bits: u32) -> Shared<'a, E> {
-        Shared {
-            transcript,
-            bits,
-            b1: &self.b1,
-            b2: &self.b2,
-            z_t: &self.z_t,
-        }
+        Shared::new(transcript, bits, &self.b1, &self.b2, &self.z_t)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The prover: e⃗ from the statement, the values both sub-proofs share ([`Common`]), then the
 //! equal-exponent sub-proof (a) and the re-encryption sub-proof (b), each opening z_t.
 
-use super::challenge::{equal_exponent_challenge, reencryption_challenge};
+use super::challenge::{equal_exponent_challenge, reencryption_challenge, Shared};
 use super::*;
 
 /// What both sub-proofs share: the statement's e⃗ (as integers and scalars) with its transcript,
@@ -24,6 +24,11 @@ pub(crate) struct Common<E: Pairing> {
 }
 
 impl<E: Pairing> Common<E> {
+    /// What the prover's sub-proof challenges share.
+    pub(super) fn shared(&self, bits: u32) -> Shared<'_, E> {
+        Shared::new(&self.transcript, bits, &self.b1, &self.b2, &self.z_t)
+    }
+
     /// The prover's first step: e⃗ from the statement, then fresh t0, t1, t2 and b1, b2.
     pub(crate) fn new(
         st: &ShuffleStatement<'_, E>,
