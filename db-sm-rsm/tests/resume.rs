@@ -279,11 +279,18 @@ fn a_damaged_party_journal_is_refused_and_the_tls_run_starts_afresh() {
 }
 
 /// Starts the run (through `sh -c` with `umask` first, if given) and kills it (SIGKILL), with
-/// every process it started, once every process named in `held` (`db-sm-rsm`, `db-sm-rsm
-/// mixer 0`, ...) said it holds (`--hold-at`): no timing involved. `inspect` looks at the
+/// every process it started, once every journal named in `held` (`journal-driver`,
+/// `journal-mixer-0`, ...) of the checkpoint in `dir` holds its process's hold record
+/// (`--hold-at`), synced before the process sleeps: no timing involved, and nothing read from
+/// the processes' shared stderr, where their lines may interleave. `inspect` looks at the
 /// checkpoint while the run holds.
-fn hold_and_kill(a: &[String], umask: Option<&str>, held: &[&str], inspect: impl FnOnce()) {
-    use std::io::BufRead;
+fn hold_and_kill(
+    (a, dir): (&[String], &Path),
+    umask: Option<&str>,
+    held: &[&str],
+    inspect: impl FnOnce(),
+) {
+    use db_sm_rsm::storage::journal;
     let mut cmd = match umask {
         None => common::command(a),
         Some(mask) => {
@@ -300,24 +307,28 @@ fn hold_and_kill(a: &[String], umask: Option<&str>, held: &[&str], inspect: impl
     let mut child = cmd
         .env("SUITE_PROGRESS", "off")
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .process_group(0)
         .spawn()
         .expect("the binary runs");
     // Killed however this ends: a held run left behind would sleep forever.
     let _group = KillGroup(child.id());
-    let mut waiting: Vec<String> = held.iter().map(|w| format!("{w}: held at ")).collect();
-    let mut said = Vec::new();
-    for line in std::io::BufReader::new(child.stderr.take().unwrap()).lines() {
-        let line = line.unwrap();
-        waiting.retain(|w| !line.starts_with(w.as_str()));
-        said.push(line);
-        if waiting.is_empty() {
-            break;
-        }
+    // A hold record: kind 3, keyed by the section (storage::journal).
+    let holds = |name: &str| {
+        let path = dir.join("report.checkpoint").join(name);
+        journal::read_all(&path).is_ok_and(|r| r.iter().any(|(kind, _, _)| *kind == 3))
+    };
+    let start = Instant::now();
+    let mut waiting: Vec<&str> = held.to_vec();
+    while !waiting.is_empty() {
+        waiting.retain(|j| !holds(j));
+        assert!(child.try_wait().unwrap().is_none(), "the run ended unheld");
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "no hold in {waiting:?} after 10 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(waiting.is_empty(), "no hold:\n{}", said.join("\n"));
-    assert!(child.try_wait().unwrap().is_none(), "the held run ended");
     inspect();
     drop(_group);
     child.wait().unwrap();
@@ -378,7 +389,7 @@ fn a_rechained_journal_with_flipped_verdicts_is_refused() {
     let dir = scratch("forged");
     let mut a = args(&dir, "4");
     a.extend(["--tamper", "verfsig", "--hold-at", "reverse set membership"].map(String::from));
-    hold_and_kill(&a, None, &["db-sm-rsm"], || {});
+    hold_and_kill((&a, &dir), None, &["journal-driver"], || {});
     let flipped = flip_false_verdicts(&dir.join("report.checkpoint").join("journal-driver"));
     assert!(flipped >= 3, "{flipped} verdicts flipped");
     let (code, stderr) = run_to_end(&a);
@@ -402,7 +413,7 @@ fn a_damaged_column_is_refused_in_one_line_and_the_rerun_passes() {
     let dir = scratch("column");
     let mut a = args(&dir, "4");
     a.extend(["--hold-at", "forward set membership"].map(String::from));
-    hold_and_kill(&a, None, &["db-sm-rsm"], || {});
+    hold_and_kill((&a, &dir), None, &["journal-driver"], || {});
     let checkpoint = dir.join("report.checkpoint");
     let mut columns: Vec<PathBuf> = std::fs::read_dir(&checkpoint)
         .unwrap()
@@ -437,12 +448,12 @@ fn a_checkpoint_is_owner_only_and_one_others_can_write_is_refused() {
     a.extend(["--hold-at", "mixing", "--board-record", &record].map(String::from));
     let checkpoint = dir.join("report.checkpoint");
     let everyone = [
-        "db-sm-rsm",
-        "db-sm-rsm mixer 0",
-        "db-sm-rsm mixer 1",
-        "db-sm-rsm verifier",
+        "journal-driver",
+        "journal-mixer-0",
+        "journal-mixer-1",
+        "journal-verifier",
     ];
-    hold_and_kill(&a, Some("022"), &everyone, || {
+    hold_and_kill((&a, &dir), Some("022"), &everyone, || {
         let mut wrong = Vec::new();
         let mut seen = 0;
         let mut look = vec![checkpoint.clone(), dir.join("board.log.partial")];
