@@ -13,6 +13,11 @@ pub enum Error {
     /// holds a file that is not what it should be.
     #[error("the run's store: {0}")]
     Storage(String),
+    /// The checkpoint the run resumed from does not bear itself out (a journaled verdict that
+    /// does not check again, a column file that is not the one journaled): it is refused, and
+    /// the run starts afresh.
+    #[error("{0}")]
+    Checkpoint(String),
     /// The run stopped: a party failed or disappeared, or the bulletin board did (the `tls`
     /// transport).
     #[error("{party} stopped the run at {step}: {why}")]

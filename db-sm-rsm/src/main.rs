@@ -5,7 +5,8 @@
 //!
 //! With `--transport tls` this process is the driver; it starts this same program as
 //! `db-sm-rsm board` (the bulletin board) and `db-sm-rsm party --role mixer --id K ...` /
-//! `--role verifier ...` (the other parties), which nobody needs to start by hand.
+//! `--role verifier ...` (the other parties), which nobody needs to start by hand ([`subcommands`]);
+//! `db-sm-rsm verify-board` is in [`verify_board`].
 
 #![forbid(unsafe_code)]
 
@@ -21,21 +22,22 @@ use db_sm_rsm::primitives::security::SecurityLevel;
 use db_sm_rsm::protocol::config::{Config, Curve, Mode};
 use db_sm_rsm::protocol::distributed::{self, Deadline, Fault, NetworkFigures, TlsRun};
 use db_sm_rsm::protocol::hold;
-use db_sm_rsm::protocol::party::{self, PartyFaults};
 use db_sm_rsm::protocol::resume;
 use db_sm_rsm::protocol::run::{run, RunInfo};
 use db_sm_rsm::protocol::setup::Dealing;
 use db_sm_rsm::protocol::sizes;
 use db_sm_rsm::protocol::tamper::Tamper;
+use db_sm_rsm::storage::checkpoint::DRIVER;
 use db_sm_rsm::storage::{Checkpoint, Journal};
 use db_sm_rsm::transport::placement::{Launch, Placement};
-use db_sm_rsm::transport::{Ctx, HoldAt, Posted};
+use db_sm_rsm::transport::{Ctx, HoldAt, Posted, Resumed};
 use db_sm_rsm::Error;
 use measure::envelope::{Envelope, Inputs, Outcome};
 use measure::seed::Seed;
 use netem::Profile;
 use serde_json::{json, Value};
 
+mod subcommands;
 mod verify_board;
 
 const TOOL: &str = "db-sm-rsm";
@@ -201,54 +203,6 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// `db-sm-rsm party ...`: one party's process of a `tls` run, started by the driver.
-#[derive(Parser, Debug)]
-#[command(name = "db-sm-rsm party")]
-struct PartyCli {
-    /// mixer or verifier.
-    #[arg(long)]
-    role: String,
-    /// The mixer's index.
-    #[arg(long)]
-    id: Option<usize>,
-    #[command(flatten)]
-    run: RunArgs,
-    /// The driver's deadline of every wait, in seconds (this process waits 1.5 times as long).
-    #[arg(long, value_parser = parse_seconds)]
-    timeout: f64,
-    /// Cut the link to the board when entering this section (a fault for the tests).
-    #[arg(long)]
-    cut_at: Vec<String>,
-    /// Stop working and posting when entering this section (a fault for the tests).
-    #[arg(long)]
-    silent_at: Vec<String>,
-    /// Post a verdict under another party's tag when entering this section (a fault for the
-    /// tests).
-    #[arg(long)]
-    forge_at: Vec<String>,
-    /// Ask the board to shut down when entering this section (a fault for the tests).
-    #[arg(long)]
-    shut_down_at: Vec<String>,
-    /// Post the opposite of every verdict from this section on (a fault for the tests).
-    #[arg(long)]
-    lie_at: Vec<String>,
-    /// Exit with status 1 after all the work (a fault for the tests).
-    #[arg(long)]
-    exit_with_failure: bool,
-    /// The run's checkpoint, where this process keeps its journal and store.
-    #[arg(long, requires_all = ["checkpoint_commit", "checkpoint_parameters"])]
-    checkpoint: Option<PathBuf>,
-    /// The commit the checkpoint's journals must be of.
-    #[arg(long)]
-    checkpoint_commit: Option<String>,
-    /// The parameters the checkpoint's journals must be of, as the driver wrote them.
-    #[arg(long)]
-    checkpoint_parameters: Option<String>,
-    /// Hold at the start of this section until killed, unless this process resumes.
-    #[arg(long, value_parser = hold::parse_section)]
-    hold_at: Option<String>,
-}
-
 /// The run's configuration from the command line, or why it is refused.
 fn config(cli: &RunArgs, key_cache: Option<PathBuf>) -> Result<Config, String> {
     let n = cli
@@ -289,16 +243,14 @@ fn parameters(cli: &Cli, cfg: &Config, calibration: Option<&PathBuf>) -> Value {
     })
 }
 
-/// The run itself: the text report on stdout and the outcome for the envelope. A run that
-/// stops with an error is a failed outcome naming the party and step where it stopped; a key
-/// cache found damaged is bad input.
-fn measure_run(
+/// The run itself, with every party here or (`tls`) as the driver of the others' processes.
+fn run_once(
     cfg: &Config,
     tls: Option<&TlsRun<'_>>,
     journal: Option<Journal>,
-    (hold, hold_json): (Option<HoldAt>, Value),
-) -> Result<Outcome, String> {
-    let (report, result, resumed, transcript) = match tls {
+    hold: Option<HoldAt>,
+) -> Ran {
+    match tls {
         None => run_local(cfg, journal, hold),
         Some(tls) => {
             let (report, r) = distributed::run_driver(cfg, tls, journal);
@@ -316,8 +268,15 @@ fn measure_run(
                 transcript,
             )
         }
-    };
-    let transport = if tls.is_some() { "tls" } else { "local" };
+    }
+}
+
+/// The outcome for the envelope of a run that `ran` (over `tls` or not): the text report on
+/// stdout. A run that stopped with an error is a failed outcome naming the party and step where
+/// it stopped; a key cache found damaged is bad input.
+fn outcome(cfg: &Config, tls: bool, ran: Ran, hold_json: Value) -> Result<Outcome, String> {
+    let (report, result, resumed, transcript) = ran;
+    let transport = if tls { "tls" } else { "local" };
     let mut body = json!({
         "transport": transport,
         "security": cfg.security.params().to_json(),
@@ -378,9 +337,9 @@ fn run_local(cfg: &Config, journal: Option<Journal>, hold: Option<HoldAt>) -> Ra
         c = c.hold_at(h);
     }
     let r = run(cfg, &mut c, &Dealing::InProcess);
-    let counts: Vec<(String, u64, u64)> = c
+    let counts: Vec<(String, Resumed)> = c
         .resumed()
-        .map(|(r, e)| ("driver".to_string(), r, e))
+        .map(|r| (DRIVER.to_string(), r))
         .into_iter()
         .collect();
     let resumed = resume::resumed_json(&c, &counts, false);
@@ -447,84 +406,6 @@ fn thread_pool(threads: u64) -> Result<(), String> {
         .num_threads(threads as usize)
         .build_global()
         .map_err(|e| format!("error: cannot start {threads} worker threads: {e}"))
-}
-
-/// `db-sm-rsm board --listen ADDR --record FILE --timeout SECONDS`: the bulletin board's process
-/// of a `tls` run.
-#[derive(Parser, Debug)]
-#[command(name = "db-sm-rsm board")]
-struct BoardCli {
-    /// Where to listen (port 0: any free port, which the board prints).
-    #[arg(long, default_value = "127.0.0.1:0")]
-    listen: std::net::SocketAddr,
-    /// The record of every post (written as FILE.partial until the board closes it).
-    #[arg(long)]
-    record: PathBuf,
-    /// The run's deadline: how long a party may take no posts before it is gone.
-    #[arg(long, value_parser = parse_seconds)]
-    timeout: f64,
-}
-
-/// `db-sm-rsm board ...`: the bulletin board's process of a `tls` run.
-fn board_main(args: Vec<String>) -> ExitCode {
-    let cli = BoardCli::parse_from(args);
-    let deadline = std::time::Duration::from_secs_f64(cli.timeout);
-    match db_sm_rsm::transport::process::serve_board(cli.listen, &cli.record, deadline) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("db-sm-rsm bulletin board: {e}");
-            ExitCode::from(1)
-        }
-    }
-}
-
-/// `db-sm-rsm party ...`: a mix-server's or the verifier's process of a `tls` run.
-fn party_main(args: Vec<String>) -> ExitCode {
-    let cli = PartyCli::parse_from(args);
-    let mut cfg = match config(&cli.run, None) {
-        Ok(c) => c,
-        Err(e) => return measure::cli::refuse("db-sm-rsm party", format!("error: {e}")),
-    };
-    let mixer = match (cli.role.as_str(), cli.id) {
-        ("mixer", Some(k)) if k < cfg.m => Some(k),
-        ("verifier", None) => None,
-        _ => {
-            let why = "error: --role mixer --id K (K < M) or --role verifier";
-            return measure::cli::refuse("db-sm-rsm party", why);
-        }
-    };
-    if let Err(e) = thread_pool(cli.run.threads) {
-        return measure::cli::refuse("db-sm-rsm party", e);
-    }
-    let faults = PartyFaults {
-        cut_at: cli.cut_at,
-        silent_at: cli.silent_at,
-        forge_at: cli.forge_at,
-        shut_down_at: cli.shut_down_at,
-        lie_at: cli.lie_at,
-        exit_with_failure: cli.exit_with_failure,
-    };
-    let deadline = Deadline(std::time::Duration::from_secs_f64(cli.timeout));
-    let name = mixer.map_or_else(|| "verifier".to_string(), |k| format!("mixer {k}"));
-    let given = (
-        cli.checkpoint,
-        cli.checkpoint_commit,
-        cli.checkpoint_parameters,
-    );
-    let journal = match resume::open_party(given, &name, &mut cfg) {
-        Ok(j) => j,
-        Err(e) => {
-            eprintln!("db-sm-rsm {name}: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    // The driver asks only a fresh run to hold; a party that resumes anyway goes on.
-    let hold = cli.hold_at.map(|section| HoldAt {
-        section,
-        holds: !journal.as_ref().is_some_and(Journal::resuming),
-    });
-    let code = party::run_party(&cfg, mixer, &faults, deadline, journal, hold);
-    ExitCode::from(code.clamp(0, 255) as u8)
 }
 
 /// The command line checked before any work: the run's configuration and faults, every option
@@ -633,10 +514,11 @@ fn announce(cli: &Cli, cfg: &Config) {
     );
 }
 
-/// The run's checkpoint (`--checkpoint`, or beside `--out`; none without either) and the
-/// driver's journal in it, every process's journal vetted first; the secret seed of a run
-/// without `--seed` is the journal's.
-fn open_checkpoint(cli: &Cli, cfg: &mut Config) -> Result<Option<(Checkpoint, Journal)>, String> {
+/// The run's checkpoint (`--checkpoint`, or beside `--out`; none without either), the driver's
+/// journal in it, every process's journal vetted first, and whether an earlier attempt had left
+/// a checkpoint there (resumed from or refused); the secret seed of a run without `--seed` is
+/// the journal's.
+fn open_checkpoint(cli: &Cli, cfg: &mut Config) -> Result<Option<Opened>, String> {
     // Named after the report, so that runs writing reports into one directory keep apart.
     let Some(dir) = cli
         .checkpoint
@@ -648,16 +530,51 @@ fn open_checkpoint(cli: &Cli, cfg: &mut Config) -> Result<Option<(Checkpoint, Jo
     let tls = cli.transport == Transport::Tls;
     let parameters = resume::journal_parameters(cfg, cli.transport.name(), &cli.network.spec());
     let cp = Checkpoint::new(&dir, parameters);
+    let earlier = cp.journal_path(DRIVER).exists();
     let journal =
         resume::open_driver(&cp, cfg, tls).map_err(|e| format!("error: --checkpoint: {e}"))?;
-    Ok(Some((cp, journal)))
+    Ok(Some((cp, journal, earlier)))
+}
+
+/// A checkpoint opened: its driver's journal, and whether an earlier attempt's was there.
+type Opened = (Checkpoint, Journal, bool);
+
+/// Runs the protocol. A run whose checkpoint turns out untrue on the way (a journaled verdict
+/// that does not check again, a column that is not the one journaled, a party process of a `tls`
+/// run that refused its journal) says so in one line and starts afresh, once, in the emptied
+/// checkpoint.
+fn attempts(
+    cli: &Cli,
+    cfg: &mut Config,
+    tls: &TlsRun<'_>,
+    journal: Option<Journal>,
+    hold: (Option<HoldAt>, Value),
+) -> Result<Outcome, String> {
+    let on_tls = (cli.transport == Transport::Tls).then_some(tls);
+    let mut ran = run_once(cfg, on_tls, journal, hold.0.clone());
+    let refused = match (&ran.1, &tls.checkpoint) {
+        (Err(Error::Checkpoint(why)), Some(_)) => Some(why.clone()),
+        (Err(_), Some(cp)) => cp.refused(),
+        _ => None,
+    };
+    if let (Some(why), Some(cp)) = (refused, &tls.checkpoint) {
+        eprintln!(
+            "{TOOL}: the checkpoint {} is not used: {why}; the run starts afresh",
+            cp.dir().display()
+        );
+        cp.empty().map_err(|e| e.to_string())?;
+        probe::forget();
+        let (_, journal, _) = open_checkpoint(cli, cfg)?.ok_or("the checkpoint went")?;
+        ran = run_once(cfg, on_tls, Some(journal), hold.0);
+    }
+    outcome(cfg, on_tls.is_some(), ran, hold.1)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
-        Some("board") => return board_main(args[1..].to_vec()),
-        Some("party") => return party_main(args[1..].to_vec()),
+        Some("board") => return subcommands::board_main(args[1..].to_vec()),
+        Some("party") => return subcommands::party_main(args[1..].to_vec()),
         Some("verify-board") => return verify_board::verify_board_main(args[1..].to_vec()),
         _ => {}
     }
@@ -682,15 +599,18 @@ fn main() -> ExitCode {
             deadline.party().as_secs_f64()
         );
     }
-    let (checkpoint, journal) = match open_checkpoint(&cli, &mut cfg) {
-        Ok(Some((cp, j))) => (Some(cp), Some(j)),
-        Ok(None) => (None, None),
+    let (checkpoint, journal, earlier) = match open_checkpoint(&cli, &mut cfg) {
+        Ok(Some((cp, j, earlier))) => (Some(cp), Some(j), earlier),
+        Ok(None) => (None, None, false),
         Err(e) => return measure::cli::refuse(TOOL, e),
     };
     let resuming = journal.as_ref().is_some_and(Journal::resuming);
-    let hold = cli.hold_at.as_deref().map(|s| hold::decide(s, resuming));
+    let hold = cli
+        .hold_at
+        .as_deref()
+        .map(|s| hold::decide(s, resuming, earlier));
     let held_before = journal.as_ref().and_then(Journal::held_before);
-    let hold_json = hold::to_json(hold.as_ref(), held_before);
+    let hold_json = hold::to_json(hold.as_ref(), resuming, held_before);
     let dir = checkpoint.as_ref().map(|cp| cp.dir().to_path_buf());
     // The board's record: --board-record, or a temporary file (in the checkpoint, where a
     // killed attempt's goes with it).
@@ -715,8 +635,7 @@ fn main() -> ExitCode {
     };
     let finished = std::cell::Cell::new(false);
     let work = || {
-        let on_tls = (cli.transport == Transport::Tls).then_some(&tls);
-        let outcome = measure_run(&cfg, on_tls, journal, (hold, hold_json));
+        let outcome = attempts(&cli, &mut cfg, &tls, journal, (hold, hold_json));
         // A run that ended (whatever its statuses) needs its checkpoint no more; one that
         // stopped keeps it for the next attempt.
         finished.set(matches!(&outcome, Ok(o) if o.body["failure"].is_null()));

@@ -120,6 +120,18 @@ fn tls_statuses_inputs_and_report_equal_the_local_run_for_one_seed() {
     // Mixer 1 waits for mixer 0's shuffle: at least one round in the chain.
     assert!(mixing["net"]["rounds"].as_u64().unwrap() >= 1, "{mixing}");
     assert!(local["body"]["network"].is_null());
+    // A party's step timers over tls are its own signed claims, labelled so; the driver's own
+    // timers and every timer of a local run are measured, not claimed.
+    for row in tls["body"]["timers"].as_array().unwrap() {
+        let party = &row["party"];
+        let claimed = &row["claimed_by"];
+        if party.is_string() && row["label"].as_str().is_some_and(|l| l.contains(": ")) {
+            assert_eq!(claimed, &serde_json::json!([party]), "{row}");
+        }
+    }
+    for row in local["body"]["timers"].as_array().unwrap() {
+        assert!(row["claimed_by"].is_null(), "{row}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -265,6 +277,22 @@ fn a_stopped_or_silent_party_fails_the_run_within_the_deadline() {
         assert!(*t < 45.0, "{}: {t} s", case.0);
     }
     only_reports(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A party whose records for the driver's report lie fails the run, named: another party's step
+/// timers passed off as its own figures, 10^12 bytes more posted by the driver, another digest
+/// for one of its posts. The driver takes bytes and digests from the board's record and a
+/// party's timers only as that party's own (signed) claims.
+#[test]
+fn a_party_lying_in_its_records_fails_the_run_naming_it() {
+    let dir = scratch("claims");
+    let cases = [
+        ("claim:mixer-0@timers", "mixer 0", ""),
+        ("claim:mixer-0@bytes", "mixer 0", ""),
+        ("claim:mixer-0@digest", "mixer 0", ""),
+    ];
+    fault_cases(&dir, 80, &cases, &["--timeout", "30"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

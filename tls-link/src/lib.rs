@@ -7,6 +7,10 @@
 //! writes) and accepts exactly those: a handshake with any other certificate fails
 //! ([`Pinned`]). Both sides authenticate on every link, with the ring provider's algorithms.
 //!
+//! **Signatures.** A process may also sign what it says outside its links with its identity's
+//! key ([`Identity::sign`]), which a peer checks against the pinned certificate ([`verify`]):
+//! the same key vouches for both.
+//!
 //! **Frames.** A message is a 4-byte little-endian length and its body, at most
 //! [`MAX_FRAME`] bytes.
 //!
@@ -39,10 +43,12 @@ use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvi
 pub use rustls::pki_types::CertificateDer as Certificate;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+/// The configurations [`server_config`] and [`client_config`] make.
+pub use rustls::{ClientConfig, ServerConfig};
 
 use rustls::{
-    ClientConfig, ClientConnection, Connection, DigitallySignedStruct, DistinguishedName,
-    ServerConfig, ServerConnection, SignatureScheme,
+    ClientConnection, Connection, DigitallySignedStruct, DistinguishedName, ServerConnection,
+    SignatureScheme,
 };
 
 #[cfg(any(test, feature = "testing"))]
@@ -105,6 +111,30 @@ impl Identity {
     fn key(&self) -> PrivateKeyDer<'static> {
         PrivateKeyDer::Pkcs8(self.key.clone_key())
     }
+}
+
+impl Identity {
+    /// A signature of `message` with this identity's key (ECDSA P-256 with SHA-256, DER), which
+    /// [`verify`] checks against the certificate: for a party to sign what it says outside the
+    /// TLS link (its admission to a board, its records), with the key its peers pinned.
+    pub fn sign(&self, message: &[u8]) -> io::Result<Vec<u8>> {
+        let key = provider()
+            .key_provider
+            .load_private_key(self.key())
+            .map_err(io::Error::other)?;
+        let signer = key
+            .choose_scheme(&[SignatureScheme::ECDSA_NISTP256_SHA256])
+            .ok_or_else(|| io::Error::other("the identity's key cannot sign ECDSA P-256"))?;
+        signer.sign(message).map_err(io::Error::other)
+    }
+}
+
+/// True iff `signature` is [`Identity::sign`]'s of `message` by the key of `cert`.
+pub fn verify(cert: &CertificateDer<'_>, message: &[u8], signature: &[u8]) -> bool {
+    webpki::EndEntityCert::try_from(cert).is_ok_and(|ee| {
+        ee.verify_signature(webpki::ring::ECDSA_P256_SHA256, message, signature)
+            .is_ok()
+    })
 }
 
 /// A certificate as hexadecimal text, for a bootstrap pipe.
@@ -737,6 +767,23 @@ mod tests {
         };
         assert_eq!(rc, 0);
         v
+    }
+
+    #[test]
+    fn a_signature_holds_for_its_message_and_certificate_only() {
+        let (a, b) = (Identity::generate().unwrap(), Identity::generate().unwrap());
+        let sig = a.sign(b"what a says").unwrap();
+        assert!(verify(&a.cert, b"what a says", &sig));
+        assert!(!verify(&a.cert, b"what a did not say", &sig));
+        assert!(!verify(&b.cert, b"what a says", &sig));
+        let mut bad = sig.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert!(!verify(&a.cert, b"what a says", &bad));
+        assert!(!verify(
+            &CertificateDer::from(vec![1, 2, 3]),
+            b"what a says",
+            &sig
+        ));
     }
 
     #[test]

@@ -104,6 +104,11 @@ pub fn record<E: Pairing>(stage: &str) {
         .push((stage.to_string(), p));
 }
 
+/// Forgets every probe recorded: a run that starts afresh in the same process probes again.
+pub fn forget() {
+    RECORDED.lock().expect("probe lock").clear();
+}
+
 /// Per operation family ([`crate::measurement::cost::family`]): how much slower the machine ran the probed
 /// operation during this run than during calibration, the geometric mean over the recorded
 /// probes. None without probes; a family whose operation has no unit cost in the calibration is

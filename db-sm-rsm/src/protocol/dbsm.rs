@@ -24,14 +24,14 @@ use crate::proofs::perm::Direction;
 use crate::proofs::sigma::{pk_enc_bl_prove, pk_enc_bl_verify, EncBlProof};
 use crate::protocol::config::Config;
 use crate::protocol::inputs::Inputs;
+use crate::protocol::journaled::journaled;
 use crate::protocol::membership::{
     check_verfsigs, dpk_nizkverifs, dpk_rounds, get_verfsigs, Labels, Scheme,
 };
 use crate::protocol::mix::Mixed;
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer_checks_the_others, each_mixer_multiplies_in, journaled, mixer_turn,
-    threshold_decryption,
+    each_mixer_checks_the_others, each_mixer_multiplies_in, mixer_turn, threshold_decryption,
 };
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;

@@ -24,6 +24,7 @@
 //! | `lie` | the party posts the opposite of every verdict it reaches from then on |
 //! | `shutdown` | the party asks the board to shut down |
 //! | `exit` (section `end`) | the party does all its work, then exits with status 1 |
+//! | `claim` (section `timers`, `bytes` or `digest`) | the party's records for the report lie: another party's step timers, 10^12 bytes more posted by the driver, or a changed digest of one of its posts |
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,8 +35,8 @@ use serde_json::{json, Value};
 
 use crate::measurement::report::{NetStats, Report, TimerRecord};
 use crate::protocol::audit::{self, Audit};
+use crate::protocol::claims::{self, Claimed, SignedRecords};
 use crate::protocol::config::Config;
-use crate::protocol::party::PartyRecords;
 use crate::protocol::run::{run, RunInfo};
 use crate::protocol::setup::Dealing;
 use crate::storage::{Checkpoint, Journal};
@@ -44,7 +45,7 @@ use crate::transport::placement::Placement;
 use crate::transport::process::{self, BoardSettings, Processes};
 use crate::transport::roster::DRIVER;
 pub use crate::transport::roster::{party_names, records_tag};
-use crate::transport::{Ctx, HoldAt, Posted, Roles};
+use crate::transport::{Ctx, HoldAt, Posted, Resumed, Roles};
 use crate::{Error, Result};
 
 /// What a fault does.
@@ -68,10 +69,12 @@ pub enum FaultKind {
     ShutDown,
     /// The party exits with status 1 after its work.
     Exit,
+    /// The party's records for the driver's report lie (the section names what).
+    Claim,
 }
 
 impl FaultKind {
-    const NAMES: [(&'static str, FaultKind); 9] = [
+    const NAMES: [(&'static str, FaultKind); 10] = [
         ("kill", FaultKind::Kill),
         ("stop", FaultKind::Stop),
         ("partition", FaultKind::Partition),
@@ -81,6 +84,7 @@ impl FaultKind {
         ("lie", FaultKind::Lie),
         ("shutdown", FaultKind::ShutDown),
         ("exit", FaultKind::Exit),
+        ("claim", FaultKind::Claim),
     ];
 
     /// True for the faults the driver injects (into another process).
@@ -100,6 +104,7 @@ impl FaultKind {
             FaultKind::Lie => Some("--lie-at"),
             FaultKind::ShutDown => Some("--shut-down-at"),
             FaultKind::Exit => Some("--exit-with-failure"),
+            FaultKind::Claim => Some("--false-claim"),
             _ => None,
         }
     }
@@ -162,6 +167,9 @@ impl Deadline {
     }
 }
 
+/// What a party's records may lie about (`--fault claim:<party>@WHAT`).
+pub const CLAIMS: [&str; 3] = ["timers", "bytes", "digest"];
+
 /// A fault injected into a `tls` run (for the tests).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
@@ -183,8 +191,10 @@ impl std::str::FromStr for Fault {
         let bad = || {
             format!(
                 "--fault {s:?}: expected KIND:<party>@<section>, KIND one of {}, the party \
-                 mixer-K, verifier or board (kill and stop only), the section `end` for exit",
-                kinds.join(", ")
+                 mixer-K, verifier or board (kill and stop only), the section `end` for exit, \
+                 {} for claim",
+                kinds.join(", "),
+                CLAIMS.join(", ")
             )
         };
         let (kind, rest) = s.split_once(':').ok_or_else(bad)?;
@@ -195,6 +205,9 @@ impl std::str::FromStr for Fault {
             .map(|(_, k)| *k)
             .ok_or_else(bad)?;
         if (kind == FaultKind::Exit) != (section == "end") {
+            return Err(bad());
+        }
+        if (kind == FaultKind::Claim) != CLAIMS.contains(&section) {
             return Err(bad());
         }
         let party = match party {
@@ -284,12 +297,14 @@ pub struct NetworkFigures {
     pub rtt_s: f64,
     /// The audit of the board's record once the run was over ([`audit::verify`]).
     pub audit: Option<Audit>,
-    /// What every party posted, by scope (every process's ledger).
+    /// What every party posted, by scope, as the board's record shows it.
     pub posted: Vec<Posted>,
-    /// The run's transcript: every process's public values, by tag.
+    /// The run's transcript: every public value on the board's record, by tag.
     pub transcript_sha256: [u8; 32],
-    /// Each process that resumed from its journal: its records read back, and found.
-    pub resumed: Vec<(String, u64, u64)>,
+    /// What every process said it posted, which the board's record must bear out.
+    pub claimed: Vec<Claimed>,
+    /// Each process that resumed from its journal, and what it made of it.
+    pub resumed: Vec<(String, Resumed)>,
 }
 
 impl NetworkFigures {
@@ -494,7 +509,7 @@ fn run_processes(
     if let Some(meter) = net.delay_meter() {
         report.exclude_cpu(Arc::new(move || meter.cpu().as_secs_f64()));
     }
-    let procs = match launch(cfg, tls, &names, &net) {
+    let procs = match launch(cfg, tls, &names, &net, journal.as_ref()) {
         Ok(p) => p,
         Err(e) => return (report, Err(on_host(e, &tls.placement))),
     };
@@ -541,6 +556,11 @@ fn run_processes(
     drop(net);
     let result = result.and_then(|(info, mut figures)| {
         figures.network = network;
+        // Bytes posted and the transcript: the board's record's, once every process's word on
+        // them was checked against it.
+        let ledger = claims::settled(&tls.record, &figures.claimed)?;
+        figures.transcript_sha256 = ledger.transcript_sha256();
+        figures.posted = ledger.posted;
         figures.audit = Some(audit_record(&tls.record)?);
         Ok((info, figures))
     });
@@ -548,12 +568,18 @@ fn run_processes(
 }
 
 /// Starts the board and every party in the run's network, each party told the run's
-/// checkpoint.
-fn launch(cfg: &Config, tls: &TlsRun<'_>, names: &[String], net: &Network) -> Result<Processes> {
+/// checkpoint, and the run and attempt of the driver's journal `journal`.
+fn launch(
+    cfg: &Config,
+    tls: &TlsRun<'_>,
+    names: &[String],
+    net: &Network,
+    journal: Option<&Journal>,
+) -> Result<Processes> {
     let args_of = |name: &str| {
         let mut a = party_args(cfg, tls.threads, name, tls.faults, tls.deadline);
-        if let Some(cp) = &tls.checkpoint {
-            a.extend(cp.party_args());
+        if let (Some(cp), Some(j)) = (&tls.checkpoint, journal) {
+            a.extend(cp.party_args(j));
         }
         // Every process of a fresh run holds, so that none waits out its deadline meanwhile.
         if let Some(h) = tls.hold.as_ref().filter(|h| h.holds) {
@@ -566,6 +592,7 @@ fn launch(cfg: &Config, tls: &TlsRun<'_>, names: &[String], net: &Network) -> Re
         deadline: tls.deadline.driver(),
         parameters: record_parameters(cfg, tls.deadline).to_string(),
         placement: tls.placement.clone(),
+        attempt: journal.map_or(1, Journal::attempt),
     };
     if tls.placement.by_srun() {
         eprintln!("db-sm-rsm: {}", tls.placement.describe(names));
@@ -635,8 +662,9 @@ fn figures(c: &Ctx, g: Gathered, profile: &Profile) -> (RunInfo, NetworkFigures)
         posted_by,
         rtt_s: profile.link.map_or(0.0, |l| l.rtt.as_secs_f64()),
         audit: None,
-        posted: g.posted,
-        transcript_sha256: c.transcript_sha256(),
+        posted: Vec::new(),
+        transcript_sha256: [0; 32],
+        claimed: g.claimed,
         resumed: g.resumed,
     };
     (g.info, figures)
@@ -692,13 +720,13 @@ fn audit_record(record: &Path) -> Result<Audit> {
 }
 
 /// What the driver gathers from a run: the outcome, every process's timers (the driver's
-/// first), every party's posts, and each process that resumed with its records read back and
-/// found.
+/// first), what every process said it posted (checked against the board's record at the end),
+/// and each process that resumed with its records read back and found.
 struct Gathered {
     info: RunInfo,
     records: Vec<ProcessRecords>,
-    posted: Vec<Posted>,
-    resumed: Vec<(String, u64, u64)>,
+    claimed: Vec<Claimed>,
+    resumed: Vec<(String, Resumed)>,
 }
 
 /// The run as the driver does it: the protocol (the dealer's keys handed to each mixer through
@@ -721,18 +749,23 @@ fn drive(
             })
     };
     let info = run(cfg, c, &Dealing::Deliver(&deliver))?;
+    let own: Vec<(String, [u8; 32])> = c
+        .transcript()
+        .iter()
+        .map(|(t, d)| (t.clone(), *d))
+        .collect();
     let mut g = Gathered {
         info,
         records: vec![(DRIVER.to_string(), c.records())],
-        posted: c.posted(),
+        claimed: vec![(DRIVER.to_string(), c.posted(), own)],
         resumed: c
             .resumed()
-            .map(|(r, e)| (DRIVER.to_string(), r, e))
+            .map(|r| (DRIVER.to_string(), r))
             .into_iter()
             .collect(),
     };
     for name in names {
-        let theirs: PartyRecords = c.fetch(&records_tag(name)).map_err(|e| match e {
+        let signed: SignedRecords = c.fetch(&records_tag(name)).map_err(|e| match e {
             Error::Stopped { party, why, .. } => Error::Stopped {
                 party,
                 step: "collecting the parties' timers".into(),
@@ -740,16 +773,17 @@ fn drive(
             },
             other => other,
         })?;
-        c.fill(&theirs.timers);
-        c.merge_transcript(theirs.transcript);
+        // A party's timers are its signed claims, of its own steps only.
+        let theirs = claims::open(procs.certificate(name).as_ref(), name, &signed)?;
+        claims::check_timers(name, &theirs.timers)?;
+        c.fill(&theirs.timers, name);
         g.records.push((name.clone(), theirs.timers));
-        g.posted.extend(theirs.posted);
-        if let Some((r, e)) = theirs.resumed {
-            g.resumed.push((name.clone(), r, e));
+        g.claimed
+            .push((name.clone(), theirs.posted, theirs.transcript));
+        if let Some(r) = theirs.resumed {
+            g.resumed.push((name.clone(), r));
         }
     }
-    g.posted
-        .sort_by(|a, b| (&a.party, &a.scope).cmp(&(&b.party, &b.scope)));
     let unfilled = c.unfilled();
     if !unfilled.is_empty() {
         return Err(driver_stopped(
@@ -786,6 +820,7 @@ mod tests {
             "partition:mixer-1@x",
             "silent:verifier@x",
             "forge:mixer-0@x",
+            "claim:mixer-0@digest",
         ] {
             assert!(ok.parse::<Fault>().is_ok(), "{ok}");
         }
@@ -798,6 +833,8 @@ mod tests {
             "kill:mixer-1@",
             "exit:mixer-0@mixing",
             "kill:mixer-0@end",
+            "claim:mixer-0@mixing",
+            "kill:mixer-0@bytes",
         ] {
             assert!(bad.parse::<Fault>().is_err(), "{bad}");
         }

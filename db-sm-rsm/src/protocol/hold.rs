@@ -1,8 +1,9 @@
 //! `--hold-at SECTION`, a test option: a run that starts fresh stops at the start of the named
 //! section, once everything it journaled before is on the disk, says so on stderr and sleeps
-//! until it is killed; a run that resumes from a checkpoint goes on. A test of a time limit (a
-//! cluster's) then has a run that cannot end before the limit by construction, not because the
-//! machine is slow, and the same command run again resumes and ends.
+//! until it is killed; a run that finds an earlier attempt's checkpoint (and resumes from it, or
+//! refuses it and starts afresh) goes on. A test of a time limit (a cluster's) then has a run
+//! that cannot end before the limit by construction, not because the machine is slow, and the
+//! same command run again ends.
 
 use serde_json::{json, Value};
 
@@ -54,18 +55,22 @@ pub fn parse_section(s: &str) -> Result<String, String> {
     }
 }
 
-/// What `--hold-at section` does in an attempt that resumes or not, said on stderr when it is
-/// ignored.
-pub fn decide(section: &str, resuming: bool) -> HoldAt {
-    if resuming {
-        eprintln!(
-            "db-sm-rsm: --hold-at {section} is ignored: the run resumes from its checkpoint (a \
-             test option)"
-        );
+/// What `--hold-at section` does in an attempt that resumes from its checkpoint or not, and
+/// that found an earlier attempt's checkpoint (`earlier`, resumed or refused) or not; said on
+/// stderr when it is ignored. Only an attempt that found none holds: one after it would hold
+/// again, for ever, if its checkpoint were refused.
+pub fn decide(section: &str, resuming: bool, earlier: bool) -> HoldAt {
+    if resuming || earlier {
+        let why = if resuming {
+            "the run resumes from its checkpoint"
+        } else {
+            "an earlier attempt's checkpoint was there"
+        };
+        eprintln!("db-sm-rsm: --hold-at {section} is ignored: {why} (a test option)");
     }
     HoldAt {
         section: section.to_string(),
-        holds: !resuming,
+        holds: !(resuming || earlier),
     }
 }
 
@@ -74,21 +79,27 @@ pub fn text_line(hold: &HoldAt) -> String {
     let what = if hold.holds {
         "this attempt holds there until killed"
     } else {
-        "not held, the run resumed from its checkpoint"
+        "not held, an earlier attempt left a checkpoint"
     };
     format!("hold-at: {} (a test option): {what}", hold.section)
 }
 
 /// The report body's `hold_at` block of a run that returned (one that held never does): the
-/// section, whether it was skipped because the run resumed or not reached (a fresh run that
-/// stopped before it), and whether an earlier attempt of the checkpoint held there.
-pub fn to_json(hold: Option<&HoldAt>, earlier_attempt_held: Option<&str>) -> Value {
+/// section, whether it was skipped because the run resumed (or found an earlier attempt's
+/// checkpoint, which it refused) or not reached (a fresh run that stopped before it), and
+/// whether an earlier attempt of the checkpoint held there.
+pub fn to_json(hold: Option<&HoldAt>, resumed: bool, earlier_attempt_held: Option<&str>) -> Value {
     let Some(h) = hold else {
         return Value::Null;
     };
+    let outcome = match (h.holds, resumed) {
+        (true, _) => "not_reached",
+        (false, true) => "skipped_resumed",
+        (false, false) => "skipped_earlier_attempt",
+    };
     json!({
         "section": h.section,
-        "outcome": if h.holds { "not_reached" } else { "skipped_resumed" },
+        "outcome": outcome,
         "earlier_attempt_held": earlier_attempt_held == Some(h.section.as_str()),
     })
 }

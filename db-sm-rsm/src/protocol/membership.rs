@@ -15,10 +15,11 @@ use crate::measurement::report::{Party, Totals};
 use crate::primitives::wire::{Ark, Wire};
 use crate::proofs::CommitmentFactors;
 use crate::protocol::config::Config;
+use crate::protocol::journaled::journaled;
 use crate::protocol::setup::{Mixer, Mixers, Public, Verifier};
 use crate::protocol::steps::{
-    each_mixer, journaled, mixers_check_section, try_each_mixer_same, verifier_check_section,
-    verifier_turn, Checked,
+    each_mixer, mixers_check_section, try_each_mixer_same, verifier_check_section, verifier_turn,
+    Checked,
 };
 use crate::transport::Ctx;
 use crate::{Error, Result};

@@ -18,7 +18,7 @@ use crate::protocol::inputs::{Inputs, ShareCt};
 use crate::protocol::setup::{Mixer, Mixers, Public};
 use crate::protocol::steps::{
     agree, all_mixers, each_mixer_checks_the_others, mixer_turn, threshold_decryption,
-    try_each_mixer_private, Decrypted,
+    try_each_mixer_checks_private, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
 use crate::storage::{Column, CHUNK};
@@ -237,7 +237,8 @@ fn decryption_of_individual_shares<E: Pairing>(
     let label = "decryption of individual message/randomness shares";
     c.section(label, Totals::Mixers, |c| {
         let total = 2 * inputs.cv.len();
-        let decrypted = try_each_mixer_private(c, mixers, label, total, |mx| {
+        // Its verdict is a status's: a resumed run decrypts again and compares.
+        let decrypted = try_each_mixer_checks_private(c, mixers, label, total, |mx| {
             decrypt_own_shares::<E>(&mx.sk, &inputs.shares[mx.k])
         })?;
         let mut verdicts = Vec::new();

@@ -8,7 +8,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::measurement::report::{Report, TimerRecord};
+use crate::measurement::report::Report;
+use crate::protocol::claims::{self, PartyRecords};
 use crate::protocol::config::{Config, Curve};
 use crate::protocol::distributed::Deadline;
 use crate::protocol::run::run;
@@ -37,23 +38,9 @@ pub struct PartyFaults {
     pub lie_at: Vec<String>,
     /// It exits with status 1 after its work.
     pub exit_with_failure: bool,
+    /// What its records for the report lie about: `timers`, `bytes` or `digest`.
+    pub false_claim: Option<String>,
 }
-
-/// What a party's process posts at its end for the driver's report: its timers, what its
-/// party posted, its transcript, and what it read back from its journal (resumed runs).
-#[derive(Clone, Debug)]
-pub struct PartyRecords {
-    /// Its timers.
-    pub timers: Vec<TimerRecord>,
-    /// Its party's posts, by scope.
-    pub posted: Vec<Posted>,
-    /// Every value its party made public: tag and digest.
-    pub transcript: Vec<(String, [u8; 32])>,
-    /// Records of an earlier attempt's journal read back, and found (None: it did every step).
-    pub resumed: Option<(u64, u64)>,
-}
-
-crate::wire_struct!(impl PartyRecords { wire timers, wire posted, wire transcript, wire resumed });
 
 /// A party's process (`db-sm-rsm party --role mixer --id K ...` or `--role verifier`): joins
 /// the run, does its parties' work, posts its timers; with `hold` (`--hold-at`) it may hold at
@@ -101,7 +88,7 @@ pub fn run_party(
     };
     let outcome = run(cfg, &mut c, &dealing).and_then(|_| {
         // Its timers, what its party posted and its transcript, for the driver's report.
-        let mine = PartyRecords {
+        let mut mine = PartyRecords {
             timers: c.records(),
             posted: c.posted(),
             transcript: c
@@ -111,7 +98,12 @@ pub fn run_party(
                 .collect(),
             resumed: c.resumed(),
         };
-        c.publish(&records_tag(&name), &mine)
+        if let Some(what) = &faults.false_claim {
+            false_claim(&mut mine, what, &name);
+        }
+        // Signed with its roster key: the driver keeps them as this party's claims.
+        let signed = claims::sign(&joined.identity, &name, &mine)?;
+        c.publish(&records_tag(&name), &signed)
     });
     match outcome {
         Ok(()) => {
@@ -131,8 +123,44 @@ pub fn run_party(
             process::STOPPED_BY_ANOTHER
         }
         Err(e) => {
+            if let Error::Checkpoint(why) = &e {
+                // The driver, told so, starts the whole run afresh.
+                c.refuse_checkpoint(&format!("{name}'s journal: {why}"));
+            }
             eprintln!("db-sm-rsm {name}: {e}");
             1
+        }
+    }
+}
+
+/// Makes `records` of party `name` lie (a fault for the tests): `timers`, one of its step timers
+/// passed off as another party's, 1234.5 s long; `bytes`, 10^12 bytes more posted by the
+/// driver; `digest`, another digest for one of its posts.
+fn false_claim(records: &mut PartyRecords, what: &str, name: &str) {
+    let other = if name == "mixer 0" {
+        "mixer 1"
+    } else {
+        "mixer 0"
+    };
+    match what {
+        "timers" => {
+            if let Some(t) = records.timers.iter().find(|t| t.party.is_some()) {
+                let mut t = t.clone();
+                t.party = Some(other.to_string());
+                t.seconds = 1234.5;
+                records.timers.insert(0, t);
+            }
+        }
+        "bytes" => records.posted.push(Posted {
+            party: "driver".into(),
+            scope: "main".into(),
+            bytes: 1_000_000_000_000,
+            posts: 1,
+        }),
+        _ => {
+            if let Some((_, digest)) = records.transcript.first_mut() {
+                digest[0] ^= 1;
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::protocol::config::Config;
 use crate::storage::checkpoint::DRIVER;
 use crate::storage::{Checkpoint, Journal};
 use crate::transport::roster::party_names;
+use crate::transport::Resumed;
 use crate::Result;
 use measure::seed::Seed;
 
@@ -74,21 +75,49 @@ pub fn open_driver(cp: &Checkpoint, cfg: &mut Config, tls: bool) -> Result<Journ
     open(cp, DRIVER, cfg)
 }
 
-/// A party process's journal in the checkpoint the driver named (and vetted): its directory,
-/// commit and parameters (`db-sm-rsm party --checkpoint DIR --checkpoint-commit C
-/// --checkpoint-parameters P`); None without a checkpoint.
-pub fn open_party(
-    (dir, commit, parameters): (Option<PathBuf>, Option<String>, Option<String>),
-    name: &str,
-    cfg: &mut Config,
-) -> Result<Option<Journal>> {
-    match (dir, commit, parameters) {
-        (Some(dir), Some(commit), Some(parameters)) => {
-            let cp = Checkpoint::of(&dir, commit, parameters);
-            open(&cp, name, cfg).map(Some)
-        }
-        _ => Ok(None),
+/// The checkpoint a party process of a `tls` run is told by its driver (`db-sm-rsm party
+/// --checkpoint DIR --checkpoint-commit C --checkpoint-parameters P --checkpoint-run R
+/// --checkpoint-attempt K`): [`crate::storage::Checkpoint::party_args`].
+#[derive(Clone, Debug)]
+pub struct Told {
+    /// The checkpoint's directory.
+    pub dir: PathBuf,
+    /// The commit its journals must be of.
+    pub commit: String,
+    /// The parameters its journals must be of.
+    pub parameters: String,
+    /// The run's name (64 hexadecimal digits), the driver's journal's.
+    pub run: String,
+    /// The driver's attempt.
+    pub attempt: u32,
+}
+
+/// A party process's journal in the checkpoint the driver named (and vetted), bound to the
+/// driver's run and attempt; None without a checkpoint.
+pub fn open_party(told: Option<Told>, name: &str, cfg: &mut Config) -> Result<Option<Journal>> {
+    let Some(t) = told else {
+        return Ok(None);
+    };
+    let run = hex32(&t.run).ok_or_else(|| {
+        crate::Error::Storage(format!(
+            "--checkpoint-run {:?}: not 64 hexadecimal digits",
+            t.run
+        ))
+    })?;
+    let cp = Checkpoint::of(&t.dir, t.commit, t.parameters).bound(run, t.attempt);
+    open(&cp, name, cfg).map(Some)
+}
+
+/// 32 bytes from 64 hexadecimal digits.
+fn hex32(s: &str) -> Option<[u8; 32]> {
+    if s.len() != 64 || !s.is_ascii() {
+        return None;
     }
+    let mut out = [0u8; 32];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
 }
 
 /// Says on stderr that the run resumed (its `resumed` block, if not null): how many records
@@ -102,10 +131,11 @@ pub fn tell(resumed: &Value) {
         .map(|s| s.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     eprintln!(
-        "db-sm-rsm: the run resumed: {} of the earlier attempt's {} journal records read back \
-         (sections: {})",
+        "db-sm-rsm: the run resumed: {} of the earlier attempt's {} journal records read back, \
+         {} checked again (sections: {})",
         resumed["records_read_back"],
         resumed["records_of_earlier_attempt"],
+        resumed["records_rechecked"],
         sections.join(", ")
     );
 }
@@ -113,7 +143,7 @@ pub fn tell(resumed: &Value) {
 /// The report's `resumed` block: null unless a process read back records of an earlier
 /// attempt; else how many, out of how many found, the sections below `main` with steps read
 /// back (from `report`'s timers), and with `tls` each process's counts.
-pub fn resumed_json(report: &Report, processes: &[(String, u64, u64)], tls: bool) -> Value {
+pub fn resumed_json(report: &Report, processes: &[(String, Resumed)], tls: bool) -> Value {
     if processes.is_empty() {
         return Value::Null;
     }
@@ -133,16 +163,17 @@ pub fn resumed_json(report: &Report, processes: &[(String, u64, u64)], tls: bool
         }
     }
     let mut block = json!({
-        "records_read_back": processes.iter().map(|p| p.1).sum::<u64>(),
-        "records_of_earlier_attempt": processes.iter().map(|p| p.2).sum::<u64>(),
+        "records_read_back": processes.iter().map(|p| p.1.read_back).sum::<u64>(),
+        "records_rechecked": processes.iter().map(|p| p.1.rechecked).sum::<u64>(),
+        "records_of_earlier_attempt": processes.iter().map(|p| p.1.found).sum::<u64>(),
         "sections": sections,
     });
     if tls {
         block["processes"] = processes
             .iter()
-            .map(|(party, read, found)| {
-                json!({"party": party, "records_read_back": read,
-                       "records_of_earlier_attempt": found})
+            .map(|(party, r)| {
+                json!({"party": party, "records_read_back": r.read_back,
+                       "records_rechecked": r.rechecked, "records_of_earlier_attempt": r.found})
             })
             .collect();
     }

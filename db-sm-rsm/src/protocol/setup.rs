@@ -32,8 +32,8 @@ use crate::proofs::perm::{
     commit_perm, prove_perm, verify_perm, PermCommitment, PermProof, Permutation,
 };
 use crate::protocol::config::{Config, Mode};
+use crate::protocol::journaled::{journaled_check, Stream};
 use crate::protocol::keys::{self, KeyMaterial, MixerPrimes};
-use crate::protocol::steps::journaled;
 use crate::protocol::tamper::{Cheater, Tamper};
 use crate::transport::Ctx;
 use crate::{Error, Result};
@@ -574,31 +574,33 @@ fn permutation_commitments<E: Pairing>(
     let label = "creating proof of knowledge of permutation commitment opening";
     // One step of the dealer and every mixer (as upstream, one timer): journaled with each
     // mixer's secrets and the position of its stream, which a resumed run puts back.
-    let (keys, ok, (secrets, proof_lens)) = journaled(r, None, label, dealer, |r, dealer| {
-        let (keys, ok, secrets, proofs) = r.time_plain(label, || -> Result<_> {
-            let ck = CommitmentKey::new(gens, cfg.n, dealer);
-            let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
-            let mut permcomms = Vec::with_capacity(mixers.m());
-            let mut proofs = Vec::with_capacity(mixers.m());
-            let mut secrets = Vec::with_capacity(mixers.m());
-            for mx in mixers.hosted_mut() {
-                let (a, proof) = commit_permutation(cfg, gens, &ck, mx)?;
-                permcomms.push(a);
-                proofs.push(proof);
-                secrets.push((mx.perm.clone(), Ark(mx.s.clone()), mx.rng.get_word_pos()));
-            }
-            let oks: Vec<bool> = permcomms
-                .par_iter()
-                .zip(&proofs)
-                .map(|(a, p)| verify_perm(gens, &ck, a, p).is_ok())
-                .collect();
-            let ok = oks.into_iter().all(|b| b);
-            Ok(((ck, ck_fo, permcomms), ok, secrets, proofs))
+    // Its check is `status_permcomm`'s: a resumed run does the step again and compares.
+    let (keys, ok, (secrets, proof_lens)) =
+        journaled_check(r, None, label, dealer, |r, dealer| {
+            let (keys, ok, secrets, proofs) = r.time_plain(label, || -> Result<_> {
+                let ck = CommitmentKey::new(gens, cfg.n, dealer);
+                let ck_fo = fo::FoKey::new(dealer, &th.n, cfg.n, gens.security.slack_bits);
+                let mut permcomms = Vec::with_capacity(mixers.m());
+                let mut proofs = Vec::with_capacity(mixers.m());
+                let mut secrets = Vec::with_capacity(mixers.m());
+                for mx in mixers.hosted_mut() {
+                    let (a, proof) = commit_permutation(cfg, gens, &ck, mx)?;
+                    permcomms.push(a);
+                    proofs.push(proof);
+                    secrets.push((mx.perm.clone(), Ark(mx.s.clone()), mx.rng.get_word_pos()));
+                }
+                let oks: Vec<bool> = permcomms
+                    .par_iter()
+                    .zip(&proofs)
+                    .map(|(a, p)| verify_perm(gens, &ck, a, p).is_ok())
+                    .collect();
+                let ok = oks.into_iter().all(|b| b);
+                Ok(((ck, ck_fo, permcomms), ok, secrets, proofs))
+            })?;
+            // What a tls run posts of each mixer's proof, measured outside the timer.
+            let proof_lens: Vec<u64> = proofs.iter().map(|p| encode(p).len() as u64).collect();
+            Ok((keys, ok, (secrets, proof_lens)))
         })?;
-        // What a tls run posts of each mixer's proof, measured outside the timer.
-        let proof_lens: Vec<u64> = proofs.iter().map(|p| encode(p).len() as u64).collect();
-        Ok((keys, ok, (secrets, proof_lens)))
-    })?;
     for (mx, (perm, s, pos)) in mixers.hosted_mut().zip(secrets) {
         mx.perm = perm;
         mx.s = s.0;
@@ -710,6 +712,18 @@ fn networked_permutation_commitments<E: Pairing>(
     let (ck, ck_fo, permcomms, run_id, ok) = result?;
     c.status("status_permcomm", ok);
     Ok(((ck, ck_fo, permcomms), run_id))
+}
+
+impl<E: Pairing> Stream for Mixer<E> {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        Some(&mut self.rng)
+    }
+}
+
+impl Stream for Verifier {
+    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
+        Some(&mut self.rng)
+    }
 }
 
 #[cfg(test)]

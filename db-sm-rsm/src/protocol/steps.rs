@@ -10,11 +10,8 @@
 //! party's "every check I ran passed") is posted too: a status is the AND of every party's
 //! verdicts. With every party in one process, nothing is posted: the values are at hand.
 //!
-//! Every step a process runs for one of its parties goes through [`journaled`]: with a journal
-//! ([`crate::storage::journal`]), what the step made is kept when it ends, and a resumed run
-//! reads it back instead of doing the step again. A step changes nothing but what it returns
-//! and its party's random stream, so that reading back its value and setting the stream to
-//! where it was is the same as running it.
+//! Every step a process runs for one of its parties goes through [`journaled`] or, where a status
+//! rests on it, [`journaled_check`] ([`crate::protocol::journaled`]).
 //!
 //! An auditor ([`crate::protocol::audit`]) hosts no party and reads every post from a board's
 //! record: where the parties check, it runs every check itself on the public data (every
@@ -30,71 +27,10 @@ use rayon::prelude::*;
 
 use crate::measurement::report::Party;
 use crate::primitives::wire::{encode, Wire};
+use crate::protocol::journaled::{journaled, journaled_check, NoStream};
 use crate::protocol::setup::{Mixer, Mixers, Verifier};
 use crate::transport::{AuditRow, Ctx};
 use crate::Result;
-
-/// What a step may draw from: a party's random stream, which a resumed step sets to where the
-/// first attempt left it.
-pub(crate) trait Stream {
-    /// The stream, if the step draws from one.
-    fn stream(&mut self) -> Option<&mut ChaCha20Rng>;
-}
-
-impl<E: Pairing> Stream for Mixer<E> {
-    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
-        Some(&mut self.rng)
-    }
-}
-
-impl Stream for Verifier {
-    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
-        Some(&mut self.rng)
-    }
-}
-
-impl Stream for ChaCha20Rng {
-    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
-        Some(self)
-    }
-}
-
-/// A step that draws from no party's stream.
-pub(crate) struct NoStream;
-
-impl Stream for NoStream {
-    fn stream(&mut self) -> Option<&mut ChaCha20Rng> {
-        None
-    }
-}
-
-/// The step `label` of `party` (None: the driver's), run here with `f` on `who`, or read back
-/// from the journal of an earlier attempt: its value, its timers, and `who`'s stream where the
-/// step left it. Journaled when it ends.
-pub(crate) fn journaled<P, T>(
-    c: &mut Ctx,
-    party: Option<Party>,
-    label: &str,
-    who: &mut P,
-    f: impl FnOnce(&mut Ctx, &mut P) -> Result<T>,
-) -> Result<T>
-where
-    P: Stream + ?Sized,
-    T: Wire,
-{
-    let key = c.step_key(party, label);
-    if let Some((value, pos)) = c.read_back::<T>(&key)? {
-        if let (Some(pos), Some(rng)) = (pos, who.stream()) {
-            rng.set_word_pos(pos);
-        }
-        return Ok(value);
-    }
-    let first = c.timer_count();
-    let value = f(c, who)?;
-    let pos = who.stream().map(|r| r.get_word_pos());
-    c.journal_step(&key, &value, pos, first)?;
-    Ok(value)
-}
 
 /// The auditor's generator for the weights of batch checks: fresh from the operating system,
 /// never from the run's public seed (the provers must not know them).
@@ -176,6 +112,39 @@ pub(crate) fn try_each_mixer_private<E, T>(
     mixers: &mut Mixers<E>,
     label: &str,
     total: usize,
+    f: impl FnMut(&mut Mixer<E>) -> Result<T>,
+) -> Result<Vec<Option<T>>>
+where
+    E: Pairing,
+    T: Wire,
+{
+    each_mixer_journaled(c, mixers, label, total, false, f)
+}
+
+/// [`try_each_mixer_private`] of a step a status rests on (a check, the decryption of a mixer's
+/// own shares): a resumed run does it again and compares ([`journaled_check`]).
+pub(crate) fn try_each_mixer_checks_private<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    f: impl FnMut(&mut Mixer<E>) -> Result<T>,
+) -> Result<Vec<Option<T>>>
+where
+    E: Pairing,
+    T: Wire,
+{
+    each_mixer_journaled(c, mixers, label, total, true, f)
+}
+
+/// Every hosted mixer's step `label` ([`journaled`], or with `recheck` [`journaled_check`]);
+/// the others' places kept for their processes' figures.
+fn each_mixer_journaled<E, T>(
+    c: &mut Ctx,
+    mixers: &mut Mixers<E>,
+    label: &str,
+    total: usize,
+    recheck: bool,
     mut f: impl FnMut(&mut Mixer<E>) -> Result<T>,
 ) -> Result<Vec<Option<T>>>
 where
@@ -184,10 +153,17 @@ where
 {
     (0..mixers.m())
         .map(|k| match mixers.get_mut(k) {
-            Some(mx) => journaled(c, Some(mx.party()), label, mx, |c, mx| {
-                c.time_entries(mx.party(), label, total, || f(mx))
-            })
-            .map(Some),
+            Some(mx) => {
+                let party = Some(mx.party());
+                let step = |c: &mut Ctx, mx: &mut Mixer<E>| {
+                    c.time_entries(mx.party(), label, total, || f(mx))
+                };
+                if recheck {
+                    journaled_check(c, party, label, mx, step).map(Some)
+                } else {
+                    journaled(c, party, label, mx, step).map(Some)
+                }
+            }
             None => {
                 c.remote(Party::Mixer(k), label);
                 Ok(None)
@@ -284,9 +260,14 @@ where
     for k in 0..m {
         if mixers.get(k).is_some() {
             let party = Party::Mixer(k);
-            got = Some(journaled(c, Some(party), label, &mut NoStream, |c, _| {
-                c.time(party, label, &f)
-            })?);
+            // Its result a status may count the failures of: done again on a resumed run.
+            got = Some(journaled_check(
+                c,
+                Some(party),
+                label,
+                &mut NoStream,
+                |c, _| c.time(party, label, &f),
+            )?);
         } else {
             c.remote(Party::Mixer(k), label);
         }
@@ -455,9 +436,9 @@ where
         });
         return audit_check(c, label, &all_mixers(m), |p| results[mixer_index(p)]);
     }
-    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, 0, |mx| {
+    let mine: Vec<(Party, bool)> = try_each_mixer_checks_private(c, mixers, label, 0, |mx| {
         let k = mx.k;
-        check(k, &mut mx.rng)
+        Ok(check(k, &mut mx.rng))
     })?
     .into_iter()
     .enumerate()
@@ -497,13 +478,13 @@ where
             (0..m).filter(|k| *k != j).all(|k| results[k])
         });
     }
-    let mine: Vec<(Party, bool)> = each_mixer_private(c, mixers, label, m - 1, |mx| {
+    let mine: Vec<(Party, bool)> = try_each_mixer_checks_private(c, mixers, label, m - 1, |mx| {
         let j = mx.k;
-        (0..m).into_par_iter().filter(|k| *k != j).all(|k| {
+        Ok((0..m).into_par_iter().filter(|k| *k != j).all(|k| {
             let ok = check(k);
             crate::primitives::counters::tick(1);
             ok
-        })
+        }))
     })?
     .into_iter()
     .enumerate()
@@ -671,7 +652,7 @@ pub(crate) fn verifier_check_section(
             return audit_check(c, label, &[Party::Verifier], |_| ok);
         }
         let mine = if c.roles.verifier {
-            let ok = journaled(c, Some(Party::Verifier), label, &mut NoStream, |c, _| {
+            let ok = journaled_check(c, Some(Party::Verifier), label, &mut NoStream, |c, _| {
                 Ok(c.time_entries(Party::Verifier, label, total, check))
             })?;
             vec![(Party::Verifier, ok)]

@@ -91,7 +91,7 @@ impl<T: Wire> ColumnWriter<T> {
     pub fn new(name: &str) -> Result<Self> {
         let store = store();
         let path = store.fresh_path(name)?;
-        let file = File::create(&path).map_err(|e| {
+        let file = super::private_file(&path).map_err(|e| {
             store.released();
             io_error("cannot create", &path, e)
         })?;

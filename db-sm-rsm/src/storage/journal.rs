@@ -13,19 +13,27 @@
 //! | field | bytes |
 //! | --- | --- |
 //! | length of the rest | 4 (little-endian) |
-//! | kind (0 header, 1 step, 2 section, 3 hold) | 1 |
+//! | kind (0 header, 1 step, 2 section, 3 hold, 4 attempt) | 1 |
 //! | key | [`Wire`] string |
 //! | body | [`Wire`] bytes |
 //! | chain: SHA-256 of the previous record's chain, the length and the above | 32 |
 //!
 //! The header's key is the format's name and its body the run's identity ([`Identity`]: the
-//! commit, the parameters, the process's party and its secret seed). A record whose chain does
-//! not match, or a header of another identity, makes the journal unusable: it is refused in one
-//! line and the run starts afresh, never mixing two runs. A record cut short by the kill is
-//! dropped: its step runs again.
+//! commit, the parameters, the process's party, its secret seed and the run's own random name,
+//! which binds every party process's journal to the driver's). A record whose chain does not
+//! match, or a header of another identity, makes the journal unusable: it is refused in one line
+//! and the run starts afresh, never mixing two runs. A record cut short by the kill is dropped:
+//! its step runs again.
+//!
+//! **Attempts.** Each attempt of the run notes its number in the journal (the driver counts
+//! them; a party process is told its driver's). A resumed journal is copied to a new file that
+//! replaces the old one before the attempt writes to it, and the store names its files after the
+//! attempt: a process of an earlier attempt that was stopped (SIGSTOP) and wakes up later writes
+//! only to the replaced file and to names of its own, never over the new attempt's. A process
+//! told an attempt older than one its journal already holds refuses to start.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -35,16 +43,20 @@ use crate::primitives::wire::{decode, encode, Wire};
 use crate::{Error, Result};
 
 /// The format's name, the header's key.
-pub const FORMAT: &str = "db-sm-rsm journal v1";
+pub const FORMAT: &str = "db-sm-rsm journal v2";
 
 const HEADER: u8 = 0;
 /// A finished step.
 pub const STEP: u8 = 1;
 /// A finished section.
 pub const SECTION: u8 = 2;
+/// The file beside the journals that marks a checkpoint refused ([`Journal::refuse`]).
+pub const REFUSED: &str = "refused";
 /// The attempt stopped at the start of a section and waited to be killed (`--hold-at`, a test
 /// option): the key is the section's name, so that a later attempt can say it held.
 const HOLD: u8 = 3;
+/// An attempt began: the key is its number.
+const ATTEMPT: u8 = 4;
 
 /// What a journal belongs to: a resumed run must have the same.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,9 +69,14 @@ pub struct Identity {
     pub party: String,
     /// The seed of this process's generators when the run has none in public (secret).
     pub secret_seed: Option<[u8; 32]>,
+    /// The run's name, drawn at random by its driver's first attempt: every journal of the run
+    /// has the same.
+    pub run: [u8; 32],
 }
 
-crate::wire_struct!(impl Identity { wire commit, wire parameters, wire party, wire secret_seed });
+crate::wire_struct!(impl Identity {
+    wire commit, wire parameters, wire party, wire secret_seed, wire run
+});
 
 /// One record read back.
 #[derive(Clone, Debug)]
@@ -78,8 +95,12 @@ pub struct Journal {
     earlier: HashMap<(u8, String), Vec<u8>>,
     /// Records of an earlier attempt read back so far.
     resumed: usize,
+    /// Records of an earlier attempt done again and compared instead ([`Journal::recheck`]).
+    rechecked: usize,
     /// The section where an earlier attempt held (`--hold-at`).
     held: Option<String>,
+    /// The latest attempt an earlier one noted (0: none), then this attempt's number.
+    attempt: u32,
     identity: Identity,
 }
 
@@ -160,10 +181,40 @@ fn read_records(path: &Path) -> io::Result<ReadBack> {
     Ok((records, chain, at as u64, None))
 }
 
-/// What the journal at `path` holds for a run of `identity`.
-pub(crate) fn inspect(path: &Path, identity: &Identity) -> Earlier {
+/// Every record of the journal at `path` as written, the header first: (kind, key, body), its
+/// chain checked, a record cut short left out. For tools and tests that look inside a
+/// checkpoint; a run opens its journal with [`Journal::open`].
+pub fn read_all(path: &Path) -> Result<Vec<(u8, String, Vec<u8>)>> {
+    let (records, _, _, damage) = read_records(path).map_err(|e| io_err(path, e))?;
+    if let Some(why) = damage {
+        return Err(Error::Storage(format!(
+            "the journal {}: {why}",
+            path.display()
+        )));
+    }
+    Ok(records
+        .into_iter()
+        .map(|r| (r.kind, r.key, r.body))
+        .collect())
+}
+
+/// The identity in the header of the journal at `path`, if it has a whole one.
+pub(crate) fn header(path: &Path) -> Option<Identity> {
+    let (records, ..) = read_records(path).ok()?;
+    let first = records
+        .first()
+        .filter(|r| r.kind == HEADER && r.key == FORMAT)?;
+    decode(&first.body).ok()
+}
+
+/// What the journal at `path` holds for a run of `identity` (of its run, `identity.run`, unless
+/// `any_run`: the driver adopts its journal's).
+pub(crate) fn inspect(path: &Path, identity: &Identity, any_run: bool) -> Earlier {
     if !path.exists() {
         return Earlier::None;
+    }
+    if let Some(why) = super::untrusted(path, false) {
+        return Earlier::Refused(why);
     }
     let (records, chain, end, damage) = match read_records(path) {
         Ok(r) => r,
@@ -181,6 +232,12 @@ pub(crate) fn inspect(path: &Path, identity: &Identity) -> Earlier {
     let Some(theirs) = header else {
         return Earlier::Refused(format!("it is not a {FORMAT} file"));
     };
+    // A secret others could read is no longer the run's alone: its run is not continued.
+    if theirs.secret_seed.is_some() {
+        if let Some(why) = super::untrusted(path, true) {
+            return Earlier::Refused(why);
+        }
+    }
     if theirs.commit != identity.commit {
         return Earlier::Refused(format!("it was made by commit {}", theirs.commit));
     }
@@ -193,33 +250,44 @@ pub(crate) fn inspect(path: &Path, identity: &Identity) -> Earlier {
     if theirs.party != identity.party {
         return Earlier::Refused(format!("it is {}'s", theirs.party));
     }
+    if !any_run && theirs.run != identity.run {
+        return Earlier::Refused("it belongs to another run than the driver's journal".into());
+    }
     Earlier::Resumable(records, chain, end)
 }
 
 impl Journal {
     /// The journal at `path` for a run of `identity`: an earlier attempt's, to resume from, if
-    /// it is one of this run (its secret seed then replaces `identity`'s); else a new one, after
-    /// `refused` is told in one line why an existing file was not used.
-    pub fn open(path: &Path, identity: Identity, refused: &mut dyn FnMut(&str)) -> Result<Journal> {
-        match inspect(path, &identity) {
+    /// it is one of this run (of any run if `any_run`; its secret seed and run then replace
+    /// `identity`'s); else a new one, after `refused` is told in one line why an existing file
+    /// was not used. Then [`Journal::begin_attempt`].
+    pub fn open(
+        path: &Path,
+        identity: Identity,
+        any_run: bool,
+        refused: &mut dyn FnMut(&str),
+    ) -> Result<Journal> {
+        match inspect(path, &identity, any_run) {
             Earlier::Resumable(records, chain, end) => {
-                let mut file = OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| io_err(path, e))?;
-                // A record cut short by the kill goes; the next one is written in its place.
-                file.set_len(end).map_err(|e| io_err(path, e))?;
-                file.seek(SeekFrom::End(0)).map_err(|e| io_err(path, e))?;
+                // A record cut short by the kill goes; the rest goes to a new file that
+                // replaces this one, so that a process of the earlier attempt still holding it
+                // open writes where nobody reads.
+                let file = replace_with_copy(path, end)?;
                 let first: Identity = decode(&records[0].body)?;
                 let held = records
                     .iter()
                     .find(|r| r.kind == HOLD)
                     .map(|r| r.key.clone());
+                let attempt = records
+                    .iter()
+                    .filter(|r| r.kind == ATTEMPT)
+                    .filter_map(|r| r.key.parse::<u32>().ok())
+                    .max()
+                    .unwrap_or(0);
                 let earlier = records
                     .into_iter()
                     .skip(1)
-                    .filter(|r| r.kind != HOLD)
+                    .filter(|r| r.kind != HOLD && r.kind != ATTEMPT)
                     .map(|r| ((r.kind, r.key), r.body))
                     .collect();
                 Ok(Journal {
@@ -228,9 +296,12 @@ impl Journal {
                     chain,
                     earlier,
                     resumed: 0,
+                    rechecked: 0,
                     held,
+                    attempt,
                     identity: Identity {
                         secret_seed: first.secret_seed,
+                        run: first.run,
                         ..identity
                     },
                 })
@@ -249,14 +320,16 @@ impl Journal {
 
     /// A new journal at `path` (an existing file is replaced) with its header.
     pub fn create(path: &Path, identity: Identity) -> Result<Journal> {
-        let file = File::create(path).map_err(|e| io_err(path, e))?;
+        let file = super::private_file(path).map_err(|e| io_err(path, e))?;
         let mut j = Journal {
             path: path.to_path_buf(),
             file,
             chain: [0; 32],
             earlier: HashMap::new(),
             resumed: 0,
+            rechecked: 0,
             held: None,
+            attempt: 0,
             identity,
         };
         let header = encode(&j.identity);
@@ -264,9 +337,34 @@ impl Journal {
         Ok(j)
     }
 
-    /// The identity the journal was made for (with the first attempt's secret seed).
+    /// The identity the journal was made for (with the first attempt's secret seed and run).
     pub fn identity(&self) -> &Identity {
         &self.identity
+    }
+
+    /// Notes the attempt this process is of: `told` (a party process, told by its driver), or
+    /// the one after the latest the journal holds (the driver). A process told an attempt no
+    /// later than one the journal holds is of an earlier attempt that woke up late: refused.
+    pub fn begin_attempt(&mut self, told: Option<u32>) -> Result<u32> {
+        let attempt = match told {
+            Some(k) if k <= self.attempt => {
+                return Err(Error::Storage(format!(
+                    "the journal {} was written by attempt {}: this process, of attempt {k},                      is too late",
+                    self.path.display(),
+                    self.attempt
+                )))
+            }
+            Some(k) => k,
+            None => self.attempt + 1,
+        };
+        self.append(ATTEMPT, &attempt.to_string(), &[])?;
+        self.attempt = attempt;
+        Ok(attempt)
+    }
+
+    /// This attempt's number ([`Journal::begin_attempt`]; 0 before it).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
     }
 
     /// True iff an earlier attempt left records to resume from (or held before it made any).
@@ -293,7 +391,32 @@ impl Journal {
 
     /// How many records (steps and sections) an earlier attempt left.
     pub fn earlier_count(&self) -> usize {
-        self.earlier.len() + self.resumed
+        self.earlier.len() + self.resumed + self.rechecked
+    }
+
+    /// How many of the earlier attempt's records were done again and compared rather than
+    /// read back.
+    pub fn rechecked(&self) -> usize {
+        self.rechecked
+    }
+
+    /// The body an earlier attempt journaled for the step `key`, taken to be compared with the
+    /// step done again (not read back): the steps a status rests on.
+    pub fn recheck(&mut self, key: &str) -> Option<Vec<u8>> {
+        let body = self.earlier.remove(&(STEP, key.to_string()))?;
+        self.rechecked += 1;
+        Some(body)
+    }
+
+    /// Marks the whole checkpoint refused, saying why in the file [`REFUSED`] beside the journal:
+    /// a process that found its journal untrue ([`crate::Error::Checkpoint`]) tells the driver,
+    /// which then starts the run afresh.
+    pub fn refuse(&self, why: &str) -> Result<()> {
+        let path = self.path.with_file_name(REFUSED);
+        let mut f = super::private_file(&path).map_err(|e| io_err(&path, e))?;
+        f.write_all(why.as_bytes())
+            .and_then(|()| f.sync_all())
+            .map_err(|e| io_err(&path, e))
     }
 
     /// How many of the earlier attempt's records have been read back.
@@ -328,9 +451,33 @@ impl Journal {
     }
 }
 
+/// Replaces the journal at `path` with a new file holding its first `end` bytes, and returns
+/// the new file, open for appending after them.
+fn replace_with_copy(path: &Path, end: u64) -> Result<File> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| io_err(path, e))?;
+    let end = usize::try_from(end).unwrap_or(usize::MAX).min(bytes.len());
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".next");
+    let next = path.with_file_name(name);
+    let mut file = super::private_file(&next).map_err(|e| io_err(&next, e))?;
+    file.write_all(&bytes[..end])
+        .and_then(|()| file.sync_all())
+        .map_err(|e| io_err(&next, e))?;
+    std::fs::rename(&next, path).map_err(|e| io_err(path, e))?;
+    if let Some(dir) = path.parent() {
+        super::sync_dir(dir)?;
+    }
+    file.seek(SeekFrom::End(0)).map_err(|e| io_err(path, e))?;
+    Ok(file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     fn identity(parameters: &str) -> Identity {
         Identity {
@@ -338,6 +485,7 @@ mod tests {
             parameters: parameters.into(),
             party: "all".into(),
             secret_seed: Some([7; 32]),
+            run: [9; 32],
         }
     }
 
@@ -362,8 +510,10 @@ mod tests {
         let f = OpenOptions::new().write(true).open(&path).unwrap();
         f.set_len(len - 5).unwrap();
         let mut told = Vec::new();
-        let mut j =
-            Journal::open(&path, identity("n=3"), &mut |s| told.push(s.to_string())).unwrap();
+        let mut j = Journal::open(&path, identity("n=3"), false, &mut |s| {
+            told.push(s.to_string())
+        })
+        .unwrap();
         assert!(told.is_empty() && j.resuming());
         assert_eq!(j.earlier(STEP, "a").unwrap(), b"one");
         assert!(
@@ -373,8 +523,10 @@ mod tests {
         j.append(STEP, "b", b"again").unwrap();
         drop(j);
         // Another run's parameters: refused in one line, a fresh journal.
-        let mut j =
-            Journal::open(&path, identity("n=4"), &mut |s| told.push(s.to_string())).unwrap();
+        let mut j = Journal::open(&path, identity("n=4"), false, &mut |s| {
+            told.push(s.to_string())
+        })
+        .unwrap();
         assert!(!j.resuming() && j.earlier(STEP, "a").is_none());
         assert_eq!(told.len(), 1);
         assert!(told[0].contains("other parameters"), "{}", told[0]);
@@ -386,9 +538,55 @@ mod tests {
         bytes[last] ^= 1;
         std::fs::write(&path, bytes).unwrap();
         told.clear();
-        let j = Journal::open(&path, identity("n=4"), &mut |s| told.push(s.to_string())).unwrap();
+        let j = Journal::open(&path, identity("n=4"), false, &mut |s| {
+            told.push(s.to_string())
+        })
+        .unwrap();
         assert!(!j.resuming());
         assert!(told[0].contains("damaged"), "{}", told[0]);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A journal of another run (another run name, all else equal) is refused; a resumed journal
+    /// is a new file, so that a process of the earlier attempt still holding the old one writes
+    /// where nobody reads; attempts count up, and a process told an attempt the journal already
+    /// passed is refused.
+    #[test]
+    fn a_journal_is_bound_to_its_run_and_its_attempts() {
+        let path = scratch("attempts");
+        let mut first = Journal::create(&path, identity("n=3")).unwrap();
+        assert_eq!(first.begin_attempt(None).unwrap(), 1);
+        first.append(STEP, "a", b"one").unwrap();
+        let mut told = Vec::new();
+        let mut other_run = identity("n=3");
+        other_run.run = [8; 32];
+        let j = Journal::open(&path, other_run.clone(), false, &mut |s| {
+            told.push(s.to_string())
+        });
+        drop(j);
+        assert_eq!(told.len(), 1);
+        assert!(told[0].contains("another run"), "{}", told[0]);
+        // Written again by the first attempt, then resumed by a second.
+        let mut first = Journal::create(&path, identity("n=3")).unwrap();
+        first.begin_attempt(None).unwrap();
+        first.append(STEP, "a", b"one").unwrap();
+        let mut second = Journal::open(&path, other_run, true, &mut |s| panic!("{s}")).unwrap();
+        assert_eq!(
+            second.identity().run,
+            [9; 32],
+            "the run's name is the journal's"
+        );
+        assert_eq!(second.begin_attempt(None).unwrap(), 2);
+        // The first attempt wakes up and goes on writing: not into the second's journal.
+        first.append(STEP, "b", b"stale").unwrap();
+        second.append(STEP, "b", b"two").unwrap();
+        drop((first, second));
+        let mut third =
+            Journal::open(&path, identity("n=3"), false, &mut |s| panic!("{s}")).unwrap();
+        assert_eq!(third.earlier(STEP, "b").unwrap(), b"two");
+        let late = third.begin_attempt(Some(2)).unwrap_err().to_string();
+        assert!(late.contains("too late"), "{late}");
+        assert_eq!(third.begin_attempt(Some(3)).unwrap(), 3);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }

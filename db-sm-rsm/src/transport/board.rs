@@ -12,13 +12,17 @@
 //! of leaving the others waiting or being blamed for it. When the board itself disappears, every
 //! party's link breaks and its fetches fail with "bulletin board".
 //!
-//! **Who connects.** Only the roster's certificates complete a handshake. Each connection's
-//! handshake runs on a thread of its own within a time limit, so a connection that never speaks,
-//! speaks garbage, or comes and goes (a port scan) costs the board one short-lived thread and
-//! holds up nobody; at most [`MAX_HANDSHAKES`] wait at once, later ones are closed unanswered. A
-//! roster member connects once; a second connection with its certificate is closed. A member
-//! that joins after posts were made gets them from the record file, so the board keeps no post
-//! once it has been passed on.
+//! **Who connects.** A connection is first admitted ([`super::admission`]): the party signs a
+//! fresh nonce of the board's with the key of its roster certificate, before any TLS. Only an
+//! admitted member gets a thread for its TLS handshake (at most
+//! [`super::admission::MEMBER_HANDSHAKES`] at once per member), within a time limit, where only
+//! the roster's certificates complete it. A connection that never speaks, speaks garbage, comes
+//! and goes (a port scan) or floods the port costs the board a socket in a bounded list, no
+//! thread, and never the place of a member: at most [`super::admission::PER_ADDRESS`] such
+//! connections of one address wait at once, a newer one closing the oldest. A roster member
+//! connects once; a second connection with its certificate is closed. A member that joins after
+//! posts were made gets them from the record file, so the board keeps no post once it has been
+//! passed on.
 //!
 //! **Deadlines.** A party's fetch waits at most its deadline, then fails naming the party that
 //! owns the tag it waited for. The board's sends to a party that takes no data for that long
@@ -48,7 +52,6 @@
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::net::TcpListener;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -56,6 +59,7 @@ use std::time::{Duration, Instant};
 use tls_link::{Identity, Link};
 
 use crate::primitives::wire::Wire;
+use crate::transport::admission::{self, Admissions};
 use crate::transport::record;
 use crate::transport::roster::{self, Roster, DRIVER};
 
@@ -66,9 +70,6 @@ const GONE: u8 = 4;
 
 /// The name the board goes by in failures.
 pub const BOARD: &str = "bulletin board";
-
-/// Connections whose handshake may be under way at once; more are closed unanswered.
-pub const MAX_HANDSHAKES: usize = 64;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -223,13 +224,13 @@ fn finish(done: &Done) {
     done.1.notify_all();
 }
 
-/// Serves the board on `listener` for the members of `roster`, writing every post to `record`,
-/// until every member has joined and left, or the driver asks it to shut down. Returns the
-/// record's final path.
+/// Serves the board on `listener` for the members of `roster`, admitting them for the run's
+/// attempt `attempt` ([`admission`]), writing every post to `record`, until every member has
+/// joined and left, or the driver asks it to shut down. Returns the record's final path.
 pub fn serve(
     listener: TcpListener,
     id: &Identity,
-    roster: Roster,
+    (roster, attempt): (Roster, u32),
     record: record::Writer,
     limits: Limits,
 ) -> io::Result<std::path::PathBuf> {
@@ -247,42 +248,46 @@ pub fn serve(
         first_notice: None,
     }));
     let done: Arc<Done> = Arc::new((Mutex::new(false), Condvar::new()));
-    let handshaking = Arc::new(AtomicUsize::new(0));
-    let mut refused = 0usize;
+    let shaking: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+    let mut admissions = Admissions::new(limits.handshake, attempt);
+    let roster = lock(&state).roster.clone();
     loop {
         if lock(&state).ending.is_some() {
             break;
         }
-        match listener.accept() {
-            Ok((socket, _)) => {
-                if handshaking.load(Ordering::SeqCst) >= MAX_HANDSHAKES {
-                    refused += 1;
-                    continue;
-                }
-                handshaking.fetch_add(1, Ordering::SeqCst);
-                let (state, done, handshaking) = (state.clone(), done.clone(), handshaking.clone());
-                let config = config.clone();
-                std::thread::spawn(move || {
-                    let link = Link::accept_socket(socket, config, limits.handshake);
-                    handshaking.fetch_sub(1, Ordering::SeqCst);
-                    if let Ok(link) = link {
-                        join(&state, &done, link, limits);
-                    }
-                });
-            }
+        let accepted = listener.accept();
+        match accepted {
+            Ok((socket, peer)) => admissions.accept(socket, peer.ip()),
             Err(_) => {
                 // Nothing to accept (or a connection reset before it was accepted): wait a
-                // little, or less if a party's thread ends the board meanwhile.
+                // little (less while connections wait for their admission), or less if a
+                // party's thread ends the board meanwhile.
+                let pause = if admissions.is_empty() { 10 } else { 1 };
                 let (flag, cv) = &*done;
                 let g = lock(flag);
                 if !*g {
-                    let _ = cv.wait_timeout(g, Duration::from_millis(10));
+                    let _ = cv.wait_timeout(g, Duration::from_millis(pause));
                 }
             }
         }
+        // After every connection accepted, so that a flood never pushes out an answer that came.
+        for (socket, name) in admissions.sweep(&roster) {
+            let handshake = Handshake {
+                state: state.clone(),
+                done: done.clone(),
+                shaking: shaking.clone(),
+                config: config.clone(),
+                limits,
+            };
+            handshake.start(socket, name);
+        }
     }
-    if refused > 0 {
-        eprintln!("db-sm-rsm bulletin board: {refused} connections closed unanswered (too many handshakes at once)");
+    if admissions.turned_away > 0 {
+        eprintln!(
+            "db-sm-rsm bulletin board: {} connections turned away before their admission (no \
+             answer in time, a wrong one, or pushed out by newer ones of their address)",
+            admissions.turned_away
+        );
     }
     // Give the writers a moment to deliver what is queued (a goodbye, a gone notice).
     std::thread::sleep(Duration::from_millis(50));
@@ -299,9 +304,49 @@ pub fn serve(
     record.close(&reason)
 }
 
-/// A handshake completed: the member presenting the certificate joins (once), gets every post
-/// made so far from the record, then every later one, and is served until it leaves.
-fn join(state: &Arc<Mutex<BoardState>>, done: &Arc<Done>, link: Link, limits: Limits) {
+/// What an admitted member's TLS handshake needs: the board, the server's configuration, and
+/// each member's handshakes under way.
+struct Handshake {
+    state: Arc<Mutex<BoardState>>,
+    done: Arc<Done>,
+    shaking: Arc<Mutex<HashMap<String, usize>>>,
+    config: Arc<tls_link::ServerConfig>,
+    limits: Limits,
+}
+
+impl Handshake {
+    /// The TLS handshake of member `name`, admitted on `socket`, on a thread of its own; the
+    /// member joins when it completes. A member with [`admission::MEMBER_HANDSHAKES`] under way
+    /// already is closed (it only ever needs one).
+    fn start(self, socket: std::net::TcpStream, name: String) {
+        {
+            let mut shaking = lock(&self.shaking);
+            let under_way = shaking.entry(name.clone()).or_default();
+            if *under_way >= admission::MEMBER_HANDSHAKES {
+                return;
+            }
+            *under_way += 1;
+        }
+        std::thread::spawn(move || {
+            let link = Link::accept_socket(socket, self.config, self.limits.handshake);
+            *lock(&self.shaking).entry(name.clone()).or_default() -= 1;
+            if let Ok(link) = link {
+                join(&self.state, &self.done, link, &name, self.limits);
+            }
+        });
+    }
+}
+
+/// A handshake completed: the member presenting the certificate (the one it was admitted as)
+/// joins (once), gets every post made so far from the record, then every later one, and is
+/// served until it leaves.
+fn join(
+    state: &Arc<Mutex<BoardState>>,
+    done: &Arc<Done>,
+    link: Link,
+    admitted: &str,
+    limits: Limits,
+) {
     let Some(cert) = link.peer_cert() else {
         return;
     };
@@ -311,6 +356,9 @@ fn join(state: &Arc<Mutex<BoardState>>, done: &Arc<Done>, link: Link, limits: Li
         let Some(name) = st.roster.name_of(&cert).map(str::to_string) else {
             return;
         };
+        if name != admitted {
+            return;
+        }
         if st.ending.is_some() {
             return;
         }
@@ -482,17 +530,22 @@ fn connect_patiently(
 }
 
 impl BoardClient {
-    /// Connects party `name` to the board at `addr` that presents `board_cert`. Each fetch waits
-    /// at most `deadline`, and so does each post for the board to take it.
+    /// Connects party `name` of the run's attempt `attempt` to the board at `addr` that presents
+    /// `board_cert`. Each fetch waits at most `deadline`, and so does each post for the board to
+    /// take it.
     pub fn connect(
-        name: &str,
+        (name, attempt): (&str, u32),
         id: &Identity,
         addr: std::net::SocketAddr,
         board_cert: tls_link::Certificate<'static>,
         deadline: Duration,
     ) -> io::Result<BoardClient> {
         let config = tls_link::client_config(id, vec![board_cert])?;
-        let link = connect_patiently(deadline, || Link::connect(addr, config.clone()))?;
+        let link = connect_patiently(deadline, || {
+            let socket = tls_link::connect_tcp(addr)?;
+            admission::present(&socket, name, id, attempt, tls_link::HANDSHAKE_PATIENCE)?;
+            Link::connect_on(socket, config.clone())
+        })?;
         link.set_write_timeout(Some(deadline))?;
         let link = Arc::new(link);
         let inbox = Arc::new((
@@ -734,6 +787,7 @@ fn receive(link: &Link, inbox: &(Mutex<Inbox>, Condvar)) {
 mod tests {
     use super::*;
     use std::net::TcpStream;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     type Server = std::thread::JoinHandle<io::Result<std::path::PathBuf>>;
 
@@ -749,6 +803,8 @@ mod tests {
 
     const NAMES: [&str; 3] = ["driver", "mixer 0", "mixer 1"];
     const DEADLINE: Duration = Duration::from_secs(20);
+    /// The attempt of the tests' runs.
+    const ATTEMPT: u32 = 3;
 
     fn board(test: &str, handshake: Duration) -> Board {
         static BOARDS: AtomicUsize = AtomicUsize::new(0);
@@ -786,7 +842,8 @@ mod tests {
             handshake,
             send: DEADLINE,
         };
-        let server = std::thread::spawn(move || serve(listener, &id, roster, writer, limits));
+        let server =
+            std::thread::spawn(move || serve(listener, &id, (roster, ATTEMPT), writer, limits));
         Board {
             server,
             addr,
@@ -802,7 +859,8 @@ mod tests {
                 .iter()
                 .zip(&self.ids)
                 .map(|(n, id)| {
-                    BoardClient::connect(n, id, self.addr, self.cert.clone(), deadline).unwrap()
+                    BoardClient::connect((n, ATTEMPT), id, self.addr, self.cert.clone(), deadline)
+                        .unwrap()
                 })
                 .collect()
         }
@@ -982,6 +1040,57 @@ mod tests {
         finish(&c, b);
     }
 
+    /// Connections that never speak, as many as the board once let wait for a handshake (64),
+    /// renewed as soon as the board closes one, from the members' own address: the members
+    /// still get in, and the run's posts go through.
+    #[test]
+    fn a_flood_of_silent_connections_does_not_keep_the_members_out() {
+        use std::sync::atomic::AtomicBool;
+        let b = board("flood", tls_link::HANDSHAKE_PATIENCE);
+        let (stop, addr) = (Arc::new(AtomicBool::new(false)), b.addr);
+        let flooding = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut held: Vec<TcpStream> = Vec::new();
+                let mut opened = 0usize;
+                while !stop.load(Ordering::SeqCst) {
+                    // Any connection the board closed is opened again.
+                    held.retain(|s| {
+                        let mut b = [0u8; 64];
+                        s.set_nonblocking(true).is_ok()
+                            && match std::io::Read::read(&mut &*s, &mut b) {
+                                Ok(0) => false,
+                                Ok(_) => true,
+                                Err(e) => e.kind() == io::ErrorKind::WouldBlock,
+                            }
+                    });
+                    while held.len() < 64 {
+                        match TcpStream::connect(addr) {
+                            Ok(s) => held.push(s),
+                            Err(_) => break,
+                        }
+                        opened += 1;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                opened
+            })
+        };
+        // The flood is under way before the members come. The members try for less than the
+        // handshake's patience: where silent connections held the handshakes' places, none
+        // would free before the patience ran out, and the members would stay out.
+        std::thread::sleep(Duration::from_millis(500));
+        let c = b.clients(tls_link::HANDSHAKE_PATIENCE * 3 / 4);
+        c[1].post("f/mixer 0", b"through the flood").unwrap();
+        assert_eq!(c[2].fetch("f/mixer 0").unwrap().0, b"through the flood");
+        c[0].post("g", b"and back").unwrap();
+        assert_eq!(c[1].fetch("g").unwrap().0, b"and back");
+        stop.store(true, Ordering::SeqCst);
+        let opened = flooding.join().unwrap();
+        assert!(opened >= 64, "{opened} connections");
+        finish(&c, b);
+    }
+
     /// Before the parties connect: a connection that never speaks, one that sends garbage, a
     /// certificate off the roster and a bounded loop of connect-and-close on the board's port
     /// (loopback). None of them blocks the parties or ends the board.
@@ -992,9 +1101,25 @@ mod tests {
         let mut garbage = TcpStream::connect(b.addr).unwrap();
         std::io::Write::write_all(&mut garbage, b"GET / HTTP/1.0\r\n\r\n").unwrap();
         let stranger = Identity::generate().unwrap();
-        let refused = BoardClient::connect("mixer 0", &stranger, b.addr, b.cert.clone(), DEADLINE)
-            .and_then(|x| x.fetch("z").map_err(|f| io::Error::other(f.to_string())));
+        let refused = BoardClient::connect(
+            ("mixer 0", ATTEMPT),
+            &stranger,
+            b.addr,
+            b.cert.clone(),
+            DEADLINE,
+        )
+        .and_then(|x| x.fetch("z").map_err(|f| io::Error::other(f.to_string())));
         assert!(refused.is_err(), "a certificate off the roster got in");
+        // A member's own key, but signing for an earlier attempt of the run: refused.
+        let stale = BoardClient::connect(
+            ("mixer 0", ATTEMPT - 1),
+            &b.ids[1],
+            b.addr,
+            b.cert.clone(),
+            DEADLINE,
+        );
+        let why = stale.err().expect("an earlier attempt's process got in");
+        assert_eq!(why.kind(), io::ErrorKind::PermissionDenied, "{why}");
         for _ in 0..200 {
             drop(TcpStream::connect(b.addr).unwrap());
         }
@@ -1008,8 +1133,14 @@ mod tests {
             start.elapsed()
         );
         // A second connection with a member's certificate is closed; the member stays.
-        let again =
-            BoardClient::connect("mixer 1", &b.ids[2], b.addr, b.cert.clone(), DEADLINE).unwrap();
+        let again = BoardClient::connect(
+            ("mixer 1", ATTEMPT),
+            &b.ids[2],
+            b.addr,
+            b.cert.clone(),
+            DEADLINE,
+        )
+        .unwrap();
         assert!(again.fetch("never").is_err());
         c[0].post("r", b"still").unwrap();
         assert_eq!(c[2].fetch("r").unwrap().0, b"still");

@@ -20,6 +20,7 @@
 //! record instead of the board ([`record`]): it runs every step as a process without parties
 //! does, and the steps layer has it re-run every check itself ([`AuditRow`]).
 
+pub mod admission;
 pub mod board;
 pub mod placement;
 pub mod process;
@@ -135,6 +136,32 @@ crate::wire_struct!(impl Posted { wire party, wire scope, wire bytes, wire posts
 pub fn scope_of(tag: &str) -> String {
     let parts: Vec<&str> = tag.split('/').collect();
     parts[..parts.len().saturating_sub(1).min(3)].join("/")
+}
+
+/// What a process of a resumed run made of its journal: records read back, records done again
+/// and compared instead (the steps a status rests on), and records the earlier attempt left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resumed {
+    /// Records read back instead of doing their steps again.
+    pub read_back: u64,
+    /// Records whose steps were done again and compared with them.
+    pub rechecked: u64,
+    /// Records the earlier attempt left.
+    pub found: u64,
+}
+
+crate::wire_struct!(impl Resumed { wire read_back, wire rechecked, wire found });
+
+/// The digest of a transcript, `(tag, digest of its value)` in the order of the tags: SHA-256
+/// over every tag's length, the tag and the digest.
+pub fn transcript_digest<'a>(values: impl Iterator<Item = (&'a String, &'a [u8; 32])>) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for (tag, digest) in values {
+        h.update((tag.len() as u64).to_le_bytes());
+        h.update(tag.as_bytes());
+        h.update(digest);
+    }
+    h.finalize().into()
 }
 
 /// One check as an auditor saw it: where it is, whether the auditor's own computation passed
@@ -346,10 +373,14 @@ impl Ctx {
     }
 
     /// On a resumed run, how many records of the earlier attempt's journal this process read
-    /// back, and how many it found.
-    pub fn resumed(&self) -> Option<(u64, u64)> {
+    /// back, did again and compared, and found.
+    pub fn resumed(&self) -> Option<Resumed> {
         let j = self.journal.as_ref().filter(|j| j.resuming())?;
-        Some((j.resumed() as u64, j.earlier_count() as u64))
+        Some(Resumed {
+            read_back: j.resumed() as u64,
+            rechecked: j.rechecked() as u64,
+            found: j.earlier_count() as u64,
+        })
     }
 
     /// The journal's key of the next step or section of `tag`: the tag and how many of it came
@@ -373,17 +404,51 @@ impl Ctx {
         let Some(body) = self.journal.as_mut().and_then(|j| j.earlier(STEP, key)) else {
             return Ok(None);
         };
-        let (value, rng, timers): (Vec<u8>, Option<u128>, Vec<TimerRecord>) = decode(&body)?;
+        // A journal that does not bear itself out is refused (the run starts afresh).
+        let untrue =
+            |e: Error| Error::Checkpoint(format!("its step {key:?} cannot be read back ({e})"));
+        let (value, rng, timers): (Vec<u8>, Option<u128>, Vec<TimerRecord>) =
+            decode(&body).map_err(untrue)?;
         let (_, here) = self.report.open_path();
         for t in &timers {
             if t.section || t.path != here {
-                return Err(Error::Storage(format!(
-                    "the journal's step {key:?} does not fit this run's sections"
+                return Err(Error::Checkpoint(format!(
+                    "its step {key:?} does not fit this run's sections"
                 )));
             }
-            self.report.restore_leaf(t)?;
+            self.report.restore_leaf(t).map_err(untrue)?;
         }
-        Ok(Some((as_references(|| decode(&value))?, rng)))
+        Ok(Some((
+            as_references(|| decode(&value)).map_err(untrue)?,
+            rng,
+        )))
+    }
+
+    /// On a resumed run, what the first attempt journaled for the step `key`, which this attempt
+    /// does again and compares ([`crate::protocol::steps::journaled_check`]): its value (its
+    /// columns' files checked) and its party's stream position after it.
+    pub fn recheck<T: Wire>(&mut self, key: &str) -> Result<Option<(T, Option<u128>)>> {
+        let Some(body) = self.journal.as_mut().and_then(|j| j.recheck(key)) else {
+            return Ok(None);
+        };
+        let untrue =
+            |e: Error| Error::Checkpoint(format!("its step {key:?} cannot be read back ({e})"));
+        let (value, rng, _): (Vec<u8>, Option<u128>, Vec<TimerRecord>) =
+            decode(&body).map_err(untrue)?;
+        Ok(Some((
+            as_references(|| decode(&value)).map_err(untrue)?,
+            rng,
+        )))
+    }
+
+    /// Marks the run's checkpoint refused for `why` (a process of a `tls` run that found its
+    /// journal untrue tells the driver so).
+    pub fn refuse_checkpoint(&self, why: &str) {
+        if let Some(j) = &self.journal {
+            if let Err(e) = j.refuse(why) {
+                eprintln!("db-sm-rsm: {e}");
+            }
+        }
     }
 
     /// After the step `key` ran (its timers are those made since the tree held `first`
@@ -562,29 +627,18 @@ impl Ctx {
         self.transcript.insert(tag.to_string(), digest);
     }
 
-    /// Every public value of this process's parties: tag and SHA-256 of its encoding (columns
-    /// as their length and content's digest).
+    /// Every public value of this process's parties: tag and SHA-256 of its encoding (with the
+    /// `tls` transport of its bytes as posted; in one process, columns as their length and
+    /// content's digest, so that nothing is read again).
     pub fn transcript(&self) -> &BTreeMap<String, [u8; 32]> {
         &self.transcript
-    }
-
-    /// Adds the transcript of another process of the run (the driver of a `tls` run gathers
-    /// every party's, so that its digest covers every public value of the run).
-    pub fn merge_transcript(&mut self, other: Vec<(String, [u8; 32])>) {
-        self.transcript.extend(other);
     }
 
     /// The transcript's digest: SHA-256 over every public value's tag and digest, in the order
     /// of the tags. Two runs with one seed have the same, whatever the order of their steps,
     /// and whether a run did its steps or read them back from its journal.
     pub fn transcript_sha256(&self) -> [u8; 32] {
-        let mut h = Sha256::new();
-        for (tag, digest) in &self.transcript {
-            h.update((tag.len() as u64).to_le_bytes());
-            h.update(tag.as_bytes());
-            h.update(digest);
-        }
-        h.finalize().into()
+        transcript_digest(self.transcript.iter())
     }
 
     /// Posts `value` under `tag`: on the board with the `tls` transport (its bytes counted in
@@ -601,13 +655,15 @@ impl Ctx {
         }
         match self.board.clone() {
             Some(board) => {
-                // The timers and statuses a process posts at the end are the transport's.
+                let body = encode(value);
+                // The timers and statuses a process posts at the end are the transport's. A
+                // value's digest is of its bytes as posted, the board's record's too
+                // ([`crate::protocol::claims`]).
                 if !tag.starts_with("records/") {
-                    self.transcribe(tag, value);
+                    let digest = Sha256::digest(&body).into();
+                    self.transcript.insert(tag.to_string(), digest);
                 }
-                let bytes = board
-                    .post(tag, &encode(value))
-                    .map_err(|f| self.stopped(f))?;
+                let bytes = board.post(tag, &body).map_err(|f| self.stopped(f))?;
                 self.note_post(tag, bytes);
                 self.report.add_net(&NetStats {
                     bytes_sent: bytes,

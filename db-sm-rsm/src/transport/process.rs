@@ -95,6 +95,8 @@ pub struct Processes {
     board: Arc<BoardClient>,
     over: Arc<AtomicBool>,
     placement: Placement,
+    /// The roster: every party's name and certificate (hexadecimal), as the board was told.
+    certs: Vec<(String, String)>,
 }
 
 /// Reads a child's one line of introduction, `<word> <fields...>`, within [`INTRODUCTION`] (the
@@ -188,7 +190,14 @@ pub struct BoardSettings {
     pub parameters: String,
     /// Where the parties' processes start.
     pub placement: Placement,
+    /// The run's attempt (its driver's journal's; 1 without a checkpoint): the board admits
+    /// only processes of this attempt ([`super::admission`]).
+    pub attempt: u32,
 }
+
+/// What the driver tells the board: the roster (names and certificates), the run's parameters
+/// and its attempt.
+type BoardIntroduction = (Vec<(String, String)>, String, u32);
 
 /// Starts the board in its slot: where it listens, and its certificate.
 fn start_board(
@@ -261,8 +270,9 @@ fn introduce(
 ) -> io::Result<()> {
     let parameters = &settings.parameters;
     let told = settings.placement.told_address(board.addr);
-    let to_party = encode(&(told.to_string(), cert_to_hex(&board.cert)));
-    let to_board = encode(&(certs.to_vec(), parameters.to_string()));
+    let attempt = settings.attempt;
+    let to_party = encode(&(told.to_string(), cert_to_hex(&board.cert), attempt));
+    let to_board = encode(&(certs.to_vec(), parameters.to_string(), attempt));
     for m in members.iter_mut() {
         let stdin = m.stdin.as_mut().ok_or_else(|| bad("no standard input"))?;
         write_frame(
@@ -290,12 +300,13 @@ impl Processes {
     ) -> io::Result<Processes> {
         let mut members = Vec::new();
         match Self::connect_all(&mut members, names, &args_of, net, board_settings) {
-            Ok(board) => {
+            Ok((board, certs)) => {
                 let processes = Processes {
                     members: Arc::new(Mutex::new(members)),
                     board: Arc::new(board),
                     over: Arc::new(AtomicBool::new(false)),
                     placement: board_settings.placement.clone(),
+                    certs,
                 };
                 processes.watch();
                 Ok(processes)
@@ -317,7 +328,7 @@ impl Processes {
         args_of: &dyn Fn(&str) -> Vec<String>,
         net: &Network,
         settings: &BoardSettings,
-    ) -> io::Result<BoardClient> {
+    ) -> io::Result<(BoardClient, Vec<(String, String)>)> {
         if net.parties() != slots(names.len()) {
             return Err(bad(format!(
                 "a network of {} slots for {} parties, the board and the driver",
@@ -332,10 +343,17 @@ impl Processes {
         certs.push((DRIVER.to_string(), cert_to_hex(&id.cert)));
         introduce(members, &certs, &board, settings)?;
         let Board { addr, cert } = board;
-        let deadline = settings.deadline;
-        net.run_in(names.len() + 1, move || {
-            BoardClient::connect(DRIVER, &id, addr, cert, deadline)
-        })?
+        let (deadline, attempt) = (settings.deadline, settings.attempt);
+        let link = net.run_in(names.len() + 1, move || {
+            BoardClient::connect((DRIVER, attempt), &id, addr, cert, deadline)
+        })??;
+        Ok((link, certs))
+    }
+
+    /// The certificate party `name` is on the roster with.
+    pub fn certificate(&self, name: &str) -> Option<tls_link::Certificate<'static>> {
+        let (_, hex) = self.certs.iter().find(|(n, _)| n == name)?;
+        cert_from_hex(hex)
     }
 
     /// The driver's link to the board.
@@ -578,6 +596,8 @@ fn announce<T: Wire>(
 pub struct Joined {
     /// The link to the board.
     pub board: Arc<BoardClient>,
+    /// The identity this party is on the roster with, which signs its records.
+    pub identity: Identity,
     from_driver: Receiver<Vec<u8>>,
 }
 
@@ -613,13 +633,21 @@ pub fn join(name: &str, deadline: Duration) -> io::Result<Joined> {
         placement::machine_word()
     );
     let unanswered = "the driver closed the pipe before introducing the board";
-    let ((addr, cert), rx): ((String, String), _) = announce(name, &line, unanswered)?;
+    let ((addr, cert, attempt), rx): ((String, String, u32), _) =
+        announce(name, &line, unanswered)?;
     let addr: SocketAddr = addr.parse().map_err(|_| bad("a bad board address"))?;
     let addr = placement::board_address(addr)?;
     let cert = cert_from_hex(&cert).ok_or_else(|| bad("a bad board certificate"))?;
-    let board = Arc::new(BoardClient::connect(name, &id, addr, cert, deadline)?);
+    let board = Arc::new(BoardClient::connect(
+        (name, attempt),
+        &id,
+        addr,
+        cert,
+        deadline,
+    )?);
     Ok(Joined {
         board,
+        identity: id,
         from_driver: rx,
     })
 }
@@ -639,7 +667,7 @@ pub fn serve_board(
     let line = format!("board {port} {}", cert_to_hex(&id.cert));
     let unanswered = "the driver closed the pipe before naming the parties";
     // The pipe stays watched while the board serves: the driver gone stops it.
-    let ((named, parameters), _pipe): ((Vec<(String, String)>, String), _) =
+    let ((named, parameters, attempt), _pipe): (BoardIntroduction, _) =
         announce(BOARD, &line, unanswered)?;
     let members = named
         .iter()
@@ -656,7 +684,7 @@ pub fn serve_board(
         handshake: deadline.min(tls_link::HANDSHAKE_PATIENCE),
         send: deadline,
     };
-    board::serve(listener, &id, roster, writer, limits)?;
+    board::serve(listener, &id, (roster, attempt), writer, limits)?;
     done();
     Ok(())
 }

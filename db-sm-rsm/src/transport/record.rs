@@ -90,7 +90,8 @@ impl Writer {
     /// Starts the record `path` (written as `path.partial` until closed) with its header.
     pub fn create(path: &Path, header: &Header) -> io::Result<Writer> {
         let partial = partial_path(path);
-        let file = File::create(&partial)
+        // Owner-only, as everything a run writes beside its report.
+        let file = crate::storage::private_file(&partial)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", partial.display())))?;
         let mut w = Writer {
             file: BufWriter::with_capacity(1 << 16, file),

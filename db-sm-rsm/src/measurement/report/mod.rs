@@ -115,6 +115,9 @@ struct Node {
     start_unix_s: f64,
     /// Its figures are a first attempt's, read back from the journal by a resumed run.
     resumed: bool,
+    /// The processes whose claims its figures hold (a `tls` run's parties, whose records the
+    /// driver cannot check: [`Report::fill`]); empty for what this process measured.
+    claimed_by: Vec<String>,
 }
 
 /// The recorded timer tree of one run, with its statuses and sizes.
@@ -166,6 +169,7 @@ impl Report {
             net: NetStats::default(),
             start_unix_s: unix_now(),
             resumed: false,
+            claimed_by: Vec::new(),
         };
         Report {
             m,
@@ -222,6 +226,7 @@ impl Report {
             net: NetStats::default(),
             start_unix_s: unix_now(),
             resumed: false,
+            claimed_by: Vec::new(),
         });
         self.nodes[parent].items.push(Item::Timer(idx));
         self.last_opened = Some(idx);

@@ -283,10 +283,11 @@ impl Report {
         (key, occurrence)
     }
 
-    /// Fills this tree's remote leaves with the figures another process recorded for them
-    /// (matched by path, party, name and occurrence), and adds that process's CPU and traffic
-    /// in each section to the section's. Returns the number of leaves filled.
-    pub fn fill(&mut self, records: &[TimerRecord]) -> usize {
+    /// Fills this tree's remote leaves with the figures another process, `claimant`, recorded
+    /// for them (matched by path, party, name and occurrence), and adds that process's CPU in
+    /// each section to the section's; every figure so taken is marked as `claimant`'s claim.
+    /// Returns the number of leaves filled.
+    pub fn fill(&mut self, records: &[TimerRecord], claimant: &str) -> usize {
         let mut seen = Occurrences::default();
         // Walk in tree order, as `records` did, so occurrences agree.
         let mut filled = 0;
@@ -307,9 +308,13 @@ impl Report {
                 node.start_unix_s = r.start_unix_s;
                 node.resumed = r.resumed;
                 node.remote = false;
+                node.claimed_by = vec![claimant.to_string()];
                 filled += 1;
             } else if is_section && r.section {
                 node.cpu_seconds += r.cpu_seconds;
+                if !node.claimed_by.iter().any(|c| c == claimant) {
+                    node.claimed_by.push(claimant.to_string());
+                }
             }
         }
         filled

@@ -43,7 +43,8 @@ impl Report {
     }
 
     /// Every timer (sections with party null, leaves, and per-party totals labelled
-    /// `"<party> total"`) as the JSON rows of docs/report.schema.json, in report order.
+    /// `"<party> total"`) as the JSON rows of docs/report.schema.json, in report order; a row
+    /// whose figures hold another process's claims names it (`claimed_by`).
     pub fn timer_rows(&self) -> Vec<Value> {
         let mut rows = Vec::new();
         // The probe's drift, once for every row.
@@ -71,7 +72,8 @@ impl Report {
         let mut own_path = self.path_of(idx);
         for p in self.parties(node.totals) {
             own_path.push(node.name.clone());
-            rows.push(Self::row(
+            let claimed = self.party_sum(idx, p, |n| f64::from(u8::from(!n.claimed_by.is_empty())));
+            let mut total = Self::row(
                 own_path.clone(),
                 Some(p.to_string()),
                 format!("{p} total"),
@@ -81,7 +83,11 @@ impl Report {
                 ),
                 &self.party_ops(idx, p),
                 drift,
-            ));
+            );
+            if claimed > 0.0 {
+                total["claimed_by"] = json!([p.to_string()]);
+            }
+            rows.push(total);
             own_path.pop();
         }
         let mut row = Self::row(
@@ -94,6 +100,9 @@ impl Report {
         );
         if node.resumed {
             row["resumed"] = json!(true);
+        }
+        if !node.claimed_by.is_empty() {
+            row["claimed_by"] = json!(node.claimed_by);
         }
         rows.push(row);
     }
