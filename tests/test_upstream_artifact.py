@@ -117,6 +117,12 @@ def test_without_sources_the_artifact_is_left_out_in_one_line(workflow_copy: Wor
         assert name in left[0]
     assert "wildcards: experiment=db-sm-rsm" in out and "experiment=artifact" not in out
     assert "rule upstream_build" not in out
+    # Nor are their images built for a container runner (the repository's own workflow, dry).
+    argv = ["snakemake", "-n", "--nolock", "--cores", "1", "images", "--config", "runner=docker",
+            f"results={workflow_copy.root / 'results-images'}"]  # fmt: skip
+    proc = subprocess.run(argv, cwd=REPO, env=workflow_copy.env, capture_output=True, text=True, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "name=db-sm-rsm" in out and "name=artifact" not in out, out[-5000:]
 
 
 @pytest.mark.artifact
