@@ -213,29 +213,6 @@ pub fn verify_board(path: &Path, progress: bool) -> std::result::Result<Audit, A
     })
 }
 
-/// A check of the step `label` whose result `posted` a party (the dealer) posted: an auditor
-/// recomputes it (`recompute`, timed as its own leaf) and notes whether the two agree, and the
-/// result is its own; any other process takes `posted`.
-pub(crate) fn recheck(
-    c: &mut Ctx,
-    label: &str,
-    posted: bool,
-    recompute: impl FnOnce() -> bool,
-) -> bool {
-    if !c.roles.auditor {
-        return posted;
-    }
-    let ok = c.time_plain(label, recompute);
-    let row = AuditRow::new(
-        c.step(),
-        label,
-        Some(ok),
-        vec![(DRIVER.into(), ok == posted)],
-    );
-    c.audit(row);
-    ok
-}
-
 /// Everything `verify-board` prints of the audit `a` of the record `file` (checked with
 /// `threads` threads): the chain, the statuses ([`summary`]) and the verdict with its CPU time.
 pub fn verdict_lines(a: &Audit, file: &str, threads: u64) -> Vec<String> {

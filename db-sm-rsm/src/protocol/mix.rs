@@ -17,10 +17,11 @@ use crate::protocol::config::Config;
 use crate::protocol::inputs::{Inputs, ShareCt};
 use crate::protocol::setup::{Mixer, Mixers, Public};
 use crate::protocol::steps::{
-    agree, all_mixers, each_mixer_checks_the_others, mixer_turn, threshold_decryption,
+    all_mixers, each_mixer_checks_the_others, mixer_turn, threshold_decryption,
     try_each_mixer_checks_private, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
+use crate::protocol::verdicts::agree;
 use crate::storage::{Column, CHUNK};
 use crate::transport::Ctx;
 use crate::Result;
