@@ -457,7 +457,8 @@ fn checked(cli: &Cli) -> Result<(Config, Vec<Fault>, Option<PathBuf>, Placement)
             .map_err(|e| format!("error: --network: {e}"))?;
     }
     let tls = (cli.transport == Transport::Tls, cli.network.is_emulated());
-    let placement = Placement::of(cli.launch, tls, cfg.m, cli.run.threads)?;
+    let placement =
+        Placement::of(cli.launch, tls, cfg.m, cli.run.threads).map_err(|e| e.to_string())?;
     thread_pool(cli.run.threads)?;
     let calibration = cli
         .calibration
