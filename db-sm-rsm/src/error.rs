@@ -18,6 +18,11 @@ pub enum Error {
     /// text says why, in one line.
     #[error("error: {0}")]
     Placement(String),
+    /// What the command line asks for cannot be done: an option without what it needs, an
+    /// output that cannot be written, a checkpoint that cannot be opened, a key cache found
+    /// damaged, worker threads that cannot start. One line, said before any long work.
+    #[error("error: {0}")]
+    Refused(String),
     /// A bulletin board's record that is not an intact record: the entry at fault named.
     #[error("{0}")]
     Record(#[from] RecordError),
