@@ -28,32 +28,13 @@ use crate::measurement::report::Report;
 use crate::protocol::config::Config;
 use crate::protocol::run::run;
 use crate::protocol::setup::Dealing;
-use crate::transport::record::{Record, RecordError};
+use crate::transport::record::Record;
 use crate::transport::roster::{records_tag, DRIVER};
 use crate::transport::{AuditRow, Ctx};
 use crate::{Error, Result};
 
 /// What the run's statuses are posted as at its end, under `records/driver`.
 pub type RunStatuses = Vec<(String, bool)>;
-
-/// Why an audit could not be completed: the record is not a valid record (its entry named), or
-/// the auditor's run stopped (a post missing or malformed).
-#[derive(Debug)]
-pub enum AuditError {
-    /// The file is not an intact record.
-    Record(RecordError),
-    /// The record is intact, but the run cannot be re-checked from it.
-    Run(String),
-}
-
-impl std::fmt::Display for AuditError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AuditError::Record(e) => write!(f, "{e}"),
-            AuditError::Run(e) => f.write_str(e),
-        }
-    }
-}
 
 /// A finished audit.
 #[derive(Clone, Debug)]
@@ -142,25 +123,29 @@ impl Audit {
 }
 
 /// A value of a clap enum by its command-line name.
-fn named<T: ValueEnum>(v: &Value, key: &str) -> std::result::Result<T, String> {
+fn named<T: ValueEnum>(v: &Value, key: &str) -> Result<T> {
     let s = v[key]
         .as_str()
-        .ok_or_else(|| format!("the record's parameters have no {key:?}"))?;
-    T::from_str(s, false).map_err(|_| format!("the record's {key} {s:?} is not known"))
+        .ok_or_else(|| Error::Parse(format!("the record's parameters have no {key:?}")))?;
+    T::from_str(s, false)
+        .map_err(|_| Error::Parse(format!("the record's {key} {s:?} is not known")))
 }
 
 /// The run's configuration from the record's header.
-pub fn config_of(parameters: &str) -> std::result::Result<Config, String> {
+pub fn config_of(parameters: &str) -> Result<Config> {
     let v: Value = serde_json::from_str(parameters)
-        .map_err(|e| format!("the record's parameters are not JSON: {e}"))?;
+        .map_err(|e| Error::Parse(format!("the record's parameters are not JSON: {e}")))?;
     let count = |key: &str| {
         v[key]
             .as_u64()
             .map(|x| x as usize)
-            .ok_or_else(|| format!("the record's parameters have no count {key:?}"))
+            .ok_or_else(|| Error::Parse(format!("the record's parameters have no count {key:?}")))
     };
     let seed = match v["seed"].as_str() {
-        Some(s) => Some(s.parse().map_err(|e| format!("the record's seed: {e}"))?),
+        Some(s) => Some(
+            s.parse()
+                .map_err(|e| Error::Parse(format!("the record's seed: {e}")))?,
+        ),
         None => None,
     };
     let tamper = match &v["tamper"] {
@@ -179,25 +164,28 @@ pub fn config_of(parameters: &str) -> std::result::Result<Config, String> {
         key_cache: None,
         secret_seed: None,
     };
-    cfg.validate().map_err(|e| e.to_string())?;
+    cfg.validate()?;
     Ok(cfg)
 }
 
 /// Re-checks the run recorded in `path`: the record as a file, then every check of the run
 /// ([`crate::protocol::audit`]). With `progress`, the auditor's steps go to stderr.
-pub fn verify_board(path: &Path, progress: bool) -> std::result::Result<Audit, AuditError> {
+///
+/// An error is [`Error::Record`] when the file is not an intact record, else the reason the run
+/// cannot be re-checked from it (a post missing or malformed, the run's statuses missing).
+pub fn verify_board(path: &Path, progress: bool) -> Result<Audit> {
     let started = Instant::now();
     let cpu0 = measure::clock::process_cpu_seconds();
-    let record = Arc::new(Record::open(path).map_err(AuditError::Record)?);
-    let cfg = config_of(&record.header.parameters).map_err(AuditError::Run)?;
+    let record = Arc::new(Record::open(path)?);
+    let cfg = config_of(&record.header.parameters)?;
     let mut c = Ctx::auditing(Report::new(cfg.m, progress), record.clone());
-    run(&cfg, &mut c, &Dealing::Nothing).map_err(|e| AuditError::Run(e.to_string()))?;
+    run(&cfg, &mut c, &Dealing::Nothing)?;
     let run_statuses: RunStatuses = c.fetch(&records_tag(DRIVER)).map_err(|e| match e {
-        Error::Stopped { .. } => AuditError::Run(format!(
+        Error::Stopped { .. } => Error::Unfinished(format!(
             "the record holds no statuses of the run ({}): the run did not finish",
             records_tag(DRIVER)
         )),
-        other => AuditError::Run(other.to_string()),
+        other => other,
     })?;
     let statuses = c.statuses().to_vec();
     Ok(Audit {
@@ -211,29 +199,6 @@ pub fn verify_board(path: &Path, progress: bool) -> std::result::Result<Audit, A
         cpu_s: measure::clock::process_cpu_seconds() - cpu0,
         wall_s: started.elapsed().as_secs_f64(),
     })
-}
-
-/// A check of the step `label` whose result `posted` a party (the dealer) posted: an auditor
-/// recomputes it (`recompute`, timed as its own leaf) and notes whether the two agree, and the
-/// result is its own; any other process takes `posted`.
-pub(crate) fn recheck(
-    c: &mut Ctx,
-    label: &str,
-    posted: bool,
-    recompute: impl FnOnce() -> bool,
-) -> bool {
-    if !c.roles.auditor {
-        return posted;
-    }
-    let ok = c.time_plain(label, recompute);
-    let row = AuditRow::new(
-        c.step(),
-        label,
-        Some(ok),
-        vec![(DRIVER.into(), ok == posted)],
-    );
-    c.audit(row);
-    ok
 }
 
 /// Everything `verify-board` prints of the audit `a` of the record `file` (checked with

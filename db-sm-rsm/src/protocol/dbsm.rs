@@ -104,7 +104,7 @@ pub fn forward_set_membership<E: Pairing>(
     mixed: &Mixed<E>,
 ) -> Result<SmOutput> {
     c.section("forward set membership", Totals::MixersAndVerifier, |c| {
-        let scheme = Bb { msgs: &mixed.msgs };
+        let scheme = Bb { msgs: mixed.msgs() };
         let vs = get_verfsigs(cfg, c, public, verifier, &scheme)?;
         let mut ok = check_verfsigs(c, public, mixers, &scheme, &vs)?;
         let (sigmas, blsigs_ok) = get_blsigs(cfg, c, public, mixers, &vs.cts)?;

@@ -182,20 +182,20 @@ pub struct Fault {
 }
 
 impl std::str::FromStr for Fault {
-    type Err = String;
+    type Err = Error;
 
     /// `kill:mixer-1@mixing`, `kill:board@get_blsigs`, `cut:verifier@get_verfsigs`,
     /// `exit:mixer-0@end`.
-    fn from_str(s: &str) -> std::result::Result<Fault, String> {
+    fn from_str(s: &str) -> Result<Fault> {
         let kinds: Vec<&str> = FaultKind::NAMES.iter().map(|(n, _)| *n).collect();
         let bad = || {
-            format!(
+            Error::Parse(format!(
                 "--fault {s:?}: expected KIND:<party>@<section>, KIND one of {}, the party \
                  mixer-K, verifier or board (kill and stop only), the section `end` for exit, \
                  {} for claim",
                 kinds.join(", "),
                 CLAIMS.join(", ")
-            )
+            ))
         };
         let (kind, rest) = s.split_once(':').ok_or_else(bad)?;
         let (party, section) = rest.split_once('@').ok_or_else(bad)?;

@@ -44,14 +44,14 @@ pub const SECTIONS: [&str; 29] = [
 ];
 
 /// `--hold-at`'s value: a section of [`SECTIONS`], or why not (clap prints it in one line).
-pub fn parse_section(s: &str) -> Result<String, String> {
+pub fn parse_section(s: &str) -> crate::Result<String> {
     if SECTIONS.contains(&s) {
         Ok(s.to_string())
     } else {
-        Err(format!(
+        Err(crate::Error::Parse(format!(
             "{s:?} is not a section of the run (one of: {})",
             SECTIONS.join(", ")
-        ))
+        )))
     }
 }
 

@@ -17,18 +17,28 @@ use crate::protocol::config::Config;
 use crate::protocol::inputs::{Inputs, ShareCt};
 use crate::protocol::setup::{Mixer, Mixers, Public};
 use crate::protocol::steps::{
-    agree, all_mixers, each_mixer_checks_the_others, mixer_turn, threshold_decryption,
+    all_mixers, each_mixer_checks_the_others, mixer_turn, threshold_decryption,
     try_each_mixer_checks_private, Decrypted,
 };
 use crate::protocol::tamper::Tamper;
+use crate::protocol::verdicts::agree;
 use crate::storage::{Column, CHUNK};
 use crate::transport::Ctx;
 use crate::Result;
 
-/// The mixnet's output: the messages in output order (reduced into Zq).
+/// The mixnet's output: the messages in output order (reduced into Zq). Only [`mixing`] makes
+/// one, and DB-SM and DB-RSM take it: neither can run before the mixing, a fact the compiler
+/// checks rather than the order of the calls.
 pub struct Mixed<E: Pairing> {
     /// msgs_out_j.
-    pub msgs: Vec<E::ScalarField>,
+    msgs: Vec<E::ScalarField>,
+}
+
+impl<E: Pairing> Mixed<E> {
+    /// msgs_out_j, in output order.
+    pub fn msgs(&self) -> &[E::ScalarField] {
+        &self.msgs
+    }
 }
 
 /// One mixer's step of a Paillier re-encryption chain: what it received, what it published and

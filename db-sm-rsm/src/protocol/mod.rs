@@ -3,9 +3,10 @@
 //! share, `membership`) and the size lines, with what every step shares (the parties, "each
 //! mixer checks the others", tampering) and the list of fixes the report prints, the processes
 //! of a `tls` run (`distributed`, `party`) with what the driver takes from the parties
-//! (`claims`), the journaled steps a resumed run reads back or does again (`journaled`),
-//! resuming a run from its checkpoint (`resume`) and the test option that holds a
-//! run at a section (`hold`).
+//! (`claims`), a check's status from the parties' verdicts or an auditor's own (`verdicts`,
+//! below the steps and the preprocessing; `audit` re-runs a whole run from its record), the
+//! journaled steps a resumed run reads back or does again (`journaled`), resuming a run from
+//! its checkpoint (`resume`) and the test option that holds a run at a section (`hold`).
 //! `docs/protocol.md` maps every report label to its function.
 
 pub mod audit;
@@ -28,3 +29,4 @@ pub mod setup;
 pub mod sizes;
 pub mod steps;
 pub mod tamper;
+pub(crate) mod verdicts;

@@ -170,7 +170,7 @@ pub fn digest_inputs<E: Pairing>(
         }
         i += cvs.len();
     }
-    for v in &mixed.msgs {
+    for v in mixed.msgs() {
         d.add("output", &int(&scalar_to_integer(v)));
     }
     Ok(d)

@@ -35,6 +35,7 @@ use crate::protocol::config::{Config, Mode};
 use crate::protocol::journaled::{journaled_check, Stream};
 use crate::protocol::keys::{self, KeyMaterial, MixerPrimes};
 use crate::protocol::tamper::{Cheater, Tamper};
+use crate::protocol::verdicts::recheck;
 use crate::transport::Ctx;
 use crate::{Error, Result};
 
@@ -696,7 +697,7 @@ fn networked_permutation_commitments<E: Pairing>(
             None => {
                 let (ok, run_id): (bool, RunId) = c.fetch("preprocessing/run id")?;
                 // An auditor checks every proof itself rather than take the dealer's word.
-                let ok = crate::protocol::audit::recheck(c, label, ok, || {
+                let ok = recheck(c, label, ok, || {
                     made.par_iter()
                         .all(|(a, p)| verify_perm(gens, &keys.0, a, p).is_ok())
                 });

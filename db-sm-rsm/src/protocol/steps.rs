@@ -29,6 +29,7 @@ use crate::measurement::report::Party;
 use crate::primitives::wire::{encode, Wire};
 use crate::protocol::journaled::{journaled, journaled_check, NoStream};
 use crate::protocol::setup::{Mixer, Mixers, Verifier};
+use crate::protocol::verdicts::{agree, audit_check};
 use crate::transport::{AuditRow, Ctx};
 use crate::Result;
 
@@ -328,69 +329,6 @@ where
             None => c.fetch(&c.tag(Some(Party::Mixer(k)), label)),
         })
         .collect()
-}
-
-/// Every party's verdict on the step `label`, in `parties` order: this process's are given (and
-/// posted), the others' read from the board.
-fn verdicts(
-    c: &mut Ctx,
-    label: &str,
-    parties: &[Party],
-    mine: Vec<(Party, bool)>,
-) -> Result<Vec<(Party, bool)>> {
-    let verdict = format!("{label}/verdict");
-    for (p, ok) in &mine {
-        let tag = c.tag(Some(*p), &verdict);
-        let posted = *ok != c.lies();
-        c.post(&tag, &posted)?;
-    }
-    parties
-        .iter()
-        .map(|p| match mine.iter().find(|(q, _)| q == p) {
-            Some(&(_, ok)) => Ok((*p, ok)),
-            None => {
-                let tag = c.tag(Some(*p), &verdict);
-                Ok((*p, c.fetch::<bool>(&tag)?))
-            }
-        })
-        .collect()
-}
-
-/// The AND of every party's verdict on the step `label`: this process's are given (and posted),
-/// the others' read from the board. An auditor, which cannot recheck what this step checked
-/// (secret data), records the verdicts it takes.
-pub(crate) fn agree(
-    c: &mut Ctx,
-    label: &str,
-    parties: &[Party],
-    mine: Vec<(Party, bool)>,
-) -> Result<bool> {
-    let all = verdicts(c, label, parties, mine)?;
-    let ok = all.iter().all(|(_, ok)| *ok);
-    if c.roles.auditor {
-        let posted = all.iter().map(|(p, ok)| (p.to_string(), *ok)).collect();
-        c.audit(AuditRow::new(c.step(), label, None, posted));
-    }
-    Ok(ok)
-}
-
-/// The auditor's side of the check `label`: every party's verdict read from the record and set
-/// beside the verdict it should have posted (`expected`, recomputed here); the AND of the
-/// recomputed verdicts is the status.
-fn audit_check(
-    c: &mut Ctx,
-    label: &str,
-    parties: &[Party],
-    expected: impl Fn(Party) -> bool,
-) -> Result<bool> {
-    let posted = verdicts(c, label, parties, Vec::new())?;
-    let ok = parties.iter().all(|p| expected(*p));
-    let rows = posted
-        .iter()
-        .map(|(p, v)| (p.to_string(), *v == expected(*p)))
-        .collect();
-    c.audit(AuditRow::new(c.step(), label, Some(ok), rows));
-    Ok(ok)
 }
 
 /// Mixer k's index.

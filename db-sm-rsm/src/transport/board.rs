@@ -118,6 +118,10 @@ impl std::fmt::Display for Failure {
 
 // ---- the board ------------------------------------------------------------------------------
 
+/// Why a party is gone (its link broke, or it broke the board's rules): what every other party
+/// is told.
+struct Gone(String);
+
 /// How long the board waits for a connection's handshake, and for a party to take the posts
 /// pushed to it.
 #[derive(Clone, Copy, Debug)]
@@ -158,11 +162,11 @@ impl BoardState {
 
     /// `name` leaves (Ok) or is gone (Err: every other party is told why). Only its first
     /// departure counts.
-    fn depart(&mut self, name: &str, outcome: Result<(), String>) {
+    fn depart(&mut self, name: &str, outcome: Result<(), Gone>) {
         if self.readers.remove(name).is_none() {
             return;
         }
-        if let Err(why) = outcome {
+        if let Err(Gone(why)) = outcome {
             let gone = Arc::new(frame(GONE, &[name, &why], &[]));
             self.push_to_others(name, &gone);
             self.first_notice.get_or_insert(gone);
@@ -176,13 +180,13 @@ impl BoardState {
 
     /// Files `body` of `author` under `tag` in the record and passes it on; the reason to refuse
     /// it otherwise.
-    fn file(&mut self, author: &str, tag: &str, body: &[u8]) -> Result<(), String> {
+    fn file(&mut self, author: &str, tag: &str, body: &[u8]) -> Result<(), Gone> {
         let owner = roster::owner(tag);
         if owner != author {
-            return Err(format!("posted under {tag:?}, a tag of {owner}'s"));
+            return Err(Gone(format!("posted under {tag:?}, a tag of {owner}'s")));
         }
         if !self.tags.insert(tag.to_string()) {
-            return Err(format!("posted {tag:?} a second time"));
+            return Err(Gone(format!("posted {tag:?} a second time")));
         }
         let Some(rec) = self.record.as_mut() else {
             // The board is closing: nothing more goes on the record or to anybody.
@@ -400,7 +404,7 @@ fn join(
                         "it took none of the board's posts for {:?} ({e})",
                         limits.send
                     );
-                    lock(&state).depart(&name, Err(why));
+                    lock(&state).depart(&name, Err(Gone(why)));
                     link.shutdown();
                     break;
                 }
@@ -415,14 +419,14 @@ fn join(
 
 /// Reads one party's frames until it leaves, is gone, or (the driver) shuts the board down.
 fn serve_party(state: &Mutex<BoardState>, link: &Link, name: &str) {
-    let outcome: Result<bool, String> = loop {
+    let outcome: Result<bool, Gone> = loop {
         let f = match link.recv() {
             Ok(f) => f,
-            Err(e) => break Err(format!("its link to the board broke ({e})")),
+            Err(e) => break Err(Gone(format!("its link to the board broke ({e})"))),
         };
         let (kind, strings, body) = match parse(&f, if f.first() == Some(&POST) { 1 } else { 0 }) {
             Ok(p) => p,
-            Err(e) => break Err(format!("sent a malformed frame ({e})")),
+            Err(e) => break Err(Gone(format!("sent a malformed frame ({e})"))),
         };
         match kind {
             POST => {
@@ -433,9 +437,11 @@ fn serve_party(state: &Mutex<BoardState>, link: &Link, name: &str) {
             GOODBYE => break Ok(false),
             SHUT_DOWN if name == DRIVER => break Ok(true),
             SHUT_DOWN => {
-                break Err("asked the board to shut down, which only the driver may".into())
+                break Err(Gone(
+                    "asked the board to shut down, which only the driver may".into(),
+                ))
             }
-            other => break Err(format!("sent a frame of unknown kind {other}")),
+            other => break Err(Gone(format!("sent a frame of unknown kind {other}"))),
         }
     };
     let mut st = lock(state);

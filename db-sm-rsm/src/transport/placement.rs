@@ -23,6 +23,7 @@ use serde_json::{json, Value};
 
 use super::board::BOARD;
 use super::roster::{DRIVER, VERIFIER};
+use crate::{Error, Result};
 
 /// The environment variable in which `srun` tells a task the address of the node that
 /// launched it.
@@ -57,18 +58,18 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 }
 
 /// Runs a SLURM command and returns its standard output, or a sentence saying why not.
-fn slurm(args: &[&str]) -> Result<String, String> {
+fn slurm(args: &[&str]) -> Result<String> {
     let out = Command::new(args[0])
         .args(&args[1..])
         .output()
-        .map_err(|e| format!("`{}` cannot run: {e}", args.join(" ")))?;
+        .map_err(|e| Error::Placement(format!("`{}` cannot run: {e}", args.join(" "))))?;
     if !out.status.success() {
         let said = String::from_utf8_lossy(&out.stderr);
-        return Err(format!(
+        return Err(Error::Placement(format!(
             "`{}` failed: {}",
             args.join(" "),
             said.lines().next().unwrap_or("no message")
-        ));
+        )));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -82,36 +83,39 @@ impl Placement {
     /// Where `--launch` starts the parties of a run of `m` mix-servers with `threads` threads
     /// each, checked before any work: placed by SLURM only over tls on the nodes' own network
     /// (`(tls, emulated)`: `(true, false)`), inside a job with a node for each mix-server. A
-    /// refusal is one line, `error: ...`.
+    /// refusal is one line ([`Error::Placement`]: `error: ...`).
     pub fn of(
         launch: Launch,
         (tls, emulated): (bool, bool),
         m: usize,
         threads: u64,
-    ) -> Result<Placement, String> {
-        let placed = match launch {
+    ) -> Result<Placement> {
+        match launch {
             Launch::Local => Ok(Placement::local()),
-            Launch::Srun if !tls => Err("--launch srun needs --transport tls".into()),
-            Launch::Srun if emulated => Err(
+            Launch::Srun if !tls => Err(Error::Placement(
+                "--launch srun needs --transport tls".into(),
+            )),
+            Launch::Srun if emulated => Err(Error::Placement(
                 "--launch srun runs the parties over the nodes' own network: --network none".into(),
-            ),
+            )),
             Launch::Srun => Placement::srun(m, threads),
-        };
-        placed.map_err(|e| format!("error: {e}"))
+        }
     }
 
     /// The parties of a run of `m` mix-servers placed on the nodes of the SLURM job this
     /// process runs in, `threads` CPUs each; refused, in one sentence, outside a job, without
     /// `srun`, or in a job of fewer than m + 1 nodes.
-    pub fn srun(m: usize, threads: u64) -> Result<Placement, String> {
+    pub fn srun(m: usize, threads: u64) -> Result<Placement> {
         let job = std::env::var("SLURM_JOB_ID").map_err(|_| {
-            "--launch srun runs inside a SLURM job (sbatch or salloc): SLURM_JOB_ID is not set"
-                .to_string()
+            Error::Placement(
+                "--launch srun runs inside a SLURM job (sbatch or salloc): SLURM_JOB_ID is not set"
+                    .to_string(),
+            )
         })?;
         let shown = slurm(&["scontrol", "show", "job", "-o", &job])?;
         let list = field(&shown, "NodeList")
             .filter(|l| !l.is_empty() && *l != "(null)")
-            .ok_or_else(|| format!("SLURM job {job} has no nodes yet"))?;
+            .ok_or_else(|| Error::Placement(format!("SLURM job {job} has no nodes yet")))?;
         let nodes: Vec<String> = slurm(&["scontrol", "show", "hostnames", list])?
             .lines()
             .map(str::trim)
@@ -119,13 +123,13 @@ impl Placement {
             .map(str::to_string)
             .collect();
         if nodes.len() < m + 1 {
-            return Err(format!(
+            return Err(Error::Placement(format!(
                 "--launch srun: SLURM job {job} has {} node(s) ({list}); a run of m = {m} needs \
                  m + 1 = {}: the board, the driver and the verifier on the first, each mix-server \
                  on a node of its own",
                 nodes.len(),
                 m + 1
-            ));
+            )));
         }
         slurm(&["srun", "--version"])?;
         Ok(Placement {

@@ -674,7 +674,7 @@ pub fn serve_board(
         .map(|(n, c)| cert_from_hex(c).map(|c| (n.clone(), c)))
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| bad("a bad party certificate"))?;
-    let roster = Roster::new(members).map_err(bad)?;
+    let roster = Roster::new(members).map_err(|e| bad(e.to_string()))?;
     let header = record::Header {
         parameters,
         roster: named,

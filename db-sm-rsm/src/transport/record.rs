@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+pub use crate::error::RecordError;
 use crate::primitives::wire::{decode, Wire};
 use crate::transport::roster;
 
@@ -277,19 +278,19 @@ struct Reading {
 impl Reading {
     /// Files the post `entry` (its body at `body_start` in the file, after its framing): its
     /// author must be on the roster and own its tag, and the tag must be new.
-    fn file_post(&mut self, entry: &RawEntry, body_start: u64) -> Result<(), String> {
+    fn file_post(&mut self, entry: &RawEntry, body_start: u64) -> Result<(), RecordError> {
         let h = self.header.as_ref().expect("a post after the header");
         let (author, tag, body) = decode_post(&entry.payload)?;
         if !h.roster.iter().any(|(n, _)| *n == author) {
-            return Err(format!("a post by {author:?}, who is not on the roster"));
+            return refuse(format!("a post by {author:?}, who is not on the roster"));
         }
         let owner = roster::owner(&tag);
         if owner != author {
-            return Err(format!("{author} posted under {tag:?}, a tag of {owner}'s"));
+            return refuse(format!("{author} posted under {tag:?}, a tag of {owner}'s"));
         }
         let body_offset = body_start + (entry.payload.len() - body.len()) as u64;
         if self.by_tag.insert(tag.clone(), self.posts.len()).is_some() {
-            return Err(format!("the tag {tag:?} is posted a second time"));
+            return refuse(format!("the tag {tag:?} is posted a second time"));
         }
         self.posts.push(PostRef {
             index: entry.index,
@@ -303,18 +304,18 @@ impl Reading {
 
     /// Checks the close entry's `payload` (ending at `offset` of a file of `bytes`): it counts
     /// every post and nothing follows it. Why the board closed the record.
-    fn close(&self, payload: &[u8], offset: u64, bytes: u64) -> Result<String, String> {
+    fn close(&self, payload: &[u8], offset: u64, bytes: u64) -> Result<String, RecordError> {
         let mut inp = payload;
-        let reason = String::get(&mut inp).map_err(|e| e.to_string())?;
-        let count: u64 = decode(inp).map_err(|e| e.to_string())?;
+        let reason = String::get(&mut inp).map_err(|e| RecordError::new(e.to_string()))?;
+        let count: u64 = decode(inp).map_err(|e| RecordError::new(e.to_string()))?;
         if count != self.posts.len() as u64 {
-            return Err(format!(
+            return refuse(format!(
                 "the close counts {count} posts, the record holds {}",
                 self.posts.len()
             ));
         }
         if offset != bytes {
-            return Err(format!(
+            return refuse(format!(
                 "{} bytes follow the close entry",
                 bytes.saturating_sub(offset)
             ));
@@ -325,17 +326,15 @@ impl Reading {
 
 impl RawEntry {
     /// Checks that this entry sits at `position` and chains to an entry whose hash is `prev`.
-    fn check_link(&self, position: u64, prev: &[u8; 32]) -> Result<(), String> {
+    fn check_link(&self, position: u64, prev: &[u8; 32]) -> Result<(), RecordError> {
         if self.index != position {
-            return Err(format!(
+            return refuse(format!(
                 "this position holds entry {}: an entry is missing, repeated or out of order",
                 self.index
             ));
         }
         if self.expected_hash(prev) != self.hash {
-            return Err(
-                "damaged: its hash does not match its contents and the entry before it".into(),
-            );
+            return refuse("damaged: its hash does not match its contents and the entry before it");
         }
         Ok(())
     }
@@ -352,33 +351,20 @@ impl RawEntry {
     }
 }
 
-fn decode_post(payload: &[u8]) -> Result<(String, String, &[u8]), String> {
+/// A refusal of the record, its entry named by the caller ([`RecordError::at`]).
+fn refuse<T>(why: impl Into<String>) -> Result<T, RecordError> {
+    Err(RecordError::new(why))
+}
+
+fn decode_post(payload: &[u8]) -> Result<(String, String, &[u8]), RecordError> {
     let mut inp = payload;
-    let author = String::get(&mut inp).map_err(|e| e.to_string())?;
-    let tag = String::get(&mut inp).map_err(|e| e.to_string())?;
-    let n = u64::get(&mut inp).map_err(|e| e.to_string())?;
+    let author = String::get(&mut inp).map_err(|e| RecordError::new(e.to_string()))?;
+    let tag = String::get(&mut inp).map_err(|e| RecordError::new(e.to_string()))?;
+    let n = u64::get(&mut inp).map_err(|e| RecordError::new(e.to_string()))?;
     if n != inp.len() as u64 {
-        return Err(format!("a body of {n} bytes in {} bytes", inp.len()));
+        return refuse(format!("a body of {n} bytes in {} bytes", inp.len()));
     }
     Ok((author, tag, inp))
-}
-
-/// Why a record was refused: the entry at fault (its position in the file) and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError {
-    /// The position of the entry at fault (`None`: the file as a whole).
-    pub entry: Option<u64>,
-    /// What is wrong.
-    pub why: String,
-}
-
-impl std::fmt::Display for RecordError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.entry {
-            Some(i) => write!(f, "entry {i}: {}", self.why),
-            None => f.write_str(&self.why),
-        }
-    }
 }
 
 /// Where one post sits in the file.
@@ -446,17 +432,25 @@ impl Record {
                 why,
             };
             let entry = next_entry(&mut r, position)?;
-            entry.check_link(position, &prev).map_err(at)?;
+            entry
+                .check_link(position, &prev)
+                .map_err(|e| e.at(position))?;
             let body_start = offset + 4 + 1 + 8;
             offset += 4 + u64::from(entry.len);
             prev = entry.hash;
             match (entry.kind, &read.header) {
-                (HEADER, None) => read.header = Some(read_header(&entry.payload).map_err(at)?),
+                (HEADER, None) => {
+                    read.header = Some(read_header(&entry.payload).map_err(|e| e.at(position))?)
+                }
                 (HEADER, Some(_)) => return Err(at("a second header".into())),
                 (_, None) => return Err(at("the record does not start with its header".into())),
-                (POST, Some(_)) => read.file_post(&entry, body_start).map_err(at)?,
+                (POST, Some(_)) => read
+                    .file_post(&entry, body_start)
+                    .map_err(|e| e.at(position))?,
                 (CLOSE, Some(_)) => {
-                    let closed_because = read.close(&entry.payload, offset, bytes).map_err(at)?;
+                    let closed_because = read
+                        .close(&entry.payload, offset, bytes)
+                        .map_err(|e| e.at(position))?;
                     return Ok(Record {
                         path: path.to_path_buf(),
                         header: read.header.expect("matched Some"),
@@ -493,20 +487,20 @@ impl Record {
     }
 }
 
-fn read_header(payload: &[u8]) -> Result<Header, String> {
+fn read_header(payload: &[u8]) -> Result<Header, RecordError> {
     let mut inp = payload;
-    let magic = String::get(&mut inp).map_err(|_| "not a board record".to_string())?;
+    let magic = String::get(&mut inp).map_err(|_| RecordError::new("not a board record"))?;
     if magic != MAGIC {
-        return Err("not a board record".into());
+        return refuse("not a board record");
     }
-    let version = u32::get(&mut inp).map_err(|e| e.to_string())?;
+    let version = u32::get(&mut inp).map_err(|e| RecordError::new(e.to_string()))?;
     if version != VERSION {
-        return Err(format!(
+        return refuse(format!(
             "a record of format version {version}; this program reads version {VERSION}"
         ));
     }
-    let parameters = String::get(&mut inp).map_err(|e| e.to_string())?;
-    let roster: Vec<(String, String)> = decode(inp).map_err(|e| e.to_string())?;
+    let parameters = String::get(&mut inp).map_err(|e| RecordError::new(e.to_string()))?;
+    let roster: Vec<(String, String)> = decode(inp).map_err(|e| RecordError::new(e.to_string()))?;
     Ok(Header { parameters, roster })
 }
 

@@ -12,6 +12,8 @@
 
 use tls_link::Certificate;
 
+use crate::Error;
+
 /// The driver's name on the board: the dealer, the senders and the process that writes the
 /// report.
 pub const DRIVER: &str = "driver";
@@ -59,17 +61,17 @@ pub struct Roster {
 impl Roster {
     /// A roster of `members` (name, certificate); refused when a name repeats, when two members
     /// share a certificate, or when the driver is missing.
-    pub fn new(members: Vec<(String, Certificate<'static>)>) -> Result<Roster, String> {
+    pub fn new(members: Vec<(String, Certificate<'static>)>) -> crate::Result<Roster> {
         for (i, (name, cert)) in members.iter().enumerate() {
             if party_named(name).is_none() {
-                return Err(format!("{name:?} is not a party's name"));
+                return Err(Error::Input(format!("{name:?} is not a party's name")));
             }
             if members[..i].iter().any(|(n, c)| n == name || c == cert) {
-                return Err(format!("{name} is on the roster twice"));
+                return Err(Error::Input(format!("{name} is on the roster twice")));
             }
         }
         if !members.iter().any(|(n, _)| n == DRIVER) {
-            return Err("the roster has no driver".into());
+            return Err(Error::Input("the roster has no driver".into()));
         }
         Ok(Roster { members })
     }

@@ -58,17 +58,17 @@ impl fmt::Display for Party {
 }
 
 impl std::str::FromStr for Party {
-    type Err = String;
+    type Err = crate::Error;
 
     /// `mixer k` or `verifier`, as [`Party`]'s `Display` writes them.
-    fn from_str(s: &str) -> Result<Party, String> {
+    fn from_str(s: &str) -> crate::Result<Party> {
         match s.strip_prefix("mixer ") {
             _ if s == "verifier" => Ok(Party::Verifier),
             Some(k) => k
                 .parse()
                 .map(Party::Mixer)
-                .map_err(|_| format!("no party {s:?}")),
-            None => Err(format!("no party {s:?}")),
+                .map_err(|_| crate::Error::Parse(format!("no party {s:?}"))),
+            None => Err(crate::Error::Parse(format!("no party {s:?}"))),
         }
     }
 }

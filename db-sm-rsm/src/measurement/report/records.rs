@@ -193,7 +193,10 @@ impl Report {
     pub fn restore_leaf(&mut self, rec: &TimerRecord) -> crate::Result<()> {
         let party = match rec.party.as_deref() {
             None => None,
-            Some(p) => Some(p.parse::<Party>().map_err(crate::Error::Storage)?),
+            Some(p) => Some(
+                p.parse::<Party>()
+                    .map_err(|e| crate::Error::Storage(e.to_string()))?,
+            ),
         };
         self.open(&rec.name, party, Totals::None);
         let idx = self.close();

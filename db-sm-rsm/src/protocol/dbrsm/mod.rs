@@ -109,7 +109,7 @@ pub fn reverse_set_membership<E: Pairing>(
         drop(vs);
         let st = dpk_bbsplus::Statement {
             y: &y,
-            msgs: &mixed.msgs,
+            msgs: mixed.msgs(),
             s: &blsigs.s,
             c: &blsigs.c,
             r: &blsigs.r,
