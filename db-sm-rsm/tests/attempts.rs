@@ -129,29 +129,6 @@ fn start(a: &[String]) -> (Child, Said) {
     (child, said)
 }
 
-/// Waits until the checkpoint's `journal` names a step of `section`.
-fn wait_for_journal(dir: &Path, journal: &str, section: &str, child: &mut Child) {
-    let journal = dir.join("report.checkpoint").join(journal);
-    let start = Instant::now();
-    loop {
-        let seen = std::fs::read(&journal)
-            .map(|b| b.windows(section.len()).any(|w| w == section.as_bytes()))
-            .unwrap_or(false);
-        if seen {
-            return;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before it reached {section}"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(600),
-            "no {section} after 10 minutes"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// Every process below `pid`, each with its command line.
 fn descendants(pid: u32) -> Vec<(u32, String)> {
     let mut found = Vec::new();
@@ -210,7 +187,7 @@ fn one_killed_party_fails_the_run_and_the_same_command_resumes_it() {
     let a = args(&dir);
     let (mut child, said) = start(&a);
     let _group = KillGroup(child.id());
-    wait_for_journal(&dir, "journal-mixer-0", "main/mixing/", &mut child);
+    common::wait_for_journal(&dir, "journal-mixer-0", "main/mixing/", &mut child);
     signal("KILL", &mixer0(child.id()).to_string());
     let code = child.wait().unwrap().code();
     let said = said.join();
@@ -240,7 +217,7 @@ fn a_party_journal_of_another_run_is_refused_in_one_line() {
     for dir in [&this, &other] {
         let (mut child, said) = start(&args(dir));
         let _group = KillGroup(child.id());
-        wait_for_journal(dir, "journal-mixer-0", "main/mixing/", &mut child);
+        common::wait_for_journal(dir, "journal-mixer-0", "main/mixing/", &mut child);
         drop(_group);
         child.wait().unwrap();
         said.join();
@@ -275,7 +252,7 @@ fn a_stopped_process_of_the_first_attempt_cannot_post_after_the_second_began() {
     let a = args(&dir);
     let (mut first, first_said) = start(&a);
     let first_group = KillGroup(first.id());
-    wait_for_journal(&dir, "journal-mixer-0", "main/mixing/", &mut first);
+    common::wait_for_journal(&dir, "journal-mixer-0", "main/mixing/", &mut first);
     // Mixer 0 stopped mid-run; every other process of the attempt killed.
     let stale = mixer0(first.id());
     signal("STOP", &stale.to_string());

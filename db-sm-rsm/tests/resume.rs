@@ -58,25 +58,7 @@ fn run_and_kill_in(args: &[String], dir: &Path, journal: &str, section: &str) {
         .process_group(0)
         .spawn()
         .expect("the binary runs");
-    let journal = dir.join("report.checkpoint").join(journal);
-    let start = Instant::now();
-    loop {
-        let seen = std::fs::read(&journal)
-            .map(|b| b.windows(section.len()).any(|w| w == section.as_bytes()))
-            .unwrap_or(false);
-        if seen {
-            break;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before it reached {section}"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(600),
-            "no {section} after 10 minutes"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_for_journal(dir, journal, section, &mut child);
     // The whole process group: the driver and, over tls, the board and every party.
     let group = format!("-{}", child.id());
     let killed = std::process::Command::new("kill")
@@ -85,7 +67,8 @@ fn run_and_kill_in(args: &[String], dir: &Path, journal: &str, section: &str) {
         .expect("kill runs");
     assert!(killed.success());
     child.wait().unwrap();
-    assert!(journal.exists(), "the killed run left its checkpoint");
+    let left = dir.join("report.checkpoint").join(journal);
+    assert!(left.exists(), "the killed run left its checkpoint");
 }
 
 /// What two runs of one seed must share.

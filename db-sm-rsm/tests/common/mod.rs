@@ -115,3 +115,35 @@ pub fn assert_report(doc: &std::path::Path) -> serde_json::Value {
     }
     measure::testing::read_json(doc)
 }
+
+/// Waits until the checkpoint's `journal` (under `dir`) names a step of `section`, while
+/// `child` (the run) is alive; a run that ends first, or ten minutes, fails the test. The
+/// journal, not the run's stderr, says how far a run got: several processes write to one
+/// stderr and their lines interleave.
+#[allow(dead_code)] // not every test binary waits on a journal
+pub fn wait_for_journal(
+    dir: &std::path::Path,
+    journal: &str,
+    section: &str,
+    child: &mut std::process::Child,
+) {
+    let journal = dir.join("report.checkpoint").join(journal);
+    let start = std::time::Instant::now();
+    loop {
+        let seen = std::fs::read(&journal)
+            .map(|b| b.windows(section.len()).any(|w| w == section.as_bytes()))
+            .unwrap_or(false);
+        if seen {
+            return;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it reached {section}"
+        );
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(600),
+            "no {section} after 10 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
