@@ -48,16 +48,21 @@ fn run_to_end(args: &[String]) -> (i32, String) {
     (code, stderr)
 }
 
-/// Starts the run and kills it (SIGKILL), with every process it started, once the journal
-/// `journal` of its checkpoint names a step of `section`: the checkpoint it leaves.
-fn run_and_kill_in(args: &[String], dir: &Path, journal: &str, section: &str) {
-    let mut child = common::command(args)
-        .env("SUITE_PROGRESS", "off")
+/// Starts `cmd` without progress or output, in a process group of its own (so that a kill of
+/// the group reaches the board and every party of a tls run).
+fn start_quiet(mut cmd: std::process::Command) -> std::process::Child {
+    cmd.env("SUITE_PROGRESS", "off")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0)
         .spawn()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// Starts the run and kills it (SIGKILL), with every process it started, once the journal
+/// `journal` of its checkpoint names a step of `section`: the checkpoint it leaves.
+fn run_and_kill_in(args: &[String], dir: &Path, journal: &str, section: &str) {
+    let mut child = start_quiet(common::command(args));
     common::wait_for_journal(dir, journal, section, &mut child);
     // The whole process group: the driver and, over tls, the board and every party.
     let group = format!("-{}", child.id());
@@ -287,13 +292,7 @@ fn hold_and_kill(
             sh
         }
     };
-    let mut child = cmd
-        .env("SUITE_PROGRESS", "off")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("the binary runs");
+    let mut child = start_quiet(cmd);
     // Killed however this ends: a held run left behind would sleep forever.
     let _group = KillGroup(child.id());
     // A hold record: kind 3, keyed by the section (storage::journal).
