@@ -279,7 +279,7 @@ fn hold_and_kill(
     inspect: impl FnOnce(),
 ) {
     use db_sm_rsm::storage::journal;
-    let mut cmd = match umask {
+    let cmd = match umask {
         None => common::command(a),
         Some(mask) => {
             // The same command, its environment included, started by a shell after `umask`.
